@@ -1,0 +1,58 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jobdeck {
+
+// What one driver needs; everything is prepared before forking because the service is
+// multi-threaded and only async-signal-safe calls are allowed between fork and exec.
+struct LaunchSpec final {
+    std::string runId;
+    std::string runDir;            // created if missing; holds hudi-defaults.conf, exit-status, driver-pid
+    std::string logPath;           // stdout and stderr of the driver, appended in order
+    std::vector<std::string> argv; // argv[0] is looked up in PATH when it has no '/'
+    std::vector<std::pair<std::string, std::string>> extraEnv; // on top of the service's environment
+    std::string hudiDefaults;                                  // contents of <runDir>/hudi-defaults.conf
+};
+
+struct LaunchResult final {
+    pid_t driverPid = -1;
+    std::uint64_t driverStartTicks = 0;
+    std::string error; // non-empty when the driver could not be started (nothing is running then)
+};
+
+// How a driver ended, as its monitor recorded it in <runDir>/exit-status.
+struct ExitStatus final {
+    enum class Kind { Exited, Signaled, SpawnFailed } kind = Kind::Exited;
+    int code = 0; // exit code, signal number, or errno of the failed exec
+};
+
+// Starts drivers that survive the service: the service forks a short-lived child, which forks a
+// monitor and exits at once, so the monitor is reparented away from the service. The monitor forks
+// the driver (own session and process group), waits for it and writes its exit status atomically.
+// A restarted service re-attaches by reading the files the monitor writes and /proc.
+class RunLauncher final {
+public:
+    static LaunchResult launch(const LaunchSpec& spec);
+
+    // nullopt while the driver has not ended (or the file is unreadable).
+    static std::optional<ExitStatus> readExitStatus(const std::string& runDir);
+    // The driver pid the monitor recorded (exists once the driver was forked).
+    static std::optional<pid_t> readDriverPid(const std::string& runDir);
+    // /proc/<pid>/stat field 22; nullopt when the process does not exist.
+    static std::optional<std::uint64_t> processStartTicks(pid_t pid);
+    // True when pid exists and is the same process (start time matches), not a reused pid.
+    static bool isAlive(pid_t pid, std::uint64_t startTicks);
+    // Signals the driver's process group (pgid == driver pid); false when the group is gone.
+    static bool signalGroup(pid_t driverPid, int signal);
+
+    static std::string exitStatusPath(const std::string& runDir) { return runDir + "/exit-status"; }
+    static std::string hudiDefaultsPath(const std::string& runDir) { return runDir + "/hudi-defaults.conf"; }
+};
+
+} // namespace jobdeck

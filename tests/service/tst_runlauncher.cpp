@@ -1,0 +1,151 @@
+// The driver launcher in-process: survival layout (monitor not our child, driver in its own
+// process group), environment, hudi-defaults.conf, log capture, exit statuses and group signals.
+#include "service/RunLauncher.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <fstream>
+
+using namespace jobdeck;
+
+namespace {
+
+const std::string kApp = JOBDECK_SOURCE_DIR "/tests/apps/jobdeck_test_app.py";
+
+std::optional<ExitStatus> waitForExit(const std::string& runDir, int timeoutMs = 20000) {
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < timeoutMs) {
+        if (auto status = RunLauncher::readExitStatus(runDir))
+            return status;
+        QThread::msleep(50);
+    }
+    return std::nullopt;
+}
+
+QString readAll(const std::string& path) {
+    QFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll());
+}
+
+pid_t parentOf(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(in, line);
+    const auto close = line.rfind(')');
+    std::istringstream fields(line.substr(close + 2));
+    std::string state;
+    pid_t ppid = 0;
+    fields >> state >> ppid;
+    return ppid;
+}
+
+LaunchSpec specFor(const QTemporaryDir& dir, std::vector<std::string> args) {
+    LaunchSpec spec;
+    spec.runId = "run-123";
+    spec.runDir = dir.filePath("run").toStdString();
+    spec.logPath = dir.filePath("run.log").toStdString();
+    spec.argv = {"python3", kApp};
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    spec.extraEnv = {{"ONEHOUSE_JOB_RUN_ID", spec.runId}, {"HUDI_CONF_DIR", spec.runDir}};
+    spec.hudiDefaults = "hoodie.a=1\nhoodie.b=x y\n";
+    return spec;
+}
+
+} // namespace
+
+class TestRunLauncher final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void runsDriverWithEnvironmentConfigAndArguments() {
+        QTemporaryDir dir;
+        const auto spec = specFor(dir, {"--date", "2024-01-01", "--mode=full"});
+        const auto launched = RunLauncher::launch(spec);
+        QVERIFY2(launched.error.empty(), launched.error.c_str());
+        QVERIFY(launched.driverPid > 0);
+        const auto status = waitForExit(spec.runDir);
+        QVERIFY(status);
+        QCOMPARE(status->kind, ExitStatus::Kind::Exited);
+        QCOMPARE(status->code, 0);
+        const QString log = readAll(spec.logPath);
+        QVERIFY2(log.contains("run-id: run-123\n"), qPrintable(log));
+        QVERIFY2(log.contains("hudi-conf: hoodie.a=1\nhudi-conf: hoodie.b=x y\n"), qPrintable(log));
+        QVERIFY2(log.contains("arg: --date\narg: 2024-01-01\narg: --mode=full\n"), qPrintable(log));
+        QVERIFY(log.endsWith("done\n"));
+        QCOMPARE(RunLauncher::readDriverPid(spec.runDir), std::optional<pid_t>(launched.driverPid));
+    }
+
+    void reportsExitCode() {
+        QTemporaryDir dir;
+        const auto spec = specFor(dir, {"--exit-code", "3"});
+        QVERIFY(RunLauncher::launch(spec).error.empty());
+        const auto status = waitForExit(spec.runDir);
+        QVERIFY(status);
+        QCOMPARE(status->kind, ExitStatus::Kind::Exited);
+        QCOMPARE(status->code, 3);
+    }
+
+    void driverIsDetachedFromTheService() {
+        QTemporaryDir dir;
+        const auto spec = specFor(dir, {"--sleep", "30"});
+        const auto launched = RunLauncher::launch(spec);
+        QVERIFY(launched.error.empty());
+        QVERIFY(RunLauncher::isAlive(launched.driverPid, launched.driverStartTicks));
+        QVERIFY(!RunLauncher::isAlive(launched.driverPid, launched.driverStartTicks + 1));
+        QCOMPARE(::getpgid(launched.driverPid), launched.driverPid);
+        QCOMPARE(::getsid(launched.driverPid), launched.driverPid);
+        const pid_t monitor = parentOf(launched.driverPid);
+        QVERIFY(monitor > 1);
+        QVERIFY(monitor != ::getpid());
+        QVERIFY(parentOf(monitor) != ::getpid()); // reparented away from us
+        QVERIFY(::getsid(monitor) != ::getsid(0));
+
+        QVERIFY(RunLauncher::signalGroup(launched.driverPid, SIGTERM));
+        const auto status = waitForExit(spec.runDir);
+        QVERIFY(status);
+        QCOMPARE(status->kind, ExitStatus::Kind::Signaled);
+        QCOMPARE(status->code, SIGTERM);
+        QVERIFY(::kill(-launched.driverPid, 0) != 0);
+        QVERIFY(!RunLauncher::isAlive(launched.driverPid, launched.driverStartTicks));
+        QVERIFY(!RunLauncher::signalGroup(launched.driverPid, SIGTERM));
+    }
+
+    void stdoutAndStderrInOrder() {
+        QTemporaryDir dir;
+        auto spec = specFor(dir, {});
+        spec.argv = {"sh", "-c", "echo one; echo two >&2; echo three; echo four >&2"};
+        QVERIFY(RunLauncher::launch(spec).error.empty());
+        QVERIFY(waitForExit(spec.runDir));
+        QCOMPARE(readAll(spec.logPath), QString("one\ntwo\nthree\nfour\n"));
+    }
+
+    void missingProgramIsAnError() {
+        QTemporaryDir dir;
+        auto spec = specFor(dir, {});
+        spec.argv = {"jobdeck-no-such-program"};
+        const auto launched = RunLauncher::launch(spec);
+        QCOMPARE(launched.error, std::string("Cannot find jobdeck-no-such-program in PATH"));
+
+        spec.argv = {dir.filePath("not-executable").toStdString()};
+        QFile(dir.filePath("not-executable")).open(QIODevice::WriteOnly);
+        const auto failed = RunLauncher::launch(spec);
+        QVERIFY2(failed.error.find("Cannot execute") == 0, failed.error.c_str());
+        const auto status = waitForExit(spec.runDir);
+        QVERIFY(status);
+        QCOMPARE(status->kind, ExitStatus::Kind::SpawnFailed);
+        QCOMPARE(status->code, EACCES);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunLauncher)
+#include "tst_runlauncher.moc"
