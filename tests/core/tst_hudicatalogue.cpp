@@ -157,10 +157,11 @@ private slots:
         std::atomic<int> wrong{0};
         for (int t = 0; t < 4; ++t)
             threads.emplace_back([&wrong] {
-                for (int i = 0; i < 200; ++i)
-                    if (HudiCatalogue::instance().suggest("hoodie.clean.ploicy").front() !=
-                        "hoodie.clean.policy")
+                for (int i = 0; i < 200; ++i) {
+                    const auto s = HudiCatalogue::instance().suggest("hoodie.clean.ploicy");
+                    if (s.empty() || s.front() != "hoodie.clean.policy")
                         ++wrong;
+                }
             });
         for (auto& t : threads)
             t.join();
