@@ -1,0 +1,50 @@
+#pragma once
+
+#include "core/SparkJob.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace jobdeck {
+
+// What a driver command is made of; every value is already effective for the run.
+struct DriverCommandInput final {
+    JobType type = JobType::Jar;
+    std::vector<std::string> jobConfiguration; // the Job's parameters before the application path
+    std::string applicationFile;               // resolved to a local file
+    std::vector<std::string> arguments;        // effective application arguments (overrides applied)
+    std::string runId;
+    std::map<std::string, std::string> clusterSparkConfigs; // the cluster's spark.* defaults
+};
+
+// Builds driver command lines.
+//  - spark-submit: the job configuration options in order, except --hudi-conf pairs (they go to the
+//    run's hudi-defaults.conf) and --conf/-c pairs (re-emitted below); then
+//    `--conf spark.onehouse.jobRunId=<id>`; then the Spark configs, cluster defaults first and the
+//    job's values after them (spark-submit keeps the last --conf of a key, so the job wins; a
+//    cluster default the job also sets is left out); then the application file and arguments.
+//  - local runner (no Spark installed): JAR -> `java -cp <jar> <--class value> <args>` (or
+//    `java -jar <jar> <args>` without --class), PYTHON -> `python3 <script> <args>`.
+class SparkSubmitCommand final {
+public:
+    static std::vector<std::string> sparkSubmit(const std::string& sparkSubmitPath,
+                                                const DriverCommandInput& in);
+    static std::vector<std::string> local(const DriverCommandInput& in);
+
+    // The job's spark.* configurations from its --conf/-c options, in order (hoodie.* and other
+    // keys there are ignored, as CONTRACT §3 says).
+    static std::vector<std::pair<std::string, std::string>>
+    jobSparkConfigs(const std::vector<std::string>& jobConfiguration);
+    // The value of --class (either form), empty when absent.
+    static std::string mainClass(const std::vector<std::string>& jobConfiguration);
+    // The job configuration without its --conf/-c/--hudi-conf pairs.
+    static std::vector<std::string> plainOptions(const std::vector<std::string>& jobConfiguration);
+
+    // The job configuration's part before the application path: parameters minus the path and
+    // the arguments that follow it.
+    static std::vector<std::string> jobConfigurationOf(const SparkJob& job);
+};
+
+} // namespace jobdeck

@@ -1,0 +1,104 @@
+// Driver command lines (spark-submit and the local runner) and application path resolution.
+#include "service/ApplicationPathResolver.h"
+#include "service/SparkSubmitCommand.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace jobdeck;
+
+using Args = std::vector<std::string>;
+
+class TestRunCommand final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sparkSubmitKeepsOptionsOrderAndLayersConfigs() {
+        DriverCommandInput in;
+        in.jobConfiguration = {
+            "--class",     "com.example.App",   "--conf",        "spark.a=job",
+            "--hudi-conf", "hoodie.x=1",        "--name=my app", "-c",
+            "spark.b=2",   "--conf=hoodie.y=3", "--conf",        "spark.onehouse.jobRunId=forged",
+            "--verbose"};
+        in.applicationFile = "/apps/app.jar";
+        in.arguments = {"--date", "2024-01-01"};
+        in.runId = "r1";
+        in.clusterSparkConfigs = {{"spark.a", "cluster"}, {"spark.c", "cluster"}};
+        const Args expected{"/spark/bin/spark-submit",
+                            "--class",
+                            "com.example.App",
+                            "--name=my app",
+                            "--verbose",
+                            "--conf",
+                            "spark.onehouse.jobRunId=r1",
+                            "--conf",
+                            "spark.c=cluster",
+                            "--conf",
+                            "spark.a=job",
+                            "--conf",
+                            "spark.b=2",
+                            "/apps/app.jar",
+                            "--date",
+                            "2024-01-01"};
+        QCOMPARE(SparkSubmitCommand::sparkSubmit("/spark/bin/spark-submit", in), expected);
+    }
+
+    void localRunner() {
+        DriverCommandInput in;
+        in.jobConfiguration = {"--class=com.example.App", "--conf", "spark.a=1"};
+        in.applicationFile = "/apps/app.jar";
+        in.arguments = {"a", "--b=c"};
+        QCOMPARE(SparkSubmitCommand::local(in),
+                 (Args{"java", "-cp", "/apps/app.jar", "com.example.App", "a", "--b=c"}));
+        in.jobConfiguration = {};
+        QCOMPARE(SparkSubmitCommand::local(in), (Args{"java", "-jar", "/apps/app.jar", "a", "--b=c"}));
+        in.type = JobType::Python;
+        in.applicationFile = "/apps/app.py";
+        QCOMPARE(SparkSubmitCommand::local(in), (Args{"python3", "/apps/app.py", "a", "--b=c"}));
+    }
+
+    void jobConfigurationIsWhatPrecedesThePath() {
+        SparkJob job;
+        job.parameters = {"--class", "X", "s3://b/app.jar", "--date", "d"};
+        job.applicationPath = "s3://b/app.jar";
+        job.arguments = {"--date", "d"};
+        QCOMPARE(SparkSubmitCommand::jobConfigurationOf(job), (Args{"--class", "X"}));
+    }
+
+    void resolvesPaths() {
+        QTemporaryDir dir;
+        const std::string data = dir.path().toStdString();
+        ApplicationPathResolver resolver(data, {{"mapped", data + "/elsewhere"}});
+        QCOMPARE(resolver.map("/abs/app.py").localPath, std::string("/abs/app.py"));
+        QCOMPARE(resolver.map("file:///abs/app.py").localPath, std::string("/abs/app.py"));
+        QCOMPARE(resolver.map("s3://bucket/jobs/app.jar").localPath, data + "/s3/bucket/jobs/app.jar");
+        QCOMPARE(resolver.map("s3a://mapped/app.jar").localPath, data + "/elsewhere/app.jar");
+        QCOMPARE(resolver.map("s3://bucket/../../etc/passwd").error,
+                 std::string("Application file s3://bucket/../../etc/passwd does not exist"));
+        QVERIFY(resolver.map("gs://bucket/app.jar").error.find("only local paths, file:// and s3://") !=
+                std::string::npos);
+
+        QCOMPARE(resolver.resolve("s3://bucket/jobs/app.jar").error,
+                 std::string("Application file s3://bucket/jobs/app.jar does not exist"));
+        QVERIFY(QDir().mkpath(dir.filePath("s3/bucket/jobs")));
+        QFile file(dir.filePath("s3/bucket/jobs/app.jar"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        const auto found = resolver.resolve("s3://bucket/jobs/app.jar");
+        QVERIFY(found.error.empty());
+        QCOMPARE(found.localPath, data + "/s3/bucket/jobs/app.jar");
+    }
+
+    void parsesMappings() {
+        QCOMPARE(ApplicationPathResolver::parseMapping("b=/d"),
+                 (std::optional<std::pair<std::string, std::string>>(
+                     std::make_pair(std::string("b"), std::string("/d")))));
+        QVERIFY(!ApplicationPathResolver::parseMapping("b"));
+        QVERIFY(!ApplicationPathResolver::parseMapping("=d"));
+        QVERIFY(!ApplicationPathResolver::parseMapping("b="));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunCommand)
+#include "tst_runcommand.moc"
