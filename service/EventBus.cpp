@@ -1,0 +1,165 @@
+#include "service/EventBus.h"
+
+#include "service/Storage.h"
+
+#include <spdlog/spdlog.h>
+
+#include <vector>
+
+namespace jobdeck {
+
+namespace {
+
+// Pruning deletes rows; doing it on every publish would double the write cost for nothing.
+constexpr int pruneEvery = 100;
+
+} // namespace
+
+EventBus::EventBus(Storage& storage, int keepPerProject)
+    : m_storage(storage)
+    , m_keepPerProject(keepPerProject)
+    , m_thread([this] { loop(); }) {}
+
+EventBus::~EventBus() {
+    stop();
+}
+
+std::int64_t EventBus::publish(const std::string& projectUid, ProjectEvent event) {
+    if (event.at == TimePoint{})
+        event.at = timestampNow();
+    const std::int64_t seq = m_storage.appendEvent(projectUid, event);
+    bool prune = false;
+    {
+        std::lock_guard lock(m_mutex);
+        m_dirtyProjects.insert(projectUid);
+        prune = ++m_publishCounts[projectUid] % pruneEvery == 0;
+    }
+    m_wake.notify_all();
+    if (prune) {
+        try {
+            m_storage.pruneEvents(projectUid, m_keepPerProject);
+        } catch (const std::exception& e) {
+            spdlog::warn("Could not prune old events: {}", e.what());
+        }
+    }
+    return seq;
+}
+
+EventsPage EventBus::page(const std::string& projectUid, std::int64_t after) {
+    EventsPage page;
+    const std::int64_t pruned = m_storage.prunedEventSeq(projectUid);
+    // A seq from before the kept history, or one this database never handed out (the client followed
+    // another database): the client's picture cannot be brought up to date event by event.
+    if (after < pruned || after > m_storage.latestEventSeqOverall()) {
+        page.reload = true;
+        page.next = m_storage.latestEventSeq(projectUid);
+        return page;
+    }
+    page.events = m_storage.eventsAfter(projectUid, after, pageLimit());
+    page.next = page.events.empty() ? after : page.events.back().seq;
+    return page;
+}
+
+void EventBus::waitForEvents(const std::string& projectUid, std::int64_t after,
+                             std::chrono::milliseconds wait, std::function<void(EventsPage)> done) {
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_stopping) {
+            m_waiters.push_back(
+                Waiter{projectUid, after, std::chrono::steady_clock::now() + wait, std::move(done), true});
+            m_wake.notify_all();
+            return;
+        }
+    }
+    EventsPage now;
+    now.next = after;
+    try {
+        now = page(projectUid, after);
+    } catch (const std::exception& e) {
+        spdlog::warn("Could not read events: {}", e.what());
+    }
+    deliver(done, std::move(now));
+}
+
+void EventBus::stop() {
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_stopping && !m_thread.joinable())
+            return;
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable() && m_thread.get_id() != std::this_thread::get_id())
+        m_thread.join();
+}
+
+void EventBus::deliver(std::function<void(EventsPage)>& done, EventsPage page) {
+    try {
+        done(std::move(page));
+    } catch (const std::exception& e) {
+        spdlog::warn("An events waiter failed: {}", e.what());
+    }
+}
+
+void EventBus::loop() {
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        // Wait for something to do: a new waiter, a publish, a deadline or stop().
+        const auto hasWork = [&] {
+            if (m_stopping || !m_dirtyProjects.empty())
+                return true;
+            for (const auto& w : m_waiters)
+                if (w.fresh)
+                    return true;
+            return false;
+        };
+        if (!hasWork()) {
+            auto next = std::chrono::steady_clock::time_point::max();
+            for (const auto& w : m_waiters)
+                next = std::min(next, w.deadline);
+            if (next == std::chrono::steady_clock::time_point::max())
+                m_wake.wait(lock, hasWork);
+            else
+                m_wake.wait_until(lock, next, hasWork);
+        }
+
+        const std::set<std::string> dirty = std::move(m_dirtyProjects);
+        m_dirtyProjects.clear();
+        const bool stopping = m_stopping;
+        const auto now = std::chrono::steady_clock::now();
+
+        // Take out the waiters to look at; they are answered (or put back) without the lock held, so
+        // publishers and new waiters are never held up by database reads or callbacks.
+        std::list<Waiter> candidates;
+        for (auto it = m_waiters.begin(); it != m_waiters.end();) {
+            const auto current = it++;
+            if (stopping || current->fresh || current->deadline <= now || dirty.contains(current->projectUid))
+                candidates.splice(candidates.end(), m_waiters, current);
+        }
+        lock.unlock();
+
+        std::list<Waiter> keep;
+        for (auto& w : candidates) {
+            EventsPage found;
+            found.next = w.after;
+            try {
+                found = page(w.projectUid, w.after);
+            } catch (const std::exception& e) {
+                spdlog::warn("Could not read events: {}", e.what());
+            }
+            if (found.reload || !found.events.empty() || stopping || w.deadline <= now) {
+                deliver(w.done, std::move(found));
+            } else {
+                w.fresh = false;
+                keep.push_back(std::move(w));
+            }
+        }
+
+        lock.lock();
+        m_waiters.splice(m_waiters.end(), keep);
+        if (stopping && m_waiters.empty())
+            return;
+    }
+}
+
+} // namespace jobdeck

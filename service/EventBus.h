@@ -1,0 +1,74 @@
+#pragma once
+
+#include "core/ProjectEvent.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+namespace jobdeck {
+
+class Storage;
+
+// The per-project event feed behind GET /v1/events: events are persisted with an increasing seq (so a
+// client can resume after a restart of either side) and long-poll waiters are woken when their project
+// gets one. The waiting happens on the bus's own thread: waitForEvents() returns at once and `done` is
+// called later from that thread, exactly once per call.
+class EventBus final {
+public:
+    // Keeps the newest `keepPerProject` events of each project; a client asking from before them is
+    // told to reload (EventsPage::reload).
+    explicit EventBus(Storage& storage, int keepPerProject = 10000);
+    ~EventBus();
+    EventBus(const EventBus&) = delete;
+    EventBus& operator=(const EventBus&) = delete;
+
+    // Persists the event (seq assigned; `at` set to now when left empty), wakes the project's waiters and
+    // returns the seq. Throws DatabaseError when it cannot be stored.
+    std::int64_t publish(const std::string& projectUid, ProjectEvent event);
+
+    // Calls `done` as soon as the project has events after `after`, or with an empty page (next = after)
+    // once `wait` has run out. Pages hold at most pageLimit() events; `next` is the seq to ask after next.
+    // After stop(), `done` is called at once with what is there now.
+    void waitForEvents(const std::string& projectUid, std::int64_t after, std::chrono::milliseconds wait,
+                       std::function<void(EventsPage)> done);
+
+    // The page a waiter would get right now (possibly empty), read on the caller's thread.
+    EventsPage page(const std::string& projectUid, std::int64_t after);
+
+    // Answers every pending waiter with what there is now and ends the bus's thread. Idempotent.
+    void stop();
+
+    static constexpr int pageLimit() { return 1000; }
+
+private:
+    struct Waiter {
+        std::string projectUid;
+        std::int64_t after = 0;
+        std::chrono::steady_clock::time_point deadline;
+        std::function<void(EventsPage)> done;
+        bool fresh = true; // not checked against the database yet
+    };
+
+    void loop();
+    static void deliver(std::function<void(EventsPage)>& done, EventsPage page);
+
+    Storage& m_storage;
+    const int m_keepPerProject;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::list<Waiter> m_waiters;
+    std::set<std::string> m_dirtyProjects;      // published to since the loop last looked
+    std::map<std::string, int> m_publishCounts; // per project, to prune every so often
+    bool m_stopping = false;
+    std::thread m_thread;
+};
+
+} // namespace jobdeck

@@ -1,0 +1,206 @@
+#include "service/SqliteDatabase.h"
+
+#include <filesystem>
+
+namespace jobdeck {
+
+namespace {
+
+constexpr int busyTimeoutMs = 10000;
+
+std::string errorText(sqlite3* db, std::string_view what) {
+    std::string message(what);
+    message += ": ";
+    message += db ? sqlite3_errmsg(db) : "out of memory";
+    return message;
+}
+
+} // namespace
+
+SqliteDatabase::Query::Query(SqliteDatabase& db, sqlite3_stmt* stmt)
+    : m_db(&db)
+    , m_stmt(stmt)
+    , m_lock(db.m_mutex) {}
+
+SqliteDatabase::Query::Query(Query&& other) noexcept
+    : m_db(other.m_db)
+    , m_stmt(other.m_stmt)
+    , m_lock(std::move(other.m_lock)) {
+    other.m_stmt = nullptr;
+}
+
+SqliteDatabase::Query::~Query() {
+    if (m_stmt)
+        sqlite3_finalize(m_stmt);
+}
+
+SqliteDatabase::Query& SqliteDatabase::Query::bind(int index, std::int64_t value) {
+    if (const int rc = sqlite3_bind_int64(m_stmt, index, value); rc != SQLITE_OK)
+        m_db->fail("bind", rc);
+    return *this;
+}
+
+SqliteDatabase::Query& SqliteDatabase::Query::bind(int index, double value) {
+    if (const int rc = sqlite3_bind_double(m_stmt, index, value); rc != SQLITE_OK)
+        m_db->fail("bind", rc);
+    return *this;
+}
+
+SqliteDatabase::Query& SqliteDatabase::Query::bind(int index, std::string_view value) {
+    if (const int rc =
+            sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+        rc != SQLITE_OK)
+        m_db->fail("bind", rc);
+    return *this;
+}
+
+SqliteDatabase::Query& SqliteDatabase::Query::bind(int index, std::nullptr_t) {
+    if (const int rc = sqlite3_bind_null(m_stmt, index); rc != SQLITE_OK)
+        m_db->fail("bind", rc);
+    return *this;
+}
+
+SqliteDatabase::Query& SqliteDatabase::Query::bindBlob(int index, const void* data, std::size_t size) {
+    if (const int rc = sqlite3_bind_blob64(m_stmt, index, data, size, SQLITE_TRANSIENT); rc != SQLITE_OK)
+        m_db->fail("bind", rc);
+    return *this;
+}
+
+bool SqliteDatabase::Query::step() {
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc == SQLITE_DONE)
+        return false;
+    m_db->fail("query", rc);
+}
+
+int SqliteDatabase::Query::run() {
+    while (step()) {
+    }
+    return sqlite3_changes(m_db->m_db);
+}
+
+bool SqliteDatabase::Query::isNull(int column) const {
+    return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
+}
+
+std::int64_t SqliteDatabase::Query::int64(int column) const {
+    return sqlite3_column_int64(m_stmt, column);
+}
+
+double SqliteDatabase::Query::real(int column) const {
+    return sqlite3_column_double(m_stmt, column);
+}
+
+std::string SqliteDatabase::Query::text(int column) const {
+    const auto* data = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, column));
+    const int size = sqlite3_column_bytes(m_stmt, column);
+    return data ? std::string(data, static_cast<std::size_t>(size)) : std::string();
+}
+
+std::string SqliteDatabase::Query::blob(int column) const {
+    const auto* data = static_cast<const char*>(sqlite3_column_blob(m_stmt, column));
+    const int size = sqlite3_column_bytes(m_stmt, column);
+    return data ? std::string(data, static_cast<std::size_t>(size)) : std::string();
+}
+
+std::optional<std::string> SqliteDatabase::Query::optionalText(int column) const {
+    if (isNull(column))
+        return std::nullopt;
+    return text(column);
+}
+
+std::optional<std::int64_t> SqliteDatabase::Query::optionalInt64(int column) const {
+    if (isNull(column))
+        return std::nullopt;
+    return int64(column);
+}
+
+std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path) {
+    if (path.empty())
+        throw DatabaseError("Cannot open the database: no path given");
+    const std::filesystem::path file(path);
+    if (file.has_parent_path()) {
+        std::error_code ec;
+        std::filesystem::create_directories(file.parent_path(), ec);
+        if (ec)
+            throw DatabaseError("Cannot create the directory " + file.parent_path().string() + ": " +
+                                ec.message());
+    }
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(
+        path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+        const std::string message = errorText(raw, "Cannot open the database " + path);
+        sqlite3_close_v2(raw);
+        throw DatabaseError(message, rc);
+    }
+    sqlite3_extended_result_codes(raw, 1);
+    sqlite3_busy_timeout(raw, busyTimeoutMs);
+    std::unique_ptr<SqliteDatabase> db(new SqliteDatabase(raw, path));
+    // journal_mode answers with the mode it ended up in; anything but WAL means the file system
+    // cannot do it, and we would silently lose the concurrency and durability we rely on.
+    {
+        Query q = db->prepare("PRAGMA journal_mode=WAL");
+        if (!q.step() || q.text(0) != "wal")
+            throw DatabaseError("Cannot open the database " + path +
+                                ": write-ahead logging is not available");
+    }
+    db->executeScript("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
+    return db;
+}
+
+SqliteDatabase::SqliteDatabase(sqlite3* db, std::string path)
+    : m_db(db)
+    , m_path(std::move(path)) {}
+
+SqliteDatabase::~SqliteDatabase() {
+    sqlite3_close_v2(m_db);
+}
+
+SqliteDatabase::Query SqliteDatabase::prepare(std::string_view sql) {
+    std::unique_lock lock(m_mutex);
+    sqlite3_stmt* stmt = nullptr;
+    const int rc = sqlite3_prepare_v3(m_db, sql.data(), static_cast<int>(sql.size()), 0, &stmt, nullptr);
+    if (rc != SQLITE_OK)
+        fail("prepare", rc);
+    return Query(*this, stmt);
+}
+
+void SqliteDatabase::executeScript(const std::string& sql) {
+    std::unique_lock lock(m_mutex);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &error);
+    if (rc != SQLITE_OK) {
+        std::string message = "Database error: ";
+        message += error ? error : sqlite3_errstr(rc);
+        sqlite3_free(error);
+        throw DatabaseError(message, rc);
+    }
+}
+
+std::int64_t SqliteDatabase::lastInsertRowId() {
+    std::unique_lock lock(m_mutex);
+    return sqlite3_last_insert_rowid(m_db);
+}
+
+void SqliteDatabase::begin() {
+    executeScript("BEGIN IMMEDIATE");
+}
+
+void SqliteDatabase::commit() {
+    executeScript("COMMIT");
+}
+
+void SqliteDatabase::rollback() noexcept {
+    // Some errors (disk full, I/O) roll the transaction back already; then there is nothing to undo.
+    if (!sqlite3_get_autocommit(m_db))
+        sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void SqliteDatabase::fail(std::string_view what, int code) {
+    throw DatabaseError(errorText(m_db, std::string("Database error (") + std::string(what) + ")"), code);
+}
+
+} // namespace jobdeck

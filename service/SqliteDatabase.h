@@ -1,0 +1,159 @@
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace jobdeck {
+
+// A storage failure (cannot open, disk full, constraint violated, ...). what() is safe to show:
+// it never contains bound values, only SQLite's message.
+class DatabaseError : public std::runtime_error {
+public:
+    DatabaseError(const std::string& message, int code = SQLITE_ERROR)
+        : std::runtime_error(message)
+        , m_code(code) {}
+    int code() const { return m_code; }
+    bool isConstraintViolation() const { return (m_code & 0xff) == SQLITE_CONSTRAINT; }
+
+private:
+    int m_code;
+};
+
+// A thin RAII wrapper over one sqlite3 connection, opened with WAL, foreign_keys=ON, a busy timeout and
+// synchronous=FULL (a committed write survives kill -9 and power loss right after the answer).
+//
+// Thread safety: one connection guarded by a recursive mutex. A Query holds the mutex for its lifetime
+// and transaction() holds it for the whole transaction, so a thread that is inside either owns the
+// connection; other threads wait. Keep Query objects short-lived (a block scope).
+class SqliteDatabase final {
+public:
+    // A prepared statement; bind parameters are 1-based, columns 0-based.
+    class Query final {
+    public:
+        Query(Query&&) noexcept;
+        Query& operator=(Query&&) = delete;
+        ~Query();
+
+        Query& bind(int index, std::int64_t value);
+        Query& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+        Query& bind(int index, bool value) { return bind(index, static_cast<std::int64_t>(value ? 1 : 0)); }
+        Query& bind(int index, double value);
+        Query& bind(int index, std::string_view value);
+        Query& bind(int index, const std::string& value) { return bind(index, std::string_view(value)); }
+        Query& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
+        Query& bind(int index, std::nullptr_t);
+        Query& bindBlob(int index, const void* data, std::size_t size);
+        template <class T> Query& bind(int index, const std::optional<T>& value) {
+            return value ? bind(index, *value) : bind(index, nullptr);
+        }
+        // Binds the arguments to parameters 1..n in order.
+        template <class... Args> Query& bindAll(const Args&... args) {
+            int index = 0;
+            (bind(++index, args), ...);
+            return *this;
+        }
+
+        // Advances to the next row; false when there is none (the statement is done).
+        bool step();
+        // Runs the statement to completion; returns sqlite3_changes() of the connection.
+        int run();
+
+        bool isNull(int column) const;
+        std::int64_t int64(int column) const;
+        int integer(int column) const { return static_cast<int>(int64(column)); }
+        double real(int column) const;
+        std::string text(int column) const;
+        std::string blob(int column) const;
+        std::optional<std::string> optionalText(int column) const;
+        std::optional<std::int64_t> optionalInt64(int column) const;
+
+    private:
+        friend class SqliteDatabase;
+        Query(SqliteDatabase& db, sqlite3_stmt* stmt);
+        SqliteDatabase* m_db;
+        sqlite3_stmt* m_stmt;
+        std::unique_lock<std::recursive_mutex> m_lock;
+    };
+
+    // Opens (creating if missing) the database file at `path`; throws DatabaseError.
+    static std::unique_ptr<SqliteDatabase> open(const std::string& path);
+    ~SqliteDatabase();
+    SqliteDatabase(const SqliteDatabase&) = delete;
+    SqliteDatabase& operator=(const SqliteDatabase&) = delete;
+
+    const std::string& path() const { return m_path; }
+
+    Query prepare(std::string_view sql);
+    // prepare + bindAll.
+    template <class... Args> Query query(std::string_view sql, const Args&... args) {
+        Query q = prepare(sql);
+        q.bindAll(args...);
+        return q;
+    }
+    // Runs one statement with arguments; returns the number of rows changed.
+    template <class... Args> int execute(std::string_view sql, const Args&... args) {
+        return query(sql, args...).run();
+    }
+    // Runs SQL text that may hold several statements and takes no arguments (schema scripts).
+    void executeScript(const std::string& sql);
+
+    std::int64_t lastInsertRowId();
+
+    // Runs fn inside BEGIN IMMEDIATE ... COMMIT (ROLLBACK and rethrow when fn throws). A transaction()
+    // called inside another on the same thread joins the outer one. Returns what fn returns.
+    template <class Fn> auto transaction(Fn&& fn) -> std::invoke_result_t<Fn&> {
+        std::unique_lock lock(m_mutex);
+        if (m_transactionDepth > 0) {
+            ++m_transactionDepth;
+            struct Leave {
+                int& depth;
+                ~Leave() { --depth; }
+            } leave{m_transactionDepth};
+            return fn();
+        }
+        begin();
+        ++m_transactionDepth;
+        try {
+            if constexpr (std::is_void_v<std::invoke_result_t<Fn&>>) {
+                fn();
+                --m_transactionDepth;
+                commit();
+            } else {
+                auto result = fn();
+                --m_transactionDepth;
+                commit();
+                return result;
+            }
+        } catch (...) {
+            if (m_transactionDepth > 0)
+                --m_transactionDepth;
+            rollback();
+            throw;
+        }
+    }
+
+    // Locks the connection for a sequence of calls that must not interleave with other threads.
+    std::unique_lock<std::recursive_mutex> lock() { return std::unique_lock(m_mutex); }
+
+private:
+    SqliteDatabase(sqlite3* db, std::string path);
+    void begin();
+    void commit();
+    void rollback() noexcept;
+    [[noreturn]] void fail(std::string_view what, int code);
+
+    sqlite3* m_db;
+    std::string m_path;
+    std::recursive_mutex m_mutex;
+    int m_transactionDepth = 0;
+};
+
+} // namespace jobdeck

@@ -1,0 +1,667 @@
+#include "service/Storage.h"
+
+#include "core/Timestamp.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace jobdeck {
+
+namespace {
+
+// Each entry upgrades the schema by one version; never edit an entry once released, append one.
+const char* const migrations[] = {
+    // 1: everything jobdeckd 0.1 stores.
+    R"sql(
+CREATE TABLE projects (
+    uid TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    hudi_configs_enabled INTEGER NOT NULL DEFAULT 0,
+    concurrent_runs_enabled INTEGER NOT NULL DEFAULT 0,
+    max_concurrent_runs_limit INTEGER NOT NULL DEFAULT 1,
+    events_pruned_through INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE project_allowlist (
+    project_uid TEXT NOT NULL REFERENCES projects(uid) ON DELETE CASCADE,
+    entry TEXT NOT NULL,
+    added_at TEXT NOT NULL,
+    PRIMARY KEY (project_uid, entry)
+);
+CREATE TABLE api_keys (
+    id INTEGER PRIMARY KEY,
+    project_uid TEXT NOT NULL REFERENCES projects(uid) ON DELETE CASCADE,
+    key TEXT NOT NULL UNIQUE,
+    role TEXT NOT NULL CHECK (role IN ('viewer', 'operator', 'admin')),
+    salt BLOB NOT NULL,
+    secret_hash BLOB NOT NULL,
+    revoked INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE clusters (
+    id INTEGER PRIMARY KEY,
+    cluster_id TEXT NOT NULL UNIQUE,
+    project_uid TEXT NOT NULL REFERENCES projects(uid) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    max_ocu INTEGER NOT NULL,
+    min_ocu INTEGER NOT NULL,
+    with_pairs TEXT NOT NULL DEFAULT '[]',
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (project_uid, name)
+);
+CREATE TABLE jobs (
+    id INTEGER PRIMARY KEY,
+    job_id TEXT NOT NULL UNIQUE,
+    project_uid TEXT NOT NULL REFERENCES projects(uid) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL CHECK (type IN ('JAR', 'PYTHON')),
+    parameters TEXT NOT NULL,
+    cluster TEXT NOT NULL,
+    max_concurrent_runs INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (project_uid, name),
+    FOREIGN KEY (project_uid, cluster) REFERENCES clusters(project_uid, name)
+);
+CREATE INDEX jobs_by_cluster ON jobs(project_uid, cluster);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL UNIQUE,
+    project_uid TEXT NOT NULL REFERENCES projects(uid) ON DELETE CASCADE,
+    job_id TEXT NOT NULL REFERENCES jobs(job_id) ON DELETE CASCADE,
+    job_name TEXT NOT NULL,
+    cluster TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING',
+        'SPARK_JOB_RUN_STATUS_COMPLETED', 'SPARK_JOB_RUN_STATUS_FAILED', 'SPARK_JOB_RUN_STATUS_CANCELED')),
+    queue_reason TEXT,
+    idempotency_key TEXT,
+    argument_overrides TEXT NOT NULL DEFAULT '[]',
+    arguments TEXT NOT NULL DEFAULT '[]',
+    queued_at TEXT NOT NULL,
+    started_at TEXT,
+    ended_at TEXT,
+    exit_code INTEGER,
+    message TEXT,
+    driver_pid INTEGER,
+    monitor_pid INTEGER,
+    driver_start_ticks INTEGER,
+    run_dir TEXT,
+    log_path TEXT,
+    cancel_requested INTEGER NOT NULL DEFAULT 0,
+    launch_spec TEXT
+);
+CREATE INDEX runs_by_job ON runs(project_uid, job_id, status);
+CREATE INDEX runs_by_status ON runs(status);
+CREATE INDEX runs_by_idempotency_key ON runs(project_uid, job_id, idempotency_key);
+CREATE TABLE requests (
+    request_id TEXT PRIMARY KEY,
+    project_uid TEXT NOT NULL REFERENCES projects(uid) ON DELETE CASCADE,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE audit (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    at TEXT NOT NULL,
+    project_uid TEXT NOT NULL,
+    key_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    statement TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    error_message TEXT,
+    request_id TEXT NOT NULL,
+    headers TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX audit_by_project ON audit(project_uid, seq);
+CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    project_uid TEXT NOT NULL,
+    type TEXT NOT NULL,
+    job_name TEXT NOT NULL,
+    job_run_id TEXT,
+    status TEXT,
+    at TEXT NOT NULL
+);
+CREATE INDEX events_by_project ON events(project_uid, seq);
+)sql",
+};
+
+constexpr int knownVersion = static_cast<int>(std::size(migrations));
+
+constexpr std::size_t saltBytes = 16;
+constexpr std::size_t keyBytes = 16;
+constexpr std::size_t secretBytes = 32;
+
+void randomBytes(unsigned char* out, std::size_t size) {
+    if (RAND_bytes(out, static_cast<int>(size)) != 1)
+        throw DatabaseError("The system's random number generator is not available");
+}
+
+std::string toHex(const unsigned char* data, std::size_t size) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string hex;
+    hex.reserve(size * 2);
+    for (std::size_t i = 0; i < size; ++i) {
+        hex += digits[data[i] >> 4];
+        hex += digits[data[i] & 0xf];
+    }
+    return hex;
+}
+
+std::array<unsigned char, SHA256_DIGEST_LENGTH> hashSecret(std::string_view salt, std::string_view secret) {
+    std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
+    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+    unsigned int size = 0;
+    if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1 ||
+        EVP_DigestUpdate(ctx.get(), salt.data(), salt.size()) != 1 ||
+        EVP_DigestUpdate(ctx.get(), secret.data(), secret.size()) != 1 ||
+        EVP_DigestFinal_ex(ctx.get(), digest.data(), &size) != 1)
+        throw DatabaseError("Cannot hash the API secret (OpenSSL SHA-256 failed)");
+    return digest;
+}
+
+std::string now() {
+    return formatTimestamp(timestampNow());
+}
+
+TimePoint readTime(const SqliteDatabase::Query& q, int column) {
+    return parseTimestamp(q.text(column)).value_or(TimePoint{});
+}
+
+const ProjectSettings defaultSettings{};
+
+} // namespace
+
+std::unique_ptr<Storage> Storage::open(const std::string& databaseUrl) {
+    std::string path = databaseUrl;
+    if (databaseUrl.starts_with("postgresql://") || databaseUrl.starts_with("postgres://"))
+        throw DatabaseError(
+            "PostgreSQL databases are not supported in this build; use --database sqlite:<path>");
+    if (databaseUrl.starts_with("sqlite:"))
+        path = databaseUrl.substr(std::strlen("sqlite:"));
+    else if (databaseUrl.find("://") != std::string::npos)
+        throw DatabaseError("Unsupported database URL (expected sqlite:<path> or a file path)");
+    if (path.empty())
+        throw DatabaseError("The database URL names no file (expected sqlite:<path>)");
+    std::unique_ptr<Storage> storage(new Storage(SqliteDatabase::open(path)));
+    storage->migrate();
+    return storage;
+}
+
+int Storage::schemaVersion() {
+    return knownVersion;
+}
+
+Storage::Storage(std::unique_ptr<SqliteDatabase> db)
+    : m_db(std::move(db)) {}
+
+void Storage::migrate() {
+    m_db->transaction([&] {
+        // Read the version before creating anything, so a newer database is never altered.
+        int version = 0;
+        {
+            auto q = m_db->query(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'");
+            q.step();
+            if (q.int64(0) > 0) {
+                auto v = m_db->query("SELECT max(version) FROM schema_version");
+                if (v.step() && !v.isNull(0))
+                    version = v.integer(0);
+            }
+        }
+        if (version > knownVersion)
+            throw DatabaseError("The database " + m_db->path() + " has schema version " +
+                                std::to_string(version) + ", newer than this jobdeckd understands (" +
+                                std::to_string(knownVersion) +
+                                "); use a newer jobdeckd. The database was not changed.");
+        if (version == knownVersion)
+            return;
+        if (version == 0)
+            m_db->executeScript("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+        for (int next = version + 1; next <= knownVersion; ++next)
+            m_db->executeScript(migrations[next - 1]);
+        m_db->execute("DELETE FROM schema_version");
+        m_db->execute("INSERT INTO schema_version(version) VALUES (?)", knownVersion);
+    });
+}
+
+std::string Storage::randomHex(std::size_t bytes) {
+    std::vector<unsigned char> buffer(bytes);
+    randomBytes(buffer.data(), buffer.size());
+    return toHex(buffer.data(), buffer.size());
+}
+
+std::string Storage::randomUuid() {
+    std::array<unsigned char, 16> b{};
+    randomBytes(b.data(), b.size());
+    b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);
+    b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
+    const std::string hex = toHex(b.data(), b.size());
+    return hex.substr(0, 8) + '-' + hex.substr(8, 4) + '-' + hex.substr(12, 4) + '-' + hex.substr(16, 4) +
+           '-' + hex.substr(20);
+}
+
+// --- API keys -------------------------------------------------------------------------------------
+
+std::optional<Principal> Storage::authenticate(std::string_view projectUid, std::string_view apiKey,
+                                               std::string_view apiSecret) {
+    // A fixed stand-in so that an unknown key costs the same hash and comparison as a known one.
+    static const std::string dummySalt(saltBytes, '\0');
+    static const std::string dummyHash(SHA256_DIGEST_LENGTH, '\0');
+
+    std::string salt = dummySalt;
+    std::string storedHash = dummyHash;
+    bool found = false;
+    bool revoked = false;
+    Principal principal;
+    {
+        auto q = m_db->query("SELECT k.role, k.salt, k.secret_hash, k.revoked, p.name, k.key FROM api_keys k "
+                             "JOIN projects p ON p.uid = k.project_uid WHERE k.key = ? AND k.project_uid = ?",
+                             apiKey, projectUid);
+        if (q.step()) {
+            const auto role = roleFromName(q.text(0));
+            salt = q.blob(1);
+            storedHash = q.blob(2);
+            revoked = q.int64(3) != 0;
+            found = role.has_value() && storedHash.size() == SHA256_DIGEST_LENGTH;
+            if (!found)
+                storedHash = dummyHash;
+            principal = Principal{std::string(projectUid), q.text(4), q.text(5), role.value_or(Role::Viewer)};
+        }
+    }
+    const auto digest = hashSecret(salt, apiSecret);
+    ++m_secretComparisons;
+    const bool matches = CRYPTO_memcmp(digest.data(), storedHash.data(), digest.size()) == 0;
+    if (!found || revoked || !matches)
+        return std::nullopt;
+    return principal;
+}
+
+CreatedKey Storage::createKey(const std::string& projectName, Role role) {
+    if (projectName.empty())
+        throw DatabaseError("The project name must not be empty");
+    CreatedKey created;
+    created.projectName = projectName;
+    created.role = role;
+    created.apiKey = randomHex(keyBytes);
+    created.apiSecret = randomHex(secretBytes);
+    std::array<unsigned char, saltBytes> salt{};
+    randomBytes(salt.data(), salt.size());
+    const std::string saltText(reinterpret_cast<const char*>(salt.data()), salt.size());
+    const auto digest = hashSecret(saltText, created.apiSecret);
+
+    m_db->transaction([&] {
+        if (auto uid = findProjectUidByName(projectName)) {
+            created.projectUid = *uid;
+        } else {
+            created.projectUid = randomUuid();
+            m_db->execute("INSERT INTO projects(uid, name, created_at) VALUES (?, ?, ?)", created.projectUid,
+                          projectName, now());
+        }
+        m_db->prepare("INSERT INTO api_keys(project_uid, key, role, salt, secret_hash, created_at) "
+                      "VALUES (?, ?, ?, ?, ?, ?)")
+            .bind(1, created.projectUid)
+            .bind(2, created.apiKey)
+            .bind(3, roleName(role))
+            .bindBlob(4, salt.data(), salt.size())
+            .bindBlob(5, digest.data(), digest.size())
+            .bind(6, now())
+            .run();
+    });
+    return created;
+}
+
+bool Storage::revokeKey(const std::string& apiKey) {
+    return m_db->execute("UPDATE api_keys SET revoked = 1 WHERE key = ?", apiKey) > 0;
+}
+
+// --- Request statuses -----------------------------------------------------------------------------
+
+void Storage::saveRequestStatus(const std::string& projectUid, const std::string& requestId,
+                                const ApiStatus& status) {
+    const std::string at = now();
+    m_db->execute(
+        "INSERT INTO requests(request_id, project_uid, status, created_at, updated_at) "
+        "VALUES (?1, ?2, ?3, ?4, ?4) "
+        "ON CONFLICT(request_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at "
+        "WHERE requests.project_uid = excluded.project_uid",
+        requestId, projectUid, nlohmann::json(status).dump(), at);
+}
+
+std::optional<ApiStatus> Storage::findRequestStatus(const std::string& projectUid,
+                                                    const std::string& requestId) {
+    auto q = m_db->query("SELECT status FROM requests WHERE request_id = ? AND project_uid = ?", requestId,
+                         projectUid);
+    if (!q.step())
+        return std::nullopt;
+    return nlohmann::json::parse(q.text(0)).get<ApiStatus>();
+}
+
+// --- Projects -------------------------------------------------------------------------------------
+
+std::optional<Project> Storage::findProject(const std::string& projectUid) {
+    std::string name;
+    {
+        auto q = m_db->query("SELECT name FROM projects WHERE uid = ?", projectUid);
+        if (!q.step())
+            return std::nullopt;
+        name = q.text(0);
+    }
+    return Project{projectUid, name, projectSettings(projectUid), std::nullopt};
+}
+
+std::optional<std::string> Storage::findProjectUidByName(const std::string& projectName) {
+    auto q = m_db->query("SELECT uid FROM projects WHERE name = ?", projectName);
+    if (!q.step())
+        return std::nullopt;
+    return q.text(0);
+}
+
+ProjectSettings Storage::projectSettings(const std::string& projectUid) {
+    auto lock = m_db->lock();
+    ProjectSettings settings;
+    {
+        auto q =
+            m_db->query("SELECT hudi_configs_enabled, concurrent_runs_enabled, max_concurrent_runs_limit "
+                        "FROM projects WHERE uid = ?",
+                        projectUid);
+        if (!q.step())
+            return defaultSettings;
+        settings.hudiConfigsEnabled = q.int64(0) != 0;
+        settings.concurrentRunsEnabled = q.int64(1) != 0;
+        settings.maxConcurrentRunsLimit = q.integer(2);
+    }
+    auto q =
+        m_db->query("SELECT entry FROM project_allowlist WHERE project_uid = ? ORDER BY entry", projectUid);
+    while (q.step())
+        settings.hudiConfigAllowlist.push_back(q.text(0));
+    return settings;
+}
+
+void Storage::saveProjectSettings(const std::string& projectUid, const ProjectSettings& settings) {
+    m_db->transaction([&] {
+        m_db->execute("UPDATE projects SET hudi_configs_enabled = ?, concurrent_runs_enabled = ?, "
+                      "max_concurrent_runs_limit = ? WHERE uid = ?",
+                      settings.hudiConfigsEnabled, settings.concurrentRunsEnabled,
+                      settings.maxConcurrentRunsLimit, projectUid);
+        // Keep added_at of entries that stay.
+        std::vector<std::string> existing;
+        {
+            auto q = m_db->query("SELECT entry FROM project_allowlist WHERE project_uid = ?", projectUid);
+            while (q.step())
+                existing.push_back(q.text(0));
+        }
+        for (const auto& entry : existing)
+            if (std::find(settings.hudiConfigAllowlist.begin(), settings.hudiConfigAllowlist.end(), entry) ==
+                settings.hudiConfigAllowlist.end())
+                m_db->execute("DELETE FROM project_allowlist WHERE project_uid = ? AND entry = ?", projectUid,
+                              entry);
+        const std::string at = now();
+        for (const auto& entry : settings.hudiConfigAllowlist)
+            m_db->execute(
+                "INSERT OR IGNORE INTO project_allowlist(project_uid, entry, added_at) VALUES (?, ?, ?)",
+                projectUid, entry, at);
+    });
+}
+
+// --- Jobs -----------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr const char* jobColumns =
+    "j.job_id, j.name, j.type, j.cluster, j.parameters, j.max_concurrent_runs, j.created_at, j.updated_at, "
+    "(SELECT count(*) FROM runs r WHERE r.job_id = j.job_id AND r.status IN ('SPARK_JOB_RUN_STATUS_QUEUED', "
+    "'SPARK_JOB_RUN_STATUS_RUNNING'))";
+
+SparkJob readJob(const SqliteDatabase::Query& q) {
+    SparkJob job;
+    job.jobId = q.text(0);
+    job.name = q.text(1);
+    job.type = jobTypeFromName(q.text(2)).value_or(JobType::Jar);
+    job.cluster = q.text(3);
+    job.parameters = nlohmann::json::parse(q.text(4)).get<std::vector<std::string>>();
+    job.maxConcurrentRuns = q.integer(5);
+    job.createdAt = readTime(q, 6);
+    job.updatedAt = readTime(q, 7);
+    job.activeRuns = q.integer(8);
+    return job;
+}
+
+} // namespace
+
+std::optional<SparkJob> Storage::findJob(const std::string& projectUid, const std::string& name) {
+    auto q = m_db->query(std::string("SELECT ") + jobColumns +
+                             " FROM jobs j WHERE j.project_uid = ? AND j.name = ?",
+                         projectUid, name);
+    if (!q.step())
+        return std::nullopt;
+    return readJob(q);
+}
+
+std::vector<SparkJob> Storage::listJobs(const std::string& projectUid) {
+    auto q = m_db->query(std::string("SELECT ") + jobColumns +
+                             " FROM jobs j WHERE j.project_uid = ? ORDER BY j.name",
+                         projectUid);
+    std::vector<SparkJob> jobs;
+    while (q.step())
+        jobs.push_back(readJob(q));
+    return jobs;
+}
+
+void Storage::insertJob(const std::string& projectUid, const SparkJob& job) {
+    m_db->execute(
+        "INSERT INTO jobs(job_id, project_uid, name, type, parameters, cluster, max_concurrent_runs, "
+        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        job.jobId, projectUid, job.name, jobTypeName(job.type), nlohmann::json(job.parameters).dump(),
+        job.cluster, job.maxConcurrentRuns, formatTimestamp(job.createdAt), formatTimestamp(job.updatedAt));
+}
+
+void Storage::updateJob(const std::string& projectUid, const SparkJob& job) {
+    m_db->execute(
+        "UPDATE jobs SET type = ?, parameters = ?, cluster = ?, max_concurrent_runs = ?, updated_at = ? "
+        "WHERE job_id = ? AND project_uid = ?",
+        jobTypeName(job.type), nlohmann::json(job.parameters).dump(), job.cluster, job.maxConcurrentRuns,
+        formatTimestamp(job.updatedAt), job.jobId, projectUid);
+}
+
+void Storage::deleteJob(const std::string& projectUid, const std::string& jobId) {
+    m_db->execute("DELETE FROM jobs WHERE job_id = ? AND project_uid = ?", jobId, projectUid);
+}
+
+int Storage::activeRunCount(const std::string& projectUid, const std::string& jobId) {
+    auto q = m_db->query("SELECT count(*) FROM runs WHERE project_uid = ? AND job_id = ? AND status IN "
+                         "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')",
+                         projectUid, jobId);
+    q.step();
+    return q.integer(0);
+}
+
+std::vector<std::string> Storage::jobNamesOnCluster(const std::string& projectUid,
+                                                    const std::string& cluster) {
+    auto q = m_db->query("SELECT name FROM jobs WHERE project_uid = ? AND cluster = ? ORDER BY name",
+                         projectUid, cluster);
+    std::vector<std::string> names;
+    while (q.step())
+        names.push_back(q.text(0));
+    return names;
+}
+
+// --- Clusters -------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr const char* clusterColumns =
+    "cluster_id, name, type, max_ocu, min_ocu, with_pairs, created_at, updated_at";
+
+Cluster readCluster(const SqliteDatabase::Query& q) {
+    Cluster c;
+    c.clusterId = q.text(0);
+    c.name = q.text(1);
+    c.type = q.text(2);
+    c.maxOcu = q.integer(3);
+    c.minOcu = q.integer(4);
+    c.with = nlohmann::json::parse(q.text(5)).get<std::vector<std::pair<std::string, std::string>>>();
+    for (const auto& [key, value] : c.with) {
+        if (key.starts_with("spark."))
+            c.sparkConfigs[key] = value;
+        else if (key.starts_with("hoodie."))
+            c.hudiConfigs[key] = value;
+    }
+    c.createdAt = readTime(q, 6);
+    c.updatedAt = readTime(q, 7);
+    return c;
+}
+
+} // namespace
+
+std::optional<Cluster> Storage::findCluster(const std::string& projectUid, const std::string& name) {
+    auto q = m_db->query(std::string("SELECT ") + clusterColumns +
+                             " FROM clusters WHERE project_uid = ? AND name = ?",
+                         projectUid, name);
+    if (!q.step())
+        return std::nullopt;
+    return readCluster(q);
+}
+
+std::vector<Cluster> Storage::listClusters(const std::string& projectUid) {
+    auto q = m_db->query(std::string("SELECT ") + clusterColumns +
+                             " FROM clusters WHERE project_uid = ? ORDER BY name",
+                         projectUid);
+    std::vector<Cluster> clusters;
+    while (q.step())
+        clusters.push_back(readCluster(q));
+    return clusters;
+}
+
+void Storage::insertCluster(const std::string& projectUid, const Cluster& cluster) {
+    m_db->execute("INSERT INTO clusters(cluster_id, project_uid, name, type, max_ocu, min_ocu, with_pairs, "
+                  "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  cluster.clusterId, projectUid, cluster.name, cluster.type, cluster.maxOcu, cluster.minOcu,
+                  nlohmann::json(cluster.with).dump(), formatTimestamp(cluster.createdAt),
+                  formatTimestamp(cluster.updatedAt));
+}
+
+void Storage::updateCluster(const std::string& projectUid, const Cluster& cluster) {
+    m_db->execute("UPDATE clusters SET type = ?, max_ocu = ?, min_ocu = ?, with_pairs = ?, updated_at = ? "
+                  "WHERE cluster_id = ? AND project_uid = ?",
+                  cluster.type, cluster.maxOcu, cluster.minOcu, nlohmann::json(cluster.with).dump(),
+                  formatTimestamp(cluster.updatedAt), cluster.clusterId, projectUid);
+}
+
+void Storage::deleteCluster(const std::string& projectUid, const std::string& clusterId) {
+    m_db->execute("DELETE FROM clusters WHERE cluster_id = ? AND project_uid = ?", clusterId, projectUid);
+}
+
+// --- Audit ----------------------------------------------------------------------------------------
+
+std::int64_t Storage::appendAudit(const AuditEntry& entry) {
+    auto lock = m_db->lock();
+    m_db->execute(
+        "INSERT INTO audit(at, project_uid, key_id, role, statement, outcome, error_message, request_id, "
+        "headers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        formatTimestamp(entry.at), entry.projectUid, entry.keyId, entry.role, entry.statement,
+        apiOperationStatusName(entry.outcome), entry.errorMessage, entry.requestId,
+        nlohmann::json(entry.headers).dump());
+    return m_db->lastInsertRowId();
+}
+
+std::vector<AuditEntry> Storage::recentAudit(const std::string& projectUid, int limit) {
+    auto q = m_db->query(
+        "SELECT seq, at, project_uid, key_id, role, statement, outcome, error_message, request_id, "
+        "headers FROM audit WHERE project_uid = ? ORDER BY seq DESC LIMIT ?",
+        projectUid, limit);
+    std::vector<AuditEntry> entries;
+    while (q.step()) {
+        AuditEntry e;
+        e.seq = q.int64(0);
+        e.at = readTime(q, 1);
+        e.projectUid = q.text(2);
+        e.keyId = q.text(3);
+        e.role = q.text(4);
+        e.statement = q.text(5);
+        e.outcome = apiOperationStatusFromName(q.text(6)).value_or(ApiOperationStatus::Failed);
+        e.errorMessage = q.optionalText(7);
+        e.requestId = q.text(8);
+        e.headers = nlohmann::json::parse(q.text(9)).get<std::map<std::string, std::string>>();
+        entries.push_back(std::move(e));
+    }
+    return entries;
+}
+
+// --- Events ---------------------------------------------------------------------------------------
+
+std::int64_t Storage::appendEvent(const std::string& projectUid, const ProjectEvent& event) {
+    auto lock = m_db->lock();
+    std::optional<std::string> status;
+    if (event.status)
+        status = std::string(jobRunStatusName(*event.status));
+    m_db->execute(
+        "INSERT INTO events(project_uid, type, job_name, job_run_id, status, at) VALUES (?, ?, ?, ?, ?, ?)",
+        projectUid, event.type, event.jobName, event.jobRunId, status, formatTimestamp(event.at));
+    return m_db->lastInsertRowId();
+}
+
+std::vector<ProjectEvent> Storage::eventsAfter(const std::string& projectUid, std::int64_t after, int limit) {
+    auto q = m_db->query("SELECT seq, type, job_name, job_run_id, status, at FROM events "
+                         "WHERE project_uid = ? AND seq > ? ORDER BY seq LIMIT ?",
+                         projectUid, after, limit);
+    std::vector<ProjectEvent> events;
+    while (q.step()) {
+        ProjectEvent e;
+        e.seq = q.int64(0);
+        e.type = q.text(1);
+        e.jobName = q.text(2);
+        e.jobRunId = q.optionalText(3);
+        if (const auto status = q.optionalText(4))
+            e.status = jobRunStatusFromName(*status);
+        e.at = readTime(q, 5);
+        events.push_back(std::move(e));
+    }
+    return events;
+}
+
+std::int64_t Storage::latestEventSeq(const std::string& projectUid) {
+    auto q = m_db->query("SELECT coalesce(max(seq), 0) FROM events WHERE project_uid = ?", projectUid);
+    q.step();
+    return q.int64(0);
+}
+
+std::int64_t Storage::latestEventSeqOverall() {
+    // sqlite_sequence remembers the highest seq even after pruning.
+    auto q = m_db->query("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)");
+    q.step();
+    return q.int64(0);
+}
+
+void Storage::pruneEvents(const std::string& projectUid, int keep) {
+    m_db->transaction([&] {
+        std::int64_t cutoff = 0;
+        {
+            auto q =
+                m_db->query("SELECT seq FROM events WHERE project_uid = ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
+                            projectUid, keep);
+            if (!q.step())
+                return;
+            cutoff = q.int64(0);
+        }
+        m_db->execute("DELETE FROM events WHERE project_uid = ? AND seq <= ?", projectUid, cutoff);
+        m_db->execute(
+            "UPDATE projects SET events_pruned_through = max(events_pruned_through, ?) WHERE uid = ?", cutoff,
+            projectUid);
+    });
+}
+
+std::int64_t Storage::prunedEventSeq(const std::string& projectUid) {
+    auto q = m_db->query("SELECT events_pruned_through FROM projects WHERE uid = ?", projectUid);
+    return q.step() ? q.int64(0) : 0;
+}
+
+} // namespace jobdeck

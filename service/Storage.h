@@ -1,0 +1,146 @@
+#pragma once
+
+#include "core/ApiStatus.h"
+#include "core/AuditEntry.h"
+#include "core/Cluster.h"
+#include "core/Project.h"
+#include "core/ProjectEvent.h"
+#include "core/ProjectSettings.h"
+#include "core/SparkJob.h"
+#include "service/Principal.h"
+#include "service/SqliteDatabase.h"
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace jobdeck {
+
+// What `jobdeckd keys create` prints once; only a salted hash of the secret is stored.
+struct CreatedKey final {
+    std::string projectUid;
+    std::string projectName;
+    std::string apiKey;
+    std::string apiSecret;
+    Role role = Role::Viewer;
+};
+
+// The jobdeckd database: projects, API keys, jobs, clusters, runs, request statuses, audit, events.
+// Every method that reads or writes project data takes the project's uid and is scoped by it, so one
+// project never sees another's rows. Methods are thread-safe (see SqliteDatabase); combine several
+// in one atomic step with database().transaction(...). Errors are DatabaseError.
+//
+// Schema (version schemaVersion(), migrated at open; the runs table is written by RunManager):
+//   projects(uid PK, name UNIQUE, hudi_configs_enabled, concurrent_runs_enabled,
+//            max_concurrent_runs_limit, created_at)
+//   project_allowlist(project_uid, entry, added_at)              PK(project_uid, entry)
+//   api_keys(id PK, project_uid, key UNIQUE, role, salt, secret_hash, revoked, created_at)
+//   clusters(id PK, cluster_id UNIQUE, project_uid, name, type, max_ocu, min_ocu,
+//            with_pairs JSON [[k,v],...], created_at, updated_at)  UNIQUE(project_uid, name)
+//   jobs(id PK, job_id UNIQUE, project_uid, name, type 'JAR'|'PYTHON', parameters JSON array,
+//        cluster -> clusters(project_uid, name), max_concurrent_runs, created_at, updated_at)
+//                                                                 UNIQUE(project_uid, name)
+//   runs(id PK (insertion order), run_id UNIQUE, project_uid, job_id -> jobs(job_id) ON DELETE CASCADE,
+//        job_name, cluster, status (jobRunStatusName(): 'SPARK_JOB_RUN_STATUS_QUEUED', ...),
+//        queue_reason, idempotency_key, argument_overrides JSON [[name,value],...],
+//        arguments JSON array, queued_at, started_at, ended_at, exit_code, message,
+//        driver_pid, monitor_pid, driver_start_ticks, run_dir, log_path, cancel_requested,
+//        launch_spec JSON)
+//   requests(request_id PK, project_uid, status JSON (ApiStatus), created_at, updated_at)
+//   audit(seq PK AUTOINCREMENT, at, project_uid, key_id, role, statement, outcome, error_message,
+//         request_id, headers JSON)
+//   events(seq PK AUTOINCREMENT, project_uid, type, job_name, job_run_id, status, at)
+// Times are ISO-8601 UTC text with milliseconds (formatTimestamp), so they sort as text.
+class Storage final {
+public:
+    // `databaseUrl` is "sqlite:<path>" or a plain file path. postgresql:// URLs are refused in this
+    // build. Runs the schema migrations; a database whose schema is newer than this binary is refused
+    // and left untouched. Throws DatabaseError with one clear line.
+    static std::unique_ptr<Storage> open(const std::string& databaseUrl);
+    // The schema version this binary creates and understands.
+    static int schemaVersion();
+
+    SqliteDatabase& database() { return *m_db; }
+
+    // --- API keys ---------------------------------------------------------------------------------
+    // nullopt for an unknown project or key, a wrong secret or a revoked key; the secret is always
+    // hashed and compared in constant time, whichever of these applies.
+    std::optional<Principal> authenticate(std::string_view projectUid, std::string_view apiKey,
+                                          std::string_view apiSecret);
+    // Creates the project when it does not exist yet.
+    CreatedKey createKey(const std::string& projectName, Role role);
+    // false when there is no such key.
+    bool revokeKey(const std::string& apiKey);
+    // How many secret comparisons authenticate() has made; lets tests check that every path compares.
+    std::uint64_t secretComparisons() const { return m_secretComparisons.load(); }
+
+    // --- Request statuses -------------------------------------------------------------------------
+    void saveRequestStatus(const std::string& projectUid, const std::string& requestId,
+                           const ApiStatus& status);
+    std::optional<ApiStatus> findRequestStatus(const std::string& projectUid, const std::string& requestId);
+
+    // --- Projects ---------------------------------------------------------------------------------
+    // The project and its settings, without recentAudit.
+    std::optional<Project> findProject(const std::string& projectUid);
+    std::optional<std::string> findProjectUidByName(const std::string& projectName);
+    ProjectSettings projectSettings(const std::string& projectUid);
+    void saveProjectSettings(const std::string& projectUid, const ProjectSettings& settings);
+
+    // --- Jobs (stored fields only: jobId, name, type, cluster, parameters, maxConcurrentRuns, times;
+    //     activeRuns is filled from the runs table) -------------------------------------------------
+    std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name);
+    std::vector<SparkJob> listJobs(const std::string& projectUid); // by name
+    void insertJob(const std::string& projectUid, const SparkJob& job);
+    void updateJob(const std::string& projectUid, const SparkJob& job); // by jobId
+    void deleteJob(const std::string& projectUid, const std::string& jobId);
+    // Runs of the job in QUEUED or RUNNING.
+    int activeRunCount(const std::string& projectUid, const std::string& jobId);
+    // Names of the jobs that use the cluster, sorted.
+    std::vector<std::string> jobNamesOnCluster(const std::string& projectUid, const std::string& cluster);
+
+    // --- Clusters ---------------------------------------------------------------------------------
+    std::optional<Cluster> findCluster(const std::string& projectUid, const std::string& name);
+    std::vector<Cluster> listClusters(const std::string& projectUid); // by name
+    void insertCluster(const std::string& projectUid, const Cluster& cluster);
+    void updateCluster(const std::string& projectUid, const Cluster& cluster); // by clusterId
+    void deleteCluster(const std::string& projectUid, const std::string& clusterId);
+
+    // --- Audit ------------------------------------------------------------------------------------
+    // Appends the entry (its seq is assigned) and returns the seq.
+    std::int64_t appendAudit(const AuditEntry& entry);
+    // Newest first.
+    std::vector<AuditEntry> recentAudit(const std::string& projectUid, int limit);
+
+    // --- Events (see EventBus) --------------------------------------------------------------------
+    // Stores the event with the next seq and returns it.
+    std::int64_t appendEvent(const std::string& projectUid, const ProjectEvent& event);
+    // Events with seq > after, oldest first, at most `limit`.
+    std::vector<ProjectEvent> eventsAfter(const std::string& projectUid, std::int64_t after, int limit);
+    // The highest seq of the project's events (0 when none), and the highest ever handed out by
+    // this database.
+    std::int64_t latestEventSeq(const std::string& projectUid);
+    std::int64_t latestEventSeqOverall();
+    // Drops the project's oldest events so that at most `keep` remain; the dropped range is
+    // remembered so a client asking from inside it is told to reload.
+    void pruneEvents(const std::string& projectUid, int keep);
+    // The highest seq that was dropped for the project (0 when none).
+    std::int64_t prunedEventSeq(const std::string& projectUid);
+
+    // Random identifiers: a UUID (v4) and `bytes` random bytes as lower-case hex.
+    static std::string randomUuid();
+    static std::string randomHex(std::size_t bytes);
+
+private:
+    explicit Storage(std::unique_ptr<SqliteDatabase> db);
+    void migrate();
+
+    std::unique_ptr<SqliteDatabase> m_db;
+    std::atomic<std::uint64_t> m_secretComparisons{0};
+};
+
+} // namespace jobdeck
