@@ -1,0 +1,209 @@
+#include "core/AuditEntry.h"
+#include "core/Cluster.h"
+#include "core/SecretMasking.h"
+#include "core/SparkJob.h"
+#include "core/SparkJobRun.h"
+
+#include <QtTest>
+
+using namespace jobdeck;
+using Strings = std::vector<std::string>;
+
+Q_DECLARE_METATYPE(Strings)
+
+class TestSecretMasking final : public QObject {
+    Q_OBJECT
+private slots:
+    void secretKeys_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<bool>("secret");
+        QTest::newRow("password") << "spark.db.password" << true;
+        QTest::newRow("upper case") << "hoodie.x.PASSWORD" << true;
+        QTest::newRow("mixed case") << "--Api-Token" << true;
+        QTest::newRow("secret inside") << "spark.hadoop.fs.s3a.secret.key" << true;
+        QTest::newRow("credentials") << "spark.hadoop.google.cloud.auth.service.account.json.credentials"
+                                     << true;
+        QTest::newRow("token suffix") << "--github_token" << true;
+        QTest::newRow("plain") << "spark.executor.memory" << false;
+        QTest::newRow("near miss") << "--pass" << false;
+        QTest::newRow("key is not secret") << "x-onehouse-api-key" << false;
+        QTest::newRow("empty") << "" << false;
+    }
+
+    void secretKeys() {
+        QFETCH(QString, key);
+        QFETCH(bool, secret);
+        QCOMPARE(isSecretKey(key.toStdString()), secret);
+    }
+
+    void maskParameterForms_data() {
+        QTest::addColumn<Strings>("input");
+        QTest::addColumn<Strings>("expected");
+        QTest::newRow("--conf") << Strings{"--conf", "spark.hadoop.fs.s3a.secret.key=abc", "app.jar"}
+                                << Strings{"--conf", "spark.hadoop.fs.s3a.secret.key=****", "app.jar"};
+        QTest::newRow("-c") << Strings{"-c", "spark.db.password=p=w", "app.jar"}
+                            << Strings{"-c", "spark.db.password=****", "app.jar"};
+        QTest::newRow("--hudi-conf upper case")
+            << Strings{"--hudi-conf", "hoodie.x.PASSWORD=hunter2", "app.jar"}
+            << Strings{"--hudi-conf", "hoodie.x.PASSWORD=****", "app.jar"};
+        QTest::newRow("application key=value")
+            << Strings{"app.jar", "--db.password=x", "--date=2026-11-30"}
+            << Strings{"app.jar", "--db.password=****", "--date=2026-11-30"};
+        QTest::newRow("bare key=value")
+            << Strings{"app.jar", "auth_token=t0k"} << Strings{"app.jar", "auth_token=****"};
+        QTest::newRow("--password value") << Strings{"app.jar", "--password", "x", "--date", "d"}
+                                          << Strings{"app.jar", "--password", "****", "--date", "d"};
+        QTest::newRow("--api-token value")
+            << Strings{"app.py", "--api-token", "a=b"} << Strings{"app.py", "--api-token", "****"};
+        QTest::newRow("value starting with dash")
+            << Strings{"app.py", "--secret", "-x9"} << Strings{"app.py", "--secret", "****"};
+        QTest::newRow("secret flag before option")
+            << Strings{"app.py", "--use-token", "--verbose"} << Strings{"app.py", "--use-token", "--verbose"};
+        QTest::newRow("secret option last")
+            << Strings{"app.py", "--password"} << Strings{"app.py", "--password"};
+        QTest::newRow("already masked")
+            << Strings{"app.py", "--password", "****"} << Strings{"app.py", "--password", "****"};
+        QTest::newRow("empty value") << Strings{"app.py", "--token="} << Strings{"app.py", "--token=****"};
+        QTest::newRow("value named like a key")
+            << Strings{"app.py", "--name", "password=1"} << Strings{"app.py", "--name", "password=****"};
+        QTest::newRow("non-secret untouched")
+            << Strings{"--class",        "com.x.Main",
+                       "--conf",         "spark.executor.memory=4g",
+                       "--hudi-conf",    "hoodie.upsert.shuffle.parallelism=8",
+                       "s3://b/app.jar", "--date",
+                       "2026-11-30",     "--mode=full"}
+            << Strings{"--class",        "com.x.Main",
+                       "--conf",         "spark.executor.memory=4g",
+                       "--hudi-conf",    "hoodie.upsert.shuffle.parallelism=8",
+                       "s3://b/app.jar", "--date",
+                       "2026-11-30",     "--mode=full"};
+        QTest::newRow("empty list") << Strings{} << Strings{};
+    }
+
+    void maskParameterForms() {
+        QFETCH(Strings, input);
+        QFETCH(Strings, expected);
+        QCOMPARE(maskParameters(input), expected);
+    }
+
+    void unmaskRoundTrip_data() {
+        QTest::addColumn<Strings>("stored");
+        QTest::newRow("every form") << Strings{"--conf",      "spark.hadoop.fs.s3a.secret.key=abc",
+                                               "--hudi-conf", "hoodie.x.PASSWORD=h=2",
+                                               "--conf",      "spark.executor.memory=4g",
+                                               "app.jar",     "--password",
+                                               "pw",          "--db.password=dbpw",
+                                               "--date",      "2026-11-30"};
+        QTest::newRow("repeated key")
+            << Strings{"app.jar", "--token", "first", "--x", "1", "--token", "second"};
+        QTest::newRow("nothing secret") << Strings{"--conf", "spark.a=b", "app.jar", "--date", "d"};
+    }
+
+    void unmaskRoundTrip() {
+        QFETCH(Strings, stored);
+        const Strings masked = maskParameters(stored);
+        QCOMPARE(unmaskParameters(masked, stored), stored);
+        QVERIFY(!findUnresolvedMask(masked, stored));
+    }
+
+    void unmaskKeepsNewValuesAndEdits() {
+        const Strings stored{"--conf", "spark.db.password=old", "app.jar", "--api-token", "tok", "--date",
+                             "d1"};
+        // The user edited a non-secret argument and replaced one secret; the other stays masked.
+        const Strings submitted{"--conf", "spark.db.password=new", "app.jar", "--api-token", "****", "--date",
+                                "d2"};
+        QCOMPARE(unmaskParameters(submitted, stored), (Strings{"--conf", "spark.db.password=new", "app.jar",
+                                                               "--api-token", "tok", "--date", "d2"}));
+        QVERIFY(!findUnresolvedMask(submitted, stored));
+    }
+
+    void unmaskAcrossForms() {
+        // A secret stored as "--password x" and sent back as "--password=****" keeps its value, and the
+        // reverse.
+        QCOMPARE(unmaskParameters({"app.jar", "--password=****"}, {"app.jar", "--password", "x"}),
+                 (Strings{"app.jar", "--password=x"}));
+        QCOMPARE(unmaskParameters({"app.jar", "--password", "****"}, {"app.jar", "--password=x"}),
+                 (Strings{"app.jar", "--password", "x"}));
+        // More masked occurrences than stored ones reuse the last stored value.
+        QCOMPARE(unmaskParameters({"app.jar", "--token=****", "--token=****"}, {"app.jar", "--token=a"}),
+                 (Strings{"app.jar", "--token=a", "--token=a"}));
+    }
+
+    void unresolvedMask() {
+        const Strings stored{"--conf", "spark.executor.memory=4g", "app.jar"};
+        const Strings submitted{"--conf", "spark.executor.memory=4g", "--conf", "spark.db.Password=****",
+                                "app.jar"};
+        QCOMPARE(unmaskParameters(submitted, stored), submitted);
+        const auto message = findUnresolvedMask(submitted, stored);
+        QVERIFY(message);
+        QCOMPARE(*message,
+                 std::string("The value of 'spark.db.Password' is masked (****) but the Job has no stored "
+                             "value for it; send the real value."));
+        const auto option = findUnresolvedMask({"app.jar", "--api-token", "****"}, {"app.jar"});
+        QVERIFY(option);
+        QVERIFY2(option->find("'--api-token'") != std::string::npos, option->c_str());
+        // **** for a key that is not secret is a literal value, not a mask.
+        QVERIFY(!findUnresolvedMask({"app.jar", "--date", "****"}, {"app.jar"}));
+    }
+
+    void maskWireObjects() {
+        SparkJob job;
+        job.parameters = {"--conf",  "spark.a.secret=s", "--conf", "spark.a=1",
+                          "app.jar", "--token",          "t",      "hoodie.b.password=p"};
+        job.applicationPath = "app.jar";
+        job.arguments = {"--token", "t", "hoodie.b.password=p"};
+        job.sparkConfigs = {{"spark.a.secret", "s"}, {"spark.a", "1"}};
+        job.hudiConfigs = {{"hoodie.c.CREDENTIAL", "c"}, {"hoodie.d", "2"}};
+        job.hudiConfigsStatus = {{"hoodie.c.CREDENTIAL", HudiConfigStatus::Applied}};
+        job.misplacedHudiConfigs = {"hoodie.b.password=p"};
+        maskJob(job);
+        QCOMPARE(job.parameters, (Strings{"--conf", "spark.a.secret=****", "--conf", "spark.a=1", "app.jar",
+                                          "--token", "****", "hoodie.b.password=****"}));
+        QCOMPARE(job.arguments, (Strings{"--token", "****", "hoodie.b.password=****"}));
+        QCOMPARE(job.sparkConfigs,
+                 (std::map<std::string, std::string>{{"spark.a.secret", "****"}, {"spark.a", "1"}}));
+        QCOMPARE(job.hudiConfigs,
+                 (std::map<std::string, std::string>{{"hoodie.c.CREDENTIAL", "****"}, {"hoodie.d", "2"}}));
+        QCOMPARE(job.misplacedHudiConfigs, Strings{"hoodie.b.password=****"});
+        QCOMPARE(job.applicationPath, std::string("app.jar"));
+
+        SparkJobRun run;
+        run.argumentOverrides = {{"--db-password", "p"}, {"--date", "d"}};
+        run.arguments = {"--db-password", "p", "--date", "d"};
+        maskRun(run);
+        QCOMPARE(run.arguments, (Strings{"--db-password", "****", "--date", "d"}));
+        QVERIFY((run.argumentOverrides == std::vector<std::pair<std::string, std::string>>{
+                                              {"--db-password", "****"}, {"--date", "d"}}));
+
+        Cluster cluster;
+        cluster.with = {{"spark.hadoop.fs.s3a.secret.key", "k"}, {"spark.executor.memory", "4g"}};
+        cluster.sparkConfigs = {{"spark.hadoop.fs.s3a.secret.key", "k"}, {"spark.executor.memory", "4g"}};
+        cluster.hudiConfigs = {{"hoodie.api.token", "t"}};
+        maskCluster(cluster);
+        QVERIFY((cluster.with ==
+                 std::vector<std::pair<std::string, std::string>>{{"spark.hadoop.fs.s3a.secret.key", "****"},
+                                                                  {"spark.executor.memory", "4g"}}));
+        QCOMPARE(cluster.sparkConfigs.at("spark.hadoop.fs.s3a.secret.key"), std::string("****"));
+        QCOMPARE(cluster.sparkConfigs.at("spark.executor.memory"), std::string("4g"));
+        QCOMPARE(cluster.hudiConfigs.at("hoodie.api.token"), std::string("****"));
+
+        AuditEntry entry;
+        entry.headers = {{"x-onehouse-api-secret", "s"}, {"x-onehouse-region", "r"}};
+        maskAudit(entry);
+        QCOMPARE(entry.headers.at("x-onehouse-api-secret"), std::string("****"));
+        QCOMPARE(entry.headers.at("x-onehouse-region"), std::string("r"));
+    }
+
+    void maskPairsForWithAndOverrides() {
+        std::vector<std::pair<std::string, std::string>> pairs{
+            {"spark.x.Secret", "a"}, {"--api-token", "b"}, {"spark.y", "c"}, {"hoodie.z.password", ""}};
+        maskPairs(pairs);
+        QVERIFY((pairs == std::vector<std::pair<std::string, std::string>>{{"spark.x.Secret", "****"},
+                                                                           {"--api-token", "****"},
+                                                                           {"spark.y", "c"},
+                                                                           {"hoodie.z.password", "****"}}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSecretMasking)
+#include "tst_secretmasking.moc"
