@@ -1,0 +1,535 @@
+#include "service/RunManager.h"
+
+#include "core/ArgumentOverrides.h"
+#include "core/ParameterClassifier.h"
+#include "core/SecretMasking.h"
+#include "service/EventBus.h"
+#include "service/EventRoutes.h"
+#include "service/LogRoutes.h"
+#include "service/RunLauncher.h"
+#include "service/RunScheduler.h"
+#include "service/SparkSubmitCommand.h"
+#include "service/StatementExecutor.h"
+#include "service/Storage.h"
+
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+namespace jobdeck {
+namespace {
+
+constexpr auto kTick = std::chrono::milliseconds(150);
+// A driver seen gone without an exit status is failed only after this long: its monitor may be
+// about to write the status.
+constexpr auto kGoneGrace = std::chrono::seconds(3);
+constexpr auto kRetentionInterval = std::chrono::minutes(10);
+constexpr std::size_t kMaxIdempotencyKey = 64;
+
+// CONTRACT §3: never granted, never applied.
+bool isReservedHudiKey(const std::string& key) {
+    for (std::string_view family : {"hoodie.write.concurrency.", "hoodie.write.lock.", "hoodie.metrics."})
+        if (key.rfind(family, 0) == 0)
+            return true;
+    return key == "hoodie.cleaner.policy.failed.writes" || key == "hoodie.clean.failed.writes.policy" ||
+           key == "hoodie.write.config.freeze";
+}
+
+bool isAllowedHudiKey(const std::string& key, const ProjectSettings& settings) {
+    if (!settings.hudiConfigsEnabled)
+        return false;
+    for (const auto& entry : settings.hudiConfigAllowlist) {
+        if (!entry.empty() && entry.back() == '.' ? key.rfind(entry, 0) == 0 : key == entry)
+            return true;
+    }
+    return false;
+}
+
+// The status word of "Job run <id> is already <state>": the contract's status without its prefix.
+std::string statusWord(JobRunStatus status) {
+    const std::string_view name = jobRunStatusName(status);
+    return std::string(name.substr(name.rfind('_') + 1));
+}
+
+std::string who(const RequestContext& context) {
+    return "key " + context.principal.keyId + " (" + std::string(roleName(context.principal.role)) + ")";
+}
+
+bool isValidIdempotencyKey(const std::string& key) {
+    if (key.empty() || key.size() > kMaxIdempotencyKey)
+        return false;
+    for (const unsigned char c : key)
+        if (c < 0x20 || c > 0x7e)
+            return false;
+    return true;
+}
+
+nlohmann::json runJson(SparkJobRun run) {
+    maskRun(run);
+    return nlohmann::json(run);
+}
+
+std::string signalName(int signal) {
+    const char* name = ::sigabbrev_np(signal);
+    return name ? std::string("SIG") + name : std::to_string(signal);
+}
+
+} // namespace
+
+RunManager::RunManager(Storage& storage, EventBus& events, const ServeOptions& options)
+    : m_storage(storage)
+    , m_events(events)
+    , m_runs(storage.database())
+    , m_resolver(options.dataDir, options.s3Map)
+    , m_dataDir(options.dataDir)
+    , m_cancelGrace(options.cancelGrace)
+    , m_retentionDays(options.retentionDays) {
+    const char* sparkHome = std::getenv("SPARK_HOME");
+    m_useSparkSubmit = options.runner == "spark-submit" || (sparkHome && *sparkHome);
+    m_sparkSubmit = options.sparkSubmit;
+    if (sparkHome && *sparkHome && m_sparkSubmit == "spark-submit")
+        m_sparkSubmit = (std::filesystem::path(sparkHome) / "bin" / "spark-submit").string();
+}
+
+RunManager::~RunManager() {
+    stop();
+}
+
+void RunManager::start() {
+    {
+        std::lock_guard lock(m_mutex);
+        adoptLaunchedQueuedRuns();
+        m_stopping = false;
+    }
+    m_thread = std::thread([this] { loop(); });
+}
+
+void RunManager::stop() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void RunManager::registerRoutes(HttpServer& server) {
+    m_eventRoutes = std::make_unique<EventRoutes>(m_events);
+    m_eventRoutes->registerRoutes(server);
+    m_logRoutes = std::make_unique<LogRoutes>(*this);
+    m_logRoutes->registerRoutes(server);
+}
+
+void RunManager::loop() {
+    std::unique_lock lock(m_mutex);
+    while (!m_stopping) {
+        try {
+            tick();
+        } catch (const std::exception& e) {
+            spdlog::error("run scheduler: {}", e.what());
+        }
+        m_wake.wait_for(lock, kTick, [this] { return m_stopping || m_poked; });
+        m_poked = false;
+    }
+}
+
+void RunManager::tick() {
+    watchRunning();
+    schedule();
+    if (Clock::now() >= m_nextRetention) {
+        m_nextRetention = Clock::now() + kRetentionInterval;
+        applyRetention();
+    }
+}
+
+// A crash between starting a driver and recording it as RUNNING leaves a QUEUED run whose directory
+// already names the driver; it is that run's driver, so the run is RUNNING (never started twice).
+void RunManager::adoptLaunchedQueuedRuns() {
+    for (auto record : m_runs.withStatus(JobRunStatus::Queued)) {
+        if (record.runDir.empty())
+            continue;
+        const auto pid = RunLauncher::readDriverPid(record.runDir);
+        if (!pid)
+            continue;
+        record.run.status = JobRunStatus::Running;
+        record.run.queueReason.reset();
+        record.run.startedAt = timestampNow();
+        record.driverPid = *pid;
+        record.driverStartTicks = RunLauncher::processStartTicks(*pid).value_or(0);
+        m_runs.update(record);
+        publish(record);
+    }
+}
+
+void RunManager::watchRunning() {
+    const auto now = Clock::now();
+    for (auto record : m_runs.withStatus(JobRunStatus::Running)) {
+        const std::string& id = record.run.jobRunId;
+        const auto status = RunLauncher::readExitStatus(record.runDir);
+        const bool groupAlive = RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), 0);
+        // A canceled run ends once its whole process group is gone, not only its driver.
+        if (status && !(record.cancelRequested && groupAlive)) {
+            // The monitor wrote the file when the driver ended; after a restart that is long before now.
+            struct stat info {};
+            const auto endedAt =
+                ::stat(RunLauncher::exitStatusPath(record.runDir).c_str(), &info) == 0
+                    ? std::chrono::system_clock::time_point(std::chrono::seconds(info.st_mtim.tv_sec) +
+                                                            std::chrono::nanoseconds(info.st_mtim.tv_nsec))
+                    : std::chrono::system_clock::now();
+            m_killAt.erase(id);
+            m_goneSince.erase(id);
+            finish(std::move(record), *status, endedAt);
+            continue;
+        }
+        if (!status && !groupAlive &&
+            !RunLauncher::isAlive(static_cast<pid_t>(record.driverPid), record.driverStartTicks)) {
+            const auto since = m_goneSince.try_emplace(id, now).first->second;
+            if (now - since >= kGoneGrace) {
+                m_goneSince.erase(id);
+                m_killAt.erase(id);
+                endRun(record, record.cancelRequested ? JobRunStatus::Canceled : JobRunStatus::Failed,
+                       record.cancelRequested
+                           ? "Canceled by " + record.canceledBy
+                           : "The driver (pid " + std::to_string(record.driverPid) +
+                                 ") ended without recording an exit status; it was stopped outside the "
+                                 "service's control");
+            }
+            continue;
+        }
+        if (record.cancelRequested) {
+            const auto kill = m_killAt.find(id);
+            if (kill == m_killAt.end()) { // cancel asked before a restart: ask again
+                RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), SIGTERM);
+                m_killAt[id] = now + m_cancelGrace;
+            } else if (now >= kill->second) {
+                RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), SIGKILL);
+                kill->second = now + std::chrono::seconds(1);
+            }
+        }
+    }
+}
+
+void RunManager::schedule() {
+    const auto queued = m_runs.withStatus(JobRunStatus::Queued);
+    if (queued.empty())
+        return;
+    const auto running = m_runs.withStatus(JobRunStatus::Running);
+    const auto plan =
+        RunScheduler::plan(queued, running, [this](const std::string& project, const std::string& name) {
+            const auto cluster = m_storage.findCluster(project, name);
+            return cluster ? std::optional<int>(cluster->maxOcu) : std::nullopt;
+        });
+    std::map<std::string, const RunRecord*> byId;
+    for (const auto& r : queued)
+        byId[r.run.jobRunId] = &r;
+    for (const auto& [id, message] : plan.failing) {
+        RunRecord record = *byId[id];
+        endRun(record, JobRunStatus::Failed, message);
+    }
+    for (const auto& [id, reason] : plan.waiting) {
+        RunRecord record = *byId[id];
+        if (record.run.queueReason != reason) {
+            record.run.queueReason = reason;
+            m_runs.update(record);
+        }
+    }
+    for (const auto& id : plan.start)
+        launch(*byId[id]);
+}
+
+std::string RunManager::hudiDefaultsFor(const std::string& projectUid, const std::string& runId,
+                                        const std::map<std::string, std::string>& clusterHudi,
+                                        const std::vector<std::pair<std::string, std::string>>& jobHudi) {
+    const ProjectSettings settings = m_storage.projectSettings(projectUid);
+    std::map<std::string, std::string> effective;
+    for (const auto& [key, value] : clusterHudi)
+        if (!isReservedHudiKey(key))
+            effective[key] = value;
+    for (const auto& [key, value] : jobHudi)
+        if (!isReservedHudiKey(key) && isAllowedHudiKey(key, settings))
+            effective[key] = value;
+    // DFSPropertiesConfiguration splits a line at its first '=' when it has one (else at whitespace),
+    // so key=value is the form that keeps any value intact.
+    std::string text = "# Effective Hudi configurations of job run " + runId + "\n";
+    for (const auto& [key, value] : effective)
+        text += key + "=" + value + "\n";
+    return text;
+}
+
+void RunManager::launch(RunRecord record) {
+    const auto job = m_storage.findJob(record.projectUid, record.run.jobName);
+    if (!job || job->jobId != record.run.jobId) {
+        endRun(record, JobRunStatus::Failed, "Job " + record.run.jobName + " no longer exists");
+        return;
+    }
+    const auto classified = classifyParameters(job->parameters);
+    if (classified.applicationPath < 0) {
+        endRun(record, JobRunStatus::Failed, "Job " + job->name + " has no application path");
+        return;
+    }
+    const std::string& applicationPath =
+        job->parameters[static_cast<std::size_t>(classified.applicationPath)];
+    const auto resolved = m_resolver.resolve(applicationPath);
+    if (!resolved.error.empty()) {
+        endRun(record, JobRunStatus::Failed, resolved.error);
+        return;
+    }
+    const auto cluster = m_storage.findCluster(record.projectUid, record.cluster);
+
+    DriverCommandInput input;
+    input.type = job->type;
+    input.jobConfiguration.assign(job->parameters.begin(),
+                                  job->parameters.begin() + classified.applicationPath);
+    input.applicationFile = resolved.localPath;
+    input.arguments = record.run.arguments;
+    input.runId = record.run.jobRunId;
+    if (cluster)
+        input.clusterSparkConfigs = cluster->sparkConfigs;
+    std::vector<std::pair<std::string, std::string>> jobHudi;
+    for (const auto& setting : classified.hudiConfigs)
+        jobHudi.emplace_back(setting.key, setting.value);
+
+    // Recorded before the driver exists, so that a restart finds the driver through its directory.
+    record.runDir = (std::filesystem::path(m_dataDir) / "runs" / record.run.jobRunId).string();
+    record.logPath = record.runDir + "/driver.log";
+    m_runs.update(record);
+
+    LaunchSpec spec;
+    spec.runId = record.run.jobRunId;
+    spec.runDir = record.runDir;
+    spec.logPath = record.logPath;
+    spec.argv = m_useSparkSubmit ? SparkSubmitCommand::sparkSubmit(m_sparkSubmit, input)
+                                 : SparkSubmitCommand::local(input);
+    spec.extraEnv = {{"ONEHOUSE_JOB_RUN_ID", record.run.jobRunId}, {"HUDI_CONF_DIR", record.runDir}};
+    spec.hudiDefaults =
+        hudiDefaultsFor(record.projectUid, record.run.jobRunId,
+                        cluster ? cluster->hudiConfigs : std::map<std::string, std::string>{}, jobHudi);
+    const auto launched = RunLauncher::launch(spec);
+    if (!launched.error.empty()) {
+        endRun(record, JobRunStatus::Failed, "Cannot start the driver: " + launched.error);
+        return;
+    }
+    record.run.status = JobRunStatus::Running;
+    record.run.queueReason.reset();
+    record.run.startedAt = timestampNow();
+    record.driverPid = launched.driverPid;
+    record.driverStartTicks = launched.driverStartTicks;
+    m_runs.update(record);
+    spdlog::info("job run {} of job {} started (driver pid {})", record.run.jobRunId, record.run.jobName,
+                 launched.driverPid);
+    publish(record);
+}
+
+void RunManager::finish(RunRecord record, const ExitStatus& status,
+                        std::chrono::system_clock::time_point endedAt) {
+    std::optional<std::string> message;
+    JobRunStatus final = JobRunStatus::Failed;
+    switch (status.kind) {
+    case ExitStatus::Kind::Exited:
+        record.run.exitCode = status.code;
+        if (status.code == 0)
+            final = JobRunStatus::Completed;
+        else
+            message = "The driver exited with code " + std::to_string(status.code);
+        break;
+    case ExitStatus::Kind::Signaled:
+        record.run.exitCode = 128 + status.code; // the shell's convention
+        message = "The driver was stopped by signal " + signalName(status.code);
+        break;
+    case ExitStatus::Kind::SpawnFailed:
+        message = std::string("Cannot execute the driver: ") + std::strerror(status.code);
+        break;
+    }
+    if (record.cancelRequested) {
+        final = JobRunStatus::Canceled;
+        message = "Canceled by " + record.canceledBy;
+    }
+    record.run.endedAt = std::chrono::time_point_cast<std::chrono::milliseconds>(endedAt);
+    endRun(record, final, message);
+}
+
+void RunManager::endRun(RunRecord& record, JobRunStatus status, std::optional<std::string> message) {
+    record.run.status = status;
+    record.run.queueReason.reset();
+    record.run.message = std::move(message);
+    if (!record.run.endedAt)
+        record.run.endedAt = timestampNow();
+    m_runs.update(record);
+    spdlog::info("job run {} of job {} ended {}", record.run.jobRunId, record.run.jobName,
+                 jobRunStatusName(status));
+    publish(record);
+}
+
+void RunManager::applyRetention() {
+    const auto cutoff = std::chrono::system_clock::now() - std::chrono::hours(24) * m_retentionDays;
+    for (const auto& record : m_runs.endedBefore(formatTimestamp(cutoff))) {
+        if (!record.runDir.empty()) {
+            std::error_code ec;
+            std::filesystem::remove_all(record.runDir, ec);
+        }
+        m_runs.remove(record.run.jobRunId);
+    }
+}
+
+void RunManager::publish(const RunRecord& record) {
+    ProjectEvent event;
+    event.type = std::string(event_type::kRunStatusChanged);
+    event.jobName = record.run.jobName;
+    event.jobRunId = record.run.jobRunId;
+    event.status = record.run.status;
+    try {
+        m_events.publish(record.projectUid, std::move(event));
+    } catch (const std::exception& e) {
+        spdlog::error("cannot publish the status of job run {}: {}", record.run.jobRunId, e.what());
+    }
+}
+
+ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatement& statement) {
+    const std::string& project = context.principal.projectUid;
+    std::optional<std::string> key = context.idempotencyKey;
+    if (key && key->empty())
+        key.reset();
+    if (key && !isValidIdempotencyKey(*key))
+        return ApiStatus::failed("Idempotency-Key must be 1 to 64 printable ASCII characters");
+    std::optional<RunRecord> created;
+    ApiStatus status;
+    try {
+        status = m_storage.database().transaction([&]() -> ApiStatus {
+            const auto job = m_storage.findJob(project, statement.name);
+            if (!job)
+                return ApiStatus::failed("Job " + statement.name + " does not exist");
+            const int limit = std::max(1, job->maxConcurrentRuns);
+            if (limit > 1 && !key)
+                return ApiStatus::failed("Idempotency-Key header is required for Job " + job->name +
+                                         ": its max concurrent runs is " + std::to_string(limit));
+            if (key) {
+                if (const auto existing = m_runs.findActiveByKey(project, job->jobId, *key)) {
+                    if (existing->run.argumentOverrides != statement.arguments)
+                        return ApiStatus::failed("Idempotency key " + *key +
+                                                 " was already used with different arguments.");
+                    return ApiStatus::success(
+                        {{"runJobApiResponse", {{"jobRunId", existing->run.jobRunId}}}});
+                }
+            }
+            const int active = m_runs.countActive(project, job->jobId);
+            if (active >= limit)
+                return ApiStatus::failed("Spark Job " + job->jobId + " already has " +
+                                         std::to_string(active) + " active run(s) (max " +
+                                         std::to_string(limit) + ")");
+            const auto classified = classifyParameters(job->parameters);
+            auto overridden =
+                applyArgumentOverrides(classified.applicationArguments, statement.arguments, job->name);
+            if (overridden.error)
+                return ApiStatus::failed(*overridden.error);
+
+            RunRecord record;
+            record.projectUid = project;
+            record.cluster = job->cluster;
+            record.run.jobRunId = Storage::randomUuid();
+            record.run.jobName = job->name;
+            record.run.jobId = job->jobId;
+            record.run.status = JobRunStatus::Queued;
+            record.run.queueReason = "Waiting for the scheduler";
+            record.run.idempotencyKey = key;
+            record.run.argumentOverrides = statement.arguments;
+            record.run.arguments = std::move(overridden.effective);
+            record.run.queuedAt = timestampNow();
+            m_runs.insert(record);
+            created = record;
+            return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", record.run.jobRunId}}}});
+        });
+    } catch (const std::exception& e) {
+        return ApiStatus::failed(std::string("Cannot start a run: ") + e.what());
+    }
+    if (created) {
+        publish(*created);
+        {
+            std::lock_guard lock(m_mutex);
+            m_poked = true;
+        }
+        m_wake.notify_all();
+    }
+    return status;
+}
+
+std::optional<RunRecord> RunManager::findRun(const std::string& projectUid, const std::string& jobName,
+                                             const std::string& runId) {
+    auto record = m_runs.find(projectUid, runId);
+    if (!record || record->run.jobName != jobName)
+        return std::nullopt;
+    return record;
+}
+
+ApiStatus RunManager::describeJobRun(const RequestContext& context,
+                                     const DescribeJobRunStatement& statement) {
+    try {
+        const auto record = findRun(context.principal.projectUid, statement.jobName, statement.runId);
+        if (!record)
+            return ApiStatus::failed("Job run " + statement.runId + " of Job " + statement.jobName +
+                                     " does not exist");
+        return ApiStatus::success({{"describeJobRunApiResponse", {{"sparkJobRun", runJson(record->run)}}}});
+    } catch (const std::exception& e) {
+        return ApiStatus::failed(std::string("Cannot read the job run: ") + e.what());
+    }
+}
+
+ApiStatus RunManager::cancelJobRun(const RequestContext& context, const CancelJobRunStatement& statement) {
+    try {
+        std::lock_guard lock(m_mutex);
+        auto record = findRun(context.principal.projectUid, statement.jobName, statement.runId);
+        if (!record)
+            return ApiStatus::failed("Job run " + statement.runId + " of Job " + statement.jobName +
+                                     " does not exist");
+        const nlohmann::json answer = {{"cancelJobRunApiResponse", {{"jobRunId", record->run.jobRunId}}}};
+        switch (record->run.status) {
+        case JobRunStatus::Completed:
+        case JobRunStatus::Failed:
+        case JobRunStatus::Canceled:
+            return ApiStatus::failed("Job run " + statement.runId + " is already " +
+                                     statusWord(record->run.status));
+        case JobRunStatus::Queued:
+            record->cancelRequested = true;
+            record->canceledBy = who(context);
+            endRun(*record, JobRunStatus::Canceled, "Canceled by " + record->canceledBy);
+            return ApiStatus::success(answer);
+        case JobRunStatus::Running:
+            if (!record->cancelRequested) {
+                record->cancelRequested = true;
+                record->canceledBy = who(context);
+                m_runs.update(*record);
+                RunLauncher::signalGroup(static_cast<pid_t>(record->driverPid), SIGTERM);
+                m_killAt[record->run.jobRunId] = Clock::now() + m_cancelGrace;
+            }
+            m_poked = true;
+            m_wake.notify_all();
+            return ApiStatus::success(answer);
+        }
+        return ApiStatus::success(answer);
+    } catch (const std::exception& e) {
+        return ApiStatus::failed(std::string("Cannot cancel the job run: ") + e.what());
+    }
+}
+
+ApiStatus RunManager::showJobRuns(const RequestContext& context, const ShowJobRunsStatement& statement) {
+    if (statement.limit && *statement.limit < 1)
+        return ApiStatus::failed("LIMIT must be at least 1");
+    try {
+        if (statement.jobName && !m_storage.findJob(context.principal.projectUid, *statement.jobName))
+            return ApiStatus::failed("Job " + *statement.jobName + " does not exist");
+        nlohmann::json runs = nlohmann::json::array();
+        for (const auto& record : m_runs.list(context.principal.projectUid, statement.jobName,
+                                              statement.activeOnly, statement.limit))
+            runs.push_back(runJson(record.run));
+        return ApiStatus::success({{"showJobRunsApiResponse", {{"sparkJobRuns", runs}}}});
+    } catch (const std::exception& e) {
+        return ApiStatus::failed(std::string("Cannot list job runs: ") + e.what());
+    }
+}
+
+} // namespace jobdeck

@@ -1,0 +1,92 @@
+#pragma once
+
+#include "service/ApplicationPathResolver.h"
+#include "service/RunStatements.h"
+#include "service/RunStore.h"
+#include "service/ServiceApp.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace jobdeck {
+
+class EventBus;
+class EventRoutes;
+class HttpServer;
+class LogRoutes;
+class Storage;
+struct ExitStatus;
+
+// Runs of Jobs (CONTRACT §4): admission (concurrency limit, idempotency keys, argument overrides)
+// in one transaction; a scheduler thread that starts queued runs when their cluster has a free driver
+// slot, watches drivers' exit-status files, finishes cancels (TERM, then KILL after the grace
+// period) and removes finished runs after the retention period. Drivers survive the service; on
+// start() the manager re-attaches to them from the runs table and the per-run directories.
+class RunManager final : public RunStatements {
+public:
+    RunManager(Storage& storage, EventBus& events, const ServeOptions& options);
+    ~RunManager() override;
+    RunManager(const RunManager&) = delete;
+    RunManager& operator=(const RunManager&) = delete;
+
+    void start();
+    void stop(); // stops watching; drivers keep running and are re-attached by the next start()
+    void registerRoutes(HttpServer& server);
+
+    ApiStatus runJob(const RequestContext& context, const RunJobStatement& statement) override;
+    ApiStatus describeJobRun(const RequestContext& context,
+                             const DescribeJobRunStatement& statement) override;
+    ApiStatus cancelJobRun(const RequestContext& context, const CancelJobRunStatement& statement) override;
+    ApiStatus showJobRuns(const RequestContext& context, const ShowJobRunsStatement& statement) override;
+
+    // For the log route: the run if it belongs to the project and the job.
+    std::optional<RunRecord> findRun(const std::string& projectUid, const std::string& jobName,
+                                     const std::string& runId);
+
+private:
+    using Clock = std::chrono::steady_clock;
+
+    void loop();
+    void tick();
+    void adoptLaunchedQueuedRuns();
+    void watchRunning();
+    void schedule();
+    void launch(RunRecord record);
+    void finish(RunRecord record, const ExitStatus& status, std::chrono::system_clock::time_point endedAt);
+    void endRun(RunRecord& record, JobRunStatus status, std::optional<std::string> message);
+    void applyRetention();
+    void publish(const RunRecord& record);
+    std::string hudiDefaultsFor(const std::string& projectUid, const std::string& runId,
+                                const std::map<std::string, std::string>& clusterHudi,
+                                const std::vector<std::pair<std::string, std::string>>& jobHudi);
+
+    Storage& m_storage;
+    EventBus& m_events;
+    RunStore m_runs;
+    ApplicationPathResolver m_resolver;
+    std::string m_dataDir;
+    bool m_useSparkSubmit = false;
+    std::string m_sparkSubmit;
+    std::chrono::seconds m_cancelGrace;
+    int m_retentionDays;
+
+    std::mutex m_mutex; // state transitions: the scheduler thread vs. CANCEL (taken before the database's)
+    std::condition_variable m_wake;
+    bool m_stopping = false;
+    bool m_poked = false;
+    std::thread m_thread;
+    std::map<std::string, Clock::time_point> m_killAt;    // run id -> when a canceled driver gets KILL
+    std::map<std::string, Clock::time_point> m_goneSince; // run id -> when its driver was first seen gone
+    Clock::time_point m_nextRetention{};
+
+    std::unique_ptr<EventRoutes> m_eventRoutes;
+    std::unique_ptr<LogRoutes> m_logRoutes;
+};
+
+} // namespace jobdeck
