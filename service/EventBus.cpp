@@ -28,6 +28,11 @@ std::int64_t EventBus::publish(const std::string& projectUid, ProjectEvent event
     if (event.at == TimePoint{})
         event.at = timestampNow();
     const std::int64_t seq = m_storage.appendEvent(projectUid, event);
+    wake(projectUid);
+    return seq;
+}
+
+void EventBus::wake(const std::string& projectUid) {
     bool prune = false;
     {
         std::lock_guard lock(m_mutex);
@@ -42,7 +47,6 @@ std::int64_t EventBus::publish(const std::string& projectUid, ProjectEvent event
             spdlog::warn("Could not prune old events: {}", e.what());
         }
     }
-    return seq;
 }
 
 EventsPage EventBus::page(const std::string& projectUid, std::int64_t after) {

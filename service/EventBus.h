@@ -34,6 +34,10 @@ public:
     // returns the seq. Throws DatabaseError when it cannot be stored.
     std::int64_t publish(const std::string& projectUid, ProjectEvent event);
 
+    // Wakes the project's waiters after a commit that stored events with Storage::appendEvent inside a
+    // larger transaction (so the event is atomic with the change it reports).
+    void wake(const std::string& projectUid);
+
     // Calls `done` as soon as the project has events after `after`, or with an empty page (next = after)
     // once `wait` has run out. Pages hold at most pageLimit() events; `next` is the seq to ask after next.
     // After stop(), `done` is called at once with what is there now.

@@ -1,0 +1,83 @@
+#pragma once
+
+#include "core/ApiStatus.h"
+#include "core/Statement.h"
+#include "service/Principal.h"
+
+#include <atomic>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace jobdeck {
+
+class EventBus;
+class RunStatements;
+class Storage;
+
+// Who asks and how: passed through to the run statements and recorded in the audit log.
+struct RequestContext final {
+    Principal principal;
+    std::string requestId;
+    std::optional<std::string> idempotencyKey;
+    std::map<std::string, std::string> clientHeaders; // x-onehouse-* (account-uid, link-uid, region, uuid)
+};
+
+// Executes one statement of CONTRACT §2 for a principal: parse (INVALID with the parser's message when it
+// does not parse), role check (FAILED "Permission denied: <role> cannot <action>"), execution scoped to the
+// principal's project, and an audit entry with secrets masked, whatever the outcome. Jobs, clusters and the
+// project are handled here; the four run statements go to the RunStatements set with setRunStatements().
+// Synchronous and thread-safe: called concurrently from the HTTP worker pool.
+class StatementExecutor final {
+public:
+    StatementExecutor(Storage& storage, EventBus& events);
+
+    // Until set, RUN JOB, DESCRIBE JOB_RUN, CANCEL JOB_RUN and SHOW JOB_RUNS fail with
+    // "Runs are not available on this service". The object must outlive the executor's use of it.
+    void setRunStatements(RunStatements* runs);
+
+    // Never throws: storage failures come back as FAILED with a one-line reason.
+    ApiStatus execute(const RequestContext& context, std::string_view statementText);
+
+    // The statement text as the audit log and service logs show it: parsed, secret values masked and
+    // printed back; text that does not parse has the values of secret key=value pairs masked textually.
+    static std::string maskStatementText(std::string_view statementText);
+
+    // "Job <name> does not exist": the same for a missing job and for another project's job. The run
+    // statements answer a missing job with it too.
+    static std::string jobNotFoundMessage(std::string_view jobName);
+    static std::string clusterNotFoundMessage(std::string_view clusterName);
+
+    // The number of audit entries DESCRIBE PROJECT shows to admins.
+    static constexpr int describeProjectAuditEntries = 20;
+
+private:
+    ApiStatus dispatch(const RequestContext& context, const Statement& statement);
+
+    ApiStatus createJob(const RequestContext& context, const CreateJobStatement& statement);
+    ApiStatus alterJob(const RequestContext& context, const AlterJobStatement& statement);
+    ApiStatus deleteJob(const RequestContext& context, const DeleteJobStatement& statement);
+    ApiStatus describeJob(const RequestContext& context, const DescribeJobStatement& statement);
+    ApiStatus showJobs(const RequestContext& context);
+
+    ApiStatus createCluster(const RequestContext& context, const CreateClusterStatement& statement);
+    ApiStatus alterCluster(const RequestContext& context, const AlterClusterStatement& statement);
+    ApiStatus deleteCluster(const RequestContext& context, const DeleteClusterStatement& statement);
+    ApiStatus describeCluster(const RequestContext& context, const DescribeClusterStatement& statement);
+    ApiStatus showClusters(const RequestContext& context);
+
+    ApiStatus describeProject(const RequestContext& context);
+    ApiStatus alterProject(const RequestContext& context, const AlterProjectStatement& statement);
+    ApiStatus showAuditLog(const RequestContext& context, const ShowAuditLogStatement& statement);
+
+    // Appends a job event inside the current transaction; execute() wakes the waiters after the commit.
+    void recordJobEvent(const RequestContext& context, std::string_view type, const std::string& jobName);
+    void audit(const RequestContext& context, std::string_view statementText, const ApiStatus& status);
+
+    Storage& m_storage;
+    EventBus& m_events;
+    std::atomic<RunStatements*> m_runs{nullptr};
+};
+
+} // namespace jobdeck

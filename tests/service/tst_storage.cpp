@@ -1,0 +1,379 @@
+// Storage, SqliteDatabase and EventBus in-process, on a temporary data directory.
+#include "service/EventBus.h"
+#include "service/Storage.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <atomic>
+#include <future>
+
+using namespace jobdeck;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string dbPath(const QTemporaryDir& dir) {
+    return dir.filePath("jobdeck.db").toStdString();
+}
+
+int scalar(SqliteDatabase& db, const std::string& sql) {
+    auto q = db.query(sql);
+    q.step();
+    return q.integer(0);
+}
+
+ProjectEvent jobEvent(std::string type, std::string job) {
+    ProjectEvent e;
+    e.type = std::move(type);
+    e.jobName = std::move(job);
+    return e;
+}
+
+} // namespace
+
+class TestStorage final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void createsTheSchemaAtOpen() {
+        QTemporaryDir dir;
+        auto storage = Storage::open("sqlite:" + dbPath(dir));
+        auto& db = storage->database();
+        QCOMPARE(scalar(db, "SELECT version FROM schema_version"), Storage::schemaVersion());
+        for (const char* table :
+             {"projects", "api_keys", "jobs", "clusters", "runs", "requests", "audit", "events"})
+            QVERIFY2(
+                scalar(db, std::string("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='") +
+                               table + "'") == 1,
+                table);
+        auto mode = db.query("PRAGMA journal_mode");
+        QVERIFY(mode.step());
+        QCOMPARE(mode.text(0), std::string("wal"));
+        QCOMPARE(scalar(db, "PRAGMA foreign_keys"), 1);
+        QCOMPARE(scalar(db, "PRAGMA synchronous"), 2); // FULL
+    }
+
+    void reopeningKeepsDataAndDoesNotMigrateAgain() {
+        QTemporaryDir dir;
+        std::string uid;
+        {
+            auto storage = Storage::open(dbPath(dir)); // a plain path works as well
+            uid = storage->createKey("alpha", Role::Admin).projectUid;
+        }
+        auto storage = Storage::open("sqlite:" + dbPath(dir));
+        QCOMPARE(storage->findProjectUidByName("alpha").value_or(""), uid);
+        QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM schema_version"), 1);
+    }
+
+    void refusesANewerSchemaAndLeavesItAlone() {
+        QTemporaryDir dir;
+        {
+            auto storage = Storage::open("sqlite:" + dbPath(dir));
+            storage->database().execute("UPDATE schema_version SET version = ?",
+                                        Storage::schemaVersion() + 5);
+        }
+        try {
+            Storage::open("sqlite:" + dbPath(dir));
+            QFAIL("a newer schema was accepted");
+        } catch (const DatabaseError& e) {
+            const std::string message = e.what();
+            QVERIFY2(message.find("newer than this jobdeckd") != std::string::npos, e.what());
+            QVERIFY2(message.find("was not changed") != std::string::npos, e.what());
+        }
+        auto db = SqliteDatabase::open(dbPath(dir));
+        QCOMPARE(scalar(*db, "SELECT version FROM schema_version"), Storage::schemaVersion() + 5);
+    }
+
+    void refusesUnsupportedUrls() {
+        QVERIFY_THROWS_EXCEPTION(DatabaseError, Storage::open("postgresql://localhost/jobdeck"));
+        QVERIFY_THROWS_EXCEPTION(DatabaseError, Storage::open("mysql://localhost/jobdeck"));
+        QVERIFY_THROWS_EXCEPTION(DatabaseError, Storage::open("sqlite:"));
+        try {
+            Storage::open("postgresql://localhost/jobdeck");
+        } catch (const DatabaseError& e) {
+            QVERIFY2(std::string(e.what()).find("not supported in this build") != std::string::npos,
+                     e.what());
+        }
+    }
+
+    void refusesAFileThatIsNotADatabase() {
+        QTemporaryDir dir;
+        QFile file(dir.filePath("jobdeck.db"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray(4096, 'x'));
+        file.close();
+        QVERIFY_THROWS_EXCEPTION(DatabaseError, Storage::open(dbPath(dir)));
+    }
+
+    void authenticatesOnlyTheRightSecret() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const CreatedKey key = storage->createKey("alpha", Role::Operator);
+        QCOMPARE(key.apiKey.size(), std::size_t(32));
+        QCOMPARE(key.apiSecret.size(), std::size_t(64));
+        QCOMPARE(key.projectUid.size(), std::size_t(36));
+
+        const auto principal = storage->authenticate(key.projectUid, key.apiKey, key.apiSecret);
+        QVERIFY(principal);
+        QCOMPARE(principal->projectUid, key.projectUid);
+        QCOMPARE(principal->projectName, std::string("alpha"));
+        QCOMPARE(principal->keyId, key.apiKey);
+        QVERIFY(principal->role == Role::Operator);
+
+        std::string wrong = key.apiSecret;
+        wrong.back() = wrong.back() == '0' ? '1' : '0';
+        QVERIFY(!storage->authenticate(key.projectUid, key.apiKey, wrong));
+        QVERIFY(!storage->authenticate(key.projectUid, key.apiKey, ""));
+        QVERIFY(!storage->authenticate(key.projectUid, "unknown", key.apiSecret));
+        QVERIFY(!storage->authenticate("other-project", key.apiKey, key.apiSecret));
+
+        // The secret is not stored, only a salted hash of it.
+        auto q = storage->database().query("SELECT count(*) FROM api_keys WHERE secret_hash = ? OR salt = ?",
+                                           key.apiSecret, key.apiSecret);
+        q.step();
+        QCOMPARE(q.integer(0), 0);
+    }
+
+    void everyAuthenticationPathComparesTheSecret() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const CreatedKey key = storage->createKey("alpha", Role::Viewer);
+        const auto before = storage->secretComparisons();
+        storage->authenticate(key.projectUid, key.apiKey, key.apiSecret); // right
+        storage->authenticate(key.projectUid, key.apiKey, "nope");        // wrong secret
+        storage->authenticate(key.projectUid, "no-such-key", "nope");     // unknown key
+        storage->authenticate("no-such-project", key.apiKey, key.apiSecret);
+        QVERIFY(storage->revokeKey(key.apiKey));
+        QVERIFY(!storage->authenticate(key.projectUid, key.apiKey, key.apiSecret)); // revoked
+        QCOMPARE(storage->secretComparisons() - before, std::uint64_t(5));
+    }
+
+    void revokedKeysAreRefusedOthersStillWork() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const CreatedKey a = storage->createKey("alpha", Role::Admin);
+        const CreatedKey b = storage->createKey("alpha", Role::Viewer);
+        QCOMPARE(a.projectUid, b.projectUid); // the project is created once
+        QVERIFY(storage->revokeKey(a.apiKey));
+        QVERIFY(!storage->revokeKey("no-such-key"));
+        QVERIFY(!storage->authenticate(a.projectUid, a.apiKey, a.apiSecret));
+        const auto principal = storage->authenticate(b.projectUid, b.apiKey, b.apiSecret);
+        QVERIFY(principal);
+        QVERIFY(principal->role == Role::Viewer);
+        QVERIFY(storage->createKey("beta", Role::Admin).projectUid != a.projectUid);
+        QVERIFY_THROWS_EXCEPTION(DatabaseError, storage->createKey("", Role::Admin));
+    }
+
+    void rolesHaveNames() {
+        for (const Role role : {Role::Viewer, Role::Operator, Role::Admin})
+            QVERIFY(roleFromName(roleName(role)) == role);
+        QVERIFY(!roleFromName("root"));
+        QVERIFY(!roleFromName("Admin"));
+    }
+
+    void requestStatusesAreScopedByProject() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
+        const auto b = storage->createKey("beta", Role::Admin).projectUid;
+        storage->saveRequestStatus(a, "r1", ApiStatus::pending());
+        storage->saveRequestStatus(a, "r1", ApiStatus::failed("nope"));
+        const auto found = storage->findRequestStatus(a, "r1");
+        QVERIFY(found);
+        QVERIFY(*found == ApiStatus::failed("nope"));
+        QVERIFY(!storage->findRequestStatus(b, "r1"));
+        // Another project cannot overwrite it either.
+        storage->saveRequestStatus(b, "r1", ApiStatus::success({}));
+        QVERIFY(*storage->findRequestStatus(a, "r1") == ApiStatus::failed("nope"));
+    }
+
+    void projectSettingsRoundTrip() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto uid = storage->createKey("alpha", Role::Admin).projectUid;
+        QVERIFY(storage->projectSettings(uid) == ProjectSettings{});
+        ProjectSettings s;
+        s.hudiConfigsEnabled = true;
+        s.hudiConfigAllowlist = {"hoodie.datasource.meta.sync.", "hoodie.datasource.write.operation"};
+        s.concurrentRunsEnabled = true;
+        s.maxConcurrentRunsLimit = 4;
+        storage->saveProjectSettings(uid, s);
+        QVERIFY(storage->projectSettings(uid) == s);
+        s.hudiConfigAllowlist = {"hoodie.datasource.write.operation"};
+        storage->saveProjectSettings(uid, s);
+        QVERIFY(storage->projectSettings(uid) == s);
+        const auto project = storage->findProject(uid);
+        QVERIFY(project);
+        QCOMPARE(project->name, std::string("alpha"));
+        QVERIFY(!storage->findProject("nope"));
+    }
+
+    void transactionsRollBackOnException() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        auto& db = storage->database();
+        try {
+            db.transaction([&] {
+                db.execute("INSERT INTO projects(uid, name, created_at) VALUES ('u', 'n', 'now')");
+                throw std::runtime_error("abort");
+            });
+        } catch (const std::runtime_error&) {
+        }
+        QCOMPARE(scalar(db, "SELECT count(*) FROM projects"), 0);
+        // A nested transaction joins the outer one.
+        const int n = db.transaction([&] {
+            db.execute("INSERT INTO projects(uid, name, created_at) VALUES ('u', 'n', 'now')");
+            return db.transaction([&] { return scalar(db, "SELECT count(*) FROM projects"); });
+        });
+        QCOMPARE(n, 1);
+        // Constraint violations are reported as such.
+        try {
+            db.execute("INSERT INTO projects(uid, name, created_at) VALUES ('u2', 'n', 'now')");
+            QFAIL("duplicate name accepted");
+        } catch (const DatabaseError& e) {
+            QVERIFY(e.isConstraintViolation());
+        }
+    }
+
+    void concurrentWritersAllSucceed() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto uid = storage->createKey("alpha", Role::Admin).projectUid;
+        std::vector<std::future<void>> writers;
+        for (int t = 0; t < 4; ++t)
+            writers.push_back(std::async(std::launch::async, [&, t] {
+                for (int i = 0; i < 25; ++i)
+                    storage->saveRequestStatus(uid, "r" + std::to_string(t) + "-" + std::to_string(i),
+                                               ApiStatus::success({}));
+            }));
+        for (auto& w : writers)
+            w.get();
+        QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM requests"), 100);
+    }
+
+    void eventsArePersistedInOrderPerProject() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
+        const auto b = storage->createKey("beta", Role::Admin).projectUid;
+        EventBus bus(*storage);
+        const auto s1 = bus.publish(a, jobEvent("JOB_CREATED", "j1"));
+        const auto s2 = bus.publish(b, jobEvent("JOB_CREATED", "other"));
+        const auto s3 = bus.publish(a, jobEvent("JOB_DELETED", "j1"));
+        QVERIFY(s1 < s2 && s2 < s3);
+        const auto page = bus.page(a, 0);
+        QCOMPARE(page.events.size(), std::size_t(2));
+        QCOMPARE(page.events[0].seq, s1);
+        QCOMPARE(page.events[0].type, std::string("JOB_CREATED"));
+        QCOMPARE(page.events[1].seq, s3);
+        QCOMPARE(page.next, s3);
+        QVERIFY(page.events[0].at != TimePoint{});
+        QVERIFY(bus.page(a, s3).events.empty());
+        QCOMPARE(bus.page(a, s3).next, s3);
+    }
+
+    void waitAnswersWhenTheWaitRunsOut() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
+        EventBus bus(*storage);
+        std::promise<EventsPage> answered;
+        QElapsedTimer timer;
+        timer.start();
+        bus.waitForEvents(a, 0, 300ms, [&](EventsPage p) { answered.set_value(std::move(p)); });
+        QVERIFY(timer.elapsed() < 100); // the caller's thread is not held
+        auto future = answered.get_future();
+        QVERIFY(future.wait_for(5s) == std::future_status::ready);
+        const auto page = future.get();
+        QVERIFY(timer.elapsed() >= 290);
+        QVERIFY(page.events.empty());
+        QVERIFY(!page.reload);
+        QCOMPARE(page.next, std::int64_t(0));
+    }
+
+    void waitWakesUpOnPublishOfItsProjectOnly() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
+        const auto b = storage->createKey("beta", Role::Admin).projectUid;
+        EventBus bus(*storage);
+        std::promise<EventsPage> answered;
+        std::atomic<int> calls = 0;
+        QElapsedTimer timer;
+        timer.start();
+        bus.waitForEvents(a, 0, 10s, [&](EventsPage p) {
+            ++calls;
+            answered.set_value(std::move(p));
+        });
+        bus.publish(b, jobEvent("JOB_CREATED", "not-for-a"));
+        auto future = answered.get_future();
+        QVERIFY(future.wait_for(300ms) == std::future_status::timeout);
+        const auto seq = bus.publish(a, jobEvent("JOB_CREATED", "j1"));
+        QVERIFY(future.wait_for(5s) == std::future_status::ready);
+        const auto page = future.get();
+        QVERIFY(timer.elapsed() < 5000);
+        QCOMPARE(page.events.size(), std::size_t(1));
+        QCOMPARE(page.events[0].jobName, std::string("j1"));
+        QCOMPARE(page.next, seq);
+        std::this_thread::sleep_for(50ms);
+        QCOMPARE(calls.load(), 1);
+    }
+
+    void waitAnswersAtOnceWhenEventsAreThere() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
+        EventBus bus(*storage);
+        bus.publish(a, jobEvent("JOB_CREATED", "j1"));
+        std::promise<EventsPage> answered;
+        QElapsedTimer timer;
+        timer.start();
+        bus.waitForEvents(a, 0, 10s, [&](EventsPage p) { answered.set_value(std::move(p)); });
+        auto future = answered.get_future();
+        QVERIFY(future.wait_for(5s) == std::future_status::ready);
+        QVERIFY(timer.elapsed() < 2000);
+        QCOMPARE(future.get().events.size(), std::size_t(1));
+    }
+
+    void stopAnswersPendingWaiters() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
+        EventBus bus(*storage);
+        std::atomic<int> calls = 0;
+        for (int i = 0; i < 3; ++i)
+            bus.waitForEvents(a, 0, 60s, [&](EventsPage) { ++calls; });
+        QElapsedTimer timer;
+        timer.start();
+        bus.stop();
+        QVERIFY(timer.elapsed() < 5000);
+        QCOMPARE(calls.load(), 3);
+        bus.waitForEvents(a, 0, 60s, [&](EventsPage) { ++calls; }); // after stop: answered at once
+        QCOMPARE(calls.load(), 4);
+        bus.stop();
+    }
+
+    void prunedHistoryAsksForAReload() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
+        EventBus bus(*storage, 10);
+        std::int64_t last = 0;
+        for (int i = 0; i < 100; ++i) // pruning happens every 100 events of a project
+            last = bus.publish(a, jobEvent("JOB_ALTERED", "j" + std::to_string(i)));
+        QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM events"), 10);
+        const auto stale = bus.page(a, 5);
+        QVERIFY(stale.reload);
+        QVERIFY(stale.events.empty());
+        QCOMPARE(stale.next, last);
+        const auto fresh = bus.page(a, last - 3);
+        QVERIFY(!fresh.reload);
+        QCOMPARE(fresh.events.size(), std::size_t(3));
+        // A seq this database never handed out: the client followed another database.
+        QVERIFY(bus.page(a, last + 1000).reload);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStorage)
+#include "tst_storage.moc"
