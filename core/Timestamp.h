@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,17 +50,12 @@ template <class T> T convert(const nlohmann::json& v, std::string_view object, s
         // nlohmann would silently turn 2.5 or true into an integer and wrap out-of-range values.
         if (!v.is_number_integer())
             throwInvalid(object, field, std::string("must be an integer, got ") + v.type_name());
-        if (v.is_number_unsigned()) {
-            const auto u = v.get<std::uint64_t>();
-            if (u > static_cast<std::uint64_t>(std::numeric_limits<T>::max()))
-                throwInvalid(object, field, "is out of range: " + v.dump());
-            return static_cast<T>(u);
-        }
-        const auto i = v.get<std::int64_t>();
-        if (i < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
-            (std::is_signed_v<T> && i > static_cast<std::int64_t>(std::numeric_limits<T>::max())))
+        const bool fits = v.is_number_unsigned() ? std::in_range<T>(v.get<std::uint64_t>())
+                                                 : std::in_range<T>(v.get<std::int64_t>());
+        if (!fits)
             throwInvalid(object, field, "is out of range: " + v.dump());
-        return static_cast<T>(i);
+        return v.is_number_unsigned() ? static_cast<T>(v.get<std::uint64_t>())
+                                      : static_cast<T>(v.get<std::int64_t>());
     } else if constexpr (std::is_same_v<T, TimePoint>) {
         if (!v.is_string())
             throwInvalid(object, field,

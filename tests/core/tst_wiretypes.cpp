@@ -448,6 +448,13 @@ private slots:
         QTest::newRow("event seq") << "events"
                                    << R"({"next":1,"events":[{"seq":"1","type":"JOB_CREATED"}]})"
                                    << "in eventsPage.events: event.seq must be an integer, got string";
+        QTest::newRow("seq overflow") << "events"
+                                      << R"({"next":18446744073709551615})"
+                                      << "eventsPage.next is out of range";
+        QTest::newRow("limit underflow")
+            << "project"
+            << R"({"projectUid":"p","settings":{"maxConcurrentRunsLimit":-3000000000}})"
+            << "settings.maxConcurrentRunsLimit is out of range";
         QTest::newRow("events next") << "events"
                                      << R"({"events":[]})"
                                      << "eventsPage.next is required but missing";
