@@ -1,0 +1,521 @@
+#include "service/HttpServer.h"
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+namespace jobdeck {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+using tcp = boost::asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string_view view(beast::string_view text) {
+    return {text.data(), text.size()};
+}
+
+std::string lowerCase(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+// A header value must stay one line whatever the reason says.
+std::string oneLine(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text)
+        out.push_back((static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? ' ' : c);
+    return out;
+}
+
+int hexValue(char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+std::optional<std::string> percentDecode(std::string_view text, bool plusIsSpace) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '%') {
+            if (i + 2 >= text.size())
+                return std::nullopt;
+            const int high = hexValue(text[i + 1]);
+            const int low = hexValue(text[i + 2]);
+            if (high < 0 || low < 0)
+                return std::nullopt;
+            out.push_back(static_cast<char>(high * 16 + low));
+            i += 2;
+        } else if (plusIsSpace && text[i] == '+') {
+            out.push_back(' ');
+        } else {
+            out.push_back(text[i]);
+        }
+    }
+    return out;
+}
+
+// Splits the target into a decoded path and query; false when the encoding is broken.
+bool splitTarget(HttpRequest& request) {
+    const std::string_view target = request.target;
+    const std::size_t mark = target.find('?');
+    auto path = percentDecode(target.substr(0, mark), false);
+    if (!path)
+        return false;
+    request.path = std::move(*path);
+    if (mark == std::string_view::npos)
+        return true;
+    std::string_view rest = target.substr(mark + 1);
+    while (!rest.empty()) {
+        const std::size_t amp = rest.find('&');
+        const std::string_view pair = rest.substr(0, amp);
+        rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
+        if (pair.empty())
+            continue;
+        const std::size_t eq = pair.find('=');
+        auto key = percentDecode(pair.substr(0, eq), true);
+        auto value =
+            percentDecode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1), true);
+        if (!key || !value)
+            return false;
+        request.query[std::move(*key)] = std::move(*value);
+    }
+    return true;
+}
+
+void logRequest(std::string_view method, std::string_view path, int status, Clock::time_point started,
+                std::string_view projectUid) {
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started).count();
+    spdlog::info("http method={} path={} status={} duration_ms={:.3f} project={}", method, oneLine(path),
+                 status, static_cast<double>(micros) / 1000.0, projectUid.empty() ? "-" : projectUid);
+}
+
+} // namespace
+
+std::string HttpRequest::header(std::string_view name) const {
+    const auto it = headers.find(lowerCase(name));
+    return it == headers.end() ? std::string{} : it->second;
+}
+
+HttpResponse HttpResponse::error(int status, std::string_view reason) {
+    HttpResponse response;
+    response.status = status;
+    const std::string line = oneLine(reason);
+    response.body =
+        nlohmann::json{{"error", line}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    response.headers.emplace_back("grpc-message", line);
+    return response;
+}
+
+HttpResponse HttpResponse::json(const std::string& body) {
+    HttpResponse response;
+    response.body = body;
+    return response;
+}
+
+// One connection. Everything below runs on the connection's strand.
+class HttpServer::Session final : public std::enable_shared_from_this<Session> {
+public:
+    Session(HttpServer& server, tcp::socket socket)
+        : m_server(server)
+        , m_stream(std::move(socket)) {}
+
+    ~Session() { m_server.sessionEnded(); }
+
+    void start() {
+        net::dispatch(m_stream.get_executor(), [self = shared_from_this()] { self->readHeader(); });
+    }
+
+    void reject(int status, std::string_view reason) {
+        net::dispatch(m_stream.get_executor(),
+                      [self = shared_from_this(), status, reason = std::string(reason)] {
+                          self->m_started = Clock::now();
+                          self->writeAndClose(HttpResponse::error(status, reason));
+                      });
+    }
+
+    // Closes the connection now if it waits for a request; one in flight finishes first.
+    void shutdown(bool force) {
+        net::dispatch(m_stream.get_executor(), [self = shared_from_this(), force] {
+            self->m_closeAfterResponse = true;
+            if (force || !self->m_busy)
+                self->m_stream.socket().close();
+        });
+    }
+
+private:
+    void readHeader() {
+        if (m_server.m_stopping) {
+            close();
+            return;
+        }
+        m_busy = false;
+        m_parser.emplace();
+        m_parser->header_limit(static_cast<std::uint32_t>(m_server.m_options.headerTotalLimit));
+        m_parser->body_limit(m_server.m_options.bodyLimit);
+        m_stream.expires_after(m_firstRequest ? m_server.m_options.headerTimeout
+                                              : m_server.m_options.idleTimeout);
+        http::async_read_header(
+            m_stream, m_buffer, *m_parser,
+            [self = shared_from_this()](beast::error_code ec, std::size_t) { self->onHeader(ec); });
+    }
+
+    void onHeader(beast::error_code ec) {
+        m_started = Clock::now();
+        m_firstRequest = false;
+        if (ec) {
+            readFailed(ec);
+            return;
+        }
+        m_busy = true;
+        const auto& header = m_parser->get();
+        const std::size_t limit = m_server.m_options.headerLineLimit;
+        if (header.method_string().size() + header.target().size() + 9 > limit) {
+            writeAndClose(
+                HttpResponse::error(431, "Request line exceeds " + std::to_string(limit / 1024) + " KiB"));
+            return;
+        }
+        for (const auto& field : header) {
+            if (field.name_string().size() + 2 + field.value().size() > limit) {
+                writeAndClose(HttpResponse::error(431, "Request header line exceeds " +
+                                                           std::to_string(limit / 1024) + " KiB"));
+                return;
+            }
+        }
+        if (beast::iequals(header[http::field::expect], "100-continue")) {
+            auto cont = std::make_shared<http::response<http::empty_body>>(http::status::continue_, 11);
+            http::async_write(m_stream, *cont,
+                              [self = shared_from_this(), cont](beast::error_code writeEc, std::size_t) {
+                                  if (writeEc)
+                                      self->close();
+                                  else
+                                      self->readBody();
+                              });
+            return;
+        }
+        readBody();
+    }
+
+    void readBody() {
+        m_stream.expires_after(m_server.m_options.bodyTimeout);
+        http::async_read(
+            m_stream, m_buffer, *m_parser,
+            [self = shared_from_this()](beast::error_code ec, std::size_t) { self->onBody(ec); });
+    }
+
+    void readFailed(beast::error_code ec) {
+        if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
+            ec == net::error::operation_aborted || ec == net::error::connection_reset ||
+            ec == net::error::eof || ec == net::error::bad_descriptor) {
+            close();
+        } else if (ec == http::error::body_limit) {
+            writeAndClose(HttpResponse::error(
+                413, "Request body exceeds " + std::to_string(m_server.m_options.bodyLimit) + " bytes"));
+        } else if (ec == http::error::header_limit) {
+            writeAndClose(HttpResponse::error(
+                431, "Request header exceeds " + std::to_string(m_server.m_options.headerTotalLimit / 1024) +
+                         " KiB"));
+        } else if (ec == http::error::partial_message) {
+            close();
+        } else {
+            writeAndClose(HttpResponse::error(400, "Malformed HTTP request: " + ec.message()));
+        }
+    }
+
+    void onBody(beast::error_code ec) {
+        if (ec) {
+            readFailed(ec);
+            return;
+        }
+        m_stream.expires_never();
+        auto message = m_parser->release();
+        m_keepAlive = message.keep_alive();
+        auto request = std::make_shared<HttpRequest>();
+        request->method = std::string(view(message.method_string()));
+        request->target = std::string(view(message.target()));
+        for (const auto& field : message)
+            request->headers[lowerCase(view(field.name_string()))] = std::string(view(field.value()));
+        request->body = std::move(message.body());
+        m_method = request->method;
+        if (!splitTarget(*request)) {
+            m_path = request->target;
+            writeResponse(HttpResponse::error(400, "Malformed percent-encoding in the request target"));
+            return;
+        }
+        m_path = request->path;
+        m_server.dispatch(request, [self = shared_from_this()](HttpResponse response) {
+            net::post(self->m_stream.get_executor(), [self, response = std::move(response)]() mutable {
+                self->writeResponse(std::move(response));
+            });
+        });
+    }
+
+    void writeAndClose(HttpResponse response) {
+        m_keepAlive = false;
+        m_drain = true;
+        writeResponse(std::move(response));
+    }
+
+    void writeResponse(HttpResponse response) {
+        const bool keepAlive = m_keepAlive && !m_closeAfterResponse && !m_server.m_stopping;
+        logRequest(m_method.empty() ? "-" : m_method, m_path.empty() ? "-" : m_path, response.status,
+                   m_started, response.projectUid);
+        auto message = std::make_shared<http::response<http::string_body>>();
+        message->version(11);
+        message->result(static_cast<unsigned>(response.status));
+        message->set(http::field::server, "jobdeckd/" JOBDECK_VERSION);
+        message->set(http::field::content_type, response.contentType);
+        for (const auto& [name, value] : response.headers)
+            message->set(name, oneLine(value));
+        message->body() = std::move(response.body);
+        message->keep_alive(keepAlive);
+        message->prepare_payload();
+        m_stream.expires_after(m_server.m_options.bodyTimeout);
+        http::async_write(m_stream, *message,
+                          [self = shared_from_this(), message, keepAlive](beast::error_code ec, std::size_t) {
+                              if (ec)
+                                  self->close();
+                              else if (!keepAlive)
+                                  self->finish();
+                              else
+                                  self->readHeader();
+                          });
+    }
+
+    // After refusing a request the client may still be sending it; reading (a bounded amount, for a
+    // bounded time) before closing lets it see the answer instead of a connection reset.
+    void finish() {
+        beast::error_code ignored;
+        m_stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        if (!m_drain) {
+            close();
+            return;
+        }
+        m_stream.expires_after(std::chrono::seconds(2));
+        drain();
+    }
+
+    void drain() {
+        m_stream.async_read_some(net::buffer(m_drainBuffer),
+                                 [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                                     self->m_drained += n;
+                                     if (ec || self->m_drained > 8 * 1024 * 1024)
+                                         self->close();
+                                     else
+                                         self->drain();
+                                 });
+    }
+
+    void close() {
+        beast::error_code ignored;
+        m_stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+        m_stream.socket().close(ignored);
+    }
+
+    HttpServer& m_server;
+    beast::tcp_stream m_stream;
+    beast::flat_buffer m_buffer;
+    std::optional<http::request_parser<http::string_body>> m_parser;
+    Clock::time_point m_started = Clock::now();
+    std::string m_method;
+    std::string m_path;
+    bool m_firstRequest = true;
+    bool m_keepAlive = true;
+    bool m_busy = false;
+    bool m_closeAfterResponse = false;
+    bool m_drain = false;
+    std::size_t m_drained = 0;
+    std::array<char, 16 * 1024> m_drainBuffer{};
+};
+
+HttpServer::HttpServer(HttpServerOptions options, Authenticator authenticator)
+    : m_options(std::move(options))
+    , m_authenticator(std::move(authenticator))
+    , m_acceptor(net::make_strand(m_io))
+    , m_workers(std::max(1u, m_options.workerThreads)) {}
+
+HttpServer::~HttpServer() {
+    stop(std::chrono::milliseconds(0));
+}
+
+void HttpServer::addRoute(std::string method, std::string pathPrefix, PublicRouteHandler handler) {
+    m_routes.push_back(Route{std::move(method), std::move(pathPrefix), std::move(handler), {}});
+}
+
+void HttpServer::addAuthenticatedRoute(std::string method, std::string pathPrefix, RouteHandler handler) {
+    m_routes.push_back(Route{std::move(method), std::move(pathPrefix), {}, std::move(handler)});
+}
+
+void HttpServer::listen() {
+    const std::string where = m_options.address + ":" + std::to_string(m_options.port);
+    beast::error_code ec;
+    const auto address = net::ip::make_address(m_options.address, ec);
+    if (ec)
+        throw std::runtime_error("invalid listen address '" + m_options.address +
+                                 "': expected an IP address");
+    const tcp::endpoint endpoint(address, m_options.port);
+    auto fail = [&](std::string_view what) {
+        beast::error_code ignored;
+        m_acceptor.close(ignored);
+        throw std::runtime_error("cannot listen on " + where + ": " + std::string(what) + ": " +
+                                 ec.message());
+    };
+    if (m_acceptor.open(endpoint.protocol(), ec); ec)
+        fail("open");
+    if (m_acceptor.set_option(net::socket_base::reuse_address(true), ec); ec)
+        fail("set_option");
+    if (m_acceptor.bind(endpoint, ec); ec)
+        fail("bind");
+    if (m_acceptor.listen(net::socket_base::max_listen_connections, ec); ec)
+        fail("listen");
+}
+
+unsigned short HttpServer::port() const {
+    return m_acceptor.local_endpoint().port();
+}
+
+void HttpServer::start() {
+    accept();
+    for (unsigned i = 0; i < std::max(1u, m_options.ioThreads); ++i)
+        m_ioThreads.emplace_back([this] { m_io.run(); });
+}
+
+void HttpServer::accept() {
+    m_acceptor.async_accept(net::make_strand(m_io), [this](beast::error_code ec, tcp::socket socket) {
+        if (ec == net::error::operation_aborted || !m_acceptor.is_open())
+            return;
+        if (!ec) {
+            bool full = false;
+            {
+                const std::lock_guard lock(m_sessionsMutex);
+                full = m_sessionCount >= m_options.maxConnections;
+                ++m_sessionCount;
+                std::erase_if(m_sessions, [](const std::weak_ptr<Session>& s) { return s.expired(); });
+            }
+            auto session = std::make_shared<Session>(*this, std::move(socket));
+            {
+                const std::lock_guard lock(m_sessionsMutex);
+                m_sessions.push_back(session);
+            }
+            if (full)
+                session->reject(503, "Too many connections");
+            else
+                session->start();
+        }
+        accept();
+    });
+}
+
+void HttpServer::sessionEnded() {
+    const std::lock_guard lock(m_sessionsMutex);
+    --m_sessionCount;
+    m_sessionsDone.notify_all();
+}
+
+void HttpServer::stop(std::chrono::milliseconds grace) {
+    if (m_stopping.exchange(true))
+        return;
+    net::post(m_acceptor.get_executor(), [this] {
+        beast::error_code ignored;
+        m_acceptor.close(ignored);
+    });
+    auto closeSessions = [this](bool force) {
+        const std::lock_guard lock(m_sessionsMutex);
+        for (const auto& weak : m_sessions)
+            if (auto session = weak.lock())
+                session->shutdown(force);
+    };
+    closeSessions(false);
+    {
+        std::unique_lock lock(m_sessionsMutex);
+        m_sessionsDone.wait_for(lock, grace, [this] { return m_sessionCount == 0; });
+    }
+    closeSessions(true);
+    {
+        std::unique_lock lock(m_sessionsMutex);
+        m_sessionsDone.wait_for(lock, std::chrono::seconds(2), [this] { return m_sessionCount == 0; });
+    }
+    m_io.stop();
+    for (auto& thread : m_ioThreads)
+        thread.join();
+    m_ioThreads.clear();
+    m_workers.join();
+}
+
+const HttpServer::Route* HttpServer::findRoute(const std::string& method, const std::string& path,
+                                               bool& pathKnown) const {
+    const Route* best = nullptr;
+    pathKnown = false;
+    for (const auto& route : m_routes) {
+        if (!path.starts_with(route.prefix))
+            continue;
+        pathKnown = true;
+        if (route.method == method && (!best || route.prefix.size() > best->prefix.size()))
+            best = &route;
+    }
+    return best;
+}
+
+void HttpServer::dispatch(const std::shared_ptr<HttpRequest>& request, Responder respond) {
+    bool pathKnown = false;
+    const Route* route = findRoute(request->method, request->path, pathKnown);
+    if (!route) {
+        respond(pathKnown ? HttpResponse::error(405, "Method " + request->method + " is not allowed on " +
+                                                         request->path)
+                          : HttpResponse::error(404, "Not found: " + request->path));
+        return;
+    }
+    // Exactly once, whatever a handler does; an exception becomes a 500 that names no internals.
+    auto once = std::make_shared<std::atomic<bool>>(false);
+    Responder guarded = [once, respond = std::move(respond)](HttpResponse response) {
+        if (!once->exchange(true))
+            respond(std::move(response));
+    };
+    net::post(m_workers, [this, route, request, guarded] {
+        try {
+            if (route->publicHandler) {
+                route->publicHandler(*request, guarded);
+                return;
+            }
+            const std::string projectUid = request->header("x-onehouse-project-uid");
+            const std::string apiKey = request->header("x-onehouse-api-key");
+            const std::string apiSecret = request->header("x-onehouse-api-secret");
+            std::optional<Principal> principal;
+            if (!projectUid.empty() && !apiKey.empty() && !apiSecret.empty())
+                principal = m_authenticator(projectUid, apiKey, apiSecret);
+            if (!principal) {
+                guarded(HttpResponse::error(401, "Missing or invalid credentials"));
+                return;
+            }
+            route->handler(*request, *principal,
+                           [guarded, project = principal->projectUid](HttpResponse response) {
+                               response.projectUid = project;
+                               guarded(std::move(response));
+                           });
+        } catch (const std::exception& e) {
+            spdlog::error("http handler for {} failed: {}", request->path, e.what());
+            guarded(HttpResponse::error(500, "Internal server error"));
+        }
+    });
+}
+
+} // namespace jobdeck

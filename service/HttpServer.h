@@ -1,0 +1,131 @@
+#pragma once
+
+#include "service/Principal.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace jobdeck {
+
+// One parsed request as handlers see it; the body is complete and within the limit.
+struct HttpRequest final {
+    std::string method;
+    std::string target;                         // as sent: path plus query
+    std::string path;                           // percent-decoded, without the query
+    std::map<std::string, std::string> query;   // percent-decoded; the last of repeated keys wins
+    std::map<std::string, std::string> headers; // names lower-cased
+    std::string body;
+
+    // Case-insensitive; empty when absent.
+    std::string header(std::string_view name) const;
+};
+
+struct HttpResponse final {
+    int status = 200;
+    std::string contentType = "application/json";
+    std::string body;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string projectUid; // for the request log only; the server sets it for authenticated routes
+
+    // A non-200 answer of CONTRACT §1: the reason in `grpc-message` and as {"error": reason}.
+    static HttpResponse error(int status, std::string_view reason);
+    static HttpResponse json(const std::string& body);
+};
+
+// Call exactly once, from any thread.
+using Responder = std::function<void(HttpResponse)>;
+using RouteHandler = std::function<void(const HttpRequest&, const Principal&, Responder)>;
+using PublicRouteHandler = std::function<void(const HttpRequest&, Responder)>;
+using Authenticator = std::function<std::optional<Principal>(
+    std::string_view projectUid, std::string_view apiKey, std::string_view apiSecret)>;
+
+struct HttpServerOptions final {
+    std::string address = "127.0.0.1";
+    unsigned short port = 8420;                      // 0: the OS picks a free one
+    std::size_t bodyLimit = 1024 * 1024;             // 413 beyond, checked before the body is read
+    std::size_t headerLineLimit = 16 * 1024;         // per request line or header line: 431 beyond
+    std::size_t headerTotalLimit = 64 * 1024;        // all header lines together: 431 beyond
+    std::chrono::milliseconds headerTimeout{30'000}; // from the first byte to the end of the header
+    std::chrono::milliseconds bodyTimeout{60'000};
+    std::chrono::milliseconds idleTimeout{60'000}; // a kept-alive connection waiting for a request
+    std::size_t maxConnections = 1024;             // beyond it new connections get 503
+    unsigned ioThreads = 2;
+    unsigned workerThreads = 4;
+};
+
+// HTTP/1.1 server on Boost.Beast: async IO with per-connection timers, so slow or idle clients
+// never hold a thread; handlers (and authentication, which touches the database) run on a
+// worker pool, never on the IO threads.
+class HttpServer final {
+public:
+    HttpServer(HttpServerOptions options, Authenticator authenticator);
+    ~HttpServer();
+    HttpServer(const HttpServer&) = delete;
+    HttpServer& operator=(const HttpServer&) = delete;
+
+    // Routes match the method and a path prefix; the longest prefix wins. Register before start().
+    void addRoute(std::string method, std::string pathPrefix, PublicRouteHandler handler);
+    // Credentials (x-onehouse-project-uid/-api-key/-api-secret) are checked before the handler
+    // runs; without valid ones the answer is 401 with no detail of which part was wrong.
+    void addAuthenticatedRoute(std::string method, std::string pathPrefix, RouteHandler handler);
+
+    // Binds and listens; throws std::runtime_error with one clear line (address in use, ...).
+    void listen();
+    unsigned short port() const;
+    const std::string& address() const { return m_options.address; }
+
+    // Starts accepting on the IO threads.
+    void start();
+    // Stops accepting, closes idle connections, waits up to `grace` for requests in flight, then
+    // closes everything and joins the IO threads and the workers.
+    void stop(std::chrono::milliseconds grace);
+
+    boost::asio::thread_pool& workers() { return m_workers; }
+    // For timers of long polls and waits that must not hold a worker.
+    boost::asio::io_context& ioContext() { return m_io; }
+
+private:
+    class Session;
+    struct Route {
+        std::string method;
+        std::string prefix;
+        PublicRouteHandler publicHandler;
+        RouteHandler handler;
+    };
+
+    void accept();
+    void dispatch(const std::shared_ptr<HttpRequest>& request, Responder respond);
+    const Route* findRoute(const std::string& method, const std::string& path, bool& pathKnown) const;
+    void sessionEnded();
+
+    HttpServerOptions m_options;
+    Authenticator m_authenticator;
+    std::vector<Route> m_routes;
+    boost::asio::io_context m_io;
+    boost::asio::ip::tcp::acceptor m_acceptor;
+    boost::asio::thread_pool m_workers;
+    std::vector<std::thread> m_ioThreads;
+    std::atomic<bool> m_stopping{false};
+    std::mutex m_sessionsMutex;
+    std::condition_variable m_sessionsDone;
+    std::size_t m_sessionCount = 0;
+    std::vector<std::weak_ptr<Session>> m_sessions;
+};
+
+} // namespace jobdeck

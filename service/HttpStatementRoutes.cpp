@@ -1,0 +1,154 @@
+#include "service/HttpStatementRoutes.h"
+
+#include "service/RequestRegistry.h"
+#include "service/StatementExecutor.h"
+
+#include <boost/asio/post.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <exception>
+
+namespace jobdeck {
+
+namespace {
+
+std::string dumpJson(const nlohmann::json& value) {
+    // Statements may carry invalid UTF-8 that error messages quote; replace it, never throw.
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string_view trim(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+        text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+        text.remove_suffix(1);
+    return text;
+}
+
+// `Prefer: wait=<seconds>` (RFC 7240), among other preferences; nullopt when absent or unusable,
+// which RFC 7240 says to ignore.
+std::optional<std::chrono::seconds> preferredWait(std::string_view prefer) {
+    while (!prefer.empty()) {
+        const std::size_t end = prefer.find_first_of(",;");
+        const std::string_view item = trim(prefer.substr(0, end));
+        prefer = end == std::string_view::npos ? std::string_view{} : prefer.substr(end + 1);
+        if (item.size() <= 5 || item.substr(0, 5) != "wait=")
+            continue;
+        const std::string_view digits = item.substr(5);
+        long long seconds = 0;
+        const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), seconds);
+        if (ec != std::errc{} || ptr != digits.data() + digits.size() || seconds < 0)
+            continue;
+        return std::chrono::seconds(std::min<long long>(seconds, HttpStatementRoutes::kMaxWait.count()));
+    }
+    return std::nullopt;
+}
+
+bool isValidIdempotencyKey(std::string_view key) {
+    return !key.empty() && key.size() <= HttpStatementRoutes::kMaxIdempotencyKeyLength &&
+           std::all_of(key.begin(), key.end(), [](char c) { return c > 0x20 && c < 0x7f; });
+}
+
+} // namespace
+
+HttpStatementRoutes::HttpStatementRoutes(StatementExecutor& executor, RequestRegistry& registry,
+                                         HttpServer& server)
+    : m_executor(executor)
+    , m_registry(registry)
+    , m_server(server) {}
+
+void HttpStatementRoutes::registerRoutes(HttpServer& server) {
+    auto submit = [this](const HttpRequest& request, const Principal& principal, Responder respond) {
+        this->submit(request, principal, std::move(respond));
+    };
+    server.addAuthenticatedRoute("POST", "/v1/resource", submit);
+    server.addAuthenticatedRoute(
+        "GET", "/v1/status/",
+        [this](const HttpRequest& request, const Principal& principal, Responder respond) {
+            this->status(request, principal, std::move(respond));
+        });
+}
+
+void HttpStatementRoutes::submit(const HttpRequest& request, const Principal& principal, Responder respond) {
+    if (request.path != "/v1/resource" && request.path != "/v1/resource/") {
+        respond(HttpResponse::error(404, "Not found: " + request.path));
+        return;
+    }
+    const auto body = nlohmann::json::parse(request.body, nullptr, false);
+    if (body.is_discarded()) {
+        respond(HttpResponse::error(400, "Malformed JSON in the request body"));
+        return;
+    }
+    if (!body.is_object() || !body.contains("statement")) {
+        respond(
+            HttpResponse::error(400, "The request body must be a JSON object with a \"statement\" field"));
+        return;
+    }
+    if (!body["statement"].is_string()) {
+        respond(HttpResponse::error(400, "The \"statement\" field must be a string"));
+        return;
+    }
+
+    RequestContext context;
+    context.principal = principal;
+    if (request.headers.contains("idempotency-key")) {
+        const std::string key = request.header("idempotency-key");
+        if (!isValidIdempotencyKey(key)) {
+            respond(HttpResponse::error(400, "The Idempotency-Key header must be 1 to " +
+                                                 std::to_string(kMaxIdempotencyKeyLength) +
+                                                 " printable ASCII characters without spaces"));
+            return;
+        }
+        context.idempotencyKey = key;
+    }
+    for (const char* name :
+         {"x-onehouse-account-uid", "x-onehouse-link-uid", "x-onehouse-region", "x-onehouse-uuid"})
+        if (request.headers.contains(name))
+            context.clientHeaders[name] = request.header(name);
+    context.requestId = m_registry.begin(principal.projectUid);
+    const std::string requestId = context.requestId;
+    const std::string projectUid = principal.projectUid;
+
+    boost::asio::post(m_server.workers(), [this, context = std::move(context),
+                                           statement = body["statement"].get<std::string>()] {
+        ApiStatus status;
+        try {
+            status = m_executor.execute(context, statement);
+        } catch (const std::exception& e) {
+            spdlog::error("request {} failed unexpectedly: {}", context.requestId, e.what());
+            status = ApiStatus::failed("Internal error while executing the statement");
+        }
+        m_registry.finish(context.principal.projectUid, context.requestId, std::move(status));
+    });
+
+    const auto wait = preferredWait(request.header("prefer"));
+    if (!wait) {
+        respond(HttpResponse::json(dumpJson({{"requestId", requestId}})));
+        return;
+    }
+    m_registry.waitFor(projectUid, requestId, *wait, [respond, requestId, wait](ApiStatus status) {
+        status.requestId = requestId;
+        HttpResponse response = HttpResponse::json(dumpJson(status));
+        response.headers.emplace_back("Preference-Applied", "wait=" + std::to_string(wait->count()));
+        respond(std::move(response));
+    });
+}
+
+void HttpStatementRoutes::status(const HttpRequest& request, const Principal& principal, Responder respond) {
+    const std::string requestId = request.path.substr(std::string_view("/v1/status/").size());
+    std::optional<ApiStatus> status;
+    if (!requestId.empty() && requestId.find('/') == std::string::npos)
+        status = m_registry.find(principal.projectUid, requestId);
+    if (!status) {
+        respond(HttpResponse::error(404, "Unknown request id"));
+        return;
+    }
+    status->requestId.reset();
+    respond(HttpResponse::json(dumpJson(*status)));
+}
+
+} // namespace jobdeck

@@ -1,0 +1,121 @@
+#include "service/RequestRegistry.h"
+
+#include "service/Storage.h"
+
+#include <boost/asio/steady_timer.hpp>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <exception>
+
+namespace jobdeck {
+
+namespace {
+constexpr std::size_t kRecentLimit = 10'000;
+}
+
+struct RequestRegistry::Waiter {
+    explicit Waiter(boost::asio::io_context& io, std::function<void(ApiStatus)> callback)
+        : timer(io)
+        , done(std::move(callback)) {}
+
+    // Whichever comes first, the status or the deadline, answers.
+    void fire(ApiStatus status) {
+        if (fired.exchange(true))
+            return;
+        timer.cancel();
+        done(std::move(status));
+    }
+
+    boost::asio::steady_timer timer;
+    std::function<void(ApiStatus)> done;
+    std::atomic<bool> fired{false};
+};
+
+RequestRegistry::RequestRegistry(Storage& storage, boost::asio::io_context& timers)
+    : m_storage(storage)
+    , m_timers(timers) {}
+
+RequestRegistry::~RequestRegistry() {
+    // Whoever still waits is told PENDING rather than never answered.
+    std::vector<std::shared_ptr<Waiter>> waiters;
+    {
+        const std::lock_guard lock(m_mutex);
+        for (auto& [id, pending] : m_pending)
+            waiters.insert(waiters.end(), pending.waiters.begin(), pending.waiters.end());
+        m_pending.clear();
+    }
+    for (const auto& waiter : waiters)
+        waiter->fire(ApiStatus::pending());
+}
+
+std::string RequestRegistry::begin(const std::string& projectUid) {
+    std::string id = Storage::randomUuid();
+    const std::lock_guard lock(m_mutex);
+    m_pending[id] = Pending{projectUid, {}};
+    return id;
+}
+
+void RequestRegistry::finish(const std::string& projectUid, const std::string& requestId, ApiStatus status) {
+    status.requestId.reset();
+    try {
+        m_storage.saveRequestStatus(projectUid, requestId, status);
+    } catch (const std::exception& e) {
+        spdlog::error("could not persist the status of request {}: {}", requestId, e.what());
+    }
+    std::vector<std::shared_ptr<Waiter>> waiters;
+    {
+        const std::lock_guard lock(m_mutex);
+        if (const auto it = m_pending.find(requestId); it != m_pending.end()) {
+            waiters = std::move(it->second.waiters);
+            m_pending.erase(it);
+        }
+        remember(requestId, projectUid, status);
+    }
+    for (const auto& waiter : waiters)
+        waiter->fire(status);
+}
+
+void RequestRegistry::remember(const std::string& requestId, const std::string& projectUid,
+                               ApiStatus status) {
+    m_recent[requestId] = Recent{projectUid, std::move(status)};
+    m_recentOrder.push_back(requestId);
+    while (m_recentOrder.size() > kRecentLimit) {
+        m_recent.erase(m_recentOrder.front());
+        m_recentOrder.pop_front();
+    }
+}
+
+std::optional<ApiStatus> RequestRegistry::find(const std::string& projectUid, const std::string& requestId) {
+    {
+        const std::lock_guard lock(m_mutex);
+        if (const auto it = m_pending.find(requestId); it != m_pending.end())
+            return it->second.projectUid == projectUid ? std::optional(ApiStatus::pending()) : std::nullopt;
+        if (const auto it = m_recent.find(requestId); it != m_recent.end())
+            return it->second.projectUid == projectUid ? std::optional(it->second.status) : std::nullopt;
+    }
+    return m_storage.findRequestStatus(projectUid, requestId);
+}
+
+void RequestRegistry::waitFor(const std::string& projectUid, const std::string& requestId,
+                              std::chrono::milliseconds wait, std::function<void(ApiStatus)> done) {
+    auto waiter = std::make_shared<Waiter>(m_timers, std::move(done));
+    {
+        const std::lock_guard lock(m_mutex);
+        if (const auto it = m_pending.find(requestId);
+            it != m_pending.end() && it->second.projectUid == projectUid) {
+            it->second.waiters.push_back(waiter);
+            waiter->timer.expires_after(wait);
+            waiter->timer.async_wait([waiter](const boost::system::error_code& ec) {
+                if (!ec)
+                    waiter->fire(ApiStatus::pending());
+            });
+            return;
+        }
+    }
+    // Already final (or unknown, which the caller has ruled out): answer now.
+    const auto status = find(projectUid, requestId);
+    waiter->fire(status.value_or(ApiStatus::pending()));
+}
+
+} // namespace jobdeck

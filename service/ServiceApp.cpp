@@ -1,0 +1,150 @@
+#include "service/ServiceApp.h"
+
+#include "service/EventBus.h"
+#include "service/HttpServer.h"
+#include "service/HttpStatementRoutes.h"
+#include "service/RequestRegistry.h"
+#include "service/RunManager.h"
+#include "service/StatementExecutor.h"
+#include "service/Storage.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace jobdeck {
+
+namespace {
+
+struct ListenAddress {
+    std::string host;
+    unsigned short port = 0;
+};
+
+// "<ip>:<port>" or "[<ipv6>]:<port>".
+ListenAddress parseListen(const std::string& listen) {
+    const auto bad = [&] {
+        return std::runtime_error("invalid listen address '" + listen +
+                                  "': expected <ip>:<port>, e.g. 127.0.0.1:8420");
+    };
+    const std::size_t colon = listen.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == listen.size())
+        throw bad();
+    std::string host = listen.substr(0, colon);
+    if (host.front() == '[') {
+        if (host.back() != ']')
+            throw bad();
+        host = host.substr(1, host.size() - 2);
+    }
+    const std::string_view port = std::string_view(listen).substr(colon + 1);
+    unsigned value = 0;
+    const auto [ptr, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
+    if (ec != std::errc{} || ptr != port.data() + port.size() || value > 65535)
+        throw bad();
+    return {host, static_cast<unsigned short>(value)};
+}
+
+} // namespace
+
+std::string defaultDataDir() {
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
+        return (std::filesystem::path(xdg) / "jobdeck").string();
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return (std::filesystem::path(home) / ".local/share/jobdeck").string();
+    throw std::runtime_error("no data directory: set --data-dir, XDG_DATA_HOME or HOME");
+}
+
+void prepareDataDir(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        throw std::runtime_error("data directory '" + dir + "' is not a directory");
+    fs::create_directories(dir, ec);
+    if (ec)
+        throw std::runtime_error("cannot create data directory '" + dir + "': " + ec.message());
+    if (::access(dir.c_str(), R_OK | W_OK | X_OK) != 0)
+        throw std::runtime_error("data directory '" + dir +
+                                 "' is not readable and writable: " + std::strerror(errno));
+}
+
+std::string databaseUrlFor(const std::string& dataDir, const std::string& databaseUrl) {
+    if (!databaseUrl.empty())
+        return databaseUrl;
+    return "sqlite:" + (std::filesystem::path(dataDir) / "jobdeck.db").string();
+}
+
+ServiceApp::ServiceApp(ServeOptions options)
+    : m_options(std::move(options)) {
+    if (m_options.dataDir.empty())
+        m_options.dataDir = defaultDataDir();
+}
+
+int ServiceApp::run() {
+    const ListenAddress where = parseListen(m_options.listen);
+    prepareDataDir(m_options.dataDir);
+    auto storage = Storage::open(databaseUrlFor(m_options.dataDir, m_options.databaseUrl));
+
+    HttpServerOptions httpOptions;
+    httpOptions.address = where.host;
+    httpOptions.port = where.port;
+    httpOptions.headerTimeout = m_options.headerTimeout;
+    httpOptions.bodyTimeout = m_options.readTimeout;
+    httpOptions.idleTimeout = m_options.idleTimeout;
+    httpOptions.maxConnections = m_options.maxConnections;
+    httpOptions.workerThreads = m_options.workerThreads;
+    HttpServer server(httpOptions,
+                      [&storage](std::string_view projectUid, std::string_view key, std::string_view secret) {
+                          return storage->authenticate(projectUid, key, secret);
+                      });
+    server.listen();
+
+    EventBus events(*storage);
+    StatementExecutor executor(*storage, events);
+    RequestRegistry registry(*storage, server.ioContext());
+    HttpStatementRoutes statements(executor, registry, server);
+    statements.registerRoutes(server);
+    RunManager runs(*storage, events, m_options);
+    executor.setRunStatements(&runs);
+    runs.registerRoutes(server);
+    server.addRoute("GET", "/v1/health", [](const HttpRequest& request, Responder respond) {
+        if (request.path != "/v1/health") {
+            respond(HttpResponse::error(404, "Not found: " + request.path));
+            return;
+        }
+        respond(HttpResponse::json(nlohmann::json{{"status", "ok"}, {"version", JOBDECK_VERSION}}.dump()));
+    });
+
+    // Signals are waited for on this thread; the server has its own IO threads.
+    boost::asio::io_context signalIo;
+    boost::asio::signal_set signals(signalIo, SIGTERM, SIGINT);
+    int received = 0;
+    signals.async_wait([&received](const boost::system::error_code&, int signal) { received = signal; });
+
+    runs.start();
+    server.start();
+    std::cout << "listening on " << m_options.listen.substr(0, m_options.listen.rfind(':')) << ':'
+              << server.port() << std::endl;
+    spdlog::info("jobdeckd {} serving on port {} with data directory {}", JOBDECK_VERSION, server.port(),
+                 m_options.dataDir);
+
+    signalIo.run();
+    spdlog::info("signal {} received: shutting down", received);
+    // Long polls are answered first so that their connections are not what the grace period waits for.
+    events.stop();
+    server.stop(m_options.shutdownGrace);
+    runs.stop();
+    spdlog::info("stopped");
+    return 0;
+}
+
+} // namespace jobdeck

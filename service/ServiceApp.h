@@ -1,0 +1,53 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <string>
+
+namespace jobdeck {
+
+// Everything `jobdeckd serve` can be told on its command line (CONTRACT §5).
+struct ServeOptions final {
+    std::string listen = "127.0.0.1:8420";
+    std::string dataDir;          // empty: defaultDataDir()
+    std::string databaseUrl;      // empty: sqlite:<dataDir>/jobdeck.db
+    std::string runner = "local"; // local | spark-submit
+
+    // Transport
+    std::chrono::seconds headerTimeout{30};
+    std::chrono::seconds readTimeout{60};   // the body, and writing the answer
+    std::chrono::seconds idleTimeout{60};   // a kept-alive connection between requests
+    std::chrono::seconds shutdownGrace{10}; // requests in flight at SIGTERM get this long
+    std::size_t maxConnections = 1024;
+    unsigned workerThreads = 4;
+
+    // Runs (RunManager)
+    std::chrono::seconds cancelGrace{10}; // TERM, then KILL after this
+    int retentionDays = 30;               // finished runs' directories and logs are kept this long
+    std::string sparkSubmit = "spark-submit";
+    std::map<std::string, std::string> s3Map; // bucket -> local directory for s3:// application paths
+};
+
+// $XDG_DATA_HOME/jobdeck, else ~/.local/share/jobdeck.
+std::string defaultDataDir();
+// The data directory exists (created if need be) and is writable; throws std::runtime_error otherwise.
+void prepareDataDir(const std::string& dir);
+// The database URL the options stand for ("sqlite:<dataDir>/jobdeck.db" by default).
+std::string databaseUrlFor(const std::string& dataDir, const std::string& databaseUrl);
+
+// The composition root of jobdeckd: storage, event bus, statement executor, runs and the HTTP
+// server, wired together; serves until SIGTERM or SIGINT, then shuts down gracefully.
+class ServiceApp final {
+public:
+    explicit ServiceApp(ServeOptions options);
+
+    // Returns the process exit status. Throws std::runtime_error with one clear line when the
+    // service cannot start (data directory, database, listen address).
+    int run();
+
+private:
+    ServeOptions m_options;
+};
+
+} // namespace jobdeck

@@ -1,0 +1,146 @@
+#include "tests/support/TestService.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+namespace jobdeck {
+
+QList<QPair<QByteArray, QByteArray>> ApiCredentials::headers() const {
+    return {{"x-onehouse-project-uid", projectUid.toUtf8()},
+            {"x-onehouse-api-key", apiKey.toUtf8()},
+            {"x-onehouse-api-secret", apiSecret.toUtf8()}};
+}
+
+TestService::TestService(QStringList extraArguments)
+    : m_extraArguments(std::move(extraArguments)) {}
+
+TestService::~TestService() {
+    if (isRunning())
+        stop();
+}
+
+QString TestService::dataDir() const {
+    return m_dir.filePath(QStringLiteral("data"));
+}
+
+QUrl TestService::baseUrl() const {
+    return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_port));
+}
+
+QUrl TestService::url(const QString& path, const QString& query) const {
+    QUrl result = baseUrl();
+    result.setPath(path);
+    if (!query.isEmpty())
+        result.setQuery(query);
+    return result;
+}
+
+QString TestService::errorOutput() const {
+    QFile log(m_dir.filePath(QStringLiteral("jobdeckd.stderr.log")));
+    return log.open(QIODevice::ReadOnly) ? QString::fromUtf8(log.readAll()) : QString();
+}
+
+bool TestService::isRunning() const {
+    return m_process && m_process->state() != QProcess::NotRunning;
+}
+
+bool TestService::start(int timeoutMs) {
+    m_lastError.clear();
+    if (isRunning()) {
+        m_lastError = QStringLiteral("already running");
+        return false;
+    }
+    if (!m_dir.isValid()) {
+        m_lastError = QStringLiteral("cannot create a temporary directory");
+        return false;
+    }
+    m_process = std::make_unique<QProcess>();
+    m_process->setStandardErrorFile(m_dir.filePath(QStringLiteral("jobdeckd.stderr.log")), QIODevice::Append);
+    QStringList arguments{QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                          QStringLiteral("--data-dir"), dataDir()};
+    arguments += m_extraArguments;
+    m_process->start(QStringLiteral(JOBDECKD_PATH), arguments);
+    if (!m_process->waitForStarted(timeoutMs)) {
+        m_lastError = QStringLiteral("jobdeckd did not start: ") + m_process->errorString();
+        return false;
+    }
+    static const QRegularExpression listening(QStringLiteral("^listening on 127\\.0\\.0\\.1:(\\d+)$"));
+    QByteArray output;
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        m_process->waitForReadyRead(100);
+        output += m_process->readAllStandardOutput();
+        for (const QByteArray& line : output.split('\n')) {
+            const auto match = listening.match(QString::fromUtf8(line.trimmed()));
+            if (match.hasMatch()) {
+                m_port = static_cast<quint16>(match.captured(1).toUInt());
+                return true;
+            }
+        }
+        if (m_process->state() == QProcess::NotRunning) {
+            m_lastError = QStringLiteral("jobdeckd exited with status %1: %2")
+                              .arg(m_process->exitCode())
+                              .arg(errorOutput().trimmed().section(QLatin1Char('\n'), -3));
+            return false;
+        }
+    }
+    m_lastError = QStringLiteral("jobdeckd did not print its listening line within %1 ms").arg(timeoutMs);
+    m_process->kill();
+    m_process->waitForFinished(5000);
+    return false;
+}
+
+int TestService::stop(int timeoutMs) {
+    if (!isRunning())
+        return m_process && m_process->exitStatus() == QProcess::NormalExit ? m_process->exitCode() : -1;
+    m_process->terminate();
+    if (!m_process->waitForFinished(timeoutMs)) {
+        m_process->kill();
+        m_process->waitForFinished(5000);
+        return -1;
+    }
+    return m_process->exitStatus() == QProcess::NormalExit ? m_process->exitCode() : -1;
+}
+
+void TestService::kill9() {
+    if (!isRunning())
+        return;
+    m_process->kill();
+    m_process->waitForFinished(5000);
+}
+
+ApiCredentials TestService::createKey(const QString& project, const QString& role) {
+    const Exit exit = runJobdeckd({QStringLiteral("keys"), QStringLiteral("create"),
+                                   QStringLiteral("--data-dir"), dataDir(), QStringLiteral("--project"),
+                                   project, QStringLiteral("--role"), role, QStringLiteral("--json")});
+    if (exit.status != 0) {
+        m_lastError = QStringLiteral("keys create failed: ") + QString::fromUtf8(exit.err.trimmed());
+        return {};
+    }
+    const QJsonObject object = QJsonDocument::fromJson(exit.out).object();
+    return ApiCredentials{object.value(QStringLiteral("projectUid")).toString(),
+                          object.value(QStringLiteral("apiKey")).toString(),
+                          object.value(QStringLiteral("apiSecret")).toString(),
+                          object.value(QStringLiteral("role")).toString()};
+}
+
+TestService::Exit TestService::runJobdeckd(const QStringList& arguments, int timeoutMs) {
+    QProcess process;
+    process.start(QStringLiteral(JOBDECKD_PATH), arguments);
+    Exit exit;
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished(5000);
+    } else if (process.exitStatus() == QProcess::NormalExit) {
+        exit.status = process.exitCode();
+    }
+    exit.out = process.readAllStandardOutput();
+    exit.err = process.readAllStandardError();
+    return exit;
+}
+
+} // namespace jobdeck

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QPair>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QUrl>
+
+#include <memory>
+
+namespace jobdeck {
+
+// What `jobdeckd keys create --json` printed. Empty fields when it failed (see TestService::lastError()).
+struct ApiCredentials final {
+    QString projectUid;
+    QString apiKey;
+    QString apiSecret;
+    QString role;
+
+    bool isValid() const { return !projectUid.isEmpty() && !apiKey.isEmpty() && !apiSecret.isEmpty(); }
+    // The three x-onehouse-* credential headers.
+    QList<QPair<QByteArray, QByteArray>> headers() const;
+};
+
+// The real jobdeckd (JOBDECKD_PATH) on a free loopback port with a fresh data directory that lives
+// as long as this object: `serve --listen 127.0.0.1:0 --data-dir <tmp>/data` plus extra arguments.
+// Its stderr (the request log) goes to a file, so a busy test never stalls it on a full pipe.
+class TestService final {
+public:
+    explicit TestService(QStringList extraArguments = {});
+    ~TestService();
+    TestService(const TestService&) = delete;
+    TestService& operator=(const TestService&) = delete;
+
+    // Starts the service (again, on the same data directory) and waits until it prints its
+    // `listening on` line. false, with lastError(), when it exits or stays silent.
+    bool start(int timeoutMs = 20000);
+    // SIGTERM, then waits; returns the exit status, or -1 when it crashed or had to be killed.
+    int stop(int timeoutMs = 20000);
+    // SIGKILL: nothing gets a chance to flush.
+    void kill9();
+    bool isRunning() const;
+
+    void setExtraArguments(QStringList arguments) { m_extraArguments = std::move(arguments); }
+    quint16 port() const { return m_port; }
+    QUrl baseUrl() const;
+    // baseUrl() with `path` (which starts with '/') and an optional query.
+    QUrl url(const QString& path, const QString& query = {}) const;
+    QString dataDir() const;
+    // Everything the service wrote to stderr so far, all starts included.
+    QString errorOutput() const;
+    QString lastError() const { return m_lastError; }
+
+    // Runs `jobdeckd keys create --data-dir <dataDir> --project <project> --role <role> --json`.
+    ApiCredentials createKey(const QString& project, const QString& role);
+
+    // Runs jobdeckd with `arguments` (nothing added) and waits; for command line tests.
+    struct Exit {
+        int status = -1; // -1: it crashed or timed out
+        QByteArray out;
+        QByteArray err;
+    };
+    static Exit runJobdeckd(const QStringList& arguments, int timeoutMs = 20000);
+
+private:
+    QTemporaryDir m_dir;
+    QStringList m_extraArguments;
+    std::unique_ptr<QProcess> m_process;
+    quint16 m_port = 0;
+    QString m_lastError;
+};
+
+} // namespace jobdeck
