@@ -1,0 +1,188 @@
+#include "core/ParameterClassifier.h"
+
+#include "core/SparkSubmitOptions.h"
+
+namespace jobdeck {
+
+namespace {
+
+int size(std::string_view s) {
+    return static_cast<int>(s.size());
+}
+
+// Key/value split at the first '=' of token[offset..]: a key is everything before it.
+void splitPair(const std::string& token, int offset, ClassifiedToken& out) {
+    const std::size_t eq = token.find('=', static_cast<std::size_t>(offset));
+    if (eq == std::string::npos) {
+        out.keyRange = {offset, size(token)};
+        return;
+    }
+    out.keyRange = {offset, static_cast<int>(eq)};
+    out.equalsPos = static_cast<int>(eq);
+    out.valueRange = {static_cast<int>(eq) + 1, size(token)};
+}
+
+bool hasPair(const ClassifiedToken& t) {
+    return t.equalsPos >= 0;
+}
+
+ConfigSetting settingOf(const std::string& token, const ClassifiedToken& t) {
+    const auto sub = [&](TokenRange r) {
+        return token.substr(static_cast<std::size_t>(r.first), static_cast<std::size_t>(r.second - r.first));
+    };
+    return {sub(t.keyRange), sub(t.valueRange), t.index};
+}
+
+void classifyArguments(const std::vector<std::string>& params, std::size_t from, ClassifiedParameters& out) {
+    for (std::size_t i = from; i < params.size(); ++i) {
+        const std::string& tok = params[i];
+        ClassifiedToken t;
+        t.index = static_cast<int>(i);
+        out.applicationArguments.push_back(tok);
+        const auto split = SparkSubmitOptions::splitInline(tok);
+        if (tok == SparkSubmitOptions::kHudiConf) {
+            t.cls = TokenClass::MisplacedHudiConfFlag;
+            t.nameRange = {0, size(tok)};
+            out.tokens.push_back(t);
+            if (i + 1 < params.size()) {
+                ++i;
+                ClassifiedToken pair;
+                pair.index = static_cast<int>(i);
+                pair.cls = TokenClass::MisplacedHudiConfPair;
+                pair.optionIndex = t.index;
+                splitPair(params[i], 0, pair);
+                if (hasPair(pair))
+                    out.misplacedHudiConfigs.push_back(settingOf(params[i], pair));
+                out.tokens.push_back(pair);
+                out.applicationArguments.push_back(params[i]);
+            }
+            continue;
+        }
+        if (split.value && split.option == SparkSubmitOptions::kHudiConf) {
+            t.cls = TokenClass::MisplacedHudiConfPair;
+            t.nameRange = {0, size(split.option)};
+            splitPair(tok, size(split.option) + 1, t);
+            if (hasPair(t))
+                out.misplacedHudiConfigs.push_back(settingOf(tok, t));
+        } else {
+            t.cls = TokenClass::ApplicationArgument;
+        }
+        out.tokens.push_back(t);
+    }
+}
+
+} // namespace
+
+const char* tokenClassName(TokenClass c) {
+    switch (c) {
+    case TokenClass::Option:
+        return "Option";
+    case TokenClass::OptionValue:
+        return "OptionValue";
+    case TokenClass::ConfPair:
+        return "ConfPair";
+    case TokenClass::HudiConfPair:
+        return "HudiConfPair";
+    case TokenClass::RefusedOption:
+        return "RefusedOption";
+    case TokenClass::UnknownOption:
+        return "UnknownOption";
+    case TokenClass::MissingValue:
+        return "MissingValue";
+    case TokenClass::ApplicationPath:
+        return "ApplicationPath";
+    case TokenClass::ApplicationArgument:
+        return "ApplicationArgument";
+    case TokenClass::MisplacedHudiConfFlag:
+        return "MisplacedHudiConfFlag";
+    case TokenClass::MisplacedHudiConfPair:
+        return "MisplacedHudiConfPair";
+    }
+    return "ApplicationArgument";
+}
+
+ClassifiedParameters classifyParameters(const std::vector<std::string>& params) {
+    ClassifiedParameters out;
+    out.tokens.reserve(params.size());
+    std::size_t i = 0;
+    while (i < params.size()) {
+        const std::string& tok = params[i];
+        ClassifiedToken t;
+        t.index = static_cast<int>(i);
+        if (!tok.starts_with('-')) {
+            t.cls = TokenClass::ApplicationPath;
+            out.applicationPath = t.index;
+            out.tokens.push_back(t);
+            classifyArguments(params, i + 1, out);
+            return out;
+        }
+        const auto split = SparkSubmitOptions::splitInline(tok);
+        const SparkSubmitOption* opt = SparkSubmitOptions::find(split.option);
+        const bool hoodieConf = split.option == SparkSubmitOptions::kHoodieConf;
+        t.nameRange = {0, size(split.option)};
+        if (!opt && !hoodieConf) {
+            // spark-submit stops here ("Unrecognized option"); reading on as a switch keeps the rest useful.
+            t.cls = TokenClass::UnknownOption;
+            t.nameRange = {0, size(tok)};
+            out.tokens.push_back(t);
+            ++i;
+            continue;
+        }
+        const bool allowed = opt && opt->policy == OptionPolicy::Allowed;
+        const bool isConf = opt && opt->name == SparkSubmitOptions::kConf;
+        const bool isHudiConf = opt && opt->name == SparkSubmitOptions::kHudiConf;
+        t.cls = hoodieConf ? TokenClass::UnknownOption
+                : allowed  ? TokenClass::Option
+                           : TokenClass::RefusedOption;
+        if (opt && !opt->takesValue) {
+            if (split.value) // spark-submit ignores a value given to a switch
+                t.valueRange = {size(split.option) + 1, size(tok)};
+            out.tokens.push_back(t);
+            ++i;
+            continue;
+        }
+        // The value: inline after '=', or the next parameter whatever it is.
+        ClassifiedToken value;
+        const std::string* valueToken = &tok;
+        int valueOffset = size(split.option) + 1;
+        if (split.value) {
+            value = t;
+        } else if (i + 1 < params.size()) {
+            out.tokens.push_back(t);
+            ++i;
+            value.index = static_cast<int>(i);
+            value.optionIndex = t.index;
+            valueToken = &params[i];
+            valueOffset = 0;
+        } else {
+            if (t.cls == TokenClass::Option)
+                t.cls = TokenClass::MissingValue;
+            out.tokens.push_back(t);
+            ++i;
+            continue;
+        }
+        if (isConf || isHudiConf || hoodieConf) {
+            splitPair(*valueToken, valueOffset, value);
+            if (isConf || isHudiConf)
+                value.cls = isConf ? TokenClass::ConfPair : TokenClass::HudiConfPair;
+            else if (!split.value)
+                value.cls = TokenClass::OptionValue;
+            if (hasPair(value)) {
+                ConfigSetting s = settingOf(*valueToken, value);
+                if (isHudiConf)
+                    out.hudiConfigs.push_back(std::move(s));
+                else if (isConf && s.key.starts_with("spark."))
+                    out.sparkConfigs.push_back(std::move(s));
+            }
+        } else {
+            if (!split.value)
+                value.cls = TokenClass::OptionValue;
+            value.valueRange = {valueOffset, size(*valueToken)};
+        }
+        out.tokens.push_back(value);
+        ++i;
+    }
+    return out;
+}
+
+} // namespace jobdeck
