@@ -1,0 +1,583 @@
+#include "core/HudiAdvice.h"
+
+#include "core/HudiCatalogue.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
+namespace jobdeck {
+namespace {
+
+constexpr std::string_view kHiveSyncEnable = "hoodie.datasource.hive_sync.enable";
+constexpr std::string_view kMetaSyncEnable = "hoodie.datasource.meta.sync.enable";
+constexpr std::string_view kMetaSyncTool = "hoodie.meta.sync.client.tool.class";
+constexpr std::string_view kHiveSyncMode = "hoodie.datasource.hive_sync.mode";
+constexpr std::string_view kJdbcUrl = "hoodie.datasource.hive_sync.jdbcurl";
+constexpr std::string_view kUsername = "hoodie.datasource.hive_sync.username";
+constexpr std::string_view kPassword = "hoodie.datasource.hive_sync.password";
+constexpr std::string_view kMetastoreUris = "hoodie.datasource.hive_sync.metastore.uris";
+constexpr std::string_view kUseSparkCatalog = "hoodie.datasource.hive_sync.use_spark_catalog";
+constexpr std::string_view kExtractor = "hoodie.datasource.hive_sync.partition_extractor_class";
+constexpr std::string_view kSyncPartitionFields = "hoodie.datasource.hive_sync.partition_fields";
+constexpr std::string_view kPartitionPathField = "hoodie.datasource.write.partitionpath.field";
+constexpr std::string_view kHiveStylePartitioning = "hoodie.datasource.write.hive_style_partitioning";
+constexpr std::string_view kKeyGeneratorClass = "hoodie.datasource.write.keygenerator.class";
+constexpr std::string_view kKeyGeneratorType = "hoodie.datasource.write.keygenerator.type";
+constexpr std::string_view kOutputDateFormat = "hoodie.keygen.timebased.output.dateformat";
+constexpr std::string_view kUpsertParallelism = "hoodie.upsert.shuffle.parallelism";
+constexpr std::string_view kIndexType = "hoodie.index.type";
+constexpr std::string_view kHivePackage = "org.apache.hudi.hive.";
+
+const std::vector<AdviceRule> kRules = {
+    {"catalogue.likely-typo", Severity::Warning,
+     "a --hudi-conf key Hudi does not know is a few edits from one it does"},
+    {"catalogue.unknown-key", Severity::Info, "a hoodie.* key Hudi does not know, close to no known key"},
+    {"catalogue.deprecated-key", Severity::Info, "a --hudi-conf key is the old name of a Hudi config"},
+    {"catalogue.invalid-value", Severity::Warning,
+     "a value does not fit the config's type or allowed values"},
+    {"catalogue.flink-option", Severity::Info,
+     "a --hudi-conf key is an option of Hudi's Flink SQL connector"},
+    {"advice.hive-sync.jdbc-without-url", Severity::Warning, "hive sync mode=jdbc without a jdbcurl"},
+    {"advice.hive-sync.jdbc-credentials", Severity::Info,
+     "mode=jdbc with a username but no password, or the reverse"},
+    {"advice.hive-sync.hms-without-uris", Severity::Warning, "hive sync in hms mode without metastore uris"},
+    {"advice.hive-sync.hms4-no-jdbc-fallback", Severity::Info,
+     "hive sync in hms or hiveql mode (no HMS 4.x fallback)"},
+    {"advice.partition-extractor.non-partitioned-with-fields", Severity::Warning,
+     "NonPartitionedExtractor on a table with partition fields"},
+    {"advice.partition-extractor.partitioned-without-fields", Severity::Warning,
+     "a partitioned extractor with a non-partitioned key generator"},
+    {"advice.partition-extractor.hive-style-mismatch", Severity::Warning,
+     "HiveStylePartitionValueExtractor without hive_style_partitioning=true"},
+    {"advice.partition-extractor.timestamp-multipart", Severity::Warning,
+     "MultiPartKeysValueExtractor with a timestamp key generator writing yyyy/MM/dd"},
+    {"advice.partition-extractor.single-part-with-many-fields", Severity::Warning,
+     "a one-column extractor on a table with several partition fields"},
+    {"advice.spark.speculation", Severity::Warning, "spark.speculation=true"},
+    {"advice.tuning.read-host-local-disk", Severity::Info, "spark.shuffle.readHostLocalDisk=false"},
+    {"advice.tuning.io-encryption", Severity::Info, "spark.io.encryption.enabled=true"},
+    {"advice.tuning.shuffle-service", Severity::Info, "spark.shuffle.service.enabled=false"},
+    {"advice.tuning.locality-wait", Severity::Info, "spark.locality.wait[.process|.node|.rack] above 0s"},
+    {"advice.tuning.enable-to-string", Severity::Info, "spark.sql.enableToString=true"},
+    {"advice.tuning.parallelism", Severity::Info,
+     "spark.default.parallelism, spark.sql.shuffle.partitions or hoodie.upsert.shuffle.parallelism below "
+     "twice "
+     "the job's cores"},
+};
+
+std::string lowered(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string quoted(std::string_view s) {
+    return "'" + std::string(s) + "'";
+}
+
+std::optional<long long> positiveNumber(std::string_view s) {
+    long long n = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (ec != std::errc() || end != s.data() + s.size() || n <= 0)
+        return std::nullopt;
+    return n;
+}
+
+std::string_view simpleClassName(std::string_view className) {
+    const std::size_t dot = className.rfind('.');
+    return dot == std::string_view::npos ? className : className.substr(dot + 1);
+}
+
+std::size_t fieldCount(std::string_view fields) {
+    std::size_t count = 0;
+    std::size_t start = 0;
+    while (start <= fields.size()) {
+        std::size_t end = fields.find(',', start);
+        if (end == std::string_view::npos)
+            end = fields.size();
+        std::string_view field = fields.substr(start, end - start);
+        if (field.find_first_not_of(" \t") != std::string_view::npos)
+            ++count;
+        start = end + 1;
+    }
+    return count;
+}
+
+// Builds fixes on the job's parameter list. Each returns nullopt when the token is not where the
+// setting says it is, so a stale or odd list gets no fix rather than a wrong one.
+class FixBuilder final {
+public:
+    explicit FixBuilder(const std::vector<std::string>& parameters)
+        : m_parameters(parameters) {}
+
+    std::optional<Fix> setValue(const ConfigSetting& s, std::string_view value, std::string title) const {
+        return rewrite(s, s.key, value, std::move(title));
+    }
+    std::optional<Fix> renameKey(const ConfigSetting& s, std::string_view key, std::string title) const {
+        return rewrite(s, key, s.value, std::move(title));
+    }
+    // Removes a --hudi-conf pair: "--hudi-conf k=v" (two tokens) or "--hudi-conf=k=v" (one).
+    std::optional<Fix> removeHudiConf(const ConfigSetting& s, std::string title) const {
+        const auto at = position(s);
+        if (!at)
+            return std::nullopt;
+        std::vector<std::string> parameters = m_parameters;
+        const auto index = static_cast<std::ptrdiff_t>(s.tokenIndex);
+        if (m_parameters[s.tokenIndex].starts_with("--hudi-conf="))
+            parameters.erase(parameters.begin() + index);
+        else if (s.tokenIndex > 0 && m_parameters[s.tokenIndex - 1] == "--hudi-conf")
+            parameters.erase(parameters.begin() + index - 1, parameters.begin() + index + 1);
+        else
+            return std::nullopt;
+        return Fix{std::move(title), std::move(parameters)};
+    }
+    // Adds "--hudi-conf key=value" right after an existing configuration, which is before the path.
+    std::optional<Fix> addHudiConfAfter(const ConfigSetting& s, std::string_view key, std::string_view value,
+                                        std::string title) const {
+        if (!position(s))
+            return std::nullopt;
+        std::vector<std::string> parameters = m_parameters;
+        const auto after = parameters.begin() + static_cast<std::ptrdiff_t>(s.tokenIndex) + 1;
+        parameters.insert(after, {"--hudi-conf", std::string(key) + "=" + std::string(value)});
+        return Fix{std::move(title), std::move(parameters)};
+    }
+
+private:
+    // Where "key=" starts in the setting's token; a prefix such as "--conf=" is kept.
+    std::optional<std::size_t> position(const ConfigSetting& s) const {
+        if (s.tokenIndex < 0 || static_cast<std::size_t>(s.tokenIndex) >= m_parameters.size())
+            return std::nullopt;
+        const std::string& token = m_parameters[s.tokenIndex];
+        const std::string pair = s.key + "=" + s.value;
+        if (!token.ends_with(pair))
+            return std::nullopt;
+        return token.size() - pair.size();
+    }
+
+    std::optional<Fix> rewrite(const ConfigSetting& s, std::string_view key, std::string_view value,
+                               std::string title) const {
+        const auto at = position(s);
+        if (!at)
+            return std::nullopt;
+        std::vector<std::string> parameters = m_parameters;
+        std::string& token = parameters[s.tokenIndex];
+        token = token.substr(0, *at) + std::string(key) + "=" + std::string(value);
+        return Fix{std::move(title), std::move(parameters)};
+    }
+
+    const std::vector<std::string>& m_parameters;
+};
+
+class Advisor final {
+public:
+    Advisor(const std::vector<std::string>& parameters, const std::vector<ConfigSetting>& sparkConfigs,
+            const std::vector<ConfigSetting>& hudiConfigs)
+        : m_parameters(parameters)
+        , m_hudiConfigs(hudiConfigs)
+        , m_fixes(parameters)
+        , m_catalogue(HudiCatalogue::instance()) {
+        for (const ConfigSetting& s : sparkConfigs)
+            m_spark[s.key] = &s;
+        // By current name. The current name beats an old one whatever the order, as in Hudi; otherwise
+        // the last pair wins, as in the run's properties file.
+        std::unordered_map<std::string, bool> viaCurrentName;
+        for (const ConfigSetting& s : hudiConfigs) {
+            std::string name = s.key;
+            bool current = true;
+            if (!m_catalogue.find(s.key)) {
+                if (const HudiConfigEntry* e = m_catalogue.findByDeprecatedName(s.key)) {
+                    name = e->key;
+                    current = false;
+                }
+            }
+            auto [it, inserted] = viaCurrentName.emplace(name, current);
+            if (inserted || current || !it->second) {
+                m_hudi[name] = &s;
+                it->second = it->second || current;
+            }
+        }
+    }
+
+    std::vector<Diagnostic> run() {
+        for (const ConfigSetting& s : m_hudiConfigs)
+            adviseOnKey(s);
+        adviseOnHiveSync();
+        adviseOnPartitionExtractor();
+        adviseOnSparkSettings();
+        adviseOnParallelism();
+        return std::move(m_out);
+    }
+
+private:
+    const ConfigSetting* hudi(std::string_view key) const {
+        const auto it = m_hudi.find(std::string(key));
+        return it == m_hudi.end() ? nullptr : it->second;
+    }
+    const ConfigSetting* spark(std::string_view key) const {
+        const auto it = m_spark.find(std::string(key));
+        return it == m_spark.end() ? nullptr : it->second;
+    }
+    static bool isTrue(const ConfigSetting* s) { return s && lowered(s->value) == "true"; }
+    static bool isFalse(const ConfigSetting* s) { return s && lowered(s->value) == "false"; }
+
+    void report(std::string code, Severity severity, std::string message, const ConfigSetting* at,
+                std::vector<std::optional<Fix>> fixes = {}) {
+        Diagnostic d{std::move(code), severity, std::move(message), at ? at->tokenIndex : -1, {}};
+        for (auto& fix : fixes)
+            if (fix)
+                d.fixes.push_back(std::move(*fix));
+        m_out.push_back(std::move(d));
+    }
+
+    void checkValue(const HudiConfigEntry& entry, const ConfigSetting& s) {
+        if (s.value.empty()) // the validator already refuses empty values
+            return;
+        if (auto problem = m_catalogue.checkValue(entry, s.value))
+            report("catalogue.invalid-value", Severity::Warning, *problem, &s);
+    }
+
+    // What the catalogue says about one --hudi-conf key.
+    void adviseOnKey(const ConfigSetting& s) {
+        if (s.key.empty())
+            return;
+        if (const HudiConfigEntry* entry = m_catalogue.find(s.key)) {
+            checkValue(*entry, s);
+            return;
+        }
+        if (const HudiConfigEntry* entry = m_catalogue.findByDeprecatedName(s.key)) {
+            report("catalogue.deprecated-key", Severity::Info,
+                   quoted(s.key) + " is the old name of " + quoted(entry->key) +
+                       "; Hudi still reads it, but use the current name.",
+                   &s, {m_fixes.renameKey(s, entry->key, "Rename to " + entry->key)});
+            checkValue(*entry, s);
+            return;
+        }
+        if (const FlinkOption* option = m_catalogue.findFlinkOption(s.key)) {
+            adviseOnFlinkOption(s, *option);
+            return;
+        }
+        const std::vector<std::string> suggestions = m_catalogue.suggest(s.key);
+        if (!suggestions.empty()) {
+            std::string names;
+            std::vector<std::optional<Fix>> fixes;
+            for (std::size_t i = 0; i < suggestions.size(); ++i) {
+                names += (i == 0 ? "" : i + 1 == suggestions.size() ? " or " : ", ") + quoted(suggestions[i]);
+                fixes.push_back(m_fixes.renameKey(s, suggestions[i], "Rename to " + suggestions[i]));
+            }
+            report("catalogue.likely-typo", Severity::Warning,
+                   "Hudi has no config " + quoted(s.key) + "; did you mean " + names +
+                       "? Hudi silently ignores keys it does not know.",
+                   &s, std::move(fixes));
+        } else if (s.key.starts_with("hoodie.")) {
+            report("catalogue.unknown-key", Severity::Info,
+                   quoted(s.key) +
+                       " is not a config of the Hudi version this platform runs; Hudi ignores keys "
+                       "it does not read.",
+                   &s);
+        }
+    }
+
+    void adviseOnFlinkOption(const ConfigSetting& s, const FlinkOption& option) {
+        std::string message = quoted(s.key);
+        if (option.key != s.key)
+            message += " (now " + quoted(option.key) + ")";
+        message += " is an option of Hudi's Flink SQL connector; Spark jobs do not read it.";
+        const HudiConfigEntry* target = nullptr;
+        if (!option.hudiKey.empty()) {
+            target = m_catalogue.find(option.hudiKey);
+            if (!target)
+                target = m_catalogue.findByDeprecatedName(option.hudiKey);
+        }
+        if (!target) {
+            message += " It has no hoodie.* counterpart for Spark.";
+            report("catalogue.flink-option", Severity::Info, message, &s);
+            return;
+        }
+        message += " The Spark job config is " + quoted(target->key) + ".";
+        report("catalogue.flink-option", Severity::Info, message, &s,
+               {m_fixes.renameKey(s, target->key, "Rename to " + target->key)});
+    }
+
+    void adviseOnHiveSync() {
+        const ConfigSetting* enable = hudi(kHiveSyncEnable);
+        const ConfigSetting* metaSync = hudi(kMetaSyncEnable);
+        const ConfigSetting* tool = hudi(kMetaSyncTool);
+        const bool hiveTool = !tool || tool->value.find("HiveSyncTool") != std::string::npos;
+        const ConfigSetting* modeSetting = hudi(kHiveSyncMode);
+        const std::string mode = modeSetting ? lowered(modeSetting->value) : std::string();
+        // Setting the mode shows intent to sync even when enabling happens elsewhere (a Streamer's
+        // --enable-sync argument after the application path).
+        const bool syncing = isTrue(enable) || (isTrue(metaSync) && hiveTool) || !mode.empty();
+        const ConfigSetting* anchor = modeSetting        ? modeSetting
+                                      : isTrue(enable)   ? enable
+                                      : isTrue(metaSync) ? metaSync
+                                                         : nullptr;
+        if (!syncing || isFalse(enable))
+            return;
+        const ConfigSetting* jdbcUrl = hudi(kJdbcUrl);
+
+        if (mode == "jdbc") {
+            if (!jdbcUrl)
+                report("advice.hive-sync.jdbc-without-url", Severity::Warning,
+                       "Hive sync mode is jdbc but hoodie.datasource.hive_sync.jdbcurl is not set, so Hudi "
+                       "connects to its default jdbc:hive2://localhost:10000. Add --hudi-conf "
+                       "hoodie.datasource.hive_sync.jdbcurl=jdbc:hive2://<hiveserver>:10000.",
+                       modeSetting);
+            const ConfigSetting* user = hudi(kUsername);
+            const ConfigSetting* password = hudi(kPassword);
+            if (user && !password)
+                report("advice.hive-sync.jdbc-credentials", Severity::Info,
+                       "hoodie.datasource.hive_sync.username is set but hoodie.datasource.hive_sync.password "
+                       "is not, so Hudi logs in to HiveServer2 with its default password.",
+                       user);
+            else if (password && !user)
+                report("advice.hive-sync.jdbc-credentials", Severity::Info,
+                       "hoodie.datasource.hive_sync.password is set but hoodie.datasource.hive_sync.username "
+                       "is not, so Hudi logs in to HiveServer2 as its default user 'hive'.",
+                       password);
+            return;
+        }
+
+        const std::string effective = mode.empty() ? "hms" : mode;
+        if (effective == "hms" && !hudi(kMetastoreUris) && !isTrue(hudi(kUseSparkCatalog)) &&
+            !spark("spark.hadoop.hive.metastore.uris") && !spark("spark.hive.metastore.uris")) {
+            report(
+                "advice.hive-sync.hms-without-uris", Severity::Warning,
+                std::string("Hive sync runs in hms mode") +
+                    (mode.empty() ? " (the default since Hudi 0.13)" : "") +
+                    " but hoodie.datasource.hive_sync.metastore.uris is not set; unless the cluster's "
+                    "hive-site.xml sets hive.metastore.uris, Hudi connects to thrift://localhost:9083. Add "
+                    "--hudi-conf hoodie.datasource.hive_sync.metastore.uris=thrift://<metastore>:9083.",
+                anchor);
+        }
+        if (effective == "hms" || effective == "hiveql") {
+            std::optional<Fix> toJdbc;
+            if (jdbcUrl) {
+                toJdbc = modeSetting ? m_fixes.setValue(*modeSetting, "jdbc", "Sync through JDBC (mode=jdbc)")
+                                     : m_fixes.addHudiConfAfter(*jdbcUrl, kHiveSyncMode, "jdbc",
+                                                                "Sync through JDBC (mode=jdbc)");
+            }
+            report("advice.hive-sync.hms4-no-jdbc-fallback", Severity::Info,
+                   "Hive sync uses mode=" + effective +
+                       ". Against a Hive Metastore 4.x the Thrift calls fail, and Hudi 1.2 falls back to "
+                       "JDBC only "
+                       "with mode=jdbc and a valid hoodie.datasource.hive_sync.jdbcurl (plus username and "
+                       "password); in " +
+                       effective + " mode the sync fails with no automatic recovery.",
+                   anchor, {std::move(toJdbc)});
+        }
+    }
+
+    void adviseOnPartitionExtractor() {
+        const ConfigSetting* extractor = hudi(kExtractor);
+        if (!extractor)
+            return; // Hudi infers the extractor from the partitioning; nothing can contradict it
+        const std::string_view name = simpleClassName(extractor->value);
+        const ConfigSetting* fieldsSetting = hudi(kSyncPartitionFields);
+        if (!fieldsSetting)
+            fieldsSetting = hudi(kPartitionPathField);
+        const std::size_t fields = fieldsSetting ? fieldCount(fieldsSetting->value) : 0;
+        const ConfigSetting* keyGenClass = hudi(kKeyGeneratorClass);
+        const ConfigSetting* keyGenType = hudi(kKeyGeneratorType);
+        auto keyGenIs = [&](std::string_view classPart, std::string_view typePrefix) {
+            return (keyGenClass && keyGenClass->value.find(classPart) != std::string::npos) ||
+                   (keyGenType && lowered(keyGenType->value).starts_with(lowered(typePrefix)));
+        };
+        const bool nonPartitionedKeys = keyGenIs("NonpartitionedKeyGenerator", "NON_PARTITION");
+        const auto remove = [&] {
+            return m_fixes.removeHudiConf(*extractor,
+                                          "Remove the extractor; Hudi infers it from the partitioning");
+        };
+        const auto replace = [&](std::string_view simpleName) {
+            const std::string value = std::string(kHivePackage) + std::string(simpleName);
+            return m_fixes.setValue(*extractor, value, "Use " + value);
+        };
+
+        if (name == "NonPartitionedExtractor") {
+            if (fields > 0)
+                report("advice.partition-extractor.non-partitioned-with-fields", Severity::Warning,
+                       "NonPartitionedExtractor syncs the table without partitions, but " +
+                           fieldsSetting->key + " is set to " + quoted(fieldsSetting->value) +
+                           ", so Hive would not see the table's partitions.",
+                       extractor, {remove()});
+            return;
+        }
+        if (nonPartitionedKeys) {
+            report(
+                "advice.partition-extractor.partitioned-without-fields", Severity::Warning,
+                std::string(name) +
+                    " extracts partition values, but the key generator writes a non-partitioned table; use "
+                    "NonPartitionedExtractor.",
+                extractor, {replace("NonPartitionedExtractor")});
+            return;
+        }
+        if (name == "HiveStylePartitionValueExtractor" && !isTrue(hudi(kHiveStylePartitioning))) {
+            report(
+                "advice.partition-extractor.hive-style-mismatch", Severity::Warning,
+                "HiveStylePartitionValueExtractor expects partition paths like field=value, but "
+                "hoodie.datasource.write.hive_style_partitioning is not true, so the paths hold bare values "
+                "and the partition sync fails.",
+                extractor, {remove()});
+            return;
+        }
+        const ConfigSetting* format = hudi(kOutputDateFormat);
+        if (name == "MultiPartKeysValueExtractor" && keyGenIs("TimestampBased", "TIMESTAMP") && format &&
+            format->value.find('/') != std::string::npos) {
+            report("advice.partition-extractor.timestamp-multipart", Severity::Warning,
+                   "The timestamp key generator writes partition paths as " + quoted(format->value) +
+                       ", which MultiPartKeysValueExtractor splits at '/' into several values; "
+                       "SinglePartPartitionValueExtractor keeps the date as one partition value.",
+                   extractor, {replace("SinglePartPartitionValueExtractor")});
+            return;
+        }
+        if ((name == "SinglePartPartitionValueExtractor" ||
+             name == "SlashEncodedDayPartitionValueExtractor") &&
+            fields > 1) {
+            report("advice.partition-extractor.single-part-with-many-fields", Severity::Warning,
+                   std::string(name) + " yields one partition value, but " + fieldsSetting->key + " names " +
+                       std::to_string(fields) + " partition fields (" + quoted(fieldsSetting->value) +
+                       "); MultiPartKeysValueExtractor yields one value per field.",
+                   extractor, {replace("MultiPartKeysValueExtractor")});
+        }
+    }
+
+    // The tuning guide's advice for --conf settings the job sets explicitly.
+    void adviseOnSparkSettings() {
+        auto whenValue = [&](std::string_view key, std::string_view bad, std::string_view good,
+                             const char* code, Severity severity, const std::string& why) {
+            const ConfigSetting* s = spark(key);
+            if (!s || lowered(s->value) != bad)
+                return;
+            report(code, severity, std::string(key) + "=" + s->value + ": " + why, s,
+                   {m_fixes.setValue(*s, good, "Set " + std::string(key) + "=" + std::string(good))});
+        };
+        whenValue(
+            "spark.speculation", "true", "false", "advice.spark.speculation", Severity::Warning,
+            "Hudi does not support speculative execution; a speculative task writing to a Hudi table can "
+            "leave corrupt files behind. Set it to false.");
+        whenValue("spark.shuffle.readHostLocalDisk", "false", "true", "advice.tuning.read-host-local-disk",
+                  Severity::Info,
+                  "reading shuffle data from local disks (true) avoids network transfers and speeds up Hudi "
+                  "writes.");
+        whenValue("spark.io.encryption.enabled", "true", "false", "advice.tuning.io-encryption",
+                  Severity::Info,
+                  "encrypting shuffle spills slows Hudi writes; the tuning guide turns it off unless your "
+                  "security policy requires it.");
+        whenValue(
+            "spark.shuffle.service.enabled", "false", "true", "advice.tuning.shuffle-service", Severity::Info,
+            "the external shuffle service (true) makes shuffles of large Hudi writes more stable, where the "
+            "cluster runs it.");
+        whenValue("spark.sql.enableToString", "true", "false", "advice.tuning.enable-to-string",
+                  Severity::Info, "false reduces memory use while Spark parses complex SQL.");
+
+        for (std::string_view key : {"spark.locality.wait", "spark.locality.wait.process",
+                                     "spark.locality.wait.node", "spark.locality.wait.rack"}) {
+            const ConfigSetting* s = spark(key);
+            if (!s || isZeroDuration(s->value))
+                continue;
+            report("advice.tuning.locality-wait", Severity::Info,
+                   std::string(key) + "=" + s->value +
+                       ": Hudi tables on object storage have no data locality, so waiting for it only delays "
+                       "scheduling; the tuning guide sets it to 0s.",
+                   s, {m_fixes.setValue(*s, "0s", "Set " + std::string(key) + "=0s")});
+        }
+    }
+
+    static bool isZeroDuration(std::string_view v) {
+        const std::size_t digits = v.find_first_not_of("0123456789.");
+        const std::string_view number = v.substr(0, digits);
+        if (number.empty())
+            return false; // not a duration Spark reads; leave it to Spark to complain
+        return number.find_first_not_of("0.") == std::string_view::npos;
+    }
+
+    // Cores the job asks for: executors (or the dynamic-allocation maximum) times cores per executor.
+    std::optional<long long> requestedCores() const {
+        std::optional<long long> executors, cores;
+        // spark-submit options before the application path. Flags without a value are listed so the
+        // scan does not mistake the next option for one.
+        for (std::size_t i = 0; i < m_parameters.size(); ++i) {
+            const std::string& token = m_parameters[i];
+            if (!token.starts_with("-"))
+                break;
+            const std::size_t eq = token.find('=');
+            const std::string_view option = std::string_view(token).substr(0, eq);
+            std::string_view value;
+            if (eq != std::string::npos)
+                value = std::string_view(token).substr(eq + 1);
+            else if (option == "--verbose" || option == "-v" || option == "--supervise")
+                continue;
+            else if (i + 1 < m_parameters.size())
+                value = m_parameters[++i];
+            if (option == "--num-executors")
+                executors = positiveNumber(value);
+            else if (option == "--executor-cores")
+                cores = positiveNumber(value);
+        }
+        if (const ConfigSetting* s = spark("spark.executor.instances"); s && !executors)
+            executors = positiveNumber(s->value);
+        if (const ConfigSetting* s = spark("spark.executor.cores"); s && !cores)
+            cores = positiveNumber(s->value);
+        if (isTrue(spark("spark.dynamicAllocation.enabled"))) {
+            const ConfigSetting* max = spark("spark.dynamicAllocation.maxExecutors");
+            executors = max ? positiveNumber(max->value) : std::nullopt;
+        }
+        if (!executors || !cores || *executors > 1'000'000 || *cores > 10'000)
+            return std::nullopt;
+        return *executors * *cores;
+    }
+
+    void adviseOnParallelism() {
+        const ConfigSetting* defaultParallelism = spark("spark.default.parallelism");
+        const ConfigSetting* sqlPartitions = spark("spark.sql.shuffle.partitions");
+        const ConfigSetting* upsert = hudi(kUpsertParallelism);
+        const ConfigSetting* index = hudi(kIndexType);
+        if (index && lowered(index->value) == "bucket")
+            upsert = nullptr; // the guide's advice is for non-bucket tables
+        if (!defaultParallelism && !sqlPartitions && !upsert)
+            return;
+        const auto cores = requestedCores();
+        if (!cores)
+            return; // without the job's size there is nothing to compare with
+        const long long advised = 2 * *cores;
+        for (const ConfigSetting* s : {defaultParallelism, sqlPartitions, upsert}) {
+            const auto value = s ? positiveNumber(s->value) : std::nullopt;
+            if (!value || *value >= advised)
+                continue;
+            report("advice.tuning.parallelism", Severity::Info,
+                   s->key + "=" + s->value + " is below twice the " + std::to_string(*cores) +
+                       " cores this job asks for; the tuning guide advises " + std::to_string(advised) +
+                       " so every core takes part in the shuffle.",
+                   s,
+                   {m_fixes.setValue(*s, std::to_string(advised),
+                                     "Set " + s->key + "=" + std::to_string(advised))});
+        }
+    }
+
+    const std::vector<std::string>& m_parameters;
+    const std::vector<ConfigSetting>& m_hudiConfigs;
+    FixBuilder m_fixes;
+    const HudiCatalogue& m_catalogue;
+    std::unordered_map<std::string, const ConfigSetting*> m_hudi;  // by current Hudi name
+    std::unordered_map<std::string, const ConfigSetting*> m_spark; // last pair wins
+    std::vector<Diagnostic> m_out;
+};
+
+} // namespace
+
+std::vector<Diagnostic> adviseOnConfigs(const std::vector<std::string>& parameters,
+                                        const std::vector<ConfigSetting>& sparkConfigs,
+                                        const std::vector<ConfigSetting>& hudiConfigs) {
+    return Advisor(parameters, sparkConfigs, hudiConfigs).run();
+}
+
+const std::vector<AdviceRule>& adviceRules() {
+    return kRules;
+}
+
+} // namespace jobdeck

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "core/AdviceRule.h"
+#include "core/ConfigSetting.h"
+#include "core/Diagnostic.h"
+
+#include <string>
+#include <vector>
+
+namespace jobdeck {
+
+// Advice on a Job's Spark and Hudi configurations: catalogue findings ("catalogue.*": unknown or
+// deprecated keys, values of the wrong type, Flink options) and rules from the Hudi guides
+// ("advice.*"). Advice never refuses a job: every finding is a Warning or Info. Fixes carry the whole
+// corrected parameter list. See docs/advice.md.
+std::vector<Diagnostic>
+adviseOnConfigs(const std::vector<std::string>& parameters,
+                const std::vector<ConfigSetting>& sparkConfigs, // --conf spark.* pairs
+                const std::vector<ConfigSetting>& hudiConfigs); // --hudi-conf pairs before the path
+
+// Every code adviseOnConfigs() can report, with its severity.
+const std::vector<AdviceRule>& adviceRules();
+
+} // namespace jobdeck
