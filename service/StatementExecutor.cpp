@@ -275,8 +275,8 @@ void StatementExecutor::audit(const RequestContext& context, std::string_view st
     m_storage.appendAudit(entry);
 }
 
-// --- TEMPORARY until core/ParameterValidator.h, core/JobConfiguration.h and core/HudiConfigPolicy.h land:
-// the job, cluster and project statements refuse instead of pretending to work.
+// --- TEMPORARY until core/ParameterValidator.h and core/JobConfiguration.h land:
+// the job statements refuse instead of pretending to work.
 
 namespace {
 ApiStatus pending() {
@@ -299,31 +299,6 @@ ApiStatus StatementExecutor::describeJob(const RequestContext&, const DescribeJo
 ApiStatus StatementExecutor::showJobs(const RequestContext&) {
     return pending();
 }
-ApiStatus StatementExecutor::createCluster(const RequestContext&, const CreateClusterStatement&) {
-    return pending();
-}
-ApiStatus StatementExecutor::alterCluster(const RequestContext&, const AlterClusterStatement&) {
-    return pending();
-}
-ApiStatus StatementExecutor::deleteCluster(const RequestContext&, const DeleteClusterStatement&) {
-    return pending();
-}
-ApiStatus StatementExecutor::describeCluster(const RequestContext&, const DescribeClusterStatement&) {
-    return pending();
-}
-ApiStatus StatementExecutor::showClusters(const RequestContext&) {
-    return pending();
-}
-ApiStatus StatementExecutor::describeProject(const RequestContext&) {
-    return pending();
-}
-ApiStatus StatementExecutor::alterProject(const RequestContext&, const AlterProjectStatement&) {
-    return pending();
-}
-ApiStatus StatementExecutor::showAuditLog(const RequestContext&, const ShowAuditLogStatement&) {
-    return pending();
-}
-
 // --- end TEMPORARY
 
 } // namespace jobdeck
