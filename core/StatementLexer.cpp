@@ -186,7 +186,17 @@ Token StatementLexer::lexQuoted(char quote, TokenKind kind) {
         if (c == '\0')
             return error("NUL character is not allowed", m_line, m_column, m_pos);
         if (static_cast<unsigned char>(c) < 0x80) {
-            advance(1);
+            // Fast path over plain ASCII, the bulk of any statement.
+            do {
+                if (m_text[m_pos] == '\n') {
+                    ++m_line;
+                    m_column = 1;
+                } else {
+                    ++m_column;
+                }
+                ++m_pos;
+            } while (m_pos < m_text.size() && m_text[m_pos] != quote && m_text[m_pos] > 0 &&
+                     static_cast<unsigned char>(m_text[m_pos]) < 0x80);
             continue;
         }
         const std::size_t length = utf8SequenceLength(m_text, m_pos);

@@ -62,34 +62,33 @@ std::string upperCase(std::string_view word) {
     return result;
 }
 
-// A long string or name is shortened in messages; the position already says where it is.
+// A long or multi-line token is shortened in messages; the position already says where it is.
 std::string shortened(std::string_view text) {
     constexpr std::size_t kMax = 40;
-    if (text.size() <= kMax)
+    std::size_t cut = std::min({text.size(), kMax, text.find_first_of("\r\n")});
+    if (cut == text.size())
         return std::string(text);
-    std::size_t cut = kMax;
     while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
         --cut; // do not split a UTF-8 sequence
     return std::string(text.substr(0, cut)) + "...";
 }
 
-// How a token is named in a message: keywords upper-case, strings and names quoted.
-std::string describe(const Token& token) {
+// How a token is named in a message: keywords upper-case, everything else as written.
+std::string describe(const Token& token, std::string_view source) {
+    const std::string_view written = source.substr(token.offset, token.length);
     switch (token.kind) {
     case TokenKind::Word:
-        return isStatementKeyword(token.text) ? upperCase(token.text) : shortened(token.text);
+        return isStatementKeyword(written) ? upperCase(written) : shortened(written);
     case TokenKind::QuotedName:
-        return "`" + shortened(token.text) + "`";
     case TokenKind::String:
-        return "'" + shortened(token.text) + "'";
     case TokenKind::Number:
-        return shortened(token.text);
+        return shortened(written);
     case TokenKind::End:
         return "the end of the statement";
     case TokenKind::Error:
         return token.text;
     default:
-        return "'" + token.text + "'";
+        return "'" + std::string(written) + "'";
     }
 }
 
@@ -102,7 +101,8 @@ struct Failure final {
 class StatementParser final {
 public:
     explicit StatementParser(std::string_view text)
-        : m_lexer(text) {
+        : m_text(text)
+        , m_lexer(text) {
         advance();
     }
 
@@ -113,7 +113,7 @@ public:
         if (m_token.kind == TokenKind::Semicolon)
             advance();
         if (m_token.kind != TokenKind::End)
-            fail("unexpected " + describe(m_token) + " after the end of the statement", m_token);
+            fail("unexpected " + describe(m_token, m_text) + " after the end of the statement", m_token);
         return statement;
     }
 
@@ -125,12 +125,15 @@ private:
     }
 
     [[noreturn]] void expected(const std::string& what) const {
-        fail("expected " + what + (m_previous.empty() ? "" : " after " + m_previous), m_token);
+        // Every real token spans at least one byte; the empty one is the start of the input.
+        const std::string after = m_previous.length > 0 ? " after " + describe(m_previous, m_text) : "";
+        fail("expected " + what + after, m_token);
     }
 
     void advance() {
-        if (m_token.kind != TokenKind::End || m_token.length > 0)
-            m_previous = describe(m_token);
+        m_previous.kind = m_token.kind;
+        m_previous.offset = m_token.offset;
+        m_previous.length = m_token.length;
         m_token = m_lexer.next();
         if (m_token.kind == TokenKind::Error)
             fail(m_token.text, m_token);
@@ -174,7 +177,7 @@ private:
             expected(what);
         if (m_token.text.empty())
             fail(what + " cannot be empty", m_token);
-        std::string name = m_token.text;
+        std::string name = std::move(m_token.text);
         advance();
         return name;
     }
@@ -182,7 +185,7 @@ private:
     std::string expectString(const std::string& what) {
         if (m_token.kind != TokenKind::String)
             expected(what);
-        std::string text = m_token.text;
+        std::string text = std::move(m_token.text);
         advance();
         return text;
     }
@@ -367,7 +370,7 @@ private:
         else if (equalsIgnoreCase(m_token.text, "PYTHON"))
             type = JobType::Python;
         else
-            fail("unknown job type " + describe(m_token) + ": expected 'JAR' or 'PYTHON'", m_token);
+            fail("unknown job type " + describe(m_token, m_text) + ": expected 'JAR' or 'PYTHON'", m_token);
         advance();
         return type;
     }
@@ -433,7 +436,7 @@ private:
             m_token.kind == TokenKind::QuotedName) {
             if (m_token.text.empty())
                 fail("a run id cannot be empty", m_token);
-            runId = m_token.text;
+            runId = std::move(m_token.text);
             advance();
         } else {
             expected("a run id");
@@ -585,9 +588,10 @@ private:
         statement.maxConcurrentRunsLimit = expectNumber();
     }
 
+    std::string_view m_text;
     StatementLexer m_lexer;
     Token m_token;
-    std::string m_previous; // how the last consumed token is named in "expected ... after <it>"
+    Token m_previous; // kind and place only: named in "expected ... after <it>" when that happens
 };
 
 } // namespace
