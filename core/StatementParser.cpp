@@ -10,6 +10,7 @@ namespace jobdeck {
 
 namespace {
 
+// Every word the grammar gives a meaning to; sorted.
 constexpr std::array<std::string_view, 34> kKeywords = {
     "ACTIVE",
     "ADD",
