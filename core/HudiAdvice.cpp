@@ -225,13 +225,21 @@ private:
     static bool isTrue(const ConfigSetting* s) { return s && lowered(s->value) == "true"; }
     static bool isFalse(const ConfigSetting* s) { return s && lowered(s->value) == "false"; }
 
-    void report(std::string code, Severity severity, std::string message, const ConfigSetting* at,
-                std::vector<std::optional<Fix>> fixes = {}) {
+    // Fixes are moved all the way: each holds a copy of the whole parameter list, which is the main
+    // cost of advice on a long job.
+    void reportWithFixes(std::string code, Severity severity, std::string message, const ConfigSetting* at,
+                         std::vector<std::optional<Fix>> fixes) {
         Diagnostic d{std::move(code), severity, std::move(message), at ? at->tokenIndex : -1, {}};
         for (auto& fix : fixes)
             if (fix)
                 d.fixes.push_back(std::move(*fix));
         m_out.push_back(std::move(d));
+    }
+    void report(std::string code, Severity severity, std::string message, const ConfigSetting* at,
+                std::optional<Fix> fix = std::nullopt) {
+        std::vector<std::optional<Fix>> fixes;
+        fixes.push_back(std::move(fix));
+        reportWithFixes(std::move(code), severity, std::move(message), at, std::move(fixes));
     }
 
     void checkValue(const HudiConfigEntry& entry, const ConfigSetting& s) {
@@ -269,10 +277,10 @@ private:
                 names += (i == 0 ? "" : i + 1 == suggestions.size() ? " or " : ", ") + quoted(suggestions[i]);
                 fixes.push_back(m_fixes.renameKey(s, suggestions[i], "Rename to " + suggestions[i]));
             }
-            report("catalogue.likely-typo", Severity::Warning,
-                   "Hudi has no config " + quoted(s.key) + "; did you mean " + names +
-                       "? Hudi silently ignores keys it does not know.",
-                   &s, std::move(fixes));
+            reportWithFixes("catalogue.likely-typo", Severity::Warning,
+                            "Hudi has no config " + quoted(s.key) + "; did you mean " + names +
+                                "? Hudi silently ignores keys it does not know.",
+                            &s, std::move(fixes));
         } else if (s.key.starts_with("hoodie.")) {
             report("catalogue.unknown-key", Severity::Info,
                    quoted(s.key) +

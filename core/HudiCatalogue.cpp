@@ -105,20 +105,43 @@ Histogram histogramOf(std::string_view s) {
     return h;
 }
 
-std::size_t histogramBound(const Histogram& a, const Histogram& b) {
+// Stops counting once the bound exceeds `limit`: most candidates are rejected within a few bins.
+std::size_t histogramBound(const Histogram& a, const Histogram& b, std::size_t limit) {
+    const unsigned char* pa = a.data();
+    const unsigned char* pb = b.data();
     std::size_t l1 = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        l1 += a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        l1 += pa[i] > pb[i] ? pa[i] - pb[i] : pb[i] - pa[i];
+        if (l1 > 2 * limit + 1)
+            break;
+    }
     return (l1 + 1) / 2;
 }
 
 // Optimal-string-alignment Damerau-Levenshtein distance, abandoned as soon as every cell of a row
-// exceeds `limit` (then returns limit + 1).
+// exceeds `limit` (then returns limit + 1). The common prefix and suffix cannot change the distance, and
+// stripping them first leaves a tiny table for a typo ("hoodie.upsert.shuffle.paral" ... "lelism").
 std::size_t boundedDistance(std::string_view a, std::string_view b, std::size_t limit) {
+    while (!a.empty() && !b.empty() && a.front() == b.front()) {
+        a.remove_prefix(1);
+        b.remove_prefix(1);
+    }
+    while (!a.empty() && !b.empty() && a.back() == b.back()) {
+        a.remove_suffix(1);
+        b.remove_suffix(1);
+    }
     const std::size_t n = a.size(), m = b.size();
     if ((n > m ? n - m : m - n) > limit)
         return limit + 1;
-    std::vector<std::size_t> prev2(m + 1), prev(m + 1), row(m + 1);
+    if (n == 0 || m == 0)
+        return std::max(n, m);
+    if (m > kMaxSuggestLength)
+        return limit + 1;
+    // Three rows on the stack: this runs for every surviving candidate, so it must not allocate.
+    std::array<std::size_t, kMaxSuggestLength + 1> rows[3];
+    std::size_t* prev2 = rows[0].data();
+    std::size_t* prev = rows[1].data();
+    std::size_t* row = rows[2].data();
     for (std::size_t j = 0; j <= m; ++j)
         prev[j] = j;
     for (std::size_t i = 1; i <= n; ++i) {
@@ -126,7 +149,7 @@ std::size_t boundedDistance(std::string_view a, std::string_view b, std::size_t 
         std::size_t rowMin = row[0];
         for (std::size_t j = 1; j <= m; ++j) {
             const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            std::size_t best = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost});
+            std::size_t best = std::min(std::min(prev[j] + 1, row[j - 1] + 1), prev[j - 1] + cost);
             if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
                 best = std::min(best, prev2[j - 2] + 1);
             row[j] = best;
@@ -134,8 +157,10 @@ std::size_t boundedDistance(std::string_view a, std::string_view b, std::size_t 
         }
         if (rowMin > limit)
             return limit + 1;
-        std::swap(prev2, prev);
-        std::swap(prev, row);
+        std::size_t* oldest = prev2;
+        prev2 = prev;
+        prev = row;
+        row = oldest;
     }
     return std::min(prev[m], limit + 1);
 }
@@ -354,7 +379,7 @@ std::vector<std::string> HudiCatalogue::suggest(std::string_view unknownKey, std
         m_candidates.begin(), m_candidates.end(), needle.size() > limit ? needle.size() - limit : 0,
         [](const Candidate& c, std::size_t length) { return c.lowered.size() < length; });
     for (auto it = first; it != m_candidates.end() && it->lowered.size() <= needle.size() + limit; ++it) {
-        if (histogramBound(it->histogram, needleHistogram) > limit)
+        if (histogramBound(it->histogram, needleHistogram, limit) > limit)
             continue;
         const std::size_t distance = boundedDistance(needle, it->lowered, limit);
         if (distance > limit)
