@@ -1,0 +1,41 @@
+#pragma once
+
+#include "core/Diagnostic.h"
+#include "core/ProjectSettings.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace jobdeck {
+
+struct ValidationContext final {
+    enum class Mode { Create, Alter };
+    ProjectSettings settings;
+    Mode mode = Mode::Create;
+    // ALTER: the Job's stored parameters. Its --hudi-conf pairs (same key AND value) are accepted again even
+    // if the feature or the allow-list has narrowed since; they stay stored but are not applied.
+    std::vector<std::string> previousParameters;
+    bool withAdvice = true; // append adviseOnConfigs() findings (warnings and info only)
+    // Every Fix carries the whole corrected list, so only the first diagnostics (in the order returned)
+    // get fixes: a long list with many findings stays linear. Re-validating after a fix offers the next.
+    std::size_t maxFixes = 32;
+};
+
+// Every rule of CONTRACT §3 as a Diagnostic (codes: docs/parameters.md). Errors refuse the job, warnings
+// and info do not. The result is sorted: errors first in refusal order (see refusalRank), then warnings
+// and info in parameter order, so front() of the errors is what the service answers.
+std::vector<Diagnostic> validateParameters(const std::vector<std::string>& parameters,
+                                           const ValidationContext& context);
+
+// The order in which errors decide the service's answer: lower first, then by tokenIndex (-1 first).
+int refusalRank(std::string_view code);
+
+// The error the service answers with (lowest refusalRank, then tokenIndex), whatever order `diagnostics`
+// is in; nullptr when nothing refuses the job.
+const Diagnostic* firstError(const std::vector<Diagnostic>& diagnostics);
+std::optional<std::string> refusalMessage(const std::vector<Diagnostic>& diagnostics);
+
+} // namespace jobdeck

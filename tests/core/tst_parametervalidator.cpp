@@ -1,0 +1,468 @@
+#include "core/ParameterValidator.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <random>
+
+using namespace jobdeck;
+
+namespace {
+
+using Params = std::vector<std::string>;
+using Mode = ValidationContext::Mode;
+
+const std::string kDisabled =
+    "--hudi-conf is not enabled for this organization. Remove the --hudi-conf parameters, "
+    "or contact Onehouse support to enable Hudi config overrides on Spark jobs.";
+
+ValidationContext context(bool enabled, Params allowlist = {}, Mode mode = Mode::Create,
+                          Params previous = {}) {
+    ValidationContext c;
+    c.settings.hudiConfigsEnabled = enabled;
+    c.settings.hudiConfigAllowlist = std::move(allowlist);
+    c.mode = mode;
+    c.previousParameters = std::move(previous);
+    c.withAdvice = false;
+    return c;
+}
+
+std::vector<const Diagnostic*> withCode(const std::vector<Diagnostic>& diags, const std::string& code) {
+    std::vector<const Diagnostic*> out;
+    for (const auto& d : diags)
+        if (d.code == code)
+            out.push_back(&d);
+    return out;
+}
+
+const Diagnostic* one(const std::vector<Diagnostic>& diags, const std::string& code) {
+    const auto found = withCode(diags, code);
+    return found.size() == 1 ? found.front() : nullptr;
+}
+
+int errorCount(const std::vector<Diagnostic>& diags) {
+    return int(
+        std::count_if(diags.begin(), diags.end(), [](auto& d) { return d.severity == Severity::Error; }));
+}
+
+QString dump(const std::vector<Diagnostic>& diags) {
+    QString s;
+    for (const auto& d : diags)
+        s += QStringLiteral("[%1 %2 @%3] %4\n")
+                 .arg(severityName(d.severity), QString::fromStdString(d.code))
+                 .arg(d.tokenIndex)
+                 .arg(QString::fromStdString(d.message));
+    return s;
+}
+
+std::string refusal(const Params& p, const ValidationContext& c) {
+    return refusalMessage(validateParameters(p, c)).value_or("<accepted>");
+}
+
+const Params kSeedConsole{"--class",
+                          "com.example.MySparkApp",
+                          "--hudi-conf",
+                          "hoodie.datasource.meta.sync.glue.catalogId=123456789012",
+                          "--hudi-conf",
+                          "hoodie.datasource.hive_sync.database=analytics",
+                          "s3://onehouse-customer-bucket-12345/jobs/my-spark-app.jar"};
+
+} // namespace
+
+class TestParameterValidator : public QObject {
+    Q_OBJECT
+
+private slots:
+    void seedExampleIsAccepted() {
+        const auto c =
+            context(true, {"hoodie.datasource.meta.sync.", "hoodie.datasource.hive_sync.database"});
+        const auto diags = validateParameters(kSeedConsole, c);
+        QVERIFY2(errorCount(diags) == 0, qPrintable(dump(diags)));
+        QVERIFY(!refusalMessage(diags));
+        QVERIFY(!firstError(diags));
+    }
+
+    void featureOff() {
+        const auto diags = validateParameters(kSeedConsole, context(false));
+        QCOMPARE(*refusalMessage(diags), kDisabled);
+        const Diagnostic* all = one(diags, "hudi-conf.disabled");
+        QVERIFY(all);
+        QCOMPARE(all->tokenIndex, -1);
+        QCOMPARE(all->fixes.size(), std::size_t(1));
+        QCOMPARE(all->fixes[0].parameters,
+                 (Params{"--class", "com.example.MySparkApp", kSeedConsole.back()}));
+        const auto perPair = withCode(diags, "hudi-conf.disabled.pair");
+        QCOMPARE(perPair.size(), std::size_t(2));
+        QCOMPARE(perPair[0]->tokenIndex, 3);
+        QCOMPARE(perPair[0]->message, kDisabled);
+        QCOMPARE(perPair[1]->fixes.at(0).parameters,
+                 (Params{"--class", "com.example.MySparkApp", "--hudi-conf", kSeedConsole[3],
+                         kSeedConsole.back()}));
+        // Without --hudi-conf the feature does not matter.
+        QCOMPARE(refusal({"--class", "A", "app.jar"}, context(false)), std::string("<accepted>"));
+    }
+
+    void notPermittedListsSortedKeysOnce() {
+        const Params p{"--hudi-conf", "hoodie.zeta.a=1", "--hudi-conf",     "hoodie.alpha.b=2", "--hudi-conf",
+                       "hoodie.ok=3", "--hudi-conf",     "hoodie.zeta.a=4", "app.jar"};
+        const auto diags = validateParameters(p, context(true, {"hoodie.ok"}));
+        QCOMPARE(*refusalMessage(diags),
+                 std::string("--hudi-conf keys are not permitted for this organization: hoodie.alpha.b, "
+                             "hoodie.zeta.a. Remove them, or contact Onehouse support to allow them."));
+        const auto perKey = withCode(diags, "hudi-conf.not-permitted.key");
+        QCOMPARE(perKey.size(), std::size_t(3));
+        QCOMPARE(perKey[0]->tokenIndex, 1);
+        QCOMPARE(perKey[0]->message,
+                 std::string(
+                     "--hudi-conf keys are not permitted for this organization: hoodie.zeta.a. Remove them, "
+                     "or contact Onehouse support to allow them."));
+        QCOMPARE(one(diags, "hudi-conf.not-permitted")->fixes.at(0).parameters,
+                 (Params{"--hudi-conf", "hoodie.ok=3", "app.jar"}));
+    }
+
+    void familyAndExactEntries() {
+        const auto c = context(true, {"hoodie.datasource.meta.sync.", "hoodie.datasource.write.operation"});
+        QCOMPARE(refusal({"--hudi-conf", "hoodie.datasource.meta.sync.glue.catalogId=1", "a.jar"}, c),
+                 std::string("<accepted>"));
+        QCOMPARE(refusal({"--hudi-conf", "hoodie.datasource.write.operation=upsert", "a.jar"}, c),
+                 std::string("<accepted>"));
+        // An exact entry covers only that key, a family only what is under it.
+        QVERIFY(refusal({"--hudi-conf", "hoodie.datasource.write.operation.x=1", "a.jar"}, c) !=
+                "<accepted>");
+        QVERIFY(refusal({"--hudi-conf", "hoodie.datasource.meta.syncX=1", "a.jar"}, c) != "<accepted>");
+    }
+
+    void reservedKeysRefusedOnCreate_data() {
+        QTest::addColumn<QString>("key");
+        for (const char* k : {"hoodie.write.concurrency.mode", "hoodie.write.lock.provider",
+                              "hoodie.cleaner.policy.failed.writes", "hoodie.clean.failed.writes.policy",
+                              "hoodie.metrics.on", "hoodie.write.config.freeze"})
+            QTest::newRow(k) << k;
+    }
+
+    void reservedKeysRefusedOnCreate() {
+        QFETCH(QString, key);
+        const std::string k = key.toStdString();
+        // Even the widest allow-list never covers them.
+        const auto diags =
+            validateParameters({"--hudi-conf", k + "=x", "app.jar"}, context(true, {"hoodie."}));
+        QCOMPARE(*refusalMessage(diags), "--hudi-conf keys are not permitted for this organization: " + k +
+                                             ". Remove them, or contact Onehouse support to allow them.");
+        QVERIFY(one(diags, "hudi-conf.reserved"));
+    }
+
+    void notAHudiKey() {
+        const auto diags =
+            validateParameters({"--hudi-conf", "spark.executor.cores=2", "app.jar"}, context(true));
+        QCOMPARE(
+            *refusalMessage(diags),
+            std::string("--hudi-conf only accepts hoodie.* keys, got 'spark.executor.cores'. Use --conf for "
+                        "Spark configs."));
+        QCOMPARE(one(diags, "hudi-conf.not-hudi-key")->fixes.at(0).parameters,
+                 (Params{"--conf", "spark.executor.cores=2", "app.jar"}));
+        QCOMPARE(
+            refusal({"--hudi-conf", "=v", "app.jar"}, context(true)),
+            std::string("--hudi-conf only accepts hoodie.* keys, got ''. Use --conf for Spark configs."));
+    }
+
+    void flagLast() {
+        QCOMPARE(refusal({"--class", "A", "--hudi-conf"}, context(true)),
+                 std::string("--hudi-conf must be followed by hudi config <key>=<value>"));
+        // After the path it is an application argument.
+        QCOMPARE(refusal({"app.jar", "--hudi-conf"}, context(true)), std::string("<accepted>"));
+    }
+
+    void noEquals() {
+        QCOMPARE(refusal({"--hudi-conf", "hoodie.a", "app.jar"}, context(true, {"hoodie."})),
+                 std::string("Hudi config must be of format <key>=<value>"));
+        QCOMPARE(refusal({"--hudi-conf=hoodie.a", "app.jar"}, context(true, {"hoodie."})),
+                 std::string("Hudi config must be of format <key>=<value>"));
+        // spark-submit reads "--hudi-conf=" (nothing after '=') as an unknown option.
+        QCOMPARE(refusal({"--hudi-conf=", "app.jar"}, context(true, {"hoodie."})),
+                 std::string("Unrecognized option '--hudi-conf=' before the application path."));
+    }
+
+    void emptyValue() {
+        const auto diags =
+            validateParameters({"--hudi-conf", "hoodie.a=", "app.jar"}, context(true, {"hoodie."}));
+        QCOMPARE(
+            *refusalMessage(diags),
+            std::string("--hudi-conf value for 'hoodie.a' is empty. Remove the config to fall back to the "
+                        "platform default."));
+        QCOMPARE(one(diags, "hudi-conf.empty-value")->fixes.at(0).parameters, Params{"app.jar"});
+    }
+
+    void whitespace_data() {
+        QTest::addColumn<QString>("pair");
+        QTest::addColumn<QString>("fixed");
+        QTest::newRow("leading key") << " hoodie.a=b"
+                                     << "hoodie.a=b";
+        QTest::newRow("trailing key") << "hoodie.a =b"
+                                      << "hoodie.a=b";
+        QTest::newRow("leading value") << "hoodie.a= b"
+                                       << "hoodie.a=b";
+        QTest::newRow("trailing value") << "hoodie.a=b\t"
+                                        << "hoodie.a=b";
+        QTest::newRow("line break") << "hoodie.a=b\nc"
+                                    << "";
+        QTest::newRow("carriage return") << "hoodie.a=b\r"
+                                         << "hoodie.a=b";
+        QTest::newRow("blank value") << "hoodie.a= "
+                                     << "hoodie.a=";
+    }
+
+    void whitespace() {
+        QFETCH(QString, pair);
+        QFETCH(QString, fixed);
+        const auto diags =
+            validateParameters({"--hudi-conf", pair.toStdString(), "app.jar"}, context(true, {"hoodie."}));
+        QCOMPARE(*refusalMessage(diags),
+                 std::string(
+                     "--hudi-conf entry for 'hoodie.a' contains a line break or leading/trailing whitespace, "
+                     "which would not survive the run's properties file intact."));
+        const Diagnostic* d = one(diags, "hudi-conf.whitespace");
+        QVERIFY(d);
+        QCOMPARE(d->tokenIndex, 1);
+        if (fixed.isEmpty()) {
+            QVERIFY(d->fixes.empty()); // a line break inside the value: only the user knows what was meant
+        } else {
+            QCOMPARE(d->fixes.at(0).parameters, (Params{"--hudi-conf", fixed.toStdString(), "app.jar"}));
+        }
+    }
+
+    void alterKeepsExistingPairsWhenFeatureTurnedOff() {
+        const Params stored{"--hudi-conf", "hoodie.a=1", "app.jar"};
+        const auto alter = context(false, {}, Mode::Alter, stored);
+        const auto diags =
+            validateParameters({"--class", "B", "--hudi-conf", "hoodie.a=1", "app.jar"}, alter);
+        QVERIFY2(errorCount(diags) == 0, qPrintable(dump(diags)));
+        const Diagnostic* kept = one(diags, "hudi-conf.kept-not-applied");
+        QVERIFY(kept);
+        QCOMPARE(kept->severity, Severity::Warning);
+        QCOMPARE(kept->tokenIndex, 3);
+        // A changed value is a new pair, checked like CREATE.
+        QCOMPARE(refusal({"--hudi-conf", "hoodie.a=2", "app.jar"}, alter), kDisabled);
+        // A new key next to a kept one: only the new one is refused; the fix keeps the old pair.
+        const auto mixed =
+            validateParameters({"--hudi-conf", "hoodie.a=1", "--hudi-conf", "hoodie.b=1", "app.jar"}, alter);
+        QCOMPARE(*refusalMessage(mixed), kDisabled);
+        QCOMPARE(withCode(mixed, "hudi-conf.disabled.pair").size(), std::size_t(1));
+        QCOMPARE(one(mixed, "hudi-conf.disabled")->fixes.at(0).parameters,
+                 (Params{"--hudi-conf", "hoodie.a=1", "app.jar"}));
+        // The same list on CREATE is refused.
+        QCOMPARE(refusal({"--hudi-conf", "hoodie.a=1", "app.jar"}, context(false)), kDisabled);
+    }
+
+    void alterKeepsExistingPairsWhenAllowlistNarrowed() {
+        const Params stored{"--hudi-conf", "hoodie.a.x=1", "--hudi-conf", "hoodie.b=2", "app.jar"};
+        const auto alter = context(true, {"hoodie.b"}, Mode::Alter, stored);
+        QCOMPARE(refusal(stored, alter), std::string("<accepted>"));
+        QCOMPARE(refusal({"--hudi-conf", "hoodie.a.y=1", "app.jar"}, alter),
+                 std::string(
+                     "--hudi-conf keys are not permitted for this organization: hoodie.a.y. Remove them, or "
+                     "contact Onehouse support to allow them."));
+        // Stored pairs after the path were never configurations: they do not make a new pair acceptable.
+        const auto misplacedStored = context(true, {}, Mode::Alter, {"app.jar", "--hudi-conf", "hoodie.c=1"});
+        QVERIFY(refusal({"--hudi-conf", "hoodie.c=1", "app.jar"}, misplacedStored) != "<accepted>");
+        QCOMPARE(refusal(stored, context(true, {"hoodie.b"})),
+                 std::string(
+                     "--hudi-conf keys are not permitted for this organization: hoodie.a.x. Remove them, or "
+                     "contact Onehouse support to allow them."));
+    }
+
+    void misplacedPairIsInfoWithMoveFix() {
+        const Params p{"--class",     "Foo",        "--hudi-conf", "hoodie.a=b", "s3://bucket/app.jar",
+                       "--hudi-conf", "hoodie.c=d", "arg1"};
+        const auto diags = validateParameters(p, context(true, {"hoodie."}));
+        QCOMPARE(errorCount(diags), 0);
+        const Diagnostic* d = one(diags, "hudi-conf.after-path");
+        QVERIFY(d);
+        QCOMPARE(d->severity, Severity::Info);
+        QCOMPARE(d->tokenIndex, 6);
+        QCOMPARE(d->fixes.at(0).parameters,
+                 (Params{"--class", "Foo", "--hudi-conf", "hoodie.a=b", "--hudi-conf", "hoodie.c=d",
+                         "s3://bucket/app.jar", "arg1"}));
+        const auto inlined =
+            validateParameters({"app.jar", "--hudi-conf=hoodie.c=d"}, context(true, {"hoodie."}));
+        QCOMPARE(one(inlined, "hudi-conf.after-path")->fixes.at(0).parameters,
+                 (Params{"--hudi-conf=hoodie.c=d", "app.jar"}));
+    }
+
+    void hoodieKeyInConf() {
+        const auto diags =
+            validateParameters({"--conf", "hoodie.a=1", "-c", "hoodie.b=2", "--conf=hoodie.c=3", "app.jar"},
+                               context(true, {"hoodie."}));
+        QCOMPARE(errorCount(diags), 0);
+        const auto found = withCode(diags, "conf.hoodie-key");
+        QCOMPARE(found.size(), std::size_t(3));
+        QCOMPARE(found[0]->severity, Severity::Warning);
+        QCOMPARE(found[0]->fixes.at(0).parameters,
+                 (Params{"--hudi-conf", "hoodie.a=1", "-c", "hoodie.b=2", "--conf=hoodie.c=3", "app.jar"}));
+        QCOMPARE(found[1]->fixes.at(0).parameters, (Params{"--conf", "hoodie.a=1", "--hudi-conf",
+                                                           "hoodie.b=2", "--conf=hoodie.c=3", "app.jar"}));
+        QCOMPARE(found[2]->fixes.at(0).parameters,
+                 (Params{"--conf", "hoodie.a=1", "-c", "hoodie.b=2", "--hudi-conf=hoodie.c=3", "app.jar"}));
+    }
+
+    void severalPairsInOneFlag() {
+        const auto diags =
+            validateParameters({"--hudi-conf", "hoodie.x1=y1,hoodie.x2=y2,hoodie.x3=a,b", "app.jar"},
+                               context(true, {"hoodie."}));
+        QCOMPARE(errorCount(diags), 0);
+        const Diagnostic* d = one(diags, "hudi-conf.multiple-pairs");
+        QVERIFY(d);
+        QCOMPARE(d->severity, Severity::Warning);
+        QCOMPARE(d->fixes.at(0).parameters,
+                 (Params{"--hudi-conf", "hoodie.x1=y1", "--hudi-conf", "hoodie.x2=y2", "--hudi-conf",
+                         "hoodie.x3=a,b", "app.jar"}));
+        // A comma alone, or ",hoodie.x" without '=', is just a value.
+        QVERIFY(!one(validateParameters({"--hudi-conf", "hoodie.a=x,y,hoodie.b", "app.jar"},
+                                        context(true, {"hoodie."})),
+                     "hudi-conf.multiple-pairs"));
+    }
+
+    void hoodieConfOption() {
+        const auto diags =
+            validateParameters({"--hoodie-conf", "hoodie.a=b", "app.jar"}, context(true, {"hoodie."}));
+        const Diagnostic* d = firstError(diags);
+        QVERIFY(d);
+        QCOMPARE(d->code, std::string("option.hoodie-conf"));
+        QVERIFY(d->message.find("--hudi-conf") != std::string::npos);
+        QCOMPARE(d->fixes.at(0).parameters, (Params{"--hudi-conf", "hoodie.a=b", "app.jar"}));
+        // After the path it is the Hudi Streamer's own flag.
+        QCOMPARE(refusal({"app.jar", "--hoodie-conf", "hoodie.a=b"}, context(false)),
+                 std::string("<accepted>"));
+    }
+
+    void platformAndNonJobOptions() {
+        const auto diags = validateParameters(
+            {"--master", "yarn", "--deploy-mode=cluster", "--version", "app.jar"}, context(true));
+        QCOMPARE(withCode(diags, "option.platform-owned").size(), std::size_t(2));
+        QCOMPARE(firstError(diags)->tokenIndex, 0);
+        QCOMPARE(firstError(diags)->fixes.at(0).parameters,
+                 (Params{"--deploy-mode=cluster", "--version", "app.jar"}));
+        QVERIFY(one(diags, "option.not-for-jobs"));
+    }
+
+    void unknownOptionAndMissingValue() {
+        const auto diags = validateParameters({"--executor-memroy", "4g", "app.jar"}, context(true));
+        const Diagnostic* d = one(diags, "option.unknown");
+        QVERIFY(d);
+        QCOMPARE(d->message,
+                 std::string("Unrecognized option '--executor-memroy' before the application path."));
+        QCOMPARE(d->fixes.at(0).parameters, (Params{"--executor-memory", "4g", "app.jar"}));
+        QCOMPARE(refusal({"app.jar"}, context(true)), std::string("<accepted>"));
+        QCOMPARE(refusal({"--class"}, context(true)), std::string("Missing argument for option '--class'."));
+        QCOMPARE(refusal({"--conf", "novalue", "a.jar"}, context(true)),
+                 std::string("Spark config without '=': novalue"));
+    }
+
+    void pathAndEmptyList() {
+        QCOMPARE(refusal({}, context(true)),
+                 std::string("PARAMETERS must not be empty: give at least the path of the "
+                             "application's JAR or Python file."));
+        QCOMPARE(refusal({"--class", "Foo"}, context(true)),
+                 std::string(
+                     "PARAMETERS have no application path: add the path of the application's JAR or Python "
+                     "file after the job configuration."));
+        QCOMPARE(firstError(validateParameters({"--name", "x", ""}, context(true)))->code,
+                 std::string("path.empty"));
+    }
+
+    void refusalOrderIsDeterministic() {
+        const Params p{"--hudi-conf", "hoodie.z=1", "--hudi-conf", "hoodie.a=", "--hudi-conf",
+                       "spark.x=1",   "--master",   "local",       "--class"};
+        auto diags = validateParameters(p, context(true));
+        QCOMPARE(firstError(diags)->code, std::string("option.platform-owned"));
+        QCOMPARE(diags.front().code, firstError(diags)->code); // the list is sorted in refusal order
+        const std::string expected = *refusalMessage(diags);
+        std::mt19937 rng(7);
+        for (int i = 0; i < 5; ++i) {
+            std::shuffle(diags.begin(), diags.end(), rng);
+            QCOMPARE(*refusalMessage(diags), expected);
+        }
+        // Without option errors the per-pair form error comes first, in parameter order.
+        QCOMPARE(refusal({"--hudi-conf", "hoodie.z=1", "--hudi-conf", "spark.x=1", "--hudi-conf",
+                          "hoodie.a=", "a.jar"},
+                         context(true)),
+                 std::string(
+                     "--hudi-conf only accepts hoodie.* keys, got 'spark.x'. Use --conf for Spark configs."));
+        // Feature off wins over the form of the pairs.
+        QCOMPARE(refusal({"--hudi-conf", "spark.x=1", "a.jar"}, context(false)), kDisabled);
+    }
+
+    void duplicates() {
+        const auto diags = validateParameters({"--hudi-conf", "hoodie.a=1", "--conf", "spark.x=1",
+                                               "--hudi-conf", "hoodie.a=2", "--conf", "spark.x=2", "app.jar"},
+                                              context(true, {"hoodie."}));
+        QCOMPARE(errorCount(diags), 0);
+        QCOMPARE(
+            one(diags, "hudi-conf.duplicate-key")->fixes.at(0).parameters,
+            (Params{"--conf", "spark.x=1", "--hudi-conf", "hoodie.a=2", "--conf", "spark.x=2", "app.jar"}));
+        QCOMPARE(one(diags, "conf.duplicate-key")->tokenIndex, 3);
+    }
+
+    void platformManagedKeys() {
+        const auto diags = validateParameters(
+            {"--hudi-conf", "hoodie.metadata.enable=false", "--conf", "spark.master=yarn", "app.jar"},
+            context(true, {"hoodie."}));
+        QCOMPARE(errorCount(diags), 0);
+        QCOMPARE(one(diags, "hudi-conf.overridden-by-platform")->severity, Severity::Info);
+        QCOMPARE(one(diags, "conf.platform-managed")->severity, Severity::Warning);
+    }
+
+    void adviceIsAppendedAndNeverRefuses() {
+        auto c = context(true, {"hoodie."});
+        c.withAdvice = true;
+        const auto diags = validateParameters(
+            {"--hudi-conf", "hoodie.datasource.hive_sync.databse=analytics", "app.jar"}, c);
+        QCOMPARE(errorCount(diags), 0);
+        const bool advised =
+            std::any_of(diags.begin(), diags.end(), [](auto& d) { return d.code.starts_with("catalogue."); });
+        QVERIFY2(advised, qPrintable(dump(diags)));
+    }
+
+    void fixBudgetBoundsWork() {
+        Params p{"app.jar"};
+        for (int i = 0; i < 2000; ++i) {
+            p.push_back("--hudi-conf");
+            p.push_back("hoodie.k" + std::to_string(i) + "=v");
+        }
+        auto c = context(true, {"hoodie."});
+        c.maxFixes = 10;
+        const auto diags = validateParameters(p, c);
+        QCOMPARE(withCode(diags, "hudi-conf.after-path").size(), std::size_t(2000));
+        std::size_t fixes = 0;
+        for (const auto& d : diags)
+            fixes += d.fixes.size();
+        QCOMPARE(fixes, std::size_t(10));
+    }
+
+    void fiveThousandParametersQuickly() {
+        Params p;
+        for (int i = 0; i < 1200; ++i) {
+            p.push_back("--conf");
+            p.push_back("spark.k" + std::to_string(i) + "=" + std::to_string(i));
+            p.push_back("--hudi-conf");
+            p.push_back("hoodie.datasource.k" + std::to_string(i) + "=v");
+        }
+        p.push_back("--class");
+        p.push_back("com.x.App");
+        p.push_back("app.jar");
+        while (p.size() < 5000)
+            p.push_back("--arg" + std::to_string(p.size()));
+        auto c = context(true, {"hoodie.datasource."});
+        c.withAdvice = false;
+        QElapsedTimer timer;
+        timer.start();
+        const auto diags = validateParameters(p, c);
+        const qint64 ms = timer.elapsed();
+        QCOMPARE(errorCount(diags), 0);
+        // Debug build on a shared machine: the bench measures the real figure; this only catches quadratic
+        // work.
+        QVERIFY2(ms < 500, qPrintable(QString::number(ms)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestParameterValidator)
+#include "tst_parametervalidator.moc"
