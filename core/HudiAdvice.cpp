@@ -112,19 +112,20 @@ std::size_t fieldCount(std::string_view fields) {
 // setting says it is, so a stale or odd list gets no fix rather than a wrong one.
 class FixBuilder final {
 public:
-    explicit FixBuilder(const std::vector<std::string>& parameters)
-        : m_parameters(parameters) {}
+    FixBuilder(const std::vector<std::string>& parameters, std::size_t maxFixes)
+        : m_parameters(parameters)
+        , m_budget(maxFixes) {}
 
-    std::optional<Fix> setValue(const ConfigSetting& s, std::string_view value, std::string title) const {
+    std::optional<Fix> setValue(const ConfigSetting& s, std::string_view value, std::string title) {
         return rewrite(s, s.key, value, std::move(title));
     }
-    std::optional<Fix> renameKey(const ConfigSetting& s, std::string_view key, std::string title) const {
+    std::optional<Fix> renameKey(const ConfigSetting& s, std::string_view key, std::string title) {
         return rewrite(s, key, s.value, std::move(title));
     }
     // Removes a --hudi-conf pair: "--hudi-conf k=v" (two tokens) or "--hudi-conf=k=v" (one).
-    std::optional<Fix> removeHudiConf(const ConfigSetting& s, std::string title) const {
+    std::optional<Fix> removeHudiConf(const ConfigSetting& s, std::string title) {
         const auto at = position(s);
-        if (!at)
+        if (!at || !spend())
             return std::nullopt;
         std::vector<std::string> parameters = m_parameters;
         const auto index = static_cast<std::ptrdiff_t>(s.tokenIndex);
@@ -138,8 +139,8 @@ public:
     }
     // Adds "--hudi-conf key=value" right after an existing configuration, which is before the path.
     std::optional<Fix> addHudiConfAfter(const ConfigSetting& s, std::string_view key, std::string_view value,
-                                        std::string title) const {
-        if (!position(s))
+                                        std::string title) {
+        if (!position(s) || !spend())
             return std::nullopt;
         std::vector<std::string> parameters = m_parameters;
         const auto after = parameters.begin() + static_cast<std::ptrdiff_t>(s.tokenIndex) + 1;
@@ -160,9 +161,9 @@ private:
     }
 
     std::optional<Fix> rewrite(const ConfigSetting& s, std::string_view key, std::string_view value,
-                               std::string title) const {
+                               std::string title) {
         const auto at = position(s);
-        if (!at)
+        if (!at || !spend())
             return std::nullopt;
         std::vector<std::string> parameters = m_parameters;
         std::string& token = parameters[s.tokenIndex];
@@ -170,16 +171,25 @@ private:
         return Fix{std::move(title), std::move(parameters)};
     }
 
+    // Each fix copies the whole parameter list; past the budget findings come without fixes.
+    bool spend() {
+        if (m_budget == 0)
+            return false;
+        --m_budget;
+        return true;
+    }
+
     const std::vector<std::string>& m_parameters;
+    std::size_t m_budget;
 };
 
 class Advisor final {
 public:
     Advisor(const std::vector<std::string>& parameters, const std::vector<ConfigSetting>& sparkConfigs,
-            const std::vector<ConfigSetting>& hudiConfigs)
+            const std::vector<ConfigSetting>& hudiConfigs, std::size_t maxFixes)
         : m_parameters(parameters)
         , m_hudiConfigs(hudiConfigs)
-        , m_fixes(parameters)
+        , m_fixes(parameters, maxFixes)
         , m_catalogue(HudiCatalogue::instance()) {
         for (const ConfigSetting& s : sparkConfigs)
             m_spark[s.key] = &s;
@@ -580,8 +590,8 @@ private:
 
 std::vector<Diagnostic> adviseOnConfigs(const std::vector<std::string>& parameters,
                                         const std::vector<ConfigSetting>& sparkConfigs,
-                                        const std::vector<ConfigSetting>& hudiConfigs) {
-    return Advisor(parameters, sparkConfigs, hudiConfigs).run();
+                                        const std::vector<ConfigSetting>& hudiConfigs, std::size_t maxFixes) {
+    return Advisor(parameters, sparkConfigs, hudiConfigs, maxFixes).run();
 }
 
 const std::vector<AdviceRule>& adviceRules() {

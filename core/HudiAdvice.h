@@ -4,6 +4,8 @@
 #include "core/ConfigSetting.h"
 #include "core/Diagnostic.h"
 
+#include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -12,11 +14,13 @@ namespace jobdeck {
 // Advice on a Job's Spark and Hudi configurations: catalogue findings ("catalogue.*": unknown or
 // deprecated keys, values of the wrong type, Flink options) and rules from the Hudi guides
 // ("advice.*"). Advice never refuses a job: every finding is a Warning or Info. Fixes carry the whole
-// corrected parameter list. See docs/advice.md.
+// corrected parameter list; as each is a copy of the list, at most `maxFixes` are made (in finding
+// order) and later findings come without fixes. See docs/advice.md.
 std::vector<Diagnostic>
 adviseOnConfigs(const std::vector<std::string>& parameters,
                 const std::vector<ConfigSetting>& sparkConfigs, // --conf spark.* pairs
-                const std::vector<ConfigSetting>& hudiConfigs); // --hudi-conf pairs before the path
+                const std::vector<ConfigSetting>& hudiConfigs,  // --hudi-conf before the path
+                std::size_t maxFixes = std::numeric_limits<std::size_t>::max());
 
 // Every code adviseOnConfigs() can report, with its severity.
 const std::vector<AdviceRule>& adviceRules();

@@ -523,6 +523,23 @@ private slots:
         QVERIFY(adviseOnConfigs({}, {{"", "", -1}}, {{"", "", -1}, {"hoodie.", "=", 0}}).size() <= 1);
     }
 
+    void fixBudgetLimitsCopiesNotFindings() {
+        Job job;
+        for (int i = 0; i < 10; ++i)
+            job.hudiConf("hoodie.cleaner.policy", "KEEP_LATEST_COMMITS");
+        std::vector<std::string> all = job.parameters;
+        const auto unlimited = adviseOnConfigs(all, job.spark, job.hudi);
+        const auto limited = adviseOnConfigs(all, job.spark, job.hudi, 3);
+        QCOMPARE(unlimited.size(), std::size_t(10));
+        QCOMPARE(limited.size(), std::size_t(10));
+        for (std::size_t i = 0; i < limited.size(); ++i) {
+            QCOMPARE(unlimited[i].fixes.size(), std::size_t(1));
+            QCOMPARE(limited[i].fixes.size(), std::size_t(i < 3 ? 1 : 0));
+            QCOMPARE(limited[i].message, unlimited[i].message);
+        }
+        QVERIFY(adviseOnConfigs(all, job.spark, job.hudi, 0).front().fixes.empty());
+    }
+
     void everyFindingIsDocumentedAndNeverAnError() {
         std::ifstream file(JOBDECK_SOURCE_DIR "/docs/advice.md");
         QVERIFY(file.good());
