@@ -6,11 +6,13 @@
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <exception>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 namespace {
 
@@ -52,6 +54,13 @@ int createKey(const std::string& dataDir, const std::string& databaseUrl, const 
 } // namespace
 
 int main(int argc, char** argv) {
+    // stdout carries only what callers parse (the listening line, keys); the log goes to stderr.
+    spdlog::set_default_logger(spdlog::stderr_color_mt("jobdeckd"));
+    if (argc > 1 && argv[1][0] != '-' && std::string_view(argv[1]) != "serve" &&
+        std::string_view(argv[1]) != "keys")
+        return fail("unknown command '" + std::string(argv[1]) +
+                    "': expected serve or keys (see jobdeckd --help)");
+
     CLI::App app{"jobdeckd: the Jobdeck Jobs service for Spark jobs on Apache Hudi"};
     app.require_subcommand(1);
     app.set_version_flag("--version", JOBDECK_VERSION);

@@ -43,6 +43,7 @@ public:
     // SIGKILL: nothing gets a chance to flush.
     void kill9();
     bool isRunning() const;
+    qint64 processId() const { return m_process ? m_process->processId() : 0; }
 
     void setExtraArguments(QStringList arguments) { m_extraArguments = std::move(arguments); }
     quint16 port() const { return m_port; }

@@ -1,0 +1,326 @@
+// Hostile and broken input against the real jobdeckd: every case gets a clear answer, the service
+// stays healthy, and nothing is written.
+#include "tests/support/TestHttp.h"
+#include "tests/support/TestService.h"
+
+#include <QElapsedTimer>
+#include <QTcpSocket>
+#include <QTest>
+
+#include <memory>
+#include <vector>
+
+using namespace jobdeck;
+
+namespace {
+
+constexpr qsizetype kMiB = 1024 * 1024;
+
+// {"statement": "SHOW JOBS"} padded with JSON whitespace to exactly `size` bytes.
+QByteArray showJobsBodyOfSize(qsizetype size) {
+    QByteArray body = R"({"statement": "SHOW JOBS")";
+    body += QByteArray(size - body.size() - 1, ' ');
+    body += '}';
+    return body;
+}
+
+QByteArray postHead(const ApiCredentials& credentials, const QByteArray& extra) {
+    QByteArray head = "POST /v1/resource/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n";
+    for (const auto& [name, value] : credentials.headers())
+        head += name + ": " + value + "\r\n";
+    return head + extra;
+}
+
+QByteArray chunked(const QByteArray& body, qsizetype chunkSize) {
+    QByteArray out;
+    for (qsizetype at = 0; at < body.size(); at += chunkSize) {
+        const QByteArray chunk = body.mid(at, chunkSize);
+        out += QByteArray::number(chunk.size(), 16) + "\r\n" + chunk + "\r\n";
+    }
+    return out + "0\r\n\r\n";
+}
+
+QByteArray rawBody(const QByteArray& raw) {
+    return raw.mid(raw.indexOf("\r\n\r\n") + 4);
+}
+
+} // namespace
+
+class TestBadInput : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        m_credentials = m_service.createKey(QStringLiteral("alpha"), QStringLiteral("admin"));
+        QVERIFY2(m_credentials.isValid(), qPrintable(m_service.lastError()));
+        const nlohmann::json cluster =
+            runStatement(m_service, m_credentials,
+                         QStringLiteral("CREATE CLUSTER c1 TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1"));
+        QCOMPARE(QString::fromStdString(cluster.value("apiStatus", "")),
+                 QStringLiteral("API_OPERATION_STATUS_SUCCESS"));
+        m_jobsBefore = jobsAndClusters();
+        QVERIFY(!m_jobsBefore.empty());
+    }
+
+    // After every case: still healthy, and nothing was written.
+    void cleanup() {
+        QCOMPARE(request(m_service.url(QStringLiteral("/v1/health")), "GET").status, 200);
+        QVERIFY2(jobsAndClusters() == m_jobsBefore, "the project's jobs or clusters changed");
+    }
+
+    void malformedBodies_data() {
+        QTest::addColumn<QByteArray>("body");
+        QTest::newRow("empty") << QByteArray();
+        QTest::newRow("truncated") << QByteArray(R"({"statement": "SHOW JOBS")");
+        QTest::newRow("not json") << QByteArray("statement=SHOW JOBS");
+        QTest::newRow("array") << QByteArray(R"(["SHOW JOBS"])");
+        QTest::newRow("string") << QByteArray(R"("SHOW JOBS")");
+        QTest::newRow("no statement") << QByteArray(R"({"statment": "SHOW JOBS"})");
+        QTest::newRow("number") << QByteArray(R"({"statement": 5})");
+        QTest::newRow("null") << QByteArray(R"({"statement": null})");
+        QTest::newRow("object") << QByteArray(R"({"statement": {"text": "SHOW JOBS"}})");
+        QTest::newRow("invalid utf-8") << QByteArray("{\"statement\": \"SHOW JOBS \xff\xfe\"}");
+        QTest::newRow("deep nesting") << QByteArray(100000, '[');
+    }
+
+    void malformedBodies() {
+        QFETCH(QByteArray, body);
+        const HttpResult result =
+            request(m_service.url(QStringLiteral("/v1/resource/")), "POST", body, m_credentials.headers());
+        QCOMPARE(result.status, 400);
+        const QByteArray reason = result.header("grpc-message");
+        QVERIFY(!reason.isEmpty());
+        QCOMPARE(QByteArray::fromStdString(result.json().value("error", "")), reason);
+    }
+
+    void bodyOfExactlyOneMebibyteIsAccepted() {
+        const HttpResult result =
+            request(m_service.url(QStringLiteral("/v1/resource/")), "POST", showJobsBodyOfSize(kMiB),
+                    m_credentials.headers() + HttpHeaders{{"Prefer", "wait=10"}});
+        QCOMPARE(result.status, 200);
+        QCOMPARE(QString::fromStdString(result.json().value("apiStatus", "")),
+                 QStringLiteral("API_OPERATION_STATUS_SUCCESS"));
+    }
+
+    void bodyOverOneMebibyteIs413() {
+        const HttpResult result = request(m_service.url(QStringLiteral("/v1/resource/")), "POST",
+                                          showJobsBodyOfSize(kMiB + 1), m_credentials.headers());
+        QCOMPARE(result.status, 413);
+        QVERIFY(!result.header("grpc-message").isEmpty());
+    }
+
+    void contentLengthOverTheLimitIsRefusedBeforeTheBody() {
+        // Only the header is sent: the answer must not wait for a body it will never read.
+        QElapsedTimer timer;
+        timer.start();
+        const QByteArray raw = rawExchange(
+            m_service.port(), postHead(m_credentials, "Content-Length: 1073741824\r\n\r\n"), 5000);
+        QCOMPARE(rawStatus(raw), 413);
+        QVERIFY(timer.elapsed() < 4000);
+    }
+
+    void chunkedBodies() {
+        const QByteArray head =
+            postHead(m_credentials, "Transfer-Encoding: chunked\r\nPrefer: wait=10\r\n\r\n");
+        const QByteArray ok =
+            rawExchange(m_service.port(), head + chunked(showJobsBodyOfSize(kMiB), 100000), 20000);
+        QCOMPARE(rawStatus(ok), 200);
+        QVERIFY(rawBody(ok).contains("API_OPERATION_STATUS_SUCCESS"));
+        const QByteArray tooBig =
+            rawExchange(m_service.port(), head + chunked(showJobsBodyOfSize(kMiB + 1), 100000), 20000);
+        QCOMPARE(rawStatus(tooBig), 413);
+        // One chunk that announces more than the limit is refused as well.
+        const QByteArray hugeChunk =
+            rawExchange(m_service.port(), head + "40000000\r\n" + QByteArray(1000, ' '), 5000);
+        QCOMPARE(rawStatus(hugeChunk), 413);
+    }
+
+    void headerLines() {
+        const QByteArray health = "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+        // A 16 KiB line is fine ("X-Pad: " + value).
+        const QByteArray fits =
+            rawExchange(m_service.port(), health + "X-Pad: " + QByteArray(16 * 1024 - 7, 'a') + "\r\n\r\n");
+        QCOMPARE(rawStatus(fits), 200);
+        const QByteArray over =
+            rawExchange(m_service.port(), health + "X-Pad: " + QByteArray(16 * 1024 - 6, 'a') + "\r\n\r\n");
+        QCOMPARE(rawStatus(over), 431);
+        const QByteArray longTarget =
+            rawExchange(m_service.port(),
+                        "GET /v1/health?" + QByteArray(20 * 1024, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n");
+        QCOMPARE(rawStatus(longTarget), 431);
+        QByteArray many = health;
+        for (int i = 0; i < 10; ++i)
+            many += "X-Pad-" + QByteArray::number(i) + ": " + QByteArray(15 * 1024, 'b') + "\r\n";
+        QCOMPARE(rawStatus(rawExchange(m_service.port(), many + "\r\n")), 431);
+        // A credential header that is too long is refused whole, not cut to a valid prefix.
+        QByteArray head = postHead(m_credentials, "Content-Length: 26\r\n");
+        head.replace("x-onehouse-api-secret: ", "x-onehouse-api-secret: " + QByteArray(17 * 1024, 'c'));
+        QCOMPARE(rawStatus(rawExchange(m_service.port(), head + "\r\n" + R"({"statement": "SHOW JOBS"})")),
+                 431);
+    }
+
+    void headerInjection_data() {
+        QTest::addColumn<QByteArray>("header");
+        QTest::newRow("bare CR") << QByteArray("X-Evil: a\rInjected: b\r\n");
+        QTest::newRow("NUL") << QByteArray("X-Evil: a\0b\r\n", 13);
+        QTest::newRow("space before colon") << QByteArray("X-Evil : a\r\n");
+        QTest::newRow("no colon") << QByteArray("X-Evil\r\n");
+        QTest::newRow("two content lengths") << QByteArray("Content-Length: 2\r\nContent-Length: 3\r\n");
+    }
+
+    void headerInjection() {
+        QFETCH(QByteArray, header);
+        const QByteArray raw =
+            rawExchange(m_service.port(), "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n" + header + "\r\n");
+        QCOMPARE(rawStatus(raw), 400);
+        QVERIFY(raw.contains("grpc-message: "));
+    }
+
+    void brokenRequestLine() {
+        QCOMPARE(rawStatus(rawExchange(m_service.port(), "HELLO\r\n\r\n")), 400);
+        QCOMPARE(rawStatus(rawExchange(m_service.port(), "GET /v1/status/%zz HTTP/1.1\r\nHost: x\r\n\r\n")),
+                 400);
+        QCOMPARE(rawStatus(rawExchange(m_service.port(), "GET /v1/health HTTP/9.9\r\nHost: x\r\n\r\n")), 400);
+    }
+
+    void idempotencyKeys_data() {
+        QTest::addColumn<QByteArray>("key");
+        QTest::addColumn<int>("status");
+        QTest::newRow("64 characters") << QByteArray(64, 'k') << 200;
+        QTest::newRow("65 characters") << QByteArray(65, 'k') << 400;
+        QTest::newRow("empty") << QByteArray() << 400;
+        QTest::newRow("space") << QByteArray("a b") << 400;
+        QTest::newRow("non-ascii") << QByteArray("cl\xc3\xa9") << 400;
+        QTest::newRow("tab") << QByteArray("a\tb") << 400;
+    }
+
+    void idempotencyKeys() {
+        QFETCH(QByteArray, key);
+        QFETCH(int, status);
+        const QByteArray raw =
+            rawExchange(m_service.port(), postHead(m_credentials, "Idempotency-Key: " + key +
+                                                                      "\r\nContent-Length: 26\r\n\r\n"
+                                                                      R"({"statement": "SHOW JOBS"})"));
+        QCOMPARE(rawStatus(raw), status);
+        if (status != 200)
+            QVERIFY(raw.contains("Idempotency-Key"));
+    }
+
+    void strangeStatements_data() {
+        QTest::addColumn<QString>("statement");
+        QTest::newRow("quotes") << QStringLiteral("DESCRIBE JOB 'a''b\"c'");
+        QTest::newRow("backquotes") << QStringLiteral("DESCRIBE JOB `a``b`");
+        QTest::newRow("unclosed backquote") << QStringLiteral("DESCRIBE JOB `abc");
+        QTest::newRow("unclosed string") << QStringLiteral("CREATE JOB j TYPE = 'JAR");
+        QTest::newRow("unicode") << QStringLiteral("DESCRIBE JOB `jöb-名前-🚀`");
+        QTest::newRow("nul") << QStringLiteral("SHOW JOBS") + QChar(0) + QStringLiteral("; DELETE JOB x");
+        QTest::newRow("only nul") << QString(QChar(0));
+        QTest::newRow("empty") << QString();
+        QTest::newRow("semicolons") << QStringLiteral("SHOW JOBS; SHOW JOBS");
+        QTest::newRow("control characters") << QStringLiteral("SHOW\x01JOBS\x7f");
+        QTest::newRow("deep parentheses") << QStringLiteral("CREATE JOB j TYPE = 'JAR' PARAMETERS = ") +
+                                                 QString(5000, QLatin1Char('(')) +
+                                                 QStringLiteral(" CLUSTER = 'c1'");
+        QTest::newRow("many parameters") << QStringLiteral("CREATE JOB x TYPE = 'JAR' PARAMETERS = (") +
+                                                QStringLiteral("'--conf', ").repeated(20000) +
+                                                QStringLiteral(") CLUSTER = 'nope'");
+        QTest::newRow("huge number") << QStringLiteral("SHOW JOB_RUNS LIMIT 99999999999999999999999999");
+        QTest::newRow("negative number")
+            << QStringLiteral("CREATE CLUSTER c9 TYPE = 'Spark' MAX_OCU = -1 MIN_OCU = -5");
+        QTest::newRow("sql injection") << QStringLiteral("DESCRIBE JOB `x'; DROP TABLE jobs; --`");
+    }
+
+    void strangeStatements() {
+        QFETCH(QString, statement);
+        const nlohmann::json status = runStatement(m_service, m_credentials, statement);
+        const QString apiStatus = QString::fromStdString(status.value("apiStatus", ""));
+        QVERIFY2(apiStatus == QLatin1String("API_OPERATION_STATUS_INVALID") ||
+                     apiStatus == QLatin1String("API_OPERATION_STATUS_FAILED"),
+                 status.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        QVERIFY(!status.value("errorMessage", "").empty());
+    }
+
+    void idleAndSlowClientsDoNotStarveOthers() {
+        std::vector<std::unique_ptr<QTcpSocket>> sockets;
+        for (int i = 0; i < 60; ++i) {
+            auto socket = std::make_unique<QTcpSocket>();
+            socket->connectToHost(QStringLiteral("127.0.0.1"), m_service.port());
+            QVERIFY(socket->waitForConnected(5000));
+            if (i % 2 == 0) // half of them stall in the middle of a header
+                socket->write("POST /v1/resource/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le");
+            else if (i % 3 == 0) // some in the middle of a body
+                socket->write(postHead(m_credentials, "Content-Length: 100\r\n\r\n{\"statement\""));
+            socket->waitForBytesWritten(1000);
+            sockets.push_back(std::move(socket));
+        }
+        QElapsedTimer timer;
+        timer.start();
+        const nlohmann::json status = runStatement(m_service, m_credentials, QStringLiteral("SHOW JOBS"));
+        QCOMPARE(QString::fromStdString(status.value("apiStatus", "")),
+                 QStringLiteral("API_OPERATION_STATUS_SUCCESS"));
+        QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
+    }
+
+    void slowClientsAreCutOffByTheTimeouts() {
+        TestService strict({QStringLiteral("--header-timeout"), QStringLiteral("1"),
+                            QStringLiteral("--read-timeout"), QStringLiteral("1"),
+                            QStringLiteral("--idle-timeout"), QStringLiteral("1")});
+        QVERIFY2(strict.start(), qPrintable(strict.lastError()));
+        QTcpSocket slowHeader;
+        slowHeader.connectToHost(QStringLiteral("127.0.0.1"), strict.port());
+        QVERIFY(slowHeader.waitForConnected(5000));
+        slowHeader.write("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+        QTcpSocket slowBody;
+        slowBody.connectToHost(QStringLiteral("127.0.0.1"), strict.port());
+        QVERIFY(slowBody.waitForConnected(5000));
+        slowBody.write("POST /v1/resource/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{");
+        QTcpSocket idle;
+        idle.connectToHost(QStringLiteral("127.0.0.1"), strict.port());
+        QVERIFY(idle.waitForConnected(5000));
+        QElapsedTimer timer;
+        timer.start();
+        for (QTcpSocket* socket : {&slowHeader, &slowBody, &idle}) {
+            while (socket->state() != QAbstractSocket::UnconnectedState && timer.elapsed() < 5000)
+                socket->waitForDisconnected(100);
+            QCOMPARE(socket->state(), QAbstractSocket::UnconnectedState);
+        }
+        QVERIFY(timer.elapsed() >= 500);
+        QCOMPARE(strict.stop(), 0);
+    }
+
+    void connectionCapAnswers503() {
+        TestService capped({QStringLiteral("--max-connections"), QStringLiteral("3")});
+        QVERIFY2(capped.start(), qPrintable(capped.lastError()));
+        std::vector<std::unique_ptr<QTcpSocket>> held;
+        for (int i = 0; i < 3; ++i) {
+            held.push_back(std::make_unique<QTcpSocket>());
+            held.back()->connectToHost(QStringLiteral("127.0.0.1"), capped.port());
+            QVERIFY(held.back()->waitForConnected(5000));
+        }
+        QTest::qWait(200);
+        const QByteArray raw = rawExchange(capped.port(), "GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n", 5000);
+        QCOMPARE(rawStatus(raw), 503);
+        held.clear();
+        QTest::qWait(200);
+        QCOMPARE(rawStatus(rawExchange(capped.port(), "GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n", 5000)),
+                 200);
+    }
+
+private:
+    // What the project holds, as the service reports it.
+    nlohmann::json jobsAndClusters() {
+        const nlohmann::json jobs = runStatement(m_service, m_credentials, QStringLiteral("SHOW JOBS"));
+        const nlohmann::json clusters =
+            runStatement(m_service, m_credentials, QStringLiteral("SHOW CLUSTERS"));
+        return nlohmann::json::array(
+            {jobs.value("apiResponse", nlohmann::json()), clusters.value("apiResponse", nlohmann::json())});
+    }
+
+    TestService m_service;
+    ApiCredentials m_credentials;
+    nlohmann::json m_jobsBefore;
+};
+
+QTEST_GUILESS_MAIN(TestBadInput)
+#include "tst_badinput.moc"

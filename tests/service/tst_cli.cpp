@@ -1,0 +1,210 @@
+// The jobdeckd command line (CONTRACT §5): every failure exits non-zero with one line on stderr.
+#include "tests/support/TestHttp.h"
+#include "tests/support/TestService.h"
+
+#include <QFile>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <sys/types.h>
+
+using namespace jobdeck;
+
+namespace {
+
+QStringList nonEmptyLines(const QByteArray& text) {
+    QStringList lines;
+    for (const QByteArray& line : text.split('\n'))
+        if (!line.trimmed().isEmpty())
+            lines << QString::fromUtf8(line);
+    return lines;
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(m_tmp.isValid()); }
+
+    void help_data() {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("top") << QStringList{"--help"} << "serve";
+        QTest::newRow("serve") << QStringList{"serve", "--help"} << "--listen";
+        QTest::newRow("keys") << QStringList{"keys", "--help"} << "create";
+        QTest::newRow("keys create") << QStringList{"keys", "create", "--help"} << "--role";
+    }
+
+    void help() {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, mentions);
+        const auto exit = TestService::runJobdeckd(arguments);
+        QCOMPARE(exit.status, 0);
+        QVERIFY2(QString::fromUtf8(exit.out).contains(mentions), exit.out.constData());
+    }
+
+    void failures_data() {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("mentions"); // part of the one stderr line
+        const QString dir = m_tmp.filePath(QStringLiteral("data"));
+        QFile file(m_tmp.filePath(QStringLiteral("a-file")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        QTest::newRow("no command") << QStringList{} << "";
+        QTest::newRow("unknown command") << QStringList{"frobnicate"} << "frobnicate";
+        QTest::newRow("unknown option") << QStringList{"serve", "--frobnicate"} << "--frobnicate";
+        QTest::newRow("listen: no port")
+            << QStringList{"serve", "--data-dir", dir, "--listen", "127.0.0.1"} << "invalid listen address";
+        QTest::newRow("listen: port too big")
+            << QStringList{"serve", "--data-dir", dir, "--listen", "127.0.0.1:70000"}
+            << "invalid listen address";
+        QTest::newRow("listen: not an address")
+            << QStringList{"serve", "--data-dir", dir, "--listen", "nowhere:80"} << "invalid listen address";
+        QTest::newRow("listen: garbage port")
+            << QStringList{"serve", "--data-dir", dir, "--listen", "127.0.0.1:8x"}
+            << "invalid listen address";
+        QTest::newRow("listen: foreign address")
+            << QStringList{"serve", "--data-dir", dir, "--listen", "192.0.2.1:8420"} << "cannot listen on";
+        QTest::newRow("data dir is a file")
+            << QStringList{"serve", "--data-dir", file.fileName(), "--listen", "127.0.0.1:0"}
+            << "not a directory";
+        QTest::newRow("data dir uncreatable")
+            << QStringList{"serve", "--data-dir", "/proc/jobdeck-test/data", "--listen", "127.0.0.1:0"}
+            << "cannot create data directory";
+        QTest::newRow("database: unknown scheme")
+            << QStringList{"serve",    "--data-dir", dir, "--database", "mysql://localhost/x",
+                           "--listen", "127.0.0.1:0"}
+            << "database URL";
+        QTest::newRow("database: postgresql")
+            << QStringList{"serve",    "--data-dir", dir, "--database", "postgresql://localhost/jobdeck",
+                           "--listen", "127.0.0.1:0"}
+            << "postgresql";
+        QTest::newRow("runner") << QStringList{"serve", "--data-dir", dir, "--runner", "yarn"} << "yarn";
+        QTest::newRow("timeout") << QStringList{"serve", "--data-dir", dir, "--header-timeout", "soon"}
+                                 << "soon";
+        QTest::newRow("s3 map") << QStringList{"serve", "--data-dir", dir, "--s3-map", "bucket"} << "bucket";
+        QTest::newRow("keys without verb") << QStringList{"keys"} << "";
+        QTest::newRow("role") << QStringList{"keys",      "create", "--data-dir", dir,
+                                             "--project", "p",      "--role",     "root"}
+                              << "invalid role 'root'";
+        QTest::newRow("no project") << QStringList{"keys", "create", "--data-dir", dir, "--role", "admin"}
+                                    << "--project";
+        QTest::newRow("empty project")
+            << QStringList{"keys", "create", "--data-dir", dir, "--project", "", "--role", "admin"}
+            << "project";
+        QTest::newRow("keys: data dir is a file")
+            << QStringList{"keys",      "create", "--data-dir", file.fileName(),
+                           "--project", "p",      "--role",     "admin"}
+            << "not a directory";
+    }
+
+    void failures() {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, mentions);
+        const auto exit = TestService::runJobdeckd(arguments, 10000);
+        QVERIFY2(exit.status > 0, qPrintable(QStringLiteral("exit %1").arg(exit.status)));
+        const QStringList lines = nonEmptyLines(exit.err);
+        QVERIFY2(lines.size() == 1, exit.err.constData());
+        QVERIFY2(lines.first().startsWith(QStringLiteral("jobdeckd: ")), exit.err.constData());
+        QVERIFY2(lines.first().contains(mentions, Qt::CaseInsensitive), exit.err.constData());
+        QVERIFY(exit.out.isEmpty());
+    }
+
+    void portInUse() {
+        QTcpServer occupier;
+        QVERIFY(occupier.listen(QHostAddress::LocalHost));
+        const QString listen = QStringLiteral("127.0.0.1:%1").arg(occupier.serverPort());
+        const auto exit = TestService::runJobdeckd(
+            {"serve", "--data-dir", m_tmp.filePath(QStringLiteral("busy")), "--listen", listen}, 10000);
+        QVERIFY(exit.status > 0);
+        const QStringList lines = nonEmptyLines(exit.err);
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines.first().contains(QStringLiteral("cannot listen on ") + listen), exit.err.constData());
+        QVERIFY2(lines.first().contains(QStringLiteral("in use")), exit.err.constData());
+    }
+
+    void keysCreateJson() {
+        const QString dir = m_tmp.filePath(QStringLiteral("keys"));
+        const auto exit = TestService::runJobdeckd(
+            {"keys", "create", "--data-dir", dir, "--project", "analytics", "--role", "operator", "--json"});
+        QCOMPARE(exit.status, 0);
+        const nlohmann::json key = nlohmann::json::parse(exit.out.toStdString(), nullptr, false);
+        QVERIFY2(key.is_object(), exit.out.constData());
+        QCOMPARE(key.size(), std::size_t(4));
+        for (const char* field : {"projectUid", "apiKey", "apiSecret", "role"})
+            QVERIFY2(key.contains(field) && key[field].is_string() && !key[field].get<std::string>().empty(),
+                     field);
+        QCOMPARE(QString::fromStdString(key["role"].get<std::string>()), QStringLiteral("operator"));
+
+        // The same project again: same uid, new key and secret.
+        const auto again = TestService::runJobdeckd(
+            {"keys", "create", "--data-dir", dir, "--project", "analytics", "--role", "viewer", "--json"});
+        const nlohmann::json second = nlohmann::json::parse(again.out.toStdString(), nullptr, false);
+        QCOMPARE(second.value("projectUid", ""), key.value("projectUid", ""));
+        QVERIFY(second.value("apiKey", "") != key.value("apiKey", ""));
+
+        // Only a hash of the secret is stored.
+        QFile database(dir + QStringLiteral("/jobdeck.db"));
+        QVERIFY(database.open(QIODevice::ReadOnly));
+        QVERIFY(!database.readAll().contains(QByteArray::fromStdString(key["apiSecret"].get<std::string>())));
+    }
+
+    void keysCreatePlain() {
+        const auto exit =
+            TestService::runJobdeckd({"keys", "create", "--data-dir", m_tmp.filePath(QStringLiteral("plain")),
+                                      "--project", "p", "--role", "admin"});
+        QCOMPARE(exit.status, 0);
+        QVERIFY(exit.out.contains("apiSecret:"));
+        QVERIFY(exit.out.contains("admin"));
+    }
+
+    void serveUsesTheKeysDataDir() {
+        // keys create and serve agree on where the database is.
+        TestService service;
+        const ApiCredentials credentials = service.createKey(QStringLiteral("p"), QStringLiteral("viewer"));
+        QVERIFY(credentials.isValid());
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        const nlohmann::json status = runStatement(service, credentials, QStringLiteral("SHOW JOBS"));
+        QCOMPARE(QString::fromStdString(status.value("apiStatus", "")),
+                 QStringLiteral("API_OPERATION_STATUS_SUCCESS"));
+        QCOMPARE(service.stop(), 0);
+    }
+
+    void explicitDatabaseUrl() {
+        const QString database = QStringLiteral("sqlite:") + m_tmp.filePath(QStringLiteral("elsewhere.db"));
+        const auto exit =
+            TestService::runJobdeckd({"keys", "create", "--data-dir", m_tmp.filePath(QStringLiteral("d2")),
+                                      "--database", database, "--project", "p", "--role", "admin", "--json"});
+        QCOMPARE(exit.status, 0);
+        QVERIFY(QFile::exists(m_tmp.filePath(QStringLiteral("elsewhere.db"))));
+        TestService service({QStringLiteral("--database"), database});
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        const nlohmann::json key = nlohmann::json::parse(exit.out.toStdString());
+        const ApiCredentials credentials{QString::fromStdString(key["projectUid"].get<std::string>()),
+                                         QString::fromStdString(key["apiKey"].get<std::string>()),
+                                         QString::fromStdString(key["apiSecret"].get<std::string>()),
+                                         QStringLiteral("admin")};
+        const nlohmann::json status = runStatement(service, credentials, QStringLiteral("SHOW JOBS"));
+        QCOMPARE(QString::fromStdString(status.value("apiStatus", "")),
+                 QStringLiteral("API_OPERATION_STATUS_SUCCESS"));
+    }
+
+    void sigintStopsGracefully() {
+        TestService service;
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        QVERIFY(::kill(static_cast<pid_t>(service.processId()), SIGINT) == 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!service.isRunning(), 10000);
+        QCOMPARE(service.stop(), 0); // already stopped: its exit status
+        QVERIFY(service.errorOutput().contains(QStringLiteral("signal 2")));
+    }
+
+private:
+    QTemporaryDir m_tmp;
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

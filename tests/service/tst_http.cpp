@@ -1,0 +1,255 @@
+// The statement transport of CONTRACT §1 against the real jobdeckd.
+#include "tests/support/TestHttp.h"
+#include "tests/support/TestService.h"
+
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QSet>
+#include <QTcpSocket>
+#include <QTest>
+#include <QThread>
+
+using namespace jobdeck;
+
+namespace {
+
+constexpr auto kSuccess = "API_OPERATION_STATUS_SUCCESS";
+constexpr auto kPending = "API_OPERATION_STATUS_PENDING";
+
+QByteArray statementBody(const std::string& statement) {
+    return QByteArray::fromStdString(nlohmann::json{{"statement", statement}}.dump());
+}
+
+// GET /v1/status/<id> until the status is final, for at most 10 s.
+nlohmann::json pollStatus(const TestService& service, const ApiCredentials& credentials,
+                          const std::string& id) {
+    const QDeadlineTimer deadline(10000);
+    nlohmann::json status;
+    do {
+        const HttpResult result =
+            request(service.url(QStringLiteral("/v1/status/") + QString::fromStdString(id)), "GET", {},
+                    credentials.headers());
+        if (result.status != 200)
+            return {{"httpStatus", result.status}};
+        status = result.json();
+        if (status.value("apiStatus", "") != kPending)
+            return status;
+        QThread::msleep(20);
+    } while (!deadline.hasExpired());
+    return status;
+}
+
+void verifyErrorShape(const HttpResult& result) {
+    const QByteArray reason = result.header("grpc-message");
+    QVERIFY2(!reason.isEmpty(), result.body.constData());
+    QVERIFY(!reason.contains('\n'));
+    const nlohmann::json body = result.json();
+    QVERIFY(body.is_object());
+    QCOMPARE(QByteArray::fromStdString(body.value("error", "")), reason);
+}
+
+} // namespace
+
+class TestHttpTransport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        m_alpha = m_service.createKey(QStringLiteral("alpha"), QStringLiteral("operator"));
+        m_beta = m_service.createKey(QStringLiteral("beta"), QStringLiteral("operator"));
+        QVERIFY2(m_alpha.isValid() && m_beta.isValid(), qPrintable(m_service.lastError()));
+        QVERIFY(m_alpha.projectUid != m_beta.projectUid);
+    }
+
+    void health() {
+        const HttpResult result = request(m_service.url(QStringLiteral("/v1/health")), "GET");
+        QCOMPARE(result.status, 200);
+        const nlohmann::json body = result.json();
+        QCOMPARE(QString::fromStdString(body.value("status", "")), QStringLiteral("ok"));
+        QCOMPARE(QString::fromStdString(body.value("version", "")), QStringLiteral(JOBDECK_VERSION));
+        QVERIFY(result.header("content-type").startsWith("application/json"));
+    }
+
+    void postThenPollStatus() {
+        const HttpResult posted = request(m_service.url(QStringLiteral("/v1/resource/")), "POST",
+                                          statementBody("SHOW JOBS"), m_alpha.headers());
+        QCOMPARE(posted.status, 200);
+        const nlohmann::json body = posted.json();
+        QVERIFY(body.is_object());
+        QCOMPARE(body.size(), std::size_t(1));
+        const std::string id = body.value("requestId", "");
+        QVERIFY(id.size() >= 32);
+
+        const nlohmann::json status = pollStatus(m_service, m_alpha, id);
+        QCOMPARE(QString::fromStdString(status.value("apiStatus", "")), QString::fromLatin1(kSuccess));
+        QVERIFY(status["apiResponse"]["showJobsApiResponse"]["sparkJobs"].is_array());
+        QVERIFY(!status.contains("errorMessage"));
+    }
+
+    void requestIdsAreFresh() {
+        QSet<QString> ids;
+        for (int i = 0; i < 5; ++i) {
+            const HttpResult posted = request(m_service.url(QStringLiteral("/v1/resource/")), "POST",
+                                              statementBody("SHOW CLUSTERS"), m_alpha.headers());
+            QCOMPARE(posted.status, 200);
+            ids.insert(QString::fromStdString(posted.json().value("requestId", "")));
+        }
+        QCOMPARE(ids.size(), 5);
+    }
+
+    void preferWaitAnswersWithTheStatus() {
+        const nlohmann::json status = runStatement(m_service, m_alpha, QStringLiteral("SHOW JOBS"));
+        QCOMPARE(QString::fromStdString(status.value("apiStatus", "")), QString::fromLatin1(kSuccess));
+        const std::string id = status.value("requestId", "");
+        QVERIFY(!id.empty());
+        // The same status stays readable by its id, without the requestId inside.
+        const HttpResult again =
+            request(m_service.url(QStringLiteral("/v1/status/") + QString::fromStdString(id)), "GET", {},
+                    m_alpha.headers());
+        QCOMPARE(again.status, 200);
+        nlohmann::json expected = status;
+        expected.erase("requestId");
+        QVERIFY2(again.json() == expected, again.body.constData());
+    }
+
+    void preferWaitIsCapped() {
+        // An absurd wait is cut to the cap and a fast statement still answers at once.
+        HttpHeaders headers = m_alpha.headers();
+        headers.append(qMakePair(QByteArray("Prefer"), QByteArray("wait=99999999")));
+        QElapsedTimer timer;
+        timer.start();
+        const HttpResult result = request(m_service.url(QStringLiteral("/v1/resource/")), "POST",
+                                          statementBody("SHOW JOBS"), headers);
+        QCOMPARE(result.status, 200);
+        QCOMPARE(QString::fromStdString(result.json().value("apiStatus", "")), QString::fromLatin1(kSuccess));
+        QVERIFY(timer.elapsed() < 5000);
+        QCOMPARE(result.header("preference-applied"), QByteArray("wait=60"));
+    }
+
+    void unknownRequestIdIs404() {
+        const HttpResult result =
+            request(m_service.url(QStringLiteral("/v1/status/00000000-0000-4000-8000-000000000000")), "GET",
+                    {}, m_alpha.headers());
+        QCOMPARE(result.status, 404);
+        verifyErrorShape(result);
+        const HttpResult empty =
+            request(m_service.url(QStringLiteral("/v1/status/")), "GET", {}, m_alpha.headers());
+        QCOMPARE(empty.status, 404);
+    }
+
+    void requestOfAnotherProjectIsInvisible() {
+        const nlohmann::json status = runStatement(m_service, m_alpha, QStringLiteral("SHOW JOBS"));
+        const QString id = QString::fromStdString(status.value("requestId", ""));
+        QVERIFY(!id.isEmpty());
+        const HttpResult own =
+            request(m_service.url(QStringLiteral("/v1/status/") + id), "GET", {}, m_alpha.headers());
+        QCOMPARE(own.status, 200);
+        const HttpResult other =
+            request(m_service.url(QStringLiteral("/v1/status/") + id), "GET", {}, m_beta.headers());
+        QCOMPARE(other.status, 404);
+        // Exactly what a made-up id gets: nothing tells the two apart.
+        const HttpResult madeUp =
+            request(m_service.url(QStringLiteral("/v1/status/made-up")), "GET", {}, m_beta.headers());
+        QCOMPARE(other.body, madeUp.body);
+    }
+
+    void invalidAndFailedCarryErrorMessage() {
+        const nlohmann::json invalid = runStatement(m_service, m_alpha, QStringLiteral("SHOW JOBZ"));
+        QCOMPARE(QString::fromStdString(invalid.value("apiStatus", "")),
+                 QStringLiteral("API_OPERATION_STATUS_INVALID"));
+        QVERIFY(!invalid.value("errorMessage", "").empty());
+
+        const nlohmann::json failed =
+            runStatement(m_service, m_alpha, QStringLiteral("DESCRIBE JOB no_such_job"));
+        QCOMPARE(QString::fromStdString(failed.value("apiStatus", "")),
+                 QStringLiteral("API_OPERATION_STATUS_FAILED"));
+        QVERIFY(
+            QString::fromStdString(failed.value("errorMessage", "")).contains(QStringLiteral("no_such_job")));
+
+        // The same through GET /v1/status.
+        const HttpResult again = request(m_service.url(QStringLiteral("/v1/status/") +
+                                                       QString::fromStdString(failed.value("requestId", ""))),
+                                         "GET", {}, m_alpha.headers());
+        QCOMPARE(QString::fromStdString(again.json().value("errorMessage", "")),
+                 QString::fromStdString(failed.value("errorMessage", "")));
+    }
+
+    void keepAliveServesSeveralRequestsOnOneConnection() {
+        const QByteArray health = "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+        const QByteArray raw = rawExchange(m_service.port(), health + health + health, 5000, 3);
+        QCOMPARE(raw.count("HTTP/1.1 200 OK"), 3);
+
+        QTcpSocket socket;
+        socket.connectToHost(QStringLiteral("127.0.0.1"), m_service.port());
+        QVERIFY(socket.waitForConnected(5000));
+        for (int i = 0; i < 3; ++i) {
+            socket.write(health);
+            QByteArray answer;
+            while (!answer.contains("\"ok\"") && socket.waitForReadyRead(5000))
+                answer += socket.readAll();
+            QVERIFY2(answer.startsWith("HTTP/1.1 200"), answer.constData());
+            QVERIFY(socket.state() == QAbstractSocket::ConnectedState);
+        }
+    }
+
+    void connectionCloseIsHonoured() {
+        const QByteArray raw =
+            rawExchange(m_service.port(),
+                        "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 5000, 2);
+        QCOMPARE(rawStatus(raw), 200);
+        QVERIFY(raw.toLower().contains("connection: close"));
+    }
+
+    void everyErrorCarriesGrpcMessage() {
+        const HttpResult unauthenticated =
+            request(m_service.url(QStringLiteral("/v1/resource/")), "POST", statementBody("SHOW JOBS"));
+        QCOMPARE(unauthenticated.status, 401);
+        verifyErrorShape(unauthenticated);
+
+        const HttpResult badJson =
+            request(m_service.url(QStringLiteral("/v1/resource/")), "POST", "{", m_alpha.headers());
+        QCOMPARE(badJson.status, 400);
+        verifyErrorShape(badJson);
+
+        const HttpResult unknownPath = request(m_service.url(QStringLiteral("/v1/nothing")), "GET");
+        QCOMPARE(unknownPath.status, 404);
+        verifyErrorShape(unknownPath);
+
+        const HttpResult wrongMethod = request(m_service.url(QStringLiteral("/v1/health")), "DELETE");
+        QCOMPARE(wrongMethod.status, 405);
+        verifyErrorShape(wrongMethod);
+    }
+
+    void clientHeadersAreAccepted() {
+        HttpHeaders headers{{"x-onehouse-account-uid", "acct-1"},
+                            {"x-onehouse-link-uid", "link-1"},
+                            {"x-onehouse-region", "us-west-2"},
+                            {"x-onehouse-uuid", "uuid-1"},
+                            {"Idempotency-Key", "key-1"}};
+        const nlohmann::json status = runStatement(m_service, m_alpha, QStringLiteral("SHOW JOBS"), headers);
+        QCOMPARE(QString::fromStdString(status.value("apiStatus", "")), QString::fromLatin1(kSuccess));
+    }
+
+    void gracefulShutdownExitsZero() {
+        QCOMPARE(m_service.stop(), 0);
+        QVERIFY(m_service.errorOutput().contains(QStringLiteral("shutting down")));
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        QCOMPARE(request(m_service.url(QStringLiteral("/v1/health")), "GET").status, 200);
+    }
+
+    void requestLogHasNoSecrets() {
+        const QString log = m_service.errorOutput();
+        QVERIFY(log.contains(QStringLiteral("path=/v1/resource/")));
+        QVERIFY(!log.contains(m_alpha.apiSecret));
+        QVERIFY(!log.contains(m_alpha.apiKey));
+    }
+
+private:
+    TestService m_service;
+    ApiCredentials m_alpha;
+    ApiCredentials m_beta;
+};
+
+QTEST_GUILESS_MAIN(TestHttpTransport)
+#include "tst_http.moc"
