@@ -159,11 +159,13 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
     std::vector<std::string> envStrings = buildEnvironment(spec);
     std::vector<char*> argv = pointers(argvStrings);
     std::vector<char*> envp = pointers(envStrings);
-    const std::string statusPath = exitStatusPath(spec.runDir);
+    // Absolute: the monitor and the driver work inside the run directory.
+    const std::string absoluteRunDir = std::filesystem::absolute(spec.runDir).string();
+    const std::string statusPath = exitStatusPath(absoluteRunDir);
     const std::string statusTmp = statusPath + ".tmp";
-    const std::string pidPath = spec.runDir + "/driver-pid";
+    const std::string pidPath = absoluteRunDir + "/driver-pid";
     const std::string pidTmp = pidPath + ".tmp";
-    const char* runDir = spec.runDir.c_str();
+    const char* runDir = absoluteRunDir.c_str();
 
     const int logFd = ::open(spec.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (logFd < 0) {

@@ -1,6 +1,7 @@
 #include "service/RunManager.h"
 
 #include "core/ArgumentOverrides.h"
+#include "core/EffectiveConfig.h"
 #include "core/ParameterClassifier.h"
 #include "core/SecretMasking.h"
 #include "service/EventBus.h"
@@ -30,25 +31,6 @@ constexpr auto kTick = std::chrono::milliseconds(150);
 constexpr auto kGoneGrace = std::chrono::seconds(3);
 constexpr auto kRetentionInterval = std::chrono::minutes(10);
 constexpr std::size_t kMaxIdempotencyKey = 64;
-
-// CONTRACT §3: never granted, never applied.
-bool isReservedHudiKey(const std::string& key) {
-    for (std::string_view family : {"hoodie.write.concurrency.", "hoodie.write.lock.", "hoodie.metrics."})
-        if (key.rfind(family, 0) == 0)
-            return true;
-    return key == "hoodie.cleaner.policy.failed.writes" || key == "hoodie.clean.failed.writes.policy" ||
-           key == "hoodie.write.config.freeze";
-}
-
-bool isAllowedHudiKey(const std::string& key, const ProjectSettings& settings) {
-    if (!settings.hudiConfigsEnabled)
-        return false;
-    for (const auto& entry : settings.hudiConfigAllowlist) {
-        if (!entry.empty() && entry.back() == '.' ? key.rfind(entry, 0) == 0 : key == entry)
-            return true;
-    }
-    return false;
-}
 
 // The status word of "Job run <id> is already <state>": the contract's status without its prefix.
 std::string statusWord(JobRunStatus status) {
@@ -85,8 +67,9 @@ RunManager::RunManager(Storage& storage, EventBus& events, const ServeOptions& o
     : m_storage(storage)
     , m_events(events)
     , m_runs(storage.database())
-    , m_resolver(options.dataDir, options.s3Map)
-    , m_dataDir(options.dataDir)
+    // Absolute, because drivers and their monitors run in the run directory.
+    , m_resolver(std::filesystem::absolute(options.dataDir).string(), options.s3Map)
+    , m_dataDir(std::filesystem::absolute(options.dataDir).string())
     , m_cancelGrace(options.cancelGrace)
     , m_retentionDays(options.retentionDays) {
     const char* sparkHome = std::getenv("SPARK_HOME");
@@ -243,25 +226,6 @@ void RunManager::schedule() {
         launch(*byId[id]);
 }
 
-std::string RunManager::hudiDefaultsFor(const std::string& projectUid, const std::string& runId,
-                                        const std::map<std::string, std::string>& clusterHudi,
-                                        const std::vector<std::pair<std::string, std::string>>& jobHudi) {
-    const ProjectSettings settings = m_storage.projectSettings(projectUid);
-    std::map<std::string, std::string> effective;
-    for (const auto& [key, value] : clusterHudi)
-        if (!isReservedHudiKey(key))
-            effective[key] = value;
-    for (const auto& [key, value] : jobHudi)
-        if (!isReservedHudiKey(key) && isAllowedHudiKey(key, settings))
-            effective[key] = value;
-    // DFSPropertiesConfiguration splits a line at its first '=' when it has one (else at whitespace),
-    // so key=value is the form that keeps any value intact.
-    std::string text = "# Effective Hudi configurations of job run " + runId + "\n";
-    for (const auto& [key, value] : effective)
-        text += key + "=" + value + "\n";
-    return text;
-}
-
 void RunManager::launch(RunRecord record) {
     const auto job = m_storage.findJob(record.projectUid, record.run.jobName);
     if (!job || job->jobId != record.run.jobId) {
@@ -291,10 +255,6 @@ void RunManager::launch(RunRecord record) {
     input.runId = record.run.jobRunId;
     if (cluster)
         input.clusterSparkConfigs = cluster->sparkConfigs;
-    std::vector<std::pair<std::string, std::string>> jobHudi;
-    for (const auto& setting : classified.hudiConfigs)
-        jobHudi.emplace_back(setting.key, setting.value);
-
     // Recorded before the driver exists, so that a restart finds the driver through its directory.
     record.runDir = (std::filesystem::path(m_dataDir) / "runs" / record.run.jobRunId).string();
     record.logPath = record.runDir + "/driver.log";
@@ -308,8 +268,9 @@ void RunManager::launch(RunRecord record) {
                                  : SparkSubmitCommand::local(input);
     spec.extraEnv = {{"ONEHOUSE_JOB_RUN_ID", record.run.jobRunId}, {"HUDI_CONF_DIR", record.runDir}};
     spec.hudiDefaults =
-        hudiDefaultsFor(record.projectUid, record.run.jobRunId,
-                        cluster ? cluster->hudiConfigs : std::map<std::string, std::string>{}, jobHudi);
+        EffectiveConfig::resolve(cluster ? cluster->with : ConfigPairs{}, job->parameters,
+                                 m_storage.projectSettings(record.projectUid), record.run.jobRunId)
+            .hudiDefaultsConf();
     const auto launched = RunLauncher::launch(spec);
     if (!launched.error.empty()) {
         endRun(record, JobRunStatus::Failed, "Cannot start the driver: " + launched.error);

@@ -62,9 +62,6 @@ private:
     void endRun(RunRecord& record, JobRunStatus status, std::optional<std::string> message);
     void applyRetention();
     void publish(const RunRecord& record);
-    std::string hudiDefaultsFor(const std::string& projectUid, const std::string& runId,
-                                const std::map<std::string, std::string>& clusterHudi,
-                                const std::vector<std::pair<std::string, std::string>>& jobHudi);
 
     Storage& m_storage;
     EventBus& m_events;

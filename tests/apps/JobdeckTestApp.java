@@ -12,6 +12,7 @@ public final class JobdeckTestApp {
     public static void main(String[] args) throws Exception {
         String runId = System.getenv("ONEHOUSE_JOB_RUN_ID");
         System.out.println("run-id: " + (runId == null ? "<unset>" : runId));
+        System.out.println("pid: " + ProcessHandle.current().pid());
         String confDir = System.getenv("HUDI_CONF_DIR");
         try {
             List<String> lines = Files.readAllLines(Path.of(confDir == null ? "" : confDir, "hudi-defaults.conf"),
@@ -32,7 +33,7 @@ public final class JobdeckTestApp {
             int eq = arg.indexOf('=');
             if (arg.startsWith("--") && eq > 0) {
                 opts.put(arg.substring(0, eq), arg.substring(eq + 1));
-            } else if (arg.startsWith("--") && i + 1 < args.length) {
+            } else if (arg.startsWith("--") && i + 1 < args.length && !args[i + 1].startsWith("--")) {
                 opts.put(arg, args[++i]);
             }
         }

@@ -6,9 +6,11 @@ behaves according to its own arguments, each as `--name value` or `--name=value`
   --lines N      print N numbered lines ("line <i>"), one every --interval-ms (default 0)
   --sleep S      sleep S seconds (fractions allowed) before ending
   --exit-code C  end with exit code C (default 0)
+  --ignore-term  ignore SIGTERM (to test that a cancel ends in KILL)
 Unknown arguments are ignored, so job arguments and overrides can be anything.
 """
 import os
+import signal
 import sys
 import time
 
@@ -21,7 +23,7 @@ def options(args):
         if arg.startswith("--") and "=" in arg:
             name, value = arg.split("=", 1)
             found[name] = value
-        elif arg.startswith("--") and i + 1 < len(args):
+        elif arg.startswith("--") and i + 1 < len(args) and not args[i + 1].startswith("--"):
             found[arg] = args[i + 1]
             i += 1
         i += 1
@@ -31,6 +33,7 @@ def options(args):
 def main():
     args = sys.argv[1:]
     print("run-id: " + os.environ.get("ONEHOUSE_JOB_RUN_ID", "<unset>"))
+    print("pid: %d" % os.getpid())
     conf_dir = os.environ.get("HUDI_CONF_DIR", "")
     try:
         with open(os.path.join(conf_dir, "hudi-defaults.conf")) as conf:
@@ -42,6 +45,8 @@ def main():
         print("arg: " + arg)
     sys.stdout.flush()
     opts = options(args)
+    if "--ignore-term" in args:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     interval = float(opts.get("--interval-ms", "0")) / 1000.0
     for i in range(int(opts.get("--lines", "0"))):
         print("line %d" % (i + 1), flush=True)

@@ -1,0 +1,102 @@
+// GET /v1/jobs/<name>/runs/<runId>/log: read by offset while the driver is still writing, complete
+// once the run has ended, limits, and clear refusals for bad requests.
+#include "tst_runsupport.h"
+
+using namespace jobdeck;
+using namespace jobdeck::runtest;
+
+class TestLogs final : public QObject {
+    Q_OBJECT
+
+    TestService m_service;
+    Project m_project;
+    QString m_runId;
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        QVERIFY(m_project.create(m_service));
+        QCOMPARE(statusOf(must(m_service, m_project.op,
+                               "CREATE CLUSTER lc TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1")),
+                 std::string(kSuccess));
+        QCOMPARE(statusOf(must(m_service, m_project.op,
+                               "CREATE JOB slow TYPE = 'PYTHON' PARAMETERS = " +
+                                   tuple({kPythonApp, "--lines", "30", "--interval-ms", "100"}) +
+                                   " CLUSTER = 'lc'")),
+                 std::string(kSuccess));
+    }
+
+    void readsWhileGrowingThenComplete() {
+        m_runId = runIdOf(runJob(m_service, m_project.op, "slow"));
+        QVERIFY(!m_runId.isEmpty());
+        QByteArray all;
+        qint64 offset = 0;
+        int partialReads = 0; // reads that returned data while the run was still going
+        bool complete = false;
+        QElapsedTimer timer;
+        timer.start();
+        while (!complete && timer.elapsed() < 30000) {
+            const auto page = logPage(m_service, m_project.op, "slow", m_runId, offset);
+            QCOMPARE(page.status, 200);
+            QVERIFY(page.header("Content-Type").startsWith("text/plain"));
+            const qint64 next = page.header("X-Log-Next-Offset").toLongLong();
+            QCOMPARE(next, offset + page.body.size());
+            complete = page.header("X-Log-Complete") == "true";
+            QVERIFY(complete || page.header("X-Log-Complete") == "false");
+            if (!complete && !page.body.isEmpty())
+                ++partialReads;
+            all += page.body;
+            offset = next;
+            QThread::msleep(150);
+        }
+        QVERIFY(complete);
+        QVERIFY2(partialReads >= 3, qPrintable(QString::number(partialReads)));
+        const QStringList lines = QString::fromUtf8(all).split('\n', Qt::SkipEmptyParts);
+        QStringList numbered = lines.filter(QRegularExpression("^line \\d+$"));
+        QCOMPARE(numbered.size(), 30);
+        for (int i = 0; i < 30; ++i)
+            QCOMPARE(numbered[i], QString("line %1").arg(i + 1));
+        QCOMPARE(lines.last(), QString("done"));
+        QCOMPARE(all, fullLog(m_service, m_project.op, "slow", m_runId));
+    }
+
+    void limitAndOffset() {
+        const auto page = logPage(m_service, m_project.op, "slow", m_runId, 2, 5);
+        QCOMPARE(page.status, 200);
+        QCOMPARE(page.body, fullLog(m_service, m_project.op, "slow", m_runId).mid(2, 5));
+        QCOMPARE(page.header("X-Log-Next-Offset"), QByteArray("7"));
+        QCOMPARE(page.header("X-Log-Complete"), QByteArray("false"));
+        const auto beyond = logPage(m_service, m_project.op, "slow", m_runId, 1 << 20);
+        QCOMPARE(beyond.status, 200);
+        QVERIFY(beyond.body.isEmpty());
+        QCOMPARE(beyond.header("X-Log-Complete"), QByteArray("true"));
+    }
+
+    void viewersReadLogs() {
+        const auto viewer = m_service.createKey("runs", "viewer");
+        const auto page = logPage(m_service, viewer, "slow", m_runId, 0);
+        QCOMPARE(page.status, 200);
+        QVERIFY(page.body.startsWith("run-id: " + m_runId.toUtf8()));
+    }
+
+    void refusals() {
+        const auto bad = request(m_service.url("/v1/jobs/slow/runs/" + m_runId + "/log", "offset=-1"), "GET",
+                                 {}, m_project.op.headers());
+        QCOMPARE(bad.status, 400);
+        QCOMPARE(bad.header("grpc-message"), QByteArray("offset must be a non-negative integer, got '-1'"));
+        const auto unknown = logPage(m_service, m_project.op, "slow", "nope", 0);
+        QCOMPARE(unknown.status, 404);
+        QCOMPARE(unknown.header("grpc-message"), QByteArray("Job run nope of Job slow does not exist"));
+        const auto wrongJob = logPage(m_service, m_project.op, "other", m_runId, 0);
+        QCOMPARE(wrongJob.status, 404);
+        const auto anonymous = request(m_service.url("/v1/jobs/slow/runs/" + m_runId + "/log"), "GET");
+        QCOMPARE(anonymous.status, 401);
+        const auto otherProject = m_service.createKey("elsewhere", "admin");
+        QCOMPARE(logPage(m_service, otherProject, "slow", m_runId, 0).status, 404);
+    }
+
+    void cleanupTestCase() { m_service.stop(); }
+};
+
+QTEST_GUILESS_MAIN(TestLogs)
+#include "tst_logs.moc"
