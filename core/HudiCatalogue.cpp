@@ -326,9 +326,21 @@ HudiCatalogue::HudiCatalogue(std::string_view hudiConfigsTsv, std::string_view f
         m_flinkByKey.emplace(o.key, m_flinkOptions.size());
         m_flinkOptions.push_back(std::move(o));
     }
-    for (std::size_t i = 0; i < m_flinkOptions.size(); ++i)
-        for (const std::string& old : m_flinkOptions[i].deprecatedNames)
+    for (std::size_t i = 0; i < m_flinkOptions.size(); ++i) {
+        FlinkOption& o = m_flinkOptions[i];
+        for (const std::string& old : o.deprecatedNames)
             m_flinkByKey.emplace(old, i); // emplace keeps a current name that equals an older alias
+        // Many options are unmapped in the data but are the Hudi config of the same name under hoodie. or
+        // hoodie.datasource. (hive_sync.mode, clustering.plan.strategy.class, write.operation).
+        std::vector<std::string> names = o.deprecatedNames;
+        names.insert(names.begin(), o.key);
+        for (const std::string& name : names) {
+            for (const std::string& candidate : {"hoodie." + name, "hoodie.datasource." + name}) {
+                if (o.hudiKey.empty() && m_byKey.contains(candidate))
+                    o.hudiKey = candidate;
+            }
+        }
+    }
 
     for (std::size_t i = 0; i < m_entries.size(); ++i) {
         const HudiConfigEntry& e = m_entries[i];

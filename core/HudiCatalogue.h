@@ -21,7 +21,9 @@ struct HudiConfigEntry final {
 struct FlinkOption final {
     std::string key, defaultValue, type, summary;
     std::vector<std::string> allowedValues;
-    std::string hudiKey;                      // the hoodie.* key it maps to, empty when there is none
+    // The hoodie.* key it maps to: from the data, else the Hudi config of the same name under hoodie. or
+    // hoodie.datasource.; empty when there is none.
+    std::string hudiKey;
     std::vector<std::string> deprecatedNames; // older Flink names of the same option
 };
 

@@ -161,6 +161,12 @@ private slots:
                                      "catalogue.flink-option");
         QCOMPARE(policy.size(), std::size_t(1));
         QVERIFY(contains(policy[0].message, "'hoodie.clean.policy'"));
+
+        Job mode = Job().hudiConf("hive_sync.mode", "jdbc");
+        const auto modeFound = withCode(mode.advise(), "catalogue.flink-option");
+        QCOMPARE(modeFound.size(), std::size_t(1));
+        QCOMPARE(modeFound[0].fixes.at(0).parameters,
+                 mode.withTail({"--hudi-conf", "hoodie.datasource.hive_sync.mode=jdbc"}));
     }
 
     void jdbcModeWithoutUrl() {

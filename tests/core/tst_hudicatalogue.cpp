@@ -89,6 +89,13 @@ private slots:
         QCOMPARE(precombine->hudiKey, std::string("hoodie.datasource.write.precombine.field"));
         QVERIFY(std::find(precombine->deprecatedNames.begin(), precombine->deprecatedNames.end(),
                           "write.precombine.field") != precombine->deprecatedNames.end());
+        // Unmapped in the data, but the Hudi config of the same name exists.
+        QCOMPARE(catalogue().findFlinkOption("hive_sync.mode")->hudiKey,
+                 std::string("hoodie.datasource.hive_sync.mode"));
+        QCOMPARE(catalogue().findFlinkOption("write.operation")->hudiKey,
+                 std::string("hoodie.datasource.write.operation"));
+        QCOMPARE(catalogue().findFlinkOption("hive_sync.enable")->hudiKey,
+                 std::string("hoodie.datasource.hive_sync.enable"));
         for (const auto& o : catalogue().flinkOptions())
             QVERIFY2(o.hudiKey.empty() || o.hudiKey.starts_with("hoodie."), o.key.c_str());
         QVERIFY(!catalogue().findFlinkOption("hoodie.clean.policy.nope"));
