@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace jobdeck {
 namespace {
@@ -37,6 +38,8 @@ const std::vector<AdviceRule> kRules = {
      "a --hudi-conf key Hudi does not know is a few edits from one it does"},
     {"catalogue.unknown-key", Severity::Info, "a hoodie.* key Hudi does not know, close to no known key"},
     {"catalogue.deprecated-key", Severity::Info, "a --hudi-conf key is the old name of a Hudi config"},
+    {"catalogue.shadowed-old-name", Severity::Warning,
+     "a config is set under both its old and its current name"},
     {"catalogue.invalid-value", Severity::Warning,
      "a value does not fit the config's type or allowed values"},
     {"catalogue.flink-option", Severity::Info,
@@ -205,6 +208,8 @@ public:
                     current = false;
                 }
             }
+            if (current)
+                m_currentNames.insert(name);
             auto [it, inserted] = viaCurrentName.emplace(name, current);
             if (inserted || current || !it->second) {
                 m_hudi[name] = &s;
@@ -268,6 +273,14 @@ private:
             return;
         }
         if (const HudiConfigEntry* entry = m_catalogue.findByDeprecatedName(s.key)) {
+            if (m_currentNames.contains(entry->key)) {
+                report("catalogue.shadowed-old-name", Severity::Warning,
+                       quoted(s.key) + " is the old name of " + quoted(entry->key) +
+                           ", which the job also sets; Hudi reads " + quoted(entry->key) + " and ignores " +
+                           quoted(s.key) + ".",
+                       &s, m_fixes.removeHudiConf(s, "Remove " + s.key));
+                return;
+            }
             report("catalogue.deprecated-key", Severity::Info,
                    quoted(s.key) + " is the old name of " + quoted(entry->key) +
                        "; Hudi still reads it, but use the current name.",
@@ -582,6 +595,7 @@ private:
     FixBuilder m_fixes;
     const HudiCatalogue& m_catalogue;
     std::unordered_map<std::string, const ConfigSetting*> m_hudi;  // by current Hudi name
+    std::unordered_set<std::string> m_currentNames;                // Hudi keys set under their current name
     std::unordered_map<std::string, const ConfigSetting*> m_spark; // last pair wins
     std::vector<Diagnostic> m_out;
 };

@@ -93,6 +93,22 @@ private slots:
                                "hoodie.clean.policy=KEEP_LATEST_COMMITS"}));
     }
 
+    void oldNameNextToCurrentNameIsShadowed() {
+        Job job = Job()
+                      .hudiConf("hoodie.cleaner.policy", "KEEP_LATEST_FILE_VERSIONS")
+                      .hudiConf("hoodie.clean.policy", "KEEP_LATEST_COMMITS");
+        const auto findings = job.advise();
+        QVERIFY(withCode(findings, "catalogue.deprecated-key").empty());
+        const auto shadowed = withCode(findings, "catalogue.shadowed-old-name");
+        QCOMPARE(shadowed.size(), std::size_t(1));
+        QCOMPARE(shadowed[0].severity, Severity::Warning);
+        QCOMPARE(shadowed[0].tokenIndex, 1);
+        QVERIFY(contains(shadowed[0].message,
+                         "Hudi reads 'hoodie.clean.policy' and ignores 'hoodie.cleaner.policy'"));
+        QCOMPARE(shadowed[0].fixes.at(0).parameters,
+                 job.withTail({"--hudi-conf", "hoodie.clean.policy=KEEP_LATEST_COMMITS"}));
+    }
+
     void deprecatedKeyValueIsCheckedToo() {
         const auto findings = Job().hudiConf("hoodie.cleaner.policy", "KEEP_EVERYTHING").advise();
         QCOMPARE(withCode(findings, "catalogue.deprecated-key").size(), std::size_t(1));
