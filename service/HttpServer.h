@@ -117,15 +117,17 @@ private:
     HttpServerOptions m_options;
     Authenticator m_authenticator;
     std::vector<Route> m_routes;
-    boost::asio::io_context m_io;
-    boost::asio::ip::tcp::acceptor m_acceptor;
-    boost::asio::thread_pool m_workers;
-    std::vector<std::thread> m_ioThreads;
-    std::atomic<bool> m_stopping{false};
+    // Declared before the IO context and the workers: sessions they still hold at destruction
+    // unregister themselves here.
     std::mutex m_sessionsMutex;
     std::condition_variable m_sessionsDone;
     std::size_t m_sessionCount = 0;
     std::vector<std::weak_ptr<Session>> m_sessions;
+    std::atomic<bool> m_stopping{false};
+    boost::asio::io_context m_io;
+    boost::asio::ip::tcp::acceptor m_acceptor;
+    boost::asio::thread_pool m_workers;
+    std::vector<std::thread> m_ioThreads;
 };
 
 } // namespace jobdeck
