@@ -1,0 +1,26 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace jobdeck {
+
+// The Idempotency-Key header of RUN JOB (CONTRACT §4): 1 to 64 printable ASCII characters. The service
+// also refuses spaces (an HTTP header value loses them at its ends), so the console does the same.
+inline constexpr std::size_t kMaxIdempotencyKeyLength = 64;
+
+// Why `key` cannot be sent, or nullopt when it can.
+std::optional<std::string> idempotencyKeyProblem(std::string_view key);
+inline bool isValidIdempotencyKey(std::string_view key) {
+    return !idempotencyKeyProblem(key);
+}
+
+// A key naming one logical run per day, as the seed suggests: "<job>-<YYYY-MM-DD>". Characters a key
+// cannot hold become '_' and the job name is shortened so the key stays within the limit; the result is
+// always valid.
+std::string suggestIdempotencyKey(std::string_view jobName, std::chrono::year_month_day date);
+
+} // namespace jobdeck

@@ -1,0 +1,56 @@
+// Idempotency keys: the console's suggestion ("<job>-<date>") and the checks it makes before RUN JOB.
+#include "core/IdempotencyKey.h"
+
+#include <QTest>
+
+using namespace jobdeck;
+using namespace std::chrono;
+
+class TestIdempotencyKey final : public QObject {
+    Q_OBJECT
+private slots:
+    void suggestionIsJobNameAndDate() {
+        const auto key = suggestIdempotencyKey("count_transactions", year{2026} / November / 30);
+        QCOMPARE(key, std::string("count_transactions-2026-11-30"));
+        QVERIFY(isValidIdempotencyKey(key));
+        QCOMPARE(suggestIdempotencyKey("a", year{2026} / January / 5), std::string("a-2026-01-05"));
+    }
+
+    void suggestionReplacesWhatAKeyCannotHold() {
+        // Back-quoted job names may hold spaces and non-ASCII characters.
+        const auto key = suggestIdempotencyKey("daily load \xc3\xa9", year{2026} / August / 19);
+        QCOMPARE(key, std::string("daily_load___-2026-08-19"));
+        QVERIFY(isValidIdempotencyKey(key));
+        QCOMPARE(suggestIdempotencyKey("", year{2026} / August / 19), std::string("run-2026-08-19"));
+    }
+
+    void suggestionStaysWithinTheLimit() {
+        const std::string longName(100, 'j');
+        const auto key = suggestIdempotencyKey(longName, year{2026} / November / 30);
+        QCOMPARE(key.size(), kMaxIdempotencyKeyLength);
+        QVERIFY(key.ends_with("-2026-11-30"));
+        QVERIFY(key.starts_with("jjjj"));
+        QVERIFY(isValidIdempotencyKey(key));
+    }
+
+    void validation() {
+        QVERIFY(isValidIdempotencyKey("x"));
+        QVERIFY(isValidIdempotencyKey(std::string(64, 'k')));
+        QVERIFY(isValidIdempotencyKey("airflow__scheduled__2026-11-30T00:00:00+00:00"));
+        QCOMPARE(idempotencyKeyProblem("").value_or(""), std::string("The idempotency key is empty."));
+        QCOMPARE(idempotencyKeyProblem(std::string(65, 'k')).value_or(""),
+                 std::string("The idempotency key has 65 characters; at most 64 are allowed."));
+        QCOMPARE(idempotencyKeyProblem("a b").value_or(""),
+                 std::string("The idempotency key may only hold printable ASCII characters without spaces; "
+                             "character 2 is a space."));
+        QCOMPARE(idempotencyKeyProblem("ab\t").value_or(""),
+                 std::string("The idempotency key may only hold printable ASCII characters without spaces; "
+                             "character 3 is 0x09."));
+        QVERIFY(!isValidIdempotencyKey("caf\xc3\xa9"));
+        QVERIFY(!isValidIdempotencyKey(std::string("a\0b", 3)));
+        QVERIFY(!isValidIdempotencyKey("a\x7f"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIdempotencyKey)
+#include "tst_idempotencykey.moc"
