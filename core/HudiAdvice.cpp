@@ -198,7 +198,6 @@ public:
             m_spark[s.key] = &s;
         // By current name. The current name beats an old one whatever the order, as in Hudi; otherwise
         // the last pair wins, as in the run's properties file.
-        std::unordered_map<std::string, bool> viaCurrentName;
         for (const ConfigSetting& s : hudiConfigs) {
             std::string name = s.key;
             bool current = true;
@@ -210,11 +209,8 @@ public:
             }
             if (current)
                 m_currentNames.insert(name);
-            auto [it, inserted] = viaCurrentName.emplace(name, current);
-            if (inserted || current || !it->second) {
+            if (current || !m_currentNames.contains(name))
                 m_hudi[name] = &s;
-                it->second = it->second || current;
-            }
         }
     }
 

@@ -529,6 +529,26 @@ private slots:
                           "org.apache.hudi.hive.MultiPartKeysValueExtractor")
                 .advise();
         QVERIFY(withCode(both, "advice.partition-extractor.timestamp-multipart").empty());
+
+        // Order does not matter: the current name still wins when the old one comes first...
+        const auto reversed =
+            Job()
+                .hudiConf("hoodie.deltastreamer.keygen.timebased.output.dateformat", "yyyy/MM/dd")
+                .hudiConf("hoodie.keygen.timebased.output.dateformat", "yyyy-MM-dd")
+                .hudiConf("hoodie.datasource.write.keygenerator.type", "TIMESTAMP")
+                .hudiConf("hoodie.datasource.hive_sync.partition_extractor_class",
+                          "org.apache.hudi.hive.MultiPartKeysValueExtractor")
+                .advise();
+        QVERIFY(withCode(reversed, "advice.partition-extractor.timestamp-multipart").empty());
+        // ...and an old name alone counts as the config.
+        const auto oldOnly =
+            Job()
+                .hudiConf("hoodie.deltastreamer.keygen.timebased.output.dateformat", "yyyy/MM/dd")
+                .hudiConf("hoodie.datasource.write.keygenerator.type", "TIMESTAMP")
+                .hudiConf("hoodie.datasource.hive_sync.partition_extractor_class",
+                          "org.apache.hudi.hive.MultiPartKeysValueExtractor")
+                .advise();
+        QCOMPARE(withCode(oldOnly, "advice.partition-extractor.timestamp-multipart").size(), std::size_t(1));
     }
 
     void staleTokenIndexesGetNoFixAndNoCrash() {
