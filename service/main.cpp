@@ -78,23 +78,23 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"local", "spark-submit"}))
         ->capture_default_str();
     auto seconds = [](std::chrono::seconds& target) {
-        return [&target](const std::string& text) { target = std::chrono::seconds(std::stoll(text)); };
+        return [&target](long long value) { target = std::chrono::seconds(value); };
     };
     serveCommand
-        ->add_option_function<std::string>("--header-timeout", seconds(serve.headerTimeout),
-                                           "Seconds a client has to send a request header (default 30)")
+        ->add_option_function<long long>("--header-timeout", seconds(serve.headerTimeout),
+                                         "Seconds a client has to send a request header (default 30)")
         ->check(CLI::PositiveNumber);
     serveCommand
-        ->add_option_function<std::string>("--read-timeout", seconds(serve.readTimeout),
-                                           "Seconds a client has to send a request body (default 60)")
+        ->add_option_function<long long>("--read-timeout", seconds(serve.readTimeout),
+                                         "Seconds a client has to send a request body (default 60)")
         ->check(CLI::PositiveNumber);
     serveCommand
-        ->add_option_function<std::string>("--idle-timeout", seconds(serve.idleTimeout),
-                                           "Seconds an idle kept-alive connection stays open (default 60)")
+        ->add_option_function<long long>("--idle-timeout", seconds(serve.idleTimeout),
+                                         "Seconds an idle kept-alive connection stays open (default 60)")
         ->check(CLI::PositiveNumber);
     serveCommand
-        ->add_option_function<std::string>("--shutdown-grace", seconds(serve.shutdownGrace),
-                                           "Seconds requests in flight get at SIGTERM (default 10)")
+        ->add_option_function<long long>("--shutdown-grace", seconds(serve.shutdownGrace),
+                                         "Seconds requests in flight get at SIGTERM (default 10)")
         ->check(CLI::NonNegativeNumber);
     serveCommand
         ->add_option("--max-connections", serve.maxConnections,
@@ -105,9 +105,8 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 256))
         ->capture_default_str();
     serveCommand
-        ->add_option_function<std::string>(
-            "--cancel-grace-seconds", seconds(serve.cancelGrace),
-            "Seconds between TERM and KILL when a run is canceled (default 10)")
+        ->add_option_function<long long>("--cancel-grace-seconds", seconds(serve.cancelGrace),
+                                         "Seconds between TERM and KILL when a run is canceled (default 10)")
         ->check(CLI::NonNegativeNumber);
     serveCommand->add_option("--retention-days", serve.retentionDays, "Days finished runs' logs are kept")
         ->check(CLI::Range(1, 36500))
