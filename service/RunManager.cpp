@@ -336,6 +336,18 @@ void RunManager::applyRetention() {
         }
         m_runs.remove(record.run.jobRunId);
     }
+    // Directories whose row went with a deleted Job.
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(fs::path(m_dataDir) / "runs", ec)) {
+        std::error_code statError;
+        const auto written = fs::last_write_time(entry.path(), statError);
+        if (statError ||
+            written > fs::file_time_type::clock::now() - std::chrono::hours(24) * m_retentionDays)
+            continue;
+        if (!m_runs.exists(entry.path().filename().string()))
+            fs::remove_all(entry.path(), statError);
+    }
 }
 
 void RunManager::publish(const RunRecord& record) {

@@ -93,6 +93,10 @@ void RunStore::update(const RunRecord& r) {
         launchSpecJson(r), r.run.jobRunId);
 }
 
+bool RunStore::exists(const std::string& runId) {
+    return m_db.query("SELECT 1 FROM runs WHERE run_id = ?", runId).step();
+}
+
 void RunStore::remove(const std::string& runId) {
     m_db.execute("DELETE FROM runs WHERE run_id = ?", runId);
 }

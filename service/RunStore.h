@@ -34,6 +34,8 @@ public:
     // Writes every mutable column of the run (status, times, launcher bookkeeping, ...).
     void update(const RunRecord& record);
     void remove(const std::string& runId);
+    // Whether any project has a run with this id.
+    bool exists(const std::string& runId);
 
     std::optional<RunRecord> find(const std::string& projectUid, const std::string& runId);
     // Newest first.

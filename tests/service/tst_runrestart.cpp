@@ -3,6 +3,14 @@
 // nothing is lost or duplicated; a driver that vanished without an exit status ends FAILED.
 #include "tst_runsupport.h"
 
+#include "service/SqliteDatabase.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <signal.h>
 
 #include <fstream>
@@ -118,6 +126,40 @@ private slots:
             end.value("message", std::string()),
             "The driver (pid " + std::to_string(pid) +
                 ") ended without recording an exit status; it was stopped outside the service's control");
+    }
+
+    void finishedRunsExpireAfterTheRetentionPeriod() {
+        const QString kept = runIdOf(runJob(m_service, m_project.op, "jc"));
+        QCOMPARE(waitForRun(m_service, m_project.op, "jc", kept, hasEnded()).value("status", std::string()),
+                 std::string(kCompleted));
+        const QString old = runIdOf(runJob(m_service, m_project.op, "jc"));
+        QCOMPARE(waitForRun(m_service, m_project.op, "jc", old, hasEnded()).value("status", std::string()),
+                 std::string(kCompleted));
+        const QString oldDir = m_service.dataDir() + "/runs/" + old;
+        QVERIFY(QFileInfo::exists(oldDir + "/driver.log"));
+
+        // Make one run older than the default 30 days while the service is down.
+        QCOMPARE(m_service.stop(), 0);
+        {
+            auto db = SqliteDatabase::open((m_service.dataDir() + "/jobdeck.db").toStdString());
+            QCOMPARE(db->execute("UPDATE runs SET ended_at = '2000-01-01T00:00:00.000Z' WHERE run_id = ?",
+                                 old.toStdString()),
+                     1);
+        }
+        // Directories without a row (their Job was deleted): removed once as old as the retention period.
+        const QString orphanOld = m_service.dataDir() + "/runs/orphan-old";
+        const QString orphanNew = m_service.dataDir() + "/runs/orphan-new";
+        QVERIFY(QDir().mkpath(orphanOld) && QDir().mkpath(orphanNew));
+        const struct timespec times[2] = {{946684800, 0}, {946684800, 0}}; // 2000-01-01
+        QCOMPARE(::utimensat(AT_FDCWD, orphanOld.toLocal8Bit().constData(), times, 0), 0);
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        QTRY_VERIFY_WITH_TIMEOUT(describeRun(m_service, m_project.op, "jc", old).is_null(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(orphanOld), 5000);
+        QVERIFY(QFileInfo::exists(orphanNew));
+        QVERIFY(!QFileInfo::exists(oldDir));
+        QCOMPARE(describeRun(m_service, m_project.op, "jc", kept).value("status", std::string()),
+                 std::string(kCompleted));
+        QVERIFY(QFileInfo::exists(m_service.dataDir() + "/runs/" + kept + "/driver.log"));
     }
 
     void cleanupTestCase() { m_service.stop(); }
