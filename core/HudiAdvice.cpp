@@ -390,7 +390,7 @@ private:
                                                                 "Sync through JDBC (mode=jdbc)");
             }
             report("advice.hive-sync.hms4-no-jdbc-fallback", Severity::Info,
-                   "Hive sync uses mode=" + effective +
+                   "Hive sync uses mode=" + effective + (mode.empty() ? " (the default)" : "") +
                        ". Against a Hive Metastore 4.x the Thrift calls fail, and Hudi 1.2 falls back to "
                        "JDBC only "
                        "with mode=jdbc and a valid hoodie.datasource.hive_sync.jdbcurl (plus username and "
@@ -415,7 +415,7 @@ private:
             return (keyGenClass && keyGenClass->value.find(classPart) != std::string::npos) ||
                    (keyGenType && lowered(keyGenType->value).starts_with(lowered(typePrefix)));
         };
-        const bool nonPartitionedKeys = keyGenIs("NonpartitionedKeyGenerator", "NON_PARTITION");
+        const bool nonPartitionedKeys = keyGenIs("Nonpartitioned", "NON_PARTITION");
         const auto remove = [&] {
             return m_fixes.removeHudiConf(*extractor,
                                           "Remove the extractor; Hudi infers it from the partitioning");
@@ -453,7 +453,11 @@ private:
             return;
         }
         const ConfigSetting* format = hudi(kOutputDateFormat);
-        if (name == "MultiPartKeysValueExtractor" && keyGenIs("TimestampBased", "TIMESTAMP") && format &&
+        // A custom key generator renders "field:TIMESTAMP" partition fields with the same output format.
+        const bool customTimestamp = keyGenIs("CustomKeyGenerator", "CUSTOM") && fieldsSetting &&
+                                     lowered(fieldsSetting->value).find(":timestamp") != std::string::npos;
+        const bool timestampKeys = keyGenIs("TimestampBased", "TIMESTAMP") || customTimestamp;
+        if (name == "MultiPartKeysValueExtractor" && timestampKeys && format &&
             format->value.find('/') != std::string::npos) {
             report("advice.partition-extractor.timestamp-multipart", Severity::Warning,
                    "The timestamp key generator writes partition paths as " + quoted(format->value) +

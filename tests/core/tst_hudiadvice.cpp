@@ -346,6 +346,14 @@ private slots:
                                 .advise();
         QCOMPARE(withCode(byType, "advice.partition-extractor.partitioned-without-fields").size(),
                  std::size_t(1));
+        const auto avro = Job()
+                              .hudiConf("hoodie.datasource.write.keygenerator.class",
+                                        "org.apache.hudi.keygen.NonpartitionedAvroKeyGenerator")
+                              .hudiConf("hoodie.datasource.hive_sync.partition_extractor_class",
+                                        "org.apache.hudi.hive.MultiPartKeysValueExtractor")
+                              .advise();
+        QCOMPARE(withCode(avro, "advice.partition-extractor.partitioned-without-fields").size(),
+                 std::size_t(1));
     }
 
     void hiveStyleExtractorWithoutHiveStylePaths() {
@@ -378,6 +386,17 @@ private slots:
         expected[7] = "hoodie.datasource.hive_sync.partition_extractor_class="
                       "org.apache.hudi.hive.SinglePartPartitionValueExtractor";
         QCOMPARE(found[0].fixes.at(0).parameters, job.withTail(expected));
+
+        Job custom =
+            Job()
+                .hudiConf("hoodie.datasource.write.partitionpath.field", "region:SIMPLE,ts:TIMESTAMP")
+                .hudiConf("hoodie.datasource.write.keygenerator.class",
+                          "org.apache.hudi.keygen.CustomKeyGenerator")
+                .hudiConf("hoodie.keygen.timebased.output.dateformat", "yyyy/MM/dd")
+                .hudiConf("hoodie.datasource.hive_sync.partition_extractor_class",
+                          "org.apache.hudi.hive.MultiPartKeysValueExtractor");
+        QCOMPARE(withCode(custom.advise(), "advice.partition-extractor.timestamp-multipart").size(),
+                 std::size_t(1));
 
         Job dashed = Job()
                          .hudiConf("hoodie.datasource.write.keygenerator.type", "TIMESTAMP")
