@@ -1,0 +1,475 @@
+#include "client/ApiClient.h"
+
+#include "core/ApiStatus.h"
+#include "core/StatementPrinter.h"
+
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QPointer>
+#include <QTimer>
+#include <QUrlQuery>
+#include <QUuid>
+
+#include <QDeadlineTimer>
+
+namespace jobdeck {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+struct ApiClient::HttpResult {
+    std::optional<ApiError> error;
+    int httpStatus = 0;
+    QByteArray body;
+    QNetworkReply* reply = nullptr; // valid only during the callback, for headers
+};
+
+struct ApiClient::StatementCall {
+    QByteArray body;
+    QString idempotencyKey;
+    bool retryLostResponse = false;
+    std::size_t retriesDone = 0;
+    QPointer<ApiReply<json>> reply;
+    QDeadlineTimer deadline;
+    QString requestId;
+    int pollDelayMs = 100;
+};
+
+namespace {
+
+QString reasonLine(QNetworkReply* reply, const QByteArray& body) {
+    // The contract puts a one-line reason in grpc-message and in {"error": ...}.
+    const QByteArray header = reply->rawHeader("grpc-message");
+    if (!header.isEmpty())
+        return QString::fromUtf8(QByteArray::fromPercentEncoding(header));
+    const json parsed = json::parse(body.begin(), body.end(), nullptr, false);
+    if (parsed.is_object() && parsed.contains("error") && parsed["error"].is_string())
+        return QString::fromStdString(parsed["error"].get<std::string>());
+    return {};
+}
+
+const json& member(const json& j, const char* a, const char* b) {
+    // Protocol errors name the missing field, so a mismatch with the service is easy to find.
+    if (!j.is_object() || !j.contains(a) || !j[a].is_object())
+        throw std::runtime_error(std::string("the answer has no object '") + a + "'");
+    const json& inner = j[a];
+    if (!inner.contains(b))
+        throw std::runtime_error(std::string("the answer has no '") + a + "." + b + "'");
+    return inner[b];
+}
+
+std::string toStd(const QString& s) {
+    return s.toStdString();
+}
+
+} // namespace
+
+ApiClient::ApiClient(QObject* parent)
+    : QObject(parent) {
+    m_network.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+}
+
+ApiClient::~ApiClient() = default;
+
+QString ApiClient::newIdempotencyKey() {
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+QNetworkRequest ApiClient::makeRequest(const QString& path, const QList<std::pair<QString, QString>>& query,
+                                       std::chrono::milliseconds timeout, bool withCredentials) const {
+    QUrl url = m_connection.baseUrl;
+    url.setPath(path, QUrl::TolerantMode); // names in the path are percent-encoded already
+    if (!query.isEmpty()) {
+        QUrlQuery q;
+        for (const auto& [k, v] : query)
+            q.addQueryItem(k, QString::fromUtf8(QUrl::toPercentEncoding(v)));
+        url.setQuery(q);
+    }
+    QNetworkRequest request(url);
+    request.setTransferTimeout(static_cast<int>(timeout.count()));
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    if (withCredentials) {
+        request.setRawHeader("x-onehouse-project-uid", m_connection.projectUid.toUtf8());
+        request.setRawHeader("x-onehouse-api-key", m_connection.apiKey.toUtf8());
+        request.setRawHeader("x-onehouse-api-secret", m_connection.apiSecret.toUtf8());
+    }
+    return request;
+}
+
+void ApiClient::send(QNetworkReply* reply, HttpCallback done) {
+    const qint64 limit = m_maxResponseBytes;
+    connect(reply, &QNetworkReply::downloadProgress, reply, [reply, limit](qint64 received, qint64) {
+        if (received > limit) {
+            reply->setProperty("jobdeckTooLarge", true);
+            reply->abort();
+        }
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, reply, done = std::move(done)] {
+        reply->deleteLater();
+        HttpResult result;
+        result.reply = reply;
+        result.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        result.body = reply->readAll();
+        const auto err = reply->error();
+        if (reply->property("jobdeckTooLarge").toBool()) {
+            result.error =
+                ApiError{ApiError::Kind::Protocol,
+                         QStringLiteral("The answer is larger than %1 bytes").arg(m_maxResponseBytes)};
+        } else if (result.httpStatus == 401) {
+            const QString reason = reasonLine(reply, result.body);
+            result.error =
+                ApiError{ApiError::Kind::Auth,
+                         reason.isEmpty() ? QStringLiteral("The service refused the credentials") : reason};
+        } else if (result.httpStatus != 0 && result.httpStatus != 200) {
+            const QString reason = reasonLine(reply, result.body);
+            result.error =
+                ApiError{ApiError::Kind::Failed,
+                         reason.isEmpty() ? QStringLiteral("HTTP %1 from the service").arg(result.httpStatus)
+                                          : reason};
+        } else if (err == QNetworkReply::OperationCanceledError || err == QNetworkReply::TimeoutError) {
+            result.error =
+                ApiError{ApiError::Kind::Timeout,
+                         QStringLiteral("No answer from %1 in time").arg(m_connection.baseUrl.toString())};
+            emit unreachable(result.error->message);
+        } else if (err != QNetworkReply::NoError) {
+            result.error = ApiError{ApiError::Kind::Network,
+                                    QStringLiteral("Cannot reach %1: %2")
+                                        .arg(m_connection.baseUrl.toString(), reply->errorString())};
+            emit unreachable(result.error->message);
+        }
+        done(result);
+    });
+}
+
+void ApiClient::sendGet(const QString& path, const QList<std::pair<QString, QString>>& query,
+                        std::chrono::milliseconds timeout, bool withCredentials, HttpCallback done) {
+    if (!m_connection.isValid()) {
+        HttpResult result;
+        result.error =
+            ApiError{ApiError::Kind::Network, QStringLiteral("No service connection is configured")};
+        QTimer::singleShot(0, this, [result, done = std::move(done)] { done(result); });
+        return;
+    }
+    send(m_network.get(makeRequest(path, query, timeout, withCredentials)), std::move(done));
+}
+
+ApiReply<json>* ApiClient::execute(const Statement& statement, const QString& idempotencyKey) {
+    const bool isRun = std::holds_alternative<RunJobStatement>(statement);
+    QString key = idempotencyKey;
+    if (isRun && key.isEmpty())
+        key = newIdempotencyKey();
+    return executeText(printStatement(statement), key, isRun);
+}
+
+ApiReply<json>* ApiClient::executeText(const std::string& statement, const QString& idempotencyKey,
+                                       bool retryLostResponse) {
+    auto* reply = new ApiReply<json>(this);
+    auto call = std::make_shared<StatementCall>();
+    call->body = QByteArray::fromStdString(json{{"statement", statement}}.dump());
+    call->idempotencyKey = idempotencyKey;
+    call->retryLostResponse = retryLostResponse;
+    call->reply = reply;
+    call->deadline = QDeadlineTimer(m_statementTimeout.count());
+    if (!m_connection.isValid()) {
+        QTimer::singleShot(0, reply, [reply] {
+            reply->reject({ApiError::Kind::Network, QStringLiteral("No service connection is configured")});
+        });
+        return reply;
+    }
+    postStatement(call);
+    return reply;
+}
+
+void ApiClient::postStatement(const std::shared_ptr<StatementCall>& call) {
+    const auto holdFor = std::chrono::seconds(m_preferWaitSeconds);
+    QNetworkRequest request =
+        makeRequest(QStringLiteral("/v1/resource/"), {},
+                    std::chrono::duration_cast<std::chrono::milliseconds>(holdFor) + m_requestTimeout, true);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setRawHeader("Prefer", QByteArray("wait=") + QByteArray::number(m_preferWaitSeconds));
+    if (!call->idempotencyKey.isEmpty())
+        request.setRawHeader("Idempotency-Key", call->idempotencyKey.toUtf8());
+    send(m_network.post(request, call->body), [this, call](const HttpResult& r) {
+        if (!call->reply)
+            return;
+        if (r.error) {
+            const bool lost =
+                r.error->kind == ApiError::Kind::Network || r.error->kind == ApiError::Kind::Timeout;
+            // Only RUN JOB is safe to repeat: its Idempotency-Key makes the service start one run.
+            if (lost && call->retryLostResponse && call->retriesDone < m_runRetryDelays.size() &&
+                !call->deadline.hasExpired()) {
+                const auto delay = m_runRetryDelays[call->retriesDone++];
+                QTimer::singleShot(delay, this, [this, call] { postStatement(call); });
+                return;
+            }
+            call->reply->reject(*r.error);
+            return;
+        }
+        const json body = json::parse(r.body.begin(), r.body.end(), nullptr, false);
+        if (!body.is_object()) {
+            call->reply->reject(
+                {ApiError::Kind::Protocol, QStringLiteral("The service answered with invalid JSON")});
+            return;
+        }
+        if (!body.contains("apiStatus")) {
+            // A service that ignores Prefer: wait answers {"requestId"} only.
+            if (!body.contains("requestId") || !body["requestId"].is_string()) {
+                call->reply->reject(
+                    {ApiError::Kind::Protocol, QStringLiteral("The answer has no requestId")});
+                return;
+            }
+            call->requestId = QString::fromStdString(body["requestId"].get<std::string>());
+            pollStatus(call);
+            return;
+        }
+        handleStatus(call, body);
+    });
+}
+
+void ApiClient::handleStatus(const std::shared_ptr<StatementCall>& call, const json& body) {
+    ApiStatus status;
+    try {
+        status = body.get<ApiStatus>();
+    } catch (const std::exception& e) {
+        call->reply->reject(
+            {ApiError::Kind::Protocol,
+             QStringLiteral("Unreadable status from the service: %1").arg(QString::fromUtf8(e.what()))});
+        return;
+    }
+    if (status.requestId)
+        call->requestId = QString::fromStdString(*status.requestId);
+    switch (status.apiStatus) {
+    case ApiOperationStatus::Success:
+        call->reply->resolve(status.apiResponse);
+        return;
+    case ApiOperationStatus::Failed:
+        call->reply->reject(
+            {ApiError::Kind::Failed, QString::fromStdString(status.errorMessage.value_or(""))});
+        return;
+    case ApiOperationStatus::Invalid:
+        call->reply->reject(
+            {ApiError::Kind::Invalid, QString::fromStdString(status.errorMessage.value_or(""))});
+        return;
+    case ApiOperationStatus::Pending:
+        if (call->requestId.isEmpty()) {
+            call->reply->reject(
+                {ApiError::Kind::Protocol, QStringLiteral("A PENDING answer without a requestId")});
+            return;
+        }
+        QTimer::singleShot(call->pollDelayMs, this, [this, call] { pollStatus(call); });
+        call->pollDelayMs = std::min(call->pollDelayMs * 2, 1000);
+        return;
+    }
+}
+
+void ApiClient::pollStatus(const std::shared_ptr<StatementCall>& call) {
+    if (!call->reply)
+        return;
+    if (call->deadline.hasExpired()) {
+        call->reply->reject(
+            {ApiError::Kind::Timeout, QStringLiteral("The statement did not finish within %1 s (request %2)")
+                                          .arg(m_statementTimeout.count() / 1000.0)
+                                          .arg(call->requestId)});
+        return;
+    }
+    sendGet(QStringLiteral("/v1/status/") + call->requestId, {}, m_requestTimeout, true,
+            [this, call](const HttpResult& r) {
+                if (!call->reply)
+                    return;
+                if (r.error) {
+                    // Reading a status is harmless to repeat; a lost answer is retried until the deadline.
+                    const bool lost =
+                        r.error->kind == ApiError::Kind::Network || r.error->kind == ApiError::Kind::Timeout;
+                    if (lost && !call->deadline.hasExpired()) {
+                        QTimer::singleShot(500, this, [this, call] { pollStatus(call); });
+                        return;
+                    }
+                    call->reply->reject(*r.error);
+                    return;
+                }
+                const json body = json::parse(r.body.begin(), r.body.end(), nullptr, false);
+                if (!body.is_object()) {
+                    call->reply->reject(
+                        {ApiError::Kind::Protocol, QStringLiteral("The service answered with invalid JSON")});
+                    return;
+                }
+                handleStatus(call, body);
+            });
+}
+
+template <class T, class Convert> ApiReply<T>* ApiClient::mapped(ApiReply<json>* raw, Convert convert) {
+    auto* out = new ApiReply<T>(this);
+    raw->then(out, [out, convert = std::move(convert)](const ApiReply<json>& r) {
+        if (r.isError()) {
+            out->reject(r.error());
+            return;
+        }
+        try {
+            out->resolve(convert(r.value()));
+        } catch (const std::exception& e) {
+            out->reject(
+                {ApiError::Kind::Protocol,
+                 QStringLiteral("Unexpected answer from the service: %1").arg(QString::fromUtf8(e.what()))});
+        }
+    });
+    return out;
+}
+
+ApiReply<json>* ApiClient::createJob(const CreateJobStatement& statement) {
+    return execute(statement);
+}
+ApiReply<json>* ApiClient::alterJob(const AlterJobStatement& statement) {
+    return execute(statement);
+}
+ApiReply<json>* ApiClient::deleteJob(const QString& name) {
+    return execute(DeleteJobStatement{toStd(name)});
+}
+
+ApiReply<SparkJob>* ApiClient::describeJob(const QString& name) {
+    return mapped<SparkJob>(execute(DescribeJobStatement{toStd(name)}), [](const json& r) {
+        return member(r, "describeJobApiResponse", "sparkJob").get<SparkJob>();
+    });
+}
+
+ApiReply<std::vector<SparkJob>>* ApiClient::showJobs() {
+    return mapped<std::vector<SparkJob>>(execute(ShowJobsStatement{}), [](const json& r) {
+        return member(r, "showJobsApiResponse", "sparkJobs").get<std::vector<SparkJob>>();
+    });
+}
+
+ApiReply<QString>*
+ApiClient::runJob(const QString& name,
+                  const std::vector<std::pair<std::string, std::string>>& argumentOverrides,
+                  QString idempotencyKey) {
+    if (idempotencyKey.isEmpty())
+        idempotencyKey = newIdempotencyKey();
+    return mapped<QString>(
+        execute(RunJobStatement{toStd(name), argumentOverrides}, idempotencyKey), [](const json& r) {
+            return QString::fromStdString(member(r, "runJobApiResponse", "jobRunId").get<std::string>());
+        });
+}
+
+ApiReply<SparkJobRun>* ApiClient::describeJobRun(const QString& runId, const QString& jobName) {
+    return mapped<SparkJobRun>(
+        execute(DescribeJobRunStatement{toStd(runId), toStd(jobName)}), [](const json& r) {
+            return member(r, "describeJobRunApiResponse", "sparkJobRun").get<SparkJobRun>();
+        });
+}
+
+ApiReply<json>* ApiClient::cancelJobRun(const QString& runId, const QString& jobName) {
+    return execute(CancelJobRunStatement{toStd(runId), toStd(jobName)});
+}
+
+ApiReply<std::vector<SparkJobRun>>* ApiClient::showJobRuns(const ShowJobRunsStatement& statement) {
+    return mapped<std::vector<SparkJobRun>>(execute(statement), [](const json& r) {
+        return member(r, "showJobRunsApiResponse", "sparkJobRuns").get<std::vector<SparkJobRun>>();
+    });
+}
+
+ApiReply<json>* ApiClient::createCluster(const CreateClusterStatement& statement) {
+    return execute(statement);
+}
+ApiReply<json>* ApiClient::alterCluster(const AlterClusterStatement& statement) {
+    return execute(statement);
+}
+ApiReply<json>* ApiClient::deleteCluster(const QString& name) {
+    return execute(DeleteClusterStatement{toStd(name)});
+}
+
+ApiReply<Cluster>* ApiClient::describeCluster(const QString& name) {
+    return mapped<Cluster>(execute(DescribeClusterStatement{toStd(name)}), [](const json& r) {
+        return member(r, "describeClusterApiResponse", "cluster").get<Cluster>();
+    });
+}
+
+ApiReply<std::vector<Cluster>>* ApiClient::showClusters() {
+    return mapped<std::vector<Cluster>>(execute(ShowClustersStatement{}), [](const json& r) {
+        return member(r, "showClustersApiResponse", "clusters").get<std::vector<Cluster>>();
+    });
+}
+
+ApiReply<Project>* ApiClient::describeProject() {
+    return mapped<Project>(execute(DescribeProjectStatement{}), [](const json& r) {
+        return member(r, "describeProjectApiResponse", "project").get<Project>();
+    });
+}
+
+ApiReply<json>* ApiClient::alterProject(const AlterProjectStatement& statement) {
+    return execute(statement);
+}
+
+ApiReply<EventsPage>* ApiClient::events(qint64 after, int waitSeconds) {
+    auto* reply = new ApiReply<EventsPage>(this);
+    QPointer<ApiReply<EventsPage>> guard(reply);
+    sendGet(QStringLiteral("/v1/events"),
+            {{QStringLiteral("after"), QString::number(after)},
+             {QStringLiteral("wait"), QString::number(waitSeconds)}},
+            std::chrono::seconds(waitSeconds) + m_requestTimeout, true, [guard](const HttpResult& r) {
+                if (!guard)
+                    return;
+                if (r.error) {
+                    guard->reject(*r.error);
+                    return;
+                }
+                try {
+                    guard->resolve(json::parse(r.body.begin(), r.body.end()).get<EventsPage>());
+                } catch (const std::exception& e) {
+                    guard->reject(
+                        {ApiError::Kind::Protocol,
+                         QStringLiteral("Unreadable events page: %1").arg(QString::fromUtf8(e.what()))});
+                }
+            });
+    return reply;
+}
+
+ApiReply<LogChunk>* ApiClient::runLog(const QString& jobName, const QString& runId, qint64 offset,
+                                      qint64 limit) {
+    auto* reply = new ApiReply<LogChunk>(this);
+    QPointer<ApiReply<LogChunk>> guard(reply);
+    const QString path = QStringLiteral("/v1/jobs/%1/runs/%2/log")
+                             .arg(QString::fromUtf8(QUrl::toPercentEncoding(jobName)),
+                                  QString::fromUtf8(QUrl::toPercentEncoding(runId)));
+    sendGet(path,
+            {{QStringLiteral("offset"), QString::number(offset)},
+             {QStringLiteral("limit"), QString::number(limit)}},
+            m_requestTimeout, true, [guard, offset](const HttpResult& r) {
+                if (!guard)
+                    return;
+                if (r.error) {
+                    guard->reject(*r.error);
+                    return;
+                }
+                LogChunk chunk;
+                chunk.data = r.body;
+                bool ok = false;
+                chunk.nextOffset = r.reply->rawHeader("X-Log-Next-Offset").toLongLong(&ok);
+                if (!ok)
+                    chunk.nextOffset = offset + r.body.size();
+                chunk.complete = r.reply->rawHeader("X-Log-Complete").trimmed().toLower() == "true";
+                guard->resolve(std::move(chunk));
+            });
+    return reply;
+}
+
+ApiReply<QString>* ApiClient::health(std::chrono::milliseconds timeout) {
+    auto* reply = new ApiReply<QString>(this);
+    QPointer<ApiReply<QString>> guard(reply);
+    sendGet(QStringLiteral("/v1/health"), {}, timeout, false, [guard](const HttpResult& r) {
+        if (!guard)
+            return;
+        if (r.error) {
+            guard->reject(*r.error);
+            return;
+        }
+        const json body = json::parse(r.body.begin(), r.body.end(), nullptr, false);
+        if (!body.is_object() || body.value("status", std::string()) != "ok") {
+            guard->reject(
+                {ApiError::Kind::Protocol, QStringLiteral("The service's health answer is not ok")});
+            return;
+        }
+        guard->resolve(QString::fromStdString(body.value("version", std::string())));
+    });
+    return reply;
+}
+
+} // namespace jobdeck

@@ -1,0 +1,128 @@
+#pragma once
+
+#include "client/ApiReply.h"
+#include "client/ConnectionInfo.h"
+#include "core/Cluster.h"
+#include "core/Project.h"
+#include "core/ProjectEvent.h"
+#include "core/SparkJob.h"
+#include "core/SparkJobRun.h"
+#include "core/Statement.h"
+
+#include <QByteArray>
+#include <QNetworkAccessManager>
+#include <QObject>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+class QNetworkReply;
+
+namespace jobdeck {
+
+// A piece of a run's driver output (GET /v1/jobs/<name>/runs/<runId>/log).
+struct LogChunk final {
+    QByteArray data;
+    qint64 nextOffset = 0;
+    bool complete = false;
+};
+
+// Typed asynchronous calls to jobdeckd (CONTRACT §1, §2). Every statement goes through
+// POST /v1/resource/ with `Prefer: wait=<n>`; while the answer is PENDING the client polls
+// GET /v1/status/<requestId> until it is final or the statement timeout runs out. Every HTTP request
+// has a timeout. RUN JOB always carries an Idempotency-Key and is the only write retried after a lost
+// response (with the same key, so the service starts one run); other writes are never retried.
+class ApiClient final : public QObject {
+    Q_OBJECT
+public:
+    explicit ApiClient(QObject* parent = nullptr);
+    ~ApiClient() override;
+
+    void setConnection(const ConnectionInfo& connection) { m_connection = connection; }
+    const ConnectionInfo& connection() const { return m_connection; }
+
+    // How long the service may hold the POST before answering PENDING (Prefer: wait=<n>).
+    void setPreferWaitSeconds(int seconds) { m_preferWaitSeconds = seconds; }
+    // The whole life of one statement: the POST, the retries and the status polls.
+    void setStatementTimeout(std::chrono::milliseconds t) { m_statementTimeout = t; }
+    // One HTTP exchange beyond any wait the service was asked to hold it for.
+    void setRequestTimeout(std::chrono::milliseconds t) { m_requestTimeout = t; }
+    // Delays between RUN JOB attempts after a lost response; its size is the number of retries.
+    void setRunRetryDelays(std::vector<std::chrono::milliseconds> delays) {
+        m_runRetryDelays = std::move(delays);
+    }
+
+    // Any statement; the value is the whole apiResponse object.
+    ApiReply<nlohmann::json>* execute(const Statement& statement, const QString& idempotencyKey = {});
+
+    ApiReply<nlohmann::json>* createJob(const CreateJobStatement& statement);
+    ApiReply<nlohmann::json>* alterJob(const AlterJobStatement& statement);
+    ApiReply<nlohmann::json>* deleteJob(const QString& name);
+    ApiReply<SparkJob>* describeJob(const QString& name);
+    ApiReply<std::vector<SparkJob>>* showJobs();
+    // Value: the jobRunId. An empty idempotencyKey makes the client generate one (a UUID).
+    ApiReply<QString>* runJob(const QString& name,
+                              const std::vector<std::pair<std::string, std::string>>& argumentOverrides = {},
+                              QString idempotencyKey = {});
+    ApiReply<SparkJobRun>* describeJobRun(const QString& runId, const QString& jobName);
+    ApiReply<nlohmann::json>* cancelJobRun(const QString& runId, const QString& jobName);
+    ApiReply<std::vector<SparkJobRun>>* showJobRuns(const ShowJobRunsStatement& statement = {});
+
+    ApiReply<nlohmann::json>* createCluster(const CreateClusterStatement& statement);
+    ApiReply<nlohmann::json>* alterCluster(const AlterClusterStatement& statement);
+    ApiReply<nlohmann::json>* deleteCluster(const QString& name);
+    ApiReply<Cluster>* describeCluster(const QString& name);
+    ApiReply<std::vector<Cluster>>* showClusters();
+
+    ApiReply<Project>* describeProject();
+    ApiReply<nlohmann::json>* alterProject(const AlterProjectStatement& statement);
+
+    // GET /v1/events?after=&wait= (a long poll held up to waitSeconds by the service).
+    ApiReply<EventsPage>* events(qint64 after, int waitSeconds);
+    // GET /v1/jobs/<name>/runs/<runId>/log?offset=&limit=
+    ApiReply<LogChunk>* runLog(const QString& jobName, const QString& runId, qint64 offset,
+                               qint64 limit = 256 * 1024);
+    // GET /v1/health, without credentials; the value is the service's version.
+    ApiReply<QString>* health(std::chrono::milliseconds timeout = std::chrono::seconds(3));
+
+    static QString newIdempotencyKey();
+
+signals:
+    // A request did not reach the service or got no answer in time: the connection monitor rechecks.
+    void unreachable(const QString& reason);
+
+private:
+    struct HttpResult;
+    struct StatementCall;
+    using HttpCallback = std::function<void(const HttpResult&)>;
+
+    ApiReply<nlohmann::json>* executeText(const std::string& statement, const QString& idempotencyKey,
+                                          bool retryLostResponse);
+    void postStatement(const std::shared_ptr<StatementCall>& call);
+    void pollStatus(const std::shared_ptr<StatementCall>& call);
+    void handleStatus(const std::shared_ptr<StatementCall>& call, const nlohmann::json& body);
+    void sendGet(const QString& path, const QList<std::pair<QString, QString>>& query,
+                 std::chrono::milliseconds timeout, bool withCredentials, HttpCallback done);
+    void send(QNetworkReply* reply, HttpCallback done);
+    QNetworkRequest makeRequest(const QString& path, const QList<std::pair<QString, QString>>& query,
+                                std::chrono::milliseconds timeout, bool withCredentials) const;
+
+    // Runs `convert` on the apiResponse of a statement; a thrown exception becomes a Protocol error.
+    template <class T, class Convert> ApiReply<T>* mapped(ApiReply<nlohmann::json>* raw, Convert convert);
+
+    QNetworkAccessManager m_network;
+    ConnectionInfo m_connection;
+    int m_preferWaitSeconds = 10;
+    std::chrono::milliseconds m_statementTimeout = std::chrono::seconds(60);
+    std::chrono::milliseconds m_requestTimeout = std::chrono::seconds(15);
+    std::vector<std::chrono::milliseconds> m_runRetryDelays{std::chrono::milliseconds(500),
+                                                            std::chrono::milliseconds(1500)};
+    qint64 m_maxResponseBytes = 512LL * 1024 * 1024;
+};
+
+} // namespace jobdeck
