@@ -1,0 +1,61 @@
+#pragma once
+
+#include "core/SparkJob.h"
+#include "core/SparkJobRun.h"
+
+#include <QAbstractTableModel>
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace jobdeck {
+
+// The Jobs list: one row per Job, live-updated one row at a time (upsertJob / removeJob) so events
+// never force a full reload. Updates of many rows are announced as one dataChanged span.
+class JobsTableModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Name, Type, Cluster, MaxConcurrentRuns, ActiveRuns, RecentRuns, Updated, ColumnCount };
+    // The underlying value: QString, int, QDateTime (UTC), or for RecentRuns a QVariantList of
+    // JobRunStatus as int, newest first.
+    static constexpr int RawDataRole = Qt::UserRole;
+    static constexpr int kRecentRunsKept = 10;
+
+    explicit JobsTableModel(QObject* parent = nullptr);
+
+    void setJobs(std::vector<SparkJob> jobs);
+    // Replaces the row of a job with the same name, or appends one.
+    void upsertJob(SparkJob job);
+    void upsertJobs(std::vector<SparkJob> jobs);
+    void removeJob(const std::string& name);
+    // Newest first; only the first kRecentRunsKept are kept.
+    void setRecentRuns(const std::string& jobName, std::vector<JobRunStatus> newestFirst);
+    // From SHOW JOB_RUNS (newest first, several jobs): every job's recent runs at once.
+    void setRecentRunsFromRuns(const std::vector<SparkJobRun>& runsNewestFirst);
+    void clear();
+
+    int rowOf(const std::string& name) const;
+    const SparkJob& job(int row) const { return m_rows[static_cast<std::size_t>(row)].job; }
+    const std::vector<JobRunStatus>& recentRuns(int row) const {
+        return m_rows[static_cast<std::size_t>(row)].recent;
+    }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row {
+        SparkJob job;
+        std::vector<JobRunStatus> recent; // newest first
+    };
+    void rebuildIndex();
+    void emitRowsChanged(int first, int last);
+
+    std::vector<Row> m_rows;
+    std::unordered_map<std::string, int> m_index;
+};
+
+} // namespace jobdeck

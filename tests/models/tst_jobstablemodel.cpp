@@ -1,0 +1,202 @@
+// JobsTableModel and JobsFilterProxy: structure checked by QAbstractItemModelTester, live updates
+// one row at a time, batched dataChanged, filter and sort on raw values.
+#include "models/JobsFilterProxy.h"
+#include "models/JobsTableModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QDateTime>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace jobdeck;
+
+namespace {
+
+SparkJob makeJob(const std::string& name, const std::string& cluster, JobType type, int minutes = 0) {
+    SparkJob j;
+    j.jobId = "id-" + name;
+    j.name = name;
+    j.cluster = cluster;
+    j.type = type;
+    j.parameters = {"s3://b/" + name + ".jar"};
+    j.applicationPath = j.parameters.front();
+    j.createdAt = TimePoint{} + std::chrono::hours(24 * 365 * 56);
+    j.updatedAt = j.createdAt + std::chrono::minutes(minutes);
+    return j;
+}
+
+std::vector<SparkJob> sample() {
+    return {makeJob("count_transactions", "demo_cluster", JobType::Jar, 3),
+            makeJob("daily_report", "demo_cluster", JobType::Python, 1),
+            makeJob("ingest_orders", "prod", JobType::Jar, 2)};
+}
+
+QStringList names(const QAbstractItemModel& m) {
+    QStringList out;
+    for (int r = 0; r < m.rowCount(); ++r)
+        out << m.index(r, JobsTableModel::Name).data().toString();
+    return out;
+}
+
+} // namespace
+
+class TestJobsTableModel final : public QObject {
+    Q_OBJECT
+private slots:
+    void structureAndValues() {
+        JobsTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setJobs(sample());
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.columnCount(), int(JobsTableModel::ColumnCount));
+        const int row = model.rowOf("daily_report");
+        QCOMPARE(row, 1);
+        QCOMPARE(model.index(row, JobsTableModel::Type).data().toString(), QStringLiteral("PYTHON"));
+        QCOMPARE(model.index(row, JobsTableModel::Cluster).data(JobsTableModel::RawDataRole).toString(),
+                 QStringLiteral("demo_cluster"));
+        QCOMPARE(
+            model.index(row, JobsTableModel::MaxConcurrentRuns).data(JobsTableModel::RawDataRole).toInt(), 1);
+        const QDateTime updated =
+            model.index(row, JobsTableModel::Updated).data(JobsTableModel::RawDataRole).toDateTime();
+        QVERIFY(updated.isValid());
+        QCOMPARE(updated.timeSpec(), Qt::UTC);
+        QVERIFY(!model.index(row, JobsTableModel::Updated).data().toString().isEmpty());
+        QCOMPARE(model.headerData(JobsTableModel::RecentRuns, Qt::Horizontal).toString(),
+                 QStringLiteral("Recent runs"));
+        QCOMPARE(model.rowOf("missing"), -1);
+    }
+
+    void upsertUpdatesOneRowAndAppendsNewOnes() {
+        JobsTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setJobs(sample());
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        SparkJob altered = makeJob("ingest_orders", "demo_cluster", JobType::Jar, 9);
+        altered.maxConcurrentRuns = 3;
+        model.upsertJob(altered);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.first().at(0).toModelIndex().row(), 2);
+        QCOMPARE(changed.first().at(1).toModelIndex().row(), 2);
+        QCOMPARE(model.index(2, JobsTableModel::MaxConcurrentRuns).data().toInt(), 3);
+        QCOMPARE(model.index(2, JobsTableModel::Cluster).data().toString(), QStringLiteral("demo_cluster"));
+        QCOMPARE(inserted.count(), 0);
+        model.upsertJob(makeJob("new_job", "demo_cluster", JobType::Python));
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.rowOf("new_job"), 3);
+        QCOMPARE(reset.count(), 0); // never a full reload for a live update
+    }
+
+    void manyUpdatesAreOneDataChangedSpan() {
+        JobsTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        std::vector<SparkJob> jobs;
+        for (int i = 0; i < 100; ++i)
+            jobs.push_back(makeJob("job" + std::to_string(i), "c", JobType::Jar));
+        model.setJobs(jobs);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        std::vector<SparkJob> updates;
+        for (int i : {10, 40, 70})
+            updates.push_back(makeJob("job" + std::to_string(i), "other", JobType::Jar));
+        model.upsertJobs(updates);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.first().at(0).toModelIndex().row(), 10);
+        QCOMPARE(changed.first().at(1).toModelIndex().row(), 70);
+        QCOMPARE(model.index(40, JobsTableModel::Cluster).data().toString(), QStringLiteral("other"));
+    }
+
+    void removeKeepsIndexConsistent() {
+        JobsTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setJobs(sample());
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        model.removeJob("count_transactions");
+        QCOMPARE(removed.count(), 1);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.rowOf("daily_report"), 0);
+        QCOMPARE(model.rowOf("ingest_orders"), 1);
+        model.removeJob("count_transactions"); // already gone: nothing happens
+        QCOMPARE(removed.count(), 1);
+    }
+
+    void recentRuns() {
+        JobsTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setJobs(sample());
+        std::vector<JobRunStatus> many(15, JobRunStatus::Completed);
+        many.front() = JobRunStatus::Failed;
+        model.setRecentRuns("daily_report", many);
+        const QVariantList dots =
+            model.index(1, JobsTableModel::RecentRuns).data(JobsTableModel::RawDataRole).toList();
+        QCOMPARE(dots.size(), JobsTableModel::kRecentRunsKept);
+        QCOMPARE(dots.front().toInt(), int(JobRunStatus::Failed));
+        QVERIFY(model.index(1, JobsTableModel::RecentRuns)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith("Newest first: FAILED"));
+
+        std::vector<SparkJobRun> runs;
+        for (int i = 0; i < 12; ++i) {
+            SparkJobRun r;
+            r.jobRunId = "r" + std::to_string(i);
+            r.jobName = i % 2 ? "count_transactions" : "ingest_orders";
+            r.status = i == 0 ? JobRunStatus::Running : JobRunStatus::Completed;
+            runs.push_back(r);
+        }
+        model.setRecentRunsFromRuns(runs);
+        QCOMPARE(model.recentRuns(model.rowOf("ingest_orders")).size(), std::size_t(6));
+        QCOMPARE(model.recentRuns(model.rowOf("ingest_orders")).front(), JobRunStatus::Running);
+        // Recent runs survive a reload of the jobs.
+        model.setJobs(sample());
+        QCOMPARE(model.recentRuns(model.rowOf("ingest_orders")).size(), std::size_t(6));
+    }
+
+    void proxyFiltersWithJobFilter() {
+        JobsTableModel model;
+        JobsFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setJobs(sample());
+        proxy.sort(JobsTableModel::Name);
+        QCOMPARE(proxy.rowCount(), 3);
+        proxy.setFilterText(QStringLiteral("cluster:demo"));
+        QCOMPARE(names(proxy), (QStringList{"count_transactions", "daily_report"}));
+        proxy.setFilterText(QStringLiteral("cluster:demo type:python"));
+        QCOMPARE(names(proxy), QStringList{"daily_report"});
+        proxy.setFilterText(QStringLiteral("-type:python"));
+        QCOMPARE(names(proxy), (QStringList{"count_transactions", "ingest_orders"}));
+        proxy.setFilterText(QStringLiteral("nothing_like_this"));
+        QCOMPARE(proxy.rowCount(), 0);
+        // Live rows are filtered as they come.
+        model.upsertJob(makeJob("nothing_like_this_one", "x", JobType::Jar));
+        QCOMPARE(proxy.rowCount(), 1);
+        proxy.setFilterText({});
+        QCOMPARE(proxy.rowCount(), 4);
+    }
+
+    void proxySortsByRawValues() {
+        JobsTableModel model;
+        JobsFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto jobs = sample();
+        jobs[0].maxConcurrentRuns = 10; // 10 > 2 as numbers, not as text
+        jobs[2].maxConcurrentRuns = 2;
+        model.setJobs(jobs);
+        proxy.sort(JobsTableModel::MaxConcurrentRuns, Qt::DescendingOrder);
+        QCOMPARE(names(proxy).front(), QStringLiteral("count_transactions"));
+        proxy.sort(JobsTableModel::Updated, Qt::AscendingOrder);
+        QCOMPARE(names(proxy), (QStringList{"daily_report", "ingest_orders", "count_transactions"}));
+        proxy.sort(JobsTableModel::Name, Qt::DescendingOrder);
+        QCOMPARE(names(proxy), (QStringList{"ingest_orders", "daily_report", "count_transactions"}));
+        // A row that changes is moved to its sorted place.
+        model.upsertJob(makeJob("daily_report", "demo_cluster", JobType::Python, 100));
+        proxy.sort(JobsTableModel::Updated, Qt::AscendingOrder);
+        QCOMPARE(names(proxy).back(), QStringLiteral("daily_report"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJobsTableModel)
+#include "tst_jobstablemodel.moc"
