@@ -18,8 +18,14 @@ bool isNameChar(char c) {
            c == '-' || c == '.';
 }
 
+// Built by appending: GCC 12 warns (-Wrestrict, a false positive) on "'" + std::string(s).
 std::string quoted(std::string_view s) {
-    return "'" + std::string(s) + "'";
+    std::string out;
+    out.reserve(s.size() + 2);
+    out += '\'';
+    out += s;
+    out += '\'';
+    return out;
 }
 
 } // namespace

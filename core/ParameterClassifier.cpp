@@ -104,6 +104,7 @@ const char* tokenClassName(TokenClass c) {
 ClassifiedParameters classifyParameters(const std::vector<std::string>& params) {
     ClassifiedParameters out;
     out.tokens.reserve(params.size());
+    out.applicationArguments.reserve(params.size());
     std::size_t i = 0;
     while (i < params.size()) {
         const std::string& tok = params[i];

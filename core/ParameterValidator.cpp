@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -23,8 +24,14 @@ const std::string kDisabledMessage = "--hudi-conf is not enabled for this organi
 const std::string kFlagLastMessage = "--hudi-conf must be followed by hudi config <key>=<value>";
 const std::string kFormatMessage = "Hudi config must be of format <key>=<value>";
 
+// Built by appending: GCC 12 warns (-Wrestrict, a false positive) on "'" + std::string(s).
 std::string quoted(std::string_view s) {
-    return "'" + std::string(s) + "'";
+    std::string out;
+    out.reserve(s.size() + 2);
+    out += '\'';
+    out += s;
+    out += '\'';
+    return out;
 }
 
 std::string notPermittedMessage(const std::vector<std::string>& sortedKeys) {
@@ -493,8 +500,12 @@ private:
 
     std::vector<Diagnostic> finish() {
         if (m_context.withAdvice && !m_params.empty()) {
+            // Their fixes are copies of the list too: ask only for what the budget can keep.
+            const std::size_t affordable =
+                m_context.fixesForToken ? std::numeric_limits<std::size_t>::max()
+                                        : m_context.fixBudget / std::max<std::size_t>(m_params.size(), 1);
             for (Diagnostic& d :
-                 adviseOnConfigs(m_params, m_classified.sparkConfigs, m_classified.hudiConfigs)) {
+                 adviseOnConfigs(m_params, m_classified.sparkConfigs, m_classified.hudiConfigs, affordable)) {
                 if (d.severity == Severity::Error)
                     d.severity = Severity::Warning; // advice never refuses a job
                 Pending p{std::move(d), {}};
@@ -514,14 +525,25 @@ private:
         });
         std::vector<Diagnostic> out;
         out.reserve(m_pending.size());
-        std::size_t budget = m_context.maxFixes;
+        std::size_t budget = m_context.fixBudget;
+        const auto& only = m_context.fixesForToken;
+        const std::size_t cost = std::max<std::size_t>(m_params.size(), 1);
+        const auto wanted = [&](int at) { return only ? (at == *only || at == -1) : budget >= cost; };
         for (Pending& p : m_pending) {
-            // Advice arrives with its fixes made; lazily built ones are made while the budget lasts.
+            const int at = p.diagnostic.tokenIndex;
             for (auto& [title, make] : p.fixes) {
-                if (budget == 0)
+                if (!wanted(at))
                     break;
-                --budget;
+                if (!only)
+                    budget -= cost;
                 p.diagnostic.fixes.push_back(Fix{title, make()});
+            }
+            // Advice arrives with its fixes made; keep them under the same rule.
+            if (p.fixes.empty() && !p.diagnostic.fixes.empty()) {
+                if (!wanted(at))
+                    p.diagnostic.fixes.clear();
+                else if (!only)
+                    budget -= std::min(budget, cost * p.diagnostic.fixes.size());
             }
             out.push_back(std::move(p.diagnostic));
         }

@@ -429,13 +429,23 @@ private slots:
             p.push_back("hoodie.k" + std::to_string(i) + "=v");
         }
         auto c = context(true, {"hoodie."});
-        c.maxFixes = 10;
+        c.fixBudget = 10 * p.size();
         const auto diags = validateParameters(p, c);
         QCOMPARE(withCode(diags, "hudi-conf.after-path").size(), std::size_t(2000));
         std::size_t fixes = 0;
         for (const auto& d : diags)
             fixes += d.fixes.size();
         QCOMPARE(fixes, std::size_t(10));
+
+        // The quick-fix menu of one parameter gets every fix of that parameter, and none elsewhere.
+        c.fixesForToken = 3002;
+        const auto menu = validateParameters(p, c);
+        for (const auto& d : menu) {
+            if (d.tokenIndex == 3002)
+                QCOMPARE(d.fixes.at(0).parameters.front(), std::string("--hudi-conf"));
+            else
+                QVERIFY(d.fixes.empty());
+        }
     }
 
     void fiveThousandParametersQuickly() {
