@@ -2,6 +2,7 @@
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -105,8 +106,10 @@ bool splitTarget(HttpRequest& request) {
 void logRequest(std::string_view method, std::string_view path, int status, Clock::time_point started,
                 std::string_view projectUid) {
     const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started).count();
-    spdlog::info("http method={} path={} status={} duration_ms={:.3f} project={}", method, oneLine(path),
-                 status, static_cast<double>(micros) / 1000.0, projectUid.empty() ? "-" : projectUid);
+    // A path can be 16 KiB long; the log keeps its start.
+    spdlog::info("http method={} path={} status={} duration_ms={:.3f} project={}",
+                 oneLine(method.substr(0, 16)), oneLine(path.substr(0, 256)), status,
+                 static_cast<double>(micros) / 1000.0, projectUid.empty() ? "-" : projectUid);
 }
 
 } // namespace
@@ -182,12 +185,16 @@ private:
     void onHeader(beast::error_code ec) {
         m_started = Clock::now();
         m_firstRequest = false;
+        m_method.clear();
+        m_path.clear();
         if (ec) {
             readFailed(ec);
             return;
         }
         m_busy = true;
         const auto& header = m_parser->get();
+        m_method = std::string(view(header.method_string()));
+        m_path = std::string(view(header.target()).substr(0, view(header.target()).find('?')));
         const std::size_t limit = m_server.m_options.headerLineLimit;
         if (header.method_string().size() + header.target().size() + 9 > limit) {
             writeAndClose(
@@ -403,24 +410,30 @@ void HttpServer::accept() {
     m_acceptor.async_accept(net::make_strand(m_io), [this](beast::error_code ec, tcp::socket socket) {
         if (ec == net::error::operation_aborted || !m_acceptor.is_open())
             return;
-        if (!ec) {
-            bool full = false;
-            {
-                const std::lock_guard lock(m_sessionsMutex);
-                full = m_sessionCount >= m_options.maxConnections;
-                ++m_sessionCount;
-                std::erase_if(m_sessions, [](const std::weak_ptr<Session>& s) { return s.expired(); });
-            }
-            auto session = std::make_shared<Session>(*this, std::move(socket));
-            {
-                const std::lock_guard lock(m_sessionsMutex);
-                m_sessions.push_back(session);
-            }
-            if (full)
-                session->reject(503, "Too many connections");
-            else
-                session->start();
+        if (ec) {
+            // Out of descriptors, for instance: retry shortly instead of spinning.
+            spdlog::warn("accept failed: {}", ec.message());
+            auto timer = std::make_shared<net::steady_timer>(m_acceptor.get_executor(),
+                                                             std::chrono::milliseconds(100));
+            timer->async_wait([this, timer](beast::error_code) {
+                if (m_acceptor.is_open())
+                    accept();
+            });
+            return;
         }
+        auto session = std::make_shared<Session>(*this, std::move(socket));
+        bool full = false;
+        {
+            const std::lock_guard lock(m_sessionsMutex);
+            full = m_sessionCount >= m_options.maxConnections;
+            ++m_sessionCount;
+            std::erase_if(m_sessions, [](const std::weak_ptr<Session>& s) { return s.expired(); });
+            m_sessions.push_back(session);
+        }
+        if (full)
+            session->reject(503, "Too many connections");
+        else
+            session->start();
         accept();
     });
 }

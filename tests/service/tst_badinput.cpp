@@ -259,7 +259,8 @@ private slots:
         const nlohmann::json status = runStatement(m_service, m_credentials, QStringLiteral("SHOW JOBS"));
         QCOMPARE(QString::fromStdString(status.value("apiStatus", "")),
                  QStringLiteral("API_OPERATION_STATUS_SUCCESS"));
-        QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
+        // Far below the 30 s header timeout that a starved request would have to wait for.
+        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
     }
 
     void slowClientsAreCutOffByTheTimeouts() {

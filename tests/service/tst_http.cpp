@@ -127,6 +127,33 @@ private slots:
         QCOMPARE(result.header("preference-applied"), QByteArray("wait=60"));
     }
 
+    void preferWaitZeroMayAnswerPending() {
+        HttpHeaders headers = m_alpha.headers();
+        headers.append(qMakePair(QByteArray("Prefer"), QByteArray("wait=0")));
+        const HttpResult result = request(m_service.url(QStringLiteral("/v1/resource/")), "POST",
+                                          statementBody("SHOW JOBS"), headers);
+        QCOMPARE(result.status, 200);
+        const nlohmann::json status = result.json();
+        const QString apiStatus = QString::fromStdString(status.value("apiStatus", ""));
+        QVERIFY2(apiStatus == QLatin1String(kPending) || apiStatus == QLatin1String(kSuccess),
+                 result.body.constData());
+        QVERIFY(!status.contains("errorMessage"));
+        // Either way the id leads to the final status.
+        const nlohmann::json final = pollStatus(m_service, m_alpha, status.value("requestId", ""));
+        QCOMPARE(QString::fromStdString(final.value("apiStatus", "")), QString::fromLatin1(kSuccess));
+    }
+
+    void expectContinueIsAnswered() {
+        QByteArray head = "POST /v1/resource/ HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\n"
+                          "Prefer: wait=10\r\nContent-Length: 26\r\n";
+        for (const auto& [name, value] : m_alpha.headers())
+            head += name + ": " + value + "\r\n";
+        const QByteArray raw = rawExchange(
+            m_service.port(), head + "\r\n" + statementBody("SHOW JOBS").replace(":", ": "), 5000, 2);
+        QVERIFY2(raw.startsWith("HTTP/1.1 100 Continue\r\n"), raw.constData());
+        QVERIFY2(raw.contains("HTTP/1.1 200 OK") && raw.contains(kSuccess), raw.constData());
+    }
+
     void unknownRequestIdIs404() {
         const HttpResult result =
             request(m_service.url(QStringLiteral("/v1/status/00000000-0000-4000-8000-000000000000")), "GET",
