@@ -56,20 +56,21 @@ private slots:
         for (const auto& [name, value] : m_project.op.headers())
             pollRequest.setRawHeader(name, value);
         QNetworkReply* poll = manager.get(pollRequest);
-        QElapsedTimer answered;
-        QObject::connect(poll, &QNetworkReply::finished, [&answered] { answered.start(); });
+        QElapsedTimer sent;
+        qint64 answeredAfter = -1; // ms from sending RUN JOB to the poll's answer
+        QObject::connect(poll, &QNetworkReply::finished,
+                         [&] { answeredAfter = sent.isValid() ? sent.elapsed() : -2; });
         QTest::qWait(300);
         QVERIFY(!poll->isFinished());
 
+        sent.start();
         const auto status = runJob(m_service, m_project.op, "ev");
-        QElapsedTimer sinceRun;
-        sinceRun.start();
         const QString id = runIdOf(status);
         QVERIFY(!id.isEmpty());
-        QTRY_VERIFY_WITH_TIMEOUT(poll->isFinished(), 5000);
-        // The run was queued before RUN JOB answered; the poll answer follows within the bound.
-        QVERIFY2(sinceRun.elapsed() - answered.elapsed() < 1000,
-                 qPrintable(QString::number(sinceRun.elapsed() - answered.elapsed())));
+        QTRY_VERIFY_WITH_TIMEOUT(answeredAfter != -1, 5000);
+        // RUN JOB and the wake-up both happen on loopback: well within a second (typically a few ms).
+        qInfo("long poll answered %lld ms after RUN JOB was sent", answeredAfter);
+        QVERIFY2(answeredAfter >= 0 && answeredAfter < 1000, qPrintable(QString::number(answeredAfter)));
         const auto page = nlohmann::json::parse(poll->readAll().toStdString());
         poll->deleteLater();
         QVERIFY(!page["events"].empty());
