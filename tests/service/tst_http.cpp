@@ -9,6 +9,9 @@
 #include <QTest>
 #include <QThread>
 
+#include <csignal>
+#include <sys/types.h>
+
 using namespace jobdeck;
 
 namespace {
@@ -263,6 +266,41 @@ private slots:
         QVERIFY(m_service.errorOutput().contains(QStringLiteral("shutting down")));
         QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
         QCOMPARE(request(m_service.url(QStringLiteral("/v1/health")), "GET").status, 200);
+    }
+
+    void shutdownAnswersLongPollsAndIsBounded() {
+        TestService service({QStringLiteral("--shutdown-grace"), QStringLiteral("2")});
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        const ApiCredentials viewer = service.createKey(QStringLiteral("gamma"), QStringLiteral("viewer"));
+        QVERIFY(viewer.isValid());
+        QByteArray credentials;
+        for (const auto& [name, value] : viewer.headers())
+            credentials += name + ": " + value + "\r\n";
+        // A long poll waiting for events, and a client stuck in the middle of a body.
+        QTcpSocket longPoll;
+        longPoll.connectToHost(QStringLiteral("127.0.0.1"), service.port());
+        QVERIFY(longPoll.waitForConnected(5000));
+        longPoll.write("GET /v1/events?after=0&wait=30 HTTP/1.1\r\nHost: 127.0.0.1\r\n" + credentials +
+                       "\r\n");
+        QTcpSocket stuck;
+        stuck.connectToHost(QStringLiteral("127.0.0.1"), service.port());
+        QVERIFY(stuck.waitForConnected(5000));
+        stuck.write("POST /v1/resource/ HTTP/1.1\r\nHost: 127.0.0.1\r\n" + credentials +
+                    "Content-Length: 100\r\n\r\n{\"statement\"");
+        QVERIFY(longPoll.waitForBytesWritten(5000) && stuck.waitForBytesWritten(5000));
+        QTest::qWait(300);
+        QVERIFY(longPoll.bytesAvailable() == 0); // still waiting
+
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(::kill(static_cast<pid_t>(service.processId()), SIGTERM) == 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!service.isRunning(), 15000);
+        QVERIFY2(timer.elapsed() < 8000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(service.stop(), 0);
+        longPoll.waitForReadyRead(1000);
+        const QByteArray answer = longPoll.readAll();
+        QCOMPARE(rawStatus(answer), 200);
+        QVERIFY2(answer.contains("\"events\""), answer.constData());
     }
 
     void requestLogHasNoSecrets() {
