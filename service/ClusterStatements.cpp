@@ -2,6 +2,7 @@
 #include "service/StatementExecutor.h"
 
 #include "core/Cluster.h"
+#include "core/HudiConfigPolicy.h"
 #include "core/SecretMasking.h"
 #include "service/Storage.h"
 
@@ -11,19 +12,6 @@
 namespace jobdeck {
 
 namespace {
-
-// --- TEMPORARY adapter until core/HudiConfigPolicy.h lands (CONTRACT §3's reserved keys).
-bool isReservedHudiKey(std::string_view key) {
-    for (std::string_view family : {"hoodie.write.concurrency.", "hoodie.write.lock.", "hoodie.metrics."})
-        if (key.starts_with(family))
-            return true;
-    for (std::string_view exact : {"hoodie.cleaner.policy.failed.writes", "hoodie.clean.failed.writes.policy",
-                                   "hoodie.write.config.freeze"})
-        if (key == exact)
-            return true;
-    return false;
-}
-// --- end TEMPORARY
 
 // Far beyond any real cluster, and well inside int.
 constexpr std::int64_t maxOcuLimit = 10000;
@@ -55,7 +43,7 @@ std::optional<std::string> checkWith(const std::vector<std::pair<std::string, st
         if (key.starts_with("spark.") && key.size() > 6)
             continue;
         if (key.starts_with("hoodie.") && key.size() > 7) {
-            if (isReservedHudiKey(key))
+            if (HudiConfigPolicy::isReserved(key))
                 return "Cluster configuration '" + key +
                        "' is reserved for the platform and cannot be set (Onehouse manages it)";
             continue;

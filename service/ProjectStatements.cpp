@@ -1,6 +1,7 @@
 // StatementExecutor: DESCRIBE PROJECT, ALTER PROJECT and SHOW AUDIT_LOG.
 #include "service/StatementExecutor.h"
 
+#include "core/HudiConfigPolicy.h"
 #include "core/Project.h"
 #include "core/SecretMasking.h"
 #include "service/Storage.h"
@@ -10,26 +11,6 @@
 namespace jobdeck {
 
 namespace {
-
-// --- TEMPORARY adapter until core/HudiConfigPolicy.h lands (CONTRACT §3's allow-list rules).
-std::optional<std::string> checkAllowlistEntry(std::string_view entry) {
-    const std::string e(entry);
-    if (!entry.starts_with("hoodie.") || entry.size() <= 7 ||
-        entry.find_first_of(" \t\r\n=") != std::string_view::npos)
-        return "HUDI_CONFIG_ALLOWLIST entry '" + e +
-               "' is not a Hudi configuration key (hoodie.*) or family (ending in '.')";
-    for (std::string_view family : {"hoodie.write.concurrency.", "hoodie.write.lock.", "hoodie.metrics."})
-        if (entry.starts_with(family))
-            return "HUDI_CONFIG_ALLOWLIST entry '" + e + "' is reserved for the platform (" +
-                   std::string(family) + "*) and is never granted";
-    for (std::string_view exact : {"hoodie.cleaner.policy.failed.writes", "hoodie.clean.failed.writes.policy",
-                                   "hoodie.write.config.freeze"})
-        if (entry == exact)
-            return "HUDI_CONFIG_ALLOWLIST entry '" + e +
-                   "' is reserved for the platform and is never granted";
-    return std::nullopt;
-}
-// --- end TEMPORARY
 
 constexpr std::int64_t maxConcurrentRunsLimitCeiling = 1000;
 constexpr std::int64_t auditLimitDefault = 100;
@@ -76,7 +57,7 @@ ApiStatus StatementExecutor::alterProject(const RequestContext& context,
     auto& allowlist = settings.hudiConfigAllowlist;
     if (statement.allowlistOp == AlterProjectStatement::AllowlistOp::Add) {
         for (const auto& entry : statement.allowlistEntries) {
-            if (auto problem = checkAllowlistEntry(entry))
+            if (auto problem = HudiConfigPolicy::checkAllowlistEntry(entry))
                 return ApiStatus::failed(*problem);
             // Adding an entry that is already there is a no-op: the list ends up as asked.
             if (std::find(allowlist.begin(), allowlist.end(), entry) == allowlist.end())

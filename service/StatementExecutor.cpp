@@ -12,6 +12,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cctype>
 #include <type_traits>
 
@@ -30,8 +31,9 @@ bool isRunStatement(const Statement& s) {
 
 // Masks inside single-quoted strings of text that did not parse: a 'key=value' whose key is secret keeps
 // its key, and the string following a quoted secret key ('--password', 'x' or 'db.password' = 'x') is
-// masked whole. Then bare key=value outside quotes. Errs on the side of masking.
-std::string maskUnparsedText(std::string_view text) {
+// masked whole. Then bare key=value outside quotes. Errs on the side of masking. The values it hid are
+// added to `secrets`.
+std::string maskUnparsedText(std::string_view text, std::vector<std::string>& secrets) {
     std::string out;
     out.reserve(text.size());
     bool maskNextString = false;
@@ -55,9 +57,11 @@ std::string maskUnparsedText(std::string_view text) {
                     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
                         out += text[i++];
                     if (i < text.size() && text[i] != '\'') {
+                        const std::size_t valueStart = i;
                         while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) &&
                                text[i] != ',' && text[i] != ')')
                             ++i;
+                        secrets.emplace_back(text.substr(valueStart, i - valueStart));
                         out += kMask;
                     } else {
                         maskNextString = true;
@@ -86,10 +90,12 @@ std::string maskUnparsedText(std::string_view text) {
         std::string masked;
         if (maskNextString) {
             masked = std::string(kMask);
+            secrets.push_back(content);
             maskNextString = false;
         } else if (const auto eq = content.find('=');
                    eq != std::string::npos && isSecretKey(content.substr(0, eq))) {
             masked = content.substr(0, eq + 1) + std::string(kMask);
+            secrets.push_back(content.substr(eq + 1));
         } else {
             masked = content;
             maskNextString = isSecretKey(content) && !content.empty();
@@ -107,32 +113,79 @@ std::string maskUnparsedText(std::string_view text) {
     return out;
 }
 
-Statement maskStatement(Statement statement) {
+// What masking hid from a list: the tail of each token that masking replaced by ****.
+void collectMasked(const std::vector<std::string>& original, const std::vector<std::string>& masked,
+                   std::vector<std::string>& secrets) {
+    for (std::size_t i = 0; i < original.size() && i < masked.size(); ++i)
+        if (original[i] != masked[i] && masked[i].size() >= kMask.size())
+            secrets.push_back(
+                original[i].substr(std::min(original[i].size(), masked[i].size() - kMask.size())));
+}
+
+void maskPairsCollecting(std::vector<std::pair<std::string, std::string>>& pairs,
+                         std::vector<std::string>& secrets) {
+    const auto original = pairs;
+    maskPairs(pairs);
+    for (std::size_t i = 0; i < pairs.size(); ++i)
+        if (pairs[i].second != original[i].second)
+            secrets.push_back(original[i].second);
+}
+
+// The statement with its secret values masked; the values it hid are added to `secrets`.
+Statement maskStatement(Statement statement, std::vector<std::string>& secrets) {
     std::visit(
-        [](auto& s) {
+        [&](auto& s) {
             using T = std::decay_t<decltype(s)>;
             if constexpr (std::is_same_v<T, CreateJobStatement>) {
-                s.parameters = maskParameters(s.parameters);
+                auto masked = maskParameters(s.parameters);
+                collectMasked(s.parameters, masked, secrets);
+                s.parameters = std::move(masked);
             } else if constexpr (std::is_same_v<T, AlterJobStatement>) {
-                if (s.parameters)
-                    s.parameters = maskParameters(*s.parameters);
-            } else if constexpr (std::is_same_v<T, RunJobStatement> ||
-                                 std::is_same_v<T, CreateClusterStatement> ||
+                if (s.parameters) {
+                    auto masked = maskParameters(*s.parameters);
+                    collectMasked(*s.parameters, masked, secrets);
+                    s.parameters = std::move(masked);
+                }
+            } else if constexpr (std::is_same_v<T, RunJobStatement>) {
+                maskPairsCollecting(s.arguments, secrets);
+            } else if constexpr (std::is_same_v<T, CreateClusterStatement> ||
                                  std::is_same_v<T, AlterClusterStatement>) {
-                if constexpr (std::is_same_v<T, RunJobStatement>)
-                    maskPairs(s.arguments);
-                else
-                    maskPairs(s.with);
+                maskPairsCollecting(s.with, secrets);
             }
         },
         statement);
     return statement;
 }
 
-std::string maskedText(const ParseResult& parsed, std::string_view text) {
+// The text the audit log and the logs show, and the secret values it hides (so that messages quoting
+// the statement, such as a parse error naming a token, can be scrubbed of them too).
+struct MaskedStatement {
+    std::string text;
+    std::vector<std::string> secrets;
+};
+
+MaskedStatement maskedText(const ParseResult& parsed, std::string_view text) {
+    MaskedStatement result;
     if (parsed.statement)
-        return printStatement(maskStatement(*parsed.statement));
-    return maskUnparsedText(text);
+        result.text = printStatement(maskStatement(*parsed.statement, result.secrets));
+    else
+        result.text = maskUnparsedText(text, result.secrets);
+    // Longest first, so a secret that contains another is replaced whole.
+    std::erase_if(result.secrets,
+                  [](const std::string& secret) { return secret.empty() || secret == kMask; });
+    std::sort(result.secrets.begin(), result.secrets.end(),
+              [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+    return result;
+}
+
+void scrub(ApiStatus& status, const std::vector<std::string>& secrets) {
+    if (!status.errorMessage)
+        return;
+    std::string& message = *status.errorMessage;
+    for (const auto& secret : secrets)
+        for (auto at = message.find(secret); at != std::string::npos;
+             at = message.find(secret, at + kMask.size()))
+            message.replace(at, secret.size(), kMask);
 }
 
 } // namespace
@@ -154,12 +207,13 @@ std::string StatementExecutor::clusterNotFoundMessage(std::string_view clusterNa
 }
 
 std::string StatementExecutor::maskStatementText(std::string_view statementText) {
-    return maskedText(parseStatement(statementText), statementText);
+    return maskedText(parseStatement(statementText), statementText).text;
 }
 
 ApiStatus StatementExecutor::execute(const RequestContext& context, std::string_view statementText) {
     const ParseResult parsed = parseStatement(statementText);
-    const std::string auditText = maskedText(parsed, statementText);
+    const MaskedStatement masked = maskedText(parsed, statementText);
+    const std::string& auditText = masked.text;
     ApiStatus status;
     if (!parsed.statement) {
         status =
@@ -180,6 +234,7 @@ ApiStatus StatementExecutor::execute(const RequestContext& context, std::string_
             t_eventsRecorded = false;
             status = m_storage.database().transaction([&] {
                 ApiStatus result = dispatch(context, *parsed.statement);
+                scrub(result, masked.secrets);
                 audit(context, auditText, result);
                 return result;
             });
@@ -191,6 +246,7 @@ ApiStatus StatementExecutor::execute(const RequestContext& context, std::string_
             status = ApiStatus::failed(std::string("Internal error: ") + e.what());
         }
     }
+    scrub(status, masked.secrets);
     try {
         audit(context, auditText, status);
     } catch (const std::exception& e) {
@@ -274,31 +330,5 @@ void StatementExecutor::audit(const RequestContext& context, std::string_view st
     maskAudit(entry);
     m_storage.appendAudit(entry);
 }
-
-// --- TEMPORARY until core/ParameterValidator.h and core/JobConfiguration.h land:
-// the job statements refuse instead of pretending to work.
-
-namespace {
-ApiStatus pending() {
-    return ApiStatus::failed("This statement is not available in this build yet");
-}
-} // namespace
-
-ApiStatus StatementExecutor::createJob(const RequestContext&, const CreateJobStatement&) {
-    return pending();
-}
-ApiStatus StatementExecutor::alterJob(const RequestContext&, const AlterJobStatement&) {
-    return pending();
-}
-ApiStatus StatementExecutor::deleteJob(const RequestContext&, const DeleteJobStatement&) {
-    return pending();
-}
-ApiStatus StatementExecutor::describeJob(const RequestContext&, const DescribeJobStatement&) {
-    return pending();
-}
-ApiStatus StatementExecutor::showJobs(const RequestContext&) {
-    return pending();
-}
-// --- end TEMPORARY
 
 } // namespace jobdeck

@@ -1,0 +1,170 @@
+// StatementExecutor: CREATE / ALTER / DELETE / DESCRIBE JOB and SHOW JOBS.
+#include "service/StatementExecutor.h"
+
+#include "core/JobConfiguration.h"
+#include "core/ParameterValidator.h"
+#include "core/ProjectEvent.h"
+#include "core/SecretMasking.h"
+#include "core/SparkJob.h"
+#include "service/Storage.h"
+
+namespace jobdeck {
+
+namespace {
+
+// Far beyond any project's limit, and well inside int.
+constexpr std::int64_t maxConcurrentRunsCeiling = 1000;
+
+std::optional<ApiStatus> checkMaxConcurrentRuns(std::int64_t value, const ProjectSettings& settings) {
+    if (value < 1 || value > maxConcurrentRunsCeiling)
+        return ApiStatus::invalid("MAX_CONCURRENT_RUNS must be between 1 and " +
+                                  std::to_string(maxConcurrentRunsCeiling) + ", got " +
+                                  std::to_string(value));
+    if (value == 1)
+        return std::nullopt;
+    if (!settings.concurrentRunsEnabled)
+        return ApiStatus::failed(
+            "MAX_CONCURRENT_RUNS above 1 needs concurrent runs, which are not enabled for this "
+            "project. Contact Onehouse support to enable them.");
+    if (value > settings.maxConcurrentRunsLimit)
+        return ApiStatus::failed(
+            "MAX_CONCURRENT_RUNS " + std::to_string(value) + " is above this project's limit of " +
+            std::to_string(settings.maxConcurrentRunsLimit) + ". Contact Onehouse support to raise it.");
+    return std::nullopt;
+}
+
+std::optional<ApiStatus> checkParameters(const std::vector<std::string>& parameters,
+                                         const ProjectSettings& settings, ValidationContext::Mode mode,
+                                         const std::vector<std::string>& previous) {
+    ValidationContext context;
+    context.settings = settings;
+    context.mode = mode;
+    context.previousParameters = previous;
+    context.withAdvice = false; // the service needs the refusal only, not the editor's advice
+    context.fixBudget = 0;
+    if (auto message = refusalMessage(validateParameters(parameters, context)))
+        return ApiStatus::failed(*message);
+    return std::nullopt;
+}
+
+// The stored job completed with what its parameters mean, the status of its Hudi configurations under the
+// project's CURRENT settings, and secret values masked (for every role).
+nlohmann::json describedJob(SparkJob job, const ProjectSettings& settings) {
+    JobConfiguration configuration = describeParameters(job.parameters, settings);
+    job.applicationPath = configuration.applicationPath.value_or("");
+    job.arguments = std::move(configuration.arguments);
+    job.sparkConfigs = std::move(configuration.sparkConfigs);
+    job.hudiConfigs = std::move(configuration.hudiConfigs);
+    job.hudiConfigsStatus = std::move(configuration.hudiConfigsStatus);
+    for (const auto& pair : configuration.misplacedHudiConfigs)
+        job.misplacedHudiConfigs.push_back(pair.key + "=" + pair.value);
+    maskJob(job);
+    return job;
+}
+
+nlohmann::json jobRef(const SparkJob& job) {
+    return {{"jobId", job.jobId}, {"name", job.name}};
+}
+
+} // namespace
+
+ApiStatus StatementExecutor::createJob(const RequestContext& context, const CreateJobStatement& statement) {
+    const std::string& project = context.principal.projectUid;
+    const ProjectSettings settings = m_storage.projectSettings(project);
+    const std::int64_t maxRuns = statement.maxConcurrentRuns.value_or(1);
+    if (auto refused = checkMaxConcurrentRuns(maxRuns, settings))
+        return *refused;
+    if (m_storage.findJob(project, statement.name))
+        return ApiStatus::failed("Job " + statement.name + " already exists");
+    if (!m_storage.findCluster(project, statement.cluster))
+        return ApiStatus::failed(clusterNotFoundMessage(statement.cluster));
+    // A new job has no stored values for **** to stand for.
+    if (auto masked = findUnresolvedMask(statement.parameters, {}))
+        return ApiStatus::failed(*masked);
+    if (auto refused = checkParameters(statement.parameters, settings, ValidationContext::Mode::Create, {}))
+        return *refused;
+
+    SparkJob job;
+    job.jobId = Storage::randomUuid();
+    job.name = statement.name;
+    job.type = statement.type;
+    job.cluster = statement.cluster;
+    job.parameters = statement.parameters;
+    job.maxConcurrentRuns = static_cast<int>(maxRuns);
+    job.createdAt = job.updatedAt = timestampNow();
+    m_storage.insertJob(project, job);
+    recordJobEvent(context, event_type::kJobCreated, job.name);
+    return ApiStatus::success({{"createJobApiResponse", jobRef(job)}});
+}
+
+ApiStatus StatementExecutor::alterJob(const RequestContext& context, const AlterJobStatement& statement) {
+    if (!statement.parameters && !statement.cluster && !statement.maxConcurrentRuns)
+        return ApiStatus::invalid("ALTER JOB needs SET PARAMETERS, SET CLUSTER or SET MAX_CONCURRENT_RUNS");
+    const std::string& project = context.principal.projectUid;
+    auto job = m_storage.findJob(project, statement.name);
+    if (!job)
+        return ApiStatus::failed(jobNotFoundMessage(statement.name));
+    const ProjectSettings settings = m_storage.projectSettings(project);
+    // Only a MAX_CONCURRENT_RUNS being set is checked against the project: other clauses must not trip over a
+    // value the job got before the project's concurrency settings changed.
+    if (statement.maxConcurrentRuns) {
+        if (auto refused = checkMaxConcurrentRuns(*statement.maxConcurrentRuns, settings))
+            return *refused;
+        job->maxConcurrentRuns = static_cast<int>(*statement.maxConcurrentRuns);
+    }
+    if (statement.cluster) {
+        if (!m_storage.findCluster(project, *statement.cluster))
+            return ApiStatus::failed(clusterNotFoundMessage(*statement.cluster));
+        job->cluster = *statement.cluster;
+    }
+    if (statement.parameters) {
+        // **** sent back for a secret key keeps the stored value.
+        if (auto masked = findUnresolvedMask(*statement.parameters, job->parameters))
+            return ApiStatus::failed(*masked);
+        auto parameters = unmaskParameters(*statement.parameters, job->parameters);
+        if (auto refused =
+                checkParameters(parameters, settings, ValidationContext::Mode::Alter, job->parameters))
+            return *refused;
+        job->parameters = std::move(parameters);
+    }
+    job->updatedAt = timestampNow();
+    m_storage.updateJob(project, *job);
+    recordJobEvent(context, event_type::kJobAltered, job->name);
+    return ApiStatus::success({{"alterJobApiResponse", jobRef(*job)}});
+}
+
+ApiStatus StatementExecutor::deleteJob(const RequestContext& context, const DeleteJobStatement& statement) {
+    const std::string& project = context.principal.projectUid;
+    const auto job = m_storage.findJob(project, statement.name);
+    if (!job)
+        return ApiStatus::failed(jobNotFoundMessage(statement.name));
+    // Counted inside the statement's transaction, so no run can be admitted between the check and the delete.
+    if (const int active = m_storage.activeRunCount(project, job->jobId); active > 0)
+        return ApiStatus::failed("Job " + statement.name + " has " + std::to_string(active) +
+                                 " active run(s); cancel them or wait for them to finish before deleting it");
+    m_storage.deleteJob(project, job->jobId);
+    recordJobEvent(context, event_type::kJobDeleted, job->name);
+    return ApiStatus::success({{"deleteJobApiResponse", jobRef(*job)}});
+}
+
+ApiStatus StatementExecutor::describeJob(const RequestContext& context,
+                                         const DescribeJobStatement& statement) {
+    const std::string& project = context.principal.projectUid;
+    auto job = m_storage.findJob(project, statement.name);
+    if (!job)
+        return ApiStatus::failed(jobNotFoundMessage(statement.name));
+    return ApiStatus::success(
+        {{"describeJobApiResponse",
+          {{"sparkJob", describedJob(std::move(*job), m_storage.projectSettings(project))}}}});
+}
+
+ApiStatus StatementExecutor::showJobs(const RequestContext& context) {
+    const std::string& project = context.principal.projectUid;
+    const ProjectSettings settings = m_storage.projectSettings(project);
+    nlohmann::json jobs = nlohmann::json::array();
+    for (auto& job : m_storage.listJobs(project))
+        jobs.push_back(describedJob(std::move(job), settings));
+    return ApiStatus::success({{"showJobsApiResponse", {{"sparkJobs", jobs}}}});
+}
+
+} // namespace jobdeck
