@@ -2,6 +2,8 @@
 
 #include <QtTest>
 
+#include <random>
+
 using namespace jobdeck;
 
 namespace {
@@ -53,6 +55,35 @@ private slots:
             QCOMPARE(parsed.ranges.size(), params.size());
             for (const auto& [b, e] : parsed.ranges) {
                 QVERIFY(b >= 0 && b <= e && e <= static_cast<int>(text.size()));
+            }
+        }
+    }
+
+    // Any list survives every form, and no text makes a parser crash, hang or report an offset outside it.
+    void randomListsAndTexts() {
+        const std::vector<std::string> atoms{
+            "\"", "'", "\\",  "[", "]", "(",   ")",  ",", " ",       "\n", "\r",
+            "\t", "=", "a",   "ü", "🎉", "\\u", "--", "-", "hoodie.", "''", "spark-submit",
+            "#",  "$", "\x01"};
+        std::mt19937 rng(20261130);
+        const auto randomText = [&](int maxAtoms) {
+            std::string s;
+            for (int n = int(rng() % std::uint32_t(maxAtoms)); n > 0; --n)
+                s += atoms[rng() % atoms.size()];
+            return s;
+        };
+        for (int round = 0; round < 3000; ++round) {
+            Params params;
+            for (int n = int(rng() % 6); n > 0; --n)
+                params.push_back(randomText(5));
+            const std::string junk = randomText(15);
+            for (const auto form : kForms) {
+                const TextParameters back = parseParameterText(formatParameterText(params, form), form);
+                QVERIFY2(back.ok(), back.error.value_or("").c_str());
+                QCOMPARE(back.parameters, params);
+                const TextParameters any = parseParameterText(junk, form);
+                QVERIFY(any.ok() || (any.errorOffset >= 0 && any.errorOffset <= int(junk.size())));
+                QCOMPARE(any.parameters.size(), any.ranges.size());
             }
         }
     }
