@@ -4,6 +4,7 @@
 #include "core/ParameterClassifier.h"
 
 #include <array>
+#include <cctype>
 
 namespace jobdeck {
 
@@ -26,6 +27,20 @@ std::string hudiDropReason(HudiConfigStatus status, const ProjectSettings& setti
     }
     return {};
 }
+
+// hudi-defaults.conf is read line by line with key and value trimmed: a line break would inject another
+// line (another key), padding would be lost.
+bool breaksPropertiesFile(std::string_view key, std::string_view value) {
+    const auto padded = [](std::string_view v) {
+        return !v.empty() && (std::isspace(static_cast<unsigned char>(v.front())) ||
+                              std::isspace(static_cast<unsigned char>(v.back())));
+    };
+    return key.find_first_of("\r\n") != std::string_view::npos ||
+           value.find_first_of("\r\n") != std::string_view::npos || padded(key) || padded(value);
+}
+
+constexpr const char* kBreaksFile =
+    "contains a line break or leading/trailing whitespace, which would not survive the run's properties file";
 
 } // namespace
 
@@ -94,7 +109,9 @@ EffectiveConfig EffectiveConfig::resolve(const ConfigPairs& clusterWith,
             else
                 out.spark[k] = {v, Provenance::Cluster};
         } else if (HudiConfigPolicy::isHudiKey(k)) {
-            if (HudiConfigPolicy::isReserved(k))
+            if (breaksPropertiesFile(k, v))
+                drop("hudi", k, v, Provenance::Cluster, kBreaksFile);
+            else if (HudiConfigPolicy::isReserved(k))
                 drop("hudi", k, v, Provenance::Cluster, hudiDropReason(HudiConfigStatus::Reserved, settings));
             else if (HudiConfigPolicy::platformManagedValue(k))
                 drop("hudi", k, v, Provenance::Cluster,
@@ -129,7 +146,9 @@ EffectiveConfig EffectiveConfig::resolve(const ConfigPairs& clusterWith,
     }
     for (const ConfigSetting& s : c.hudiConfigs) {
         const HudiConfigStatus status = HudiConfigPolicy::statusOf(s.key, settings);
-        if (status == HudiConfigStatus::Applied)
+        if (breaksPropertiesFile(s.key, s.value))
+            drop("hudi", s.key, s.value, Provenance::Job, kBreaksFile);
+        else if (status == HudiConfigStatus::Applied)
             out.hudi[s.key] = {s.value, Provenance::Job};
         else
             drop("hudi", s.key, s.value, Provenance::Job, hudiDropReason(status, settings));

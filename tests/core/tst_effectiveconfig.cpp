@@ -132,6 +132,23 @@ private slots:
                  std::string("--hudi-conf is not enabled for this project"));
     }
 
+    void lineBreaksNeverReachThePropertiesFile() {
+        const ConfigPairs cluster{{"hoodie.a", "x\nhoodie.write.lock.provider=evil"},
+                                  {"hoodie.b", " padded"}};
+        const Params job{"--hudi-conf", "hoodie.c=1\rhoodie.metrics.on=true", "app.jar"};
+        const EffectiveConfig e = EffectiveConfig::resolve(cluster, job, settings(true, {"hoodie."}), "r");
+        QVERIFY(!e.hudi.contains("hoodie.a"));
+        QVERIFY(!e.hudi.contains("hoodie.b"));
+        QVERIFY(!e.hudi.contains("hoodie.c"));
+        QVERIFY(droppedKey(e, "hoodie.a", Provenance::Cluster)->reason.find("line break") !=
+                std::string::npos);
+        QVERIFY(droppedKey(e, "hoodie.c", Provenance::Job));
+        const std::string conf = e.hudiDefaultsConf();
+        QVERIFY(conf.find("lock") == std::string::npos);
+        QVERIFY(conf.find("metrics") == std::string::npos);
+        QCOMPARE(std::count(conf.begin(), conf.end(), '\n'), std::ptrdiff_t(e.hudi.size()));
+    }
+
     void provenanceNames() {
         QCOMPARE(std::string(provenanceName(Provenance::PlatformDefault)), std::string("PLATFORM_DEFAULT"));
         QCOMPARE(std::string(provenanceName(Provenance::Cluster)), std::string("CLUSTER"));
