@@ -325,6 +325,32 @@ private slots:
                  "Job run " + done["jobRunId"].get<std::string>() + " is already COMPLETED");
     }
 
+    void loweringLimitsCancelsNothing() {
+        QCOMPARE(statusOf(st("CREATE CLUSTER shrink TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1")),
+                 std::string(kSuccess));
+        QVERIFY(createJob("lower", "PYTHON", {kPythonApp, "--sleep", "60"}, "shrink", 2));
+        const QString a = runIdOf(runJob(m_service, m_project.op, "lower", {}, "a"));
+        const QString b = runIdOf(runJob(m_service, m_project.op, "lower", {}, "b"));
+        for (const auto& id : {a, b})
+            QCOMPARE(waitForRun(m_service, m_project.op, "lower", id, hasStatus(kRunning))
+                         .value("status", std::string()),
+                     std::string(kRunning));
+        QCOMPARE(statusOf(st("ALTER JOB lower SET MAX_CONCURRENT_RUNS = 1")), std::string(kSuccess));
+        QCOMPARE(statusOf(st("ALTER CLUSTER shrink SET MAX_OCU = 1")), std::string(kSuccess));
+        QThread::msleep(500);
+        for (const auto& id : {a, b})
+            QCOMPARE(describeRun(m_service, m_project.op, "lower", id).value("status", std::string()),
+                     std::string(kRunning));
+        QCOMPARE(errorOf(runJob(m_service, m_project.op, "lower")),
+                 "Spark Job " + jobId("lower").toStdString() + " already has 2 active run(s) (max 1)");
+        for (const auto& id : {a, b})
+            st("CANCEL JOB_RUN `" + id + "` JOB_NAME = 'lower'");
+        for (const auto& id : {a, b})
+            QCOMPARE(
+                waitForRun(m_service, m_project.op, "lower", id, hasEnded()).value("status", std::string()),
+                std::string(kCanceled));
+    }
+
     void showJobRunsNewestFirstAndDescribeFields() {
         const auto shown = st("SHOW JOB_RUNS LIMIT 3");
         const auto runs = shown["apiResponse"]["showJobRunsApiResponse"]["sparkJobRuns"];
