@@ -1,5 +1,7 @@
 #include "core/ParameterTextForms.h"
 
+#include "core/SparkSubmitOptions.h"
+
 #include <cstdint>
 
 namespace jobdeck {
@@ -477,12 +479,20 @@ bool startsOption(const std::string& s) {
     return s.size() > 1 && s[0] == '-';
 }
 
+// Whether `value` reads as the value of `previous` ("--class", "x"), so the two share a line.
+bool isValueOf(const std::string& previous, const std::string& value) {
+    if (startsOption(value) || !startsOption(previous) || previous.find('=') != std::string::npos)
+        return false;
+    const SparkSubmitOption* opt = SparkSubmitOptions::find(previous);
+    return !opt || opt->takesValue; // unknown ones are application arguments such as "--date 2026-01-01"
+}
+
 std::string formatJson(const std::vector<std::string>& params) {
     // Like the console shows it: an option and its value share a line.
     std::string out = "[";
     for (std::size_t i = 0; i < params.size(); ++i) {
         if (i > 0)
-            out += (startsOption(params[i]) || !startsOption(params[i - 1])) ? ",\n " : ", ";
+            out += isValueOf(params[i - 1], params[i]) ? ", " : ",\n ";
         appendJsonString(out, params[i]);
     }
     out += ']';

@@ -101,6 +101,21 @@ private slots:
         QCOMPARE(sourceOffsetInToken(text, ParameterTextForm::JsonArray, p.ranges.at(1), 3), 19);
     }
 
+    void jsonFormatLikeTheConsole() {
+        // seed 000's console example: an option and its value share a line.
+        QCOMPARE(
+            formatParameterText({"--class", "com.example.MySparkApp", "--hudi-conf",
+                                 "hoodie.datasource.meta.sync.glue.catalogId=123456789012", "--verbose",
+                                 "s3://b/app.jar", "--date", "2026-01-01"},
+                                ParameterTextForm::JsonArray),
+            std::string("[\"--class\", \"com.example.MySparkApp\",\n"
+                        " \"--hudi-conf\", \"hoodie.datasource.meta.sync.glue.catalogId=123456789012\",\n"
+                        " \"--verbose\",\n"
+                        " \"s3://b/app.jar\",\n"
+                        " \"--date\", \"2026-01-01\"]"));
+        QCOMPARE(formatParameterText({}, ParameterTextForm::JsonArray), std::string("[]"));
+    }
+
     void jsonUnicodeEscapes() {
         const TextParameters p =
             parseParameterText("[\"\\u00fc\\ud83c\\udf89\\n\\t\\/\"]", ParameterTextForm::JsonArray);
