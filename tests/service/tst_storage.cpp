@@ -1,5 +1,6 @@
 // Storage, SqliteDatabase and EventBus in-process, on a temporary data directory.
 #include "service/EventBus.h"
+#include "service/StatementExecutor.h"
 #include "service/Storage.h"
 
 #include <QTemporaryDir>
@@ -352,6 +353,62 @@ private slots:
         bus.waitForEvents(a, 0, 60s, [&](EventsPage) { ++calls; }); // after stop: answered at once
         QCOMPARE(calls.load(), 4);
         bus.stop();
+    }
+
+    void executorIsSafeUnderConcurrentStatements() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        EventBus bus(*storage);
+        StatementExecutor executor(*storage, bus);
+        const auto key = storage->createKey("alpha", Role::Operator);
+        RequestContext context;
+        context.principal = *storage->authenticate(key.projectUid, key.apiKey, key.apiSecret);
+        QCOMPARE(
+            executor.execute(context, "CREATE CLUSTER c TYPE = 'Spark' MAX_OCU = 1 MIN_OCU = 0").apiStatus,
+            ApiOperationStatus::Success);
+        // Eight threads race to create the same job: exactly one wins, the others are told it exists.
+        std::vector<std::future<ApiStatus>> racers;
+        for (int t = 0; t < 8; ++t)
+            racers.push_back(std::async(std::launch::async, [&] {
+                return executor.execute(context,
+                                        "CREATE JOB same TYPE = 'JAR' PARAMETERS = ('a.jar') CLUSTER = 'c'");
+            }));
+        int won = 0;
+        for (auto& r : racers) {
+            const ApiStatus status = r.get();
+            if (status.apiStatus == ApiOperationStatus::Success)
+                ++won;
+            else
+                QCOMPARE(status.errorMessage.value_or(""), std::string("Job same already exists"));
+        }
+        QCOMPARE(won, 1);
+        // Distinct jobs, reads and alters interleaved: all succeed, and every statement is audited once.
+        std::vector<std::future<bool>> workers;
+        for (int t = 0; t < 4; ++t)
+            workers.push_back(std::async(std::launch::async, [&, t] {
+                bool ok = true;
+                for (int i = 0; i < 10; ++i) {
+                    const std::string name = "j" + std::to_string(t) + "_" + std::to_string(i);
+                    ok &= executor
+                              .execute(context, "CREATE JOB " + name +
+                                                    " TYPE = 'JAR' PARAMETERS = ('a.jar') "
+                                                    "CLUSTER = 'c'")
+                              .apiStatus == ApiOperationStatus::Success;
+                    ok &= executor.execute(context, "ALTER JOB " + name + " SET PARAMETERS = ('b.jar')")
+                              .apiStatus == ApiOperationStatus::Success;
+                    ok &= executor.execute(context, "SHOW JOBS").apiStatus == ApiOperationStatus::Success;
+                }
+                return ok;
+            }));
+        for (auto& w : workers)
+            QVERIFY(w.get());
+        QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM jobs"), 41);
+        QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM audit"), 1 + 8 + 4 * 10 * 3);
+        QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM events WHERE type = 'JOB_CREATED'"), 41);
+        // Run statements without a run manager fail, never succeed silently.
+        const ApiStatus run = executor.execute(context, "RUN JOB same");
+        QCOMPARE(run.apiStatus, ApiOperationStatus::Failed);
+        QCOMPARE(run.errorMessage.value_or(""), std::string("Runs are not available on this service"));
     }
 
     void prunedHistoryAsksForAReload() {
