@@ -452,10 +452,17 @@ void HttpServer::stop(std::chrono::milliseconds grace) {
         m_acceptor.close(ignored);
     });
     auto closeSessions = [this](bool force) {
-        const std::lock_guard lock(m_sessionsMutex);
-        for (const auto& weak : m_sessions)
-            if (auto session = weak.lock())
-                session->shutdown(force);
+        // Collected under the lock but released outside it: dropping the last reference to a
+        // session runs its destructor, which takes the lock.
+        std::vector<std::shared_ptr<Session>> sessions;
+        {
+            const std::lock_guard lock(m_sessionsMutex);
+            for (const auto& weak : m_sessions)
+                if (auto session = weak.lock())
+                    sessions.push_back(std::move(session));
+        }
+        for (const auto& session : sessions)
+            session->shutdown(force);
     };
     closeSessions(false);
     {

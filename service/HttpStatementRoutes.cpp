@@ -1,5 +1,6 @@
 #include "service/HttpStatementRoutes.h"
 
+#include "core/IdempotencyKey.h"
 #include "service/RequestRegistry.h"
 #include "service/StatementExecutor.h"
 
@@ -8,7 +9,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <array>
 #include <charconv>
 #include <exception>
 
@@ -48,11 +48,6 @@ std::optional<std::chrono::seconds> preferredWait(std::string_view prefer) {
     return std::nullopt;
 }
 
-bool isValidIdempotencyKey(std::string_view key) {
-    return !key.empty() && key.size() <= HttpStatementRoutes::kMaxIdempotencyKeyLength &&
-           std::all_of(key.begin(), key.end(), [](char c) { return c > 0x20 && c < 0x7f; });
-}
-
 } // namespace
 
 HttpStatementRoutes::HttpStatementRoutes(StatementExecutor& executor, RequestRegistry& registry,
@@ -61,12 +56,12 @@ HttpStatementRoutes::HttpStatementRoutes(StatementExecutor& executor, RequestReg
     , m_registry(registry)
     , m_server(server) {}
 
-void HttpStatementRoutes::registerRoutes(HttpServer& server) {
+void HttpStatementRoutes::registerRoutes() {
     auto submit = [this](const HttpRequest& request, const Principal& principal, Responder respond) {
         this->submit(request, principal, std::move(respond));
     };
-    server.addAuthenticatedRoute("POST", "/v1/resource", submit);
-    server.addAuthenticatedRoute(
+    m_server.addAuthenticatedRoute("POST", "/v1/resource", submit);
+    m_server.addAuthenticatedRoute(
         "GET", "/v1/status/",
         [this](const HttpRequest& request, const Principal& principal, Responder respond) {
             this->status(request, principal, std::move(respond));
@@ -97,10 +92,8 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Principal& pr
     context.principal = principal;
     if (request.headers.contains("idempotency-key")) {
         const std::string key = request.header("idempotency-key");
-        if (!isValidIdempotencyKey(key)) {
-            respond(HttpResponse::error(400, "The Idempotency-Key header must be 1 to " +
-                                                 std::to_string(kMaxIdempotencyKeyLength) +
-                                                 " printable ASCII characters without spaces"));
+        if (const auto problem = idempotencyKeyProblem(key)) {
+            respond(HttpResponse::error(400, "Invalid Idempotency-Key header: " + *problem));
             return;
         }
         context.idempotencyKey = key;

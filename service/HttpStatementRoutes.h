@@ -15,11 +15,11 @@ class HttpStatementRoutes final {
 public:
     // Longest `Prefer: wait` honoured; longer ones are cut to it.
     static constexpr std::chrono::seconds kMaxWait{60};
-    static constexpr std::size_t kMaxIdempotencyKeyLength = 64;
 
     HttpStatementRoutes(StatementExecutor& executor, RequestRegistry& registry, HttpServer& server);
 
-    void registerRoutes(HttpServer& server);
+    // Adds the two routes to the server given at construction.
+    void registerRoutes();
 
 private:
     void submit(const HttpRequest& request, const Principal& principal, Responder respond);

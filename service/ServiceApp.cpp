@@ -112,7 +112,7 @@ int ServiceApp::run() {
     StatementExecutor executor(*storage, events);
     RequestRegistry registry(*storage, server.ioContext());
     HttpStatementRoutes statements(executor, registry, server);
-    statements.registerRoutes(server);
+    statements.registerRoutes();
     RunManager runs(*storage, events, m_options);
     executor.setRunStatements(&runs);
     runs.registerRoutes(server);
