@@ -1,6 +1,6 @@
 // --runner spark-submit chosen through SPARK_HOME: the command line a recording stand-in spark-submit
 // receives (options in order, --hudi-conf left out, the run id, cluster Spark defaults below the job's),
-// and the environment and hudi-defaults.conf of the run.
+// the environment and hudi-defaults.conf of the run, and an s3:// path served through --s3-map.
 #include "tst_runsupport.h"
 
 #include <QDir>
@@ -14,6 +14,7 @@ class TestRunSparkSubmit final : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_sparkHome;
+    QTemporaryDir m_bucket; // s3://apps is served from here (--s3-map)
     std::unique_ptr<TestService> m_service;
     Project m_project;
 
@@ -29,15 +30,14 @@ private slots:
         script.close();
         QVERIFY(script.setPermissions(script.permissions() | QFileDevice::ExeOwner));
         qputenv("SPARK_HOME", m_sparkHome.path().toLocal8Bit());
-        m_service = std::make_unique<TestService>();
+        m_service = std::make_unique<TestService>(QStringList{"--s3-map", "apps=" + m_bucket.path()});
         QVERIFY2(m_service->start(), qPrintable(m_service->lastError()));
         qunsetenv("SPARK_HOME");
         QVERIFY(m_project.create(*m_service));
     }
 
     void buildsTheSparkSubmitCommandLine() {
-        QVERIFY(QDir().mkpath(m_service->dataDir() + "/s3/apps"));
-        QFile jar(m_service->dataDir() + "/s3/apps/app.jar");
+        QFile jar(m_bucket.filePath("app.jar"));
         QVERIFY(jar.open(QIODevice::WriteOnly));
         jar.close();
         QCOMPARE(statusOf(must(
@@ -71,7 +71,7 @@ private slots:
                                    "spark.c=cl",
                                    "--conf",
                                    "spark.a=job",
-                                   m_service->dataDir() + "/s3/apps/app.jar",
+                                   m_bucket.filePath("app.jar"),
                                    "--date",
                                    "e"};
         QCOMPARE(args, expected);
