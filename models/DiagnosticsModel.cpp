@@ -1,0 +1,121 @@
+#include "models/DiagnosticsModel.h"
+
+#include <QColor>
+#include <QStringList>
+
+#include <algorithm>
+
+namespace jobdeck {
+
+DiagnosticsModel::DiagnosticsModel(QObject* parent)
+    : QAbstractTableModel(parent) {}
+
+void DiagnosticsModel::setDiagnostics(std::vector<Diagnostic> diagnostics, std::vector<int> lines) {
+    lines.resize(diagnostics.size(), -1);
+    // Same shape: update in place so a view keeps its selection and scroll position while the user types.
+    if (diagnostics.size() == m_diagnostics.size()) {
+        if (diagnostics == m_diagnostics && lines == m_lines)
+            return;
+        m_diagnostics = std::move(diagnostics);
+        m_lines = std::move(lines);
+        if (!m_diagnostics.empty())
+            emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        return;
+    }
+    beginResetModel();
+    m_diagnostics = std::move(diagnostics);
+    m_lines = std::move(lines);
+    endResetModel();
+}
+
+int DiagnosticsModel::lineOf(int row) const {
+    return row >= 0 && static_cast<std::size_t>(row) < m_lines.size() ? m_lines[static_cast<std::size_t>(row)]
+                                                                      : -1;
+}
+
+int DiagnosticsModel::countOf(Severity severity) const {
+    return int(std::count_if(m_diagnostics.begin(), m_diagnostics.end(),
+                             [severity](const Diagnostic& d) { return d.severity == severity; }));
+}
+
+int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_diagnostics.size());
+}
+
+int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QColor DiagnosticsModel::severityColor(Severity severity) {
+    switch (severity) {
+    case Severity::Error:
+        return QColor(0xd3, 0x2f, 0x2f);
+    case Severity::Warning:
+        return QColor(0xef, 0x8a, 0x00);
+    case Severity::Info:
+        return QColor(0x19, 0x76, 0xd2);
+    }
+    return QColor(Qt::gray);
+}
+
+QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const Diagnostic& d = m_diagnostics[static_cast<std::size_t>(index.row())];
+    const int line = lineOf(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case SeverityColumn:
+            return QString::fromLatin1(severityName(d.severity));
+        case MessageColumn:
+            return QString::fromStdString(d.message);
+        case LineColumn:
+            return line >= 0 ? QVariant(line + 1) : QVariant(QStringLiteral("—"));
+        }
+        return {};
+    case Qt::DecorationRole:
+        // A colour, not an icon: the model stays usable without a widget style (and in GUI-less tests).
+        return index.column() == SeverityColumn ? QVariant(severityColor(d.severity)) : QVariant();
+    case Qt::ToolTipRole: {
+        QString tip = QString::fromStdString(d.message);
+        if (!d.fixes.empty())
+            tip += QStringLiteral("\nFixes: ") +
+                   data(index, FixTitlesRole).toStringList().join(QStringLiteral("; "));
+        return tip;
+    }
+    case SeverityRole:
+        return int(d.severity);
+    case CodeRole:
+        return QString::fromStdString(d.code);
+    case LineRole:
+        return line;
+    case TokenIndexRole:
+        return d.tokenIndex;
+    case FixCountRole:
+        return int(d.fixes.size());
+    case FixTitlesRole: {
+        QStringList titles;
+        for (const Fix& f : d.fixes)
+            titles << QString::fromStdString(f.title);
+        return titles;
+    }
+    }
+    return {};
+}
+
+QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case SeverityColumn:
+        return tr("Severity");
+    case MessageColumn:
+        return tr("Message");
+    case LineColumn:
+        return tr("Line");
+    }
+    return {};
+}
+
+} // namespace jobdeck

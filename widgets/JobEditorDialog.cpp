@@ -1,0 +1,345 @@
+#include "widgets/JobEditorDialog.h"
+
+#include "client/ApiClient.h"
+#include "widgets/DiagnosticsPanel.h"
+#include "widgets/ParameterDiffView.h"
+#include "widgets/ParameterEditor.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace jobdeck {
+
+namespace {
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+JobEditorDialog::JobEditorDialog(ApiClient* client, std::optional<SparkJob> job, QWidget* parent)
+    : QDialog(parent)
+    , m_client(client)
+    , m_job(std::move(job))
+    , m_name(new QLineEdit(this))
+    , m_type(new QComboBox(this))
+    , m_cluster(new QComboBox(this))
+    , m_maxRuns(new QSpinBox(this))
+    , m_maxRunsNote(new QLabel(this))
+    , m_editor(new ParameterEditor(this))
+    , m_diagnostics(new DiagnosticsPanel(this))
+    , m_preview(new JobPreviewPanel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_message(new QLabel(this))
+    , m_saveButton(new QPushButton(tr("Save"), this))
+    , m_previewTimer(new QTimer(this)) {
+    setObjectName(QStringLiteral("jobEditorDialog"));
+    setWindowTitle(m_job ? tr("Edit Job %1").arg(q(m_job->name)) : tr("New Job"));
+    resize(1200, 760);
+
+    m_name->setObjectName(QStringLiteral("nameEdit"));
+    m_type->setObjectName(QStringLiteral("typeCombo"));
+    m_type->addItem(QStringLiteral("JAR"), int(JobType::Jar));
+    m_type->addItem(QStringLiteral("PYTHON"), int(JobType::Python));
+    m_cluster->setObjectName(QStringLiteral("clusterCombo"));
+    m_cluster->setEditable(true);
+    m_maxRuns->setObjectName(QStringLiteral("maxRunsSpin"));
+    m_maxRunsNote->setObjectName(QStringLiteral("maxRunsNote"));
+    m_maxRunsNote->setWordWrap(true);
+    m_message->setObjectName(QStringLiteral("messageLabel"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_saveButton->setObjectName(QStringLiteral("saveButton"));
+    m_saveButton->setDefault(false);
+    m_saveButton->setAutoDefault(false);
+    m_saveButton->setToolTip(tr("Send the statement to the service (Ctrl+S)"));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Name"), m_name);
+    form->addRow(tr("Type"), m_type);
+    form->addRow(tr("Cluster"), m_cluster);
+    auto* runs = new QHBoxLayout;
+    runs->addWidget(m_maxRuns);
+    runs->addWidget(m_maxRunsNote, 1);
+    form->addRow(tr("Max concurrent runs"), runs);
+
+    auto* left = new QSplitter(Qt::Vertical, this);
+    left->addWidget(m_editor);
+    left->addWidget(m_diagnostics);
+    left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 1);
+    m_tabs->setObjectName(QStringLiteral("sideTabs"));
+    m_tabs->addTab(m_preview, tr("Preview"));
+    if (m_job) {
+        m_diff = new ParameterDiffView(this);
+        m_tabs->addTab(m_diff, tr("Changes"));
+    }
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(m_tabs);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto* buttons = new QDialogButtonBox(this);
+    buttons->addButton(m_saveButton, QDialogButtonBox::AcceptRole);
+    QPushButton* cancel = buttons->addButton(QDialogButtonBox::Cancel);
+    cancel->setAutoDefault(false);
+    connect(m_saveButton, &QPushButton::clicked, this, &JobEditorDialog::save);
+    connect(cancel, &QPushButton::clicked, this, &JobEditorDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_message);
+    layout->addWidget(buttons);
+
+    auto* saveShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_S), this);
+    connect(saveShortcut, &QShortcut::activated, this, &JobEditorDialog::save);
+
+    ValidationContext context;
+    if (m_job) {
+        m_name->setText(q(m_job->name));
+        m_name->setReadOnly(true);
+        m_name->setToolTip(tr("ALTER JOB cannot rename a Job"));
+        m_type->setCurrentIndex(m_job->type == JobType::Python ? 1 : 0);
+        m_type->setEnabled(false);
+        m_type->setToolTip(tr("ALTER JOB cannot change a Job's type"));
+        m_cluster->addItem(q(m_job->cluster));
+        m_cluster->setCurrentText(q(m_job->cluster));
+        m_editor->setParameters(m_job->parameters);
+        context.mode = ValidationContext::Mode::Alter;
+        context.previousParameters = m_job->parameters;
+    }
+    m_editor->setValidationContext(context);
+    updateMaxRunsRange();
+    if (m_job)
+        m_maxRuns->setValue(m_job->maxConcurrentRuns);
+    m_initial = currentInput();
+
+    m_previewTimer->setSingleShot(true);
+    m_previewTimer->setInterval(120); // the preview of a long list is rebuilt once typing pauses
+    connect(m_previewTimer, &QTimer::timeout, this, &JobEditorDialog::updatePreviewNow);
+    connect(m_editor, &ParameterEditor::analysisUpdated, this, [this] {
+        m_diagnostics->setDiagnostics(m_editor->diagnostics(), m_editor->diagnosticLines());
+        schedulePreview();
+    });
+    connect(m_diagnostics, &DiagnosticsPanel::lineActivated, m_editor, &ParameterEditor::goToLine);
+    m_diagnostics->setFixProvider([this](int row) { return m_editor->fixesForDiagnostic(row); });
+    connect(m_diagnostics, &DiagnosticsPanel::fixRequested, m_editor, &ParameterEditor::applyFix);
+    connect(m_name, &QLineEdit::textChanged, this, &JobEditorDialog::schedulePreview);
+    connect(m_type, &QComboBox::currentIndexChanged, this, &JobEditorDialog::schedulePreview);
+    connect(m_cluster, &QComboBox::currentTextChanged, this, &JobEditorDialog::schedulePreview);
+    connect(m_maxRuns, &QSpinBox::valueChanged, this, &JobEditorDialog::schedulePreview);
+
+    m_diagnostics->setDiagnostics(m_editor->diagnostics(), m_editor->diagnosticLines());
+    updatePreviewNow();
+    loadFromService();
+    (m_job ? m_editor : static_cast<QWidget*>(m_name))->setFocus();
+}
+
+void JobEditorDialog::loadFromService() {
+    if (!m_client)
+        return;
+    m_pendingLoads = 2;
+    m_client->describeProject()->then(this, [this](const ApiReply<Project>& r) {
+        if (r.isError())
+            showMessage(
+                tr("Could not read the project's settings (%1); limits are checked by the service on Save.")
+                    .arg(r.error().message),
+                true);
+        else
+            setProjectSettings(r.value().settings);
+        loadFinished();
+    });
+    m_client->showClusters()->then(this, [this](const ApiReply<std::vector<Cluster>>& r) {
+        if (!r.isError()) {
+            QStringList names;
+            for (const Cluster& c : r.value())
+                names << q(c.name);
+            setClusters(names);
+        }
+        loadFinished();
+    });
+}
+
+void JobEditorDialog::loadFinished() {
+    if (--m_pendingLoads == 0)
+        emit loaded();
+}
+
+void JobEditorDialog::setProjectSettings(const ProjectSettings& settings) {
+    m_settings = settings;
+    ValidationContext context = m_editor->validationContext();
+    context.settings = settings;
+    m_editor->setValidationContext(context);
+    updateMaxRunsRange();
+    updatePreviewNow();
+}
+
+void JobEditorDialog::setClusters(const QStringList& clusters) {
+    const QString current = m_cluster->currentText();
+    const QSignalBlocker block(m_cluster);
+    m_cluster->clear();
+    m_cluster->addItems(clusters);
+    if (!current.isEmpty())
+        m_cluster->setCurrentText(current);
+    else if (!clusters.isEmpty())
+        m_cluster->setCurrentIndex(0);
+    if (!m_job)
+        m_initial.cluster = m_cluster->currentText().toStdString(); // choosing the first is not an edit
+    updatePreviewNow();
+}
+
+void JobEditorDialog::updateMaxRunsRange() {
+    const int stored = m_job ? m_job->maxConcurrentRuns : 1;
+    const int limit = m_settings.concurrentRunsEnabled ? std::max(1, m_settings.maxConcurrentRunsLimit) : 1;
+    // A stored value above today's limit stays selectable so opening the dialog never changes it silently.
+    m_maxRuns->setRange(1, std::max(limit, stored));
+    m_maxRuns->setEnabled(m_settings.concurrentRunsEnabled || stored > 1);
+    m_maxRunsNote->setText(
+        m_settings.concurrentRunsEnabled
+            ? tr("Up to %1 (the project's limit); above 1, RUN JOB needs an Idempotency-Key.").arg(limit)
+            : tr("Concurrent runs are not enabled for this project: the Job runs one at a time."));
+}
+
+JobPreviewPanel::Input JobEditorDialog::currentInput() const {
+    JobPreviewPanel::Input in;
+    in.name = m_name->text().trimmed().toStdString();
+    in.type = JobType(m_type->currentData().toInt());
+    in.cluster = m_cluster->currentText().trimmed().toStdString();
+    in.maxConcurrentRuns = m_maxRuns->value();
+    in.parameters = m_editor->parameters();
+    in.settings = m_settings;
+    in.stored = m_job;
+    return in;
+}
+
+bool JobEditorDialog::isModified() const {
+    if (m_editor->recheckPending())
+        const_cast<ParameterEditor*>(m_editor)->recheckNow();
+    const JobPreviewPanel::Input now = currentInput();
+    return now.name != m_initial.name || now.type != m_initial.type || now.cluster != m_initial.cluster ||
+           now.maxConcurrentRuns != m_initial.maxConcurrentRuns || now.parameters != m_initial.parameters;
+}
+
+void JobEditorDialog::schedulePreview() {
+    m_previewTimer->start();
+}
+
+void JobEditorDialog::updatePreviewNow() {
+    m_previewTimer->stop();
+    m_preview->setInput(currentInput());
+    if (m_diff) {
+        m_diff->setParameters(m_job->parameters, m_editor->parameters());
+        m_tabs->setTabText(m_tabs->indexOf(m_diff), tr("Changes (%1)").arg(m_diff->summary()));
+    }
+}
+
+QString JobEditorDialog::messageText() const {
+    return m_message->text();
+}
+
+void JobEditorDialog::showMessage(const QString& text, bool error) {
+    m_message->setText(text);
+    m_message->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QString());
+}
+
+void JobEditorDialog::setBusy(bool busy) {
+    m_busy = busy;
+    m_saveButton->setEnabled(!busy);
+}
+
+void JobEditorDialog::save() {
+    if (m_busy)
+        return;
+    m_editor->recheckNow();
+    updatePreviewNow();
+    const JobPreviewPanel::Input input = currentInput();
+    if (input.name.empty()) {
+        showMessage(tr("Enter the Job's name."), true);
+        m_name->setFocus();
+        return;
+    }
+    if (input.cluster.empty()) {
+        showMessage(tr("Choose the cluster the Job runs on."), true);
+        m_cluster->setFocus();
+        return;
+    }
+    const std::optional<Statement> statement = m_preview->statement();
+    if (!statement) {
+        showMessage(tr("Nothing changed, nothing to save."), false);
+        return;
+    }
+    if (!m_client) {
+        showMessage(tr("Not connected to a Jobs service."), true);
+        return;
+    }
+    setBusy(true);
+    showMessage(tr("Saving…"), false);
+    ApiReply<nlohmann::json>* reply = std::holds_alternative<CreateJobStatement>(*statement)
+                                          ? m_client->createJob(std::get<CreateJobStatement>(*statement))
+                                          : m_client->alterJob(std::get<AlterJobStatement>(*statement));
+    const QString name = q(input.name);
+    const bool creating = !m_job;
+    reply->then(this, [this, name, creating, input](const ApiReply<nlohmann::json>& r) {
+        setBusy(false);
+        if (r.isError()) {
+            const ApiError& e = r.error();
+            showMessage(e.message, true);
+            if (e.kind == ApiError::Kind::Failed || e.kind == ApiError::Kind::Invalid) {
+                const int line = m_editor->setServiceRefusal(e.message);
+                if (line >= 0)
+                    m_editor->goToLine(line);
+            }
+            emit saveFailed(e.message);
+            return;
+        }
+        const QString message = creating ? tr("Job %1 created.").arg(name) : tr("Job %1 altered.").arg(name);
+        showMessage(message, false);
+        m_initial = input;
+        emit saved(name, message);
+        accept();
+    });
+}
+
+void JobEditorDialog::reject() {
+    if (m_busy || !isModified()) {
+        if (!m_busy)
+            QDialog::reject();
+        return;
+    }
+    QMessageBox box(QMessageBox::Question, tr("Unsaved changes"),
+                    m_job ? tr("Job %1 has unsaved changes.").arg(q(m_job->name))
+                          : tr("The new Job is not saved."),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("unsavedChangesBox"));
+    box.setInformativeText(tr("Save sends it to the service; Discard drops the changes."));
+    box.setDefaultButton(QMessageBox::Cancel);
+    switch (box.exec()) {
+    case QMessageBox::Save:
+        save();
+        break; // closes once the service accepts
+    case QMessageBox::Discard:
+        QDialog::reject();
+        break;
+    default:
+        break;
+    }
+}
+
+} // namespace jobdeck

@@ -1,0 +1,92 @@
+#pragma once
+
+#include "core/ProjectSettings.h"
+#include "core/SparkJob.h"
+#include "widgets/JobPreviewPanel.h"
+
+#include <QDialog>
+#include <QPointer>
+
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+class QTimer;
+
+namespace jobdeck {
+
+class ApiClient;
+class DiagnosticsPanel;
+class ParameterDiffView;
+class ParameterEditor;
+
+// Creates a Job or edits one: name, type, cluster (from SHOW CLUSTERS), max concurrent runs (bounded by the
+// project's settings from DESCRIBE PROJECT), the parameter editor with its diagnostics, the live preview and,
+// when editing, the difference to the stored parameters. Save sends CREATE JOB or an ALTER JOB of what
+// changed; a refusal shows the service's exact message and marks the line it concerns. Closing with unsaved
+// changes asks Save / Discard / Cancel. Keys: Ctrl+S save, Ctrl+Space complete, Ctrl+. or Alt+Enter fixes,
+// F8 next diagnostic.
+class JobEditorDialog final : public QDialog {
+    Q_OBJECT
+public:
+    JobEditorDialog(ApiClient* client, std::optional<SparkJob> job, QWidget* parent = nullptr);
+
+    // Normally read with DESCRIBE PROJECT when the dialog opens.
+    void setProjectSettings(const ProjectSettings& settings);
+    const ProjectSettings& projectSettings() const { return m_settings; }
+    void setClusters(const QStringList& clusters);
+
+    ParameterEditor* editor() const { return m_editor; }
+    JobPreviewPanel* preview() const { return m_preview; }
+    DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
+    ParameterDiffView* diffView() const { return m_diff; } // nullptr for a new Job
+    JobPreviewPanel::Input currentInput() const;
+    bool isModified() const;
+    bool isBusy() const { return m_busy; }
+    bool isLoading() const { return m_pendingLoads > 0; }
+    QString messageText() const;
+    void updatePreviewNow();
+
+    void save();
+    void reject() override;
+
+signals:
+    // The service accepted the statement; `message` says what was done.
+    void saved(const QString& jobName, const QString& message);
+    void saveFailed(const QString& message);
+    void loaded(); // project settings and clusters have arrived (or failed to)
+
+private:
+    void loadFromService();
+    void loadFinished();
+    void updateMaxRunsRange();
+    void schedulePreview();
+    void showMessage(const QString& text, bool error);
+    void setBusy(bool busy);
+
+    QPointer<ApiClient> m_client;
+    std::optional<SparkJob> m_job;
+    ProjectSettings m_settings;
+    JobPreviewPanel::Input m_initial;
+    QLineEdit* m_name;
+    QComboBox* m_type;
+    QComboBox* m_cluster;
+    QSpinBox* m_maxRuns;
+    QLabel* m_maxRunsNote;
+    ParameterEditor* m_editor;
+    DiagnosticsPanel* m_diagnostics;
+    JobPreviewPanel* m_preview;
+    ParameterDiffView* m_diff = nullptr;
+    QTabWidget* m_tabs;
+    QLabel* m_message;
+    QPushButton* m_saveButton;
+    QTimer* m_previewTimer;
+    bool m_busy = false;
+    int m_pendingLoads = 0;
+};
+
+} // namespace jobdeck

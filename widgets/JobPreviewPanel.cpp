@@ -1,0 +1,133 @@
+#include "widgets/JobPreviewPanel.h"
+
+#include "core/StatementPrinter.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace jobdeck {
+
+namespace {
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+QString q(std::string_view s) {
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+} // namespace
+
+JobPreviewPanel::JobPreviewPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_tree(new QTreeWidget(this))
+    , m_statementText(new QPlainTextEdit(this))
+    , m_copyButton(new QPushButton(tr("Copy statement"), this)) {
+    setObjectName(QStringLiteral("jobPreviewPanel"));
+    m_tree->setObjectName(QStringLiteral("describePreview"));
+    m_tree->setColumnCount(3);
+    m_tree->setHeaderLabels({tr("DESCRIBE JOB"), tr("Value"), tr("Status")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_statementText->setObjectName(QStringLiteral("statementPreview"));
+    m_statementText->setReadOnly(true);
+    m_statementText->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    QFont mono(QStringLiteral("monospace"));
+    mono.setStyleHint(QFont::Monospace);
+    m_statementText->setFont(mono);
+    m_copyButton->setObjectName(QStringLiteral("copyStatementButton"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(tr("What DESCRIBE JOB will show"), this));
+    layout->addWidget(m_tree, 3);
+    layout->addWidget(new QLabel(tr("Statement sent on Save"), this));
+    layout->addWidget(m_statementText, 1);
+    layout->addWidget(m_copyButton, 0, Qt::AlignRight);
+    connect(m_copyButton, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_statementText->toPlainText()); });
+}
+
+std::optional<Statement> JobPreviewPanel::statementFor(const Input& input) {
+    if (!input.stored) {
+        CreateJobStatement create{input.name, input.type, input.parameters, input.cluster, std::nullopt};
+        // MAX_CONCURRENT_RUNS defaults to 1; it is written only when it says something.
+        if (input.maxConcurrentRuns != 1)
+            create.maxConcurrentRuns = input.maxConcurrentRuns;
+        return Statement{std::move(create)};
+    }
+    AlterJobStatement alter;
+    alter.name = input.stored->name;
+    if (input.parameters != input.stored->parameters)
+        alter.parameters = input.parameters;
+    if (input.cluster != input.stored->cluster)
+        alter.cluster = input.cluster;
+    if (input.maxConcurrentRuns != input.stored->maxConcurrentRuns)
+        alter.maxConcurrentRuns = input.maxConcurrentRuns;
+    if (!alter.parameters && !alter.cluster && !alter.maxConcurrentRuns)
+        return std::nullopt;
+    return Statement{std::move(alter)};
+}
+
+QString JobPreviewPanel::statementText() const {
+    return m_statementText->toPlainText();
+}
+
+void JobPreviewPanel::setInput(const Input& input) {
+    m_configuration = describeParameters(input.parameters, input.settings);
+    m_statement = statementFor(input);
+    m_statementText->setPlainText(m_statement ? q(printStatement(*m_statement))
+                                              : tr("-- nothing changed: Save has nothing to send"));
+    m_copyButton->setEnabled(m_statement.has_value());
+
+    m_tree->setUpdatesEnabled(false);
+    m_tree->clear();
+    auto* path =
+        new QTreeWidgetItem(m_tree, {QStringLiteral("applicationPath"),
+                                     m_configuration.applicationPath ? q(*m_configuration.applicationPath)
+                                                                     : tr("(none: the Job has no path)")});
+    path->setData(0, Qt::UserRole, QStringLiteral("applicationPath"));
+    auto* arguments =
+        new QTreeWidgetItem(m_tree, {QStringLiteral("arguments"),
+                                     tr("%n argument(s)", nullptr, int(m_configuration.arguments.size()))});
+    for (const std::string& a : m_configuration.arguments)
+        new QTreeWidgetItem(arguments, {QString(), q(a)});
+    auto* spark =
+        new QTreeWidgetItem(m_tree, {QStringLiteral("sparkConfigs"),
+                                     tr("%n config(s)", nullptr, int(m_configuration.sparkConfigs.size()))});
+    for (const auto& [k, v] : m_configuration.sparkConfigs)
+        new QTreeWidgetItem(spark, {q(k), q(v)});
+    auto* hudi =
+        new QTreeWidgetItem(m_tree, {QStringLiteral("hudiConfigs"),
+                                     tr("%n config(s)", nullptr, int(m_configuration.hudiConfigs.size()))});
+    for (const auto& [k, v] : m_configuration.hudiConfigs) {
+        const auto status = m_configuration.hudiConfigsStatus.find(k);
+        const QString statusName = status != m_configuration.hudiConfigsStatus.end()
+                                       ? q(hudiConfigStatusName(status->second))
+                                       : QString();
+        auto* item = new QTreeWidgetItem(hudi, {q(k), q(v), statusName});
+        if (status != m_configuration.hudiConfigsStatus.end() &&
+            status->second != HudiConfigStatus::Applied) {
+            item->setForeground(2, QColor(0xc6, 0x28, 0x28));
+            item->setToolTip(2, tr("Stored on the Job but not applied to its runs as written."));
+        }
+    }
+    if (!m_configuration.misplacedHudiConfigs.empty()) {
+        auto* misplaced =
+            new QTreeWidgetItem(m_tree, {tr("not in hudiConfigs"),
+                                         tr("%n --hudi-conf pair(s) after the path: application arguments",
+                                            nullptr, int(m_configuration.misplacedHudiConfigs.size()))});
+        misplaced->setForeground(1, QColor(0x8d, 0x4e, 0x00));
+        for (const ConfigSetting& c : m_configuration.misplacedHudiConfigs)
+            new QTreeWidgetItem(misplaced, {q(c.key), q(c.value), tr("passed to the application")});
+    }
+    m_tree->expandAll();
+    m_tree->setUpdatesEnabled(true);
+}
+
+} // namespace jobdeck

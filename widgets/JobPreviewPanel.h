@@ -1,0 +1,56 @@
+#pragma once
+
+#include "core/JobConfiguration.h"
+#include "core/ProjectSettings.h"
+#include "core/SparkJob.h"
+#include "core/Statement.h"
+
+#include <QWidget>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+class QPlainTextEdit;
+class QPushButton;
+class QTreeWidget;
+
+namespace jobdeck {
+
+// What the Job will look like once saved, computed by the core as the service computes it: DESCRIBE JOB's
+// applicationPath, arguments, sparkConfigs and hudiConfigs with their statuses (describeParameters), and the
+// exact CREATE JOB / ALTER JOB statement (printStatement) with a copy button.
+class JobPreviewPanel final : public QWidget {
+    Q_OBJECT
+public:
+    struct Input final {
+        std::string name;
+        JobType type = JobType::Jar;
+        std::string cluster;
+        int maxConcurrentRuns = 1;
+        std::vector<std::string> parameters;
+        ProjectSettings settings;
+        std::optional<SparkJob> stored; // set when editing: the statement is an ALTER of what changed
+    };
+
+    explicit JobPreviewPanel(QWidget* parent = nullptr);
+
+    void setInput(const Input& input);
+    const JobConfiguration& configuration() const { return m_configuration; }
+    // The statement Save sends; nullopt when editing and nothing changed.
+    const std::optional<Statement>& statement() const { return m_statement; }
+    QString statementText() const;
+    QTreeWidget* describeTree() const { return m_tree; }
+
+    // CREATE for a new Job; for an existing one an ALTER with only the clauses that changed (nullopt: none).
+    static std::optional<Statement> statementFor(const Input& input);
+
+private:
+    JobConfiguration m_configuration;
+    std::optional<Statement> m_statement;
+    QTreeWidget* m_tree;
+    QPlainTextEdit* m_statementText;
+    QPushButton* m_copyButton;
+};
+
+} // namespace jobdeck

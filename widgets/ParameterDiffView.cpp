@@ -1,0 +1,83 @@
+#include "widgets/ParameterDiffView.h"
+
+#include <QTextBlock>
+
+#include <algorithm>
+
+namespace jobdeck {
+
+ParameterDiffView::ParameterDiffView(QWidget* parent)
+    : QPlainTextEdit(parent) {
+    setObjectName(QStringLiteral("parameterDiffView"));
+    setReadOnly(true);
+    setLineWrapMode(QPlainTextEdit::NoWrap);
+    QFont mono(QStringLiteral("monospace"));
+    mono.setStyleHint(QFont::Monospace);
+    setFont(mono);
+}
+
+int ParameterDiffView::count(ParameterDiffLine::Kind kind) const {
+    return int(
+        std::count_if(m_lines.begin(), m_lines.end(), [kind](const auto& l) { return l.kind == kind; }));
+}
+
+bool ParameterDiffView::hasChanges() const {
+    return std::any_of(m_lines.begin(), m_lines.end(),
+                       [](const auto& l) { return l.kind != ParameterDiffLine::Kind::Same; });
+}
+
+QString ParameterDiffView::summary() const {
+    using K = ParameterDiffLine::Kind;
+    if (!hasChanges())
+        return tr("Parameters unchanged");
+    return tr("%1 added, %2 removed, %3 changed")
+        .arg(count(K::Added))
+        .arg(count(K::Removed))
+        .arg(count(K::Changed));
+}
+
+void ParameterDiffView::setParameters(const std::vector<std::string>& before,
+                                      const std::vector<std::string>& after) {
+    std::vector<ParameterDiffLine> lines = diffParameters(before, after);
+    if (lines == m_lines)
+        return;
+    m_lines = std::move(lines);
+    using K = ParameterDiffLine::Kind;
+    QStringList text;
+    text.reserve(qsizetype(m_lines.size()));
+    for (const ParameterDiffLine& l : m_lines) {
+        switch (l.kind) {
+        case K::Same:
+            text << QStringLiteral("  ") + QString::fromStdString(l.after);
+            break;
+        case K::Added:
+            text << QStringLiteral("+ ") + QString::fromStdString(l.after);
+            break;
+        case K::Removed:
+            text << QStringLiteral("- ") + QString::fromStdString(l.before);
+            break;
+        case K::Changed:
+            text << QStringLiteral("~ %1  →  %2")
+                        .arg(QString::fromStdString(l.before), QString::fromStdString(l.after));
+            break;
+        }
+    }
+    setPlainText(text.join(QLatin1Char('\n')));
+    QList<QTextEdit::ExtraSelection> selections;
+    QTextBlock block = document()->begin();
+    for (const ParameterDiffLine& l : m_lines) {
+        if (l.kind != K::Same) {
+            QTextEdit::ExtraSelection s;
+            s.cursor = QTextCursor(block);
+            s.format.setProperty(QTextFormat::FullWidthSelection, true);
+            s.format.setBackground(l.kind == K::Added     ? QColor(0xe6, 0xf4, 0xea)
+                                   : l.kind == K::Removed ? QColor(0xfd, 0xe7, 0xe9)
+                                                          : QColor(0xff, 0xf4, 0xd6));
+            selections << s;
+        }
+        block = block.next();
+    }
+    setExtraSelections(selections);
+}
+
+} // namespace jobdeck

@@ -1,0 +1,760 @@
+#include "widgets/ParameterEditor.h"
+
+#include "core/HudiCatalogue.h"
+#include "core/HudiConfigPolicy.h"
+#include "models/DiagnosticsModel.h"
+#include "models/ParameterCompletionModel.h"
+#include "widgets/LineNumberArea.h"
+#include "widgets/ParameterHighlighter.h"
+
+#include <QAbstractItemView>
+#include <QCompleter>
+#include <QContextMenuEvent>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMenu>
+#include <QMimeData>
+#include <QPainter>
+#include <QScrollBar>
+#include <QTextBlock>
+#include <QTimer>
+#include <QToolTip>
+
+#include <algorithm>
+
+namespace jobdeck {
+
+namespace {
+
+using Style = ParameterHighlighter::Style;
+using Span = ParameterHighlighter::Span;
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QColor boundaryColor() {
+    return QColor(0xbf, 0x36, 0x0c);
+}
+
+QString statusExplanation(HudiConfigStatus status) {
+    switch (status) {
+    case HudiConfigStatus::Applied:
+        return QObject::tr("APPLIED: runs of this Job get it.");
+    case HudiConfigStatus::NotAllowed:
+        return QObject::tr(
+            "NOT_ALLOWED: outside the project's allow-list, or Hudi configs are not enabled for the "
+            "project. It is stored on the Job but not applied to its runs.");
+    case HudiConfigStatus::Reserved:
+        return QObject::tr("RESERVED: the platform manages this configuration; it is never granted and never "
+                           "applied.");
+    case HudiConfigStatus::OverriddenByPlatform:
+        return QObject::tr(
+            "OVERRIDDEN_BY_PLATFORM: the platform sets this key on every run, so its value wins.");
+    }
+    return {};
+}
+
+} // namespace
+
+ParameterEditor::ParameterEditor(QWidget* parent)
+    : QPlainTextEdit(parent)
+    , m_highlighter(new ParameterHighlighter(document()))
+    , m_lineNumberArea(new LineNumberArea(this))
+    , m_completionModel(new ParameterCompletionModel(this))
+    , m_completer(new QCompleter(m_completionModel, this))
+    , m_recheckTimer(new QTimer(this)) {
+    setObjectName(QStringLiteral("parameterEditor"));
+    setLineWrapMode(QPlainTextEdit::NoWrap);
+    setMouseTracking(true);
+    QFont mono(QStringLiteral("monospace"));
+    mono.setStyleHint(QFont::Monospace);
+    setFont(mono);
+    setPlaceholderText(
+        tr("One parameter per line, e.g.\n--class\ncom.example.App\n--hudi-conf\n"
+           "hoodie.datasource.hive_sync.database=analytics\ns3://bucket/app.jar\n\n"
+           "Paste a JSON array, a statement's ( '...' ) list or a command line: it is converted."));
+
+    m_recheckTimer->setSingleShot(true);
+    m_recheckTimer->setInterval(0);
+    connect(m_recheckTimer, &QTimer::timeout, this, &ParameterEditor::recheckNow);
+    connect(document(), &QTextDocument::contentsChanged, this, [this] {
+        m_serviceRefusal.reset();
+        scheduleRecheck();
+    });
+
+    m_completer->setWidget(this);
+    m_completer->setCompletionMode(QCompleter::PopupCompletion);
+    m_completer->setCaseSensitivity(Qt::CaseInsensitive);
+    m_completer->setCompletionRole(Qt::EditRole);
+    m_completer->setMaxVisibleItems(12);
+    connect(m_completer, qOverload<const QString&>(&QCompleter::activated), this,
+            &ParameterEditor::insertCompletion);
+
+    connect(this, &QPlainTextEdit::blockCountChanged, this,
+            [this] { setViewportMargins(lineNumberAreaWidth(), 0, 0, 0); });
+    connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
+        if (dy)
+            m_lineNumberArea->scroll(0, dy);
+        else
+            m_lineNumberArea->update(0, rect.y(), m_lineNumberArea->width(), rect.height());
+    });
+    setViewportMargins(lineNumberAreaWidth(), 0, 0, 0);
+    recheckNow();
+}
+
+ParameterEditor::~ParameterEditor() = default;
+
+void ParameterEditor::setParameters(const std::vector<std::string>& parameters) {
+    setPlainText(q(formatParameterText(parameters, ParameterTextForm::PerLine)));
+    recheckNow();
+}
+
+void ParameterEditor::setValidationContext(const ValidationContext& context) {
+    m_context = context;
+    recheckNow();
+}
+
+bool ParameterEditor::recheckPending() const {
+    return m_recheckTimer->isActive();
+}
+
+void ParameterEditor::scheduleRecheck() {
+    if (!m_recheckTimer->isActive())
+        m_recheckTimer->start();
+}
+
+void ParameterEditor::recheckNow() {
+    m_recheckTimer->stop();
+    QTextDocument* doc = document();
+    const int lineCount = doc->blockCount();
+    m_parameters.clear();
+    m_tokenLines.clear();
+    m_lines.assign(static_cast<std::size_t>(lineCount), LineInfo{});
+    std::vector<QString> texts(static_cast<std::size_t>(lineCount));
+    std::vector<std::string> utf8(static_cast<std::size_t>(lineCount));
+
+    // 1. Read each line with the core's per-line form, so a broken line does not hide the others.
+    int line = 0;
+    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next(), ++line) {
+        const auto l = static_cast<std::size_t>(line);
+        texts[l] = b.text();
+        utf8[l] = texts[l].toStdString();
+        if (utf8[l].find_first_not_of(" \t\r") == std::string::npos)
+            continue;
+        TextParameters read = parseParameterText(utf8[l], ParameterTextForm::PerLine);
+        if (!read.ok() || read.parameters.size() != 1) {
+            m_lines[l].error = read.error.value_or("This line could not be read as one parameter");
+            continue;
+        }
+        m_lines[l].token = int(m_parameters.size());
+        m_lines[l].begin = read.ranges[0].first;
+        m_lines[l].end = read.ranges[0].second;
+        m_lines[l].quoted = utf8[l][static_cast<std::size_t>(m_lines[l].begin)] == '"';
+        m_parameters.push_back(std::move(read.parameters[0]));
+        m_tokenLines.push_back(line);
+    }
+
+    // 2. Classify and validate exactly as the service will.
+    m_classified = classifyParameters(m_parameters);
+    std::vector<Diagnostic> found = validateParameters(m_parameters, m_context);
+    m_diagnostics.clear();
+    m_diagnosticLines.clear();
+    bool textErrors = false;
+    for (int i = 0; i < lineCount; ++i) {
+        const LineInfo& info = m_lines[static_cast<std::size_t>(i)];
+        if (!info.error)
+            continue;
+        textErrors = true;
+        m_diagnostics.push_back(Diagnostic{"text.line", Severity::Error, *info.error, -1, {}});
+        m_diagnosticLines.push_back(i);
+    }
+    if (m_serviceRefusal) {
+        m_diagnostics.push_back(*m_serviceRefusal);
+        m_diagnosticLines.push_back(lineOfToken(m_serviceRefusal->tokenIndex));
+    }
+    for (Diagnostic& d : found) {
+        // A fix rewrites the whole list from the parameters read; with an unreadable line it would drop it.
+        if (textErrors)
+            d.fixes.clear();
+        m_diagnosticLines.push_back(d.tokenIndex >= 0 ? lineOfToken(d.tokenIndex) : -1);
+        m_diagnostics.push_back(std::move(d));
+    }
+
+    m_hasTextErrors = textErrors;
+
+    // 3. Spans per line for the highlighter.
+    std::vector<ParameterHighlighter::LineSpans> spans(static_cast<std::size_t>(lineCount));
+    std::vector<HudiConfigStatus> hudiStatus(m_parameters.size(), HudiConfigStatus::Applied);
+    for (const ConfigSetting& c : m_classified.hudiConfigs)
+        hudiStatus[static_cast<std::size_t>(c.tokenIndex)] =
+            HudiConfigPolicy::statusOf(c.key, m_context.settings);
+
+    for (const ClassifiedToken& t : m_classified.tokens) {
+        const int l = m_tokenLines[static_cast<std::size_t>(t.index)];
+        const LineInfo& info = m_lines[static_cast<std::size_t>(l)];
+        const std::string& text = utf8[static_cast<std::size_t>(l)];
+        const QString& qtext = texts[static_cast<std::size_t>(l)];
+        const bool ascii = text.size() == static_cast<std::size_t>(qtext.size());
+        std::vector<int> table;
+        if (!ascii)
+            table = utf16OffsetTable(text);
+        const int tokenLength = int(m_parameters[static_cast<std::size_t>(t.index)].size());
+        // Byte offset in the parameter -> UTF-16 offset in the line.
+        auto at = [&](int offsetInToken) {
+            int byte = info.quoted
+                           ? sourceOffsetInToken(text, ParameterTextForm::PerLine, {info.begin, info.end},
+                                                 std::clamp(offsetInToken, 0, tokenLength))
+                           : info.begin + offsetInToken;
+            byte = std::clamp(byte, 0, int(text.size()));
+            return ascii ? byte : table[static_cast<std::size_t>(byte)];
+        };
+        auto& out = spans[static_cast<std::size_t>(l)].spans;
+        auto add = [&](int from, int to, Style s, bool wholeLiteral = false) {
+            const int a =
+                wholeLiteral ? (ascii ? info.begin : table[static_cast<std::size_t>(info.begin)]) : at(from);
+            const int b =
+                wholeLiteral ? (ascii ? info.end : table[static_cast<std::size_t>(info.end)]) : at(to);
+            if (b > a)
+                out.push_back(Span{a, b - a, s});
+        };
+        auto addPair = [&](Style key, Style value) {
+            if (t.nameRange.first >= 0)
+                add(t.nameRange.first, t.nameRange.second, Style::OptionName);
+            if (t.keyRange.first >= 0)
+                add(t.keyRange.first, t.keyRange.second, key);
+            if (t.equalsPos >= 0)
+                add(t.equalsPos, t.equalsPos + 1, Style::PairSeparator);
+            if (t.valueRange.first >= 0)
+                add(t.valueRange.first, t.valueRange.second, value);
+        };
+        switch (t.cls) {
+        case TokenClass::Option:
+        case TokenClass::MissingValue:
+            add(0, 0, Style::OptionName, true);
+            if (t.valueRange.first >= 0 && t.nameRange.first >= 0) {
+                out.clear();
+                add(t.nameRange.first, t.nameRange.second, Style::OptionName);
+                add(t.valueRange.first, t.valueRange.second, Style::OptionValue);
+            }
+            break;
+        case TokenClass::OptionValue:
+            add(0, 0, Style::OptionValue, true);
+            break;
+        case TokenClass::ConfPair:
+            addPair(Style::ConfKey, Style::ConfValue);
+            break;
+        case TokenClass::HudiConfPair:
+            addPair(hudiStatus[static_cast<std::size_t>(t.index)] == HudiConfigStatus::NotAllowed ||
+                            hudiStatus[static_cast<std::size_t>(t.index)] == HudiConfigStatus::Reserved
+                        ? Style::NotApplied
+                        : Style::HudiKey,
+                    Style::HudiValue);
+            break;
+        case TokenClass::RefusedOption:
+            add(0, 0, Style::RefusedOption, true);
+            break;
+        case TokenClass::UnknownOption:
+            add(0, 0, Style::UnknownOption, true);
+            break;
+        case TokenClass::ApplicationPath:
+            add(0, 0, Style::ApplicationPath, true);
+            break;
+        case TokenClass::ApplicationArgument:
+            add(0, 0, Style::ApplicationArgument, true);
+            break;
+        case TokenClass::MisplacedHudiConfFlag:
+        case TokenClass::MisplacedHudiConfPair:
+            add(0, 0, Style::MisplacedHudiConf, true);
+            break;
+        }
+    }
+    for (std::size_t i = 0; i < m_diagnostics.size(); ++i) {
+        const Diagnostic& d = m_diagnostics[i];
+        const int l = m_diagnosticLines[i];
+        if (l < 0 || d.severity == Severity::Info)
+            continue;
+        const Style s = d.severity == Severity::Error ? Style::Error : Style::Warning;
+        auto& under = spans[static_cast<std::size_t>(l)].underlines;
+        const Span whole{0, int(texts[static_cast<std::size_t>(l)].size()), s};
+        // An error wins over a warning on the same line.
+        if (std::none_of(under.begin(), under.end(), [](const Span& u) { return u.style == Style::Error; })) {
+            under.clear();
+            under.push_back(whole);
+        }
+    }
+    m_highlighter->setLines(std::move(spans));
+    viewport()->update();
+    m_lineNumberArea->update();
+    emit analysisUpdated();
+}
+
+int ParameterEditor::lineOfToken(int tokenIndex) const {
+    return tokenIndex >= 0 && static_cast<std::size_t>(tokenIndex) < m_tokenLines.size()
+               ? m_tokenLines[static_cast<std::size_t>(tokenIndex)]
+               : -1;
+}
+
+int ParameterEditor::tokenAtLine(int line) const {
+    return line >= 0 && static_cast<std::size_t>(line) < m_lines.size()
+               ? m_lines[static_cast<std::size_t>(line)].token
+               : -1;
+}
+
+int ParameterEditor::applicationPathLine() const {
+    return lineOfToken(m_classified.applicationPath);
+}
+
+int ParameterEditor::boundaryLineY() const {
+    const int line = applicationPathLine();
+    if (line < 0)
+        return -1;
+    const QTextBlock block = document()->findBlockByNumber(line);
+    return int(blockBoundingGeometry(block).translated(contentOffset()).bottom());
+}
+
+std::optional<HudiConfigStatus> ParameterEditor::hudiStatusAtLine(int line) const {
+    const int token = tokenAtLine(line);
+    if (token < 0)
+        return std::nullopt;
+    for (const ConfigSetting& c : m_classified.hudiConfigs)
+        if (c.tokenIndex == token)
+            return HudiConfigPolicy::statusOf(c.key, m_context.settings);
+    return std::nullopt;
+}
+
+QString ParameterEditor::lineText(int line) const {
+    return document()->findBlockByNumber(line).text();
+}
+
+QString ParameterEditor::toolTipForLine(int line) const {
+    QStringList parts;
+    for (std::size_t i = 0; i < m_diagnostics.size(); ++i)
+        if (m_diagnosticLines[i] == line)
+            parts << QStringLiteral("%1: %2").arg(
+                QString::fromLatin1(severityName(m_diagnostics[i].severity)), q(m_diagnostics[i].message));
+    const int token = tokenAtLine(line);
+    if (token >= 0) {
+        const ClassifiedToken& t = m_classified.tokens[static_cast<std::size_t>(token)];
+        switch (t.cls) {
+        case TokenClass::MisplacedHudiConfFlag:
+        case TokenClass::MisplacedHudiConfPair:
+            parts << tr(
+                "After the application path: passed to the application as an argument, not applied as a "
+                "Hudi configuration of the Job. It will not appear in DESCRIBE JOB's hudiConfigs; move "
+                "it before the application path if the Job should apply it.");
+            break;
+        case TokenClass::ApplicationPath:
+            parts << tr("Application path: the lines above are the job configuration, the lines below are "
+                        "passed to the application untouched.");
+            break;
+        case TokenClass::ApplicationArgument:
+            parts << tr("Application argument: passed to the application.");
+            break;
+        case TokenClass::HudiConfPair: {
+            const std::string& p = m_parameters[static_cast<std::size_t>(token)];
+            if (t.keyRange.first >= 0) {
+                const std::string key =
+                    p.substr(static_cast<std::size_t>(t.keyRange.first),
+                             static_cast<std::size_t>(t.keyRange.second - t.keyRange.first));
+                if (auto status = hudiStatusAtLine(line))
+                    parts << tr("Hudi configuration %1 — %2").arg(q(key), statusExplanation(*status));
+                if (const HudiConfigEntry* e = HudiCatalogue::instance().find(key)) {
+                    QString about = q(e->summary);
+                    if (!e->defaultValue.empty())
+                        about += tr(" (default: %1)").arg(q(e->defaultValue));
+                    parts << about;
+                }
+            }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return parts.join(QLatin1Char('\n'));
+}
+
+std::vector<Fix> ParameterEditor::fixesAtLine(int line) const {
+    std::vector<Fix> fixes;
+    const int token = tokenAtLine(line);
+    if (token < 0)
+        return fixes;
+    for (std::size_t i = 0; i < m_diagnostics.size(); ++i)
+        if (m_diagnostics[i].tokenIndex == token && m_diagnosticLines[i] == line) {
+            const std::vector<Fix> f = fixesForDiagnostic(int(i));
+            fixes.insert(fixes.end(), f.begin(), f.end());
+        }
+    return fixes;
+}
+
+std::vector<Fix> ParameterEditor::fixesForDiagnostic(int index) const {
+    if (index < 0 || static_cast<std::size_t>(index) >= m_diagnostics.size())
+        return {};
+    const Diagnostic& d = m_diagnostics[static_cast<std::size_t>(index)];
+    if (!d.fixes.empty() || d.code == "text.line" || d.code == "service.refusal" || m_hasTextErrors)
+        return d.fixes;
+    // A long list gets fixes for its first findings only (the validator's budget): ask for this one's.
+    ValidationContext focused = m_context;
+    focused.fixesForToken = d.tokenIndex;
+    for (const Diagnostic& again : validateParameters(m_parameters, focused))
+        if (again.code == d.code && again.tokenIndex == d.tokenIndex && again.message == d.message)
+            return again.fixes;
+    return {};
+}
+
+void ParameterEditor::applyFix(const Fix& fix) {
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    cursor.select(QTextCursor::Document);
+    cursor.insertText(q(formatParameterText(fix.parameters, ParameterTextForm::PerLine)));
+    cursor.endEditBlock();
+    recheckNow();
+}
+
+void ParameterEditor::goToLine(int line) {
+    const QTextBlock block = document()->findBlockByNumber(std::max(line, 0));
+    if (!block.isValid())
+        return;
+    QTextCursor c(block);
+    setTextCursor(c);
+    centerCursor();
+    setFocus();
+}
+
+bool ParameterEditor::nextDiagnostic() {
+    std::vector<int> lines;
+    for (int l : m_diagnosticLines)
+        if (l >= 0)
+            lines.push_back(l);
+    if (lines.empty())
+        return false;
+    std::sort(lines.begin(), lines.end());
+    const int current = textCursor().blockNumber();
+    const auto next = std::upper_bound(lines.begin(), lines.end(), current);
+    goToLine(next != lines.end() ? *next : lines.front());
+    return true;
+}
+
+int ParameterEditor::tokenForRefusal(const QString& message) const {
+    const std::string text = message.toStdString();
+    for (const Diagnostic& d : m_diagnostics)
+        if (d.message == text && d.tokenIndex >= 0 && d.code != "service.refusal")
+            return d.tokenIndex;
+    // Else the first pair or option whose key the message names.
+    for (const ClassifiedToken& t : m_classified.tokens) {
+        const std::string& p = m_parameters[static_cast<std::size_t>(t.index)];
+        if (t.keyRange.first >= 0) {
+            const std::string key = p.substr(static_cast<std::size_t>(t.keyRange.first),
+                                             static_cast<std::size_t>(t.keyRange.second - t.keyRange.first));
+            if (!key.empty() && text.find(key) != std::string::npos)
+                return t.index;
+        }
+    }
+    for (const ClassifiedToken& t : m_classified.tokens) {
+        const std::string& p = m_parameters[static_cast<std::size_t>(t.index)];
+        if ((t.cls == TokenClass::UnknownOption || t.cls == TokenClass::RefusedOption) &&
+            text.find(p) != std::string::npos)
+            return t.index;
+    }
+    return -1;
+}
+
+int ParameterEditor::setServiceRefusal(const QString& message) {
+    recheckNow();
+    m_serviceRefusal =
+        Diagnostic{"service.refusal", Severity::Error, message.toStdString(), tokenForRefusal(message), {}};
+    recheckNow();
+    return lineOfToken(m_serviceRefusal ? m_serviceRefusal->tokenIndex : -1);
+}
+
+// --- painting ---
+
+int ParameterEditor::lineNumberAreaWidth() const {
+    int digits = 1;
+    for (int max = std::max(1, blockCount()); max >= 10; max /= 10)
+        ++digits;
+    return 14 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits + 8;
+}
+
+void ParameterEditor::resizeEvent(QResizeEvent* event) {
+    QPlainTextEdit::resizeEvent(event);
+    const QRect cr = contentsRect();
+    m_lineNumberArea->setGeometry(QRect(cr.left(), cr.top(), lineNumberAreaWidth(), cr.height()));
+}
+
+void ParameterEditor::paintEvent(QPaintEvent* event) {
+    const int pathLine = applicationPathLine();
+    const QPointF offset = contentOffset();
+    const int width = viewport()->width();
+    if (pathLine >= 0) {
+        // The application arguments zone: a background across the whole width of each line after the path.
+        QPainter painter(viewport());
+        for (QTextBlock b = document()->findBlockByNumber(pathLine + 1); b.isValid(); b = b.next()) {
+            const QRectF r = blockBoundingGeometry(b).translated(offset);
+            if (r.top() > event->rect().bottom())
+                break;
+            if (r.bottom() >= event->rect().top())
+                painter.fillRect(QRectF(0, r.top(), width, r.height()),
+                                 ParameterHighlighter::argumentZoneColor());
+        }
+    }
+    QPlainTextEdit::paintEvent(event);
+    const int y = boundaryLineY();
+    if (y >= 0) {
+        QPainter painter(viewport());
+        painter.setPen(QPen(boundaryColor(), 2));
+        painter.drawLine(0, y, width, y);
+        painter.setPen(boundaryColor());
+        QFont small = font();
+        small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
+        painter.setFont(small);
+        const QString label = tr("▲ job configuration · application arguments ▼");
+        const int labelWidth = QFontMetrics(small).horizontalAdvance(label);
+        painter.drawText(QPoint(std::max(0, width - labelWidth - 6), y - 3), label);
+    }
+}
+
+void ParameterEditor::paintLineNumberArea(QPaintEvent* event) {
+    QPainter painter(m_lineNumberArea);
+    painter.fillRect(event->rect(), palette().color(QPalette::AlternateBase));
+    const int pathLine = applicationPathLine();
+    std::vector<int> severityOfLine(static_cast<std::size_t>(blockCount()), -1); // -1 none, else Severity
+    for (std::size_t i = 0; i < m_diagnostics.size(); ++i) {
+        const int l = m_diagnosticLines[i];
+        if (l < 0 || l >= blockCount() || m_diagnostics[i].severity == Severity::Info)
+            continue;
+        int& s = severityOfLine[static_cast<std::size_t>(l)];
+        const int sev = int(m_diagnostics[i].severity);
+        s = s < 0 ? sev : std::min(s, sev);
+    }
+    const int areaWidth = m_lineNumberArea->width();
+    QTextBlock block = firstVisibleBlock();
+    int number = block.blockNumber();
+    int top = int(blockBoundingGeometry(block).translated(contentOffset()).top());
+    int bottom = top + int(blockBoundingRect(block).height());
+    while (block.isValid() && top <= event->rect().bottom()) {
+        if (block.isVisible() && bottom >= event->rect().top()) {
+            // Zone strip: configuration, path, arguments.
+            QColor zone = pathLine < 0 || number < pathLine ? QColor(0x90, 0xca, 0xf9)
+                          : number == pathLine              ? boundaryColor()
+                                                            : QColor(0xb0, 0xbe, 0xc5);
+            painter.fillRect(QRect(areaWidth - 4, top, 4, bottom - top), zone);
+            if (const int s = severityOfLine[static_cast<std::size_t>(number)]; s >= 0) {
+                painter.setBrush(DiagnosticsModel::severityColor(Severity(s)));
+                painter.setPen(Qt::NoPen);
+                const int d = std::min(8, bottom - top - 4);
+                painter.drawEllipse(QRect(3, top + (bottom - top - d) / 2, d, d));
+            }
+            painter.setPen(palette().color(QPalette::PlaceholderText));
+            painter.drawText(QRect(0, top, areaWidth - 8, bottom - top), Qt::AlignRight | Qt::AlignVCenter,
+                             QString::number(number + 1));
+        }
+        block = block.next();
+        top = bottom;
+        bottom = top + int(blockBoundingRect(block).height());
+        ++number;
+    }
+}
+
+// --- interaction ---
+
+bool ParameterEditor::viewportEvent(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int line = cursorForPosition(help->pos()).blockNumber();
+        const QString tip = toolTipForLine(line);
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), tip, viewport());
+        return true;
+    }
+    return QPlainTextEdit::viewportEvent(event);
+}
+
+void ParameterEditor::insertFromMimeData(const QMimeData* source) {
+    if (!source->hasText()) {
+        QPlainTextEdit::insertFromMimeData(source);
+        return;
+    }
+    const std::string text = source->text().toStdString();
+    const ParameterTextForm form = detectForm(text);
+    const TextParameters read =
+        form == ParameterTextForm::PerLine ? TextParameters{} : parseParameterText(text, form);
+    if (form == ParameterTextForm::PerLine || !read.ok() || read.parameters.empty()) {
+        QPlainTextEdit::insertFromMimeData(source);
+        return;
+    }
+    QString converted = q(formatParameterText(read.parameters, ParameterTextForm::PerLine));
+    QTextCursor cursor = textCursor();
+    cursor.beginEditBlock();
+    cursor.removeSelectedText();
+    // The converted parameters go on lines of their own.
+    if (!cursor.atBlockStart())
+        converted.prepend(QLatin1Char('\n'));
+    if (!cursor.atBlockEnd())
+        converted.append(QLatin1Char('\n'));
+    cursor.insertText(converted);
+    cursor.endEditBlock();
+    setTextCursor(cursor);
+    m_lastConvertedPaste = form;
+    recheckNow();
+}
+
+QMenu* ParameterEditor::fixMenuForLine(int line, QWidget* parent) {
+    const std::vector<Fix> fixes = fixesAtLine(line);
+    if (fixes.empty())
+        return nullptr;
+    auto* menu = new QMenu(tr("Fixes"), parent);
+    menu->setObjectName(QStringLiteral("fixMenu"));
+    for (const Fix& fix : fixes)
+        menu->addAction(q(fix.title), this, [this, fix] { applyFix(fix); });
+    return menu;
+}
+
+void ParameterEditor::showFixMenu(int line, const QPoint& globalPos) {
+    QMenu* menu = fixMenuForLine(line, this);
+    if (!menu)
+        return;
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(globalPos);
+}
+
+void ParameterEditor::showFixMenuAt(const QPoint& gutterPos) {
+    const int line = cursorForPosition(QPoint(0, gutterPos.y())).blockNumber();
+    showFixMenu(line, m_lineNumberArea->mapToGlobal(gutterPos));
+}
+
+void ParameterEditor::contextMenuEvent(QContextMenuEvent* event) {
+    QMenu* menu = createStandardContextMenu(event->pos());
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    const int line = cursorForPosition(viewport()->mapFrom(this, event->pos())).blockNumber();
+    const std::vector<Fix> fixes = fixesAtLine(line);
+    if (!fixes.empty()) {
+        QAction* first = menu->actions().value(0);
+        QAction* header = new QAction(tr("Quick fixes"), menu);
+        header->setEnabled(false);
+        menu->insertAction(first, header);
+        for (const Fix& fix : fixes) {
+            QAction* a = new QAction(q(fix.title), menu);
+            connect(a, &QAction::triggered, this, [this, fix] { applyFix(fix); });
+            menu->insertAction(first, a);
+        }
+        menu->insertSeparator(first);
+    }
+    menu->popup(event->globalPos());
+}
+
+void ParameterEditor::keyPressEvent(QKeyEvent* event) {
+    if (m_completer->popup()->isVisible()) {
+        switch (event->key()) {
+        case Qt::Key_Enter:
+        case Qt::Key_Return:
+        case Qt::Key_Escape:
+        case Qt::Key_Tab:
+        case Qt::Key_Backtab:
+            event->ignore();
+            return; // the completer takes them
+        default:
+            break;
+        }
+    }
+    const bool ctrl = event->modifiers().testFlag(Qt::ControlModifier);
+    if (ctrl && event->key() == Qt::Key_Space) {
+        updateCompletion(true);
+        return;
+    }
+    if ((ctrl && event->key() == Qt::Key_Period) ||
+        (event->modifiers().testFlag(Qt::AltModifier) &&
+         (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter))) {
+        const QRect r = cursorRect();
+        showFixMenu(textCursor().blockNumber(), viewport()->mapToGlobal(r.bottomLeft()));
+        return;
+    }
+    if (event->key() == Qt::Key_F8) {
+        nextDiagnostic();
+        return;
+    }
+    // "--hudi-conf " on one line would be a single unknown parameter: a space after an option that takes
+    // a value starts the value's own line instead.
+    if (event->key() == Qt::Key_Space && event->modifiers() == Qt::NoModifier) {
+        const QTextCursor c = textCursor();
+        const QString line = c.block().text();
+        if (!c.hasSelection() && c.atBlockEnd() &&
+            (line.trimmed() == QLatin1String("--hudi-conf") || line.trimmed() == QLatin1String("--conf") ||
+             line.trimmed() == QLatin1String("-c"))) {
+            textCursor().insertText(QStringLiteral("\n"));
+            updateCompletion(true);
+            return;
+        }
+    }
+    QPlainTextEdit::keyPressEvent(event);
+    if (!event->text().isEmpty() && !ctrl)
+        updateCompletion(false);
+}
+
+void ParameterEditor::triggerCompletion() {
+    updateCompletion(true);
+}
+
+void ParameterEditor::updateCompletion(bool force) {
+    const QTextCursor c = textCursor();
+    const QString prefix = c.block().text().left(c.positionInBlock()).trimmed();
+    // The previous non-blank line decides what this line is the value of.
+    QString previous;
+    for (QTextBlock b = c.block().previous(); b.isValid(); b = b.previous())
+        if (!b.text().trimmed().isEmpty()) {
+            previous = b.text().trimmed();
+            break;
+        }
+    using Mode = ParameterCompletionModel::Mode;
+    Mode mode = Mode::None;
+    QString key;
+    if (previous == QLatin1String("--hudi-conf") || previous == QLatin1String("--hoodie-conf")) {
+        const auto eq = prefix.indexOf(QLatin1Char('='));
+        if (eq < 0) {
+            mode = Mode::HudiKeys;
+        } else {
+            key = prefix.left(eq);
+            mode = Mode::EnumValues;
+        }
+    } else if (previous == QLatin1String("--conf") || previous == QLatin1String("-c")) {
+        if (!prefix.contains(QLatin1Char('=')))
+            mode = Mode::SparkKeys;
+    } else if (prefix.startsWith(QLatin1Char('-'))) {
+        mode = Mode::Options;
+    }
+    if (mode == Mode::None || (!force && prefix.size() < 2)) {
+        m_completer->popup()->hide();
+        return;
+    }
+    m_completionModel->setMode(mode, key);
+    if (m_completionModel->rowCount() == 0) {
+        m_completer->popup()->hide();
+        return;
+    }
+    m_completer->setCompletionPrefix(prefix);
+    if (m_completer->completionCount() == 0 ||
+        (!force && m_completer->completionCount() == 1 && m_completer->currentCompletion() == prefix)) {
+        m_completer->popup()->hide();
+        return;
+    }
+    m_completer->popup()->setCurrentIndex(m_completer->completionModel()->index(0, 0));
+    QRect r = cursorRect();
+    r.setWidth(std::max(360, m_completer->popup()->sizeHintForColumn(0) +
+                                 m_completer->popup()->verticalScrollBar()->sizeHint().width()));
+    m_completer->complete(r);
+}
+
+void ParameterEditor::insertCompletion(const QString& completion) {
+    QTextCursor c = textCursor();
+    c.beginEditBlock();
+    c.movePosition(QTextCursor::StartOfBlock);
+    c.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+    c.insertText(completion);
+    c.endEditBlock();
+    setTextCursor(c);
+}
+
+} // namespace jobdeck

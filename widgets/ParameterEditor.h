@@ -1,0 +1,135 @@
+#pragma once
+
+#include "core/Diagnostic.h"
+#include "core/HudiConfigStatus.h"
+#include "core/ParameterClassifier.h"
+#include "core/ParameterTextForms.h"
+#include "core/ParameterValidator.h"
+
+#include <QPlainTextEdit>
+#include <QString>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+class QCompleter;
+class QMenu;
+class QTimer;
+
+namespace jobdeck {
+
+class LineNumberArea;
+class ParameterCompletionModel;
+class ParameterHighlighter;
+
+// A Job's parameters, one per line. Everything it shows comes from the core: the classifier decides each
+// line's colour and zone (job configuration / application path / application arguments, with a line drawn
+// under the path), the validator the underlines, tooltips and quick fixes, the text forms how a paste is
+// converted. Re-checks run after each edit on a zero-delay timer (coalescing bursts), or at once with
+// recheckNow().
+class ParameterEditor final : public QPlainTextEdit {
+    Q_OBJECT
+public:
+    explicit ParameterEditor(QWidget* parent = nullptr);
+    ~ParameterEditor() override;
+
+    // Replaces the text (and the undo history) with `parameters`, one per line.
+    void setParameters(const std::vector<std::string>& parameters);
+    // The parameters of the lines that could be read (a malformed quoted line is left out and reported).
+    const std::vector<std::string>& parameters() const { return m_parameters; }
+
+    // What the service will check against: the project's settings, CREATE or ALTER and the stored list.
+    void setValidationContext(const ValidationContext& context);
+    const ValidationContext& validationContext() const { return m_context; }
+
+    void recheckNow();
+    bool recheckPending() const;
+
+    // The validator's findings, plus a line's text error and the last service refusal, with their lines.
+    const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
+    const std::vector<int>& diagnosticLines() const { return m_diagnosticLines; }
+    const ClassifiedParameters& classified() const { return m_classified; }
+
+    int lineOfToken(int tokenIndex) const;
+    int tokenAtLine(int line) const;
+    int applicationPathLine() const; // -1 when there is no path
+    // Viewport y of the boundary drawn under the application path, -1 when there is no path.
+    int boundaryLineY() const;
+    // Status of the --hudi-conf pair on a line before the path (nullopt for any other line).
+    std::optional<HudiConfigStatus> hudiStatusAtLine(int line) const;
+
+    QString toolTipForLine(int line) const;
+    std::vector<Fix> fixesAtLine(int line) const;
+    // The fixes of diagnostics()[index], built on demand when the validator's budget left them out.
+    std::vector<Fix> fixesForDiagnostic(int index) const;
+    // Replaces the text with the fix's list as one undoable edit.
+    void applyFix(const Fix& fix);
+    void goToLine(int line);
+    bool nextDiagnostic(); // F8: moves to the next line with a diagnostic, wrapping; false when none
+
+    // Marks the token a service refusal concerns: the diagnostic whose message equals it, else the first
+    // parameter naming a key the message names. Kept until the next edit. Returns the line, or -1.
+    int setServiceRefusal(const QString& message);
+    // Which token a refusal concerns, by the same rules; -1 when none.
+    int tokenForRefusal(const QString& message) const;
+
+    ParameterHighlighter* highlighter() const { return m_highlighter; }
+    ParameterCompletionModel* completionModel() const { return m_completionModel; }
+    QCompleter* completer() const { return m_completer; }
+    void triggerCompletion(); // Ctrl+Space
+    // Form of the last paste that was converted to one parameter per line (nullopt: none yet).
+    std::optional<ParameterTextForm> lastConvertedPaste() const { return m_lastConvertedPaste; }
+
+    QMenu* fixMenuForLine(int line, QWidget* parent); // nullptr when the line has no fixes
+    void showFixMenuAt(const QPoint& gutterPos);
+
+    // For LineNumberArea.
+    int lineNumberAreaWidth() const;
+    void paintLineNumberArea(QPaintEvent* event);
+
+signals:
+    void analysisUpdated();
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+    void insertFromMimeData(const QMimeData* source) override;
+
+private:
+    struct LineInfo final {
+        int token = -1; // parameter index of this line, -1 for a blank or malformed line
+        int begin = 0;  // UTF-8 range of the literal within the line
+        int end = 0;
+        bool quoted = false;
+        std::optional<std::string> error; // the text form's reason a line could not be read
+    };
+
+    void scheduleRecheck();
+    void updateCompletion(bool force);
+    void insertCompletion(const QString& completion);
+    QString lineText(int line) const;
+    void showFixMenu(int line, const QPoint& globalPos);
+
+    ValidationContext m_context;
+    std::vector<std::string> m_parameters;
+    std::vector<LineInfo> m_lines;
+    std::vector<int> m_tokenLines;
+    ClassifiedParameters m_classified;
+    std::vector<Diagnostic> m_diagnostics;
+    std::vector<int> m_diagnosticLines;
+    std::optional<Diagnostic> m_serviceRefusal;
+    std::optional<ParameterTextForm> m_lastConvertedPaste;
+
+    ParameterHighlighter* m_highlighter;
+    LineNumberArea* m_lineNumberArea;
+    ParameterCompletionModel* m_completionModel;
+    QCompleter* m_completer;
+    QTimer* m_recheckTimer;
+    bool m_hasTextErrors = false;
+};
+
+} // namespace jobdeck
