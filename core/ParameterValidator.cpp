@@ -485,7 +485,7 @@ private:
             if (!HudiConfigPolicy::isHudiKey(key))
                 continue;
             auto& d =
-                add("hudi-conf.after-path", Severity::Info,
+                add("hudi-conf.after-path", Severity::Warning,
                     "--hudi-conf " + std::string(key) +
                         " comes after the application path, so it is passed to the application as an "
                         "argument and is not a Job configuration. Move it before the path if it is meant "

@@ -270,14 +270,14 @@ private slots:
                      "contact Onehouse support to allow them."));
     }
 
-    void misplacedPairIsInfoWithMoveFix() {
+    void misplacedPairWarnsWithMoveFix() {
         const Params p{"--class",     "Foo",        "--hudi-conf", "hoodie.a=b", "s3://bucket/app.jar",
                        "--hudi-conf", "hoodie.c=d", "arg1"};
         const auto diags = validateParameters(p, context(true, {"hoodie."}));
         QCOMPARE(errorCount(diags), 0);
         const Diagnostic* d = one(diags, "hudi-conf.after-path");
         QVERIFY(d);
-        QCOMPARE(d->severity, Severity::Info);
+        QCOMPARE(d->severity, Severity::Warning);
         QCOMPARE(d->tokenIndex, 6);
         QCOMPARE(d->fixes.at(0).parameters,
                  (Params{"--class", "Foo", "--hudi-conf", "hoodie.a=b", "--hudi-conf", "hoodie.c=d",
