@@ -303,6 +303,26 @@ private slots:
         QVERIFY2(answer.contains("\"events\""), answer.constData());
     }
 
+    void repeatedShutdownsWithOpenConnections() {
+        // Connections that end while SIGTERM closes the others once deadlocked the shutdown; a few
+        // rounds make that race likely.
+        TestService service;
+        for (int round = 0; round < 20; ++round) {
+            QVERIFY2(service.start(), qPrintable(service.lastError()));
+            QTcpSocket kept;
+            kept.connectToHost(QStringLiteral("127.0.0.1"), service.port());
+            QVERIFY(kept.waitForConnected(5000));
+            kept.write("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            QVERIFY(kept.waitForReadyRead(5000));
+            QTcpSocket closing;
+            closing.connectToHost(QStringLiteral("127.0.0.1"), service.port());
+            QVERIFY(closing.waitForConnected(5000));
+            closing.write("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+            QVERIFY(closing.waitForBytesWritten(5000));
+            QCOMPARE(service.stop(5000), 0);
+        }
+    }
+
     void requestLogHasNoSecrets() {
         const QString log = m_service.errorOutput();
         QVERIFY(log.contains(QStringLiteral("path=/v1/resource/")));
