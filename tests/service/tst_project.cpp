@@ -214,8 +214,8 @@ private slots:
         QCOMPARE(errorOf(r), std::string("LIMIT must be between 1 and 1000, got 0"));
     }
 
-    void settingsSurviveARestart() {
-        QVERIFY2(m_service.stop() == 0, qPrintable(m_service.errorOutput().right(4000)));
+    void settingsSurviveKill9() {
+        m_service.kill9();
         QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
         const auto s = settings();
         QCOMPARE(s["hudiConfigAllowlist"].size(), std::size_t(2));
@@ -223,9 +223,8 @@ private slots:
         QCOMPARE(s["concurrentRuns"].get<std::string>(), std::string("DISABLED"));
     }
 
-    void cleanupTestCase() {
-        QVERIFY2(m_service.stop() == 0, qPrintable(m_service.errorOutput().right(4000)));
-    }
+    // A graceful stop is tst_http's subject; here it only ends the service.
+    void cleanupTestCase() { m_service.stop(); }
 };
 
 QTEST_GUILESS_MAIN(TestProject)
