@@ -88,7 +88,6 @@ public:
     // Binds and listens; throws std::runtime_error with one clear line (address in use, ...).
     void listen();
     unsigned short port() const;
-    const std::string& address() const { return m_options.address; }
 
     // Starts accepting on the IO threads.
     void start();
