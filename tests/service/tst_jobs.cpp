@@ -350,6 +350,23 @@ private slots:
         QVERIFY(found);
     }
 
+    void platformManagedKeysShowAsOverridden() {
+        // Allowed and stored, but the platform sets it on every run (core/HudiConfigPolicy), so it never
+        // applies.
+        resetHudiSettings(true, {"hoodie."});
+        QCOMPARE(statusOf(create("managed", "'--hudi-conf', 'hoodie.metadata.enable=false', '--hudi-conf', "
+                                            "'hoodie.datasource.write.operation=upsert', 'app.jar'")),
+                 kSuccess);
+        const auto job = describe("managed");
+        QCOMPARE(job["hudiConfigs"]["hoodie.metadata.enable"].get<std::string>(), std::string("false"));
+        QCOMPARE(job["hudiConfigsStatus"], json({{"hoodie.metadata.enable", "OVERRIDDEN_BY_PLATFORM"},
+                                                 {"hoodie.datasource.write.operation", "APPLIED"}}));
+        // Outside the allow-list NOT_ALLOWED is what matters to the user: it ranks above the override.
+        resetHudiSettings(true, {"hoodie.datasource."});
+        QCOMPARE(describe("managed")["hudiConfigsStatus"]["hoodie.metadata.enable"].get<std::string>(),
+                 std::string("NOT_ALLOWED"));
+    }
+
     void reservedKeysOfLegacyJobsShowAsReserved() {
         // A job stored before a key became reserved (written straight into the database, as an older
         // version would have): the key is reported, never applied.
