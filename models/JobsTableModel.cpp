@@ -5,7 +5,9 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <limits>
 
 namespace jobdeck {
 
@@ -20,6 +22,21 @@ QString statusWord(JobRunStatus s) {
     QString name =
         QString::fromUtf8(jobRunStatusName(s).data(), static_cast<qsizetype>(jobRunStatusName(s).size()));
     return name.mid(name.lastIndexOf(QLatin1Char('_')) + 1);
+}
+
+int compareNoCase(std::string_view a, std::string_view b) {
+    const std::size_t n = std::min(a.size(), b.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const int ca = std::tolower(static_cast<unsigned char>(a[i]));
+        const int cb = std::tolower(static_cast<unsigned char>(b[i]));
+        if (ca != cb)
+            return ca < cb ? -1 : 1;
+    }
+    return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
+}
+
+template <class T> int compareValues(const T& a, const T& b) {
+    return (b < a) - (a < b);
 }
 
 } // namespace
@@ -56,6 +73,82 @@ void JobsTableModel::clear() {
     setJobs({});
 }
 
+bool JobsTableModel::before(const Row& a, const Row& b) const {
+    const SparkJob& x = a.job;
+    const SparkJob& y = b.job;
+    int c = 0;
+    switch (m_sortColumn) {
+    case Name:
+        c = compareNoCase(x.name, y.name);
+        break;
+    case Type:
+        c = compareNoCase(jobTypeName(x.type), jobTypeName(y.type));
+        break;
+    case Cluster:
+        c = compareNoCase(x.cluster, y.cluster);
+        break;
+    case MaxConcurrentRuns:
+        c = compareValues(x.maxConcurrentRuns, y.maxConcurrentRuns);
+        break;
+    case ActiveRuns:
+        c = compareValues(x.activeRuns, y.activeRuns);
+        break;
+    case RecentRuns: {
+        // The newest status first, then how many runs there are.
+        const int sa = a.recent.empty() ? -1 : static_cast<int>(a.recent.front());
+        const int sb = b.recent.empty() ? -1 : static_cast<int>(b.recent.front());
+        c = sa != sb ? compareValues(sa, sb) : compareValues(a.recent.size(), b.recent.size());
+        break;
+    }
+    case Updated:
+        c = compareValues(x.updatedAt, y.updatedAt);
+        break;
+    default:
+        return false;
+    }
+    if (c == 0)
+        c = compareNoCase(x.name, y.name);
+    return m_sortOrder == Qt::AscendingOrder ? c < 0 : c > 0;
+}
+
+bool JobsTableModel::inOrder(int row) const {
+    if (m_sortColumn < 0)
+        return true;
+    const auto r = static_cast<std::size_t>(row);
+    return (r == 0 || !before(m_rows[r], m_rows[r - 1])) &&
+           (r + 1 >= m_rows.size() || !before(m_rows[r + 1], m_rows[r]));
+}
+
+std::size_t JobsTableModel::sortedPosition(const Row& row) const {
+    if (m_sortColumn < 0)
+        return m_rows.size();
+    return static_cast<std::size_t>(
+        std::upper_bound(m_rows.begin(), m_rows.end(), row,
+                         [this](const Row& a, const Row& b) { return before(a, b); }) -
+        m_rows.begin());
+}
+
+void JobsTableModel::sort(int column, Qt::SortOrder order) {
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    m_sortColumn = column;
+    m_sortOrder = order;
+    const QModelIndexList from = persistentIndexList();
+    std::vector<std::string> names;
+    names.reserve(static_cast<std::size_t>(from.size()));
+    for (const QModelIndex& i : from)
+        names.push_back(m_rows[static_cast<std::size_t>(i.row())].job.name);
+    if (column >= 0 && column < ColumnCount)
+        std::stable_sort(m_rows.begin(), m_rows.end(),
+                         [this](const Row& a, const Row& b) { return before(a, b); });
+    rebuildIndex();
+    QModelIndexList to;
+    to.reserve(from.size());
+    for (qsizetype k = 0; k < from.size(); ++k)
+        to.append(index(rowOf(names[static_cast<std::size_t>(k)]), from[k].column()));
+    changePersistentIndexList(from, to);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
 void JobsTableModel::emitRowsChanged(int first, int last) {
     if (first <= last)
         emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
@@ -69,6 +162,7 @@ void JobsTableModel::upsertJob(SparkJob job) {
 
 void JobsTableModel::upsertJobs(std::vector<SparkJob> jobs) {
     int first = std::numeric_limits<int>::max(), last = -1;
+    bool outOfOrder = false;
     std::vector<SparkJob> added;
     for (SparkJob& job : jobs) {
         const int row = rowOf(job.name);
@@ -79,17 +173,19 @@ void JobsTableModel::upsertJobs(std::vector<SparkJob> jobs) {
         m_rows[static_cast<std::size_t>(row)].job = std::move(job);
         first = std::min(first, row);
         last = std::max(last, row);
+        outOfOrder = outOfOrder || !inOrder(row);
     }
     emitRowsChanged(first, last);
-    if (added.empty())
-        return;
-    const int start = static_cast<int>(m_rows.size());
-    beginInsertRows({}, start, start + static_cast<int>(added.size()) - 1);
+    if (outOfOrder)
+        sort(m_sortColumn, m_sortOrder);
     for (SparkJob& job : added) {
-        m_index.emplace(job.name, static_cast<int>(m_rows.size()));
-        m_rows.push_back(Row{std::move(job), {}});
+        Row row{std::move(job), {}};
+        const auto at = sortedPosition(row);
+        beginInsertRows({}, static_cast<int>(at), static_cast<int>(at));
+        m_rows.insert(m_rows.begin() + static_cast<std::ptrdiff_t>(at), std::move(row));
+        rebuildIndex();
+        endInsertRows();
     }
-    endInsertRows();
 }
 
 void JobsTableModel::removeJob(const std::string& name) {
@@ -111,6 +207,8 @@ void JobsTableModel::setRecentRuns(const std::string& jobName, std::vector<JobRu
     m_rows[static_cast<std::size_t>(row)].recent = std::move(newestFirst);
     const QModelIndex cell = index(row, RecentRuns);
     emit dataChanged(cell, cell);
+    if (!inOrder(row))
+        sort(m_sortColumn, m_sortOrder);
 }
 
 void JobsTableModel::setRecentRunsFromRuns(const std::vector<SparkJobRun>& runsNewestFirst) {
@@ -131,6 +229,8 @@ void JobsTableModel::setRecentRunsFromRuns(const std::vector<SparkJobRun>& runsN
     }
     if (first <= last)
         emit dataChanged(index(first, RecentRuns), index(last, RecentRuns));
+    if (m_sortColumn == RecentRuns)
+        sort(m_sortColumn, m_sortOrder);
 }
 
 int JobsTableModel::rowOf(const std::string& name) const {

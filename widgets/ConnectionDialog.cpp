@@ -1,0 +1,167 @@
+#include "widgets/ConnectionDialog.h"
+
+#include "client/ConnectionProfiles.h"
+#include "client/SecretStore.h"
+
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace jobdeck {
+
+ConnectionDialog::ConnectionDialog(ConnectionProfiles* profiles, SecretStore* secrets, const QString& current,
+                                   QWidget* parent)
+    : QDialog(parent)
+    , m_profiles(profiles)
+    , m_secrets(secrets)
+    , m_list(new QListWidget(this))
+    , m_name(new QLineEdit(this))
+    , m_url(new QLineEdit(this))
+    , m_project(new QLineEdit(this))
+    , m_apiKey(new QLineEdit(this))
+    , m_secret(new QLineEdit(this))
+    , m_localNote(new QLabel(this))
+    , m_notice(new QLabel(this))
+    , m_error(new QLabel(this))
+    , m_save(new QPushButton(tr("Save profile"), this))
+    , m_remove(new QPushButton(tr("Remove"), this)) {
+    setObjectName(QStringLiteral("connectionDialog"));
+    setWindowTitle(tr("Connect to a Jobs service"));
+    m_list->setObjectName(QStringLiteral("profileList"));
+    m_name->setObjectName(QStringLiteral("profileName"));
+    m_url->setObjectName(QStringLiteral("profileUrl"));
+    m_url->setPlaceholderText(QStringLiteral("http://127.0.0.1:8420"));
+    m_project->setObjectName(QStringLiteral("profileProject"));
+    m_apiKey->setObjectName(QStringLiteral("profileApiKey"));
+    m_secret->setObjectName(QStringLiteral("profileSecret"));
+    m_secret->setEchoMode(QLineEdit::Password);
+    m_localNote->setObjectName(QStringLiteral("localNote"));
+    m_localNote->setWordWrap(true);
+    m_localNote->setText(
+        tr("The console starts its own jobdeckd for this profile, with demo data, and stops it "
+           "when the console closes."));
+    m_notice->setObjectName(QStringLiteral("secretNotice"));
+    m_notice->setWordWrap(true);
+    m_error->setObjectName(QStringLiteral("profileError"));
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_save->setObjectName(QStringLiteral("saveProfile"));
+    m_remove->setObjectName(QStringLiteral("removeProfile"));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Name"), m_name);
+    form->addRow(tr("URL"), m_url);
+    form->addRow(tr("Project uid"), m_project);
+    form->addRow(tr("API key"), m_apiKey);
+    form->addRow(tr("API secret"), m_secret);
+    auto* editButtons = new QHBoxLayout;
+    auto* add = new QPushButton(tr("New profile"), this);
+    add->setObjectName(QStringLiteral("newProfile"));
+    editButtons->addWidget(add);
+    editButtons->addWidget(m_save);
+    editButtons->addWidget(m_remove);
+    editButtons->addStretch(1);
+    auto* right = new QVBoxLayout;
+    right->addWidget(m_localNote);
+    right->addLayout(form);
+    right->addLayout(editButtons);
+    right->addWidget(m_notice);
+    right->addWidget(m_error);
+    right->addStretch(1);
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_list, 1);
+    top->addLayout(right, 2);
+    auto* box = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    QPushButton* connectButton = box->addButton(tr("Connect"), QDialogButtonBox::AcceptRole);
+    connectButton->setObjectName(QStringLiteral("connectProfile"));
+    connectButton->setDefault(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top, 1);
+    layout->addWidget(box);
+
+    connect(box, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_list, &QListWidget::currentTextChanged, this, &ConnectionDialog::showProfile);
+    connect(m_save, &QPushButton::clicked, this, &ConnectionDialog::saveForm);
+    connect(add, &QPushButton::clicked, this, [this] {
+        m_list->clearSelection();
+        m_list->setCurrentRow(-1);
+        showProfile({});
+        m_name->setFocus();
+    });
+    connect(m_remove, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!m_profiles->remove(selectedProfile(), &error)) {
+            m_error->setText(error);
+            return;
+        }
+        reload(ConnectionProfiles::kLocalName);
+    });
+    reload(current);
+}
+
+void ConnectionDialog::reload(const QString& select) {
+    m_list->clear();
+    for (const auto& p : m_profiles->profiles())
+        m_list->addItem(p.name);
+    const auto found = m_list->findItems(select, Qt::MatchExactly);
+    m_list->setCurrentItem(found.isEmpty() ? m_list->item(0) : found.first());
+    const QString notice = m_secrets->notice();
+    m_notice->setText(notice);
+    m_notice->setVisible(!notice.isEmpty());
+}
+
+void ConnectionDialog::showProfile(const QString& name) {
+    m_error->clear();
+    const bool local = ConnectionProfiles::isLocal(name);
+    const auto profile = name.isEmpty() ? std::nullopt : m_profiles->profile(name);
+    m_name->setText(profile ? profile->name : QString());
+    m_url->setText(profile ? profile->url.toString() : QString());
+    m_project->setText(profile ? profile->projectUid : QString());
+    m_apiKey->setText(profile ? profile->apiKey : QString());
+    m_secret->clear();
+    m_secret->setPlaceholderText(profile && !local ? tr("stored (type to replace)") : QString());
+    for (QWidget* w :
+         {static_cast<QWidget*>(m_name), static_cast<QWidget*>(m_url), static_cast<QWidget*>(m_project),
+          static_cast<QWidget*>(m_apiKey), static_cast<QWidget*>(m_secret), static_cast<QWidget*>(m_save)})
+        w->setEnabled(!local);
+    m_remove->setEnabled(profile && !local);
+    m_localNote->setVisible(local);
+}
+
+bool ConnectionDialog::saveForm() {
+    const QString name = m_name->text().trimmed();
+    const bool exists = m_profiles->profile(name).has_value();
+    std::optional<QString> secret;
+    if (!m_secret->text().isEmpty())
+        secret = m_secret->text();
+    else if (!exists) {
+        m_error->setText(tr("A new profile needs its API secret."));
+        return false;
+    }
+    QString error;
+    const ConnectionProfile profile{name, QUrl(m_url->text().trimmed()), m_project->text().trimmed(),
+                                    m_apiKey->text().trimmed()};
+    if (!m_profiles->save(profile, secret, &error)) {
+        m_error->setText(error);
+        return false;
+    }
+    reload(name);
+    return true;
+}
+
+QString ConnectionDialog::selectedProfile() const {
+    const QListWidgetItem* item = m_list->currentItem();
+    return item ? item->text() : QString();
+}
+
+QString ConnectionDialog::errorText() const {
+    return m_error->text();
+}
+
+} // namespace jobdeck

@@ -1,0 +1,92 @@
+#include "widgets/ConnectionStatusWidget.h"
+
+#include "client/ApiClient.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+
+#include <cmath>
+
+namespace jobdeck {
+
+ConnectionStatusWidget::ConnectionStatusWidget(QWidget* parent)
+    : QWidget(parent)
+    , m_dot(new QLabel(this))
+    , m_text(new QLabel(this)) {
+    setObjectName(QStringLiteral("connectionStatus"));
+    m_dot->setObjectName(QStringLiteral("connectionDot"));
+    m_dot->setFixedSize(12, 12);
+    m_text->setObjectName(QStringLiteral("connectionStatusText"));
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 0, 4, 0);
+    layout->addWidget(m_dot);
+    layout->addWidget(m_text);
+    m_tick.setInterval(1000);
+    connect(&m_tick, &QTimer::timeout, this, &ConnectionStatusWidget::refresh);
+    refresh();
+}
+
+void ConnectionStatusWidget::setMonitor(ConnectionMonitor* monitor, const ApiClient* client) {
+    if (m_monitor)
+        m_monitor->disconnect(this);
+    m_monitor = monitor;
+    m_client = client;
+    if (monitor)
+        connect(monitor, &ConnectionMonitor::stateChanged, this, &ConnectionStatusWidget::refresh);
+    refresh();
+}
+
+void ConnectionStatusWidget::setProfileName(const QString& name) {
+    m_profile = name;
+    refresh();
+}
+
+void ConnectionStatusWidget::showNote(const QString& text) {
+    m_tick.stop();
+    m_dot->setStyleSheet(QStringLiteral("background: #9e9e9e; border-radius: 6px;"));
+    m_text->setText(m_profile.isEmpty() ? text : m_profile + QStringLiteral(" — ") + text);
+}
+
+QString ConnectionStatusWidget::text() const {
+    return m_text->text();
+}
+
+void ConnectionStatusWidget::refresh() {
+    QString color = QStringLiteral("#9e9e9e");
+    QString text = tr("Not connected");
+    if (m_monitor) {
+        const QString url = m_client ? m_client->connection().baseUrl.toString() : QString();
+        switch (m_monitor->state()) {
+        case ConnectionMonitor::State::Idle:
+            break;
+        case ConnectionMonitor::State::Connecting:
+            color = QStringLiteral("#f9a825");
+            text = tr("Connecting to %1…").arg(url);
+            break;
+        case ConnectionMonitor::State::Connected:
+            color = QStringLiteral("#2e7d32");
+            text = tr("Connected to %1 (jobdeckd %2)").arg(url, m_monitor->serviceVersion());
+            break;
+        case ConnectionMonitor::State::Reconnecting: {
+            color = QStringLiteral("#c62828");
+            const auto seconds = static_cast<int>(std::ceil(m_monitor->retryIn().count() / 1000.0));
+            text = seconds > 0
+                       ? tr("Disconnected (%1), reconnecting in %2 s").arg(m_monitor->reason()).arg(seconds)
+                       : tr("Disconnected (%1), reconnecting…").arg(m_monitor->reason());
+            break;
+        }
+        case ConnectionMonitor::State::Disconnected:
+            color = QStringLiteral("#c62828");
+            text = tr("Disconnected: %1").arg(m_monitor->reason());
+            break;
+        }
+        if (m_monitor->state() == ConnectionMonitor::State::Reconnecting)
+            m_tick.start();
+        else
+            m_tick.stop();
+    }
+    m_dot->setStyleSheet(QStringLiteral("background: %1; border-radius: 6px;").arg(color));
+    m_text->setText(m_profile.isEmpty() ? text : m_profile + QStringLiteral(" — ") + text);
+}
+
+} // namespace jobdeck

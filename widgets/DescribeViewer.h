@@ -1,0 +1,59 @@
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include <nlohmann/json.hpp>
+
+class QLabel;
+class QPlainTextEdit;
+class QSyntaxHighlighter;
+class QTabWidget;
+class QTreeView;
+
+namespace jobdeck {
+
+class HudiConfigsExplainer;
+class JsonSearchBar;
+class JsonTreeModel;
+
+// Shows a DESCRIBE answer (JOB, JOB_RUN, CLUSTER, PROJECT): the JSON as a tree, the raw JSON with
+// highlighting, copy and search (Ctrl+F, F3 / Shift+F3), and for a job its configuration explained.
+class DescribeViewer final : public QWidget {
+    Q_OBJECT
+public:
+    enum class Subject { Job, JobRun, Cluster, Project };
+
+    explicit DescribeViewer(QWidget* parent = nullptr);
+
+    // `apiResponse` is the statement's whole apiResponse object.
+    void showResponse(Subject subject, const QString& name, const nlohmann::json& apiResponse);
+    void showMessage(const QString& title, const QString& message);
+    void clear();
+
+    QString title() const;
+    QString rawText() const;
+    void copyRaw() const;
+    void find(); // Ctrl+F
+
+    JsonTreeModel* treeModel() const { return m_treeModel; }
+    QTreeView* treeView() const { return m_tree; }
+    QPlainTextEdit* rawEditor() const { return m_raw; }
+    JsonSearchBar* searchBar() const { return m_search; }
+    HudiConfigsExplainer* explainer() const { return m_explainer; }
+    QTabWidget* tabs() const { return m_tabs; }
+    bool usesBuiltInHighlighter() const;
+
+private:
+    QLabel* m_title;
+    QTabWidget* m_tabs;
+    HudiConfigsExplainer* m_explainer;
+    QWidget* m_explainerPage;
+    QTreeView* m_tree;
+    JsonTreeModel* m_treeModel;
+    QPlainTextEdit* m_raw;
+    JsonSearchBar* m_search;
+    QSyntaxHighlighter* m_highlighter;
+};
+
+} // namespace jobdeck

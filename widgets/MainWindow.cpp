@@ -1,0 +1,498 @@
+#include "widgets/MainWindow.h"
+
+#include "client/ApiClient.h"
+#include "client/ConnectionMonitor.h"
+#include "client/ConnectionProfiles.h"
+#include "client/EventsSubscription.h"
+#include "client/LocalServiceLauncher.h"
+#include "models/JobsFilterProxy.h"
+#include "models/JobsTableModel.h"
+#include "widgets/ConnectionDialog.h"
+#include "widgets/ConnectionStatusWidget.h"
+#include "widgets/DescribeViewer.h"
+#include "widgets/JobFormDialog.h"
+#include "widgets/JobsView.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTableView>
+#include <QToolBar>
+
+// Resources of a static library are registered explicitly (outside any namespace).
+static void initJobdeckResources() {
+    Q_INIT_RESOURCE(jobdeck);
+}
+
+namespace jobdeck {
+
+using nlohmann::json;
+
+namespace {
+
+QString defaultSecretsDir() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+}
+
+} // namespace
+
+MainWindow::MainWindow(const Options& options, QWidget* parent)
+    : QMainWindow(parent)
+    , m_options(options)
+    , m_secrets(std::make_unique<SecretStore>(
+          options.secretsDir.isEmpty() ? defaultSecretsDir() : options.secretsDir, options.secretBackend))
+    , m_profiles(std::make_unique<ConnectionProfiles>(m_secrets.get(), options.settingsFile))
+    , m_client(new ApiClient(this))
+    , m_monitor(new ConnectionMonitor(m_client, this))
+    , m_events(new EventsSubscription(m_client, this))
+    , m_launcher(new LocalServiceLauncher(m_secrets.get(), this))
+    , m_jobs(new JobsTableModel(this))
+    , m_proxy(new JobsFilterProxy(this))
+    , m_jobsView(nullptr)
+    , m_viewer(new DescribeViewer)
+    , m_status(new ConnectionStatusWidget) {
+    initJobdeckResources();
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Jobdeck"));
+    setWindowIcon(QIcon(QStringLiteral(":/jobdeck/icons/jobdeck.png")));
+    if (!options.localDataDir.isEmpty())
+        m_launcher->setDataDir(options.localDataDir);
+    if (!options.servicePath.isEmpty())
+        m_launcher->setServicePath(options.servicePath);
+
+    m_proxy->setSourceModel(m_jobs);
+    m_jobsView = new JobsView(m_jobs, m_proxy);
+    auto* splitter = new QSplitter(this);
+    splitter->setObjectName(QStringLiteral("mainSplitter"));
+    splitter->addWidget(m_jobsView);
+    splitter->addWidget(m_viewer);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    setCentralWidget(splitter);
+    statusBar()->addPermanentWidget(m_status, 1);
+    m_status->setMonitor(m_monitor, m_client);
+    createActions();
+
+    m_eventsTimer.setSingleShot(true);
+    m_eventsTimer.setInterval(20);
+    connect(&m_eventsTimer, &QTimer::timeout, this, &MainWindow::flushEvents);
+    m_applyTimer.setSingleShot(true);
+    m_applyTimer.setInterval(30);
+    connect(&m_applyTimer, &QTimer::timeout, this, [this] {
+        m_jobs->upsertJobs(std::exchange(m_fetched, {}));
+        updateActions();
+    });
+
+    connect(m_monitor, &ConnectionMonitor::connected, this, &MainWindow::startLiveUpdates);
+    connect(m_monitor, &ConnectionMonitor::stateChanged, this, [this](ConnectionMonitor::State state) {
+        // Polling a lost service only piles up errors; the monitor says when it is back.
+        if (state != ConnectionMonitor::State::Connected)
+            m_events->stop();
+        updateActions();
+    });
+    connect(m_events, &EventsSubscription::eventsReceived, this, &MainWindow::onEvents);
+    connect(m_events, &EventsSubscription::reloadNeeded, this, &MainWindow::refresh);
+    connect(m_launcher, &LocalServiceLauncher::progress, m_status, &ConnectionStatusWidget::showNote);
+    connect(m_launcher, &LocalServiceLauncher::ready, this, [this](const ConnectionInfo& info) {
+        if (m_profileName == ConnectionProfiles::kLocalName)
+            connectTo(info, m_profileName);
+    });
+    connect(m_launcher, &LocalServiceLauncher::failed, this, [this](const QString& reason) {
+        m_status->showNote(tr("Local service failed: %1").arg(reason));
+        m_viewer->showMessage(tr("The local service could not start"), reason);
+    });
+    connect(m_jobsView, &JobsView::currentJobChanged, this, &MainWindow::updateActions);
+    connect(m_jobsView, &JobsView::jobActivated, this, [this] { m_editAction->trigger(); });
+    connect(m_jobs, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
+    resize(1280, 760);
+    updateActions();
+
+    const QString profile = options.profile.isEmpty() ? m_profiles->lastUsed() : options.profile;
+    QTimer::singleShot(0, this, [this, profile] { useProfile(profile); });
+}
+
+MainWindow::~MainWindow() {
+    m_events->stop();
+    m_monitor->stop();
+    m_launcher->stop();
+}
+
+void MainWindow::createActions() {
+    QStyle* s = style();
+    const auto make = [this](const QString& text, const QIcon& icon, const QKeySequence& key,
+                             const QString& name) {
+        auto* a = new QAction(icon, text, this);
+        a->setObjectName(name);
+        a->setShortcut(key);
+        a->setToolTip(key.isEmpty()
+                          ? text
+                          : QStringLiteral("%1 (%2)").arg(text, key.toString(QKeySequence::NativeText)));
+        return a;
+    };
+    m_newAction = make(tr("&New job…"), s->standardIcon(QStyle::SP_FileIcon), QKeySequence::New,
+                       QStringLiteral("actionNew"));
+    m_editAction = make(tr("&Edit job…"), s->standardIcon(QStyle::SP_FileDialogDetailedView),
+                        QKeySequence(Qt::CTRL | Qt::Key_E), QStringLiteral("actionEdit"));
+    m_runAction = make(tr("&Run job…"), s->standardIcon(QStyle::SP_MediaPlay),
+                       QKeySequence(Qt::CTRL | Qt::Key_R), QStringLiteral("actionRun"));
+    m_describeAction = make(tr("&Describe job"), s->standardIcon(QStyle::SP_FileDialogInfoView),
+                            QKeySequence(Qt::CTRL | Qt::Key_D), QStringLiteral("actionDescribe"));
+    m_deleteAction = make(tr("De&lete job…"), s->standardIcon(QStyle::SP_TrashIcon), QKeySequence::Delete,
+                          QStringLiteral("actionDelete"));
+    // Delete only where a job is what has focus, never while typing in the filter.
+    m_deleteAction->setShortcutContext(Qt::WidgetShortcut);
+    m_refreshAction = make(tr("Re&fresh"), s->standardIcon(QStyle::SP_BrowserReload),
+                           QKeySequence(Qt::Key_F5), QStringLiteral("actionRefresh"));
+    auto* connectAction =
+        make(tr("&Connect…"), s->standardIcon(QStyle::SP_DriveNetIcon),
+             QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), QStringLiteral("actionConnect"));
+    auto* quitAction = make(tr("&Quit"), {}, QKeySequence::Quit, QStringLiteral("actionQuit"));
+    auto* filterAction =
+        make(tr("&Filter jobs"), {}, QKeySequence(Qt::CTRL | Qt::Key_L), QStringLiteral("actionFilter"));
+    auto* projectAction = make(tr("Describe &project"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
+                               QStringLiteral("actionDescribeProject"));
+    auto* clusterAction =
+        make(tr("Describe &cluster of the job"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+             QStringLiteral("actionDescribeCluster"));
+    auto* runInfoAction =
+        make(tr("Describe &latest run of the job"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+             QStringLiteral("actionDescribeLatestRun"));
+
+    connect(m_newAction, &QAction::triggered, this, [this] { openJobEditor(std::nullopt); });
+    connect(m_editAction, &QAction::triggered, this, [this] {
+        if (auto job = currentJob())
+            openJobEditor(std::move(job));
+    });
+    connect(m_runAction, &QAction::triggered, this, [this] {
+        if (auto job = currentJob())
+            openRunDialog(*job);
+    });
+    connect(m_describeAction, &QAction::triggered, this, &MainWindow::describeCurrentJob);
+    connect(m_deleteAction, &QAction::triggered, this, &MainWindow::deleteCurrentJob);
+    connect(m_refreshAction, &QAction::triggered, this, &MainWindow::refresh);
+    connect(connectAction, &QAction::triggered, this, &MainWindow::openConnectionDialog);
+    connect(quitAction, &QAction::triggered, this, &QWidget::close);
+    connect(filterAction, &QAction::triggered, m_jobsView, &JobsView::focusFilter);
+    connect(projectAction, &QAction::triggered, this, &MainWindow::describeProject);
+    connect(clusterAction, &QAction::triggered, this, &MainWindow::describeCurrentCluster);
+    connect(runInfoAction, &QAction::triggered, this, &MainWindow::describeLatestRun);
+
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(connectAction);
+    file->addSeparator();
+    file->addAction(quitAction);
+    QMenu* jobs = menuBar()->addMenu(tr("&Job"));
+    jobs->addActions({m_newAction, m_editAction, m_runAction, m_describeAction, m_deleteAction});
+    jobs->addSeparator();
+    jobs->addActions({m_refreshAction, filterAction});
+    QMenu* view = menuBar()->addMenu(tr("&Describe"));
+    view->addActions({m_describeAction, clusterAction, runInfoAction, projectAction});
+
+    QToolBar* toolbar = addToolBar(tr("Jobs"));
+    toolbar->setObjectName(QStringLiteral("jobsToolbar"));
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->addActions({m_newAction, m_editAction, m_runAction, m_describeAction, m_deleteAction});
+    toolbar->addSeparator();
+    toolbar->addActions({m_refreshAction, connectAction});
+
+    m_jobsView->setContextActions({m_editAction, m_runAction, m_describeAction, clusterAction, runInfoAction,
+                                   m_deleteAction, m_newAction, m_refreshAction});
+}
+
+void MainWindow::updateActions() {
+    const bool connected = m_monitor->state() == ConnectionMonitor::State::Connected;
+    const bool hasJob = m_jobsView->currentJobName().has_value();
+    // Actions stay usable while reconnecting: a request then fails with a clear message.
+    for (QAction* a : {m_editAction, m_runAction, m_describeAction, m_deleteAction})
+        a->setEnabled(hasJob);
+    m_refreshAction->setEnabled(connected || m_monitor->state() == ConnectionMonitor::State::Reconnecting);
+}
+
+std::optional<SparkJob> MainWindow::currentJob() const {
+    const auto name = m_jobsView->currentJobName();
+    if (!name)
+        return std::nullopt;
+    const int row = m_jobs->rowOf(*name);
+    if (row < 0)
+        return std::nullopt;
+    return m_jobs->job(row);
+}
+
+void MainWindow::useProfile(const QString& name) {
+    m_events->stop();
+    m_monitor->stop();
+    m_jobs->clear();
+    m_viewer->clear();
+    m_profileName = name;
+    m_status->setProfileName(name);
+    if (ConnectionProfiles::isLocal(name)) {
+        m_profiles->setLastUsed(name);
+        m_status->showNote(tr("Starting the local service…"));
+        m_launcher->start();
+        return;
+    }
+    QString error;
+    const auto info = m_profiles->connectionInfo(name, &error);
+    if (!info) {
+        m_status->showNote(tr("Not connected: %1").arg(error));
+        return;
+    }
+    m_profiles->setLastUsed(name);
+    connectTo(*info, name);
+}
+
+void MainWindow::connectTo(const ConnectionInfo& connection, const QString& label) {
+    m_events->stop();
+    m_profileName = label;
+    m_status->setProfileName(label);
+    m_client->setConnection(connection);
+    setWindowTitle(tr("Jobdeck — %1 (%2)").arg(label, connection.baseUrl.toString()));
+    m_monitor->start();
+}
+
+void MainWindow::startLiveUpdates() {
+    // Take the events position first and load second, so nothing that happens in between is missed.
+    const int generation = ++m_loadGeneration;
+    m_client->events(0, 0)->then(this, [this, generation](const ApiReply<EventsPage>& r) {
+        if (generation != m_loadGeneration)
+            return;
+        m_events->start(r.isError() ? 0 : r.value().next);
+        refresh();
+    });
+}
+
+void MainWindow::refresh() {
+    const int generation = ++m_loadGeneration;
+    statusBar()->showMessage(tr("Loading jobs…"));
+    m_client->showJobs()->then(this, [this, generation](const ApiReply<std::vector<SparkJob>>& r) {
+        if (generation != m_loadGeneration)
+            return;
+        if (r.isError()) {
+            statusBar()->showMessage(tr("Loading jobs failed: %1").arg(r.error().message));
+            return;
+        }
+        const auto selected = m_jobsView->currentJobName();
+        m_jobs->setJobs(r.value());
+        if (selected)
+            m_jobsView->selectJob(*selected);
+        statusBar()->showMessage(tr("%n job(s) loaded", nullptr, m_jobs->rowCount()), 5000);
+        ShowJobRunsStatement runs;
+        runs.limit = 2000;
+        m_client->showJobRuns(runs)->then(this,
+                                          [this, generation](const ApiReply<std::vector<SparkJobRun>>& rr) {
+                                              if (generation == m_loadGeneration && !rr.isError())
+                                                  m_jobs->setRecentRunsFromRuns(rr.value());
+                                              if (generation == m_loadGeneration)
+                                                  emit jobsLoaded();
+                                          });
+        updateActions();
+    });
+}
+
+void MainWindow::onEvents(const QList<ProjectEvent>& events) {
+    for (const ProjectEvent& e : events) {
+        if (e.jobName.empty())
+            continue;
+        const QString name = QString::fromStdString(e.jobName);
+        m_pendingJobs[name] = e.type == event_type::kJobDeleted;
+        if (e.type == event_type::kRunStatusChanged)
+            m_pendingRuns.insert(name);
+    }
+    if (!m_eventsTimer.isActive())
+        m_eventsTimer.start();
+}
+
+void MainWindow::flushEvents() {
+    const auto jobs = std::exchange(m_pendingJobs, {});
+    const auto runs = std::exchange(m_pendingRuns, {});
+    for (auto it = jobs.cbegin(); it != jobs.cend(); ++it) {
+        const QString name = it.key();
+        if (it.value()) {
+            m_jobs->removeJob(name.toStdString());
+            continue;
+        }
+        // Only the job the event names is fetched again, never the whole list.
+        m_client->describeJob(name)->then(this, [this, name](const ApiReply<SparkJob>& r) {
+            if (r.isError()) {
+                if (r.error().kind == ApiError::Kind::Failed || r.error().kind == ApiError::Kind::Invalid)
+                    m_jobs->removeJob(name.toStdString()); // gone meanwhile
+                return;
+            }
+            m_fetched.push_back(r.value());
+            if (!m_applyTimer.isActive())
+                m_applyTimer.start();
+        });
+    }
+    for (const QString& name : runs) {
+        ShowJobRunsStatement s;
+        s.jobName = name.toStdString();
+        s.limit = JobsTableModel::kRecentRunsKept;
+        m_client->showJobRuns(s)->then(this, [this, name](const ApiReply<std::vector<SparkJobRun>>& r) {
+            if (r.isError())
+                return;
+            std::vector<JobRunStatus> statuses;
+            for (const auto& run : r.value())
+                statuses.push_back(run.status);
+            m_jobs->setRecentRuns(name.toStdString(), std::move(statuses));
+        });
+    }
+}
+
+void MainWindow::openJobEditor(std::optional<SparkJob> job) {
+    auto* dialog = new JobFormDialog(m_client, std::move(job), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &JobFormDialog::saved, this, [this](const QString& name, const QString& message) {
+        statusBar()->showMessage(message, 8000);
+        // The event will update the row too; describing now shows the result at once.
+        m_client->describeJob(name)->then(this, [this](const ApiReply<SparkJob>& r) {
+            if (r.isError())
+                return;
+            m_jobs->upsertJob(r.value());
+            m_jobsView->selectJob(r.value().name);
+        });
+    });
+    dialog->open();
+}
+
+void MainWindow::openRunDialog(const SparkJob& job) {
+    const QString name = QString::fromStdString(job.name);
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Run job"),
+                                tr("Start a run of %1 with its stored arguments?").arg(name),
+                                QMessageBox::Yes | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("confirmRun"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, name](int result) {
+        if (result != QMessageBox::Yes)
+            return;
+        m_client->runJob(name)->then(this, [this, name](const ApiReply<QString>& r) {
+            if (r.isError()) {
+                showError(tr("Run of %1 refused").arg(name), r.error().message);
+                return;
+            }
+            statusBar()->showMessage(tr("Run %1 of %2 started.").arg(r.value(), name), 8000);
+        });
+    });
+    box->open();
+}
+
+void MainWindow::describeCurrentJob() {
+    const auto name = m_jobsView->currentJobName();
+    if (!name)
+        return;
+    const QString qname = QString::fromStdString(*name);
+    m_client->execute(DescribeJobStatement{*name})->then(this, [this, qname](const ApiReply<json>& r) {
+        if (r.isError()) {
+            m_viewer->showMessage(tr("DESCRIBE JOB %1 failed").arg(qname), r.error().toString());
+            return;
+        }
+        m_viewer->showResponse(DescribeViewer::Subject::Job, qname, r.value());
+    });
+}
+
+void MainWindow::describeProject() {
+    m_client->execute(DescribeProjectStatement{})->then(this, [this](const ApiReply<json>& r) {
+        if (r.isError()) {
+            m_viewer->showMessage(tr("DESCRIBE PROJECT failed"), r.error().toString());
+            return;
+        }
+        m_viewer->showResponse(DescribeViewer::Subject::Project, {}, r.value());
+    });
+}
+
+void MainWindow::describeCurrentCluster() {
+    const auto job = currentJob();
+    if (!job)
+        return;
+    const QString cluster = QString::fromStdString(job->cluster);
+    m_client->execute(DescribeClusterStatement{job->cluster})
+        ->then(this, [this, cluster](const ApiReply<json>& r) {
+            if (r.isError()) {
+                m_viewer->showMessage(tr("DESCRIBE CLUSTER %1 failed").arg(cluster), r.error().toString());
+                return;
+            }
+            m_viewer->showResponse(DescribeViewer::Subject::Cluster, cluster, r.value());
+        });
+}
+
+void MainWindow::describeLatestRun() {
+    const auto job = currentJob();
+    if (!job)
+        return;
+    ShowJobRunsStatement s;
+    s.jobName = job->name;
+    s.limit = 1;
+    const std::string jobName = job->name;
+    m_client->showJobRuns(s)->then(this, [this, jobName](const ApiReply<std::vector<SparkJobRun>>& r) {
+        const QString qname = QString::fromStdString(jobName);
+        if (r.isError() || r.value().empty()) {
+            m_viewer->showMessage(tr("No run to describe"),
+                                  r.isError() ? r.error().toString() : tr("%1 has no runs yet.").arg(qname));
+            return;
+        }
+        const std::string runId = r.value().front().jobRunId;
+        m_client->execute(DescribeJobRunStatement{runId, jobName})
+            ->then(this, [this, runId](const ApiReply<json>& d) {
+                if (d.isError()) {
+                    m_viewer->showMessage(tr("DESCRIBE JOB_RUN failed"), d.error().toString());
+                    return;
+                }
+                m_viewer->showResponse(DescribeViewer::Subject::JobRun, QString::fromStdString(runId),
+                                       d.value());
+            });
+    });
+}
+
+void MainWindow::deleteCurrentJob() {
+    const auto name = m_jobsView->currentJobName();
+    if (!name)
+        return;
+    const QString qname = QString::fromStdString(*name);
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("Delete job"),
+                        tr("Delete the job %1? Its definition is removed; this cannot be undone.").arg(qname),
+                        QMessageBox::Yes | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("confirmDelete"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, qname](int result) {
+        if (result != QMessageBox::Yes)
+            return;
+        m_client->deleteJob(qname)->then(this, [this, qname](const ApiReply<json>& r) {
+            if (r.isError()) {
+                showError(tr("Job %1 was not deleted").arg(qname), r.error().message);
+                return;
+            }
+            m_jobs->removeJob(qname.toStdString());
+            statusBar()->showMessage(tr("Job %1 deleted.").arg(qname), 8000);
+        });
+    });
+    box->open();
+}
+
+void MainWindow::openConnectionDialog() {
+    auto* dialog = new ConnectionDialog(m_profiles.get(), m_secrets.get(), m_profileName, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const QString name = dialog->selectedProfile();
+        if (!name.isEmpty())
+            useProfile(name);
+    });
+    dialog->open();
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+    statusBar()->showMessage(title + QStringLiteral(": ") + message, 10000);
+    auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorMessage"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+} // namespace jobdeck

@@ -1,0 +1,130 @@
+#pragma once
+
+#include "client/ConnectionInfo.h"
+#include "client/SecretStore.h"
+#include "core/ProjectEvent.h"
+#include "core/SparkJob.h"
+
+#include <QHash>
+#include <QMainWindow>
+#include <QSet>
+#include <QTimer>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QAction;
+
+namespace jobdeck {
+
+class ApiClient;
+class ConnectionMonitor;
+class ConnectionProfiles;
+class ConnectionStatusWidget;
+class DescribeViewer;
+class EventsSubscription;
+class JobsFilterProxy;
+class JobsTableModel;
+class JobsView;
+class LocalServiceLauncher;
+
+// The console: the Jobs list beside the DESCRIBE viewer, the connection state in the status bar, and
+// the job actions in menus, toolbar, context menu and shortcuts. Jobs follow the service's events one
+// row at a time. openJobEditor() and openRunDialog() are where the full editor and run dialog plug in.
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+public:
+    struct Options {
+        QString profile;      // empty: the last one used
+        QString localDataDir; // empty: LocalServiceLauncher::defaultDataDir()
+        QString servicePath;  // empty: LocalServiceLauncher::defaultServicePath()
+        QString settingsFile; // empty: the user's settings
+        QString secretsDir;   // empty: <AppDataLocation>
+        std::optional<SecretStore::Backend> secretBackend;
+    };
+
+    explicit MainWindow(const Options& options, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Connects with a profile: "Local" starts the console's own service.
+    void useProfile(const QString& name);
+    void connectTo(const ConnectionInfo& connection, const QString& label);
+    void refresh();
+
+    // Hooks for the job editor and the run dialog.
+    void openJobEditor(std::optional<SparkJob> job);
+    void openRunDialog(const SparkJob& job);
+
+    void describeCurrentJob();
+    void describeProject();
+    void describeCurrentCluster();
+    void describeLatestRun();
+    void deleteCurrentJob();
+    void openConnectionDialog();
+
+    std::optional<SparkJob> currentJob() const;
+    QString currentProfile() const { return m_profileName; }
+
+    ApiClient* client() const { return m_client; }
+    ConnectionMonitor* monitor() const { return m_monitor; }
+    EventsSubscription* events() const { return m_events; }
+    JobsTableModel* jobsModel() const { return m_jobs; }
+    JobsFilterProxy* jobsProxy() const { return m_proxy; }
+    JobsView* jobsView() const { return m_jobsView; }
+    DescribeViewer* describeViewer() const { return m_viewer; }
+    ConnectionStatusWidget* statusWidget() const { return m_status; }
+    LocalServiceLauncher* localLauncher() const { return m_launcher; }
+    SecretStore* secretStore() const { return m_secrets.get(); }
+    ConnectionProfiles* profiles() const { return m_profiles.get(); }
+
+    QAction* newAction() const { return m_newAction; }
+    QAction* editAction() const { return m_editAction; }
+    QAction* runAction() const { return m_runAction; }
+    QAction* describeAction() const { return m_describeAction; }
+    QAction* deleteAction() const { return m_deleteAction; }
+    QAction* refreshAction() const { return m_refreshAction; }
+
+signals:
+    // The first full load after (re)connecting is in the model.
+    void jobsLoaded();
+
+private:
+    void createActions();
+    void updateActions();
+    void startLiveUpdates();
+    void onEvents(const QList<ProjectEvent>& events);
+    void flushEvents();
+    void showError(const QString& title, const QString& message);
+
+    Options m_options;
+    std::unique_ptr<SecretStore> m_secrets;
+    std::unique_ptr<ConnectionProfiles> m_profiles;
+    ApiClient* m_client;
+    ConnectionMonitor* m_monitor;
+    EventsSubscription* m_events;
+    LocalServiceLauncher* m_launcher;
+    JobsTableModel* m_jobs;
+    JobsFilterProxy* m_proxy;
+    JobsView* m_jobsView;
+    DescribeViewer* m_viewer;
+    ConnectionStatusWidget* m_status;
+    QString m_profileName;
+
+    // Events are coalesced: each job named in a burst is fetched once, and the rows are applied together.
+    QHash<QString, bool> m_pendingJobs; // name -> deleted
+    QSet<QString> m_pendingRuns;
+    std::vector<SparkJob> m_fetched;
+    QTimer m_eventsTimer;
+    QTimer m_applyTimer;
+    int m_loadGeneration = 0;
+
+    QAction* m_newAction = nullptr;
+    QAction* m_editAction = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_describeAction = nullptr;
+    QAction* m_deleteAction = nullptr;
+    QAction* m_refreshAction = nullptr;
+};
+
+} // namespace jobdeck

@@ -1,0 +1,64 @@
+#include "widgets/StatusDotsDelegate.h"
+
+#include <QApplication>
+#include <QPainter>
+
+namespace jobdeck {
+
+namespace {
+constexpr int kDiameter = 9;
+constexpr int kGap = 4;
+} // namespace
+
+StatusDotsDelegate::StatusDotsDelegate(int rawDataRole, QObject* parent)
+    : QStyledItemDelegate(parent)
+    , m_role(rawDataRole) {}
+
+QColor StatusDotsDelegate::colorFor(JobRunStatus status) {
+    switch (status) {
+    case JobRunStatus::Queued:
+        return QColor(0x9e, 0x9e, 0x9e);
+    case JobRunStatus::Running:
+        return QColor(0x1e, 0x88, 0xe5);
+    case JobRunStatus::Completed:
+        return QColor(0x2e, 0x7d, 0x32);
+    case JobRunStatus::Failed:
+        return QColor(0xc6, 0x28, 0x28);
+    case JobRunStatus::Canceled:
+        return QColor(0xf9, 0xa8, 0x25);
+    }
+    return Qt::black;
+}
+
+void StatusDotsDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                               const QModelIndex& index) const {
+    // Background and selection as for any cell, without text.
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    opt.text.clear();
+    const QWidget* widget = option.widget;
+    QStyle* style = widget ? widget->style() : QApplication::style();
+    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
+
+    const QVariantList statuses = index.data(m_role).toList();
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setPen(Qt::NoPen);
+    int x = option.rect.left() + kGap;
+    const int y = option.rect.center().y() - kDiameter / 2;
+    for (auto it = statuses.crbegin(); it != statuses.crend(); ++it) {
+        if (x + kDiameter > option.rect.right())
+            break;
+        painter->setBrush(colorFor(static_cast<JobRunStatus>(it->toInt())));
+        painter->drawEllipse(QRect(x, y, kDiameter, kDiameter));
+        x += kDiameter + kGap;
+    }
+    painter->restore();
+}
+
+QSize StatusDotsDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
+    const QSize base = QStyledItemDelegate::sizeHint(option, index);
+    return {kGap + 10 * (kDiameter + kGap), std::max(base.height(), kDiameter + 4)};
+}
+
+} // namespace jobdeck
