@@ -12,7 +12,7 @@ bash "$here/packaging/install-deps.sh"
 
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
-cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DJOBDECK_WERROR=$werror >/dev/null
+cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DJOBDECK_WERROR=$werror >/dev/null
 cmake --build "$build" -j "$(nproc)"
 
 case "$mode" in
