@@ -1,0 +1,322 @@
+// The run dialog against a real jobdeckd running the Python test application: override rows and the
+// effective arguments, read-only configurations, the Idempotency-Key rules, and the service's refusals
+// shown to the letter.
+#include "client/ApiClient.h"
+#include "models/ArgumentOverridesModel.h"
+#include "tests/support/TestHttp.h"
+#include "tests/support/TestService.h"
+#include "widgets/RunDialog.h"
+
+#include <QDateTime>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace jobdeck;
+
+namespace {
+
+const QString kApp = QStringLiteral(JOBDECK_SOURCE_DIR "/tests/apps/jobdeck_test_app.py");
+
+// Waits for a reply; on error `error` gets the service's message.
+template <class T> std::optional<T> await(ApiReply<T>* reply, QString* error = nullptr) {
+    QObject context;
+    std::optional<T> value;
+    bool done = false;
+    reply->then(&context, [&](const ApiReply<T>& r) {
+        done = true;
+        if (!r.isError())
+            value = r.value();
+        else if (error)
+            *error = r.error().message;
+    });
+    QDeadlineTimer deadline(30000);
+    while (!done && !deadline.hasExpired())
+        QTest::qWait(10);
+    return value;
+}
+
+QString artifactsDir() {
+    const QString dir = QStringLiteral(JOBDECK_TEST_ARTIFACTS_DIR);
+    QDir().mkpath(dir);
+    return dir;
+}
+
+} // namespace
+
+class TestRunDialog final : public QObject {
+    Q_OBJECT
+
+    TestService m_service{{"--cancel-grace-seconds", "1"}};
+    ApiCredentials m_admin;
+    ApiCredentials m_operator;
+    ApiClient* m_client = nullptr;
+
+    bool statement(const ApiCredentials& who, const QString& text) {
+        const auto status = runStatement(m_service, who, text);
+        if (status.value("apiStatus", std::string()) != "API_OPERATION_STATUS_SUCCESS") {
+            qWarning("%s -> %s", qPrintable(text), status.dump().c_str());
+            return false;
+        }
+        return true;
+    }
+
+    SparkJob describe(const QString& name) {
+        const auto job = await(m_client->describeJob(name));
+        return job.value_or(SparkJob{});
+    }
+
+    template <class W> static W* child(QObject* parent, const char* name) {
+        return parent->findChild<W*>(QString::fromLatin1(name));
+    }
+
+    std::vector<SparkJobRun> activeRuns(const QString& job) {
+        ShowJobRunsStatement show;
+        show.jobName = job.toStdString();
+        show.activeOnly = true;
+        return await(m_client->showJobRuns(show)).value_or(std::vector<SparkJobRun>{});
+    }
+
+    // Cancels what is still active and waits until the Job has no active run (the service checks the
+    // limit before the overrides, so a test of another refusal needs a free slot).
+    bool makeIdle(const QString& job) {
+        for (const SparkJobRun& run : activeRuns(job))
+            await(m_client->cancelJobRun(QString::fromStdString(run.jobRunId), job));
+        QDeadlineTimer deadline(20000);
+        while (!activeRuns(job).empty()) {
+            if (deadline.hasExpired())
+                return false;
+            QTest::qWait(100);
+        }
+        return true;
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        m_admin = m_service.createKey("dialogs", "admin");
+        m_operator = m_service.createKey("dialogs", "operator");
+        QVERIFY2(m_admin.isValid() && m_operator.isValid(), qPrintable(m_service.lastError()));
+        QVERIFY(
+            statement(m_admin, "ALTER PROJECT SET CONCURRENT_RUNS = ENABLED MAX_CONCURRENT_RUNS_LIMIT = 5"));
+        QVERIFY(statement(m_admin, "ALTER PROJECT SET HUDI_CONFIGS = ENABLED"));
+        QVERIFY(statement(m_admin, "ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.upsert.')"));
+        QVERIFY(statement(m_operator, "CREATE CLUSTER main TYPE = 'Spark' MAX_OCU = 20 MIN_OCU = 1"));
+        QVERIFY(statement(
+            m_operator,
+            "CREATE JOB single TYPE = 'PYTHON' PARAMETERS = ( '--conf', "
+            "'spark.sql.shuffle.partitions=4', '--hudi-conf', 'hoodie.upsert.shuffle.parallelism=8', '" +
+                kApp + "', '--date', '2024-01-01', '--mode=full', 'input.csv' ) CLUSTER = 'main'"));
+        QVERIFY(statement(m_operator, "CREATE JOB multi TYPE = 'PYTHON' PARAMETERS = ( '" + kApp +
+                                          "', '--sleep', '30' ) CLUSTER = 'main' MAX_CONCURRENT_RUNS = 2"));
+        m_client = new ApiClient(this);
+        m_client->setConnection(
+            {m_service.baseUrl(), m_operator.projectUid, m_operator.apiKey, m_operator.apiSecret});
+    }
+
+    void overrideRowsAndEffectiveArguments() {
+        RunDialog dialog(m_client, describe("single"));
+        dialog.show();
+        auto* view = child<QTableView>(&dialog, "overridesView");
+        QVERIFY(view);
+        QAbstractItemModel* model = view->model();
+        QCOMPARE(model->rowCount(), 3); // --date, --mode, the positional input.csv
+        QCOMPARE(model->index(0, ArgumentOverridesModel::Name).data().toString(), QStringLiteral("--date"));
+        QCOMPARE(model->index(0, ArgumentOverridesModel::JobValue).data().toString(),
+                 QStringLiteral("2024-01-01"));
+        QCOMPARE(model->index(1, ArgumentOverridesModel::Name).data().toString(), QStringLiteral("--mode"));
+        QCOMPARE(model->index(1, ArgumentOverridesModel::JobValue).data().toString(), QStringLiteral("full"));
+        QCOMPARE(model->index(2, ArgumentOverridesModel::JobValue).data().toString(),
+                 QStringLiteral("input.csv"));
+        auto* effective = child<QPlainTextEdit>(&dialog, "effectiveArguments");
+        QVERIFY(effective);
+        QCOMPARE(effective->toPlainText(), QStringLiteral("--date\n2024-01-01\n--mode=full\ninput.csv"));
+
+        // Override two values (each in the form the Job wrote it) and add an argument.
+        QVERIFY(model->setData(model->index(0, ArgumentOverridesModel::Override), "2026-11-30"));
+        QVERIFY(model->setData(model->index(1, ArgumentOverridesModel::Override), "incr"));
+        child<QPushButton>(&dialog, "addArgumentButton")->click();
+        QCOMPARE(model->rowCount(), 4);
+        QVERIFY(model->setData(model->index(3, ArgumentOverridesModel::Name), "--region"));
+        QVERIFY(model->setData(model->index(3, ArgumentOverridesModel::Override), "eu-west-1"));
+        QCOMPARE(effective->toPlainText(),
+                 QStringLiteral("--date\n2026-11-30\n--mode=incr\ninput.csv\n--region\neu-west-1"));
+        QVERIFY(!child<QLabel>(&dialog, "overrideError")->isVisible());
+        auto* run = child<QPushButton>(&dialog, "runButton");
+        QVERIFY(run->isEnabled());
+
+        // What the dialog showed is what the driver gets.
+        QSignalSpy started(&dialog, &RunDialog::runStarted);
+        run->click();
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 30000);
+        const QString runId = started[0][1].toString();
+        QCOMPARE(started[0][0].toString(), QStringLiteral("single"));
+        QVERIFY(child<QLabel>(&dialog, "resultLabel")->text().contains(runId));
+        const auto described = await(m_client->describeJobRun(runId, "single"));
+        QVERIFY(described);
+        QCOMPARE(described->arguments, dialog.effectiveArguments());
+        const std::vector<std::pair<std::string, std::string>> overrides{
+            {"--date", "2026-11-30"}, {"--mode", "incr"}, {"--region", "eu-west-1"}};
+        QCOMPARE(described->argumentOverrides, overrides);
+        QCOMPARE(described->idempotencyKey.value_or(""), dialog.idempotencyKey().toStdString());
+    }
+
+    void configurationsAreReadOnlyAndExplained() {
+        RunDialog dialog(m_client, describe("single"));
+        auto* configs = child<QTableWidget>(&dialog, "configurationsView");
+        QVERIFY(configs);
+        QCOMPARE(configs->editTriggers(), QAbstractItemView::NoEditTriggers);
+        QCOMPARE(configs->rowCount(), 2);
+        QCOMPARE(configs->item(0, 1)->text(), QStringLiteral("spark.sql.shuffle.partitions"));
+        QCOMPARE(configs->item(0, 2)->text(), QStringLiteral("4"));
+        QCOMPARE(configs->item(1, 0)->text(), QStringLiteral("Hudi"));
+        QCOMPARE(configs->item(1, 1)->text(), QStringLiteral("hoodie.upsert.shuffle.parallelism"));
+        QCOMPARE(configs->item(1, 3)->text(), QStringLiteral("applied"));
+        const QString note = child<QLabel>(&dialog, "configurationsNote")->text();
+        QVERIFY2(note.contains("belong to the Job and apply to every run"), qPrintable(note));
+        QVERIFY2(note.contains("ALTER JOB single"), qPrintable(note));
+        QVERIFY2(note.contains("Edit"), qPrintable(note));
+    }
+
+    void overrideOfConfIsRefusedInline() {
+        RunDialog dialog(m_client, describe("single"));
+        dialog.show();
+        dialog.overridesModel()->addArgument("--conf", "spark.sql.shuffle.partitions=64");
+        const QString expected =
+            QStringLiteral("Argument override --conf is not allowed: a run cannot change Spark "
+                           "or Hudi configurations; change the Job instead.");
+        auto* error = child<QLabel>(&dialog, "overrideError");
+        QVERIFY(error->isVisible());
+        QCOMPARE(error->text(), expected);
+        QVERIFY(!child<QPushButton>(&dialog, "runButton")->isEnabled());
+        QVERIFY(dialog.effectiveArguments().empty());
+        QVERIFY(child<QLabel>(&dialog, "runBlockedReason")->isVisible());
+        // The service refuses it with the same words.
+        QVERIFY(makeIdle("single"));
+        QString serviceError;
+        QVERIFY(!await(m_client->runJob("single", {{"--conf", "spark.sql.shuffle.partitions=64"}}),
+                       &serviceError));
+        QCOMPARE(serviceError, expected);
+        // Removing the override enables Run again.
+        QVERIFY(dialog.overridesModel()->removeOverride(3));
+        QVERIFY(!error->isVisible());
+        QVERIFY(child<QPushButton>(&dialog, "runButton")->isEnabled());
+
+        // Other refusals shown as core words them.
+        dialog.overridesModel()->addArgument("--date", "x"); // the Job has --date: given twice with row 0
+        dialog.overridesModel()->setOverride("--date", "y");
+        QCOMPARE(error->text(),
+                 QStringLiteral("Argument override --date is given 2 times; give each argument once."));
+        QVERIFY(!child<QPushButton>(&dialog, "runButton")->isEnabled());
+    }
+
+    void keyIsRequiredAboveOneAndSuggested() {
+        RunDialog dialog(m_client, describe("multi"));
+        dialog.show();
+        QVERIFY(dialog.isKeyRequired());
+        auto* key = child<QLineEdit>(&dialog, "idempotencyKeyEdit");
+        auto* run = child<QPushButton>(&dialog, "runButton");
+        auto* blocked = child<QLabel>(&dialog, "runBlockedReason");
+        const QString today = QDateTime::currentDateTimeUtc().date().toString(QStringLiteral("yyyy-MM-dd"));
+        QCOMPARE(key->text(), QStringLiteral("multi-") + today);
+        QVERIFY(run->isEnabled());
+        const QString explanation = child<QLabel>(&dialog, "idempotencyKeyNote")->text();
+        QVERIFY2(explanation.contains("Required: this Job allows 2 concurrent runs"),
+                 qPrintable(explanation));
+        QVERIFY2(explanation.contains("returns its run id"), qPrintable(explanation));
+
+        key->clear();
+        QVERIFY(!run->isEnabled());
+        QVERIFY(blocked->isVisible());
+        QCOMPARE(blocked->text(),
+                 QStringLiteral("Run is disabled: an Idempotency-Key is required because this Job "
+                                "allows 2 concurrent runs."));
+        QTest::keyClicks(key, "bad key");
+        QVERIFY(!run->isEnabled());
+        QVERIFY2(blocked->text().contains("character 4 is a space"), qPrintable(blocked->text()));
+        key->setText("good-key");
+        QVERIFY(run->isEnabled());
+        QVERIFY(!blocked->isVisible());
+
+        // At a limit of 1 the key is optional.
+        RunDialog single(m_client, describe("single"));
+        QVERIFY(!single.isKeyRequired());
+        child<QLineEdit>(&single, "idempotencyKeyEdit")->clear();
+        QVERIFY(child<QPushButton>(&single, "runButton")->isEnabled());
+    }
+
+    void refusalsAreShownToTheLetter() {
+        const SparkJob job = describe("multi");
+        RunDialog dialog(m_client, job);
+        dialog.show();
+        auto* result = child<QLabel>(&dialog, "resultLabel");
+        QSignalSpy finished(&dialog, &RunDialog::submitFinished);
+        const auto submitWithKey = [&](const QString& key) {
+            dialog.setIdempotencyKey(key);
+            const int before = static_cast<int>(finished.count());
+            dialog.submit();
+            QVERIFY(dialog.isSubmitting());
+            QVERIFY(!child<QPushButton>(&dialog, "runButton")->isEnabled());
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), before + 1, 30000);
+        };
+        submitWithKey("multi-a");
+        const QString first = dialog.lastRunId();
+        QVERIFY(!first.isEmpty());
+        QCOMPARE(result->text(), QStringLiteral("Started run %1 (key multi-a).").arg(first));
+        submitWithKey("multi-b");
+        QVERIFY(!dialog.lastRunId().isEmpty() && dialog.lastRunId() != first);
+
+        // At the limit.
+        submitWithKey("multi-c");
+        const QString atLimit = QStringLiteral("Spark Job %1 already has 2 active run(s) (max 2)")
+                                    .arg(QString::fromStdString(job.jobId));
+        QCOMPARE(dialog.lastError(), atLimit);
+        QCOMPARE(result->text(), atLimit);
+        QVERIFY(child<QPushButton>(&dialog, "runButton")->isEnabled());
+
+        // A retry with the first key returns its run, even at the limit.
+        submitWithKey("multi-a");
+        QCOMPARE(dialog.lastError(), QString());
+        const QString retried = finished.last().at(0).toBool() ? dialog.lastRunId() : QString();
+        QCOMPARE(retried, first);
+
+        // The same key with other arguments.
+        dialog.overridesModel()->setOverride("--sleep", "31");
+        submitWithKey("multi-a");
+        QCOMPARE(dialog.lastError(),
+                 QStringLiteral("Idempotency key multi-a was already used with different arguments."));
+        QCOMPARE(result->text(), dialog.lastError());
+
+        const QString path = artifactsDir() + QStringLiteral("/run-dialog.png");
+        QVERIFY2(dialog.grab().save(path), qPrintable(path));
+        QVERIFY(QFileInfo(path).size() > 0);
+        QVERIFY(makeIdle("multi"));
+    }
+
+    void emptyKeyAtLimitOneIsGeneratedAndKeptForRetry() {
+        QVERIFY(makeIdle("single"));
+        RunDialog dialog(m_client, describe("single"));
+        dialog.setIdempotencyKey({});
+        QSignalSpy finished(&dialog, &RunDialog::submitFinished);
+        dialog.submit();
+        const QString key = dialog.idempotencyKey();
+        QVERIFY(!key.isEmpty()); // a retry sends this one again
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY(finished[0][0].toBool());
+        const auto run = await(m_client->describeJobRun(dialog.lastRunId(), "single"));
+        QVERIFY(run);
+        QCOMPARE(QString::fromStdString(run->idempotencyKey.value_or("")), key);
+        QVERIFY(makeIdle("single"));
+    }
+};
+
+QTEST_MAIN(TestRunDialog)
+#include "tst_rundialog.moc"

@@ -1,0 +1,83 @@
+#include "widgets/OverridesEditor.h"
+
+#include "models/ArgumentOverridesModel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace jobdeck {
+
+OverridesEditor::OverridesEditor(ArgumentOverridesModel* model, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model) {
+    m_view = new QTableView(this);
+    m_view->setObjectName(QStringLiteral("overridesView"));
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                            QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setSectionResizeMode(ArgumentOverridesModel::Name,
+                                                     QHeaderView::ResizeToContents);
+
+    m_add = new QPushButton(tr("Add argument"), this);
+    m_add->setObjectName(QStringLiteral("addArgumentButton"));
+    m_add->setToolTip(tr("Add an argument the Job does not have; it is appended as --name value."));
+    m_remove = new QPushButton(tr("Remove override"), this);
+    m_remove->setObjectName(QStringLiteral("removeArgumentButton"));
+    m_remove->setToolTip(tr("Inherit the Job's value again, or remove an added argument."));
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_add);
+    buttons->addWidget(m_remove);
+    buttons->addStretch();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+    layout->addLayout(buttons);
+
+    connect(m_add, &QPushButton::clicked, this, &OverridesEditor::addArgument);
+    connect(m_remove, &QPushButton::clicked, this, &OverridesEditor::removeSelected);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &OverridesEditor::updateButtons);
+    connect(m_model, &ArgumentOverridesModel::overridesChanged, this, &OverridesEditor::updateButtons);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &OverridesEditor::updateButtons);
+    updateButtons();
+}
+
+void OverridesEditor::addArgument() {
+    const int row = m_model->addArgument(QStringLiteral("--"));
+    const QModelIndex name = m_model->index(row, ArgumentOverridesModel::Name);
+    m_view->setCurrentIndex(name);
+    m_view->edit(name);
+}
+
+void OverridesEditor::removeSelected() {
+    QList<int> rows;
+    for (const QModelIndex& index : m_view->selectionModel()->selectedRows())
+        rows << index.row();
+    // Bottom up, so removing an added row does not shift the ones still to do.
+    std::sort(rows.begin(), rows.end(), std::greater<>());
+    for (int row : rows)
+        m_model->removeOverride(row);
+}
+
+void OverridesEditor::updateButtons() {
+    bool removable = false;
+    for (const QModelIndex& index : m_view->selectionModel()->selectedRows()) {
+        const bool fromJob = m_model->isFromJob(index.row());
+        removable |=
+            !fromJob ||
+            !m_model->index(index.row(), ArgumentOverridesModel::Override).data().toString().isEmpty();
+    }
+    m_remove->setEnabled(removable);
+}
+
+} // namespace jobdeck

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "core/SparkJob.h"
+
+#include <QDialog>
+
+#include <string>
+#include <vector>
+
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QTableWidget;
+
+namespace jobdeck {
+
+class ApiClient;
+class ArgumentOverridesModel;
+class OverridesEditor;
+
+// Actions > Run: triggers one run of a Job. The user can override or add application arguments and sees
+// the arguments the run will get (refusals inline, with the service's own words, Run disabled meanwhile).
+// Spark and Hudi configurations are shown read-only: they belong to the Job. The Idempotency-Key is
+// required above a limit of 1 and pre-filled with "<job>-<date>"; a retry reuses it, so the service
+// starts one run. The service's answer (the run id, or its exact refusal) stays in the dialog.
+class RunDialog final : public QDialog {
+    Q_OBJECT
+public:
+    RunDialog(ApiClient* client, SparkJob job, QWidget* parent = nullptr);
+
+    const SparkJob& job() const { return m_job; }
+    ArgumentOverridesModel* overridesModel() const { return m_overrides; }
+    // What the run will get after the application path; empty while the overrides are refused.
+    const std::vector<std::string>& effectiveArguments() const { return m_effective; }
+    QString overrideError() const { return m_overrideError; }
+    bool isKeyRequired() const { return m_job.maxConcurrentRuns > 1; }
+    QString idempotencyKey() const;
+    void setIdempotencyKey(const QString& key);
+    // Why Run is disabled, or empty when it is enabled.
+    QString blockedReason() const;
+    bool isSubmitting() const { return m_submitting; }
+    QString lastRunId() const { return m_lastRunId; }
+    // The service's exact message for the last refusal, or empty.
+    QString lastError() const { return m_lastError; }
+
+    // RUN JOB with the overrides and the key (a generated one when the field is empty, written back so a
+    // retry sends the same).
+    void submit();
+
+signals:
+    void runStarted(const QString& jobName, const QString& runId);
+    // The last submission has its answer (started or refused).
+    void submitFinished(bool started);
+
+private:
+    void recompute();
+    void updateRunButton();
+    void fillConfigurations();
+
+    ApiClient* m_client;
+    SparkJob m_job;
+    ArgumentOverridesModel* m_overrides;
+    OverridesEditor* m_editor;
+    QPlainTextEdit* m_effectiveView;
+    QLabel* m_overrideErrorLabel;
+    QTableWidget* m_configurations;
+    QLineEdit* m_key;
+    QLabel* m_keyNote;
+    QLabel* m_blocked;
+    QLabel* m_result;
+    QPushButton* m_run;
+    std::vector<std::string> m_effective;
+    QString m_overrideError;
+    QString m_lastRunId;
+    QString m_lastError;
+    bool m_submitting = false;
+};
+
+} // namespace jobdeck

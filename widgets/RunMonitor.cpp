@@ -1,0 +1,451 @@
+#include "widgets/RunMonitor.h"
+
+#include "client/ApiClient.h"
+#include "client/EventsSubscription.h"
+#include "models/RunsTableModel.h"
+#include "widgets/LogView.h"
+#include "widgets/RunGauge.h"
+#include "widgets/RunTimeline.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <memory>
+#include <numeric>
+
+namespace jobdeck {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// Runs only move forward; an answer that left the service before a newer one must not undo it.
+int progress(JobRunStatus s) {
+    switch (s) {
+    case JobRunStatus::Queued:
+        return 0;
+    case JobRunStatus::Running:
+        return 1;
+    default:
+        return 2;
+    }
+}
+
+QTableView* makeRunsView(QAbstractItemModel* model, const QString& objectName, QWidget* parent) {
+    auto* view = new QTableView(parent);
+    view->setObjectName(objectName);
+    view->setModel(model);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->setSortingEnabled(false);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->setWordWrap(false);
+    return view;
+}
+
+} // namespace
+
+RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
+    : QWidget(parent)
+    , m_client(client)
+    , m_events(new EventsSubscription(client, this))
+    , m_model(new RunsTableModel(this)) {
+    setObjectName(QStringLiteral("runMonitor"));
+
+    m_activeProxy = new QSortFilterProxyModel(this);
+    m_activeProxy->setSourceModel(m_model);
+    m_activeProxy->setFilterRole(RunsTableModel::ActiveRole);
+    m_activeProxy->setFilterFixedString(QStringLiteral("true"));
+    m_activeProxy->setSortRole(RunsTableModel::RawDataRole);
+    m_activeProxy->sort(RunsTableModel::Queued, Qt::AscendingOrder);
+    m_historyProxy = new QSortFilterProxyModel(this);
+    m_historyProxy->setSourceModel(m_model);
+    m_historyProxy->setSortRole(RunsTableModel::RawDataRole);
+    m_historyProxy->sort(RunsTableModel::Queued, Qt::DescendingOrder);
+
+    m_title = new QLabel(this);
+    m_title->setObjectName(QStringLiteral("titleLabel"));
+    m_gauge = new RunGauge(this);
+    m_gauge->setObjectName(QStringLiteral("gauge"));
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("messageLabel"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_activeView = makeRunsView(m_activeProxy, QStringLiteral("activeRunsView"), this);
+    m_cancel = new QPushButton(tr("Cancel runs..."), this);
+    m_cancel->setObjectName(QStringLiteral("cancelButton"));
+    m_cancel->setToolTip(tr("Cancel the selected queued or running runs"));
+    m_cancel->setEnabled(false);
+
+    m_log = new LogView(this);
+    m_log->setObjectName(QStringLiteral("logView"));
+    m_historyView = makeRunsView(m_historyProxy, QStringLiteral("historyView"), this);
+    m_timeline = new RunTimeline(this);
+    m_timeline->setObjectName(QStringLiteral("timeline"));
+    auto* history = new QSplitter(Qt::Vertical, this);
+    history->addWidget(m_historyView);
+    history->addWidget(m_timeline);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("detailTabs"));
+    m_tabs->addTab(m_log, tr("Log"));
+    m_tabs->addTab(history, tr("History"));
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_title);
+    top->addWidget(m_gauge, 1);
+    auto* activeBox = new QWidget(this);
+    auto* activeLayout = new QVBoxLayout(activeBox);
+    activeLayout->setContentsMargins(0, 0, 0, 0);
+    activeLayout->addWidget(m_activeView);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_cancel);
+    buttons->addStretch();
+    activeLayout->addLayout(buttons);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(activeBox);
+    split->addWidget(m_tabs);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_message);
+    layout->addWidget(split, 1);
+
+    connect(m_cancel, &QPushButton::clicked, this, &RunMonitor::cancelSelected);
+    connect(m_activeView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { m_cancel->setEnabled(m_activeView->selectionModel()->hasSelection()); });
+    connect(m_activeView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this] { followSelected(m_activeView); });
+    connect(m_historyView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this] { followSelected(m_historyView); });
+
+    connect(m_events, &EventsSubscription::eventsReceived, this, &RunMonitor::onEvents);
+    connect(m_events, &EventsSubscription::reloadNeeded, this, &RunMonitor::reload);
+    connect(m_events, &EventsSubscription::errorOccurred, this,
+            [this](const ApiError& error, std::chrono::milliseconds retryIn) {
+                setMessage(tr("Live updates interrupted (%1); retrying in %2 s")
+                               .arg(error.toString())
+                               .arg(std::max<qint64>(1, retryIn.count() / 1000)),
+                           true);
+            });
+
+    for (QTimer* timer : {&m_fetchTimer, &m_applyTimer, &m_timelineTimer})
+        timer->setSingleShot(true);
+    m_fetchTimer.setInterval(30);
+    m_applyTimer.setInterval(20);
+    m_timelineTimer.setInterval(250);
+    connect(&m_fetchTimer, &QTimer::timeout, this, &RunMonitor::fetchPendingRuns);
+    connect(&m_applyTimer, &QTimer::timeout, this, &RunMonitor::applyFetched);
+    connect(&m_timelineTimer, &QTimer::timeout, this, &RunMonitor::refreshTimeline);
+    m_tick.setInterval(1000);
+    connect(&m_tick, &QTimer::timeout, this, [this] {
+        m_model->setNow(timestampNow());
+        if (m_model->activeCount() > 0)
+            m_timelineTimer.start();
+    });
+
+    const auto changed = [this] {
+        refreshSummary();
+        if (!m_timelineTimer.isActive())
+            m_timelineTimer.start();
+    };
+    connect(m_model, &QAbstractItemModel::modelReset, this, changed);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, changed);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, changed);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, [this, changed](const QModelIndex& topLeft) {
+        if (topLeft.column() != RunsTableModel::Elapsed) // not for the clock ticks
+            changed();
+    });
+    refreshSummary();
+}
+
+RunMonitor::~RunMonitor() {
+    m_events->stop();
+}
+
+void RunMonitor::setJob(const QString& jobName) {
+    m_jobName = jobName;
+    m_activeView->setColumnHidden(RunsTableModel::Job, !jobName.isEmpty());
+    m_historyView->setColumnHidden(RunsTableModel::Job, !jobName.isEmpty());
+    m_log->clear();
+    m_limits.clear();
+    reload();
+    // The subscription is project-wide; events of other Jobs are filtered out when they arrive.
+    if (!m_events->isRunning())
+        m_events->start(0);
+    m_tick.start();
+}
+
+bool RunMonitor::concerns(const std::string& jobName) const {
+    return m_jobName.isEmpty() || qs(jobName) == m_jobName;
+}
+
+void RunMonitor::reload() {
+    const int generation = ++m_generation;
+    m_loadedAt = timestampNow();
+    m_loading = true;
+    struct Load {
+        std::vector<SparkJobRun> active;
+        std::vector<SparkJobRun> recent;
+        int pending = 2;
+        QString error;
+    };
+    auto load = std::make_shared<Load>();
+    const auto finish = [this, generation, load] {
+        if (--load->pending > 0 || generation != m_generation)
+            return;
+        m_loading = false;
+        if (!load->error.isEmpty()) {
+            setMessage(tr("Cannot load the runs: %1").arg(load->error), true);
+            return;
+        }
+        // Every active run, and the newest finished ones.
+        std::vector<SparkJobRun> runs = std::move(load->active);
+        for (SparkJobRun& run : load->recent) {
+            if (!run.isActive())
+                runs.push_back(std::move(run));
+        }
+        m_model->setRuns(std::move(runs));
+        m_model->setNow(timestampNow());
+        m_model->pruneFinished(static_cast<std::size_t>(m_historyLimit));
+        setMessage({}, false);
+        applyFetched(); // what events brought in meanwhile
+        selectPending();
+        emit loaded();
+    };
+    ShowJobRunsStatement active;
+    if (!m_jobName.isEmpty())
+        active.jobName = m_jobName.toStdString();
+    active.activeOnly = true;
+    ShowJobRunsStatement recent = active;
+    recent.activeOnly = false;
+    recent.limit = m_historyLimit;
+    for (auto [statement, target] : {std::pair{active, &Load::active}, std::pair{recent, &Load::recent}}) {
+        m_client->showJobRuns(statement)->then(
+            this, [load, finish, target](const ApiReply<std::vector<SparkJobRun>>& reply) {
+                if (reply.isError())
+                    load->error = reply.error().message;
+                else
+                    (*load).*target = reply.value();
+                finish();
+            });
+    }
+    loadLimits();
+}
+
+void RunMonitor::loadLimits() {
+    m_limitsPending = false;
+    if (!m_jobName.isEmpty()) {
+        const std::string name = m_jobName.toStdString();
+        m_client->describeJob(m_jobName)->then(this, [this, name](const ApiReply<SparkJob>& reply) {
+            if (reply.isError() || qs(name) != m_jobName)
+                return;
+            m_limits[name] = reply.value().maxConcurrentRuns;
+            refreshSummary();
+            m_timelineTimer.start();
+        });
+        return;
+    }
+    m_client->showJobs()->then(this, [this](const ApiReply<std::vector<SparkJob>>& reply) {
+        if (reply.isError() || !m_jobName.isEmpty())
+            return;
+        m_limits.clear();
+        for (const SparkJob& job : reply.value())
+            m_limits[job.name] = job.maxConcurrentRuns;
+        refreshSummary();
+        m_timelineTimer.start();
+    });
+}
+
+void RunMonitor::onEvents(const QList<ProjectEvent>& events) {
+    for (const ProjectEvent& event : events) {
+        if (!concerns(event.jobName))
+            continue;
+        if (event.type != event_type::kRunStatusChanged) {
+            if (event.type == event_type::kJobAltered || event.type == event_type::kJobCreated ||
+                event.type == event_type::kJobDeleted)
+                m_limitsPending = true;
+            continue;
+        }
+        if (!event.jobRunId)
+            continue;
+        const int row = m_model->rowOf(*event.jobRunId);
+        if (row >= 0) {
+            if (!m_model->run(row).isActive())
+                continue; // final states do not change
+        } else if (!(event.status && isActive(*event.status)) &&
+                   event.at < m_loadedAt - std::chrono::minutes(1)) {
+            continue; // history the load covers, replayed when the subscription started
+        }
+        m_pendingRuns.insert({qs(event.jobName), qs(*event.jobRunId)});
+    }
+    if (!m_pendingRuns.isEmpty() && !m_fetchTimer.isActive())
+        m_fetchTimer.start();
+    if (m_limitsPending)
+        loadLimits();
+}
+
+void RunMonitor::fetchPendingRuns() {
+    const auto pending = m_pendingRuns;
+    m_pendingRuns.clear();
+    for (const auto& [job, runId] : pending) {
+        m_client->describeJobRun(runId, job)->then(this, [this](const ApiReply<SparkJobRun>& reply) {
+            if (reply.isError())
+                return; // the next event for this run fetches it again
+            m_fetched.push_back(reply.value());
+            if (!m_applyTimer.isActive())
+                m_applyTimer.start();
+        });
+    }
+}
+
+void RunMonitor::applyFetched() {
+    if (m_fetched.empty() || m_loading)
+        return; // a load in flight would replace them; applied once it is in
+    std::vector<SparkJobRun> batch;
+    batch.reserve(m_fetched.size());
+    for (SparkJobRun& run : m_fetched) {
+        if (!concerns(run.jobName))
+            continue;
+        const int row = m_model->rowOf(run.jobRunId);
+        if (row >= 0 && progress(run.status) < progress(m_model->run(row).status))
+            continue;
+        batch.push_back(std::move(run));
+    }
+    m_fetched.clear();
+    m_model->upsertRuns(std::move(batch));
+    m_model->pruneFinished(static_cast<std::size_t>(m_historyLimit));
+    selectPending();
+}
+
+int RunMonitor::limit() const {
+    if (!m_jobName.isEmpty()) {
+        const auto it = m_limits.find(m_jobName.toStdString());
+        return it == m_limits.end() ? 1 : std::max(1, it->second);
+    }
+    const int sum = std::accumulate(m_limits.begin(), m_limits.end(), 0, [](int total, const auto& entry) {
+        return total + std::max(1, entry.second);
+    });
+    return std::max(1, sum);
+}
+
+void RunMonitor::refreshSummary() {
+    const int active = m_model->activeCount(m_jobName.toStdString());
+    m_gauge->setValues(active, limit());
+    m_title->setText(m_jobName.isEmpty() ? tr("Runs of every Job") : tr("Runs of %1").arg(m_jobName));
+}
+
+void RunMonitor::refreshTimeline() {
+    m_timeline->setRuns(m_model->runs(), m_jobName.isEmpty() ? 0 : limit(), timestampNow());
+}
+
+void RunMonitor::showRun(const QString& jobName, const QString& runId) {
+    m_pendingSelect = {jobName, runId};
+    if (m_model->rowOf(runId.toStdString()) < 0) {
+        m_pendingRuns.insert({jobName, runId});
+        m_fetchTimer.start();
+    }
+    selectPending();
+}
+
+void RunMonitor::selectPending() {
+    if (m_pendingSelect.second.isEmpty())
+        return;
+    const int row = m_model->rowOf(m_pendingSelect.second.toStdString());
+    if (row < 0)
+        return;
+    const QModelIndex source = m_model->index(row, 0);
+    QTableView* view = m_model->run(row).isActive() ? m_activeView : m_historyView;
+    const QModelIndex proxied =
+        view == m_activeView ? m_activeProxy->mapFromSource(source) : m_historyProxy->mapFromSource(source);
+    view->selectionModel()->setCurrentIndex(proxied,
+                                            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    view->scrollTo(proxied);
+    m_log->follow(m_client, m_pendingSelect.first, m_pendingSelect.second);
+    m_tabs->setCurrentWidget(m_log);
+    m_pendingSelect = {};
+}
+
+void RunMonitor::followSelected(QTableView* view) {
+    const QModelIndex current = view->selectionModel()->currentIndex();
+    if (!current.isValid())
+        return;
+    const auto* proxy = static_cast<const QSortFilterProxyModel*>(view->model());
+    const QModelIndex source = proxy->mapToSource(current);
+    if (!source.isValid())
+        return;
+    const SparkJobRun& run = m_model->run(source.row());
+    m_log->follow(m_client, qs(run.jobName), qs(run.jobRunId));
+}
+
+void RunMonitor::cancelSelected() {
+    QList<QPair<QString, QString>> runs;
+    QStringList ids;
+    for (const QModelIndex& index : m_activeView->selectionModel()->selectedRows()) {
+        const SparkJobRun& run = m_model->run(m_activeProxy->mapToSource(index).row());
+        runs.append({qs(run.jobName), qs(run.jobRunId)});
+        ids << qs(run.jobRunId) + QStringLiteral(" (") + qs(run.jobName) + QLatin1Char(')');
+    }
+    if (runs.isEmpty())
+        return;
+    if (m_confirmation)
+        m_confirmation->close();
+    m_confirmation =
+        new QMessageBox(QMessageBox::Question, tr("Cancel Runs"),
+                        tr("Cancel %n run(s)? Their drivers are stopped and they end as CANCELED.", nullptr,
+                           static_cast<int>(runs.size())),
+                        QMessageBox::Yes | QMessageBox::No, this);
+    m_confirmation->setObjectName(QStringLiteral("cancelConfirmation"));
+    m_confirmation->setInformativeText(ids.join(QLatin1Char('\n')));
+    m_confirmation->setDefaultButton(QMessageBox::No);
+    m_confirmation->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_confirmation, &QMessageBox::buttonClicked, this, [this, runs](QAbstractButton* button) {
+        if (m_confirmation && m_confirmation->standardButton(button) == QMessageBox::Yes)
+            cancelRuns(runs);
+    });
+    m_confirmation->open();
+}
+
+void RunMonitor::cancelRuns(const QList<QPair<QString, QString>>& jobAndRunIds) {
+    for (const auto& [job, runId] : jobAndRunIds) {
+        m_model->markCancelRequested(runId.toStdString());
+        m_client->cancelJobRun(runId, job)
+            ->then(this, [this, job, runId](const ApiReply<nlohmann::json>& reply) {
+                if (reply.isError()) {
+                    m_model->clearCancelRequested(runId.toStdString());
+                    setMessage(tr("Cannot cancel run %1: %2").arg(runId, reply.error().message), true);
+                } else {
+                    setMessage(tr("Cancel requested for run %1; waiting for its final state.").arg(runId),
+                               false);
+                }
+                m_pendingRuns.insert({job, runId});
+                m_fetchTimer.start();
+            });
+    }
+}
+
+QString RunMonitor::message() const {
+    return m_message->text();
+}
+
+void RunMonitor::setMessage(const QString& text, bool error) {
+    m_message->setText(text);
+    m_message->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QString());
+    m_message->setVisible(!text.isEmpty());
+}
+
+} // namespace jobdeck
