@@ -402,6 +402,7 @@ unsigned short HttpServer::port() const {
 }
 
 void HttpServer::start() {
+    m_work.emplace(m_io.get_executor());
     accept();
     for (unsigned i = 0; i < std::max(1u, m_options.ioThreads); ++i)
         m_ioThreads.emplace_back([this] { m_io.run(); });
@@ -475,6 +476,7 @@ void HttpServer::stop(std::chrono::milliseconds grace) {
         std::unique_lock lock(m_sessionsMutex);
         m_sessionsDone.wait_for(lock, std::chrono::seconds(2), [this] { return m_sessionCount == 0; });
     }
+    m_work.reset();
     m_io.stop();
     for (auto& thread : m_ioThreads)
         thread.join();

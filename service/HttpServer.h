@@ -2,6 +2,7 @@
 
 #include "service/Principal.h"
 
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/thread_pool.hpp>
@@ -124,6 +125,9 @@ private:
     std::vector<std::weak_ptr<Session>> m_sessions;
     std::atomic<bool> m_stopping{false};
     boost::asio::io_context m_io;
+    // Keeps the IO threads running once the acceptor is closed, while answers computed on the
+    // workers still have to be written.
+    std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> m_work;
     boost::asio::ip::tcp::acceptor m_acceptor;
     boost::asio::thread_pool m_workers;
     std::vector<std::thread> m_ioThreads;
