@@ -1,0 +1,357 @@
+#include "client/ApiClient.h"
+#include "models/DiagnosticsModel.h"
+#include "tests/support/TestHttp.h"
+#include "tests/support/TestService.h"
+#include "widgets/DiagnosticsPanel.h"
+#include "widgets/JobEditorDialog.h"
+#include "widgets/JobPreviewPanel.h"
+#include "widgets/ParameterDiffView.h"
+#include "widgets/ParameterEditor.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeView>
+
+#include <optional>
+
+using namespace jobdeck;
+
+namespace {
+
+using Params = std::vector<std::string>;
+
+template <class T> std::optional<T> await(ApiReply<T>* reply, int timeoutMs = 20000) {
+    std::optional<T> value;
+    bool done = false;
+    QObject context;
+    reply->then(&context, [&](const ApiReply<T>& r) {
+        done = true;
+        if (!r.isError())
+            value = r.value();
+        else
+            qWarning("%s", qPrintable(r.error().toString()));
+    });
+    if (!QTest::qWaitFor([&] { return done; }, timeoutMs))
+        qWarning("no answer in time");
+    return value;
+}
+
+QString perLine(const Params& p) {
+    QString s;
+    for (const std::string& x : p)
+        s += QString::fromStdString(x) + QLatin1Char('\n');
+    return s;
+}
+
+template <class W> W* child(QObject* parent, const char* name) {
+    return parent->findChild<W*>(QString::fromLatin1(name));
+}
+
+// Answers the next modal message box with `button` once it shows; records its object name.
+void answerNextMessageBox(QMessageBox::StandardButton button, QString* seenName) {
+    QTimer::singleShot(0, qApp, [button, seenName] {
+        QTRY_VERIFY(QApplication::activeModalWidget() != nullptr);
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        QVERIFY(box);
+        *seenName = box->objectName();
+        box->button(button)->click();
+    });
+}
+
+QString artifactsDir() {
+    QDir().mkpath(QStringLiteral(JOBDECK_TEST_ARTIFACTS_DIR));
+    return QStringLiteral(JOBDECK_TEST_ARTIFACTS_DIR);
+}
+
+} // namespace
+
+class TstJobEditorDialog final : public QObject {
+    Q_OBJECT
+
+    TestService m_service;
+    ApiCredentials m_admin;
+    ApiCredentials m_operator;
+    ApiClient* m_client = nullptr;
+
+    bool statement(const ApiCredentials& who, const QString& text) {
+        const auto status = runStatement(m_service, who, text);
+        if (status.value("apiStatus", std::string()) != "API_OPERATION_STATUS_SUCCESS") {
+            qWarning("%s -> %s", qPrintable(text), status.dump().c_str());
+            return false;
+        }
+        return true;
+    }
+
+    // A dialog whose project settings and clusters have arrived.
+    std::unique_ptr<JobEditorDialog> open(std::optional<SparkJob> job) {
+        auto dialog = std::make_unique<JobEditorDialog>(m_client, std::move(job));
+        QSignalSpy loaded(dialog.get(), &JobEditorDialog::loaded);
+        dialog->show();
+        if (dialog->isLoading())
+            loaded.wait(20000);
+        return dialog;
+    }
+
+    // Replaces the editor's text the way a user does (undoable), then re-checks.
+    static void type(JobEditorDialog& d, const QString& text) {
+        QTextCursor c(d.editor()->document());
+        c.select(QTextCursor::Document);
+        c.insertText(text);
+        d.editor()->recheckNow();
+        d.updatePreviewNow();
+    }
+
+    static bool clickSaveAndWait(JobEditorDialog& d, QString* error = nullptr) {
+        QSignalSpy saved(&d, &JobEditorDialog::saved);
+        QSignalSpy failed(&d, &JobEditorDialog::saveFailed);
+        child<QPushButton>(&d, "saveButton")->click();
+        if (!QTest::qWaitFor([&] { return saved.count() + failed.count() > 0; }, 20000))
+            qWarning("Save got no answer in time");
+        if (error && failed.count())
+            *error = failed.at(0).at(0).toString();
+        return saved.count() == 1;
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        m_admin = m_service.createKey("editor", "admin");
+        m_operator = m_service.createKey("editor", "operator");
+        QVERIFY2(m_admin.isValid() && m_operator.isValid(), qPrintable(m_service.lastError()));
+        QVERIFY(statement(m_admin, "ALTER PROJECT SET HUDI_CONFIGS = ENABLED"));
+        QVERIFY(statement(m_admin, "ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.datasource.meta.sync.', "
+                                   "'hoodie.datasource.write.operation')"));
+        QVERIFY(
+            statement(m_admin, "ALTER PROJECT SET CONCURRENT_RUNS = ENABLED MAX_CONCURRENT_RUNS_LIMIT = 3"));
+        QVERIFY(statement(m_operator,
+                          "CREATE CLUSTER onehouse_cluster_spark TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1"));
+        QVERIFY(statement(m_operator, "CREATE CLUSTER second TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1"));
+        m_client = new ApiClient(this);
+        m_client->setConnection(
+            {m_service.baseUrl(), m_operator.projectUid, m_operator.apiKey, m_operator.apiSecret});
+    }
+
+    void loadsSettingsClustersAndConcurrency() {
+        auto d = open(std::nullopt);
+        QVERIFY(!d->isLoading());
+        QCOMPARE(d->projectSettings().hudiConfigsEnabled, true);
+        auto* clusters = child<QComboBox>(d.get(), "clusterCombo");
+        QCOMPARE(clusters->count(), 2);
+        QVERIFY(clusters->findText(QStringLiteral("onehouse_cluster_spark")) >= 0);
+        auto* runs = child<QSpinBox>(d.get(), "maxRunsSpin");
+        QVERIFY(runs->isEnabled());
+        QCOMPARE(runs->maximum(), 3);
+        // Without concurrent runs the spin box stays at 1 and says why.
+        ProjectSettings off = d->projectSettings();
+        off.concurrentRunsEnabled = false;
+        d->setProjectSettings(off);
+        QVERIFY(!runs->isEnabled());
+        QCOMPARE(runs->maximum(), 1);
+        QVERIFY(child<QLabel>(d.get(), "maxRunsNote")->text().contains(QStringLiteral("not enabled")));
+        QVERIFY(!d->isModified()); // loading is not an edit: closing asks nothing
+        d->reject();
+        QVERIFY(!d->isVisible());
+    }
+
+    void previewMatchesDescribeJobAfterSave() {
+        auto d = open(std::nullopt);
+        child<QLineEdit>(d.get(), "nameEdit")->setText(QStringLiteral("count_transactions"));
+        child<QComboBox>(d.get(), "clusterCombo")->setCurrentText(QStringLiteral("onehouse_cluster_spark"));
+        child<QSpinBox>(d.get(), "maxRunsSpin")->setValue(2);
+        const Params params = {"--class",
+                               "com.example.MySparkApp",
+                               "--conf",
+                               "spark.sql.shuffle.partitions=8",
+                               "--hudi-conf",
+                               "hoodie.datasource.meta.sync.glue.catalogId=123456789012",
+                               "--hudi-conf",
+                               "hoodie.datasource.write.operation=upsert",
+                               "s3://onehouse-customer-bucket-12345/jobs/my-spark-app.jar",
+                               "--hudi-conf",
+                               "hoodie.c=d",
+                               "arg1"};
+        type(*d, perLine(params));
+        QCOMPARE(d->editor()->parameters(), params);
+        const JobConfiguration preview = d->preview()->configuration();
+        const QString statementText = d->preview()->statementText();
+        QVERIFY2(
+            statementText.startsWith(QStringLiteral("CREATE JOB count_transactions TYPE = 'JAR' PARAMETERS = "
+                                                    "('--class', 'com.example.MySparkApp'")),
+            qPrintable(statementText));
+        QVERIFY(statementText.contains(
+            QStringLiteral("CLUSTER = 'onehouse_cluster_spark' MAX_CONCURRENT_RUNS = 2")));
+        QCOMPARE(preview.hudiConfigs.size(), std::size_t(2));
+        QString error;
+        QVERIFY2(clickSaveAndWait(*d, &error), qPrintable(error));
+        QCOMPARE(d->result(), int(QDialog::Accepted));
+
+        const auto job = await(m_client->describeJob(QStringLiteral("count_transactions")));
+        QVERIFY(job);
+        QCOMPARE(job->parameters, params);
+        QCOMPARE(std::optional(job->applicationPath), preview.applicationPath);
+        QCOMPARE(job->arguments, preview.arguments);
+        QCOMPARE(job->sparkConfigs, preview.sparkConfigs);
+        QCOMPARE(job->hudiConfigs, preview.hudiConfigs);
+        QCOMPARE(job->hudiConfigsStatus, preview.hudiConfigsStatus);
+        QCOMPARE(job->maxConcurrentRuns, 2);
+        QVERIFY(job->hudiConfigs.count("hoodie.c") == 0); // after the path: an argument
+    }
+
+    void refusalIsShownAndMarksItsLine() {
+        auto d = open(std::nullopt);
+        child<QLineEdit>(d.get(), "nameEdit")->setText(QStringLiteral("refused"));
+        type(*d, QStringLiteral("--class\nFoo\n--hudi-conf\nhoodie.datasource.meta.sync.database=x\n"
+                                "--hudi-conf\nhoodie.index.type=BLOOM\ns3://b/app.jar\n"));
+        QString error;
+        QVERIFY(!clickSaveAndWait(*d, &error));
+        const QString expected =
+            QStringLiteral("--hudi-conf keys are not permitted for this organization: "
+                           "hoodie.index.type. Remove them, or contact Onehouse support to "
+                           "allow them.");
+        QCOMPARE(error, expected);
+        QCOMPARE(d->messageText(), expected);
+        QVERIFY(d->isVisible());
+        // The refusal is listed with its line (5: the pair's line) and the editor's cursor is there.
+        ParameterEditor* editor = d->editor();
+        int line = -2;
+        for (std::size_t i = 0; i < editor->diagnostics().size(); ++i)
+            if (editor->diagnostics()[i].code == "service.refusal")
+                line = editor->diagnosticLines()[i];
+        QCOMPARE(line, 5);
+        QCOMPARE(editor->textCursor().blockNumber(), 5);
+        QVERIFY(editor->toolTipForLine(5).contains(expected));
+        // Nothing was created.
+        QVERIFY(!await(m_client->describeJob(QStringLiteral("refused")), 20000).has_value());
+        const QString path = artifactsDir() + QStringLiteral("/job-editor-refusal.png");
+        QVERIFY(d->grab().save(path));
+        QString ignored;
+        answerNextMessageBox(QMessageBox::Discard, &ignored); // leaves the dialog without saving
+        d->reject();
+        QVERIFY(!d->isVisible());
+    }
+
+    void unsavedChangesAreConfirmed() {
+        auto d = open(std::nullopt);
+        type(*d, QStringLiteral("--class\nFoo\ns3://b/app.jar"));
+        QVERIFY(d->isModified());
+        QString seen;
+        answerNextMessageBox(QMessageBox::Cancel, &seen);
+        QTest::keyClick(d.get(), Qt::Key_Escape);
+        QCOMPARE(seen, QStringLiteral("unsavedChangesBox"));
+        QVERIFY(d->isVisible()); // Cancel keeps editing
+        QCOMPARE(d->editor()->parameters(), (Params{"--class", "Foo", "s3://b/app.jar"}));
+        seen.clear();
+        answerNextMessageBox(QMessageBox::Discard, &seen);
+        d->close();
+        QCOMPARE(seen, QStringLiteral("unsavedChangesBox"));
+        QVERIFY(!d->isVisible());
+        QCOMPARE(d->result(), int(QDialog::Rejected));
+
+        // Save from the confirmation saves, then closes.
+        auto s = open(std::nullopt);
+        child<QLineEdit>(s.get(), "nameEdit")->setText(QStringLiteral("saved_on_close"));
+        type(*s, QStringLiteral("--class\nFoo\ns3://b/app.jar"));
+        QSignalSpy saved(s.get(), &JobEditorDialog::saved);
+        answerNextMessageBox(QMessageBox::Save, &seen);
+        s->reject();
+        QVERIFY(saved.wait(20000) || saved.count() == 1);
+        QTRY_VERIFY(!s->isVisible());
+        QVERIFY(await(m_client->describeJob(QStringLiteral("saved_on_close"))).has_value());
+    }
+
+    void editShowsDiffAndAlters() {
+        QVERIFY(statement(m_operator,
+                          "CREATE JOB editme TYPE = 'PYTHON' PARAMETERS = ( '--conf', "
+                          "'spark.sql.shuffle.partitions=4', '--hudi-conf', "
+                          "'hoodie.datasource.write.operation=upsert', 's3://b/app.py', '--date', "
+                          "'2024-01-01' ) CLUSTER = 'onehouse_cluster_spark'"));
+        const auto stored = await(m_client->describeJob(QStringLiteral("editme")));
+        QVERIFY(stored);
+        auto d = open(*stored);
+        QVERIFY(!child<QLineEdit>(d.get(), "nameEdit")->isEnabled() ||
+                child<QLineEdit>(d.get(), "nameEdit")->isReadOnly());
+        QCOMPARE(d->editor()->parameters(), stored->parameters);
+        QVERIFY(!d->isModified());
+        QCOMPARE(d->preview()->statementText(),
+                 QStringLiteral("-- nothing changed: Save has nothing to send"));
+        ParameterDiffView* diff = d->diffView();
+        QVERIFY(diff);
+        QVERIFY(!diff->hasChanges());
+
+        const Params edited = {"--conf",        "spark.sql.shuffle.partitions=16",
+                               "--hudi-conf",   "hoodie.datasource.write.operation=upsert",
+                               "--hudi-conf",   "hoodie.datasource.meta.sync.glue.catalogId=1",
+                               "s3://b/app.py", "--date",
+                               "2024-01-01"};
+        type(*d, perLine(edited));
+        using K = ParameterDiffLine::Kind;
+        QCOMPARE(diff->count(K::Changed), 1);
+        QCOMPARE(diff->count(K::Added), 2);
+        QCOMPARE(diff->count(K::Removed), 0);
+        QVERIFY(diff->toPlainText().contains(
+            QStringLiteral("~ spark.sql.shuffle.partitions=4  →  spark.sql.shuffle.partitions=16")));
+        QVERIFY(
+            diff->toPlainText().contains(QStringLiteral("+ hoodie.datasource.meta.sync.glue.catalogId=1")));
+        child<QComboBox>(d.get(), "clusterCombo")->setCurrentText(QStringLiteral("second"));
+        d->updatePreviewNow();
+        QVERIFY2(
+            d->preview()->statementText().startsWith(QStringLiteral("ALTER JOB editme SET PARAMETERS = (")),
+            qPrintable(d->preview()->statementText()));
+        QVERIFY(d->preview()->statementText().contains(QStringLiteral("SET CLUSTER = 'second'")));
+        QVERIFY(!d->preview()->statementText().contains(QStringLiteral("MAX_CONCURRENT_RUNS")));
+        QVERIFY(d->grab().save(artifactsDir() + QStringLiteral("/job-editor-edit.png")));
+        QString error;
+        QVERIFY2(clickSaveAndWait(*d, &error), qPrintable(error));
+        const auto after = await(m_client->describeJob(QStringLiteral("editme")));
+        QVERIFY(after);
+        QCOMPARE(after->parameters, edited);
+        QCOMPARE(after->cluster, std::string("second"));
+        QCOMPARE(after->sparkConfigs.at("spark.sql.shuffle.partitions"), std::string("16"));
+    }
+
+    void panelFixButtonAppliesAndUndoes() {
+        auto d = open(std::nullopt);
+        const QString original = QStringLiteral(
+            "--class\nFoo\ns3://b/app.jar\n--hudi-conf\nhoodie.datasource.write.operation=upsert");
+        type(*d, original);
+        DiagnosticsPanel* panel = d->diagnosticsPanel();
+        int row = -1;
+        for (int r = 0; r < panel->model()->rowCount(); ++r)
+            if (panel->model()->diagnostic(r).code == "hudi-conf.after-path")
+                row = r;
+        QVERIFY(row >= 0);
+        panel->selectRow(row);
+        // Clicking the row jumps to its line.
+        const QModelIndex index = panel->model()->index(row, 1);
+        QTest::mouseClick(panel->view()->viewport(), Qt::LeftButton, {},
+                          panel->view()->visualRect(index).center());
+        QCOMPARE(d->editor()->textCursor().blockNumber(), 4);
+        auto* fix = child<QToolButton>(d.get(), "applyFixButton");
+        QVERIFY(fix->isEnabled());
+        QVERIFY(fix->text().startsWith(QStringLiteral("Move --hudi-conf")));
+        fix->click();
+        QCOMPARE(d->editor()->parameters(),
+                 (Params{"--class", "Foo", "--hudi-conf", "hoodie.datasource.write.operation=upsert",
+                         "s3://b/app.jar"}));
+        QTest::keyClick(d->editor(), Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(d->editor()->toPlainText(), original);
+        QVERIFY(d->grab().save(artifactsDir() + QStringLiteral("/job-editor-new.png")));
+        QString ignored;
+        answerNextMessageBox(QMessageBox::Discard, &ignored);
+        d->reject();
+    }
+};
+
+QTEST_MAIN(TstJobEditorDialog)
+#include "tst_jobeditordialog.moc"
