@@ -12,10 +12,13 @@
 #include "widgets/DescribeViewer.h"
 #include "widgets/JobFormDialog.h"
 #include "widgets/JobsView.h"
+#include "widgets/RunDialog.h"
+#include "widgets/RunMonitor.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -57,7 +60,9 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     , m_proxy(new JobsFilterProxy(this))
     , m_jobsView(nullptr)
     , m_viewer(new DescribeViewer)
-    , m_status(new ConnectionStatusWidget) {
+    , m_status(new ConnectionStatusWidget)
+    , m_runMonitor(new RunMonitor(m_client))
+    , m_runMonitorDock(new QDockWidget(tr("Runs"), this)) {
     initJobdeckResources();
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Jobdeck"));
@@ -78,6 +83,10 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     setCentralWidget(splitter);
     statusBar()->addPermanentWidget(m_status, 1);
     m_status->setMonitor(m_monitor, m_client);
+    m_runMonitorDock->setObjectName(QStringLiteral("runMonitorDock"));
+    m_runMonitorDock->setWidget(m_runMonitor);
+    addDockWidget(Qt::BottomDockWidgetArea, m_runMonitorDock);
+    m_runMonitorDock->hide(); // shown when a run starts, or from the View menu
     createActions();
 
     m_eventsTimer.setSingleShot(true);
@@ -93,8 +102,10 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(m_monitor, &ConnectionMonitor::connected, this, &MainWindow::startLiveUpdates);
     connect(m_monitor, &ConnectionMonitor::stateChanged, this, [this](ConnectionMonitor::State state) {
         // Polling a lost service only piles up errors; the monitor says when it is back.
-        if (state != ConnectionMonitor::State::Connected)
+        if (state != ConnectionMonitor::State::Connected) {
             m_events->stop();
+            m_runMonitor->events()->stop();
+        }
         updateActions();
     });
     connect(m_events, &EventsSubscription::eventsReceived, this, &MainWindow::onEvents);
@@ -109,6 +120,10 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
         m_viewer->showMessage(tr("The local service could not start"), reason);
     });
     connect(m_jobsView, &JobsView::currentJobChanged, this, &MainWindow::updateActions);
+    connect(m_jobsView, &JobsView::currentJobChanged, this, [this] {
+        if (m_monitorJobRunsAction->isChecked())
+            followRuns();
+    });
     connect(m_jobsView, &JobsView::jobActivated, this, [this] { m_editAction->trigger(); });
     connect(m_jobs, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
     resize(1280, 760);
@@ -184,6 +199,21 @@ void MainWindow::createActions() {
     connect(clusterAction, &QAction::triggered, this, &MainWindow::describeCurrentCluster);
     connect(runInfoAction, &QAction::triggered, this, &MainWindow::describeLatestRun);
 
+    QAction* monitorAction = m_runMonitorDock->toggleViewAction();
+    monitorAction->setText(tr("Runs &monitor"));
+    monitorAction->setObjectName(QStringLiteral("actionRunMonitor"));
+    monitorAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    m_monitorJobRunsAction =
+        make(tr("Monitor runs of &this job"), {}, {}, QStringLiteral("actionMonitorJobRuns"));
+    m_monitorJobRunsAction->setCheckable(true);
+    connect(m_monitorJobRunsAction, &QAction::toggled, this, [this](bool checked) {
+        if (checked) {
+            m_runMonitorDock->show();
+            m_runMonitorDock->raise();
+        }
+        followRuns();
+    });
+
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(connectAction);
     file->addSeparator();
@@ -194,6 +224,8 @@ void MainWindow::createActions() {
     jobs->addActions({m_refreshAction, filterAction});
     QMenu* view = menuBar()->addMenu(tr("&Describe"));
     view->addActions({m_describeAction, clusterAction, runInfoAction, projectAction});
+    QMenu* windows = menuBar()->addMenu(tr("&View"));
+    windows->addActions({monitorAction, m_monitorJobRunsAction});
 
     QToolBar* toolbar = addToolBar(tr("Jobs"));
     toolbar->setObjectName(QStringLiteral("jobsToolbar"));
@@ -202,8 +234,9 @@ void MainWindow::createActions() {
     toolbar->addSeparator();
     toolbar->addActions({m_refreshAction, connectAction});
 
-    m_jobsView->setContextActions({m_editAction, m_runAction, m_describeAction, clusterAction, runInfoAction,
-                                   m_deleteAction, m_newAction, m_refreshAction});
+    m_jobsView->setContextActions({m_editAction, m_runAction, m_monitorJobRunsAction, m_describeAction,
+                                   clusterAction, runInfoAction, m_deleteAction, m_newAction,
+                                   m_refreshAction});
 }
 
 void MainWindow::updateActions() {
@@ -266,6 +299,7 @@ void MainWindow::startLiveUpdates() {
         m_events->start(r.isError() ? 0 : r.value().next);
         refresh();
     });
+    followRuns(true);
 }
 
 void MainWindow::refresh() {
@@ -362,24 +396,25 @@ void MainWindow::openJobEditor(std::optional<SparkJob> job) {
 }
 
 void MainWindow::openRunDialog(const SparkJob& job) {
-    const QString name = QString::fromStdString(job.name);
-    auto* box = new QMessageBox(QMessageBox::Question, tr("Run job"),
-                                tr("Start a run of %1 with its stored arguments?").arg(name),
-                                QMessageBox::Yes | QMessageBox::Cancel, this);
-    box->setObjectName(QStringLiteral("confirmRun"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this, name](int result) {
-        if (result != QMessageBox::Yes)
-            return;
-        m_client->runJob(name)->then(this, [this, name](const ApiReply<QString>& r) {
-            if (r.isError()) {
-                showError(tr("Run of %1 refused").arg(name), r.error().message);
-                return;
-            }
-            statusBar()->showMessage(tr("Run %1 of %2 started.").arg(r.value(), name), 8000);
-        });
+    auto* dialog = new RunDialog(m_client, job, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &RunDialog::runStarted, this, [this](const QString& jobName, const QString& runId) {
+        statusBar()->showMessage(tr("Run %1 of %2 started.").arg(runId, jobName), 8000);
+        m_runMonitorDock->show();
+        m_runMonitorDock->raise();
+        m_runMonitor->showRun(jobName, runId);
     });
-    box->open();
+    dialog->open();
+}
+
+void MainWindow::followRuns(bool reload) {
+    const auto selected = m_jobsView->currentJobName();
+    const QString job =
+        m_monitorJobRunsAction->isChecked() && selected ? QString::fromStdString(*selected) : QString();
+    // Not connected yet: startLiveUpdates() loads it.
+    if (m_monitor->state() == ConnectionMonitor::State::Connected &&
+        (reload || job != m_runMonitor->jobName()))
+        m_runMonitor->setJob(job);
 }
 
 void MainWindow::describeCurrentJob() {

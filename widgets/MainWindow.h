@@ -15,6 +15,7 @@
 #include <vector>
 
 class QAction;
+class QDockWidget;
 
 namespace jobdeck {
 
@@ -28,10 +29,11 @@ class JobsFilterProxy;
 class JobsTableModel;
 class JobsView;
 class LocalServiceLauncher;
+class RunMonitor;
 
 // The console: the Jobs list beside the DESCRIBE viewer, the connection state in the status bar, and
 // the job actions in menus, toolbar, context menu and shortcuts. Jobs follow the service's events one
-// row at a time. openJobEditor() and openRunDialog() are where the full editor and run dialog plug in.
+// row at a time. Runs started from the run dialog show in the runs monitor, docked below.
 class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
@@ -75,6 +77,8 @@ public:
     DescribeViewer* describeViewer() const { return m_viewer; }
     ConnectionStatusWidget* statusWidget() const { return m_status; }
     LocalServiceLauncher* localLauncher() const { return m_launcher; }
+    RunMonitor* runMonitor() const { return m_runMonitor; }
+    QDockWidget* runMonitorDock() const { return m_runMonitorDock; }
     SecretStore* secretStore() const { return m_secrets.get(); }
     ConnectionProfiles* profiles() const { return m_profiles.get(); }
 
@@ -84,6 +88,7 @@ public:
     QAction* describeAction() const { return m_describeAction; }
     QAction* deleteAction() const { return m_deleteAction; }
     QAction* refreshAction() const { return m_refreshAction; }
+    QAction* monitorJobRunsAction() const { return m_monitorJobRunsAction; }
 
 signals:
     // The first full load after (re)connecting is in the model.
@@ -96,6 +101,8 @@ private:
     void onEvents(const QList<ProjectEvent>& events);
     void flushEvents();
     void showError(const QString& title, const QString& message);
+    // The monitor shows every Job, or the selected one while "Monitor runs of this job" is checked.
+    void followRuns(bool reload = false);
 
     Options m_options;
     std::unique_ptr<SecretStore> m_secrets;
@@ -109,6 +116,8 @@ private:
     JobsView* m_jobsView;
     DescribeViewer* m_viewer;
     ConnectionStatusWidget* m_status;
+    RunMonitor* m_runMonitor;
+    QDockWidget* m_runMonitorDock;
     QString m_profileName;
 
     // Events are coalesced: each job named in a burst is fetched once, and the rows are applied together.
@@ -125,6 +134,7 @@ private:
     QAction* m_describeAction = nullptr;
     QAction* m_deleteAction = nullptr;
     QAction* m_refreshAction = nullptr;
+    QAction* m_monitorJobRunsAction = nullptr;
 };
 
 } // namespace jobdeck
