@@ -1,0 +1,138 @@
+// The run wiring of the main window against a real jobdeckd: Run opens the run dialog, a started run
+// shows in the docked runs monitor (selected, its log followed), the dock toggles from the View menu,
+// and "Monitor runs of this job" narrows the monitor to the selected job and back to every job.
+#include "client/ConnectionProfiles.h"
+#include "client/SecretStore.h"
+#include "models/RunsTableModel.h"
+#include "tests/support/TestHttp.h"
+#include "tests/support/TestService.h"
+#include "widgets/ConnectionStatusWidget.h"
+#include "widgets/JobsView.h"
+#include "widgets/LogView.h"
+#include "widgets/MainWindow.h"
+#include "widgets/RunDialog.h"
+#include "widgets/RunMonitor.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace jobdeck;
+
+namespace {
+
+const QString kApp = QStringLiteral(JOBDECK_SOURCE_DIR "/tests/apps/jobdeck_test_app.py");
+
+} // namespace
+
+class TestMainWindowRuns final : public QObject {
+    Q_OBJECT
+
+    TestService m_service;
+    ApiCredentials m_operator;
+    QTemporaryDir m_home;
+
+    bool statement(const QString& text) {
+        const auto status = runStatement(m_service, m_operator, text);
+        if (status.value("apiStatus", std::string()) != "API_OPERATION_STATUS_SUCCESS") {
+            qWarning("%s -> %s", qPrintable(text), status.dump().c_str());
+            return false;
+        }
+        return true;
+    }
+
+    MainWindow::Options options() const {
+        MainWindow::Options o;
+        o.profile = QStringLiteral("runs");
+        o.settingsFile = m_home.filePath(QStringLiteral("settings.ini"));
+        o.secretsDir = m_home.filePath(QStringLiteral("secrets"));
+        o.secretBackend = SecretStore::Backend::File;
+        return o;
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        m_operator = m_service.createKey(QStringLiteral("runs"), QStringLiteral("operator"));
+        QVERIFY2(m_operator.isValid(), qPrintable(m_service.lastError()));
+        QVERIFY(statement("CREATE CLUSTER main TYPE = 'Spark' MAX_OCU = 4 MIN_OCU = 1"));
+        QVERIFY(statement("CREATE JOB hello TYPE = 'PYTHON' PARAMETERS = ( '" + kApp +
+                          "', '--lines', '3' ) CLUSTER = 'main'"));
+        QVERIFY(statement("CREATE JOB other TYPE = 'PYTHON' PARAMETERS = ( '" + kApp +
+                          "', '--lines', '1' ) CLUSTER = 'main'"));
+        SecretStore secrets(m_home.filePath(QStringLiteral("secrets")), SecretStore::Backend::File);
+        ConnectionProfiles profiles(&secrets, m_home.filePath(QStringLiteral("settings.ini")));
+        QString error;
+        QVERIFY2(profiles.save(
+                     {QStringLiteral("runs"), m_service.baseUrl(), m_operator.projectUid, m_operator.apiKey},
+                     m_operator.apiSecret, &error),
+                 qPrintable(error));
+    }
+
+    void runShowsInTheDockedMonitor() {
+        MainWindow window(options());
+        QSignalSpy loaded(&window, &MainWindow::jobsLoaded);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(loaded.wait(20000), qPrintable(window.statusWidget()->text()));
+
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("runMonitorDock"));
+        QVERIFY(dock);
+        QCOMPARE(dock, window.runMonitorDock());
+        QCOMPARE(dock->widget(), window.runMonitor());
+        QVERIFY(!dock->isVisible());
+        RunMonitor* monitor = window.runMonitor();
+        QCOMPARE(monitor->jobName(), QString()); // every job by default
+
+        // The dock toggles from the View menu, with its shortcut.
+        auto* toggle = window.findChild<QAction*>(QStringLiteral("actionRunMonitor"));
+        QVERIFY(toggle);
+        QCOMPARE(toggle->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+        bool inViewMenu = false;
+        for (QAction* menu : window.menuBar()->actions())
+            if (menu->text() == QStringLiteral("&View") && menu->menu())
+                inViewMenu = menu->menu()->actions().contains(toggle);
+        QVERIFY(inViewMenu);
+        toggle->trigger();
+        QTRY_VERIFY(dock->isVisible());
+        toggle->trigger();
+        QTRY_VERIFY(!dock->isVisible());
+
+        // Run opens the run dialog (no plain confirmation); its started run shows in the monitor.
+        QVERIFY(window.jobsView()->selectJob("hello"));
+        window.runAction()->trigger();
+        RunDialog* dialog = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (dialog = window.findChild<RunDialog*>(QStringLiteral("runDialog"))) != nullptr, 10000);
+        QSignalSpy started(dialog, &RunDialog::runStarted);
+        dialog->submit();
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 20000);
+        QCOMPARE(started[0][0].toString(), QStringLiteral("hello"));
+        const QString runId = started[0][1].toString();
+        QVERIFY(!runId.isEmpty());
+        QTRY_VERIFY(dock->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(monitor->model()->rowOf(runId.toStdString()) >= 0, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(monitor->logView()->runId(), runId, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            int(monitor->model()->run(monitor->model()->rowOf(runId.toStdString())).status),
+            int(JobRunStatus::Completed), 30000);
+        dialog->close();
+
+        // Following the selected job narrows the monitor; unchecked, it shows every job again.
+        QAction* follow = window.monitorJobRunsAction();
+        QVERIFY(follow && follow->isCheckable() && !follow->isChecked());
+        QCOMPARE(follow->objectName(), QStringLiteral("actionMonitorJobRuns"));
+        follow->setChecked(true);
+        QCOMPARE(monitor->jobName(), QStringLiteral("hello"));
+        QVERIFY(window.jobsView()->selectJob("other"));
+        QTRY_COMPARE(monitor->jobName(), QStringLiteral("other"));
+        follow->setChecked(false);
+        QCOMPARE(monitor->jobName(), QString());
+    }
+};
+
+QTEST_MAIN(TestMainWindowRuns)
+#include "tst_mainwindowruns.moc"
