@@ -10,7 +10,7 @@
 #include "widgets/ConnectionDialog.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/DescribeViewer.h"
-#include "widgets/JobFormDialog.h"
+#include "widgets/JobEditorDialog.h"
 #include "widgets/JobsView.h"
 #include "widgets/RunDialog.h"
 #include "widgets/RunMonitor.h"
@@ -380,9 +380,9 @@ void MainWindow::flushEvents() {
 }
 
 void MainWindow::openJobEditor(std::optional<SparkJob> job) {
-    auto* dialog = new JobFormDialog(m_client, std::move(job), this);
+    auto* dialog = new JobEditorDialog(m_client, std::move(job), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &JobFormDialog::saved, this, [this](const QString& name, const QString& message) {
+    connect(dialog, &JobEditorDialog::saved, this, [this](const QString& name, const QString& message) {
         statusBar()->showMessage(message, 8000);
         // The event will update the row too; describing now shows the result at once.
         m_client->describeJob(name)->then(this, [this](const ApiReply<SparkJob>& r) {

@@ -12,12 +12,14 @@
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/DescribeViewer.h"
 #include "widgets/HudiConfigsExplainer.h"
-#include "widgets/JobFormDialog.h"
+#include "widgets/JobEditorDialog.h"
 #include "widgets/JobsView.h"
 #include "widgets/MainWindow.h"
+#include "widgets/ParameterEditor.h"
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QComboBox>
 #include <QDir>
 #include <QFloat16>
 #include <QLineEdit>
@@ -157,27 +159,31 @@ private slots:
                  QStringLiteral("applied"));
         saveScreenshot(&window, QStringLiteral("mainwindow-describe-applied.png"));
 
-        // The job form: a refused key keeps the form open with the service's own words.
+        // The job editor: a refused key keeps the dialog open with the service's own words.
         window.newAction()->trigger();
-        JobFormDialog* form = window.findChild<JobFormDialog*>(QStringLiteral("jobFormDialog"));
-        QVERIFY(form);
-        form->findChild<QLineEdit*>(QStringLiteral("jobFormName"))->setText(QStringLiteral("new_job"));
-        form->findChild<QLineEdit*>(QStringLiteral("jobFormCluster"))
-            ->setText(QStringLiteral("demo_cluster"));
-        auto* parameters = form->findChild<QPlainTextEdit*>(QStringLiteral("jobFormParameters"));
-        parameters->setPlainText(QStringLiteral(
-            "[\"--hudi-conf\", \"hoodie.datasource.write.operation=upsert\", \"s3://bucket/new.jar\"]"));
-        form->submit();
+        JobEditorDialog* form = nullptr;
+        QTRY_VERIFY((form = window.findChild<JobEditorDialog*>(QStringLiteral("jobEditorDialog"))) !=
+                    nullptr);
+        QTRY_VERIFY_WITH_TIMEOUT(!form->isLoading(), 15000);
+        form->findChild<QLineEdit*>(QStringLiteral("nameEdit"))->setText(QStringLiteral("new_job"));
+        auto* cluster = form->findChild<QComboBox*>(QStringLiteral("clusterCombo"));
+        QVERIFY(cluster);
+        const int clusterIndex = cluster->findText(QStringLiteral("demo_cluster"));
+        QVERIFY(clusterIndex >= 0);
+        cluster->setCurrentIndex(clusterIndex);
+        form->editor()->setParameters(
+            {"--hudi-conf", "hoodie.datasource.write.operation=upsert", "s3://bucket/new.jar"});
+        form->save();
         QTRY_VERIFY_WITH_TIMEOUT(!form->isBusy(), 15000);
         QCOMPARE(form->messageText(),
                  QStringLiteral("--hudi-conf keys are not permitted for this organization: "
                                 "hoodie.datasource.write.operation. Remove them, or contact Onehouse support "
                                 "to allow them."));
         QVERIFY(form->isVisible());
-        saveScreenshot(form, QStringLiteral("jobform-refused.png"));
-        parameters->setPlainText(QStringLiteral(
-            "[\"--hudi-conf\", \"hoodie.datasource.meta.sync.database=x\", \"s3://bucket/new.jar\"]"));
-        form->submit();
+        saveScreenshot(form, QStringLiteral("jobeditor-refused.png"));
+        form->editor()->setParameters(
+            {"--hudi-conf", "hoodie.datasource.meta.sync.database=x", "s3://bucket/new.jar"});
+        form->save();
         QTRY_VERIFY_WITH_TIMEOUT(jobs->rowOf("new_job") >= 0, 15000);
 
         // Delete through the UI: the confirmation is a child message box.
