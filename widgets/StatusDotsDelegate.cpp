@@ -1,5 +1,7 @@
 #include "widgets/StatusDotsDelegate.h"
 
+#include "models/RunsTableModel.h"
+
 #include <QApplication>
 #include <QPainter>
 
@@ -13,22 +15,6 @@ constexpr int kGap = 4;
 StatusDotsDelegate::StatusDotsDelegate(int rawDataRole, QObject* parent)
     : QStyledItemDelegate(parent)
     , m_role(rawDataRole) {}
-
-QColor StatusDotsDelegate::colorFor(JobRunStatus status) {
-    switch (status) {
-    case JobRunStatus::Queued:
-        return QColor(0x9e, 0x9e, 0x9e);
-    case JobRunStatus::Running:
-        return QColor(0x1e, 0x88, 0xe5);
-    case JobRunStatus::Completed:
-        return QColor(0x2e, 0x7d, 0x32);
-    case JobRunStatus::Failed:
-        return QColor(0xc6, 0x28, 0x28);
-    case JobRunStatus::Canceled:
-        return QColor(0xf9, 0xa8, 0x25);
-    }
-    return Qt::black;
-}
 
 void StatusDotsDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
                                const QModelIndex& index) const {
@@ -49,7 +35,7 @@ void StatusDotsDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
     for (auto it = statuses.crbegin(); it != statuses.crend(); ++it) {
         if (x + kDiameter > option.rect.right())
             break;
-        painter->setBrush(colorFor(static_cast<JobRunStatus>(it->toInt())));
+        painter->setBrush(RunsTableModel::statusColor(static_cast<JobRunStatus>(it->toInt())));
         painter->drawEllipse(QRect(x, y, kDiameter, kDiameter));
         x += kDiameter + kGap;
     }

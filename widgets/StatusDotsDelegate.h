@@ -14,8 +14,6 @@ class StatusDotsDelegate final : public QStyledItemDelegate {
 public:
     explicit StatusDotsDelegate(int rawDataRole, QObject* parent = nullptr);
 
-    static QColor colorFor(JobRunStatus status);
-
     void paint(QPainter* painter, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override;
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
