@@ -19,19 +19,22 @@ struct Fix final {
 // One finding about a Job's parameters. `code` is stable (tests, docs and the console key on it);
 // `message` is the exact text the service answers with where the contract gives one.
 struct Diagnostic final {
-    std::string code;           // e.g. "hudi-conf.not-allowed"
+    std::string code; // e.g. "hudi-conf.not-allowed"
     Severity severity = Severity::Error;
     std::string message;
-    int tokenIndex = -1;        // index into the parameter list; -1 when it concerns the whole list
-    std::vector<Fix> fixes;     // empty when there is nothing to offer
+    int tokenIndex = -1;    // index into the parameter list; -1 when it concerns the whole list
+    std::vector<Fix> fixes; // empty when there is nothing to offer
     bool operator==(const Diagnostic&) const = default;
 };
 
 inline const char* severityName(Severity s) {
     switch (s) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Info: return "info";
+    case Severity::Error:
+        return "error";
+    case Severity::Warning:
+        return "warning";
+    case Severity::Info:
+        return "info";
     }
     return "error";
 }

@@ -10,10 +10,14 @@ enum class HudiConfigStatus { Applied, NotAllowed, Reserved, OverriddenByPlatfor
 
 inline std::string_view hudiConfigStatusName(HudiConfigStatus s) {
     switch (s) {
-    case HudiConfigStatus::Applied: return "APPLIED";
-    case HudiConfigStatus::NotAllowed: return "NOT_ALLOWED";
-    case HudiConfigStatus::Reserved: return "RESERVED";
-    case HudiConfigStatus::OverriddenByPlatform: return "OVERRIDDEN_BY_PLATFORM";
+    case HudiConfigStatus::Applied:
+        return "APPLIED";
+    case HudiConfigStatus::NotAllowed:
+        return "NOT_ALLOWED";
+    case HudiConfigStatus::Reserved:
+        return "RESERVED";
+    case HudiConfigStatus::OverriddenByPlatform:
+        return "OVERRIDDEN_BY_PLATFORM";
     }
     return "NOT_ALLOWED";
 }
