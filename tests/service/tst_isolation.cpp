@@ -6,21 +6,8 @@
 #include <QtTest>
 
 using namespace jobdeck;
+using namespace jobdeck::teststatus;
 using json = nlohmann::json;
-
-namespace {
-
-const std::string kSuccess = "API_OPERATION_STATUS_SUCCESS";
-const std::string kFailed = "API_OPERATION_STATUS_FAILED";
-
-std::string statusOf(const json& s) {
-    return s.value("apiStatus", s.dump());
-}
-std::string errorOf(const json& s) {
-    return s.value("errorMessage", std::string());
-}
-
-} // namespace
 
 class TestIsolation final : public QObject {
     Q_OBJECT

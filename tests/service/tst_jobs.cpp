@@ -8,13 +8,10 @@
 #include <QtTest>
 
 using namespace jobdeck;
+using namespace jobdeck::teststatus;
 using json = nlohmann::json;
 
 namespace {
-
-const std::string kSuccess = "API_OPERATION_STATUS_SUCCESS";
-const std::string kFailed = "API_OPERATION_STATUS_FAILED";
-const std::string kInvalid = "API_OPERATION_STATUS_INVALID";
 
 const std::string kNotEnabled =
     "--hudi-conf is not enabled for this organization. Remove the --hudi-conf parameters, "
@@ -23,13 +20,6 @@ const std::string kNotEnabled =
 std::string notPermitted(const std::string& keys) {
     return "--hudi-conf keys are not permitted for this organization: " + keys +
            ". Remove them, or contact Onehouse support to allow them.";
-}
-
-std::string statusOf(const json& s) {
-    return s.value("apiStatus", s.dump());
-}
-std::string errorOf(const json& s) {
-    return s.value("errorMessage", std::string());
 }
 
 const QString kSeedCreate = R"(CREATE JOB `count_transactions`

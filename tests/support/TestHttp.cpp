@@ -149,4 +149,20 @@ int rawStatus(const QByteArray& raw) {
     return raw.mid(9, 3).toInt();
 }
 
+namespace teststatus {
+
+const std::string kSuccess = "API_OPERATION_STATUS_SUCCESS";
+const std::string kFailed = "API_OPERATION_STATUS_FAILED";
+const std::string kInvalid = "API_OPERATION_STATUS_INVALID";
+
+std::string statusOf(const nlohmann::json& status) {
+    return status.value("apiStatus", status.dump());
+}
+
+std::string errorOf(const nlohmann::json& status) {
+    return status.value("errorMessage", std::string());
+}
+
+} // namespace teststatus
+
 } // namespace jobdeck

@@ -10,6 +10,8 @@
 #include <QString>
 #include <QUrl>
 
+#include <string>
+
 namespace jobdeck {
 
 using HttpHeaders = QList<QPair<QByteArray, QByteArray>>;
@@ -44,5 +46,20 @@ QByteArray rawExchange(quint16 port, const QByteArray& bytes, int timeoutMs = 10
 
 // The status code of the first HTTP answer in `raw` (0 when none).
 int rawStatus(const QByteArray& raw);
+
+// Reading status objects in the statement suites (`using namespace jobdeck::teststatus;`); a namespace
+// of its own so the run suites' own helpers of the same names stay unambiguous.
+namespace teststatus {
+
+extern const std::string kSuccess;
+extern const std::string kFailed;
+extern const std::string kInvalid;
+
+// apiStatus, or the whole object when it has none (so a failed comparison shows what came back).
+std::string statusOf(const nlohmann::json& status);
+// errorMessage, empty when absent.
+std::string errorOf(const nlohmann::json& status);
+
+} // namespace teststatus
 
 } // namespace jobdeck
