@@ -5,6 +5,7 @@
 // (synchronous SQLite commits) before they are acknowledged. Loopback only, bounded in requests and
 // time. Usage:
 //   bench_service_reads [--jobdeckd PATH] [--nginx-port N --nginx-root DIR] [--seconds S] [--requests N]
+//                       [--only describe|status|writes]   (one part alone, e.g. under perf)
 // bench/run-service-bench.sh starts nginx and passes its port and document root.
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -50,6 +51,7 @@ struct Options {
     std::string nginxRoot;
     double seconds = 3.0;
     std::size_t requests = 50'000;
+    std::string only; // empty: everything
 };
 
 struct Credentials {
@@ -311,12 +313,17 @@ Options parseOptions(int argc, char** argv) {
             options.seconds = std::stod(value());
         else if (arg == "--requests")
             options.requests = std::stoul(value());
+        else if (arg == "--only")
+            options.only = value();
         else
             throw std::runtime_error("unknown argument " + arg);
     }
     if (options.seconds <= 0 || options.seconds > 60 || options.requests == 0 ||
         options.requests > 10'000'000)
         throw std::runtime_error("--seconds must be in (0, 60] and --requests in [1, 10000000]");
+    if (!options.only.empty() && options.only != "describe" && options.only != "status" &&
+        options.only != "writes")
+        throw std::runtime_error("--only takes describe, status or writes");
     if ((options.nginxPort == 0) != options.nginxRoot.empty())
         throw std::runtime_error("--nginx-port and --nginx-root go together");
     return options;
@@ -357,7 +364,10 @@ int main(int argc, char** argv) {
         std::printf("%-34s %5s %10s %9s %9s %7s %9s\n", "scenario", "conns", "req/s", "p50 ms", "p99 ms",
                     "errors", "x nginx");
         const std::chrono::duration<double> maxTime(options.seconds);
+        const auto wanted = [&](const char* part) { return options.only.empty() || options.only == part; };
         for (const int connections : {1, 16, 64}) {
+            if (!wanted("describe") && !wanted("status"))
+                break;
             std::optional<double> nginxRate;
             if (staticFile) {
                 const LoadResult nginx =
@@ -365,11 +375,15 @@ int main(int argc, char** argv) {
                 nginxRate = nginx.rate();
                 printRow("nginx static file", connections, nginx, std::nullopt);
             }
-            printRow("DESCRIBE JOB (POST, Prefer: wait)", connections,
-                     Load(port, {describe}, options.requests, maxTime).run(connections), nginxRate);
-            printRow("GET /v1/status/<id>", connections,
-                     Load(port, {status}, options.requests, maxTime).run(connections), nginxRate);
+            if (wanted("describe"))
+                printRow("DESCRIBE JOB (POST, Prefer: wait)", connections,
+                         Load(port, {describe}, options.requests, maxTime).run(connections), nginxRate);
+            if (wanted("status"))
+                printRow("GET /v1/status/<id>", connections,
+                         Load(port, {status}, options.requests, maxTime).run(connections), nginxRate);
         }
+        if (!wanted("writes"))
+            return 0;
 
         // Writes: each acknowledged only once committed (synchronous=FULL), so they survive kill -9.
         std::printf("\n%-34s %5s %10s %9s %9s %7s\n", "durable writes", "conns", "ops/s", "p50 ms", "p99 ms",

@@ -48,6 +48,12 @@ std::optional<std::chrono::seconds> preferredWait(std::string_view prefer) {
     return std::nullopt;
 }
 
+// Only a read's PENDING acknowledgement may wait for the next group commit: it changes nothing.
+RequestRegistry::Durability ackDurability(std::string_view statement) {
+    return StatementExecutor::isReadStatement(statement) ? RequestRegistry::Durability::Deferred
+                                                         : RequestRegistry::Durability::Durable;
+}
+
 } // namespace
 
 HttpStatementRoutes::HttpStatementRoutes(StatementExecutor& executor, RequestRegistry& registry,
@@ -105,30 +111,52 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Principal& pr
     context.requestId = m_registry.begin(principal.projectUid);
     const std::string requestId = context.requestId;
     const std::string projectUid = principal.projectUid;
-
-    boost::asio::post(m_server.workers(), [this, context = std::move(context),
-                                           statement = body["statement"].get<std::string>()] {
+    const std::string statement = body["statement"].get<std::string>();
+    auto run = [this, context = std::move(context), statement] {
         ApiStatus status;
+        RequestRegistry::Stored stored = RequestRegistry::Stored::Yes;
         try {
             status = m_executor.execute(context, statement);
         } catch (const std::exception& e) {
             spdlog::error("request {} failed unexpectedly: {}", context.requestId, e.what());
             status = ApiStatus::failed("Internal error while executing the statement");
+            stored = RequestRegistry::Stored::No;
         }
-        m_registry.finish(context.principal.projectUid, context.requestId, std::move(status));
-    });
+        m_registry.finish(context.principal.projectUid, context.requestId, std::move(status), stored);
+    };
 
     const auto wait = preferredWait(request.header("prefer"));
     if (!wait) {
+        m_registry.acknowledge(projectUid, requestId, ackDurability(statement));
         respond(HttpResponse::json(dumpJson({{"requestId", requestId}})));
+        boost::asio::post(m_server.workers(), std::move(run));
         return;
     }
-    m_registry.waitFor(projectUid, requestId, *wait, [respond, requestId, wait](ApiStatus status) {
-        status.requestId = requestId;
-        HttpResponse response = HttpResponse::json(dumpJson(status));
-        response.headers.emplace_back("Preference-Applied", "wait=" + std::to_string(wait->count()));
-        respond(std::move(response));
-    });
+    m_registry.waitFor(
+        projectUid, requestId, *wait,
+        [this, respond, projectUid, requestId, wait, statement](ApiStatus status) {
+            auto answer = [respond, requestId, wait](ApiStatus final) {
+                final.requestId = requestId;
+                HttpResponse response = HttpResponse::json(dumpJson(final));
+                response.headers.emplace_back("Preference-Applied", "wait=" + std::to_string(wait->count()));
+                respond(std::move(response));
+            };
+            if (status.isFinal()) {
+                answer(std::move(status));
+                return;
+            }
+            // The wait ran out (on a timer thread): record the id off the IO threads, then answer.
+            boost::asio::post(m_server.workers(), [this, answer, projectUid, requestId, statement, status] {
+                try {
+                    m_registry.acknowledge(projectUid, requestId, ackDurability(statement));
+                } catch (const std::exception& e) {
+                    spdlog::error("could not record pending request {}: {}", requestId, e.what());
+                }
+                answer(status);
+            });
+        });
+    // Already on a worker: run the statement here rather than queueing it for another one.
+    run();
 }
 
 void HttpStatementRoutes::status(const HttpRequest& request, const Principal& principal, Responder respond) {

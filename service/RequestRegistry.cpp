@@ -34,7 +34,16 @@ struct RequestRegistry::Waiter {
 
 RequestRegistry::RequestRegistry(Storage& storage, boost::asio::io_context& timers)
     : m_storage(storage)
-    , m_timers(timers) {}
+    , m_timers(timers) {
+    if (const int failed = m_storage.failUnfinishedRequests(restartedMessage()); failed > 0)
+        spdlog::warn("{} request(s) were still pending when the service last stopped; they are now FAILED",
+                     failed);
+}
+
+std::string RequestRegistry::restartedMessage() {
+    return "The service restarted before this request finished; use SHOW or DESCRIBE to see whether its "
+           "statement took effect";
+}
 
 RequestRegistry::~RequestRegistry() {
     // Whoever still waits is told PENDING rather than never answered.
@@ -56,12 +65,15 @@ std::string RequestRegistry::begin(const std::string& projectUid) {
     return id;
 }
 
-void RequestRegistry::finish(const std::string& projectUid, const std::string& requestId, ApiStatus status) {
+void RequestRegistry::finish(const std::string& projectUid, const std::string& requestId, ApiStatus status,
+                             Stored stored) {
     status.requestId.reset();
-    try {
-        m_storage.saveRequestStatus(projectUid, requestId, status);
-    } catch (const std::exception& e) {
-        spdlog::error("could not persist the status of request {}: {}", requestId, e.what());
+    if (stored == Stored::No) {
+        try {
+            m_storage.saveRequestStatus(projectUid, requestId, status);
+        } catch (const std::exception& e) {
+            spdlog::error("could not persist the status of request {}: {}", requestId, e.what());
+        }
     }
     std::vector<std::shared_ptr<Waiter>> waiters;
     {
@@ -74,6 +86,20 @@ void RequestRegistry::finish(const std::string& projectUid, const std::string& r
     }
     for (const auto& waiter : waiters)
         waiter->fire(status);
+}
+
+void RequestRegistry::acknowledge(const std::string& projectUid, const std::string& requestId,
+                                  Durability durability) {
+    {
+        const std::lock_guard lock(m_mutex);
+        if (!m_pending.contains(requestId))
+            return; // final, and stored with its statement
+    }
+    // The row is only inserted when there is none, so a final status stored meanwhile stays.
+    if (durability == Durability::Durable)
+        m_storage.savePendingRequest(projectUid, requestId);
+    else
+        m_storage.deferPendingRequest(projectUid, requestId);
 }
 
 void RequestRegistry::remember(const std::string& requestId, const std::string& projectUid,

@@ -19,12 +19,20 @@ namespace jobdeck {
 class Storage;
 
 // The statuses behind GET /v1/status/<requestId>. A request is PENDING in memory until its
-// statement has run; the final status is persisted (Storage::saveRequestStatus) before anyone is
-// told about it, so a status a client has seen survives a restart. Ids are random UUIDs, and every
-// lookup is scoped by project: another project's id is as unknown as a made-up one.
+// statement has run; StatementExecutor stores the final status with the statement (durably for
+// writes, deferred for reads), and the registry keeps recent ones in memory so that polling rarely
+// reaches the database. A request whose id a client was given while it was still PENDING is stored
+// as PENDING first (acknowledge()); one still PENDING when the process ends is FAILED with
+// restartedMessage() at the next start. Ids are random UUIDs, and every lookup is scoped by project:
+// another project's id is as unknown as a made-up one.
 class RequestRegistry final {
 public:
-    // `timers` runs the deadlines of waitFor(); it must outlive the registry's waits.
+    // Whether finish() has to store the status or the executor did.
+    enum class Stored { No, Yes };
+    enum class Durability { Durable, Deferred };
+
+    // `timers` runs the deadlines of waitFor(); it must outlive the registry's waits. Fails the
+    // requests a previous process left PENDING.
     RequestRegistry(Storage& storage, boost::asio::io_context& timers);
     ~RequestRegistry();
     RequestRegistry(const RequestRegistry&) = delete;
@@ -32,9 +40,16 @@ public:
 
     // Registers a new PENDING request of the project and returns its id.
     std::string begin(const std::string& projectUid);
-    // Records the final status and wakes the waiters. A failure to persist is logged and the status
-    // kept in memory, so the client still gets its answer from this process.
-    void finish(const std::string& projectUid, const std::string& requestId, ApiStatus status);
+    // Records the final status and wakes the waiters. With Stored::No it is persisted durably first; a
+    // failure to persist is logged and the status kept in memory, so the client still gets its answer
+    // from this process.
+    void finish(const std::string& projectUid, const std::string& requestId, ApiStatus status, Stored stored);
+    // The client is being told the request id while the request may still be PENDING: record it, so
+    // that after a restart the id is still answered. Call it before telling the client; durable for
+    // statements that change something (the final status then follows in their own transaction).
+    void acknowledge(const std::string& projectUid, const std::string& requestId, Durability durability);
+    // The final status of a request that was PENDING when its process ended.
+    static std::string restartedMessage();
     // nullopt when the project has no such request.
     std::optional<ApiStatus> find(const std::string& projectUid, const std::string& requestId);
     // Calls `done` (from any thread, exactly once) with the final status as soon as it is known, or

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
+#include <thread>
 #include <unistd.h>
 
 namespace jobdeck {
@@ -102,6 +104,8 @@ int ServiceApp::run() {
     httpOptions.idleTimeout = m_options.idleTimeout;
     httpOptions.maxConnections = m_options.maxConnections;
     httpOptions.workerThreads = m_options.workerThreads;
+    // One IO thread per core: parsing and writing HTTP scale with connections.
+    httpOptions.ioThreads = std::max(2u, std::thread::hardware_concurrency());
     HttpServer server(httpOptions,
                       [&storage](std::string_view projectUid, std::string_view key, std::string_view secret) {
                           return storage->authenticate(projectUid, key, secret);
@@ -143,6 +147,8 @@ int ServiceApp::run() {
     events.stop();
     server.stop(m_options.shutdownGrace);
     runs.stop();
+    // Audit entries and statuses of the last reads are on disk before the process ends.
+    storage->flushDeferred();
     spdlog::info("stopped");
     return 0;
 }

@@ -7,6 +7,8 @@ namespace jobdeck {
 namespace {
 
 constexpr int busyTimeoutMs = 10000;
+// Distinct SQL texts kept prepared per connection; the service has a few dozen.
+constexpr std::size_t statementCacheLimit = 256;
 
 std::string errorText(sqlite3* db, std::string_view what) {
     std::string message(what);
@@ -17,21 +19,29 @@ std::string errorText(sqlite3* db, std::string_view what) {
 
 } // namespace
 
-SqliteDatabase::Query::Query(SqliteDatabase& db, sqlite3_stmt* stmt)
+SqliteDatabase::Query::Query(SqliteDatabase& db, std::unique_lock<std::recursive_mutex> lock, std::string sql,
+                             sqlite3_stmt* stmt)
     : m_db(&db)
-    , m_stmt(stmt)
-    , m_lock(db.m_mutex) {}
+    , m_lock(std::move(lock))
+    , m_sql(std::move(sql))
+    , m_stmt(stmt) {}
 
 SqliteDatabase::Query::Query(Query&& other) noexcept
     : m_db(other.m_db)
-    , m_stmt(other.m_stmt)
-    , m_lock(std::move(other.m_lock)) {
+    , m_lock(std::move(other.m_lock))
+    , m_sql(std::move(other.m_sql))
+    , m_stmt(other.m_stmt) {
     other.m_stmt = nullptr;
 }
 
 SqliteDatabase::Query::~Query() {
-    if (m_stmt)
-        sqlite3_finalize(m_stmt);
+    if (!m_stmt)
+        return;
+    try {
+        m_db->release(std::move(m_sql), m_stmt);
+    } catch (...) {
+        sqlite3_finalize(m_stmt); // out of memory: just do not keep it
+    }
 }
 
 SqliteDatabase::Query& SqliteDatabase::Query::bind(int index, std::int64_t value) {
@@ -117,7 +127,7 @@ std::optional<std::int64_t> SqliteDatabase::Query::optionalInt64(int column) con
     return int64(column);
 }
 
-std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path) {
+std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mode mode) {
     if (path.empty())
         throw DatabaseError("Cannot open the database: no path given");
     const std::filesystem::path file(path);
@@ -129,8 +139,11 @@ std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path) {
                                 ec.message());
     }
     sqlite3* raw = nullptr;
-    const int rc = sqlite3_open_v2(
-        path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+    const int rc = sqlite3_open_v2(path.c_str(), &raw,
+                                   mode == Mode::ReadOnly
+                                       ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+                                       : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                                   nullptr);
     if (rc != SQLITE_OK) {
         const std::string message = errorText(raw, "Cannot open the database " + path);
         sqlite3_close_v2(raw);
@@ -139,6 +152,11 @@ std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path) {
     sqlite3_extended_result_codes(raw, 1);
     sqlite3_busy_timeout(raw, busyTimeoutMs);
     std::unique_ptr<SqliteDatabase> db(new SqliteDatabase(raw, path));
+    if (mode == Mode::ReadOnly) {
+        // Opened read-write (a WAL reader updates the shared-memory index) but refusing any change.
+        db->executeScript("PRAGMA query_only=1;");
+        return db;
+    }
     // journal_mode answers with the mode it ended up in; anything but WAL means the file system
     // cannot do it, and we would silently lose the concurrency and durability we rely on.
     {
@@ -156,16 +174,41 @@ SqliteDatabase::SqliteDatabase(sqlite3* db, std::string path)
     , m_path(std::move(path)) {}
 
 SqliteDatabase::~SqliteDatabase() {
+    for (auto& [sql, statements] : m_statements)
+        for (sqlite3_stmt* stmt : statements)
+            sqlite3_finalize(stmt);
     sqlite3_close_v2(m_db);
 }
 
 SqliteDatabase::Query SqliteDatabase::prepare(std::string_view sql) {
     std::unique_lock lock(m_mutex);
+    std::string text(sql);
+    if (const auto it = m_statements.find(text); it != m_statements.end() && !it->second.empty()) {
+        sqlite3_stmt* stmt = it->second.back();
+        it->second.pop_back();
+        return Query(*this, std::move(lock), std::move(text), stmt);
+    }
     sqlite3_stmt* stmt = nullptr;
-    const int rc = sqlite3_prepare_v3(m_db, sql.data(), static_cast<int>(sql.size()), 0, &stmt, nullptr);
+    const int rc = sqlite3_prepare_v3(m_db, sql.data(), static_cast<int>(sql.size()),
+                                      SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
     if (rc != SQLITE_OK)
         fail("prepare", rc);
-    return Query(*this, stmt);
+    return Query(*this, std::move(lock), std::move(text), stmt);
+}
+
+void SqliteDatabase::release(std::string sql, sqlite3_stmt* stmt) {
+    // Resetting ends the statement's read, so a reader never pins an old snapshot of the WAL.
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+    auto it = m_statements.find(sql);
+    if (it == m_statements.end()) {
+        if (m_statements.size() >= statementCacheLimit) {
+            sqlite3_finalize(stmt);
+            return;
+        }
+        it = m_statements.emplace(std::move(sql), std::vector<sqlite3_stmt*>{}).first;
+    }
+    it->second.push_back(stmt);
 }
 
 void SqliteDatabase::executeScript(const std::string& sql) {

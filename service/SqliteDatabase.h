@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -9,7 +10,10 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
+#include <unordered_map>
+#include <vector>
 
 namespace jobdeck {
 
@@ -28,11 +32,14 @@ private:
 };
 
 // A thin RAII wrapper over one sqlite3 connection, opened with WAL, foreign_keys=ON, a busy timeout and
-// synchronous=FULL (a committed write survives kill -9 and power loss right after the answer).
+// synchronous=FULL (a committed write survives kill -9 and power loss right after the answer). A
+// read-only connection (Mode::ReadOnly, query_only) reads the last committed state in parallel with the
+// writer, which WAL allows.
 //
 // Thread safety: one connection guarded by a recursive mutex. A Query holds the mutex for its lifetime
 // and transaction() holds it for the whole transaction, so a thread that is inside either owns the
-// connection; other threads wait. Keep Query objects short-lived (a block scope).
+// connection; other threads wait. Keep Query objects short-lived (a block scope). Prepared statements
+// are kept per SQL text and reused, so a query costs no parse after its first use.
 class SqliteDatabase final {
 public:
     // A prepared statement; bind parameters are 1-based, columns 0-based.
@@ -77,14 +84,19 @@ public:
 
     private:
         friend class SqliteDatabase;
-        Query(SqliteDatabase& db, sqlite3_stmt* stmt);
+        Query(SqliteDatabase& db, std::unique_lock<std::recursive_mutex> lock, std::string sql,
+              sqlite3_stmt* stmt);
         SqliteDatabase* m_db;
-        sqlite3_stmt* m_stmt;
         std::unique_lock<std::recursive_mutex> m_lock;
+        std::string m_sql;
+        sqlite3_stmt* m_stmt;
     };
 
-    // Opens (creating if missing) the database file at `path`; throws DatabaseError.
-    static std::unique_ptr<SqliteDatabase> open(const std::string& path);
+    enum class Mode { ReadWrite, ReadOnly };
+
+    // Opens (creating if missing) the database file at `path`; throws DatabaseError. ReadOnly needs
+    // a database that a ReadWrite connection has created (and switched to WAL) already.
+    static std::unique_ptr<SqliteDatabase> open(const std::string& path, Mode mode = Mode::ReadWrite);
     ~SqliteDatabase();
     SqliteDatabase(const SqliteDatabase&) = delete;
     SqliteDatabase& operator=(const SqliteDatabase&) = delete;
@@ -121,6 +133,14 @@ public:
         }
         begin();
         ++m_transactionDepth;
+        struct Owner {
+            std::atomic<std::thread::id>& owner;
+            explicit Owner(std::atomic<std::thread::id>& o)
+                : owner(o) {
+                owner.store(std::this_thread::get_id());
+            }
+            ~Owner() { owner.store(std::thread::id()); }
+        } owner{m_transactionThread};
         try {
             if constexpr (std::is_void_v<std::invoke_result_t<Fn&>>) {
                 fn();
@@ -143,17 +163,28 @@ public:
     // Locks the connection for a sequence of calls that must not interleave with other threads.
     std::unique_lock<std::recursive_mutex> lock() { return std::unique_lock(m_mutex); }
 
+    // True on the thread that is inside transaction(): its reads must go through this connection to
+    // see what the transaction wrote so far.
+    bool inTransactionOnThisThread() const {
+        return m_transactionThread.load() == std::this_thread::get_id();
+    }
+
 private:
     SqliteDatabase(sqlite3* db, std::string path);
     void begin();
     void commit();
     void rollback() noexcept;
     [[noreturn]] void fail(std::string_view what, int code);
+    // Called by a finished Query, which still holds the mutex.
+    void release(std::string sql, sqlite3_stmt* stmt);
 
     sqlite3* m_db;
     std::string m_path;
     std::recursive_mutex m_mutex;
     int m_transactionDepth = 0;
+    std::atomic<std::thread::id> m_transactionThread;
+    // Idle prepared statements by SQL text; several when the same SQL runs nested on one thread.
+    std::unordered_map<std::string, std::vector<sqlite3_stmt*>> m_statements;
 };
 
 } // namespace jobdeck

@@ -29,6 +29,12 @@ bool isRunStatement(const Statement& s) {
            std::holds_alternative<ShowJobRunsStatement>(s);
 }
 
+// What the storage of a request's final status should hold: no request id (the key says it).
+ApiStatus storedStatus(ApiStatus status) {
+    status.requestId.reset();
+    return status;
+}
+
 // Masks inside single-quoted strings of text that did not parse: a 'key=value' whose key is secret keeps
 // its key, and the string following a quoted secret key ('--password', 'x' or 'db.password' = 'x') is
 // masked whole. Then bare key=value outside quotes. Errs on the side of masking. The values it hid are
@@ -206,6 +212,21 @@ std::string StatementExecutor::clusterNotFoundMessage(std::string_view clusterNa
     return "Cluster " + std::string(clusterName) + " does not exist";
 }
 
+bool StatementExecutor::isReadStatement(const Statement& s) {
+    return std::holds_alternative<DescribeJobStatement>(s) || std::holds_alternative<ShowJobsStatement>(s) ||
+           std::holds_alternative<DescribeClusterStatement>(s) ||
+           std::holds_alternative<ShowClustersStatement>(s) ||
+           std::holds_alternative<DescribeProjectStatement>(s) ||
+           std::holds_alternative<ShowAuditLogStatement>(s) ||
+           std::holds_alternative<DescribeJobRunStatement>(s) ||
+           std::holds_alternative<ShowJobRunsStatement>(s);
+}
+
+bool StatementExecutor::isReadStatement(std::string_view statementText) {
+    const ParseResult parsed = parseStatement(statementText);
+    return parsed.statement && isReadStatement(*parsed.statement);
+}
+
 std::string StatementExecutor::maskStatementText(std::string_view statementText) {
     return maskedText(parseStatement(statementText), statementText).text;
 }
@@ -220,22 +241,27 @@ ApiStatus StatementExecutor::execute(const RequestContext& context, std::string_
             ApiStatus::invalid(parsed.error ? parsed.error->message : "The statement could not be parsed");
     } else if (auto denied = RolePolicy::refusal(context.principal.role, *parsed.statement)) {
         status = ApiStatus::failed(std::move(*denied));
+    } else if (isReadStatement(*parsed.statement)) {
+        // Nothing changed, so nothing needs to be on disk before the answer.
+        status = dispatchGuarded(context, *parsed.statement, auditText);
+        scrub(status, masked.secrets);
+        try {
+            record(context, auditText, status, Durability::Deferred);
+        } catch (const std::exception& e) {
+            spdlog::error("Could not queue the audit entry for request {}: {}", context.requestId, e.what());
+        }
+        return status;
     } else if (isRunStatement(*parsed.statement)) {
         // The run manager keeps its own transactions (and may start processes): not inside ours.
-        try {
-            status = dispatch(context, *parsed.statement);
-        } catch (const std::exception& e) {
-            spdlog::error("Statement failed: {}: {}", auditText, e.what());
-            status = ApiStatus::failed(std::string("Internal error: ") + e.what());
-        }
+        status = dispatchGuarded(context, *parsed.statement, auditText);
     } else {
-        // The change, its events and its audit entry commit together: one durable write per statement.
+        // The change, its events, its audit entry and its status commit together: one durable write.
         try {
             t_eventsRecorded = false;
             status = m_storage.database().transaction([&] {
                 ApiStatus result = dispatch(context, *parsed.statement);
                 scrub(result, masked.secrets);
-                audit(context, auditText, result);
+                record(context, auditText, result, Durability::Durable);
                 return result;
             });
             if (t_eventsRecorded)
@@ -248,11 +274,21 @@ ApiStatus StatementExecutor::execute(const RequestContext& context, std::string_
     }
     scrub(status, masked.secrets);
     try {
-        audit(context, auditText, status);
+        m_storage.database().transaction([&] { record(context, auditText, status, Durability::Durable); });
     } catch (const std::exception& e) {
         spdlog::error("Could not write the audit entry for request {}: {}", context.requestId, e.what());
     }
     return status;
+}
+
+ApiStatus StatementExecutor::dispatchGuarded(const RequestContext& context, const Statement& statement,
+                                             const std::string& auditText) {
+    try {
+        return dispatch(context, statement);
+    } catch (const std::exception& e) {
+        spdlog::error("Statement failed: {}: {}", auditText, e.what());
+        return ApiStatus::failed(std::string("Internal error: ") + e.what());
+    }
 }
 
 ApiStatus StatementExecutor::dispatch(const RequestContext& context, const Statement& statement) {
@@ -314,8 +350,8 @@ void StatementExecutor::recordJobEvent(const RequestContext& context, std::strin
     t_eventsRecorded = true;
 }
 
-void StatementExecutor::audit(const RequestContext& context, std::string_view statementText,
-                              const ApiStatus& status) {
+void StatementExecutor::record(const RequestContext& context, std::string_view statementText,
+                               const ApiStatus& status, Durability durability) {
     AuditEntry entry;
     entry.at = timestampNow();
     entry.projectUid = context.principal.projectUid;
@@ -328,7 +364,16 @@ void StatementExecutor::audit(const RequestContext& context, std::string_view st
     entry.requestId = context.requestId;
     entry.headers = context.clientHeaders;
     maskAudit(entry);
-    m_storage.appendAudit(entry);
+    const std::string& project = context.principal.projectUid;
+    if (durability == Durability::Durable) {
+        m_storage.appendAudit(entry);
+        if (!context.requestId.empty())
+            m_storage.saveRequestStatus(project, context.requestId, storedStatus(status));
+    } else {
+        m_storage.deferAudit(std::move(entry));
+        if (!context.requestId.empty())
+            m_storage.deferRequestStatus(project, context.requestId, storedStatus(status));
+    }
 }
 
 } // namespace jobdeck

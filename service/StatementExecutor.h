@@ -19,7 +19,7 @@ class Storage;
 // Who asks and how: passed through to the run statements and recorded in the audit log.
 struct RequestContext final {
     Principal principal;
-    std::string requestId;
+    std::string requestId; // when set, execute() stores the request's final status under it
     std::optional<std::string> idempotencyKey;
     std::map<std::string, std::string> clientHeaders; // x-onehouse-* (account-uid, link-uid, region, uuid)
 };
@@ -29,6 +29,12 @@ struct RequestContext final {
 // principal's project, and an audit entry with secrets masked, whatever the outcome. Jobs, clusters and the
 // project are handled here; the four run statements go to the RunStatements set with setRunStatements().
 // Synchronous and thread-safe: called concurrently from the HTTP worker pool.
+//
+// Durability: a statement that may change something (and one refused or invalid, which the audit log
+// must not lose) commits its change, its audit entry and its final status in one transaction, so one
+// fsync covers all three and an acknowledged statement survives kill -9. A read (isReadStatement) writes
+// nothing before it answers: its audit entry and status go to Storage's deferred writes, committed in a
+// group within DeferredWrites' interval, before any later durable write and before the audit is read.
 class StatementExecutor final {
 public:
     StatementExecutor(Storage& storage, EventBus& events);
@@ -39,6 +45,11 @@ public:
 
     // Never throws: storage failures come back as FAILED with a one-line reason.
     ApiStatus execute(const RequestContext& context, std::string_view statementText);
+
+    // DESCRIBE and SHOW statements (jobs, clusters, project, audit log, runs): they change nothing.
+    static bool isReadStatement(const Statement& statement);
+    // The same for statement text; false when it does not parse.
+    static bool isReadStatement(std::string_view statementText);
 
     // The statement text as the audit log and service logs show it: parsed, secret values masked and
     // printed back; text that does not parse has the values of secret key=value pairs masked textually.
@@ -54,6 +65,9 @@ public:
 
 private:
     ApiStatus dispatch(const RequestContext& context, const Statement& statement);
+    // dispatch() outside any transaction of ours; an exception becomes FAILED "Internal error: ...".
+    ApiStatus dispatchGuarded(const RequestContext& context, const Statement& statement,
+                              const std::string& auditText);
 
     ApiStatus createJob(const RequestContext& context, const CreateJobStatement& statement);
     ApiStatus alterJob(const RequestContext& context, const AlterJobStatement& statement);
@@ -73,7 +87,10 @@ private:
 
     // Appends a job event inside the current transaction; execute() wakes the waiters after the commit.
     void recordJobEvent(const RequestContext& context, std::string_view type, const std::string& jobName);
-    void audit(const RequestContext& context, std::string_view statementText, const ApiStatus& status);
+    enum class Durability { Durable, Deferred };
+    // The audit entry and, when the context has a request id, the final status.
+    void record(const RequestContext& context, std::string_view statementText, const ApiStatus& status,
+                Durability durability);
 
     Storage& m_storage;
     EventBus& m_events;

@@ -132,11 +132,34 @@ CREATE TABLE events (
 );
 CREATE INDEX events_by_project ON events(project_uid, seq);
 )sql",
+    // 2: a counter that moves whenever a key changes, for the cache of verified keys.
+    R"sql(
+CREATE TABLE key_changes (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    generation INTEGER NOT NULL
+);
+INSERT INTO key_changes(id, generation) VALUES (1, 0);
+CREATE TRIGGER api_keys_changed AFTER UPDATE ON api_keys
+BEGIN
+    UPDATE key_changes SET generation = generation + 1 WHERE id = 1;
+END;
+CREATE TRIGGER api_keys_deleted AFTER DELETE ON api_keys
+BEGIN
+    UPDATE key_changes SET generation = generation + 1 WHERE id = 1;
+END;
+)sql",
 };
 
 constexpr int knownVersion = static_cast<int>(std::size(migrations));
 
 constexpr std::size_t saltBytes = 16;
+// Read-only connections; more than the worker threads, so a reader is rarely waited for.
+constexpr std::size_t readerLimit = 16;
+// Verified keys kept; beyond it the cache starts over.
+constexpr std::size_t keyCacheLimit = 10'000;
+// Deferred writes are committed this often, or as soon as this many wait.
+constexpr std::chrono::milliseconds deferredInterval{50};
+constexpr std::size_t deferredBatch = 512;
 constexpr std::size_t keyBytes = 16;
 constexpr std::size_t secretBytes = 32;
 
@@ -180,6 +203,46 @@ const ProjectSettings defaultSettings{};
 
 } // namespace
 
+// A read-only connection lent to one thread for a few queries (or the writer, inside a transaction).
+class Storage::Reader final {
+public:
+    Reader(Storage& storage, SqliteDatabase* db, bool pooled)
+        : m_storage(storage)
+        , m_db(db)
+        , m_pooled(pooled) {}
+    Reader(const Reader&) = delete;
+    Reader& operator=(const Reader&) = delete;
+    ~Reader() {
+        if (!m_pooled)
+            return;
+        {
+            const std::lock_guard lock(m_storage.m_readersMutex);
+            m_storage.m_idleReaders.push_back(m_db);
+        }
+        m_storage.m_readerReturned.notify_one();
+    }
+    SqliteDatabase* operator->() const { return m_db; }
+
+private:
+    Storage& m_storage;
+    SqliteDatabase* m_db;
+    bool m_pooled;
+};
+
+Storage::Reader Storage::reader() {
+    if (m_db->inTransactionOnThisThread())
+        return Reader(*this, m_db.get(), false);
+    std::unique_lock lock(m_readersMutex);
+    if (m_idleReaders.empty() && m_readers.size() < readerLimit) {
+        m_readers.push_back(SqliteDatabase::open(m_db->path(), SqliteDatabase::Mode::ReadOnly));
+        return Reader(*this, m_readers.back().get(), true);
+    }
+    m_readerReturned.wait(lock, [this] { return !m_idleReaders.empty(); });
+    SqliteDatabase* db = m_idleReaders.back();
+    m_idleReaders.pop_back();
+    return Reader(*this, db, true);
+}
+
 std::unique_ptr<Storage> Storage::open(const std::string& databaseUrl) {
     std::string path = databaseUrl;
     if (databaseUrl.starts_with("postgresql://") || databaseUrl.starts_with("postgres://"))
@@ -201,7 +264,16 @@ int Storage::schemaVersion() {
 }
 
 Storage::Storage(std::unique_ptr<SqliteDatabase> db)
-    : m_db(std::move(db)) {}
+    : m_db(std::move(db))
+    , m_deferred(std::make_unique<DeferredWrites>(*m_db, deferredInterval, deferredBatch)) {}
+
+Storage::~Storage() {
+    m_deferred.reset(); // commits what is queued while the writer is still open
+}
+
+void Storage::flushDeferred() {
+    m_deferred->flush();
+}
 
 void Storage::migrate() {
     m_db->transaction([&] {
@@ -257,15 +329,42 @@ std::optional<Principal> Storage::authenticate(std::string_view projectUid, std:
     static const std::string dummySalt(saltBytes, '\0');
     static const std::string dummyHash(SHA256_DIGEST_LENGTH, '\0');
 
+    std::int64_t generation = 0;
+    {
+        auto r = reader();
+        auto q = r->query("SELECT generation FROM key_changes WHERE id = 1");
+        if (q.step())
+            generation = q.int64(0);
+    }
+    const std::string cacheKey = std::string(projectUid) + '\n' + std::string(apiKey);
+    std::optional<CachedKey> cached;
+    {
+        const std::lock_guard lock(m_keysMutex);
+        if (generation != m_keysGeneration) {
+            m_keys.clear();
+            m_keysGeneration = generation;
+        }
+        if (const auto it = m_keys.find(cacheKey); it != m_keys.end())
+            cached = it->second;
+    }
+    if (cached) {
+        const auto digest = hashSecret(cached->salt, apiSecret);
+        ++m_secretComparisons;
+        if (CRYPTO_memcmp(digest.data(), cached->secretHash.data(), digest.size()) != 0)
+            return std::nullopt;
+        return cached->principal;
+    }
+
     std::string salt = dummySalt;
     std::string storedHash = dummyHash;
     bool found = false;
     bool revoked = false;
     Principal principal;
     {
-        auto q = m_db->query("SELECT k.role, k.salt, k.secret_hash, k.revoked, p.name, k.key FROM api_keys k "
-                             "JOIN projects p ON p.uid = k.project_uid WHERE k.key = ? AND k.project_uid = ?",
-                             apiKey, projectUid);
+        auto r = reader();
+        auto q = r->query("SELECT k.role, k.salt, k.secret_hash, k.revoked, p.name, k.key FROM api_keys k "
+                          "JOIN projects p ON p.uid = k.project_uid WHERE k.key = ? AND k.project_uid = ?",
+                          apiKey, projectUid);
         if (q.step()) {
             const auto role = roleFromName(q.text(0));
             salt = q.blob(1);
@@ -282,6 +381,15 @@ std::optional<Principal> Storage::authenticate(std::string_view projectUid, std:
     const bool matches = CRYPTO_memcmp(digest.data(), storedHash.data(), digest.size()) == 0;
     if (!found || revoked || !matches)
         return std::nullopt;
+    {
+        // Only under the generation read before the lookup: a key revoked since is never cached.
+        const std::lock_guard lock(m_keysMutex);
+        if (m_keysGeneration == generation) {
+            if (m_keys.size() >= keyCacheLimit)
+                m_keys.clear();
+            m_keys[cacheKey] = CachedKey{salt, storedHash, principal};
+        }
+    }
     return principal;
 }
 
@@ -336,10 +444,37 @@ void Storage::saveRequestStatus(const std::string& projectUid, const std::string
         requestId, projectUid, nlohmann::json(status).dump(), at);
 }
 
+void Storage::deferRequestStatus(const std::string& projectUid, const std::string& requestId,
+                                 ApiStatus status) {
+    m_deferred->add([this, projectUid, requestId, status = std::move(status)] {
+        saveRequestStatus(projectUid, requestId, status);
+    });
+}
+
+void Storage::savePendingRequest(const std::string& projectUid, const std::string& requestId) {
+    const std::string at = now();
+    m_db->execute("INSERT INTO requests(request_id, project_uid, status, created_at, updated_at) "
+                  "VALUES (?1, ?2, ?3, ?4, ?4) ON CONFLICT(request_id) DO NOTHING",
+                  requestId, projectUid, nlohmann::json(ApiStatus::pending()).dump(), at);
+}
+
+void Storage::deferPendingRequest(const std::string& projectUid, const std::string& requestId) {
+    m_deferred->add([this, projectUid, requestId] { savePendingRequest(projectUid, requestId); });
+}
+
+int Storage::failUnfinishedRequests(const std::string& message) {
+    return m_db->execute("UPDATE requests SET status = ?, updated_at = ? "
+                         "WHERE json_extract(status, '$.apiStatus') = ?",
+                         nlohmann::json(ApiStatus::failed(message)).dump(), now(),
+                         apiOperationStatusName(ApiOperationStatus::Pending));
+}
+
 std::optional<ApiStatus> Storage::findRequestStatus(const std::string& projectUid,
                                                     const std::string& requestId) {
-    auto q = m_db->query("SELECT status FROM requests WHERE request_id = ? AND project_uid = ?", requestId,
-                         projectUid);
+    m_deferred->flush();
+    auto r = reader();
+    auto q = r->query("SELECT status FROM requests WHERE request_id = ? AND project_uid = ?", requestId,
+                      projectUid);
     if (!q.step())
         return std::nullopt;
     return nlohmann::json::parse(q.text(0)).get<ApiStatus>();
@@ -350,7 +485,8 @@ std::optional<ApiStatus> Storage::findRequestStatus(const std::string& projectUi
 std::optional<Project> Storage::findProject(const std::string& projectUid) {
     std::string name;
     {
-        auto q = m_db->query("SELECT name FROM projects WHERE uid = ?", projectUid);
+        auto r = reader();
+        auto q = r->query("SELECT name FROM projects WHERE uid = ?", projectUid);
         if (!q.step())
             return std::nullopt;
         name = q.text(0);
@@ -359,30 +495,27 @@ std::optional<Project> Storage::findProject(const std::string& projectUid) {
 }
 
 std::optional<std::string> Storage::findProjectUidByName(const std::string& projectName) {
-    auto q = m_db->query("SELECT uid FROM projects WHERE name = ?", projectName);
+    auto r = reader();
+    auto q = r->query("SELECT uid FROM projects WHERE name = ?", projectName);
     if (!q.step())
         return std::nullopt;
     return q.text(0);
 }
 
 ProjectSettings Storage::projectSettings(const std::string& projectUid) {
-    auto lock = m_db->lock();
+    // One statement, so the settings and the allow-list come from the same snapshot.
+    auto r = reader();
+    auto q = r->query("SELECT hudi_configs_enabled, concurrent_runs_enabled, max_concurrent_runs_limit, "
+                      "(SELECT json_group_array(entry) FROM (SELECT entry FROM project_allowlist "
+                      "WHERE project_uid = p.uid ORDER BY entry)) FROM projects p WHERE uid = ?",
+                      projectUid);
+    if (!q.step())
+        return defaultSettings;
     ProjectSettings settings;
-    {
-        auto q =
-            m_db->query("SELECT hudi_configs_enabled, concurrent_runs_enabled, max_concurrent_runs_limit "
-                        "FROM projects WHERE uid = ?",
-                        projectUid);
-        if (!q.step())
-            return defaultSettings;
-        settings.hudiConfigsEnabled = q.int64(0) != 0;
-        settings.concurrentRunsEnabled = q.int64(1) != 0;
-        settings.maxConcurrentRunsLimit = q.integer(2);
-    }
-    auto q =
-        m_db->query("SELECT entry FROM project_allowlist WHERE project_uid = ? ORDER BY entry", projectUid);
-    while (q.step())
-        settings.hudiConfigAllowlist.push_back(q.text(0));
+    settings.hudiConfigsEnabled = q.int64(0) != 0;
+    settings.concurrentRunsEnabled = q.int64(1) != 0;
+    settings.maxConcurrentRunsLimit = q.integer(2);
+    settings.hudiConfigAllowlist = nlohmann::json::parse(q.text(3)).get<std::vector<std::string>>();
     return settings;
 }
 
@@ -438,18 +571,20 @@ SparkJob readJob(const SqliteDatabase::Query& q) {
 } // namespace
 
 std::optional<SparkJob> Storage::findJob(const std::string& projectUid, const std::string& name) {
-    auto q = m_db->query(std::string("SELECT ") + jobColumns +
-                             " FROM jobs j WHERE j.project_uid = ? AND j.name = ?",
-                         projectUid, name);
+    auto r = reader();
+    auto q =
+        r->query(std::string("SELECT ") + jobColumns + " FROM jobs j WHERE j.project_uid = ? AND j.name = ?",
+                 projectUid, name);
     if (!q.step())
         return std::nullopt;
     return readJob(q);
 }
 
 std::vector<SparkJob> Storage::listJobs(const std::string& projectUid) {
-    auto q = m_db->query(std::string("SELECT ") + jobColumns +
-                             " FROM jobs j WHERE j.project_uid = ? ORDER BY j.name",
-                         projectUid);
+    auto r = reader();
+    auto q =
+        r->query(std::string("SELECT ") + jobColumns + " FROM jobs j WHERE j.project_uid = ? ORDER BY j.name",
+                 projectUid);
     std::vector<SparkJob> jobs;
     while (q.step())
         jobs.push_back(readJob(q));
@@ -477,17 +612,19 @@ void Storage::deleteJob(const std::string& projectUid, const std::string& jobId)
 }
 
 int Storage::activeRunCount(const std::string& projectUid, const std::string& jobId) {
-    auto q = m_db->query("SELECT count(*) FROM runs WHERE project_uid = ? AND job_id = ? AND status IN "
-                         "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')",
-                         projectUid, jobId);
+    auto r = reader();
+    auto q = r->query("SELECT count(*) FROM runs WHERE project_uid = ? AND job_id = ? AND status IN "
+                      "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')",
+                      projectUid, jobId);
     q.step();
     return q.integer(0);
 }
 
 std::vector<std::string> Storage::jobNamesOnCluster(const std::string& projectUid,
                                                     const std::string& cluster) {
-    auto q = m_db->query("SELECT name FROM jobs WHERE project_uid = ? AND cluster = ? ORDER BY name",
-                         projectUid, cluster);
+    auto r = reader();
+    auto q = r->query("SELECT name FROM jobs WHERE project_uid = ? AND cluster = ? ORDER BY name", projectUid,
+                      cluster);
     std::vector<std::string> names;
     while (q.step())
         names.push_back(q.text(0));
@@ -523,18 +660,20 @@ Cluster readCluster(const SqliteDatabase::Query& q) {
 } // namespace
 
 std::optional<Cluster> Storage::findCluster(const std::string& projectUid, const std::string& name) {
-    auto q = m_db->query(std::string("SELECT ") + clusterColumns +
-                             " FROM clusters WHERE project_uid = ? AND name = ?",
-                         projectUid, name);
+    auto r = reader();
+    auto q = r->query(std::string("SELECT ") + clusterColumns +
+                          " FROM clusters WHERE project_uid = ? AND name = ?",
+                      projectUid, name);
     if (!q.step())
         return std::nullopt;
     return readCluster(q);
 }
 
 std::vector<Cluster> Storage::listClusters(const std::string& projectUid) {
-    auto q = m_db->query(std::string("SELECT ") + clusterColumns +
-                             " FROM clusters WHERE project_uid = ? ORDER BY name",
-                         projectUid);
+    auto r = reader();
+    auto q = r->query(std::string("SELECT ") + clusterColumns +
+                          " FROM clusters WHERE project_uid = ? ORDER BY name",
+                      projectUid);
     std::vector<Cluster> clusters;
     while (q.step())
         clusters.push_back(readCluster(q));
@@ -563,21 +702,33 @@ void Storage::deleteCluster(const std::string& projectUid, const std::string& cl
 // --- Audit ----------------------------------------------------------------------------------------
 
 std::int64_t Storage::appendAudit(const AuditEntry& entry) {
-    auto lock = m_db->lock();
+    return m_db->transaction([&] {
+        m_deferred->flush(); // joins this transaction
+        insertAudit(entry);
+        return m_db->lastInsertRowId();
+    });
+}
+
+void Storage::deferAudit(AuditEntry entry) {
+    m_deferred->add([this, entry = std::move(entry)] { insertAudit(entry); });
+}
+
+void Storage::insertAudit(const AuditEntry& entry) {
     m_db->execute(
         "INSERT INTO audit(at, project_uid, key_id, role, statement, outcome, error_message, request_id, "
         "headers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         formatTimestamp(entry.at), entry.projectUid, entry.keyId, entry.role, entry.statement,
         apiOperationStatusName(entry.outcome), entry.errorMessage, entry.requestId,
         nlohmann::json(entry.headers).dump());
-    return m_db->lastInsertRowId();
 }
 
 std::vector<AuditEntry> Storage::recentAudit(const std::string& projectUid, int limit) {
-    auto q = m_db->query(
-        "SELECT seq, at, project_uid, key_id, role, statement, outcome, error_message, request_id, "
-        "headers FROM audit WHERE project_uid = ? ORDER BY seq DESC LIMIT ?",
-        projectUid, limit);
+    m_deferred->flush();
+    auto r = reader();
+    auto q =
+        r->query("SELECT seq, at, project_uid, key_id, role, statement, outcome, error_message, request_id, "
+                 "headers FROM audit WHERE project_uid = ? ORDER BY seq DESC LIMIT ?",
+                 projectUid, limit);
     std::vector<AuditEntry> entries;
     while (q.step()) {
         AuditEntry e;
@@ -610,9 +761,10 @@ std::int64_t Storage::appendEvent(const std::string& projectUid, const ProjectEv
 }
 
 std::vector<ProjectEvent> Storage::eventsAfter(const std::string& projectUid, std::int64_t after, int limit) {
-    auto q = m_db->query("SELECT seq, type, job_name, job_run_id, status, at FROM events "
-                         "WHERE project_uid = ? AND seq > ? ORDER BY seq LIMIT ?",
-                         projectUid, after, limit);
+    auto r = reader();
+    auto q = r->query("SELECT seq, type, job_name, job_run_id, status, at FROM events "
+                      "WHERE project_uid = ? AND seq > ? ORDER BY seq LIMIT ?",
+                      projectUid, after, limit);
     std::vector<ProjectEvent> events;
     while (q.step()) {
         ProjectEvent e;
@@ -629,14 +781,16 @@ std::vector<ProjectEvent> Storage::eventsAfter(const std::string& projectUid, st
 }
 
 std::int64_t Storage::latestEventSeq(const std::string& projectUid) {
-    auto q = m_db->query("SELECT coalesce(max(seq), 0) FROM events WHERE project_uid = ?", projectUid);
+    auto r = reader();
+    auto q = r->query("SELECT coalesce(max(seq), 0) FROM events WHERE project_uid = ?", projectUid);
     q.step();
     return q.int64(0);
 }
 
 std::int64_t Storage::latestEventSeqOverall() {
     // sqlite_sequence remembers the highest seq even after pruning.
-    auto q = m_db->query("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)");
+    auto r = reader();
+    auto q = r->query("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0)");
     q.step();
     return q.int64(0);
 }
@@ -660,7 +814,8 @@ void Storage::pruneEvents(const std::string& projectUid, int keep) {
 }
 
 std::int64_t Storage::prunedEventSeq(const std::string& projectUid) {
-    auto q = m_db->query("SELECT events_pruned_through FROM projects WHERE uid = ?", projectUid);
+    auto r = reader();
+    auto q = r->query("SELECT events_pruned_through FROM projects WHERE uid = ?", projectUid);
     return q.step() ? q.int64(0) : 0;
 }
 

@@ -7,16 +7,20 @@
 #include "core/ProjectEvent.h"
 #include "core/ProjectSettings.h"
 #include "core/SparkJob.h"
+#include "service/DeferredWrites.h"
 #include "service/Principal.h"
 #include "service/SqliteDatabase.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace jobdeck {
@@ -35,6 +39,12 @@ struct CreatedKey final {
 // project never sees another's rows. Methods are thread-safe (see SqliteDatabase); combine several
 // in one atomic step with database().transaction(...). Errors are DatabaseError.
 //
+// Connections: one writer (database(), synchronous=FULL) and a pool of read-only connections that
+// the reading methods use, so reads run in parallel with each other and with a write being committed
+// (WAL). A thread inside database().transaction() reads through the writer, so it sees its own
+// uncommitted changes. Writes that need not be durable before the answer (deferAudit,
+// deferRequestStatus, deferPendingRequest) are committed in groups by DeferredWrites.
+//
 // Schema (version schemaVersion(), migrated at open; the runs table is written by RunManager):
 //   projects(uid PK, name UNIQUE, hudi_configs_enabled, concurrent_runs_enabled,
 //            max_concurrent_runs_limit, created_at)
@@ -52,6 +62,8 @@ struct CreatedKey final {
 //        driver_pid, monitor_pid, driver_start_ticks, run_dir, log_path, cancel_requested,
 //        launch_spec JSON)
 //   requests(request_id PK, project_uid, status JSON (ApiStatus), created_at, updated_at)
+//   key_changes(id PK = 1, generation): bumped by triggers whenever api_keys rows change or go, so
+//            the cache of verified keys notices a revocation made by any process
 //   audit(seq PK AUTOINCREMENT, at, project_uid, key_id, role, statement, outcome, error_message,
 //         request_id, headers JSON)
 //   events(seq PK AUTOINCREMENT, project_uid, type, job_name, job_run_id, status, at)
@@ -69,7 +81,9 @@ public:
 
     // --- API keys ---------------------------------------------------------------------------------
     // nullopt for an unknown project or key, a wrong secret or a revoked key; the secret is always
-    // hashed and compared in constant time, whichever of these applies.
+    // hashed and compared in constant time, whichever of these applies. Keys that verified once are
+    // cached (salt, hash, principal; never the secret), so a known key costs one hash and no lookup
+    // of the key; the cache is dropped whenever key_changes moves (a revocation, by any process).
     std::optional<Principal> authenticate(std::string_view projectUid, std::string_view apiKey,
                                           std::string_view apiSecret);
     // Creates the project when it does not exist yet.
@@ -80,9 +94,19 @@ public:
     std::uint64_t secretComparisons() const { return m_secretComparisons.load(); }
 
     // --- Request statuses -------------------------------------------------------------------------
+    // Durable (joins the caller's transaction, if any).
     void saveRequestStatus(const std::string& projectUid, const std::string& requestId,
                            const ApiStatus& status);
+    // Committed with the next group (see DeferredWrites).
+    void deferRequestStatus(const std::string& projectUid, const std::string& requestId, ApiStatus status);
+    // Records the request as PENDING unless a status is stored already (durable / with the next group).
+    void savePendingRequest(const std::string& projectUid, const std::string& requestId);
+    void deferPendingRequest(const std::string& projectUid, const std::string& requestId);
+    // Commits queued statuses first, so a status deferred a moment ago is found.
     std::optional<ApiStatus> findRequestStatus(const std::string& projectUid, const std::string& requestId);
+    // At start: every request still PENDING in the database gets FAILED with `message` (its process
+    // ended before it finished). Returns how many.
+    int failUnfinishedRequests(const std::string& message);
 
     // --- Projects ---------------------------------------------------------------------------------
     // The project and its settings, without recentAudit.
@@ -111,10 +135,16 @@ public:
     void deleteCluster(const std::string& projectUid, const std::string& clusterId);
 
     // --- Audit ------------------------------------------------------------------------------------
-    // Appends the entry (its seq is assigned) and returns the seq.
+    // Appends the entry durably, after the deferred ones (so seq follows the order of the answers),
+    // and returns its seq. Joins the caller's transaction, if any.
     std::int64_t appendAudit(const AuditEntry& entry);
-    // Newest first.
+    // Appends the entry with the next group commit.
+    void deferAudit(AuditEntry entry);
+    // Newest first; deferred entries are committed first, so they are included.
     std::vector<AuditEntry> recentAudit(const std::string& projectUid, int limit);
+
+    // Commits every deferred write now (the destructor does too).
+    void flushDeferred();
 
     // --- Events (see EventBus) --------------------------------------------------------------------
     // Stores the event with the next seq and returns it.
@@ -135,12 +165,38 @@ public:
     static std::string randomUuid();
     static std::string randomHex(std::size_t bytes);
 
+    ~Storage();
+    Storage(const Storage&) = delete;
+    Storage& operator=(const Storage&) = delete;
+
 private:
+    class Reader;
+    struct CachedKey {
+        std::string salt;
+        std::string secretHash;
+        Principal principal;
+    };
+
     explicit Storage(std::unique_ptr<SqliteDatabase> db);
     void migrate();
+    // A read-only connection for this thread's next reads (the writer inside a transaction).
+    Reader reader();
+    void insertAudit(const AuditEntry& entry);
 
     std::unique_ptr<SqliteDatabase> m_db;
     std::atomic<std::uint64_t> m_secretComparisons{0};
+
+    std::mutex m_readersMutex;
+    std::condition_variable m_readerReturned;
+    std::vector<std::unique_ptr<SqliteDatabase>> m_readers;
+    std::vector<SqliteDatabase*> m_idleReaders;
+
+    std::mutex m_keysMutex;
+    std::int64_t m_keysGeneration = -1;
+    std::unordered_map<std::string, CachedKey> m_keys; // by project uid + '\n' + api key
+
+    // Last: destroyed (and so flushed) first, while the connections still exist.
+    std::unique_ptr<DeferredWrites> m_deferred;
 };
 
 } // namespace jobdeck

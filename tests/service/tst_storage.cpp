@@ -1,7 +1,10 @@
 // Storage, SqliteDatabase and EventBus in-process, on a temporary data directory.
 #include "service/EventBus.h"
+#include "service/RequestRegistry.h"
 #include "service/StatementExecutor.h"
 #include "service/Storage.h"
+
+#include <boost/asio/io_context.hpp>
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -22,6 +25,25 @@ int scalar(SqliteDatabase& db, const std::string& sql) {
     auto q = db.query(sql);
     q.step();
     return q.integer(0);
+}
+
+AuditEntry auditEntry(const std::string& projectUid, const std::string& statement) {
+    AuditEntry e;
+    e.at = timestampNow();
+    e.projectUid = projectUid;
+    e.keyId = "k";
+    e.role = "viewer";
+    e.statement = statement;
+    e.outcome = ApiOperationStatus::Success;
+    e.requestId = "r-" + statement;
+    return e;
+}
+
+std::vector<std::string> auditStatements(Storage& storage, const std::string& projectUid) {
+    std::vector<std::string> statements;
+    for (const auto& entry : storage.recentAudit(projectUid, 100))
+        statements.push_back(entry.statement);
+    return statements;
 }
 
 ProjectEvent jobEvent(std::string type, std::string job) {
@@ -403,6 +425,7 @@ private slots:
         for (auto& w : workers)
             QVERIFY(w.get());
         QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM jobs"), 41);
+        storage->flushDeferred(); // the reads' entries are committed in groups
         QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM audit"), 1 + 8 + 4 * 10 * 3);
         QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM events WHERE type = 'JOB_CREATED'"), 41);
         // Run statements without a run manager fail, never succeed silently.
@@ -429,6 +452,91 @@ private slots:
         QCOMPARE(fresh.events.size(), std::size_t(3));
         // A seq this database never handed out: the client followed another database.
         QVERIFY(bus.page(a, last + 1000).reload);
+    }
+
+    void cachedKeysNoticeARevocationByAnotherProcess() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const CreatedKey key = storage->createKey("alpha", Role::Operator);
+        QVERIFY(storage->authenticate(key.projectUid, key.apiKey, key.apiSecret)); // now cached
+        const auto before = storage->secretComparisons();
+        QVERIFY(storage->authenticate(key.projectUid, key.apiKey, key.apiSecret));
+        QVERIFY(!storage->authenticate(key.projectUid, key.apiKey, "wrong")); // the cache checks the secret
+        QCOMPARE(storage->secretComparisons() - before, std::uint64_t(2));
+        {
+            // Another connection, as `sqlite3` or a second process would be.
+            auto other = Storage::open(dbPath(dir));
+            QVERIFY(other->revokeKey(key.apiKey));
+        }
+        QVERIFY(!storage->authenticate(key.projectUid, key.apiKey, key.apiSecret));
+    }
+
+    void deferredAuditKeepsTheOrderOfTheAnswers() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto project = storage->createKey("alpha", Role::Admin).projectUid;
+        storage->deferAudit(auditEntry(project, "read 1"));
+        storage->appendAudit(auditEntry(project, "write 2")); // commits "read 1" first
+        storage->deferAudit(auditEntry(project, "read 3"));
+        // Reading the audit commits what is deferred: newest first, in the order they were made.
+        QCOMPARE(auditStatements(*storage, project),
+                 (std::vector<std::string>{"read 3", "write 2", "read 1"}));
+        QVERIFY(auditStatements(*storage, storage->createKey("beta", Role::Admin).projectUid).empty());
+    }
+
+    void deferredWritesReachTheDatabaseAtClose() {
+        QTemporaryDir dir;
+        std::string project;
+        {
+            auto storage = Storage::open(dbPath(dir));
+            project = storage->createKey("alpha", Role::Admin).projectUid;
+            storage->deferAudit(auditEntry(project, "read"));
+            storage->deferRequestStatus(project, "r1", ApiStatus::failed("nope"));
+        }
+        auto db = SqliteDatabase::open(dbPath(dir));
+        QCOMPARE(scalar(*db, "SELECT count(*) FROM audit WHERE statement = 'read'"), 1);
+        QCOMPARE(scalar(*db, "SELECT count(*) FROM requests WHERE request_id = 'r1'"), 1);
+    }
+
+    void readsSeeWhatTheirTransactionWrote() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto project = storage->createKey("alpha", Role::Admin).projectUid;
+        Cluster cluster;
+        cluster.clusterId = "c-1";
+        cluster.name = "c";
+        cluster.type = "Spark";
+        storage->database().transaction([&] {
+            storage->insertCluster(project, cluster);
+            QVERIFY(storage->findCluster(project, "c")); // through the writer, uncommitted
+        });
+        QVERIFY(storage->findCluster(project, "c")); // through a reader, committed
+    }
+
+    void pendingRequestsAreFailedAfterARestart() {
+        QTemporaryDir dir;
+        boost::asio::io_context io;
+        std::string project;
+        std::string pending;
+        std::string finished;
+        {
+            auto storage = Storage::open(dbPath(dir));
+            project = storage->createKey("alpha", Role::Admin).projectUid;
+            RequestRegistry registry(*storage, io);
+            pending = registry.begin(project);
+            registry.acknowledge(project, pending, RequestRegistry::Durability::Durable);
+            finished = registry.begin(project);
+            registry.acknowledge(project, finished, RequestRegistry::Durability::Durable);
+            registry.finish(project, finished, ApiStatus::failed("done"), RequestRegistry::Stored::No);
+            QVERIFY(*registry.find(project, pending) == ApiStatus::pending());
+        } // the process "ends" with one request unfinished
+        auto storage = Storage::open(dbPath(dir));
+        RequestRegistry registry(*storage, io);
+        const auto status = registry.find(project, pending);
+        QVERIFY(status);
+        QVERIFY(*status == ApiStatus::failed(RequestRegistry::restartedMessage()));
+        QVERIFY(*registry.find(project, finished) == ApiStatus::failed("done"));
+        QVERIFY(!registry.find(storage->createKey("beta", Role::Admin).projectUid, pending));
     }
 };
 
