@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/FixedParameters.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,11 +10,11 @@ namespace jobdeck {
 
 enum class Severity { Error, Warning, Info };
 
-// A change that repairs a diagnostic. It carries the whole corrected parameter list, so an
-// editor can apply it as one undoable step and the service can show what it would become.
+// A change that repairs a diagnostic. It carries the whole corrected parameter list (built when read), so
+// an editor can apply it as one undoable step and the service can show what it would become.
 struct Fix final {
     std::string title; // "Move --hudi-conf before the application path"
-    std::vector<std::string> parameters;
+    FixedParameters parameters;
     bool operator==(const Fix&) const = default;
 };
 

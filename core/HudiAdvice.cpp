@@ -1,14 +1,15 @@
 #include "core/HudiAdvice.h"
 
+#include "core/Concat.h"
 #include "core/HudiCatalogue.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
+#include <memory>
 #include <optional>
 #include <string_view>
-#include <unordered_map>
-#include <unordered_set>
 
 namespace jobdeck {
 namespace {
@@ -32,6 +33,80 @@ constexpr std::string_view kOutputDateFormat = "hoodie.keygen.timebased.output.d
 constexpr std::string_view kUpsertParallelism = "hoodie.upsert.shuffle.parallelism";
 constexpr std::string_view kIndexType = "hoodie.index.type";
 constexpr std::string_view kHivePackage = "org.apache.hudi.hive.";
+
+// Every key the advice reads a value of: each pair with one of them is remembered in its slot.
+constexpr std::array<std::string_view, 35> kWatchedKeys{kHiveSyncEnable,
+                                                        kMetaSyncEnable,
+                                                        kMetaSyncTool,
+                                                        kHiveSyncMode,
+                                                        kJdbcUrl,
+                                                        kUsername,
+                                                        kPassword,
+                                                        kMetastoreUris,
+                                                        kUseSparkCatalog,
+                                                        kExtractor,
+                                                        kSyncPartitionFields,
+                                                        kPartitionPathField,
+                                                        kHiveStylePartitioning,
+                                                        kKeyGeneratorClass,
+                                                        kKeyGeneratorType,
+                                                        kOutputDateFormat,
+                                                        kUpsertParallelism,
+                                                        kIndexType,
+                                                        "spark.hadoop.hive.metastore.uris",
+                                                        "spark.hive.metastore.uris",
+                                                        "spark.speculation",
+                                                        "spark.shuffle.readHostLocalDisk",
+                                                        "spark.io.encryption.enabled",
+                                                        "spark.shuffle.service.enabled",
+                                                        "spark.sql.enableToString",
+                                                        "spark.locality.wait",
+                                                        "spark.locality.wait.process",
+                                                        "spark.locality.wait.node",
+                                                        "spark.locality.wait.rack",
+                                                        "spark.executor.instances",
+                                                        "spark.executor.cores",
+                                                        "spark.dynamicAllocation.enabled",
+                                                        "spark.dynamicAllocation.maxExecutors",
+                                                        "spark.default.parallelism",
+                                                        "spark.sql.shuffle.partitions"};
+
+// A watched key's slot, found when compiling: a key missing from kWatchedKeys does not compile.
+struct Watched final {
+    consteval Watched(std::string_view key)
+        : slot(slotOf(key)) {}
+    template <std::size_t N>
+    consteval Watched(const char (&key)[N])
+        : Watched(std::string_view(key, N - 1)) {}
+    std::string_view key() const { return kWatchedKeys[slot]; }
+
+    static consteval std::size_t slotOf(std::string_view key) {
+        for (std::size_t i = 0; i < kWatchedKeys.size(); ++i)
+            if (kWatchedKeys[i] == key)
+                return i;
+        throw "not a watched key";
+    }
+    std::size_t slot;
+};
+
+// The slot of a key found in the job, kWatchedKeys.size() when the advice does not read it. The slots are
+// grouped by key length: few keys share one, and every pair of the job is looked up.
+std::size_t watchedSlot(std::string_view key) {
+    static const auto byLength = [] {
+        std::size_t longest = 0;
+        for (const std::string_view k : kWatchedKeys)
+            longest = std::max(longest, k.size());
+        std::vector<std::vector<std::size_t>> slots(longest + 1);
+        for (std::size_t i = 0; i < kWatchedKeys.size(); ++i)
+            slots[kWatchedKeys[i].size()].push_back(i);
+        return slots;
+    }();
+    if (key.size() < byLength.size())
+        for (const std::size_t slot : byLength[key.size()])
+            if (kWatchedKeys[slot] == key)
+                return slot;
+    return kWatchedKeys.size();
+}
 
 const std::vector<AdviceRule> kRules = {
     {"catalogue.likely-typo", Severity::Warning,
@@ -80,7 +155,7 @@ std::string lowered(std::string_view s) {
 }
 
 std::string quoted(std::string_view s) {
-    return "'" + std::string(s) + "'";
+    return concat({"'", s, "'"});
 }
 
 std::optional<long long> positiveNumber(std::string_view s) {
@@ -119,62 +194,61 @@ public:
         : m_parameters(parameters)
         , m_budget(maxFixes) {}
 
-    std::optional<Fix> setValue(const ConfigSetting& s, std::string_view value, std::string title) {
+    std::optional<Fix> setValue(const ConfigView& s, std::string_view value, std::string title) {
         return rewrite(s, s.key, value, std::move(title));
     }
-    std::optional<Fix> renameKey(const ConfigSetting& s, std::string_view key, std::string title) {
+    std::optional<Fix> renameKey(const ConfigView& s, std::string_view key, std::string title) {
         return rewrite(s, key, s.value, std::move(title));
     }
     // Removes a --hudi-conf pair: "--hudi-conf k=v" (two tokens) or "--hudi-conf=k=v" (one).
-    std::optional<Fix> removeHudiConf(const ConfigSetting& s, std::string title) {
-        const auto at = position(s);
-        if (!at || !spend())
+    std::optional<Fix> removeHudiConf(const ConfigView& s, std::string title) {
+        if (!position(s) || !spend())
             return std::nullopt;
-        std::vector<std::string> parameters = m_parameters;
-        const auto index = static_cast<std::ptrdiff_t>(s.tokenIndex);
-        if (m_parameters[s.tokenIndex].starts_with("--hudi-conf="))
-            parameters.erase(parameters.begin() + index);
-        else if (s.tokenIndex > 0 && m_parameters[s.tokenIndex - 1] == "--hudi-conf")
-            parameters.erase(parameters.begin() + index - 1, parameters.begin() + index + 1);
-        else
-            return std::nullopt;
-        return Fix{std::move(title), std::move(parameters)};
+        const auto index = static_cast<std::size_t>(s.tokenIndex);
+        std::size_t begin = index;
+        if (!m_parameters[index].starts_with("--hudi-conf=")) {
+            if (index == 0 || m_parameters[index - 1] != "--hudi-conf")
+                return std::nullopt;
+            begin = index - 1;
+        }
+        return fix(std::move(title), begin, index + 1, {});
     }
     // Adds "--hudi-conf key=value" right after an existing configuration, which is before the path.
-    std::optional<Fix> addHudiConfAfter(const ConfigSetting& s, std::string_view key, std::string_view value,
+    std::optional<Fix> addHudiConfAfter(const ConfigView& s, std::string_view key, std::string_view value,
                                         std::string title) {
         if (!position(s) || !spend())
             return std::nullopt;
-        std::vector<std::string> parameters = m_parameters;
-        const auto after = parameters.begin() + static_cast<std::ptrdiff_t>(s.tokenIndex) + 1;
-        parameters.insert(after, {"--hudi-conf", std::string(key) + "=" + std::string(value)});
-        return Fix{std::move(title), std::move(parameters)};
+        const auto after = static_cast<std::size_t>(s.tokenIndex) + 1;
+        return fix(std::move(title), after, after,
+                   {"--hudi-conf", std::string(key) + "=" + std::string(value)});
     }
 
 private:
     // Where "key=" starts in the setting's token; a prefix such as "--conf=" is kept.
-    std::optional<std::size_t> position(const ConfigSetting& s) const {
+    std::optional<std::size_t> position(const ConfigView& s) const {
         if (s.tokenIndex < 0 || static_cast<std::size_t>(s.tokenIndex) >= m_parameters.size())
             return std::nullopt;
-        const std::string& token = m_parameters[s.tokenIndex];
-        const std::string pair = s.key + "=" + s.value;
-        if (!token.ends_with(pair))
+        const std::string_view token = m_parameters[static_cast<std::size_t>(s.tokenIndex)];
+        const std::size_t pair = s.key.size() + 1 + s.value.size();
+        if (token.size() < pair || !token.ends_with(s.value))
             return std::nullopt;
-        return token.size() - pair.size();
+        const std::size_t at = token.size() - pair;
+        if (token.substr(at, s.key.size()) != s.key || token[at + s.key.size()] != '=')
+            return std::nullopt;
+        return at;
     }
 
-    std::optional<Fix> rewrite(const ConfigSetting& s, std::string_view key, std::string_view value,
+    std::optional<Fix> rewrite(const ConfigView& s, std::string_view key, std::string_view value,
                                std::string title) {
         const auto at = position(s);
         if (!at || !spend())
             return std::nullopt;
-        std::vector<std::string> parameters = m_parameters;
-        std::string& token = parameters[s.tokenIndex];
-        token = token.substr(0, *at) + std::string(key) + "=" + std::string(value);
-        return Fix{std::move(title), std::move(parameters)};
+        const auto index = static_cast<std::size_t>(s.tokenIndex);
+        std::string token = m_parameters[index].substr(0, *at) + std::string(key) + "=" + std::string(value);
+        return fix(std::move(title), index, index + 1, {std::move(token)});
     }
 
-    // Each fix copies the whole parameter list; past the budget findings come without fixes.
+    // At most maxFixes fixes; past the budget findings come without fixes.
     bool spend() {
         if (m_budget == 0)
             return false;
@@ -182,41 +256,52 @@ private:
         return true;
     }
 
+    Fix fix(std::string title, std::size_t begin, std::size_t end, std::vector<std::string> with) {
+        if (!m_base)
+            m_base = std::make_shared<FixedParameters::Base>(m_parameters);
+        m_base->splices.push_back({begin, end, std::move(with)});
+        return Fix{std::move(title), FixedParameters(m_base, m_base->splices.size() - 1, 1)};
+    }
+
     const std::vector<std::string>& m_parameters;
     std::size_t m_budget;
+    std::shared_ptr<FixedParameters::Base> m_base; // the fixes' shared list and splices, made for the first
 };
 
 class Advisor final {
 public:
-    Advisor(const std::vector<std::string>& parameters, const std::vector<ConfigSetting>& sparkConfigs,
-            const std::vector<ConfigSetting>& hudiConfigs, std::size_t maxFixes)
+    Advisor(const std::vector<std::string>& parameters, std::span<const ConfigView> sparkConfigs,
+            std::span<const ConfigView> hudiConfigs, std::size_t maxFixes)
         : m_parameters(parameters)
         , m_hudiConfigs(hudiConfigs)
         , m_fixes(parameters, maxFixes)
         , m_catalogue(HudiCatalogue::instance()) {
-        for (const ConfigSetting& s : sparkConfigs)
-            m_spark[s.key] = &s;
+        for (const ConfigView& s : sparkConfigs)
+            if (const std::size_t slot = watchedSlot(s.key); slot < kWatchedKeys.size())
+                m_spark[slot] = &s;
         // By current name. The current name beats an old one whatever the order, as in Hudi; otherwise
         // the last pair wins, as in the run's properties file.
-        for (const ConfigSetting& s : hudiConfigs) {
-            std::string name = s.key;
-            bool current = true;
-            if (!m_catalogue.find(s.key)) {
-                if (const HudiConfigEntry* e = m_catalogue.findByDeprecatedName(s.key)) {
-                    name = e->key;
-                    current = false;
-                }
-            }
-            if (current)
-                m_currentNames.insert(name);
-            if (current || !m_currentNames.contains(name))
-                m_hudi[name] = &s;
+        m_names.reserve(hudiConfigs.size());
+        std::array<bool, kWatchedKeys.size()> setByCurrentName{};
+        for (const ConfigView& s : hudiConfigs) {
+            HudiCatalogue::Names names = m_catalogue.lookup(s.key);
+            m_names.push_back(names);
+            const bool current = names.entry || !names.deprecatedOf;
+            if (names.entry)
+                m_currentEntries.push_back(names.entry);
+            const std::size_t slot = watchedSlot(current ? s.key : names.deprecatedOf->key);
+            if (slot == kWatchedKeys.size())
+                continue;
+            if (current || !setByCurrentName[slot])
+                m_hudi[slot] = &s;
+            setByCurrentName[slot] = setByCurrentName[slot] || current;
         }
+        std::sort(m_currentEntries.begin(), m_currentEntries.end());
     }
 
     std::vector<Diagnostic> run() {
-        for (const ConfigSetting& s : m_hudiConfigs)
-            adviseOnKey(s);
+        for (std::size_t i = 0; i < m_hudiConfigs.size(); ++i)
+            adviseOnKey(m_hudiConfigs[i], m_names[i]);
         adviseOnHiveSync();
         adviseOnPartitionExtractor();
         adviseOnSparkSettings();
@@ -225,35 +310,28 @@ public:
     }
 
 private:
-    const ConfigSetting* hudi(std::string_view key) const {
-        const auto it = m_hudi.find(std::string(key));
-        return it == m_hudi.end() ? nullptr : it->second;
-    }
-    const ConfigSetting* spark(std::string_view key) const {
-        const auto it = m_spark.find(std::string(key));
-        return it == m_spark.end() ? nullptr : it->second;
-    }
-    static bool isTrue(const ConfigSetting* s) { return s && lowered(s->value) == "true"; }
-    static bool isFalse(const ConfigSetting* s) { return s && lowered(s->value) == "false"; }
+    const ConfigView* hudi(Watched key) const { return m_hudi[key.slot]; }
+    const ConfigView* spark(Watched key) const { return m_spark[key.slot]; }
+    static bool isTrue(const ConfigView* s) { return s && lowered(s->value) == "true"; }
+    static bool isFalse(const ConfigView* s) { return s && lowered(s->value) == "false"; }
 
-    // Fixes are moved all the way: each holds a copy of the whole parameter list, which is the main
-    // cost of advice on a long job.
-    void reportWithFixes(std::string code, Severity severity, std::string message, const ConfigSetting* at,
+    void reportWithFixes(std::string code, Severity severity, std::string message, const ConfigView* at,
                          std::vector<std::optional<Fix>> fixes) {
-        Diagnostic d{std::move(code), severity, std::move(message), at ? at->tokenIndex : -1, {}};
+        Diagnostic& d = report(std::move(code), severity, std::move(message), at);
         for (auto& fix : fixes)
             if (fix)
                 d.fixes.push_back(std::move(*fix));
-        m_out.push_back(std::move(d));
     }
-    void report(std::string code, Severity severity, std::string message, const ConfigSetting* at,
-                std::optional<Fix> fix = std::nullopt) {
-        std::vector<std::optional<Fix>> fixes;
-        fixes.push_back(std::move(fix));
-        reportWithFixes(std::move(code), severity, std::move(message), at, std::move(fixes));
+    Diagnostic& report(std::string code, Severity severity, std::string message, const ConfigView* at,
+                       std::optional<Fix> fix = std::nullopt) {
+        Diagnostic& d =
+            m_out.emplace_back(std::move(code), severity, std::move(message), at ? at->tokenIndex : -1);
+        if (fix)
+            d.fixes.push_back(std::move(*fix));
+        return d;
     }
 
-    void checkValue(const HudiConfigEntry& entry, const ConfigSetting& s) {
+    void checkValue(const HudiConfigEntry& entry, const ConfigView& s) {
         if (s.value.empty()) // the validator already refuses empty values
             return;
         if (auto problem = m_catalogue.checkValue(entry, s.value))
@@ -261,20 +339,20 @@ private:
     }
 
     // What the catalogue says about one --hudi-conf key.
-    void adviseOnKey(const ConfigSetting& s) {
+    void adviseOnKey(const ConfigView& s, const HudiCatalogue::Names& names) {
         if (s.key.empty())
             return;
-        if (const HudiConfigEntry* entry = m_catalogue.find(s.key)) {
+        if (const HudiConfigEntry* entry = names.entry) {
             checkValue(*entry, s);
             return;
         }
-        if (const HudiConfigEntry* entry = m_catalogue.findByDeprecatedName(s.key)) {
-            if (m_currentNames.contains(entry->key)) {
+        if (const HudiConfigEntry* entry = names.deprecatedOf) {
+            if (std::binary_search(m_currentEntries.begin(), m_currentEntries.end(), entry)) {
                 report("catalogue.shadowed-old-name", Severity::Warning,
                        quoted(s.key) + " is the old name of " + quoted(entry->key) +
                            ", which the job also sets; Hudi reads " + quoted(entry->key) + " and ignores " +
                            quoted(s.key) + ".",
-                       &s, m_fixes.removeHudiConf(s, "Remove " + s.key));
+                       &s, m_fixes.removeHudiConf(s, "Remove " + std::string(s.key)));
                 return;
             }
             report("catalogue.deprecated-key", Severity::Info,
@@ -284,7 +362,7 @@ private:
             checkValue(*entry, s);
             return;
         }
-        if (const FlinkOption* option = m_catalogue.findFlinkOption(s.key)) {
+        if (const FlinkOption* option = names.flinkOption) {
             adviseOnFlinkOption(s, *option);
             return;
         }
@@ -301,15 +379,16 @@ private:
                                 "? Hudi silently ignores keys it does not know.",
                             &s, std::move(fixes));
         } else if (s.key.starts_with("hoodie.")) {
-            report("catalogue.unknown-key", Severity::Info,
-                   quoted(s.key) +
-                       " is not a config of the Hudi version this platform runs; Hudi ignores keys "
-                       "it does not read.",
-                   &s);
+            report(
+                "catalogue.unknown-key", Severity::Info,
+                concat({"'", s.key,
+                        "' is not a config of the Hudi version this platform runs; Hudi ignores keys it does "
+                        "not read."}),
+                &s);
         }
     }
 
-    void adviseOnFlinkOption(const ConfigSetting& s, const FlinkOption& option) {
+    void adviseOnFlinkOption(const ConfigView& s, const FlinkOption& option) {
         std::string message = quoted(s.key);
         if (option.key != s.key)
             message += " (now " + quoted(option.key) + ")";
@@ -331,22 +410,22 @@ private:
     }
 
     void adviseOnHiveSync() {
-        const ConfigSetting* enable = hudi(kHiveSyncEnable);
-        const ConfigSetting* metaSync = hudi(kMetaSyncEnable);
-        const ConfigSetting* tool = hudi(kMetaSyncTool);
+        const ConfigView* enable = hudi(kHiveSyncEnable);
+        const ConfigView* metaSync = hudi(kMetaSyncEnable);
+        const ConfigView* tool = hudi(kMetaSyncTool);
         const bool hiveTool = !tool || tool->value.find("HiveSyncTool") != std::string::npos;
-        const ConfigSetting* modeSetting = hudi(kHiveSyncMode);
+        const ConfigView* modeSetting = hudi(kHiveSyncMode);
         const std::string mode = modeSetting ? lowered(modeSetting->value) : std::string();
         // Setting the mode shows intent to sync even when enabling happens elsewhere (a Streamer's
         // --enable-sync argument after the application path).
         const bool syncing = isTrue(enable) || (isTrue(metaSync) && hiveTool) || !mode.empty();
-        const ConfigSetting* anchor = modeSetting        ? modeSetting
-                                      : isTrue(enable)   ? enable
-                                      : isTrue(metaSync) ? metaSync
-                                                         : nullptr;
+        const ConfigView* anchor = modeSetting        ? modeSetting
+                                   : isTrue(enable)   ? enable
+                                   : isTrue(metaSync) ? metaSync
+                                                      : nullptr;
         if (!syncing || isFalse(enable))
             return;
-        const ConfigSetting* jdbcUrl = hudi(kJdbcUrl);
+        const ConfigView* jdbcUrl = hudi(kJdbcUrl);
 
         if (mode == "jdbc") {
             if (!jdbcUrl)
@@ -355,8 +434,8 @@ private:
                        "connects to its default jdbc:hive2://localhost:10000. Add --hudi-conf "
                        "hoodie.datasource.hive_sync.jdbcurl=jdbc:hive2://<hiveserver>:10000.",
                        modeSetting);
-            const ConfigSetting* user = hudi(kUsername);
-            const ConfigSetting* password = hudi(kPassword);
+            const ConfigView* user = hudi(kUsername);
+            const ConfigView* password = hudi(kPassword);
             if (user && !password)
                 report("advice.hive-sync.jdbc-credentials", Severity::Info,
                        "hoodie.datasource.hive_sync.username is set but hoodie.datasource.hive_sync.password "
@@ -401,16 +480,16 @@ private:
     }
 
     void adviseOnPartitionExtractor() {
-        const ConfigSetting* extractor = hudi(kExtractor);
+        const ConfigView* extractor = hudi(kExtractor);
         if (!extractor)
             return; // Hudi infers the extractor from the partitioning; nothing can contradict it
         const std::string_view name = simpleClassName(extractor->value);
-        const ConfigSetting* fieldsSetting = hudi(kSyncPartitionFields);
+        const ConfigView* fieldsSetting = hudi(kSyncPartitionFields);
         if (!fieldsSetting)
             fieldsSetting = hudi(kPartitionPathField);
         const std::size_t fields = fieldsSetting ? fieldCount(fieldsSetting->value) : 0;
-        const ConfigSetting* keyGenClass = hudi(kKeyGeneratorClass);
-        const ConfigSetting* keyGenType = hudi(kKeyGeneratorType);
+        const ConfigView* keyGenClass = hudi(kKeyGeneratorClass);
+        const ConfigView* keyGenType = hudi(kKeyGeneratorType);
         auto keyGenIs = [&](std::string_view classPart, std::string_view typePrefix) {
             return (keyGenClass && keyGenClass->value.find(classPart) != std::string::npos) ||
                    (keyGenType && lowered(keyGenType->value).starts_with(lowered(typePrefix)));
@@ -429,7 +508,7 @@ private:
             if (fields > 0)
                 report("advice.partition-extractor.non-partitioned-with-fields", Severity::Warning,
                        "NonPartitionedExtractor syncs the table without partitions, but " +
-                           fieldsSetting->key + " is set to " + quoted(fieldsSetting->value) +
+                           std::string(fieldsSetting->key) + " is set to " + quoted(fieldsSetting->value) +
                            ", so Hive would not see the table's partitions.",
                        extractor, {remove()});
             return;
@@ -452,7 +531,7 @@ private:
                 extractor, {remove()});
             return;
         }
-        const ConfigSetting* format = hudi(kOutputDateFormat);
+        const ConfigView* format = hudi(kOutputDateFormat);
         // A custom key generator renders "field:TIMESTAMP" partition fields with the same output format.
         const bool customTimestamp = keyGenIs("CustomKeyGenerator", "CUSTOM") && fieldsSetting &&
                                      lowered(fieldsSetting->value).find(":timestamp") != std::string::npos;
@@ -470,8 +549,9 @@ private:
              name == "SlashEncodedDayPartitionValueExtractor") &&
             fields > 1) {
             report("advice.partition-extractor.single-part-with-many-fields", Severity::Warning,
-                   std::string(name) + " yields one partition value, but " + fieldsSetting->key + " names " +
-                       std::to_string(fields) + " partition fields (" + quoted(fieldsSetting->value) +
+                   std::string(name) + " yields one partition value, but " + std::string(fieldsSetting->key) +
+                       " names " + std::to_string(fields) + " partition fields (" +
+                       quoted(fieldsSetting->value) +
                        "); MultiPartKeysValueExtractor yields one value per field.",
                    extractor, {replace("MultiPartKeysValueExtractor")});
         }
@@ -479,13 +559,14 @@ private:
 
     // The tuning guide's advice for --conf settings the job sets explicitly.
     void adviseOnSparkSettings() {
-        auto whenValue = [&](std::string_view key, std::string_view bad, std::string_view good,
-                             const char* code, Severity severity, const std::string& why) {
-            const ConfigSetting* s = spark(key);
+        auto whenValue = [&](Watched watched, std::string_view bad, std::string_view good, const char* code,
+                             Severity severity, std::string_view why) {
+            const ConfigView* s = spark(watched);
             if (!s || lowered(s->value) != bad)
                 return;
-            report(code, severity, std::string(key) + "=" + s->value + ": " + why, s,
-                   {m_fixes.setValue(*s, good, "Set " + std::string(key) + "=" + std::string(good))});
+            const std::string key(watched.key());
+            report(code, severity, concat({key, "=", s->value, ": ", why}), s,
+                   {m_fixes.setValue(*s, good, "Set " + key + "=" + std::string(good))});
         };
         whenValue(
             "spark.speculation", "true", "false", "advice.spark.speculation", Severity::Warning,
@@ -506,13 +587,14 @@ private:
         whenValue("spark.sql.enableToString", "true", "false", "advice.tuning.enable-to-string",
                   Severity::Info, "false reduces memory use while Spark parses complex SQL.");
 
-        for (std::string_view key : {"spark.locality.wait", "spark.locality.wait.process",
-                                     "spark.locality.wait.node", "spark.locality.wait.rack"}) {
-            const ConfigSetting* s = spark(key);
+        for (Watched watched : {Watched("spark.locality.wait"), Watched("spark.locality.wait.process"),
+                                Watched("spark.locality.wait.node"), Watched("spark.locality.wait.rack")}) {
+            const ConfigView* s = spark(watched);
             if (!s || isZeroDuration(s->value))
                 continue;
+            const std::string_view key = watched.key();
             report("advice.tuning.locality-wait", Severity::Info,
-                   std::string(key) + "=" + s->value +
+                   concat({key, "=", s->value}) +
                        ": Hudi tables on object storage have no data locality, so waiting for it only delays "
                        "scheduling; the tuning guide sets it to 0s.",
                    s, {m_fixes.setValue(*s, "0s", "Set " + std::string(key) + "=0s")});
@@ -550,12 +632,12 @@ private:
             else if (option == "--executor-cores")
                 cores = positiveNumber(value);
         }
-        if (const ConfigSetting* s = spark("spark.executor.instances"); s && !executors)
+        if (const ConfigView* s = spark("spark.executor.instances"); s && !executors)
             executors = positiveNumber(s->value);
-        if (const ConfigSetting* s = spark("spark.executor.cores"); s && !cores)
+        if (const ConfigView* s = spark("spark.executor.cores"); s && !cores)
             cores = positiveNumber(s->value);
         if (isTrue(spark("spark.dynamicAllocation.enabled"))) {
-            const ConfigSetting* max = spark("spark.dynamicAllocation.maxExecutors");
+            const ConfigView* max = spark("spark.dynamicAllocation.maxExecutors");
             executors = max ? positiveNumber(max->value) : std::nullopt;
         }
         if (!executors || !cores || *executors > 1'000'000 || *cores > 10'000)
@@ -564,10 +646,10 @@ private:
     }
 
     void adviseOnParallelism() {
-        const ConfigSetting* defaultParallelism = spark("spark.default.parallelism");
-        const ConfigSetting* sqlPartitions = spark("spark.sql.shuffle.partitions");
-        const ConfigSetting* upsert = hudi(kUpsertParallelism);
-        const ConfigSetting* index = hudi(kIndexType);
+        const ConfigView* defaultParallelism = spark("spark.default.parallelism");
+        const ConfigView* sqlPartitions = spark("spark.sql.shuffle.partitions");
+        const ConfigView* upsert = hudi(kUpsertParallelism);
+        const ConfigView* index = hudi(kIndexType);
         if (index && lowered(index->value) == "bucket")
             upsert = nullptr; // the guide's advice is for non-bucket tables
         if (!defaultParallelism && !sqlPartitions && !upsert)
@@ -576,36 +658,50 @@ private:
         if (!cores)
             return; // without the job's size there is nothing to compare with
         const long long advised = 2 * *cores;
-        for (const ConfigSetting* s : {defaultParallelism, sqlPartitions, upsert}) {
+        for (const ConfigView* s : {defaultParallelism, sqlPartitions, upsert}) {
             const auto value = s ? positiveNumber(s->value) : std::nullopt;
             if (!value || *value >= advised)
                 continue;
             report("advice.tuning.parallelism", Severity::Info,
-                   s->key + "=" + s->value + " is below twice the " + std::to_string(*cores) +
-                       " cores this job asks for; the tuning guide advises " + std::to_string(advised) +
-                       " so every core takes part in the shuffle.",
+                   std::string(s->key) + "=" + std::string(s->value) + " is below twice the " +
+                       std::to_string(*cores) + " cores this job asks for; the tuning guide advises " +
+                       std::to_string(advised) + " so every core takes part in the shuffle.",
                    s,
                    {m_fixes.setValue(*s, std::to_string(advised),
-                                     "Set " + s->key + "=" + std::to_string(advised))});
+                                     "Set " + std::string(s->key) + "=" + std::to_string(advised))});
         }
     }
 
     const std::vector<std::string>& m_parameters;
-    const std::vector<ConfigSetting>& m_hudiConfigs;
+    std::span<const ConfigView> m_hudiConfigs;
     FixBuilder m_fixes;
     const HudiCatalogue& m_catalogue;
-    std::unordered_map<std::string, const ConfigSetting*> m_hudi;  // by current Hudi name
-    std::unordered_set<std::string> m_currentNames;                // Hudi keys set under their current name
-    std::unordered_map<std::string, const ConfigSetting*> m_spark; // last pair wins
+    std::vector<HudiCatalogue::Names> m_names;                    // what the catalogue says of each Hudi pair
+    std::array<const ConfigView*, kWatchedKeys.size()> m_hudi{};  // by current Hudi name
+    std::vector<const HudiConfigEntry*> m_currentEntries;         // set under their current name, sorted
+    std::array<const ConfigView*, kWatchedKeys.size()> m_spark{}; // last pair wins
     std::vector<Diagnostic> m_out;
 };
 
 } // namespace
 
+std::vector<Diagnostic> adviseOnConfigViews(const std::vector<std::string>& parameters,
+                                            std::span<const ConfigView> sparkConfigs,
+                                            std::span<const ConfigView> hudiConfigs, std::size_t maxFixes) {
+    return Advisor(parameters, sparkConfigs, hudiConfigs, maxFixes).run();
+}
+
 std::vector<Diagnostic> adviseOnConfigs(const std::vector<std::string>& parameters,
                                         const std::vector<ConfigSetting>& sparkConfigs,
                                         const std::vector<ConfigSetting>& hudiConfigs, std::size_t maxFixes) {
-    return Advisor(parameters, sparkConfigs, hudiConfigs, maxFixes).run();
+    const auto views = [](const std::vector<ConfigSetting>& settings) {
+        std::vector<ConfigView> out;
+        out.reserve(settings.size());
+        for (const ConfigSetting& s : settings)
+            out.push_back({s.key, s.value, s.tokenIndex});
+        return out;
+    };
+    return adviseOnConfigViews(parameters, views(sparkConfigs), views(hudiConfigs), maxFixes);
 }
 
 const std::vector<AdviceRule>& adviceRules() {

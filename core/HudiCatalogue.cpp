@@ -1,8 +1,12 @@
 #include "core/HudiCatalogue.h"
 
+#include "core/Concat.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdlib>
+#include <functional>
 #include <limits>
 #include <tuple>
 #include <utility>
@@ -42,10 +46,34 @@ std::vector<std::string> splitList(std::string_view text) {
     return values;
 }
 
+using ByteTable = std::array<unsigned char, 256>;
+
+// std::tolower of every byte, worked out once: suggest() folds every unknown key.
+const ByteTable& foldTable() {
+    static const ByteTable table = [] {
+        ByteTable t{};
+        for (std::size_t i = 0; i < t.size(); ++i)
+            t[i] = static_cast<unsigned char>(std::tolower(static_cast<int>(i)));
+        return t;
+    }();
+    return table;
+}
+
+unsigned char folded(char c) {
+    return foldTable()[static_cast<unsigned char>(c)];
+}
+
+// Folds `s` into `out`, which holds at least s.size() characters.
+std::string_view foldInto(std::string_view s, char* out) {
+    const ByteTable& fold = foldTable();
+    for (std::size_t i = 0; i < s.size(); ++i)
+        out[i] = static_cast<char>(fold[static_cast<unsigned char>(s[i])]);
+    return {out, s.size()};
+}
+
 std::string lowered(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string out(s.size(), '\0');
+    foldInto(s, out.data());
     return out;
 }
 
@@ -56,13 +84,38 @@ std::string uppered(std::string_view s) {
     return out;
 }
 
-bool allOf(const std::vector<std::string>& values, int (*predicate)(int)) {
-    return std::all_of(values.begin(), values.end(), [predicate](const std::string& v) {
-        return std::all_of(v.begin(), v.end(), [predicate](char c) {
-            const auto u = static_cast<unsigned char>(c);
-            return !std::isalpha(u) || predicate(u) != 0;
+bool equalsFolded(std::string_view value, std::string_view lowerCase) {
+    return value.size() == lowerCase.size() &&
+           std::equal(value.begin(), value.end(), lowerCase.begin(),
+                      [](char v, char l) { return folded(v) == static_cast<unsigned char>(l); });
+}
+
+// Whether every letter of every value is upper case (`upper`) or lower case, as std::isupper and
+// std::islower say; their answers for every byte are looked up once.
+bool allOf(const std::vector<std::string>& values, bool upper) {
+    enum : unsigned char { Letter = 1, Upper = 2, Lower = 4 };
+    static const std::array<unsigned char, 256> classes = [] {
+        std::array<unsigned char, 256> t{};
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            const int c = static_cast<int>(i);
+            t[i] = static_cast<unsigned char>((std::isalpha(c) ? Letter : 0) | (std::isupper(c) ? Upper : 0) |
+                                              (std::islower(c) ? Lower : 0));
+        }
+        return t;
+    }();
+    const unsigned char wanted = upper ? Upper : Lower;
+    return std::all_of(values.begin(), values.end(), [&](const std::string& v) {
+        return std::all_of(v.begin(), v.end(), [&](char c) {
+            const unsigned char k = classes[static_cast<unsigned char>(c)];
+            return !(k & Letter) || (k & wanted);
         });
     });
+}
+
+HudiCatalogue::AllowedCase allowedCaseOf(const std::vector<std::string>& allowed) {
+    return allOf(allowed, true)    ? HudiCatalogue::AllowedCase::Upper
+           : allOf(allowed, false) ? HudiCatalogue::AllowedCase::Lower
+                                   : HudiCatalogue::AllowedCase::Mixed;
 }
 
 std::string joined(const std::vector<std::string>& values, std::string_view separator) {
@@ -75,13 +128,13 @@ std::string joined(const std::vector<std::string>& values, std::string_view sepa
     return out;
 }
 
-// Letter histogram: a-z, 0-9, '.', '_', '-', anything else. Half the L1 difference of two histograms
-// is a lower bound of their edit distance (a transposition does not change it), which rejects most
-// candidates in a few dozen additions.
-using Histogram = std::array<unsigned char, 40>;
+// Letter histogram: a-z, 0-9, '.', '_', '-', anything else (bins 40 to 47 stay empty: 48 bytes compare in
+// three vector steps). Half the L1 difference of two histograms is a lower bound of their edit distance (a
+// transposition does not change it), which rejects most candidates at the cost of a few instructions.
+using Histogram = std::array<unsigned char, 48>;
 
 std::size_t bin(char c) {
-    const auto u = static_cast<unsigned char>(std::tolower(static_cast<unsigned char>(c)));
+    const unsigned char u = folded(c);
     if (u >= 'a' && u <= 'z')
         return u - 'a';
     if (u >= '0' && u <= '9')
@@ -95,27 +148,34 @@ std::size_t bin(char c) {
     return 39;
 }
 
+// bin() of every byte.
+const ByteTable& binTable() {
+    static const ByteTable table = [] {
+        ByteTable t{};
+        for (std::size_t i = 0; i < t.size(); ++i)
+            t[i] = static_cast<unsigned char>(bin(static_cast<char>(i)));
+        return t;
+    }();
+    return table;
+}
+
 Histogram histogramOf(std::string_view s) {
+    const ByteTable& bins = binTable();
     Histogram h{};
     for (char c : s) {
-        auto& slot = h[bin(c)];
+        auto& slot = h[bins[static_cast<unsigned char>(c)]];
         if (slot < 255)
             ++slot;
     }
     return h;
 }
 
-// Stops counting once the bound exceeds `limit`: most candidates are rejected within a few bins.
-std::size_t histogramBound(const Histogram& a, const Histogram& b, std::size_t limit) {
-    const unsigned char* pa = a.data();
-    const unsigned char* pb = b.data();
-    std::size_t l1 = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        l1 += pa[i] > pb[i] ? pa[i] - pb[i] : pb[i] - pa[i];
-        if (l1 > 2 * limit + 1)
-            break;
-    }
-    return (l1 + 1) / 2;
+// A sum of absolute differences without branches, which the compiler vectorises.
+std::size_t histogramBound(const Histogram& a, const Histogram& b) {
+    int l1 = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        l1 += std::abs(static_cast<int>(a[i]) - static_cast<int>(b[i]));
+    return (static_cast<std::size_t>(l1) + 1) / 2;
 }
 
 // Optimal-string-alignment Damerau-Levenshtein distance, abandoned as soon as every cell of a row
@@ -344,6 +404,7 @@ HudiCatalogue::HudiCatalogue(std::string_view hudiConfigsTsv, std::string_view f
 
     for (std::size_t i = 0; i < m_entries.size(); ++i) {
         const HudiConfigEntry& e = m_entries[i];
+        m_allowedCase.push_back(allowedCaseOf(e.allowedValues));
         m_candidates.push_back({lowered(e.key), e.key, i, false, histogramOf(e.key)});
         for (const std::string& old : e.deprecatedNames)
             if (!m_byKey.contains(old))
@@ -358,6 +419,12 @@ HudiCatalogue::HudiCatalogue(std::string_view hudiConfigsTsv, std::string_view f
     std::stable_sort(m_candidates.begin(), m_candidates.end(), [](const Candidate& a, const Candidate& b) {
         return a.lowered.size() < b.lowered.size();
     });
+
+    const std::array<const Index*, 3> indexes{&m_byKey, &m_byDeprecatedName, &m_flinkByKey};
+    for (std::size_t which = 0; which < indexes.size(); ++which)
+        for (const auto& [name, at] : *indexes[which])
+            m_names.try_emplace(name, std::array<std::size_t, 3>{kNoEntry, kNoEntry, kNoEntry})
+                .first->second[which] = at;
 }
 
 const HudiConfigEntry* HudiCatalogue::find(std::string_view key) const {
@@ -375,12 +442,23 @@ const FlinkOption* HudiCatalogue::findFlinkOption(std::string_view key) const {
     return it == m_flinkByKey.end() ? nullptr : &m_flinkOptions[it->second];
 }
 
+HudiCatalogue::Names HudiCatalogue::lookup(std::string_view key) const {
+    const auto it = m_names.find(key);
+    if (it == m_names.end())
+        return {};
+    const auto& [entry, deprecatedOf, flinkOption] = it->second;
+    return {entry == kNoEntry ? nullptr : &m_entries[entry],
+            deprecatedOf == kNoEntry ? nullptr : &m_entries[deprecatedOf],
+            flinkOption == kNoEntry ? nullptr : &m_flinkOptions[flinkOption]};
+}
+
 std::vector<std::string> HudiCatalogue::suggest(std::string_view unknownKey, std::size_t max) const {
     std::vector<std::string> result;
     if (max == 0 || unknownKey.empty() || unknownKey.size() > kMaxSuggestLength)
         return result;
 
-    const std::string needle = lowered(unknownKey);
+    std::array<char, kMaxSuggestLength> buffer; // the key folded, without allocating
+    const std::string_view needle = foldInto(unknownKey, buffer.data());
     const Histogram needleHistogram = histogramOf(needle);
     const std::size_t limit = typoThreshold(unknownKey);
 
@@ -391,7 +469,7 @@ std::vector<std::string> HudiCatalogue::suggest(std::string_view unknownKey, std
         m_candidates.begin(), m_candidates.end(), needle.size() > limit ? needle.size() - limit : 0,
         [](const Candidate& c, std::size_t length) { return c.lowered.size() < length; });
     for (auto it = first; it != m_candidates.end() && it->lowered.size() <= needle.size() + limit; ++it) {
-        if (histogramBound(it->histogram, needleHistogram, limit) > limit)
+        if (histogramBound(it->histogram, needleHistogram) > limit)
             continue;
         const std::size_t distance = boundedDistance(needle, it->lowered, limit);
         if (distance > limit)
@@ -421,31 +499,30 @@ std::vector<std::string> HudiCatalogue::suggest(std::string_view unknownKey, std
 
 std::optional<std::string> HudiCatalogue::checkValue(const HudiConfigEntry& entry,
                                                      std::string_view value) const {
-    const std::string got = "got '" + std::string(value) + "'.";
-    const std::string& type = entry.type;
+    const auto got = [&] { return concat({"got '", value, "'."}); };
+    const std::string_view type = entry.type;
     if (type == "boolean") {
-        const std::string v = lowered(value);
-        if (v != "true" && v != "false")
-            return "'" + entry.key + "' expects true or false, " + got +
+        if (!equalsFolded(value, "true") && !equalsFolded(value, "false"))
+            return "'" + entry.key + "' expects true or false, " + got() +
                    " Hudi reads anything but 'true' as false.";
     } else if (type == "int" || type == "long") {
         if (!isJavaInteger(value, type == "long"))
-            return "'" + entry.key + "' expects a whole number (" + type +
-                   (type == "int" ? ", at most 2147483647" : "") + "), " + got;
+            return "'" + entry.key + "' expects a whole number (" + entry.type +
+                   (type == "int" ? ", at most 2147483647" : "") + "), " + got();
     } else if (type == "double") {
         if (!isJavaDouble(value))
             return "'" + entry.key + "' expects a number such as " +
-                   (entry.defaultValue.empty() ? std::string("0.5") : entry.defaultValue) + ", " + got;
+                   (entry.defaultValue.empty() ? std::string("0.5") : entry.defaultValue) + ", " + got();
     } else if (type == "duration") {
         if (!isDuration(value))
             return "'" + entry.key + "' expects a duration such as " +
-                   (entry.defaultValue.empty() ? std::string("30s") : entry.defaultValue) + ", " + got;
+                   (entry.defaultValue.empty() ? std::string("30s") : entry.defaultValue) + ", " + got();
     } else if (type == "class") {
         if (!isJavaClassName(value))
             return "'" + entry.key + "' expects a fully qualified Java class name such as " +
                    (entry.defaultValue.empty() ? std::string("org.apache.hudi.SomeClass")
                                                : entry.defaultValue) +
-                   ", " + got;
+                   ", " + got();
     }
 
     if (entry.allowedValues.empty())
@@ -455,13 +532,18 @@ std::optional<std::string> HudiCatalogue::checkValue(const HudiConfigEntry& entr
     // as Pulsar's RoundRobinPartition go to Enum.valueOf and must match exactly.
     const std::vector<std::string>& allowed = entry.allowedValues;
     std::string probe(value);
-    if (allOf(allowed, std::isupper))
+    const std::less<const HudiConfigEntry*> before; // an entry of a test's own is not in m_entries
+    const bool known =
+        !before(&entry, m_entries.data()) && before(&entry, m_entries.data() + m_entries.size());
+    const AllowedCase allowedCase =
+        known ? m_allowedCase[static_cast<std::size_t>(&entry - m_entries.data())] : allowedCaseOf(allowed);
+    if (allowedCase == AllowedCase::Upper)
         probe = uppered(value);
-    else if (allOf(allowed, std::islower))
+    else if (allowedCase == AllowedCase::Lower)
         probe = lowered(value);
     if (std::find(allowed.begin(), allowed.end(), probe) != allowed.end())
         return std::nullopt;
-    std::string message = "'" + entry.key + "' expects one of " + joined(allowed, ", ") + ", " + got;
+    std::string message = "'" + entry.key + "' expects one of " + joined(allowed, ", ") + ", " + got();
     const std::string folded = lowered(value);
     for (const std::string& candidate : allowed)
         if (lowered(candidate) == folded)

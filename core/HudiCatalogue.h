@@ -45,8 +45,18 @@ public:
     // Operator message when the value does not fit the entry's type or allowed values, nullopt when it does.
     std::optional<std::string> checkValue(const HudiConfigEntry& entry, std::string_view value) const;
     const FlinkOption* findFlinkOption(std::string_view key) const; // current or deprecated Flink name
+    // What find(), findByDeprecatedName() and findFlinkOption() say about `key`, from one lookup.
+    struct Names final {
+        const HudiConfigEntry* entry = nullptr;        // key is its current name
+        const HudiConfigEntry* deprecatedOf = nullptr; // key is one of its deprecated names
+        const FlinkOption* flinkOption = nullptr;
+    };
+    Names lookup(std::string_view key) const;
     const std::vector<HudiConfigEntry>& entries() const { return m_entries; }
     const std::vector<FlinkOption>& flinkOptions() const { return m_flinkOptions; }
+
+    // The letters of an entry's allowed values: all upper case, all lower case, or mixed (checkValue()).
+    enum class AllowedCase { Upper, Lower, Mixed };
 
 private:
     // A name suggest() can match: a current key or a deprecated one, lower-cased, with its letter histogram
@@ -56,7 +66,7 @@ private:
         std::string original;
         std::size_t entry = 0;
         bool deprecated = false;
-        std::array<unsigned char, 40> histogram{}; // see histogramOf() in the .cpp
+        std::array<unsigned char, 48> histogram{}; // see histogramOf() in the .cpp
     };
 
     struct StringHash {
@@ -70,8 +80,11 @@ private:
     Index m_byKey;
     Index m_byDeprecatedName;
     Index m_flinkByKey;
-    std::vector<Candidate> m_candidates; // sorted by length, so a length window is a contiguous range
-    Index m_bySuffix;                    // last two segments of a current key, when unique
+    // Every name in the three indexes above, for lookup(): entry, deprecatedOf, flinkOption (kNone: none).
+    std::unordered_map<std::string, std::array<std::size_t, 3>, StringHash, std::equal_to<>> m_names;
+    std::vector<AllowedCase> m_allowedCase; // of m_entries, worked out once
+    std::vector<Candidate> m_candidates;    // sorted by length, so a length window is a contiguous range
+    Index m_bySuffix;                       // last two segments of a current key, when unique
 };
 
 } // namespace jobdeck

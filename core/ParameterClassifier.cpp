@@ -33,13 +33,14 @@ ConfigSetting settingOf(const std::string& token, const ClassifiedToken& t) {
     return {sub(t.keyRange), sub(t.valueRange), t.index};
 }
 
-void classifyArguments(const std::vector<std::string>& params, std::size_t from, ClassifiedParameters& out) {
+void classifyArguments(const std::vector<std::string>& params, std::size_t from, bool full,
+                       ClassifiedParameters& out) {
+    if (full)
+        out.applicationArguments.assign(params.begin() + static_cast<std::ptrdiff_t>(from), params.end());
     for (std::size_t i = from; i < params.size(); ++i) {
         const std::string& tok = params[i];
         ClassifiedToken t;
         t.index = static_cast<int>(i);
-        out.applicationArguments.push_back(tok);
-        const auto split = SparkSubmitOptions::splitInline(tok);
         if (tok == SparkSubmitOptions::kHudiConf) {
             t.cls = TokenClass::MisplacedHudiConfFlag;
             t.nameRange = {0, size(tok)};
@@ -51,18 +52,18 @@ void classifyArguments(const std::vector<std::string>& params, std::size_t from,
                 pair.cls = TokenClass::MisplacedHudiConfPair;
                 pair.optionIndex = t.index;
                 splitPair(params[i], 0, pair);
-                if (hasPair(pair))
+                if (full && hasPair(pair))
                     out.misplacedHudiConfigs.push_back(settingOf(params[i], pair));
                 out.tokens.push_back(pair);
-                out.applicationArguments.push_back(params[i]);
             }
             continue;
         }
+        const auto split = SparkSubmitOptions::splitInline(tok);
         if (split.value && split.option == SparkSubmitOptions::kHudiConf) {
             t.cls = TokenClass::MisplacedHudiConfPair;
             t.nameRange = {0, size(split.option)};
             splitPair(tok, size(split.option) + 1, t);
-            if (hasPair(t))
+            if (full && hasPair(t))
                 out.misplacedHudiConfigs.push_back(settingOf(tok, t));
         } else {
             t.cls = TokenClass::ApplicationArgument;
@@ -101,10 +102,12 @@ const char* tokenClassName(TokenClass c) {
     return "ApplicationArgument";
 }
 
-ClassifiedParameters classifyParameters(const std::vector<std::string>& params) {
+namespace {
+
+// `full`: also copy out the application arguments and the settings (classifyParameters()).
+ClassifiedParameters classify(const std::vector<std::string>& params, bool full) {
     ClassifiedParameters out;
     out.tokens.reserve(params.size());
-    out.applicationArguments.reserve(params.size());
     std::size_t i = 0;
     while (i < params.size()) {
         const std::string& tok = params[i];
@@ -114,7 +117,7 @@ ClassifiedParameters classifyParameters(const std::vector<std::string>& params) 
             t.cls = TokenClass::ApplicationPath;
             out.applicationPath = t.index;
             out.tokens.push_back(t);
-            classifyArguments(params, i + 1, out);
+            classifyArguments(params, i + 1, full, out);
             return out;
         }
         const auto split = SparkSubmitOptions::splitInline(tok);
@@ -168,12 +171,13 @@ ClassifiedParameters classifyParameters(const std::vector<std::string>& params) 
                 value.cls = isConf ? TokenClass::ConfPair : TokenClass::HudiConfPair;
             else if (!split.value)
                 value.cls = TokenClass::OptionValue;
-            if (hasPair(value)) {
-                ConfigSetting s = settingOf(*valueToken, value);
+            if (full && hasPair(value)) {
                 if (isHudiConf)
-                    out.hudiConfigs.push_back(std::move(s));
-                else if (isConf && s.key.starts_with("spark."))
-                    out.sparkConfigs.push_back(std::move(s));
+                    out.hudiConfigs.push_back(settingOf(*valueToken, value));
+                else if (isConf && std::string_view(*valueToken)
+                                       .substr(static_cast<std::size_t>(value.keyRange.first))
+                                       .starts_with("spark."))
+                    out.sparkConfigs.push_back(settingOf(*valueToken, value));
             }
         } else {
             if (!split.value)
@@ -184,6 +188,16 @@ ClassifiedParameters classifyParameters(const std::vector<std::string>& params) 
         ++i;
     }
     return out;
+}
+
+} // namespace
+
+ClassifiedParameters classifyParameters(const std::vector<std::string>& params) {
+    return classify(params, true);
+}
+
+ClassifiedParameters classifyTokens(const std::vector<std::string>& params) {
+    return classify(params, false);
 }
 
 } // namespace jobdeck

@@ -54,5 +54,8 @@ struct ClassifiedParameters final {
 // switch, except --hoodie-conf, which is read like --hudi-conf (it consumes its pair) so the path found is
 // the one the user meant.
 ClassifiedParameters classifyParameters(const std::vector<std::string>& parameters);
+// The same reading with only `tokens` and `applicationPath` filled in: no copies of the arguments or the
+// settings, for callers that read them from the parameters through the token ranges.
+ClassifiedParameters classifyTokens(const std::vector<std::string>& parameters);
 
 } // namespace jobdeck

@@ -7,10 +7,15 @@
 #include "core/SparkSubmitOptions.h"
 
 #include <algorithm>
-#include <functional>
+#include <array>
+#include <bit>
+#include <cstdint>
 #include <limits>
+#include <memory>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 namespace jobdeck {
 
@@ -54,12 +59,16 @@ std::string_view trimmed(std::string_view s) {
     return s;
 }
 
+// find_first_of("\r\n") searches the set once per character: this runs on every pair.
+bool hasLineBreak(std::string_view s) {
+    return std::any_of(s.begin(), s.end(), [](char c) { return c == '\r' || c == '\n'; });
+}
+
 bool paddedOrBroken(std::string_view key, std::string_view value) {
     const auto padded = [](std::string_view s) {
         return !s.empty() && (isSpace(s.front()) || isSpace(s.back()));
     };
-    return padded(key) || padded(value) || key.find_first_of("\r\n") != std::string_view::npos ||
-           value.find_first_of("\r\n") != std::string_view::npos;
+    return padded(key) || padded(value) || hasLineBreak(key) || hasLineBreak(value);
 }
 
 std::string_view part(const std::string& token, TokenRange r) {
@@ -69,61 +78,121 @@ std::string_view part(const std::string& token, TokenRange r) {
                                           static_cast<std::size_t>(r.second - r.first));
 }
 
-// --- fixes: each returns the whole corrected list ---
+using Splice = FixedParameters::Splice;
 
-Params without(const Params& p, std::vector<int> indices) {
-    std::sort(indices.begin(), indices.end());
-    Params out;
-    out.reserve(p.size());
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-        while (k < indices.size() && indices[k] < static_cast<int>(i))
-            ++k;
-        if (k < indices.size() && indices[k] == static_cast<int>(i))
-            continue;
-        out.push_back(p[i]);
-    }
-    return out;
-}
+// A fix's title: most are literals, which are not copied unless the fix is offered.
+struct FixTitle {
+    FixTitle(const char* literal)
+        : fixed(literal) {}
+    FixTitle(std::string text)
+        : built(std::move(text)) {}
+    std::string text() && { return fixed.empty() ? std::move(built) : std::string(fixed); }
+    std::string_view fixed;
+    std::string built;
+};
 
-Params replaced(const Params& p, int index, const std::vector<std::string>& with) {
-    Params out;
-    out.reserve(p.size() + with.size());
-    out.insert(out.end(), p.begin(), p.begin() + index);
-    out.insert(out.end(), with.begin(), with.end());
-    out.insert(out.end(), p.begin() + index + 1, p.end());
-    return out;
-}
+// A fix found, kept until the budget says whether it is offered: its splices are in Validation::m_splices.
+struct PendingFix {
+    FixTitle title;
+    std::size_t firstSplice = 0;
+    std::size_t spliceCount = 0;
+};
 
-// Moves the tokens [from, from + count) to just before `before` (before < from).
-Params moved(const Params& p, int from, int count, int before) {
-    Params out;
-    out.reserve(p.size());
-    out.insert(out.end(), p.begin(), p.begin() + before);
-    out.insert(out.end(), p.begin() + from, p.begin() + from + count);
-    out.insert(out.end(), p.begin() + before, p.begin() + from);
-    out.insert(out.end(), p.begin() + from + count, p.end());
-    return out;
-}
-
+// A diagnostic found; its fixes are m_fixes[firstFix, firstFix + fixCount).
 struct Pending {
     Diagnostic diagnostic;
-    std::vector<std::pair<std::string, std::function<Params()>>> fixes; // title, corrected list
+    std::size_t firstFix = 0;
+    std::size_t fixCount = 0;
 };
 
 // One --hudi-conf pair before the path, as written.
 struct HudiPair {
     const ClassifiedToken* token = nullptr;
-    std::vector<int> indices; // flag (unless inline) and pair, to remove it whole
+    int first = -1; // the flag, or the pair itself when inline: [first, token->index] removes it whole
     std::string_view key, value;
 };
+
+// Where each key was seen last: open addressing over one array, as a map node per key would be most of
+// the cost of looking for duplicates in a long list.
+class LastSeen final {
+public:
+    explicit LastSeen(std::size_t keys) {
+        const std::size_t size = std::bit_ceil(2 * keys + 2);
+        if (size > m_few.size())
+            m_many.resize(size);
+        m_slots = size > m_few.size() ? std::span<Slot>(m_many) : std::span<Slot>(m_few).first(size);
+    }
+    LastSeen(const LastSeen&) = delete;
+    LastSeen& operator=(const LastSeen&) = delete;
+
+    // The index `key` was seen at last (-1: not before), and remembers `index` for it.
+    int exchange(std::string_view key, int index) {
+        const std::size_t mask = m_slots.size() - 1;
+        for (std::size_t i = std::hash<std::string_view>{}(key)&mask;; i = (i + 1) & mask) {
+            Slot& slot = m_slots[i];
+            if (slot.index < 0) {
+                slot = {key, index};
+                return -1;
+            }
+            if (slot.key == key)
+                return std::exchange(slot.index, index);
+        }
+    }
+
+private:
+    struct Slot {
+        std::string_view key;
+        int index = -1;
+    };
+    std::array<Slot, 32> m_few; // a typical job's keys, without allocating
+    std::vector<Slot> m_many;
+    std::span<Slot> m_slots;
+};
+
+// Where a finding goes in the result: `group` is its refusal rank for an error, kNotAnError otherwise;
+// `token` its tokenIndex + 1; `at` where it was found.
+struct Order {
+    int group = 0;
+    int token = 0;
+    std::size_t at = 0;
+};
+constexpr int kNotAnError = 8; // past every refusalRank()
+
+// Sorts by group, then token, keeping the order found among equals. Two counting passes (token, then
+// group) instead of a comparison sort: a long list has thousands of findings, and `tokens` bounds token.
+void sortStably(std::vector<Order>& order, std::size_t tokens) {
+    if (order.size() < 64) {
+        std::stable_sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
+            return a.group != b.group ? a.group < b.group : a.token < b.token;
+        });
+        return;
+    }
+    std::vector<Order> sorted(order.size());
+    const auto pass = [&](std::size_t buckets, auto keyOf) {
+        std::vector<std::size_t> start(buckets + 1);
+        for (const Order& o : order)
+            ++start[keyOf(o) + 1];
+        for (std::size_t b = 1; b <= buckets; ++b)
+            start[b] += start[b - 1];
+        for (const Order& o : order)
+            sorted[start[keyOf(o)]++] = o;
+        order.swap(sorted);
+    };
+    pass(tokens + 1, [](const Order& o) { return static_cast<std::size_t>(o.token); });
+    pass(kNotAnError + 1, [](const Order& o) { return static_cast<std::size_t>(o.group); });
+}
 
 class Validation final {
 public:
     Validation(const Params& params, const ValidationContext& context)
         : m_params(params)
         , m_context(context)
-        , m_classified(classifyParameters(params)) {}
+        , m_classified(classifyTokens(params)) {
+        constexpr std::size_t kTypical = 8; // findings, fixes and splices of a typical job, in one allocation
+        m_pending.reserve(kTypical);
+        m_fixes.reserve(kTypical);
+        m_splices.reserve(kTypical);
+    }
 
     std::vector<Diagnostic> run() {
         if (m_params.empty()) {
@@ -143,8 +212,46 @@ public:
 
 private:
     Pending& add(std::string code, Severity severity, std::string message, int tokenIndex) {
-        m_pending.push_back({Diagnostic{std::move(code), severity, std::move(message), tokenIndex, {}}, {}});
+        m_pending.push_back(
+            {Diagnostic{std::move(code), severity, std::move(message), tokenIndex, {}}, m_fixes.size(), 0});
         return m_pending.back();
+    }
+
+    // --- fixes, offered on `d`, which must be the diagnostic added last ---
+
+    void offer(Pending& d, FixTitle title, std::initializer_list<Splice> splices) {
+        m_fixes.push_back({std::move(title), m_splices.size(), splices.size()});
+        m_splices.insert(m_splices.end(), splices);
+        ++d.fixCount;
+    }
+
+    void offerRemoval(Pending& d, FixTitle title, std::vector<int> indices) {
+        if (!std::is_sorted(indices.begin(), indices.end())) // they are gathered in list order
+            std::sort(indices.begin(), indices.end());
+        const std::size_t first = m_splices.size();
+        for (const int i : indices) {
+            if (i < 0)
+                continue;
+            const auto at = static_cast<std::size_t>(i);
+            if (m_splices.size() > first && m_splices.back().end >= at)
+                m_splices.back().end = std::max(m_splices.back().end, at + 1); // adjacent or repeated
+            else
+                m_splices.push_back({at, at + 1, {}});
+        }
+        m_fixes.push_back({std::move(title), first, m_splices.size() - first});
+        ++d.fixCount;
+    }
+
+    void offerRemoval(Pending& d, const HudiPair& pair) {
+        m_fixes.push_back({"Remove this --hudi-conf", m_splices.size(), 1});
+        m_splices.push_back(
+            {static_cast<std::size_t>(pair.first), static_cast<std::size_t>(pair.token->index) + 1, {}});
+        ++d.fixCount;
+    }
+
+    void offerReplacement(Pending& d, FixTitle title, int index, std::vector<std::string> with) {
+        const auto at = static_cast<std::size_t>(index);
+        offer(d, std::move(title), {{at, at + 1, std::move(with)}});
     }
 
     const std::string& text(int index) const { return m_params[static_cast<std::size_t>(index)]; }
@@ -175,28 +282,23 @@ private:
                                              " does not submit an application and cannot be part of a Job's "
                                              "PARAMETERS. Remove it.",
                               t.index);
-                d.fixes.emplace_back("Remove " + std::string(name),
-                                     [this, remove] { return without(m_params, remove); });
+                offerRemoval(d, "Remove " + std::string(name), std::move(remove));
             } else if (t.cls == TokenClass::UnknownOption && name == SparkSubmitOptions::kHoodieConf) {
                 auto& d =
                     add("option.hoodie-conf", Severity::Error,
                         "--hoodie-conf is not a spark-submit option. Use --hudi-conf to set a Hudi config on "
                         "the Job.",
                         t.index);
-                const std::string fixed =
-                    std::string(SparkSubmitOptions::kHudiConf) + tok.substr(name.size());
-                d.fixes.emplace_back("Replace --hoodie-conf by --hudi-conf",
-                                     [this, i = t.index, fixed] { return replaced(m_params, i, {fixed}); });
+                std::string fixed = std::string(SparkSubmitOptions::kHudiConf) + tok.substr(name.size());
+                offerReplacement(d, "Replace --hoodie-conf by --hudi-conf", t.index, {std::move(fixed)});
             } else if (t.cls == TokenClass::UnknownOption) {
                 auto& d =
                     add("option.unknown", Severity::Error,
                         "Unrecognized option " + quoted(tok) + " before the application path.", t.index);
                 for (const std::string& s : SparkSubmitOptions::suggest(tok)) {
                     const auto split = SparkSubmitOptions::splitInline(tok);
-                    const std::string fixed = split.value ? s + "=" + std::string(*split.value) : s;
-                    d.fixes.emplace_back("Did you mean " + s + "?", [this, i = t.index, fixed] {
-                        return replaced(m_params, i, {fixed});
-                    });
+                    std::string fixed = split.value ? s + "=" + std::string(*split.value) : s;
+                    offerReplacement(d, "Did you mean " + s + "?", t.index, {std::move(fixed)});
                 }
             } else if (t.cls == TokenClass::MissingValue && name != SparkSubmitOptions::kHudiConf) {
                 add("option.missing-value", Severity::Error,
@@ -208,9 +310,7 @@ private:
                                   std::string(name) + " takes no value: spark-submit ignores " +
                                       quoted(part(tok, t.valueRange)) + ".",
                                   t.index);
-                    d.fixes.emplace_back("Remove the value", [this, i = t.index, n = std::string(name)] {
-                        return replaced(m_params, i, {n});
-                    });
+                    offerReplacement(d, "Remove the value", t.index, {std::string(name)});
                 }
             }
         }
@@ -231,8 +331,14 @@ private:
         }
     }
 
+    std::size_t count(TokenClass cls) const {
+        return static_cast<std::size_t>(
+            std::count_if(m_classified.tokens.begin(), m_classified.tokens.end(),
+                          [cls](const ClassifiedToken& t) { return t.cls == cls; }));
+    }
+
     void checkConfs() {
-        std::unordered_map<std::string_view, int> last; // key -> last ConfPair index
+        LastSeen last(count(TokenClass::ConfPair));
         for (const ClassifiedToken& t : m_classified.tokens) {
             if (t.cls != TokenClass::ConfPair)
                 continue;
@@ -249,11 +355,10 @@ private:
                               t.index);
                 const bool inlined = t.optionIndex < 0;
                 const int flag = inlined ? t.index : t.optionIndex;
-                const std::string fixed =
-                    inlined ? std::string(SparkSubmitOptions::kHudiConf) + tok.substr(t.nameRange.second)
-                            : std::string(SparkSubmitOptions::kHudiConf);
-                d.fixes.emplace_back("Move " + std::string(key) + " to --hudi-conf",
-                                     [this, flag, fixed] { return replaced(m_params, flag, {fixed}); });
+                std::string fixed = inlined ? std::string(SparkSubmitOptions::kHudiConf) +
+                                                  tok.substr(static_cast<std::size_t>(t.nameRange.second))
+                                            : std::string(SparkSubmitOptions::kHudiConf);
+                offerReplacement(d, "Move " + std::string(key) + " to --hudi-conf", flag, {std::move(fixed)});
                 continue;
             }
             if (!key.starts_with("spark.")) {
@@ -267,10 +372,8 @@ private:
                 add("conf.platform-managed", Severity::Warning,
                     quoted(key) + " is set by the platform for every run; the Job's value is not used.",
                     t.index);
-            if (auto [it, inserted] = last.try_emplace(key, t.index); !inserted) {
-                duplicate("conf.duplicate-key", it->second, key);
-                it->second = t.index;
-            }
+            if (const int earlier = last.exchange(key, t.index); earlier >= 0)
+                duplicate("conf.duplicate-key", earlier, key);
         }
     }
 
@@ -281,8 +384,7 @@ private:
             remove.push_back(t.optionIndex);
         auto& d = add(code, Severity::Warning,
                       quoted(key) + " is set more than once; only the last value is used.", earlier);
-        d.fixes.emplace_back("Remove this earlier " + std::string(key),
-                             [this, remove] { return without(m_params, remove); });
+        offerRemoval(d, "Remove this earlier " + std::string(key), std::move(remove));
     }
 
     // "y1,hoodie.x2=y2": each ",hoodie." whose segment (up to the next ",hoodie.") has an '=' starts a new
@@ -320,7 +422,7 @@ private:
         std::vector<int> disabledRemove; // every new pair, when the feature is off
         std::vector<std::string> notPermitted;
         std::vector<int> notPermittedRemove;
-        std::unordered_map<std::string_view, int> last;
+        LastSeen last(count(TokenClass::HudiConfPair));
 
         for (const ClassifiedToken& t : m_classified.tokens) {
             if (t.cls == TokenClass::MissingValue &&
@@ -333,16 +435,15 @@ private:
             if (t.cls != TokenClass::HudiConfPair)
                 continue;
             const std::string& tok = text(t.index);
-            HudiPair pair{&t, {t.index}, part(tok, t.keyRange), part(tok, t.valueRange)};
-            if (t.optionIndex >= 0)
-                pair.indices.push_back(t.optionIndex);
-            const auto removeFix = [this, indices = pair.indices] { return without(m_params, indices); };
+            HudiPair pair{&t, t.optionIndex >= 0 ? t.optionIndex : t.index, part(tok, t.keyRange),
+                          part(tok, t.valueRange)};
             const bool kept = alter && t.equalsPos >= 0 &&
                               previous.contains(std::string(pair.key) + '\0' + std::string(pair.value));
             if (!kept && !settings.hudiConfigsEnabled) {
                 auto& d = add("hudi-conf.disabled.pair", Severity::Error, kDisabledMessage, t.index);
-                d.fixes.emplace_back("Remove this --hudi-conf", removeFix);
-                disabledRemove.insert(disabledRemove.end(), pair.indices.begin(), pair.indices.end());
+                offerRemoval(d, pair);
+                for (int i = pair.first; i <= t.index; ++i)
+                    disabledRemove.push_back(i);
             }
 
             if (t.equalsPos < 0) {
@@ -357,12 +458,11 @@ private:
                               t.index);
                 if (key.starts_with("spark.")) {
                     const int flag = t.optionIndex >= 0 ? t.optionIndex : t.index;
-                    const std::string fixed =
-                        t.optionIndex >= 0 ? std::string(SparkSubmitOptions::kConf)
-                                           : std::string(SparkSubmitOptions::kConf) + "=" +
-                                                 tok.substr(static_cast<std::size_t>(t.keyRange.first));
-                    d.fixes.emplace_back("Use --conf for " + std::string(key),
-                                         [this, flag, fixed] { return replaced(m_params, flag, {fixed}); });
+                    std::string fixed = t.optionIndex >= 0
+                                            ? std::string(SparkSubmitOptions::kConf)
+                                            : std::string(SparkSubmitOptions::kConf) + "=" +
+                                                  tok.substr(static_cast<std::size_t>(t.keyRange.first));
+                    offerReplacement(d, "Use --conf for " + std::string(key), flag, {std::move(fixed)});
                 }
                 continue;
             }
@@ -374,13 +474,10 @@ private:
                             "the run's properties file intact.",
                         t.index);
                 const std::string_view value = trimmed(pair.value);
-                if (key.find_first_of("\r\n") == std::string_view::npos &&
-                    value.find_first_of("\r\n") == std::string_view::npos) {
-                    const std::string fixed = tok.substr(0, static_cast<std::size_t>(t.keyRange.first)) +
-                                              std::string(key) + "=" + std::string(value);
-                    d.fixes.emplace_back("Trim the whitespace", [this, i = t.index, fixed] {
-                        return replaced(m_params, i, {fixed});
-                    });
+                if (!hasLineBreak(key) && !hasLineBreak(value)) {
+                    std::string fixed = tok.substr(0, static_cast<std::size_t>(t.keyRange.first)) +
+                                        std::string(key) + "=" + std::string(value);
+                    offerReplacement(d, "Trim the whitespace", t.index, {std::move(fixed)});
                 }
                 continue;
             }
@@ -389,34 +486,29 @@ private:
                               "--hudi-conf value for " + quoted(key) +
                                   " is empty. Remove the config to fall back to the platform default.",
                               t.index);
-                d.fixes.emplace_back("Remove this --hudi-conf", removeFix);
+                offerRemoval(d, pair);
             }
 
-            checkPermission(pair, kept, notPermitted, notPermittedRemove, removeFix);
+            checkPermission(pair, kept, notPermitted, notPermittedRemove);
             checkMultiplePairs(pair);
-            if (auto [it, inserted] = last.try_emplace(key, t.index); !inserted) {
-                duplicate("hudi-conf.duplicate-key", it->second, key);
-                it->second = t.index;
-            }
+            if (const int earlier = last.exchange(key, t.index); earlier >= 0)
+                duplicate("hudi-conf.duplicate-key", earlier, key);
         }
 
         if (!disabledRemove.empty()) {
             auto& d = add("hudi-conf.disabled", Severity::Error, kDisabledMessage, -1);
-            d.fixes.emplace_back("Remove the --hudi-conf parameters",
-                                 [this, disabledRemove] { return without(m_params, disabledRemove); });
+            offerRemoval(d, "Remove the --hudi-conf parameters", std::move(disabledRemove));
         }
         if (!notPermitted.empty()) {
             std::sort(notPermitted.begin(), notPermitted.end());
             notPermitted.erase(std::unique(notPermitted.begin(), notPermitted.end()), notPermitted.end());
             auto& d = add("hudi-conf.not-permitted", Severity::Error, notPermittedMessage(notPermitted), -1);
-            d.fixes.emplace_back("Remove the configs that are not permitted", [this, notPermittedRemove] {
-                return without(m_params, notPermittedRemove);
-            });
+            offerRemoval(d, "Remove the configs that are not permitted", std::move(notPermittedRemove));
         }
     }
 
     void checkPermission(const HudiPair& pair, bool kept, std::vector<std::string>& notPermitted,
-                         std::vector<int>& notPermittedRemove, const std::function<Params()>& removeFix) {
+                         std::vector<int>& notPermittedRemove) {
         const ProjectSettings& settings = m_context.settings;
         const int index = pair.token->index;
         const HudiConfigStatus status = HudiConfigPolicy::statusOf(pair.key, settings);
@@ -436,7 +528,8 @@ private:
             return; // hudi-conf.disabled covers it
         if (status == HudiConfigStatus::Reserved || status == HudiConfigStatus::NotAllowed) {
             notPermitted.emplace_back(pair.key);
-            notPermittedRemove.insert(notPermittedRemove.end(), pair.indices.begin(), pair.indices.end());
+            for (int i = pair.first; i <= index; ++i)
+                notPermittedRemove.push_back(i);
             auto& d =
                 status == HudiConfigStatus::Reserved
                     ? add("hudi-conf.reserved", Severity::Error,
@@ -446,7 +539,7 @@ private:
                           index)
                     : add("hudi-conf.not-permitted.key", Severity::Error,
                           notPermittedMessage({std::string(pair.key)}), index);
-            d.fixes.emplace_back("Remove this --hudi-conf", removeFix);
+            offerRemoval(d, pair);
         } else if (status == HudiConfigStatus::OverriddenByPlatform) {
             add("hudi-conf.overridden-by-platform", Severity::Info,
                 quoted(pair.key) + " is set by the platform for every run (" +
@@ -472,8 +565,8 @@ private:
             with.emplace_back(SparkSubmitOptions::kHudiConf);
             with.push_back(pairs[i]);
         }
-        d.fixes.emplace_back("Split into " + std::to_string(pairs.size()) + " --hudi-conf pairs",
-                             [this, i = t.index, with] { return replaced(m_params, i, with); });
+        offerReplacement(d, "Split into " + std::to_string(pairs.size()) + " --hudi-conf pairs", t.index,
+                         std::move(with));
     }
 
     void checkMisplaced() {
@@ -493,67 +586,103 @@ private:
                     t.index);
             const int from = t.optionIndex >= 0 ? t.optionIndex : t.index;
             const int count = t.index - from + 1;
-            d.fixes.emplace_back("Move --hudi-conf " + std::string(key) + " before the application path",
-                                 [this, from, count, path] { return moved(m_params, from, count, path); });
+            // Inserted before the path, removed from where it stands.
+            const auto at = [](int i) { return static_cast<std::size_t>(i); };
+            offer(d, "Move --hudi-conf " + std::string(key) + " before the application path",
+                  {{at(path), at(path), {m_params.begin() + from, m_params.begin() + from + count}},
+                   {at(from), at(from + count), {}}});
         }
     }
 
+    // The key=value pairs of class `cls` as classifyParameters() lists them: --hudi-conf pairs before the
+    // path, --conf pairs with a spark.* key.
+    std::vector<ConfigView> configs(TokenClass cls) const {
+        std::vector<ConfigView> out;
+        for (const ClassifiedToken& t : m_classified.tokens) {
+            if (t.cls != cls || t.equalsPos < 0)
+                continue;
+            const std::string& tok = text(t.index);
+            const std::string_view key = part(tok, t.keyRange);
+            if (cls == TokenClass::ConfPair && !key.starts_with("spark."))
+                continue;
+            out.push_back({key, part(tok, t.valueRange), t.index});
+        }
+        return out;
+    }
+
     std::vector<Diagnostic> finish() {
+        std::vector<Diagnostic> advice;
         if (m_context.withAdvice && !m_params.empty()) {
-            // Their fixes are copies of the list too: ask only for what the budget can keep.
+            // Their fixes count against the budget too: ask only for what it can keep.
             const std::size_t affordable =
                 m_context.fixesForToken ? std::numeric_limits<std::size_t>::max()
                                         : m_context.fixBudget / std::max<std::size_t>(m_params.size(), 1);
-            for (Diagnostic& d :
-                 adviseOnConfigs(m_params, m_classified.sparkConfigs, m_classified.hudiConfigs, affordable)) {
+            advice = adviseOnConfigViews(m_params, configs(TokenClass::ConfPair),
+                                         configs(TokenClass::HudiConfPair), affordable);
+            for (Diagnostic& d : advice)
                 if (d.severity == Severity::Error)
                     d.severity = Severity::Warning; // advice never refuses a job
-                Pending p{std::move(d), {}};
-                m_pending.push_back(std::move(p));
-            }
         }
-        std::stable_sort(m_pending.begin(), m_pending.end(), [](const Pending& a, const Pending& b) {
-            const bool ae = a.diagnostic.severity == Severity::Error;
-            const bool be = b.diagnostic.severity == Severity::Error;
-            if (ae != be)
-                return ae;
-            const int ar = ae ? refusalRank(a.diagnostic.code) : 0;
-            const int br = be ? refusalRank(b.diagnostic.code) : 0;
-            if (ar != br)
-                return ar < br;
-            return a.diagnostic.tokenIndex < b.diagnostic.tokenIndex;
-        });
+        // Errors first by refusal rank, then everything by parameter; ties keep the order found (the
+        // validator's findings, then the advice).
+        const std::size_t found = m_pending.size();
+        std::vector<Order> order;
+        order.reserve(found + advice.size());
+        for (std::size_t i = 0; i < found + advice.size(); ++i) {
+            const Diagnostic& d = i < found ? m_pending[i].diagnostic : advice[i - found];
+            const bool error = d.severity == Severity::Error;
+            order.push_back({error ? refusalRank(d.code) : kNotAnError, d.tokenIndex + 1, i});
+        }
+        sortStably(order, m_params.size() + 1);
+
         std::vector<Diagnostic> out;
-        out.reserve(m_pending.size());
+        out.reserve(order.size());
         std::size_t budget = m_context.fixBudget;
         const auto& only = m_context.fixesForToken;
         const std::size_t cost = std::max<std::size_t>(m_params.size(), 1);
         const auto wanted = [&](int at) { return only ? (at == *only || at == -1) : budget >= cost; };
-        for (Pending& p : m_pending) {
-            const int at = p.diagnostic.tokenIndex;
-            for (auto& [title, make] : p.fixes) {
-                if (!wanted(at))
-                    break;
+        for (const Order& o : order) {
+            if (o.at >= found) {
+                // Advice arrives with its fixes made; keep them under the same rule.
+                Diagnostic& d = advice[o.at - found];
+                if (!d.fixes.empty()) {
+                    if (!wanted(d.tokenIndex))
+                        d.fixes.clear();
+                    else if (!only)
+                        budget -= std::min(budget, cost * d.fixes.size());
+                }
+                out.push_back(std::move(d));
+                continue;
+            }
+            Pending& p = m_pending[o.at];
+            for (std::size_t f = p.firstFix; f < p.firstFix + p.fixCount && wanted(p.diagnostic.tokenIndex);
+                 ++f) {
                 if (!only)
                     budget -= cost;
-                p.diagnostic.fixes.push_back(Fix{title, make()});
-            }
-            // Advice arrives with its fixes made; keep them under the same rule.
-            if (p.fixes.empty() && !p.diagnostic.fixes.empty()) {
-                if (!wanted(at))
-                    p.diagnostic.fixes.clear();
-                else if (!only)
-                    budget -= std::min(budget, cost * p.diagnostic.fixes.size());
+                p.diagnostic.fixes.push_back(offered(m_fixes[f]));
             }
             out.push_back(std::move(p.diagnostic));
         }
         return out;
     }
 
+    // Called once every finding is in: the fixes share the list and every splice found.
+    Fix offered(PendingFix& fix) {
+        if (!m_base) {
+            auto base = std::make_shared<FixedParameters::Base>(m_params);
+            base->splices = std::move(m_splices);
+            m_base = std::move(base);
+        }
+        return {std::move(fix.title).text(), FixedParameters(m_base, fix.firstSplice, fix.spliceCount)};
+    }
+
     const Params& m_params;
     const ValidationContext& m_context;
     ClassifiedParameters m_classified;
     std::vector<Pending> m_pending;
+    std::vector<PendingFix> m_fixes;
+    std::vector<Splice> m_splices;
+    std::shared_ptr<const FixedParameters::Base> m_base; // the fixes' shared list, made for the first
 };
 
 } // namespace

@@ -19,12 +19,11 @@ struct ValidationContext final {
     // if the feature or the allow-list has narrowed since; they stay stored but are not applied.
     std::vector<std::string> previousParameters;
     bool withAdvice = true; // append adviseOnConfigs() findings (warnings and info only)
-    // Every Fix carries the whole corrected list, so building one costs a copy of the list. Fixes are built,
-    // in the order returned, while the parameters they copy stay within fixBudget (a 20-parameter job gets
-    // every fix, a 5,000-parameter job the first few): validation stays linear however many findings there
-    // are. With fixesForToken set (an editor's quick-fix menu) every diagnostic on that parameter and on the
-    // whole list (tokenIndex -1) gets its fixes instead, and no other. Applying a fix and validating again
-    // offers the next ones.
+    // Each fix counts the length of the list against fixBudget. Fixes are offered, in the order returned,
+    // while the budget lasts (a 20-parameter job gets every fix, a 5,000-parameter job the first few). With
+    // fixesForToken set (an editor's quick-fix menu) every diagnostic on that parameter and on the whole list
+    // (tokenIndex -1) gets its fixes instead, and no other. Applying a fix and validating again offers the
+    // next ones.
     std::size_t fixBudget = 20000;
     std::optional<int> fixesForToken;
 };

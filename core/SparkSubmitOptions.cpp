@@ -72,9 +72,24 @@ std::span<const SparkSubmitOption> SparkSubmitOptions::all() {
 }
 
 const SparkSubmitOption* SparkSubmitOptions::find(std::string_view option) {
-    for (const auto& o : all())
-        if (o.name == option || (!o.alias.empty() && o.alias == option))
-            return &o;
+    // Names and aliases by length: every parameter before the path is looked up, and few share a length.
+    static const auto byLength = [] {
+        std::size_t longest = 0;
+        for (const auto& o : kOptions)
+            longest = std::max(longest, o.name.size());
+        std::vector<std::vector<const SparkSubmitOption*>> index(longest + 1);
+        for (const auto& o : kOptions) {
+            index[o.name.size()].push_back(&o);
+            if (!o.alias.empty())
+                index[o.alias.size()].push_back(&o);
+        }
+        return index;
+    }();
+    if (option.size() >= byLength.size())
+        return nullptr;
+    for (const SparkSubmitOption* o : byLength[option.size()])
+        if (o->name == option || o->alias == option)
+            return o;
     return nullptr;
 }
 

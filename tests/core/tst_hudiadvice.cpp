@@ -88,7 +88,7 @@ private slots:
         QVERIFY(
             contains(found[0].message, "'hoodie.cleaner.policy' is the old name of 'hoodie.clean.policy'"));
         QCOMPARE(found[0].fixes.size(), std::size_t(1));
-        QCOMPARE(found[0].fixes[0].parameters,
+        QCOMPARE(found[0].fixes[0].parameters.list(),
                  job.withTail({"--hudi-conf", "hoodie.table.name=t", "--hudi-conf",
                                "hoodie.clean.policy=KEEP_LATEST_COMMITS"}));
     }
@@ -105,7 +105,7 @@ private slots:
         QCOMPARE(shadowed[0].tokenIndex, 1);
         QVERIFY(contains(shadowed[0].message,
                          "Hudi reads 'hoodie.clean.policy' and ignores 'hoodie.cleaner.policy'"));
-        QCOMPARE(shadowed[0].fixes.at(0).parameters,
+        QCOMPARE(shadowed[0].fixes.at(0).parameters.list(),
                  job.withTail({"--hudi-conf", "hoodie.clean.policy=KEEP_LATEST_COMMITS"}));
     }
 
@@ -140,7 +140,7 @@ private slots:
         QVERIFY(contains(found[0].message, "did you mean 'hoodie.datasource.hive_sync.jdbcurl'"));
         QVERIFY(!found[0].fixes.empty());
         QCOMPARE(found[0].fixes[0].title, std::string("Rename to hoodie.datasource.hive_sync.jdbcurl"));
-        QCOMPARE(found[0].fixes[0].parameters,
+        QCOMPARE(found[0].fixes[0].parameters.list(),
                  job.withTail({"--hudi-conf", "hoodie.datasource.hive_sync.jdbcurl=jdbc:hive2://hs2:10000"}));
     }
 
@@ -170,7 +170,7 @@ private slots:
         QVERIFY(contains(found[0].message, "(now 'ordering.fields')"));
         QVERIFY(contains(found[0].message, "'hoodie.datasource.write.precombine.field'"));
         QCOMPARE(found[0].fixes.size(), std::size_t(1));
-        QCOMPARE(found[0].fixes[0].parameters,
+        QCOMPARE(found[0].fixes[0].parameters.list(),
                  job.withTail({"--hudi-conf", "hoodie.datasource.write.precombine.field=ts"}));
 
         const auto policy = withCode(Job().hudiConf("clean.policy", "KEEP_LATEST_COMMITS").advise(),
@@ -181,7 +181,7 @@ private slots:
         Job mode = Job().hudiConf("hive_sync.mode", "jdbc");
         const auto modeFound = withCode(mode.advise(), "catalogue.flink-option");
         QCOMPARE(modeFound.size(), std::size_t(1));
-        QCOMPARE(modeFound[0].fixes.at(0).parameters,
+        QCOMPARE(modeFound[0].fixes.at(0).parameters.list(),
                  mode.withTail({"--hudi-conf", "hoodie.datasource.hive_sync.mode=jdbc"}));
     }
 
@@ -290,7 +290,7 @@ private slots:
         QCOMPARE(inPlace[0].fixes.size(), std::size_t(1));
         auto expected = withMode.parameters;
         expected[3] = "hoodie.datasource.hive_sync.mode=jdbc";
-        QCOMPARE(inPlace[0].fixes[0].parameters, withMode.withTail(expected));
+        QCOMPARE(inPlace[0].fixes[0].parameters.list(), withMode.withTail(expected));
 
         // ...or adds it next to the URL when the mode was left to its default.
         Job defaultMode =
@@ -299,7 +299,7 @@ private slots:
         QCOMPARE(added.size(), std::size_t(1));
         QCOMPARE(added[0].fixes.size(), std::size_t(1));
         QCOMPARE(
-            added[0].fixes[0].parameters,
+            added[0].fixes[0].parameters.list(),
             defaultMode.withTail({"--hudi-conf", "hoodie.datasource.hive_sync.enable=true", "--hudi-conf",
                                   "hoodie.datasource.hive_sync.jdbcurl=jdbc:hive2://hs2:10000", "--hudi-conf",
                                   "hoodie.datasource.hive_sync.mode=jdbc"}));
@@ -318,7 +318,7 @@ private slots:
         QCOMPARE(found[0].tokenIndex, 3);
         QCOMPARE(found[0].fixes.size(), std::size_t(1));
         // The fix removes the pair (flag and value) so Hudi infers the extractor.
-        QCOMPARE(found[0].fixes[0].parameters,
+        QCOMPARE(found[0].fixes[0].parameters.list(),
                  job.withTail({"--hudi-conf", "hoodie.datasource.write.partitionpath.field=region"}));
 
         const auto unpartitioned = Job()
@@ -336,7 +336,7 @@ private slots:
                                 "org.apache.hudi.hive.MultiPartKeysValueExtractor");
         const auto found = withCode(job.advise(), "advice.partition-extractor.partitioned-without-fields");
         QCOMPARE(found.size(), std::size_t(1));
-        QCOMPARE(found[0].fixes[0].parameters.at(3),
+        QCOMPARE(found[0].fixes[0].parameters.list().at(3),
                  std::string("hoodie.datasource.hive_sync.partition_extractor_class="
                              "org.apache.hudi.hive.NonPartitionedExtractor"));
         const auto byType = Job()
@@ -364,7 +364,7 @@ private slots:
         const auto found = withCode(base.advise(), "advice.partition-extractor.hive-style-mismatch");
         QCOMPARE(found.size(), std::size_t(1));
         QCOMPARE(found[0].fixes.size(), std::size_t(1));
-        QCOMPARE(found[0].fixes[0].parameters.size(), base.parameters.size()); // 2 removed, tail 2 added
+        QCOMPARE(found[0].fixes[0].parameters.list().size(), base.parameters.size()); // 2 removed, tail 2 added
 
         const auto ok =
             Job(base).hudiConf("hoodie.datasource.write.hive_style_partitioning", "true").advise();
@@ -385,7 +385,7 @@ private slots:
         auto expected = job.parameters;
         expected[7] = "hoodie.datasource.hive_sync.partition_extractor_class="
                       "org.apache.hudi.hive.SinglePartPartitionValueExtractor";
-        QCOMPARE(found[0].fixes.at(0).parameters, job.withTail(expected));
+        QCOMPARE(found[0].fixes.at(0).parameters.list(), job.withTail(expected));
 
         Job custom =
             Job()
@@ -429,7 +429,7 @@ private slots:
         QCOMPARE(found.size(), std::size_t(1));
         QCOMPARE(found[0].severity, Severity::Warning);
         QVERIFY(contains(found[0].message, "corrupt files"));
-        QCOMPARE(found[0].fixes.at(0).parameters, job.withTail({"--conf", "spark.speculation=false"}));
+        QCOMPARE(found[0].fixes.at(0).parameters.list(), job.withTail({"--conf", "spark.speculation=false"}));
         QVERIFY(Job().conf("spark.speculation", "false").advise().empty());
     }
 
@@ -482,7 +482,7 @@ private slots:
         QCOMPARE(found[0].severity, Severity::Info);
         QCOMPARE(found[0].tokenIndex, 3);
         QCOMPARE(found[0].fixes.size(), std::size_t(1));
-        const std::string fixed = found[0].fixes[0].parameters.at(3);
+        const std::string fixed = found[0].fixes[0].parameters.list().at(3);
         QVERIFY2(fixed.starts_with(key.toStdString() + "="), fixed.c_str());
         QVERIFY(Job().conf(key.toStdString(), good.toStdString()).advise().empty());
         QVERIFY(Job().conf("spark.executor.memory", "2g").advise().empty()); // unset keys: no nagging
@@ -498,8 +498,8 @@ private slots:
         QCOMPARE(found.size(), std::size_t(2));
         QCOMPARE(found[0].tokenIndex, 5);
         QVERIFY(contains(found[0].message, "twice the 40 cores"));
-        QCOMPARE(found[0].fixes.at(0).parameters.at(5), std::string("spark.sql.shuffle.partitions=80"));
-        QCOMPARE(found[1].fixes.at(0).parameters.at(9), std::string("hoodie.upsert.shuffle.parallelism=80"));
+        QCOMPARE(found[0].fixes.at(0).parameters.list().at(5), std::string("spark.sql.shuffle.partitions=80"));
+        QCOMPARE(found[1].fixes.at(0).parameters.list().at(9), std::string("hoodie.upsert.shuffle.parallelism=80"));
 
         // Cores from --conf and dynamic allocation's maximum.
         Job dynamic = Job()

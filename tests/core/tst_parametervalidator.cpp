@@ -89,13 +89,13 @@ private slots:
         QVERIFY(all);
         QCOMPARE(all->tokenIndex, -1);
         QCOMPARE(all->fixes.size(), std::size_t(1));
-        QCOMPARE(all->fixes[0].parameters,
+        QCOMPARE(all->fixes[0].parameters.list(),
                  (Params{"--class", "com.example.MySparkApp", kSeedConsole.back()}));
         const auto perPair = withCode(diags, "hudi-conf.disabled.pair");
         QCOMPARE(perPair.size(), std::size_t(2));
         QCOMPARE(perPair[0]->tokenIndex, 3);
         QCOMPARE(perPair[0]->message, kDisabled);
-        QCOMPARE(perPair[1]->fixes.at(0).parameters,
+        QCOMPARE(perPair[1]->fixes.at(0).parameters.list(),
                  (Params{"--class", "com.example.MySparkApp", "--hudi-conf", kSeedConsole[3],
                          kSeedConsole.back()}));
         // Without --hudi-conf the feature does not matter.
@@ -116,7 +116,7 @@ private slots:
                  std::string(
                      "--hudi-conf keys are not permitted for this organization: hoodie.zeta.a. Remove them, "
                      "or contact Onehouse support to allow them."));
-        QCOMPARE(one(diags, "hudi-conf.not-permitted")->fixes.at(0).parameters,
+        QCOMPARE(one(diags, "hudi-conf.not-permitted")->fixes.at(0).parameters.list(),
                  (Params{"--hudi-conf", "hoodie.ok=3", "app.jar"}));
     }
 
@@ -158,7 +158,7 @@ private slots:
             *refusalMessage(diags),
             std::string("--hudi-conf only accepts hoodie.* keys, got 'spark.executor.cores'. Use --conf for "
                         "Spark configs."));
-        QCOMPARE(one(diags, "hudi-conf.not-hudi-key")->fixes.at(0).parameters,
+        QCOMPARE(one(diags, "hudi-conf.not-hudi-key")->fixes.at(0).parameters.list(),
                  (Params{"--conf", "spark.executor.cores=2", "app.jar"}));
         QCOMPARE(
             refusal({"--hudi-conf", "=v", "app.jar"}, context(true)),
@@ -189,7 +189,7 @@ private slots:
             *refusalMessage(diags),
             std::string("--hudi-conf value for 'hoodie.a' is empty. Remove the config to fall back to the "
                         "platform default."));
-        QCOMPARE(one(diags, "hudi-conf.empty-value")->fixes.at(0).parameters, Params{"app.jar"});
+        QCOMPARE(one(diags, "hudi-conf.empty-value")->fixes.at(0).parameters.list(), Params{"app.jar"});
     }
 
     void whitespace_data() {
@@ -226,7 +226,7 @@ private slots:
         if (fixed.isEmpty()) {
             QVERIFY(d->fixes.empty()); // a line break inside the value: only the user knows what was meant
         } else {
-            QCOMPARE(d->fixes.at(0).parameters, (Params{"--hudi-conf", fixed.toStdString(), "app.jar"}));
+            QCOMPARE(d->fixes.at(0).parameters.list(), (Params{"--hudi-conf", fixed.toStdString(), "app.jar"}));
         }
     }
 
@@ -247,7 +247,7 @@ private slots:
             validateParameters({"--hudi-conf", "hoodie.a=1", "--hudi-conf", "hoodie.b=1", "app.jar"}, alter);
         QCOMPARE(*refusalMessage(mixed), kDisabled);
         QCOMPARE(withCode(mixed, "hudi-conf.disabled.pair").size(), std::size_t(1));
-        QCOMPARE(one(mixed, "hudi-conf.disabled")->fixes.at(0).parameters,
+        QCOMPARE(one(mixed, "hudi-conf.disabled")->fixes.at(0).parameters.list(),
                  (Params{"--hudi-conf", "hoodie.a=1", "app.jar"}));
         // The same list on CREATE is refused.
         QCOMPARE(refusal({"--hudi-conf", "hoodie.a=1", "app.jar"}, context(false)), kDisabled);
@@ -279,12 +279,12 @@ private slots:
         QVERIFY(d);
         QCOMPARE(d->severity, Severity::Warning);
         QCOMPARE(d->tokenIndex, 6);
-        QCOMPARE(d->fixes.at(0).parameters,
+        QCOMPARE(d->fixes.at(0).parameters.list(),
                  (Params{"--class", "Foo", "--hudi-conf", "hoodie.a=b", "--hudi-conf", "hoodie.c=d",
                          "s3://bucket/app.jar", "arg1"}));
         const auto inlined =
             validateParameters({"app.jar", "--hudi-conf=hoodie.c=d"}, context(true, {"hoodie."}));
-        QCOMPARE(one(inlined, "hudi-conf.after-path")->fixes.at(0).parameters,
+        QCOMPARE(one(inlined, "hudi-conf.after-path")->fixes.at(0).parameters.list(),
                  (Params{"--hudi-conf=hoodie.c=d", "app.jar"}));
     }
 
@@ -296,11 +296,11 @@ private slots:
         const auto found = withCode(diags, "conf.hoodie-key");
         QCOMPARE(found.size(), std::size_t(3));
         QCOMPARE(found[0]->severity, Severity::Warning);
-        QCOMPARE(found[0]->fixes.at(0).parameters,
+        QCOMPARE(found[0]->fixes.at(0).parameters.list(),
                  (Params{"--hudi-conf", "hoodie.a=1", "-c", "hoodie.b=2", "--conf=hoodie.c=3", "app.jar"}));
-        QCOMPARE(found[1]->fixes.at(0).parameters, (Params{"--conf", "hoodie.a=1", "--hudi-conf",
+        QCOMPARE(found[1]->fixes.at(0).parameters.list(), (Params{"--conf", "hoodie.a=1", "--hudi-conf",
                                                            "hoodie.b=2", "--conf=hoodie.c=3", "app.jar"}));
-        QCOMPARE(found[2]->fixes.at(0).parameters,
+        QCOMPARE(found[2]->fixes.at(0).parameters.list(),
                  (Params{"--conf", "hoodie.a=1", "-c", "hoodie.b=2", "--hudi-conf=hoodie.c=3", "app.jar"}));
     }
 
@@ -312,7 +312,7 @@ private slots:
         const Diagnostic* d = one(diags, "hudi-conf.multiple-pairs");
         QVERIFY(d);
         QCOMPARE(d->severity, Severity::Warning);
-        QCOMPARE(d->fixes.at(0).parameters,
+        QCOMPARE(d->fixes.at(0).parameters.list(),
                  (Params{"--hudi-conf", "hoodie.x1=y1", "--hudi-conf", "hoodie.x2=y2", "--hudi-conf",
                          "hoodie.x3=a,b", "app.jar"}));
         // A comma alone, or ",hoodie.x" without '=', is just a value.
@@ -328,7 +328,7 @@ private slots:
         QVERIFY(d);
         QCOMPARE(d->code, std::string("option.hoodie-conf"));
         QVERIFY(d->message.find("--hudi-conf") != std::string::npos);
-        QCOMPARE(d->fixes.at(0).parameters, (Params{"--hudi-conf", "hoodie.a=b", "app.jar"}));
+        QCOMPARE(d->fixes.at(0).parameters.list(), (Params{"--hudi-conf", "hoodie.a=b", "app.jar"}));
         // After the path it is the Hudi Streamer's own flag.
         QCOMPARE(refusal({"app.jar", "--hoodie-conf", "hoodie.a=b"}, context(false)),
                  std::string("<accepted>"));
@@ -339,7 +339,7 @@ private slots:
             {"--master", "yarn", "--deploy-mode=cluster", "--version", "app.jar"}, context(true));
         QCOMPARE(withCode(diags, "option.platform-owned").size(), std::size_t(2));
         QCOMPARE(firstError(diags)->tokenIndex, 0);
-        QCOMPARE(firstError(diags)->fixes.at(0).parameters,
+        QCOMPARE(firstError(diags)->fixes.at(0).parameters.list(),
                  (Params{"--deploy-mode=cluster", "--version", "app.jar"}));
         QVERIFY(one(diags, "option.not-for-jobs"));
     }
@@ -350,7 +350,7 @@ private slots:
         QVERIFY(d);
         QCOMPARE(d->message,
                  std::string("Unrecognized option '--executor-memroy' before the application path."));
-        QCOMPARE(d->fixes.at(0).parameters, (Params{"--executor-memory", "4g", "app.jar"}));
+        QCOMPARE(d->fixes.at(0).parameters.list(), (Params{"--executor-memory", "4g", "app.jar"}));
         QCOMPARE(refusal({"app.jar"}, context(true)), std::string("<accepted>"));
         QCOMPARE(refusal({"--class"}, context(true)), std::string("Missing argument for option '--class'."));
         QCOMPARE(refusal({"--conf", "novalue", "a.jar"}, context(true)),
@@ -397,7 +397,7 @@ private slots:
                                               context(true, {"hoodie."}));
         QCOMPARE(errorCount(diags), 0);
         QCOMPARE(
-            one(diags, "hudi-conf.duplicate-key")->fixes.at(0).parameters,
+            one(diags, "hudi-conf.duplicate-key")->fixes.at(0).parameters.list(),
             (Params{"--conf", "spark.x=1", "--hudi-conf", "hoodie.a=2", "--conf", "spark.x=2", "app.jar"}));
         QCOMPARE(one(diags, "conf.duplicate-key")->tokenIndex, 3);
     }
@@ -442,7 +442,7 @@ private slots:
         const auto menu = validateParameters(p, c);
         for (const auto& d : menu) {
             if (d.tokenIndex == 3002)
-                QCOMPARE(d.fixes.at(0).parameters.front(), std::string("--hudi-conf"));
+                QCOMPARE(d.fixes.at(0).parameters.list().front(), std::string("--hudi-conf"));
             else
                 QVERIFY(d.fixes.empty());
         }
