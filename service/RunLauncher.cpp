@@ -2,11 +2,14 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -64,29 +67,88 @@ void writeAll(int fd, const void* data, std::size_t size) {
     }
 }
 
-// Writes `text` to tmpPath, fsyncs and renames it over path, so readers never see half a file.
+// Writes `text` to tmpPath and renames it over path, so readers never see half a file.
 void writeFileAtomically(const char* tmpPath, const char* path, const char* text) {
     const int fd = ::open(tmpPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         return;
     writeAll(fd, text, std::strlen(text));
-    ::fsync(fd);
     ::close(fd);
     ::rename(tmpPath, path);
 }
 
-void resetSignals() {
+// Field 22 of /proc/<pid>/stat (start time in clock ticks) without allocating; 0 when unreadable.
+std::uint64_t startTicksOf(pid_t pid) {
+    char path[48];
+    std::size_t at = appendText(path, 0, sizeof path, "/proc/");
+    at = appendNumber(path, at, sizeof path, pid);
+    appendText(path, at, sizeof path, "/stat");
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char buf[1024];
+    std::size_t got = 0;
+    ssize_t n;
+    while (got < sizeof buf && (n = ::read(fd, buf + got, sizeof buf - got)) > 0)
+        got += static_cast<std::size_t>(n);
+    ::close(fd);
+    // The command name (field 2) may contain spaces and parentheses; fields resume after the last ')'.
+    std::size_t i = got;
+    while (i > 0 && buf[i - 1] != ')')
+        --i;
+    int field = 2;
+    std::uint64_t value = 0;
+    for (; i > 0 && i < got; ++i) {
+        if (buf[i] == ' ') {
+            if (field == 22)
+                return value;
+            ++field;
+        } else if (field == 22 && buf[i] >= '0' && buf[i] <= '9') {
+            value = value * 10 + static_cast<std::uint64_t>(buf[i] - '0');
+        }
+    }
+    return 0;
+}
+
+void setSignal(int sig, void (*handler)(int)) {
     struct sigaction action {};
-    action.sa_handler = SIG_DFL;
+    action.sa_handler = handler;
     sigemptyset(&action.sa_mask);
+    ::sigaction(sig, &action, nullptr);
+}
+
+void sleepMs(int ms) {
+    timespec left{ms / 1000, static_cast<long>(ms % 1000) * 1000000L};
+    while (::nanosleep(&left, &left) != 0 && errno == EINTR) {
+    }
+}
+
+void resetSignals() {
     for (int sig = 1; sig < NSIG; ++sig)
-        ::sigaction(sig, &action, nullptr); // fails harmlessly for SIGKILL, SIGSTOP and unused numbers
+        setSignal(sig, SIG_DFL); // fails harmlessly for SIGKILL, SIGSTOP and unused numbers
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
 }
 
 // ---- ordinary helpers, used before forking ----
+
+std::string launchLockPath(const std::string& runDir) {
+    return runDir + "/launch.lock";
+}
+
+// For tests only (docs/runs.md): JOBDECKD_TEST_KILL_AFTER_FORK=<ms> makes the service SIGKILL itself
+// right after forking a launcher, whose monitor waits <ms> before forking the driver, so that a
+// restart lands between the fork and the driver being recorded.
+std::optional<int> testKillAfterForkMs() {
+    static const std::optional<int> ms = []() -> std::optional<int> {
+        const char* value = std::getenv("JOBDECKD_TEST_KILL_AFTER_FORK");
+        if (!value || !*value)
+            return std::nullopt;
+        return std::clamp(std::atoi(value), 0, 60000);
+    }();
+    return ms;
+}
 
 std::string findExecutable(const std::string& name) {
     if (name.find('/') != std::string::npos)
@@ -166,16 +228,28 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
     const std::string pidPath = absoluteRunDir + "/driver-pid";
     const std::string pidTmp = pidPath + ".tmp";
     const char* runDir = absoluteRunDir.c_str();
+    const char* notifyPath = spec.exitNotifyPath.empty() ? nullptr : spec.exitNotifyPath.c_str();
+    const std::optional<int> killAfterFork = testKillAfterForkMs();
 
+    // Held from before the fork until the monitor has recorded the driver (see launchState()).
+    const int lockFd = ::open(launchLockPath(absoluteRunDir).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lockFd < 0 || ::flock(lockFd, LOCK_EX | LOCK_NB) != 0) {
+        result.error = "Cannot lock " + launchLockPath(absoluteRunDir) + ": " + std::strerror(errno);
+        if (lockFd >= 0)
+            ::close(lockFd);
+        return result;
+    }
     const int logFd = ::open(spec.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (logFd < 0) {
         result.error = "Cannot open log " + spec.logPath + ": " + std::strerror(errno);
+        ::close(lockFd);
         return result;
     }
     const int nullFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     int report[2];
     if (nullFd < 0 || ::pipe2(report, O_CLOEXEC) != 0) {
         result.error = std::string("Cannot prepare the driver: ") + std::strerror(errno);
+        ::close(lockFd);
         ::close(logFd);
         if (nullFd >= 0)
             ::close(nullFd);
@@ -185,38 +259,55 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
     const pid_t intermediate = ::fork();
     if (intermediate == 0) {
         // Short-lived child: new session, clean fds and signals, fork the monitor, exit.
+        // fds: 0 /dev/null, 1 and 2 the log, 3 the report pipe, 4 the launch lock.
         resetSignals();
         ::setsid();
         ::dup2(nullFd, 0);
         ::dup2(logFd, 1);
         ::dup2(logFd, 2);
-        if (report[1] == 3)
-            ::fcntl(3, F_SETFD, 0);
-        else
-            ::dup2(report[1], 3);
-        ::close_range(4, ~0U, 0);
+        // Moved out of the way first, so that neither dup2 below overwrites the other's source.
+        const int reportCopy = ::fcntl(report[1], F_DUPFD, 10);
+        const int lockCopy = ::fcntl(lockFd, F_DUPFD, 10);
+        if (reportCopy < 0 || lockCopy < 0 || ::dup2(reportCopy, 3) != 3 || ::dup2(lockCopy, 4) != 4)
+            _exit(1);
+        ::close_range(5, ~0U, 0);
         if (::chdir(runDir) != 0)
             _exit(1);
         const pid_t monitor = ::fork();
         if (monitor != 0)
             _exit(monitor < 0 ? 1 : 0);
 
-        // Monitor.
+        // Monitor. A service that died must not take it along through SIGPIPE on the report pipe.
+        setSignal(SIGPIPE, SIG_IGN);
+        if (killAfterFork)
+            sleepMs(*killAfterFork);
         int execError[2];
         if (::pipe2(execError, O_CLOEXEC) != 0)
             _exit(1);
         const pid_t driver = ::fork();
         if (driver == 0) {
+            setSignal(SIGPIPE, SIG_DFL);
             ::setsid();
             ::close(3);
+            ::close(4);
             ::close(execError[0]);
             ::execve(program.c_str(), argv.data(), envp.data());
             const int e = errno;
             writeAll(execError[1], &e, sizeof e);
             _exit(127);
         }
-        ::close(execError[1]);
         MonitorReport out{driver, driver < 0 ? errno : 0};
+        ::close(execError[1]);
+        if (driver > 0) {
+            char pidText[64];
+            std::size_t at = appendNumber(pidText, 0, sizeof pidText, driver);
+            at = appendText(pidText, at, sizeof pidText, " ");
+            at = appendNumber(pidText, at, sizeof pidText, static_cast<long long>(startTicksOf(driver)));
+            appendText(pidText, at, sizeof pidText, "\n");
+            // Not fsync'd: it only matters while the machine (and so the driver) is up.
+            writeFileAtomically(pidTmp.c_str(), pidPath.c_str(), pidText);
+        }
+        ::close(4); // the driver is recorded (or was never forked): the launch is no longer in doubt
         if (driver > 0) {
             int e = 0;
             ssize_t n;
@@ -224,9 +315,6 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
             }
             if (n == static_cast<ssize_t>(sizeof e))
                 out.execErrno = e;
-            char pidText[32];
-            appendText(pidText, appendNumber(pidText, 0, sizeof pidText, driver), sizeof pidText, "\n");
-            writeFileAtomically(pidTmp.c_str(), pidPath.c_str(), pidText);
         }
         ::close(execError[0]);
         writeAll(3, &out, sizeof out);
@@ -250,11 +338,28 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
         }
         appendText(text, at, sizeof text, "\n");
         writeFileAtomically(statusTmp.c_str(), statusPath.c_str(), text);
+        // Wakes the service at once instead of at its next poll; nobody listens while it is down.
+        if (notifyPath) {
+            const int notify = ::open(notifyPath, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+            if (notify >= 0) {
+                writeAll(notify, "x", 1);
+                ::close(notify);
+            }
+        }
+        // Then fsync'd, so that after a power loss it is still the driver's true end; not before the
+        // wake-up, which needs only the page cache (the service commits the state durably itself).
+        if (const int written = ::open(statusPath.c_str(), O_RDONLY | O_CLOEXEC); written >= 0) {
+            ::fsync(written);
+            ::close(written);
+        }
         _exit(0);
     }
 
     const int forkErrno = errno;
+    if (intermediate > 0 && killAfterFork)
+        ::kill(::getpid(), SIGKILL);
     ::close(report[1]);
+    ::close(lockFd);
     ::close(logFd);
     ::close(nullFd);
     if (intermediate < 0) {
@@ -288,6 +393,19 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
     return result;
 }
 
+LaunchState RunLauncher::launchState(const std::string& runDir) {
+    // The lock first: the monitor writes driver-pid before it lets go of the lock, so once the lock
+    // is free, driver-pid is there if a driver was ever forked.
+    const int fd = ::open(launchLockPath(runDir).c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+        ::close(fd);
+        if (held)
+            return LaunchState::Launching;
+    }
+    return readDriver(runDir) ? LaunchState::Launched : LaunchState::NotLaunched;
+}
+
 std::optional<ExitStatus> RunLauncher::readExitStatus(const std::string& runDir) {
     std::ifstream in(exitStatusPath(runDir));
     std::string kind;
@@ -303,12 +421,14 @@ std::optional<ExitStatus> RunLauncher::readExitStatus(const std::string& runDir)
     return std::nullopt;
 }
 
-std::optional<pid_t> RunLauncher::readDriverPid(const std::string& runDir) {
+std::optional<DriverRecord> RunLauncher::readDriver(const std::string& runDir) {
     std::ifstream in(runDir + "/driver-pid");
-    pid_t pid = 0;
-    if (!(in >> pid) || pid <= 0)
+    DriverRecord driver;
+    if (!(in >> driver.pid) || driver.pid <= 0)
         return std::nullopt;
-    return pid;
+    if (!(in >> driver.startTicks)) // written by an older monitor: the pid alone
+        driver.startTicks = 0;
+    return driver;
 }
 
 std::optional<std::uint64_t> RunLauncher::processStartTicks(pid_t pid) {

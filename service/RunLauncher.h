@@ -18,6 +18,7 @@ struct LaunchSpec final {
     std::vector<std::string> argv; // argv[0] is looked up in PATH when it has no '/'
     std::vector<std::pair<std::string, std::string>> extraEnv; // on top of the service's environment
     std::string hudiDefaults;                                  // contents of <runDir>/hudi-defaults.conf
+    std::string exitNotifyPath; // FIFO the monitor writes a byte to once exit-status is in place; optional
 };
 
 struct LaunchResult final {
@@ -32,18 +33,35 @@ struct ExitStatus final {
     int code = 0; // exit code, signal number, or errno of the failed exec
 };
 
+// The driver as its monitor recorded it in <runDir>/driver-pid.
+struct DriverRecord final {
+    pid_t pid = 0;
+    std::uint64_t startTicks = 0; // 0 when the monitor could not read it
+};
+
+// Where a launch into a run directory stands, for a service that did not see it finish.
+enum class LaunchState {
+    NotLaunched, // no launcher is at work and no driver was forked: starting the run is safe
+    Launching,   // a launcher (or monitor) is still between the service's fork and recording the driver
+    Launched,    // driver-pid is there: the driver was forked
+};
+
 // Starts drivers that survive the service: the service forks a short-lived child, which forks a
 // monitor and exits at once, so the monitor is reparented away from the service. The monitor forks
-// the driver (own session and process group), waits for it and writes its exit status atomically.
+// the driver (own session and process group), records its pid and start time, waits for it and
+// writes its exit status atomically. Until the driver is recorded, the launcher processes hold an
+// exclusive flock on <runDir>/launch.lock (taken by the service before it forks), so a service
+// restarted in between can tell a launch in progress from one that never happened.
 // A restarted service re-attaches by reading the files the monitor writes and /proc.
 class RunLauncher final {
 public:
     static LaunchResult launch(const LaunchSpec& spec);
 
+    static LaunchState launchState(const std::string& runDir);
     // nullopt while the driver has not ended (or the file is unreadable).
     static std::optional<ExitStatus> readExitStatus(const std::string& runDir);
-    // The driver pid the monitor recorded (exists once the driver was forked).
-    static std::optional<pid_t> readDriverPid(const std::string& runDir);
+    // nullopt until the monitor has forked the driver.
+    static std::optional<DriverRecord> readDriver(const std::string& runDir);
     // /proc/<pid>/stat field 22; nullopt when the process does not exist.
     static std::optional<std::uint64_t> processStartTicks(pid_t pid);
     // True when pid exists and is the same process (start time matches), not a reused pid.

@@ -56,6 +56,17 @@ nlohmann::json runJson(SparkJobRun run) {
     return nlohmann::json(run);
 }
 
+// The RUN_STATUS_CHANGED event of the run's current state.
+ProjectEvent statusEvent(const RunRecord& record) {
+    ProjectEvent event;
+    event.type = std::string(event_type::kRunStatusChanged);
+    event.jobName = record.run.jobName;
+    event.jobRunId = record.run.jobRunId;
+    event.status = record.run.status;
+    event.at = timestampNow();
+    return event;
+}
+
 std::string signalName(int signal) {
     const char* name = ::sigabbrev_np(signal);
     return name ? std::string("SIG") + name : std::to_string(signal);
@@ -71,7 +82,8 @@ RunManager::RunManager(Storage& storage, EventBus& events, const ServeOptions& o
     , m_resolver(std::filesystem::absolute(options.dataDir).string(), options.s3Map)
     , m_dataDir(std::filesystem::absolute(options.dataDir).string())
     , m_cancelGrace(options.cancelGrace)
-    , m_retentionDays(options.retentionDays) {
+    , m_retentionDays(options.retentionDays)
+    , m_wakeup(m_dataDir + "/run-exits.fifo") {
     const char* sparkHome = std::getenv("SPARK_HOME");
     m_useSparkSubmit = options.runner == "spark-submit" || (sparkHome && *sparkHome);
     m_sparkSubmit = options.sparkSubmit;
@@ -86,7 +98,6 @@ RunManager::~RunManager() {
 void RunManager::start() {
     {
         std::lock_guard lock(m_mutex);
-        adoptLaunchedQueuedRuns();
         m_stopping = false;
     }
     m_thread = std::thread([this] { loop(); });
@@ -97,7 +108,7 @@ void RunManager::stop() {
         std::lock_guard lock(m_mutex);
         m_stopping = true;
     }
-    m_wake.notify_all();
+    m_wakeup.poke();
     if (m_thread.joinable())
         m_thread.join();
 }
@@ -117,8 +128,9 @@ void RunManager::loop() {
         } catch (const std::exception& e) {
             spdlog::error("run scheduler: {}", e.what());
         }
-        m_wake.wait_for(lock, kTick, [this] { return m_stopping || m_poked; });
-        m_poked = false;
+        lock.unlock();
+        m_wakeup.wait(kTick);
+        lock.lock();
     }
 }
 
@@ -131,23 +143,29 @@ void RunManager::tick() {
     }
 }
 
-// A crash between starting a driver and recording it as RUNNING leaves a QUEUED run whose directory
-// already names the driver; it is that run's driver, so the run is RUNNING (never started twice).
-void RunManager::adoptLaunchedQueuedRuns() {
-    for (auto record : m_runs.withStatus(JobRunStatus::Queued)) {
-        if (record.runDir.empty())
-            continue;
-        const auto pid = RunLauncher::readDriverPid(record.runDir);
-        if (!pid)
-            continue;
-        record.run.status = JobRunStatus::Running;
-        record.run.queueReason.reset();
-        record.run.startedAt = timestampNow();
-        record.driverPid = *pid;
-        record.driverStartTicks = RunLauncher::processStartTicks(*pid).value_or(0);
-        m_runs.update(record);
-        publish(record);
+// launch() records the run directory and starts the driver in one step of this thread, so a QUEUED
+// run with a directory was being launched when an earlier service process ended. Its launch is
+// taken over (true) or, when nothing was started, left to be scheduled again (false).
+bool RunManager::takeOverLaunch(RunRecord& record) {
+    switch (RunLauncher::launchState(record.runDir)) {
+    case LaunchState::NotLaunched:
+        return false;
+    case LaunchState::Launching: // its launcher is still before recording the driver: look again next tick
+        return true;
+    case LaunchState::Launched:
+        break;
     }
+    const auto driver = RunLauncher::readDriver(record.runDir);
+    record.run.status = JobRunStatus::Running;
+    record.run.queueReason.reset();
+    record.run.startedAt = timestampNow();
+    record.driverPid = driver->pid;
+    record.driverStartTicks =
+        driver->startTicks ? driver->startTicks : RunLauncher::processStartTicks(driver->pid).value_or(0);
+    save(record);
+    spdlog::info("job run {} of job {}: took over the driver (pid {}) an earlier launch started",
+                 record.run.jobRunId, record.run.jobName, driver->pid);
+    return true;
 }
 
 void RunManager::watchRunning() {
@@ -199,7 +217,9 @@ void RunManager::watchRunning() {
 }
 
 void RunManager::schedule() {
-    const auto queued = m_runs.withStatus(JobRunStatus::Queued);
+    auto queued = m_runs.withStatus(JobRunStatus::Queued);
+    std::erase_if(queued,
+                  [this](RunRecord& record) { return !record.runDir.empty() && takeOverLaunch(record); });
     if (queued.empty())
         return;
     const auto running = m_runs.withStatus(JobRunStatus::Running);
@@ -266,6 +286,7 @@ void RunManager::launch(RunRecord record) {
     spec.logPath = record.logPath;
     spec.argv = m_useSparkSubmit ? SparkSubmitCommand::sparkSubmit(m_sparkSubmit, input)
                                  : SparkSubmitCommand::local(input);
+    spec.exitNotifyPath = m_wakeup.fifoPath();
     spec.extraEnv = {{"ONEHOUSE_JOB_RUN_ID", record.run.jobRunId}, {"HUDI_CONF_DIR", record.runDir}};
     spec.hudiDefaults =
         EffectiveConfig::resolve(cluster ? cluster->with : ConfigPairs{}, job->parameters,
@@ -281,10 +302,9 @@ void RunManager::launch(RunRecord record) {
     record.run.startedAt = timestampNow();
     record.driverPid = launched.driverPid;
     record.driverStartTicks = launched.driverStartTicks;
-    m_runs.update(record);
+    save(record);
     spdlog::info("job run {} of job {} started (driver pid {})", record.run.jobRunId, record.run.jobName,
                  launched.driverPid);
-    publish(record);
 }
 
 void RunManager::finish(RunRecord record, const ExitStatus& status,
@@ -321,10 +341,9 @@ void RunManager::endRun(RunRecord& record, JobRunStatus status, std::optional<st
     record.run.message = std::move(message);
     if (!record.run.endedAt)
         record.run.endedAt = timestampNow();
-    m_runs.update(record);
+    save(record);
     spdlog::info("job run {} of job {} ended {}", record.run.jobRunId, record.run.jobName,
                  jobRunStatusName(status));
-    publish(record);
 }
 
 void RunManager::applyRetention() {
@@ -350,17 +369,14 @@ void RunManager::applyRetention() {
     }
 }
 
-void RunManager::publish(const RunRecord& record) {
-    ProjectEvent event;
-    event.type = std::string(event_type::kRunStatusChanged);
-    event.jobName = record.run.jobName;
-    event.jobRunId = record.run.jobRunId;
-    event.status = record.run.status;
-    try {
-        m_events.publish(record.projectUid, std::move(event));
-    } catch (const std::exception& e) {
-        spdlog::error("cannot publish the status of job run {}: {}", record.run.jobRunId, e.what());
-    }
+// The new state and its event in one commit (one fsync, and a reader never sees one without the
+// other), then the event waiters are woken.
+void RunManager::save(const RunRecord& record) {
+    m_storage.database().transaction([&] {
+        m_runs.update(record);
+        m_storage.appendEvent(record.projectUid, statusEvent(record));
+    });
+    m_events.wake(record.projectUid);
 }
 
 ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatement& statement) {
@@ -370,7 +386,7 @@ ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatemen
         key.reset();
     if (key && !isValidIdempotencyKey(*key))
         return ApiStatus::failed("Idempotency-Key must be 1 to 64 printable ASCII characters");
-    std::optional<RunRecord> created;
+    bool created = false;
     ApiStatus status;
     try {
         status = m_storage.database().transaction([&]() -> ApiStatus {
@@ -414,19 +430,16 @@ ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatemen
             record.run.arguments = std::move(overridden.effective);
             record.run.queuedAt = timestampNow();
             m_runs.insert(record);
-            created = record;
+            m_storage.appendEvent(project, statusEvent(record));
+            created = true;
             return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", record.run.jobRunId}}}});
         });
     } catch (const std::exception& e) {
         return ApiStatus::failed(std::string("Cannot start a run: ") + e.what());
     }
     if (created) {
-        publish(*created);
-        {
-            std::lock_guard lock(m_mutex);
-            m_poked = true;
-        }
-        m_wake.notify_all();
+        m_events.wake(project);
+        m_wakeup.poke();
     }
     return status;
 }
@@ -479,8 +492,7 @@ ApiStatus RunManager::cancelJobRun(const RequestContext& context, const CancelJo
                 RunLauncher::signalGroup(static_cast<pid_t>(record->driverPid), SIGTERM);
                 m_killAt[record->run.jobRunId] = Clock::now() + m_cancelGrace;
             }
-            m_poked = true;
-            m_wake.notify_all();
+            m_wakeup.poke();
             return ApiStatus::success(answer);
         }
         return ApiStatus::success(answer);

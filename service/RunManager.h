@@ -3,10 +3,10 @@
 #include "service/ApplicationPathResolver.h"
 #include "service/RunStatements.h"
 #include "service/RunStore.h"
+#include "service/RunWakeup.h"
 #include "service/ServiceApp.h"
 
 #include <chrono>
-#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -25,9 +25,10 @@ struct ExitStatus;
 
 // Runs of Jobs (CONTRACT §4): admission (concurrency limit, idempotency keys, argument overrides)
 // in one transaction; a scheduler thread that starts queued runs when their cluster has a free driver
-// slot, watches drivers' exit-status files, finishes cancels (TERM, then KILL after the grace
-// period) and removes finished runs after the retention period. Drivers survive the service; on
-// start() the manager re-attaches to them from the runs table and the per-run directories.
+// slot, watches drivers' exit-status files (woken by their monitors, polled as a fallback), finishes
+// cancels (TERM, then KILL after the grace period) and removes finished runs after the retention
+// period. Drivers survive the service; on start() the manager re-attaches to them from the runs
+// table and the per-run directories, and never starts a run twice (RunLauncher::launchState).
 class RunManager final : public RunStatements {
 public:
     RunManager(Storage& storage, EventBus& events, const ServeOptions& options);
@@ -54,14 +55,14 @@ private:
 
     void loop();
     void tick();
-    void adoptLaunchedQueuedRuns();
+    bool takeOverLaunch(RunRecord& record);
     void watchRunning();
     void schedule();
     void launch(RunRecord record);
     void finish(RunRecord record, const ExitStatus& status, std::chrono::system_clock::time_point endedAt);
     void endRun(RunRecord& record, JobRunStatus status, std::optional<std::string> message);
     void applyRetention();
-    void publish(const RunRecord& record);
+    void save(const RunRecord& record);
 
     Storage& m_storage;
     EventBus& m_events;
@@ -74,9 +75,8 @@ private:
     int m_retentionDays;
 
     std::mutex m_mutex; // state transitions: the scheduler thread vs. CANCEL (taken before the database's)
-    std::condition_variable m_wake;
+    RunWakeup m_wakeup;
     bool m_stopping = false;
-    bool m_poked = false;
     std::thread m_thread;
     std::map<std::string, Clock::time_point> m_killAt;    // run id -> when a canceled driver gets KILL
     std::map<std::string, Clock::time_point> m_goneSince; // run id -> when its driver was first seen gone

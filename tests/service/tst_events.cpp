@@ -28,13 +28,7 @@ private slots:
     void initTestCase() {
         QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
         QVERIFY(m_project.create(m_service));
-        QCOMPARE(statusOf(must(m_service, m_project.op,
-                               "CREATE CLUSTER ec TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1")),
-                 std::string(kSuccess));
-        QCOMPARE(statusOf(must(m_service, m_project.op,
-                               "CREATE JOB ev TYPE = 'PYTHON' PARAMETERS = " +
-                                   tuple({kPythonApp, "--sleep", "1"}) + " CLUSTER = 'ec'")),
-                 std::string(kSuccess));
+        QVERIFY(createClusterAndPythonJob(m_service, m_project.op, "ec", "ev", {"--sleep", "1"}));
     }
 
     void emptyWhenTheWaitRunsOut() {

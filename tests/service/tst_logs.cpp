@@ -16,14 +16,8 @@ private slots:
     void initTestCase() {
         QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
         QVERIFY(m_project.create(m_service));
-        QCOMPARE(statusOf(must(m_service, m_project.op,
-                               "CREATE CLUSTER lc TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1")),
-                 std::string(kSuccess));
-        QCOMPARE(statusOf(must(m_service, m_project.op,
-                               "CREATE JOB slow TYPE = 'PYTHON' PARAMETERS = " +
-                                   tuple({kPythonApp, "--lines", "30", "--interval-ms", "100"}) +
-                                   " CLUSTER = 'lc'")),
-                 std::string(kSuccess));
+        QVERIFY(createClusterAndPythonJob(m_service, m_project.op, "lc", "slow",
+                                          {"--lines", "30", "--interval-ms", "100"}));
     }
 
     void readsWhileGrowingThenComplete() {

@@ -2,13 +2,17 @@
 // process group), environment, hudi-defaults.conf, log capture, exit statuses and group signals.
 #include "service/RunLauncher.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -82,7 +86,9 @@ private slots:
         QVERIFY2(log.contains("hudi-conf: hoodie.a=1\nhudi-conf: hoodie.b=x y\n"), qPrintable(log));
         QVERIFY2(log.contains("arg: --date\narg: 2024-01-01\narg: --mode=full\n"), qPrintable(log));
         QVERIFY(log.endsWith("done\n"));
-        QCOMPARE(RunLauncher::readDriverPid(spec.runDir), std::optional<pid_t>(launched.driverPid));
+        const auto driver = RunLauncher::readDriver(spec.runDir);
+        QVERIFY(driver);
+        QCOMPARE(driver->pid, launched.driverPid);
     }
 
     void reportsExitCode() {
@@ -102,6 +108,8 @@ private slots:
         QVERIFY(launched.error.empty());
         QVERIFY(RunLauncher::isAlive(launched.driverPid, launched.driverStartTicks));
         QVERIFY(!RunLauncher::isAlive(launched.driverPid, launched.driverStartTicks + 1));
+        // The monitor recorded the same start time the service reads from /proc.
+        QCOMPARE(RunLauncher::readDriver(spec.runDir)->startTicks, launched.driverStartTicks);
         QCOMPARE(::getpgid(launched.driverPid), launched.driverPid);
         QCOMPARE(::getsid(launched.driverPid), launched.driverPid);
         const pid_t monitor = parentOf(launched.driverPid);
@@ -144,6 +152,48 @@ private slots:
         QVERIFY(status);
         QCOMPARE(status->kind, ExitStatus::Kind::SpawnFailed);
         QCOMPARE(status->code, EACCES);
+    }
+
+    void launchStateTellsWhetherADriverWasForked() {
+        QTemporaryDir dir;
+        auto spec = specFor(dir, {"--sleep", "30"});
+        QVERIFY(QDir().mkpath(QString::fromStdString(spec.runDir)));
+        QCOMPARE(RunLauncher::launchState(spec.runDir), LaunchState::NotLaunched);
+
+        // Someone holding the launch lock (a launcher between fork and recording the driver).
+        const std::string lockPath = spec.runDir + "/launch.lock";
+        const int lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        QVERIFY(lock >= 0);
+        QCOMPARE(::flock(lock, LOCK_EX), 0);
+        QCOMPARE(RunLauncher::launchState(spec.runDir), LaunchState::Launching);
+        QVERIFY(!RunLauncher::launch(spec).error.empty()); // a second launch into it is refused
+        ::close(lock);
+        QCOMPARE(RunLauncher::launchState(spec.runDir), LaunchState::NotLaunched);
+
+        const auto launched = RunLauncher::launch(spec);
+        QVERIFY2(launched.error.empty(), launched.error.c_str());
+        QCOMPARE(RunLauncher::launchState(spec.runDir), LaunchState::Launched);
+        QVERIFY(RunLauncher::signalGroup(launched.driverPid, SIGKILL));
+        QVERIFY(waitForExit(spec.runDir));
+        QCOMPARE(RunLauncher::launchState(spec.runDir), LaunchState::Launched);
+    }
+
+    void monitorSignalsTheExitAfterRecordingIt() {
+        QTemporaryDir dir;
+        auto spec = specFor(dir, {});
+        spec.exitNotifyPath = dir.filePath("exits.fifo").toStdString();
+        QCOMPARE(::mkfifo(spec.exitNotifyPath.c_str(), 0600), 0);
+        const int fifo = ::open(spec.exitNotifyPath.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+        QVERIFY(fifo >= 0);
+        QVERIFY(RunLauncher::launch(spec).error.empty());
+        char byte = 0;
+        bool signalled = false; // QTRY_VERIFY evaluates its condition once more at the end
+        QTRY_VERIFY_WITH_TIMEOUT(signalled || (signalled = ::read(fifo, &byte, 1) == 1), 20000);
+        ::close(fifo);
+        // The byte comes after the status is in place, so whoever it wakes finds it.
+        const auto status = RunLauncher::readExitStatus(spec.runDir);
+        QVERIFY(status);
+        QCOMPARE(status->kind, ExitStatus::Kind::Exited);
     }
 };
 

@@ -204,6 +204,20 @@ inline qint64 driverPidFromLog(const QByteArray& log) {
     return 0;
 }
 
+// CREATE CLUSTER <cluster> (2 driver slots) and a PYTHON job <job> on it that runs the test app with
+// `appArguments`; false (with the statement logged) when either fails.
+inline bool createClusterAndPythonJob(const TestService& service, const ApiCredentials& who,
+                                      const QString& cluster, const QString& job,
+                                      const QStringList& appArguments) {
+    return statusOf(
+               must(service, who, "CREATE CLUSTER " + cluster + " TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1")) ==
+               kSuccess &&
+           statusOf(must(service, who,
+                         "CREATE JOB " + job + " TYPE = 'PYTHON' PARAMETERS = " +
+                             tuple(QStringList{kPythonApp} + appArguments) + " CLUSTER = '" + cluster +
+                             "'")) == kSuccess;
+}
+
 // Creates `admin` and `operator` keys and enables what the run suites use.
 struct Project final {
     ApiCredentials admin;

@@ -1,0 +1,110 @@
+// A real kill -9 of jobdeckd between forking a driver's launcher and recording the driver: the run
+// is started once, never twice. JOBDECKD_TEST_KILL_AFTER_FORK=<ms> (test-only, docs/runs.md) makes
+// jobdeckd SIGKILL itself right after that fork while the launcher's monitor waits <ms> before
+// forking the driver, so the restarted service comes back inside the window.
+#include "tst_runsupport.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <signal.h>
+
+using namespace jobdeck;
+using namespace jobdeck::runtest;
+
+namespace {
+
+constexpr const char* kFault = "JOBDECKD_TEST_KILL_AFTER_FORK";
+
+// Processes working in `dir` (the launcher's monitor chdirs into the run directory).
+std::vector<pid_t> processesIn(const QString& dir) {
+    std::vector<pid_t> found;
+    const QString target = QFileInfo(dir).canonicalFilePath();
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool number = false;
+        const pid_t pid = entry.toInt(&number);
+        if (number && QFileInfo("/proc/" + entry + "/cwd").canonicalFilePath() == target)
+            found.push_back(pid);
+    }
+    return found;
+}
+
+} // namespace
+
+class TestRunLaunchCrash final : public QObject {
+    Q_OBJECT
+
+    TestService m_service;
+    Project m_project;
+
+    QStringList runDirectories() const {
+        return QDir(m_service.dataDir() + "/runs").entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    }
+
+    // Starts the service with the fault armed, runs `job` and waits for the service to kill itself;
+    // returns the run id (from its new directory: the kill may come before RUN JOB's answer is out).
+    QString runAndCrash(const QString& job, int monitorDelayMs) {
+        const QStringList before = runDirectories();
+        qputenv(kFault, QByteArray::number(monitorDelayMs));
+        const bool started = m_service.start();
+        qunsetenv(kFault); // the restarts below run without it
+        if (!started)
+            return {};
+        runJob(m_service, m_project.op, job);
+        QElapsedTimer timer;
+        timer.start();
+        while (m_service.isRunning() && timer.elapsed() < 10000)
+            QTest::qWait(20); // QProcess learns of the exit from its event loop
+        QStringList added;
+        for (const QString& dir : runDirectories())
+            if (!before.contains(dir))
+                added << dir;
+        return !m_service.isRunning() && added.size() == 1 ? added.front() : QString();
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        QVERIFY(m_project.create(m_service));
+        QVERIFY(createClusterAndPythonJob(m_service, m_project.op, "lc", "lj", {"--sleep", "1"}));
+        QCOMPARE(m_service.stop(), 0);
+    }
+
+    void restartDuringTheLaunchTakesTheDriverOver() {
+        const QString id = runAndCrash("lj", 2000);
+        QVERIFY2(!id.isEmpty(), "RUN JOB failed or jobdeckd did not kill itself after the fork");
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        // The monitor is still waiting to fork the driver: the run must not be started again meanwhile.
+        const auto end = waitForRun(m_service, m_project.op, "lj", id, hasEnded());
+        QCOMPARE(end.value("status", std::string()), std::string(kCompleted));
+        QCOMPARE(end.value("exitCode", -1), 0);
+        const QByteArray log = fullLog(m_service, m_project.op, "lj", id);
+        QCOMPARE(log.count("run-id: " + id.toUtf8()), qsizetype(1));
+        QVERIFY2(m_service.errorOutput().contains("took over the driver"),
+                 qPrintable(m_service.errorOutput()));
+        QCOMPARE(m_service.stop(), 0);
+    }
+
+    void launchThatDiedBeforeTheDriverIsStartedAgain() {
+        const QString id = runAndCrash("lj", 30000);
+        QVERIFY2(!id.isEmpty(), "RUN JOB failed or jobdeckd did not kill itself after the fork");
+        // Like a reboot: the launcher goes too, before it forked the driver.
+        const QString runDir = m_service.dataDir() + "/runs/" + id;
+        std::vector<pid_t> launcher;
+        QTRY_VERIFY_WITH_TIMEOUT(!(launcher = processesIn(runDir)).empty(), 5000);
+        for (const pid_t pid : launcher)
+            QCOMPARE(::kill(pid, SIGKILL), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(processesIn(runDir).empty(), 5000);
+        QVERIFY(!QFileInfo::exists(runDir + "/driver-pid"));
+
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        const auto end = waitForRun(m_service, m_project.op, "lj", id, hasEnded());
+        QCOMPARE(end.value("status", std::string()), std::string(kCompleted));
+        QCOMPARE(fullLog(m_service, m_project.op, "lj", id).count("run-id: " + id.toUtf8()), qsizetype(1));
+    }
+
+    void cleanupTestCase() { m_service.stop(); }
+};
+
+QTEST_GUILESS_MAIN(TestRunLaunchCrash)
+#include "tst_runlaunchcrash.moc"
