@@ -116,7 +116,10 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Principal& pr
         ApiStatus status;
         RequestRegistry::Stored stored = RequestRegistry::Stored::Yes;
         try {
-            status = m_executor.execute(context, statement);
+            StatementExecutor::StatusRecord record = StatementExecutor::StatusRecord::Committed;
+            status = m_executor.execute(context, statement, &record);
+            if (record == StatementExecutor::StatusRecord::NotStored)
+                stored = RequestRegistry::Stored::OnlyIfAcknowledged;
         } catch (const std::exception& e) {
             spdlog::error("request {} failed unexpectedly: {}", context.requestId, e.what());
             status = ApiStatus::failed("Internal error while executing the statement");

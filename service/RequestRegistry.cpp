@@ -76,24 +76,52 @@ void RequestRegistry::finish(const std::string& projectUid, const std::string& r
         }
     }
     std::vector<std::shared_ptr<Waiter>> waiters;
+    bool acknowledged = false;
     {
         const std::lock_guard lock(m_mutex);
         if (const auto it = m_pending.find(requestId); it != m_pending.end()) {
             waiters = std::move(it->second.waiters);
+            acknowledged = it->second.acknowledged;
             m_pending.erase(it);
         }
-        remember(requestId, projectUid, status);
+        remember(requestId, projectUid, status, stored != Stored::OnlyIfAcknowledged || acknowledged);
     }
+    // The client holds only the id: the status must outlive this process's memory.
+    if (stored == Stored::OnlyIfAcknowledged && acknowledged)
+        m_storage.deferRequestStatus(projectUid, requestId, status);
     for (const auto& waiter : waiters)
         waiter->fire(status);
+}
+
+void RequestRegistry::storeRemembered() {
+    std::vector<std::pair<std::string, Recent>> unstored;
+    {
+        const std::lock_guard lock(m_mutex);
+        for (auto& [id, recent] : m_recent)
+            if (!recent.stored) {
+                recent.stored = true;
+                unstored.emplace_back(id, recent);
+            }
+    }
+    for (auto& [id, recent] : unstored)
+        m_storage.deferRequestStatus(recent.projectUid, id, std::move(recent.status));
 }
 
 void RequestRegistry::acknowledge(const std::string& projectUid, const std::string& requestId,
                                   Durability durability) {
     {
         const std::lock_guard lock(m_mutex);
-        if (!m_pending.contains(requestId))
-            return; // final, and stored with its statement
+        if (const auto it = m_pending.find(requestId); it != m_pending.end()) {
+            it->second.acknowledged = true;
+        } else {
+            // Final already: stored with its statement, unless it is a read's kept in memory.
+            const auto recent = m_recent.find(requestId);
+            if (recent == m_recent.end() || recent->second.stored || recent->second.projectUid != projectUid)
+                return;
+            recent->second.stored = true;
+            m_storage.deferRequestStatus(projectUid, requestId, recent->second.status);
+            return;
+        }
     }
     // The row is only inserted when there is none, so a final status stored meanwhile stays.
     if (durability == Durability::Durable)
@@ -102,9 +130,10 @@ void RequestRegistry::acknowledge(const std::string& projectUid, const std::stri
         m_storage.deferPendingRequest(projectUid, requestId);
 }
 
-void RequestRegistry::remember(const std::string& requestId, const std::string& projectUid,
-                               ApiStatus status) {
-    m_recent[requestId] = Recent{projectUid, std::move(status)};
+void RequestRegistry::remember(const std::string& requestId, const std::string& projectUid, ApiStatus status,
+                               bool stored) {
+    // An unstored read's status that leaves memory is gone: its client had its answer at once.
+    m_recent[requestId] = Recent{projectUid, std::move(status), stored};
     m_recentOrder.push_back(requestId);
     while (m_recentOrder.size() > kRecentLimit) {
         m_recent.erase(m_recentOrder.front());

@@ -19,16 +19,18 @@ namespace jobdeck {
 class Storage;
 
 // The statuses behind GET /v1/status/<requestId>. A request is PENDING in memory until its
-// statement has run; StatementExecutor stores the final status with the statement (durably for
-// writes, deferred for reads), and the registry keeps recent ones in memory so that polling rarely
-// reaches the database. A request whose id a client was given while it was still PENDING is stored
-// as PENDING first (acknowledge()); one still PENDING when the process ends is FAILED with
-// restartedMessage() at the next start. Ids are random UUIDs, and every lookup is scoped by project:
-// another project's id is as unknown as a made-up one.
+// statement has run; StatementExecutor commits the final status of a write with the statement, and
+// the registry keeps recent final statuses in memory so that polling rarely reaches the database.
+// A request whose id a client was given while it was still PENDING is stored as PENDING first
+// (acknowledge()); one still PENDING when the process ends is FAILED with restartedMessage() at the
+// next start. The status of a read is stored only when its client was given the id before the status
+// (then with the next group commit) and at a graceful stop (storeRemembered()); a read answered at
+// once is otherwise kept in memory only, among the recent ones. Ids are random UUIDs, and every lookup
+// is scoped by project: another project's id is as unknown as a made-up one.
 class RequestRegistry final {
 public:
-    // Whether finish() has to store the status or the executor did.
-    enum class Stored { No, Yes };
+    // Whether finish() has to store the status (now), the executor did, or it is a read's.
+    enum class Stored { No, Yes, OnlyIfAcknowledged };
     enum class Durability { Durable, Deferred };
 
     // `timers` runs the deadlines of waitFor(); it must outlive the registry's waits. Fails the
@@ -50,6 +52,8 @@ public:
     void acknowledge(const std::string& projectUid, const std::string& requestId, Durability durability);
     // The final status of a request that was PENDING when its process ended.
     static std::string restartedMessage();
+    // At a graceful stop: queues the statuses still kept in memory only (Storage writes them).
+    void storeRemembered();
     // nullopt when the project has no such request.
     std::optional<ApiStatus> find(const std::string& projectUid, const std::string& requestId);
     // Calls `done` (from any thread, exactly once) with the final status as soon as it is known, or
@@ -62,13 +66,15 @@ private:
     struct Pending {
         std::string projectUid;
         std::vector<std::shared_ptr<Waiter>> waiters;
+        bool acknowledged = false;
     };
     struct Recent {
         std::string projectUid;
         ApiStatus status;
+        bool stored = true;
     };
 
-    void remember(const std::string& requestId, const std::string& projectUid, ApiStatus status);
+    void remember(const std::string& requestId, const std::string& projectUid, ApiStatus status, bool stored);
 
     Storage& m_storage;
     boost::asio::io_context& m_timers;

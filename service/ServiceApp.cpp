@@ -148,6 +148,7 @@ int ServiceApp::run() {
     server.stop(m_options.shutdownGrace);
     runs.stop();
     // Audit entries and statuses of the last reads are on disk before the process ends.
+    registry.storeRemembered();
     storage->flushDeferred();
     spdlog::info("stopped");
     return 0;

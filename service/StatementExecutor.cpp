@@ -231,7 +231,10 @@ std::string StatementExecutor::maskStatementText(std::string_view statementText)
     return maskedText(parseStatement(statementText), statementText).text;
 }
 
-ApiStatus StatementExecutor::execute(const RequestContext& context, std::string_view statementText) {
+ApiStatus StatementExecutor::execute(const RequestContext& context, std::string_view statementText,
+                                     StatusRecord* record) {
+    if (record)
+        *record = StatusRecord::Committed;
     const ParseResult parsed = parseStatement(statementText);
     const MaskedStatement masked = maskedText(parsed, statementText);
     const std::string& auditText = masked.text;
@@ -243,10 +246,18 @@ ApiStatus StatementExecutor::execute(const RequestContext& context, std::string_
         status = ApiStatus::failed(std::move(*denied));
     } else if (isReadStatement(*parsed.statement)) {
         // Nothing changed, so nothing needs to be on disk before the answer.
-        status = dispatchGuarded(context, *parsed.statement, auditText);
-        scrub(status, masked.secrets);
         try {
-            record(context, auditText, status, Durability::Deferred);
+            const Storage::ReadScope snapshot(m_storage);
+            status = dispatchGuarded(context, *parsed.statement, auditText);
+        } catch (const std::exception& e) {
+            spdlog::error("Statement failed: {}: {}", auditText, e.what());
+            status = ApiStatus::failed(std::string("Internal error: ") + e.what());
+        }
+        scrub(status, masked.secrets);
+        if (record)
+            *record = StatusRecord::NotStored;
+        try {
+            writeAudit(context, auditText, status, Durability::Deferred);
         } catch (const std::exception& e) {
             spdlog::error("Could not queue the audit entry for request {}: {}", context.requestId, e.what());
         }
@@ -261,7 +272,7 @@ ApiStatus StatementExecutor::execute(const RequestContext& context, std::string_
             status = m_storage.database().transaction([&] {
                 ApiStatus result = dispatch(context, *parsed.statement);
                 scrub(result, masked.secrets);
-                record(context, auditText, result, Durability::Durable);
+                writeAudit(context, auditText, result, Durability::Durable);
                 return result;
             });
             if (t_eventsRecorded)
@@ -274,7 +285,8 @@ ApiStatus StatementExecutor::execute(const RequestContext& context, std::string_
     }
     scrub(status, masked.secrets);
     try {
-        m_storage.database().transaction([&] { record(context, auditText, status, Durability::Durable); });
+        m_storage.database().transaction(
+            [&] { writeAudit(context, auditText, status, Durability::Durable); });
     } catch (const std::exception& e) {
         spdlog::error("Could not write the audit entry for request {}: {}", context.requestId, e.what());
     }
@@ -350,8 +362,8 @@ void StatementExecutor::recordJobEvent(const RequestContext& context, std::strin
     t_eventsRecorded = true;
 }
 
-void StatementExecutor::record(const RequestContext& context, std::string_view statementText,
-                               const ApiStatus& status, Durability durability) {
+void StatementExecutor::writeAudit(const RequestContext& context, std::string_view statementText,
+                                   const ApiStatus& status, Durability durability) {
     AuditEntry entry;
     entry.at = timestampNow();
     entry.projectUid = context.principal.projectUid;
@@ -364,16 +376,13 @@ void StatementExecutor::record(const RequestContext& context, std::string_view s
     entry.requestId = context.requestId;
     entry.headers = context.clientHeaders;
     maskAudit(entry);
-    const std::string& project = context.principal.projectUid;
-    if (durability == Durability::Durable) {
-        m_storage.appendAudit(entry);
-        if (!context.requestId.empty())
-            m_storage.saveRequestStatus(project, context.requestId, storedStatus(status));
-    } else {
+    if (durability == Durability::Deferred) {
         m_storage.deferAudit(std::move(entry));
-        if (!context.requestId.empty())
-            m_storage.deferRequestStatus(project, context.requestId, storedStatus(status));
+        return;
     }
+    m_storage.appendAudit(entry);
+    if (!context.requestId.empty())
+        m_storage.saveRequestStatus(context.principal.projectUid, context.requestId, storedStatus(status));
 }
 
 } // namespace jobdeck

@@ -33,8 +33,9 @@ struct RequestContext final {
 // Durability: a statement that may change something (and one refused or invalid, which the audit log
 // must not lose) commits its change, its audit entry and its final status in one transaction, so one
 // fsync covers all three and an acknowledged statement survives kill -9. A read (isReadStatement) writes
-// nothing before it answers: its audit entry and status go to Storage's deferred writes, committed in a
-// group within DeferredWrites' interval, before any later durable write and before the audit is read.
+// nothing before it answers: its audit entry goes to Storage's deferred writes, committed in a group
+// within DeferredWrites' interval, before any later durable write and before the audit is read; its
+// status is not stored (StatusRecord::NotStored), RequestRegistry decides whether it needs to be.
 class StatementExecutor final {
 public:
     StatementExecutor(Storage& storage, EventBus& events);
@@ -43,8 +44,13 @@ public:
     // "Runs are not available on this service". The object must outlive the executor's use of it.
     void setRunStatements(RunStatements* runs);
 
-    // Never throws: storage failures come back as FAILED with a one-line reason.
-    ApiStatus execute(const RequestContext& context, std::string_view statementText);
+    // What execute() did with the final status of a request (context.requestId set).
+    enum class StatusRecord { Committed, NotStored };
+
+    // Never throws: storage failures come back as FAILED with a one-line reason. `record`, when given,
+    // says whether the status was committed with the statement.
+    ApiStatus execute(const RequestContext& context, std::string_view statementText,
+                      StatusRecord* record = nullptr);
 
     // DESCRIBE and SHOW statements (jobs, clusters, project, audit log, runs): they change nothing.
     static bool isReadStatement(const Statement& statement);
@@ -88,9 +94,9 @@ private:
     // Appends a job event inside the current transaction; execute() wakes the waiters after the commit.
     void recordJobEvent(const RequestContext& context, std::string_view type, const std::string& jobName);
     enum class Durability { Durable, Deferred };
-    // The audit entry and, when the context has a request id, the final status.
-    void record(const RequestContext& context, std::string_view statementText, const ApiStatus& status,
-                Durability durability);
+    // The audit entry; durably also, when the context has a request id, the final status.
+    void writeAudit(const RequestContext& context, std::string_view statementText, const ApiStatus& status,
+                    Durability durability);
 
     Storage& m_storage;
     EventBus& m_events;

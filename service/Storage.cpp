@@ -213,13 +213,8 @@ public:
     Reader(const Reader&) = delete;
     Reader& operator=(const Reader&) = delete;
     ~Reader() {
-        if (!m_pooled)
-            return;
-        {
-            const std::lock_guard lock(m_storage.m_readersMutex);
-            m_storage.m_idleReaders.push_back(m_db);
-        }
-        m_storage.m_readerReturned.notify_one();
+        if (m_pooled)
+            m_storage.returnReader(m_db);
     }
     SqliteDatabase* operator->() const { return m_db; }
 
@@ -229,18 +224,72 @@ private:
     bool m_pooled;
 };
 
+namespace {
+// The ReadScope of this thread, if any.
+thread_local const Storage* t_scopeStorage = nullptr;
+thread_local SqliteDatabase* t_scopeReader = nullptr;
+} // namespace
+
 Storage::Reader Storage::reader() {
     if (m_db->inTransactionOnThisThread())
         return Reader(*this, m_db.get(), false);
+    if (t_scopeStorage == this)
+        return Reader(*this, t_scopeReader, false);
+    return Reader(*this, leaseReader(), true);
+}
+
+Storage::Reader Storage::freshReader() {
+    if (m_db->inTransactionOnThisThread())
+        return Reader(*this, m_db.get(), false);
+    return Reader(*this, leaseReader(), true);
+}
+
+SqliteDatabase* Storage::leaseReader() {
     std::unique_lock lock(m_readersMutex);
     if (m_idleReaders.empty() && m_readers.size() < readerLimit) {
         m_readers.push_back(SqliteDatabase::open(m_db->path(), SqliteDatabase::Mode::ReadOnly));
-        return Reader(*this, m_readers.back().get(), true);
+        return m_readers.back().get();
     }
     m_readerReturned.wait(lock, [this] { return !m_idleReaders.empty(); });
     SqliteDatabase* db = m_idleReaders.back();
     m_idleReaders.pop_back();
-    return Reader(*this, db, true);
+    return db;
+}
+
+void Storage::returnReader(SqliteDatabase* reader) {
+    {
+        const std::lock_guard lock(m_readersMutex);
+        m_idleReaders.push_back(reader);
+    }
+    m_readerReturned.notify_one();
+}
+
+Storage::ReadScope::ReadScope(Storage& storage)
+    : m_storage(storage) {
+    if (storage.m_db->inTransactionOnThisThread() || t_scopeStorage)
+        return;
+    m_reader = storage.leaseReader();
+    try {
+        m_reader->executeScript("BEGIN");
+    } catch (...) {
+        storage.returnReader(m_reader);
+        throw;
+    }
+    t_scopeStorage = &storage;
+    t_scopeReader = m_reader;
+}
+
+Storage::ReadScope::~ReadScope() {
+    if (!m_reader)
+        return;
+    t_scopeStorage = nullptr;
+    t_scopeReader = nullptr;
+    try {
+        m_reader->executeScript("COMMIT");
+    } catch (const std::exception&) {
+        // A read transaction has nothing to lose; the connection is reset by its next BEGIN anyway.
+    }
+    m_storage.returnReader(m_reader);
 }
 
 std::unique_ptr<Storage> Storage::open(const std::string& databaseUrl) {
@@ -312,8 +361,18 @@ std::string Storage::randomHex(std::size_t bytes) {
 }
 
 std::string Storage::randomUuid() {
+    // Request ids are drawn per request: from the generator a few kilobytes at a time, since each call
+    // into it costs far more than the bytes. The buffer is per thread and its bytes are used once.
+    thread_local std::array<unsigned char, 4096> pool{};
+    thread_local std::size_t used = pool.size();
     std::array<unsigned char, 16> b{};
-    randomBytes(b.data(), b.size());
+    if (used + b.size() > pool.size()) {
+        randomBytes(pool.data(), pool.size());
+        used = 0;
+    }
+    std::copy_n(pool.begin() + static_cast<std::ptrdiff_t>(used), b.size(), b.begin());
+    OPENSSL_cleanse(pool.data() + used, b.size());
+    used += b.size();
     b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);
     b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
     const std::string hex = toHex(b.data(), b.size());
@@ -472,7 +531,7 @@ int Storage::failUnfinishedRequests(const std::string& message) {
 std::optional<ApiStatus> Storage::findRequestStatus(const std::string& projectUid,
                                                     const std::string& requestId) {
     m_deferred->flush();
-    auto r = reader();
+    auto r = freshReader();
     auto q = r->query("SELECT status FROM requests WHERE request_id = ? AND project_uid = ?", requestId,
                       projectUid);
     if (!q.step())
@@ -724,7 +783,7 @@ void Storage::insertAudit(const AuditEntry& entry) {
 
 std::vector<AuditEntry> Storage::recentAudit(const std::string& projectUid, int limit) {
     m_deferred->flush();
-    auto r = reader();
+    auto r = freshReader(); // a snapshot taken before the flush would miss what it wrote
     auto q =
         r->query("SELECT seq, at, project_uid, key_id, role, statement, outcome, error_message, request_id, "
                  "headers FROM audit WHERE project_uid = ? ORDER BY seq DESC LIMIT ?",

@@ -79,6 +79,21 @@ public:
 
     SqliteDatabase& database() { return *m_db; }
 
+    // While it lives, this thread's reads share one read transaction on one read-only connection: one
+    // snapshot, and the connection's locks taken once rather than per query. Inside a transaction of
+    // database() it does nothing (reads go through the writer there).
+    class ReadScope final {
+    public:
+        explicit ReadScope(Storage& storage);
+        ~ReadScope();
+        ReadScope(const ReadScope&) = delete;
+        ReadScope& operator=(const ReadScope&) = delete;
+
+    private:
+        Storage& m_storage;
+        SqliteDatabase* m_reader = nullptr;
+    };
+
     // --- API keys ---------------------------------------------------------------------------------
     // nullopt for an unknown project or key, a wrong secret or a revoked key; the secret is always
     // hashed and compared in constant time, whichever of these applies. Keys that verified once are
@@ -179,8 +194,13 @@ private:
 
     explicit Storage(std::unique_ptr<SqliteDatabase> db);
     void migrate();
-    // A read-only connection for this thread's next reads (the writer inside a transaction).
+    // A read-only connection for this thread's next reads (the writer inside a transaction, the
+    // scope's inside a ReadScope).
     Reader reader();
+    // The same, but outside any ReadScope: for reads that must see what was committed just now.
+    Reader freshReader();
+    SqliteDatabase* leaseReader();
+    void returnReader(SqliteDatabase* reader);
     void insertAudit(const AuditEntry& entry);
 
     std::unique_ptr<SqliteDatabase> m_db;

@@ -538,6 +538,34 @@ private slots:
         QVERIFY(*registry.find(project, finished) == ApiStatus::failed("done"));
         QVERIFY(!registry.find(storage->createKey("beta", Role::Admin).projectUid, pending));
     }
+
+    void readStatusesAreStoredWhenSomeoneMayAskLater() {
+        QTemporaryDir dir;
+        boost::asio::io_context io;
+        auto storage = Storage::open(dbPath(dir));
+        const auto project = storage->createKey("alpha", Role::Admin).projectUid;
+        RequestRegistry registry(*storage, io);
+        const ApiStatus shown = ApiStatus::failed("Job x does not exist");
+        using Stored = RequestRegistry::Stored;
+        // Answered at once: kept in memory only.
+        const std::string inline_ = registry.begin(project);
+        registry.finish(project, inline_, shown, Stored::OnlyIfAcknowledged);
+        QVERIFY(*registry.find(project, inline_) == shown);
+        QVERIFY(!storage->findRequestStatus(project, inline_));
+        // Its id handed out first: stored.
+        const std::string polled = registry.begin(project);
+        registry.acknowledge(project, polled, RequestRegistry::Durability::Deferred);
+        registry.finish(project, polled, shown, Stored::OnlyIfAcknowledged);
+        QVERIFY(*storage->findRequestStatus(project, polled) == shown);
+        // Handed out after it finished: stored then.
+        registry.acknowledge(project, inline_, RequestRegistry::Durability::Deferred);
+        QVERIFY(*storage->findRequestStatus(project, inline_) == shown);
+        // A graceful stop stores the rest.
+        const std::string last = registry.begin(project);
+        registry.finish(project, last, shown, Stored::OnlyIfAcknowledged);
+        registry.storeRemembered();
+        QVERIFY(*storage->findRequestStatus(project, last) == shown);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestStorage)
