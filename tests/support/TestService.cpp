@@ -6,6 +6,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QThread>
+
+#include <algorithm>
 
 namespace jobdeck {
 
@@ -49,6 +52,34 @@ bool TestService::isRunning() const {
 }
 
 bool TestService::start(int timeoutMs) {
+    return launch(0, timeoutMs);
+}
+
+bool TestService::restart(int timeoutMs) {
+    if (m_port == 0) {
+        m_lastError = QStringLiteral("restart() needs an earlier successful start()");
+        return false;
+    }
+    if (isRunning())
+        stop(timeoutMs);
+    return startOn(m_port, timeoutMs);
+}
+
+bool TestService::startOn(quint16 port, int timeoutMs) {
+    const QDeadlineTimer deadline(timeoutMs);
+    for (;;) {
+        const qsizetype logged = errorOutput().size();
+        if (launch(port, static_cast<int>(std::max<qint64>(1000, deadline.remainingTime()))))
+            return true;
+        // Only a port still held is worth another try; anything else is the service's own failure.
+        const bool portBusy = errorOutput().mid(logged).contains(QLatin1String("cannot listen on"));
+        if (port == 0 || !portBusy || deadline.hasExpired())
+            return false;
+        QThread::msleep(100);
+    }
+}
+
+bool TestService::launch(quint16 port, int timeoutMs) {
     m_lastError.clear();
     if (isRunning()) {
         m_lastError = QStringLiteral("already running");
@@ -60,8 +91,8 @@ bool TestService::start(int timeoutMs) {
     }
     m_process = std::make_unique<QProcess>();
     m_process->setStandardErrorFile(m_dir.filePath(QStringLiteral("jobdeckd.stderr.log")), QIODevice::Append);
-    QStringList arguments{QStringLiteral("serve"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                          QStringLiteral("--data-dir"), dataDir()};
+    QStringList arguments{QStringLiteral("serve"), QStringLiteral("--listen"),
+                          QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--data-dir"), dataDir()};
     arguments += m_extraArguments;
     m_process->start(QStringLiteral(JOBDECKD_PATH), arguments);
     if (!m_process->waitForStarted(timeoutMs)) {

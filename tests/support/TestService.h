@@ -38,6 +38,12 @@ public:
     // Starts the service (again, on the same data directory) and waits until it prints its
     // `listening on` line. false, with lastError(), when it exits or stays silent.
     bool start(int timeoutMs = 20000);
+    // Starts it on `port` (same data directory), as a service coming back after a crash or an upgrade
+    // would; retries while the port is not free yet (a dying process may hold it for a moment). false,
+    // with lastError(), when it never binds or fails for another reason.
+    bool startOn(quint16 port, int timeoutMs = 20000);
+    // Stops the service if it still runs, then startOn(port()).
+    bool restart(int timeoutMs = 20000);
     // SIGTERM, then waits; returns the exit status, or -1 when it crashed or had to be killed.
     int stop(int timeoutMs = 20000);
     // SIGKILL: nothing gets a chance to flush.
@@ -67,6 +73,9 @@ public:
     static Exit runJobdeckd(const QStringList& arguments, int timeoutMs = 20000);
 
 private:
+    // One attempt; `port` 0: any free port.
+    bool launch(quint16 port, int timeoutMs);
+
     QTemporaryDir m_dir;
     QStringList m_extraArguments;
     std::unique_ptr<QProcess> m_process;

@@ -1,0 +1,244 @@
+// The console losing its service and getting it back, end to end against a real jobdeckd: the status
+// bar shows the loss at once; when the service returns on the same port with the same data the console
+// reconnects by itself, reloads what changed meanwhile, resumes its events subscription, and keeps
+// everything the user typed (the filter, the selection, a job half written in the editor).
+#include "client/ApiClient.h"
+#include "client/ConnectionMonitor.h"
+#include "client/ConnectionProfiles.h"
+#include "client/EventsSubscription.h"
+#include "client/SecretStore.h"
+#include "core/StatementPrinter.h"
+#include "models/JobsFilterProxy.h"
+#include "models/JobsTableModel.h"
+#include "tests/support/TestHttp.h"
+#include "tests/support/TestService.h"
+#include "widgets/ConnectionStatusWidget.h"
+#include "widgets/JobEditorDialog.h"
+#include "widgets/JobsView.h"
+#include "widgets/MainWindow.h"
+#include "widgets/ParameterEditor.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstring>
+
+using namespace jobdeck;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+namespace {
+
+void saveScreenshot(QWidget* w, const QString& name) {
+    const QString dir = QStringLiteral(JOBDECK_TEST_ARTIFACTS_DIR);
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(w->grab().save(QDir(dir).filePath(name)));
+}
+
+CreateJobStatement jarJob(const std::string& name) {
+    return CreateJobStatement{name,
+                              JobType::Jar,
+                              {"--class", "com.example.App", "s3://bucket/" + name + ".jar"},
+                              "demo_cluster",
+                              std::nullopt};
+}
+
+} // namespace
+
+class TestConnectionRecovery final : public QObject {
+    Q_OBJECT
+
+    TestService m_service;
+    ApiCredentials m_admin;
+    QTemporaryDir m_home;
+
+    void run(const Statement& s) {
+        const json status = runStatement(m_service, m_admin, QString::fromStdString(printStatement(s)));
+        QVERIFY2(status.value("apiStatus", "") == "API_OPERATION_STATUS_SUCCESS", status.dump().c_str());
+    }
+
+    MainWindow::Options options() const {
+        MainWindow::Options o;
+        o.profile = QStringLiteral("e2e");
+        o.settingsFile = m_home.filePath(QStringLiteral("settings.ini"));
+        o.secretsDir = m_home.filePath(QStringLiteral("secrets"));
+        o.secretBackend = SecretStore::Backend::File;
+        return o;
+    }
+
+    ConnectionInfo connection() const {
+        return {m_service.baseUrl(), m_admin.projectUid, m_admin.apiKey, m_admin.apiSecret};
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        m_admin = m_service.createKey(QStringLiteral("e2e"), QStringLiteral("admin"));
+        QVERIFY2(m_admin.isValid(), qPrintable(m_service.lastError()));
+        run(CreateClusterStatement{"demo_cluster", "Spark", 2, 1, {}});
+        run(jarJob("count_transactions"));
+        run(CreateJobStatement{
+            "daily_report", JobType::Python, {"s3://bucket/report.py"}, "demo_cluster", std::nullopt});
+        SecretStore secrets(m_home.filePath(QStringLiteral("secrets")), SecretStore::Backend::File);
+        ConnectionProfiles profiles(&secrets, m_home.filePath(QStringLiteral("settings.ini")));
+        QString error;
+        QVERIFY2(
+            profiles.save({QStringLiteral("e2e"), m_service.baseUrl(), m_admin.projectUid, m_admin.apiKey},
+                          m_admin.apiSecret, &error),
+            qPrintable(error));
+    }
+
+    // kill -9 while the user is typing; the service comes back on the same port after another client
+    // changed the project meanwhile.
+    void killedServiceComesBack() {
+        MainWindow window(options());
+        // Shorter than a user's defaults so the test stays short; the policy is the same.
+        window.monitor()->setHealthInterval(500ms);
+        window.monitor()->setBackoff(200ms, 1000ms);
+        window.events()->setBackoff(200ms, 1000ms);
+        QSignalSpy loaded(&window, &MainWindow::jobsLoaded);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(loaded.wait(20000), qPrintable(window.statusWidget()->text()));
+        auto* status = window.findChild<QLabel*>(QStringLiteral("connectionStatusText"));
+        QVERIFY(status);
+        const QString connectedText = QStringLiteral("Connected to %1").arg(m_service.baseUrl().toString());
+        QVERIFY2(status->text().contains(connectedText), qPrintable(status->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(window.events()->isRunning(), 5000);
+
+        // What the user is in the middle of: a filter, a selected job, a new job half written.
+        auto* filter = window.findChild<QLineEdit*>(QStringLiteral("jobFilter"));
+        QVERIFY(filter);
+        QTest::keyClicks(filter, QStringLiteral("type:jar"));
+        QCOMPARE(window.jobsProxy()->rowCount(), 1);
+        QVERIFY(window.jobsView()->selectJob("count_transactions"));
+        window.newAction()->trigger();
+        JobEditorDialog* editor = nullptr;
+        QTRY_VERIFY((editor = window.findChild<JobEditorDialog*>(QStringLiteral("jobEditorDialog"))) !=
+                    nullptr);
+        QTRY_VERIFY_WITH_TIMEOUT(!editor->isLoading(), 15000);
+        auto* name = editor->findChild<QLineEdit*>(QStringLiteral("nameEdit"));
+        QVERIFY(name);
+        QTest::keyClicks(name, QStringLiteral("typed_during"));
+
+        const quint16 port = m_service.port();
+        m_service.kill9();
+        QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->state() == ConnectionMonitor::State::Reconnecting, 10000);
+        QVERIFY2(status->text().contains(QStringLiteral("Disconnected (")) &&
+                     status->text().contains(QStringLiteral("reconnecting")),
+                 qPrintable(status->text()));
+        QVERIFY(!window.events()->isRunning());
+        saveScreenshot(&window, QStringLiteral("connection-lost.png"));
+
+        // Typing goes on while the service is away.
+        QTest::keyClicks(name, QStringLiteral("_outage"));
+        editor->editor()->setFocus();
+        for (const char* line : {"--class", "com.example.Typed", "s3://bucket/typed.jar"}) {
+            if (std::strcmp(line, "--class") != 0)
+                QTest::keyClick(editor->editor(), Qt::Key_Return);
+            QTest::keyClicks(editor->editor(), QString::fromLatin1(line));
+        }
+        editor->editor()->recheckNow();
+
+        // Meanwhile another client changes the project through the same data, on a port the console
+        // does not know about.
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        QVERIFY(m_service.port() != port);
+        run(jarJob("created_while_down"));
+        QCOMPARE(m_service.stop(), 0);
+        QCOMPARE(window.monitor()->state(), ConnectionMonitor::State::Reconnecting);
+        QCOMPARE(window.jobsModel()->rowOf("created_while_down"), -1);
+
+        // Back on the console's port: it reconnects by itself and reloads.
+        const qsizetype loadsBefore = loaded.count();
+        QVERIFY2(m_service.startOn(port), qPrintable(m_service.lastError()));
+        QCOMPARE(m_service.port(), port);
+        QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->state() == ConnectionMonitor::State::Connected, 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > loadsBefore, 15000);
+        QVERIFY2(status->text().contains(connectedText), qPrintable(status->text()));
+        QVERIFY(window.jobsModel()->rowOf("created_while_down") >= 0);
+        QTRY_VERIFY_WITH_TIMEOUT(window.events()->isRunning(), 5000);
+
+        // Nothing typed was lost.
+        QCOMPARE(filter->text(), QStringLiteral("type:jar"));
+        QCOMPARE(window.jobsProxy()->rowCount(), 2); // count_transactions, created_while_down
+        QCOMPARE(window.jobsView()->currentJobName().value_or(""), std::string("count_transactions"));
+        QVERIFY(editor->isVisible());
+        QCOMPARE(name->text(), QStringLiteral("typed_during_outage"));
+        QCOMPARE(editor->editor()->parameters(),
+                 (std::vector<std::string>{"--class", "com.example.Typed", "s3://bucket/typed.jar"}));
+
+        // The events subscription resumed: a job created now arrives as one row, without a reload.
+        QSignalSpy reset(window.jobsModel(), &QAbstractItemModel::modelReset);
+        run(jarJob("created_after_reconnect"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobsModel()->rowOf("created_after_reconnect") >= 0, 15000);
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(window.jobsProxy()->rowCount(), 3);
+
+        // And what was typed during the outage is saved as it was typed.
+        auto* cluster = editor->findChild<QComboBox*>(QStringLiteral("clusterCombo"));
+        QVERIFY(cluster);
+        cluster->setCurrentIndex(cluster->findText(QStringLiteral("demo_cluster")));
+        QVERIFY(cluster->currentIndex() >= 0);
+        editor->save();
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobsModel()->rowOf("typed_during_outage") >= 0, 15000);
+        const SparkJob typed = window.jobsModel()->job(window.jobsModel()->rowOf("typed_during_outage"));
+        QCOMPARE(typed.parameters,
+                 (std::vector<std::string>{"--class", "com.example.Typed", "s3://bucket/typed.jar"}));
+        QCOMPARE(reset.count(), 0);
+        saveScreenshot(&window, QStringLiteral("connection-recovered.png"));
+    }
+
+    // A clean stop (SIGTERM) and restart(): the monitor and the status widget on their own, as the
+    // status bar shows them, including the countdown to the next attempt.
+    void stoppedServiceComesBack() {
+        ApiClient client;
+        client.setConnection(connection());
+        ConnectionMonitor monitor(&client);
+        monitor.setHealthInterval(300ms);
+        monitor.setBackoff(1500ms, 3000ms);
+        ConnectionStatusWidget widget;
+        widget.setProfileName(QStringLiteral("e2e"));
+        widget.setMonitor(&monitor, &client);
+        widget.resize(700, 24);
+        widget.show();
+        QSignalSpy connected(&monitor, &ConnectionMonitor::connected);
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.state() == ConnectionMonitor::State::Connected, 15000);
+        QCOMPARE(connected.count(), 1);
+        QVERIFY2(widget.text().startsWith(QStringLiteral("e2e — Connected to ")), qPrintable(widget.text()));
+
+        QCOMPARE(m_service.stop(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.state() == ConnectionMonitor::State::Reconnecting, 10000);
+        QVERIFY(!monitor.reason().isEmpty());
+        QVERIFY2(widget.text().contains(QStringLiteral("reconnecting in ")), qPrintable(widget.text()));
+        saveScreenshot(&widget, QStringLiteral("connection-status-reconnecting.png"));
+
+        QVERIFY2(m_service.restart(), qPrintable(m_service.lastError()));
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.state() == ConnectionMonitor::State::Connected, 15000);
+        QCOMPARE(connected.count(), 2);
+        QVERIFY2(
+            widget.text().contains(QStringLiteral("Connected to %1").arg(m_service.baseUrl().toString())),
+            qPrintable(widget.text()));
+        // The data survived: the service behind the same URL is the same project.
+        const json status =
+            runStatement(m_service, m_admin,
+                         QString::fromStdString(printStatement(DescribeJobStatement{"count_transactions"})));
+        QCOMPARE(status.value("apiStatus", ""), std::string("API_OPERATION_STATUS_SUCCESS"));
+    }
+
+    void restartWithoutStartIsAnError() {
+        TestService never;
+        QVERIFY(!never.restart(2000));
+        QVERIFY(never.lastError().contains(QStringLiteral("earlier successful start")));
+    }
+};
+
+QTEST_MAIN(TestConnectionRecovery)
+#include "tst_connectionrecovery.moc"
