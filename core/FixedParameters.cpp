@@ -4,16 +4,15 @@
 
 namespace jobdeck {
 
-FixedParameters::Base::Base(const std::vector<std::string>& parameters) {
+FixedParameters::Base::Base(const std::vector<std::string>& parameters)
+    : m_ends(parameters.size()) {
     std::size_t total = 0;
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+        m_ends[i] = total += parameters[i].size();
+    m_text.resize(total);
+    char* out = m_text.data();
     for (const std::string& p : parameters)
-        total += p.size();
-    m_text.reserve(total);
-    m_ends.reserve(parameters.size());
-    for (const std::string& p : parameters) {
-        m_text += p;
-        m_ends.push_back(m_text.size());
-    }
+        out = std::copy(p.begin(), p.end(), out);
 }
 
 std::string FixedParameters::Base::at(std::size_t index) const {

@@ -282,6 +282,8 @@ public:
         // By current name. The current name beats an old one whatever the order, as in Hudi; otherwise
         // the last pair wins, as in the run's properties file.
         m_names.reserve(hudiConfigs.size());
+        m_currentEntries.reserve(hudiConfigs.size());
+        m_out.reserve(hudiConfigs.size() + 8); // about a finding per pair, and a few on the whole job
         std::array<bool, kWatchedKeys.size()> setByCurrentName{};
         for (const ConfigView& s : hudiConfigs) {
             HudiCatalogue::Names names = m_catalogue.lookup(s.key);

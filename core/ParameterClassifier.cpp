@@ -105,9 +105,28 @@ const char* tokenClassName(TokenClass c) {
 namespace {
 
 // `full`: also copy out the application arguments and the settings (classifyParameters()).
+// How many settings of each kind the list can hold at most (flags, or inline pairs), so the lists of a
+// long job are allocated once.
+void reserveSettings(const std::vector<std::string>& params, ClassifiedParameters& out) {
+    std::size_t spark = 0, hudi = 0;
+    for (const std::string& p : params) {
+        if (!p.starts_with('-'))
+            continue;
+        const std::string_view option = SparkSubmitOptions::splitInline(p).option;
+        if (option == SparkSubmitOptions::kHudiConf)
+            ++hudi;
+        else if (option == SparkSubmitOptions::kConf || option == "-c")
+            ++spark;
+    }
+    out.sparkConfigs.reserve(spark);
+    out.hudiConfigs.reserve(hudi);
+}
+
 ClassifiedParameters classify(const std::vector<std::string>& params, bool full) {
     ClassifiedParameters out;
     out.tokens.reserve(params.size());
+    if (full)
+        reserveSettings(params, out);
     std::size_t i = 0;
     while (i < params.size()) {
         const std::string& tok = params[i];

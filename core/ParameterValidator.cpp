@@ -188,10 +188,12 @@ public:
         : m_params(params)
         , m_context(context)
         , m_classified(classifyTokens(params)) {
-        constexpr std::size_t kTypical = 8; // findings, fixes and splices of a typical job, in one allocation
-        m_pending.reserve(kTypical);
-        m_fixes.reserve(kTypical);
-        m_splices.reserve(kTypical);
+        // Findings, fixes and splices in one allocation each for a typical job; a long one has about a
+        // finding for every other pair.
+        const std::size_t expected = 8 + params.size() / 4;
+        m_pending.reserve(expected);
+        m_fixes.reserve(expected);
+        m_splices.reserve(expected);
     }
 
     std::vector<Diagnostic> run() {
