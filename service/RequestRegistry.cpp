@@ -132,11 +132,15 @@ void RequestRegistry::acknowledge(const std::string& projectUid, const std::stri
 
 void RequestRegistry::remember(const std::string& requestId, const std::string& projectUid, ApiStatus status,
                                bool stored) {
-    // An unstored read's status that leaves memory is gone: its client had its answer at once.
     m_recent[requestId] = Recent{projectUid, std::move(status), stored};
     m_recentOrder.push_back(requestId);
     while (m_recentOrder.size() > kRecentLimit) {
-        m_recent.erase(m_recentOrder.front());
+        // A read's status leaving memory is queued for the database, so it can still be asked for.
+        if (const auto it = m_recent.find(m_recentOrder.front()); it != m_recent.end()) {
+            if (!it->second.stored)
+                m_storage.deferRequestStatus(it->second.projectUid, it->first, std::move(it->second.status));
+            m_recent.erase(it);
+        }
         m_recentOrder.pop_front();
     }
 }

@@ -23,10 +23,10 @@ class Storage;
 // the registry keeps recent final statuses in memory so that polling rarely reaches the database.
 // A request whose id a client was given while it was still PENDING is stored as PENDING first
 // (acknowledge()); one still PENDING when the process ends is FAILED with restartedMessage() at the
-// next start. The status of a read is stored only when its client was given the id before the status
-// (then with the next group commit) and at a graceful stop (storeRemembered()); a read answered at
-// once is otherwise kept in memory only, among the recent ones. Ids are random UUIDs, and every lookup
-// is scoped by project: another project's id is as unknown as a made-up one.
+// next start. The status of a read is not written before its answer: it goes to the database with a
+// later group commit, when its client was given the id before the status, when it leaves the recent
+// ones in memory, or at a graceful stop (storeRemembered()); only kill -9 can lose it. Ids are random
+// UUIDs, and every lookup is scoped by project: another project's id is as unknown as a made-up one.
 class RequestRegistry final {
 public:
     // Whether finish() has to store the status (now), the executor did, or it is a read's.

@@ -565,6 +565,13 @@ private slots:
         registry.finish(project, last, shown, Stored::OnlyIfAcknowledged);
         registry.storeRemembered();
         QVERIFY(*storage->findRequestStatus(project, last) == shown);
+        // Leaving memory: stored, so a later lookup still finds it.
+        const std::string early = registry.begin(project);
+        registry.finish(project, early, shown, Stored::OnlyIfAcknowledged);
+        for (int i = 0; i < 10'000; ++i)
+            registry.finish(project, registry.begin(project), ApiStatus::success(nlohmann::json::object()),
+                            Stored::Yes);
+        QVERIFY(*registry.find(project, early) == shown);
     }
 };
 
