@@ -273,8 +273,14 @@ void RunManager::launch(RunRecord record) {
     input.applicationFile = resolved.localPath;
     input.arguments = record.run.arguments;
     input.runId = record.run.jobRunId;
-    if (cluster)
-        input.clusterSparkConfigs = cluster->sparkConfigs;
+    const auto effective =
+        EffectiveConfig::resolve(cluster ? cluster->with : ConfigPairs{}, job->parameters,
+                                 m_storage.projectSettings(record.projectUid), record.run.jobRunId);
+    for (const auto& [key, resolvedValue] : effective.spark)
+        if (resolvedValue.source == Provenance::PlatformDefault ||
+            resolvedValue.source == Provenance::Cluster)
+            input.defaultSparkConfigs[key] = resolvedValue.value;
+    input.managedSparkConfigs = EffectiveConfig::platformManagedSparkConfigs(record.run.jobRunId);
     // Recorded before the driver exists, so that a restart finds the driver through its directory.
     record.runDir = (std::filesystem::path(m_dataDir) / "runs" / record.run.jobRunId).string();
     record.logPath = record.runDir + "/driver.log";
@@ -288,10 +294,7 @@ void RunManager::launch(RunRecord record) {
                                  : SparkSubmitCommand::local(input);
     spec.exitNotifyPath = m_wakeup.fifoPath();
     spec.extraEnv = {{"ONEHOUSE_JOB_RUN_ID", record.run.jobRunId}, {"HUDI_CONF_DIR", record.runDir}};
-    spec.hudiDefaults =
-        EffectiveConfig::resolve(cluster ? cluster->with : ConfigPairs{}, job->parameters,
-                                 m_storage.projectSettings(record.projectUid), record.run.jobRunId)
-            .hudiDefaultsConf();
+    spec.hudiDefaults = effective.hudiDefaultsConf();
     const auto launched = RunLauncher::launch(spec);
     if (!launched.error.empty()) {
         endRun(record, JobRunStatus::Failed, "Cannot start the driver: " + launched.error);

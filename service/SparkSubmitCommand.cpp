@@ -75,18 +75,24 @@ std::vector<std::string> SparkSubmitCommand::sparkSubmit(const std::string& spar
         argv.push_back(std::move(option));
     argv.push_back("--conf");
     argv.push_back(std::string(kRunIdConf) + "=" + in.runId);
+    for (const auto& [key, value] : in.managedSparkConfigs) {
+        if (key != kRunIdConf) {
+            argv.push_back("--conf");
+            argv.push_back(key + "=" + value);
+        }
+    }
     const auto jobConfigs = jobSparkConfigs(in.jobConfiguration);
     std::set<std::string> jobKeys;
     for (const auto& [key, value] : jobConfigs)
         jobKeys.insert(key);
-    for (const auto& [key, value] : in.clusterSparkConfigs) {
-        if (key != kRunIdConf && !jobKeys.count(key)) {
+    for (const auto& [key, value] : in.defaultSparkConfigs) {
+        if (!EffectiveConfig::isPlatformManagedSparkKey(key) && !jobKeys.count(key)) {
             argv.push_back("--conf");
             argv.push_back(key + "=" + value);
         }
     }
     for (const auto& [key, value] : jobConfigs) {
-        if (key != kRunIdConf) { // platform-managed: the job cannot change it
+        if (!EffectiveConfig::isPlatformManagedSparkKey(key)) { // the job cannot change those
             argv.push_back("--conf");
             argv.push_back(key + "=" + value);
         }

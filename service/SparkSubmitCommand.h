@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/EffectiveConfig.h"
 #include "core/SparkJob.h"
 
 #include <map>
@@ -16,15 +17,18 @@ struct DriverCommandInput final {
     std::string applicationFile;               // resolved to a local file
     std::vector<std::string> arguments;        // effective application arguments (overrides applied)
     std::string runId;
-    std::map<std::string, std::string> clusterSparkConfigs; // the cluster's spark.* defaults
+    // Platform default Spark configs with the cluster's spark.* values over them.
+    std::map<std::string, std::string> defaultSparkConfigs;
+    ConfigPairs managedSparkConfigs; // platform-managed: always win (the run id among them or not)
 };
 
 // Builds driver command lines.
 //  - spark-submit: the job configuration options in order, except --hudi-conf pairs (they go to the
 //    run's hudi-defaults.conf) and --conf/-c pairs (re-emitted below); then
-//    `--conf spark.onehouse.jobRunId=<id>`; then the Spark configs, cluster defaults first and the
-//    job's values after them (spark-submit keeps the last --conf of a key, so the job wins; a
-//    cluster default the job also sets is left out); then the application file and arguments.
+//    `--conf spark.onehouse.jobRunId=<id>` and the other platform-managed configs; then the Spark
+//    configs, defaults (platform, then cluster) first and the job's values after them (spark-submit
+//    keeps the last --conf of a key, so the job wins; a default the job also sets is left out); a
+//    managed key given by the cluster or the job is dropped; then the application file and arguments.
 //  - local runner (no Spark installed): JAR -> `java -cp <jar> <--class value> <args>` (or
 //    `java -jar <jar> <args>` without --class), PYTHON -> `python3 <script> <args>`.
 class SparkSubmitCommand final {

@@ -16,15 +16,29 @@ class TestRunCommand final : public QObject {
 private slots:
     void sparkSubmitKeepsOptionsOrderAndLayersConfigs() {
         DriverCommandInput in;
-        in.jobConfiguration = {
-            "--class",     "com.example.App",   "--conf",        "spark.a=job",
-            "--hudi-conf", "hoodie.x=1",        "--name=my app", "-c",
-            "spark.b=2",   "--conf=hoodie.y=3", "--conf",        "spark.onehouse.jobRunId=forged",
-            "--verbose"};
+        in.jobConfiguration = {"--class",
+                               "com.example.App",
+                               "--conf",
+                               "spark.a=job",
+                               "--hudi-conf",
+                               "hoodie.x=1",
+                               "--name=my app",
+                               "-c",
+                               "spark.b=2",
+                               "--conf=hoodie.y=3",
+                               "--conf",
+                               "spark.onehouse.jobRunId=forged",
+                               "--verbose",
+                               "--conf",
+                               "spark.submit.deployMode=cluster"};
         in.applicationFile = "/apps/app.jar";
         in.arguments = {"--date", "2024-01-01"};
         in.runId = "r1";
-        in.clusterSparkConfigs = {{"spark.a", "cluster"}, {"spark.c", "cluster"}};
+        in.defaultSparkConfigs = {{"spark.a", "cluster"},
+                                  {"spark.c", "cluster"},
+                                  {"spark.serializer", "kryo"},
+                                  {"spark.remote", "x"}};
+        in.managedSparkConfigs = {{"spark.submit.deployMode", "client"}, {"spark.onehouse.jobRunId", "r1"}};
         const Args expected{"/spark/bin/spark-submit",
                             "--class",
                             "com.example.App",
@@ -33,7 +47,11 @@ private slots:
                             "--conf",
                             "spark.onehouse.jobRunId=r1",
                             "--conf",
+                            "spark.submit.deployMode=client",
+                            "--conf",
                             "spark.c=cluster",
+                            "--conf",
+                            "spark.serializer=kryo",
                             "--conf",
                             "spark.a=job",
                             "--conf",

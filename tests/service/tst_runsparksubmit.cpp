@@ -1,6 +1,7 @@
 // --runner spark-submit chosen through SPARK_HOME: the command line a recording stand-in spark-submit
-// receives (options in order, --hudi-conf left out, the run id, cluster Spark defaults below the job's),
-// the environment and hudi-defaults.conf of the run, and an s3:// path served through --s3-map.
+// receives (options in order, --hudi-conf left out, the run id and the other platform-managed configs,
+// platform and cluster Spark defaults below the job's), the environment and hudi-defaults.conf of the
+// run, and an s3:// path served through --s3-map.
 #include "tst_runsupport.h"
 
 #include <QDir>
@@ -61,19 +62,30 @@ private slots:
         QStringList args;
         for (const auto& line : log.filter(QRegularExpression("^spark-submit-arg: ")))
             args << line.mid(QString("spark-submit-arg: ").size());
-        const QStringList expected{"--class",
-                                   "com.example.App",
-                                   "--name",
-                                   "n",
-                                   "--conf",
-                                   "spark.onehouse.jobRunId=" + id,
-                                   "--conf",
-                                   "spark.c=cl",
-                                   "--conf",
-                                   "spark.a=job",
-                                   m_bucket.filePath("app.jar"),
-                                   "--date",
-                                   "e"};
+        const QStringList expected{
+            "--class",
+            "com.example.App",
+            "--name",
+            "n",
+            "--conf",
+            "spark.onehouse.jobRunId=" + id,
+            "--conf",
+            "spark.submit.deployMode=client",
+            "--conf",
+            "spark.c=cl",
+            "--conf",
+            "spark.kryo.registrator=org.apache.spark.HoodieSparkKryoRegistrar",
+            "--conf",
+            "spark.serializer=org.apache.spark.serializer.KryoSerializer",
+            "--conf",
+            "spark.sql.catalog.spark_catalog=org.apache.spark.sql.hudi.catalog.HoodieCatalog",
+            "--conf",
+            "spark.sql.extensions=org.apache.spark.sql.hudi.HoodieSparkSessionExtension",
+            "--conf",
+            "spark.a=job",
+            m_bucket.filePath("app.jar"),
+            "--date",
+            "e"};
         QCOMPARE(args, expected);
         QVERIFY(log.contains("run-id-env: " + id));
         QVERIFY(log.contains("hudi-conf: hoodie.insert.shuffle.parallelism=10"));
