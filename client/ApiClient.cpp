@@ -205,7 +205,7 @@ void ApiClient::postStatement(const std::shared_ptr<StatementCall>& call) {
             call->reply->reject(*r.error);
             return;
         }
-        const json body = json::parse(r.body.begin(), r.body.end(), nullptr, false);
+        json body = json::parse(r.body.begin(), r.body.end(), nullptr, false);
         if (!body.is_object()) {
             call->reply->reject(
                 {ApiError::Kind::Protocol, QStringLiteral("The service answered with invalid JSON")});
@@ -222,11 +222,16 @@ void ApiClient::postStatement(const std::shared_ptr<StatementCall>& call) {
             pollStatus(call);
             return;
         }
-        handleStatus(call, body);
+        handleStatus(call, std::move(body));
     });
 }
 
-void ApiClient::handleStatus(const std::shared_ptr<StatementCall>& call, const json& body) {
+void ApiClient::handleStatus(const std::shared_ptr<StatementCall>& call, json body) {
+    // SHOW JOBS can answer 100,000 jobs: the response is moved out, never copied, on its way to the
+    // caller. What stays is read as the status (a null apiResponse counts as absent).
+    json response = json::object();
+    if (const auto it = body.find("apiResponse"); it != body.end() && it->is_object())
+        response = std::move(*it);
     ApiStatus status;
     try {
         status = body.get<ApiStatus>();
@@ -240,7 +245,7 @@ void ApiClient::handleStatus(const std::shared_ptr<StatementCall>& call, const j
         call->requestId = QString::fromStdString(*status.requestId);
     switch (status.apiStatus) {
     case ApiOperationStatus::Success:
-        call->reply->resolve(status.apiResponse);
+        call->reply->resolve(std::move(response));
         return;
     case ApiOperationStatus::Failed:
         call->reply->reject(
@@ -287,13 +292,13 @@ void ApiClient::pollStatus(const std::shared_ptr<StatementCall>& call) {
                     call->reply->reject(*r.error);
                     return;
                 }
-                const json body = json::parse(r.body.begin(), r.body.end(), nullptr, false);
+                json body = json::parse(r.body.begin(), r.body.end(), nullptr, false);
                 if (!body.is_object()) {
                     call->reply->reject(
                         {ApiError::Kind::Protocol, QStringLiteral("The service answered with invalid JSON")});
                     return;
                 }
-                handleStatus(call, body);
+                handleStatus(call, std::move(body));
             });
 }
 

@@ -105,7 +105,7 @@ private:
                                           bool retryLostResponse);
     void postStatement(const std::shared_ptr<StatementCall>& call);
     void pollStatus(const std::shared_ptr<StatementCall>& call);
-    void handleStatus(const std::shared_ptr<StatementCall>& call, const nlohmann::json& body);
+    void handleStatus(const std::shared_ptr<StatementCall>& call, nlohmann::json body);
     void sendGet(const QString& path, const QList<std::pair<QString, QString>>& query,
                  std::chrono::milliseconds timeout, bool withCredentials, HttpCallback done);
     void send(QNetworkReply* reply, HttpCallback done);

@@ -16,6 +16,9 @@ public:
 
     // Only meaningful when finished without error.
     const T& value() const { return *m_value; }
+    // Moves the value out, for the receiver that keeps a large one (100,000 jobs) rather than copying
+    // it; value() is empty afterwards. Receivers declared with a non-const ApiReply& may call it.
+    T takeValue() { return std::move(*m_value); }
 
     void resolve(T value) {
         if (isFinished())
@@ -24,7 +27,7 @@ public:
         finish();
     }
 
-    // Calls f(const ApiReply<T>&) once finished, unless context is gone by then.
+    // Calls f(ApiReply<T>&) (or f(const ApiReply<T>&)) once finished, unless context is gone by then.
     template <class F> ApiReply* then(const QObject* context, F f) {
         connect(this, &ApiReplyBase::finished, context, [this, f = std::move(f)] { f(*this); });
         return this;

@@ -5,7 +5,9 @@
 
 #include <QAbstractTableModel>
 
+#include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -36,9 +38,9 @@ public:
     void clear();
 
     int rowOf(const std::string& name) const;
-    const SparkJob& job(int row) const { return m_rows[static_cast<std::size_t>(row)].job; }
+    const SparkJob& job(int row) const { return m_rows[static_cast<std::size_t>(row)]->job; }
     const std::vector<JobRunStatus>& recentRuns(int row) const {
-        return m_rows[static_cast<std::size_t>(row)].recent;
+        return m_rows[static_cast<std::size_t>(row)]->recent;
     }
 
     // Sorting happens here, not in a proxy, so a filter change is one linear pass over 100,000 rows
@@ -57,15 +59,19 @@ private:
         SparkJob job;
         std::vector<JobRunStatus> recent; // newest first
     };
-    void rebuildIndex();
+    // Row numbers in m_index from `first` on.
+    void reindexFrom(std::size_t first);
+    void sortRows();
     void emitRowsChanged(int first, int last);
     // True when a goes before b in the current sort (ties by name keep the order stable).
     bool before(const Row& a, const Row& b) const;
     bool inOrder(int row) const;
     std::size_t sortedPosition(const Row& row) const;
 
-    std::vector<Row> m_rows;
-    std::unordered_map<std::string, int> m_index;
+    // On the heap, so sorting and inserting move pointers rather than whole jobs.
+    std::vector<std::unique_ptr<Row>> m_rows;
+    // Keyed by the row's own name (stable while the row lives), so 100,000 names are not copied.
+    std::unordered_map<std::string_view, int> m_index;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
 };

@@ -305,7 +305,7 @@ void MainWindow::startLiveUpdates() {
 void MainWindow::refresh() {
     const int generation = ++m_loadGeneration;
     statusBar()->showMessage(tr("Loading jobs…"));
-    m_client->showJobs()->then(this, [this, generation](const ApiReply<std::vector<SparkJob>>& r) {
+    m_client->showJobs()->then(this, [this, generation](ApiReply<std::vector<SparkJob>>& r) {
         if (generation != m_loadGeneration)
             return;
         if (r.isError()) {
@@ -313,7 +313,7 @@ void MainWindow::refresh() {
             return;
         }
         const auto selected = m_jobsView->currentJobName();
-        m_jobs->setJobs(r.value());
+        m_jobs->setJobs(r.takeValue()); // 100,000 jobs are moved, not copied
         if (selected)
             m_jobsView->selectJob(*selected);
         statusBar()->showMessage(tr("%n job(s) loaded", nullptr, m_jobs->rowCount()), 5000);

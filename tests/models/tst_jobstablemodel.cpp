@@ -196,6 +196,31 @@ private slots:
         proxy.sort(JobsTableModel::Updated, Qt::AscendingOrder);
         QCOMPARE(names(proxy).back(), QStringLiteral("daily_report"));
     }
+
+    // A reload (after a reconnect, or Refresh) keeps the order the user chose, and every row stays
+    // findable by name through inserts and removals in the middle.
+    void reloadKeepsSortAndIndex() {
+        JobsTableModel model;
+        JobsFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.sort(JobsTableModel::Name, Qt::DescendingOrder);
+        model.setJobs(sample());
+        QCOMPARE(names(proxy), (QStringList{"ingest_orders", "daily_report", "count_transactions"}));
+        model.upsertJob(makeJob("Early_job", "prod", JobType::Jar)); // case-insensitive: between d and c
+        model.upsertJob(makeJob("zeta", "prod", JobType::Jar));
+        QCOMPARE(names(proxy),
+                 (QStringList{"zeta", "ingest_orders", "Early_job", "daily_report", "count_transactions"}));
+        model.removeJob("daily_report");
+        model.upsertJob(makeJob("Early_job", "other", JobType::Python)); // replaced in place
+        for (const char* name : {"zeta", "ingest_orders", "Early_job", "count_transactions"})
+            QCOMPARE(model.job(model.rowOf(name)).name, std::string(name));
+        QCOMPARE(model.job(model.rowOf("Early_job")).cluster, std::string("other"));
+        QCOMPARE(model.rowOf("daily_report"), -1);
+        model.setJobs(sample());
+        QCOMPARE(names(proxy), (QStringList{"ingest_orders", "daily_report", "count_transactions"}));
+        QCOMPARE(model.rowOf("zeta"), -1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestJobsTableModel)
