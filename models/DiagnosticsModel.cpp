@@ -10,22 +10,58 @@ namespace jobdeck {
 DiagnosticsModel::DiagnosticsModel(QObject* parent)
     : QAbstractTableModel(parent) {}
 
+namespace {
+
+// What a row shows (its fixes by title): a fix whose corrected list changed behind the same title is stored
+// but is no reason to repaint, and comparing the lists of a long Job would cost a copy of each.
+bool sameRow(const Diagnostic& a, int lineA, const Diagnostic& b, int lineB) {
+    return lineA == lineB && a.severity == b.severity && a.tokenIndex == b.tokenIndex && a.code == b.code &&
+           a.message == b.message &&
+           std::equal(a.fixes.begin(), a.fixes.end(), b.fixes.begin(), b.fixes.end(),
+                      [](const Fix& x, const Fix& y) { return x.title == y.title; });
+}
+
+} // namespace
+
 void DiagnosticsModel::setDiagnostics(std::vector<Diagnostic> diagnostics, std::vector<int> lines) {
     lines.resize(diagnostics.size(), -1);
-    // Same shape: update in place so a view keeps its selection and scroll position while the user types.
-    if (diagnostics.size() == m_diagnostics.size()) {
-        if (diagnostics == m_diagnostics && lines == m_lines)
+    const int oldCount = rowCount(), newCount = int(diagnostics.size());
+    if (oldCount == 0 || newCount == 0) {
+        if (oldCount == newCount)
             return;
+        beginResetModel();
         m_diagnostics = std::move(diagnostics);
         m_lines = std::move(lines);
-        if (!m_diagnostics.empty())
-            emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        endResetModel();
         return;
     }
-    beginResetModel();
+    // A keystroke changes a few rows: keep the rows before and after them, so a view keeps its selection
+    // and scroll position while the user types and repaints only what changed.
+    auto same = [&](int oldRow, int newRow) {
+        const auto o = static_cast<std::size_t>(oldRow), n = static_cast<std::size_t>(newRow);
+        return sameRow(m_diagnostics[o], m_lines[o], diagnostics[n], lines[n]);
+    };
+    int prefix = 0;
+    while (prefix < oldCount && prefix < newCount && same(prefix, prefix))
+        ++prefix;
+    int suffix = 0;
+    while (suffix < oldCount - prefix && suffix < newCount - prefix &&
+           same(oldCount - 1 - suffix, newCount - 1 - suffix))
+        ++suffix;
+    const int oldMiddle = oldCount - prefix - suffix, newMiddle = newCount - prefix - suffix;
+    const int changed = std::min(oldMiddle, newMiddle);
+    if (newMiddle < oldMiddle)
+        beginRemoveRows({}, prefix + changed, prefix + oldMiddle - 1);
+    else if (newMiddle > oldMiddle)
+        beginInsertRows({}, prefix + changed, prefix + newMiddle - 1);
     m_diagnostics = std::move(diagnostics);
     m_lines = std::move(lines);
-    endResetModel();
+    if (newMiddle < oldMiddle)
+        endRemoveRows();
+    else if (newMiddle > oldMiddle)
+        endInsertRows();
+    if (changed > 0)
+        emit dataChanged(index(prefix, 0), index(prefix + changed - 1, ColumnCount - 1));
 }
 
 int DiagnosticsModel::lineOf(int row) const {

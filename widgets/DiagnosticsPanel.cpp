@@ -28,6 +28,8 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
     m_view->header()->setSectionResizeMode(DiagnosticsModel::MessageColumn, QHeaderView::Stretch);
     m_view->header()->setSectionResizeMode(DiagnosticsModel::SeverityColumn, QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(DiagnosticsModel::LineColumn, QHeaderView::ResizeToContents);
+    // Sized from the rows in view: measuring a long Job's every row would cost more than the re-check.
+    m_view->header()->setResizeContentsPrecision(0);
     m_summary->setObjectName(QStringLiteral("diagnosticsSummary"));
     m_fixButton->setObjectName(QStringLiteral("applyFixButton"));
     m_fixButton->setText(tr("Fix"));
@@ -117,8 +119,13 @@ void DiagnosticsPanel::updateFixButton() {
     m_fixButton->setText(QString::fromStdString(fixes.front().title));
     if (fixes.size() > 1) {
         auto* menu = new QMenu(m_fixButton);
-        for (const Fix& fix : fixes)
-            menu->addAction(QString::fromStdString(fix.title), this, [this, fix] { emit fixRequested(fix); });
+        // Looked up when chosen: a row keeps its titles while the list its fixes correct changes.
+        for (std::size_t i = 0; i < fixes.size(); ++i)
+            menu->addAction(QString::fromStdString(fixes[i].title), this, [this, row, i] {
+                const std::vector<Fix> now = fixesOf(row);
+                if (i < now.size())
+                    emit fixRequested(now[i]);
+            });
         m_fixButton->setMenu(menu);
     }
 }

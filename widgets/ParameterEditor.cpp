@@ -78,6 +78,8 @@ ParameterEditor::ParameterEditor(QWidget* parent)
     m_recheckTimer->setSingleShot(true);
     m_recheckTimer->setInterval(0);
     connect(m_recheckTimer, &QTimer::timeout, this, &ParameterEditor::recheckNow);
+    connect(document(), &QTextDocument::contentsChange, this,
+            [this](int position, int, int added) { markLinesEdited(position, added); });
     connect(document(), &QTextDocument::contentsChanged, this, [this] {
         m_serviceRefusal.reset();
         scheduleRecheck();
@@ -124,34 +126,66 @@ void ParameterEditor::scheduleRecheck() {
         m_recheckTimer->start();
 }
 
+void ParameterEditor::markLinesEdited(int position, int added) {
+    // The blocks from the one holding `position` to the one holding its end are new; the rest are the
+    // lines read before, shifted by the change in the line count.
+    QTextDocument* doc = document();
+    const int count = doc->blockCount();
+    const int first = doc->findBlock(position).blockNumber();
+    const int lastNew = doc->findBlock(std::min(position + added, doc->characterCount() - 1)).blockNumber();
+    const int removed = lastNew - first + 1 - (count - int(m_lines.size()));
+    if (first < 0 || lastNew < first || removed < 1 || first + removed > int(m_lines.size())) {
+        m_lines.clear(); // not the lines read before: recheckNow() reads every line again
+        return;
+    }
+    const auto at = m_lines.begin() + first;
+    m_lines.insert(m_lines.erase(at, at + removed), static_cast<std::size_t>(lastNew - first + 1),
+                   LineInfo{});
+    m_highlighter->spliceLines(first, removed, lastNew - first + 1);
+}
+
+void ParameterEditor::readLine(LineInfo& info, const QString& text) {
+    info = LineInfo{};
+    info.read = true;
+    info.text = text.toStdString();
+    info.utf16Length = int(text.size());
+    if (info.text.size() != static_cast<std::size_t>(text.size()))
+        info.utf16Offsets = utf16OffsetTable(info.text);
+    if (info.text.find_first_not_of(" \t\r") == std::string::npos)
+        return;
+    TextParameters read = parseParameterText(info.text, ParameterTextForm::PerLine);
+    if (!read.ok() || read.parameters.size() != 1) {
+        info.error = read.error.value_or("This line could not be read as one parameter");
+        return;
+    }
+    info.begin = read.ranges[0].first;
+    info.end = read.ranges[0].second;
+    info.quoted = info.text[static_cast<std::size_t>(info.begin)] == '"';
+    info.parameter = std::move(read.parameters[0]);
+}
+
 void ParameterEditor::recheckNow() {
     m_recheckTimer->stop();
     QTextDocument* doc = document();
     const int lineCount = doc->blockCount();
+    const int previousPathLine = applicationPathLine();
     m_parameters.clear();
     m_tokenLines.clear();
-    m_lines.assign(static_cast<std::size_t>(lineCount), LineInfo{});
-    std::vector<QString> texts(static_cast<std::size_t>(lineCount));
-    std::vector<std::string> utf8(static_cast<std::size_t>(lineCount));
+    if (m_lines.size() != static_cast<std::size_t>(lineCount)) {
+        m_lines.assign(static_cast<std::size_t>(lineCount), LineInfo{});
+        m_highlighter->spliceLines(0, lineCount, lineCount);
+    }
 
-    // 1. Read each line with the core's per-line form, so a broken line does not hide the others.
-    int line = 0;
-    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next(), ++line) {
-        const auto l = static_cast<std::size_t>(line);
-        texts[l] = b.text();
-        utf8[l] = texts[l].toStdString();
-        if (utf8[l].find_first_not_of(" \t\r") == std::string::npos)
+    // 1. Read each line with the core's per-line form, so a broken line does not hide the others. Only the
+    // lines edited since the last re-check are read again.
+    for (int line = 0; line < lineCount; ++line) {
+        LineInfo& info = m_lines[static_cast<std::size_t>(line)];
+        if (!info.read)
+            readLine(info, doc->findBlockByNumber(line).text());
+        info.token = info.parameter ? int(m_parameters.size()) : -1;
+        if (!info.parameter)
             continue;
-        TextParameters read = parseParameterText(utf8[l], ParameterTextForm::PerLine);
-        if (!read.ok() || read.parameters.size() != 1) {
-            m_lines[l].error = read.error.value_or("This line could not be read as one parameter");
-            continue;
-        }
-        m_lines[l].token = int(m_parameters.size());
-        m_lines[l].begin = read.ranges[0].first;
-        m_lines[l].end = read.ranges[0].second;
-        m_lines[l].quoted = utf8[l][static_cast<std::size_t>(m_lines[l].begin)] == '"';
-        m_parameters.push_back(std::move(read.parameters[0]));
+        m_parameters.push_back(*info.parameter);
         m_tokenLines.push_back(line);
     }
 
@@ -184,7 +218,13 @@ void ParameterEditor::recheckNow() {
     m_hasTextErrors = textErrors;
 
     // 3. Spans per line for the highlighter.
-    std::vector<ParameterHighlighter::LineSpans> spans(static_cast<std::size_t>(lineCount));
+    // Kept between re-checks so a keystroke allocates nothing for the lines that did not change.
+    std::vector<ParameterHighlighter::LineSpans>& spans = m_spans;
+    spans.resize(static_cast<std::size_t>(lineCount));
+    for (ParameterHighlighter::LineSpans& line : spans) {
+        line.spans.clear();
+        line.underlines.clear();
+    }
     std::vector<HudiConfigStatus> hudiStatus(m_parameters.size(), HudiConfigStatus::Applied);
     for (const ConfigSetting& c : m_classified.hudiConfigs)
         hudiStatus[static_cast<std::size_t>(c.tokenIndex)] =
@@ -193,12 +233,9 @@ void ParameterEditor::recheckNow() {
     for (const ClassifiedToken& t : m_classified.tokens) {
         const int l = m_tokenLines[static_cast<std::size_t>(t.index)];
         const LineInfo& info = m_lines[static_cast<std::size_t>(l)];
-        const std::string& text = utf8[static_cast<std::size_t>(l)];
-        const QString& qtext = texts[static_cast<std::size_t>(l)];
-        const bool ascii = text.size() == static_cast<std::size_t>(qtext.size());
-        std::vector<int> table;
-        if (!ascii)
-            table = utf16OffsetTable(text);
+        const std::string& text = info.text;
+        const bool ascii = info.utf16Offsets.empty();
+        const std::vector<int>& table = info.utf16Offsets;
         const int tokenLength = int(m_parameters[static_cast<std::size_t>(t.index)].size());
         // Byte offset in the parameter -> UTF-16 offset in the line.
         auto at = [&](int offsetInToken) {
@@ -276,22 +313,45 @@ void ParameterEditor::recheckNow() {
             continue;
         const Style s = d.severity == Severity::Error ? Style::Error : Style::Warning;
         auto& under = spans[static_cast<std::size_t>(l)].underlines;
-        const Span whole{0, int(texts[static_cast<std::size_t>(l)].size()), s};
+        const Span whole{0, m_lines[static_cast<std::size_t>(l)].utf16Length, s};
         // An error wins over a warning on the same line.
         if (std::none_of(under.begin(), under.end(), [](const Span& u) { return u.style == Style::Error; })) {
             under.clear();
             under.push_back(whole);
         }
     }
-    m_highlighter->setLines(std::move(spans));
-    viewport()->update();
-    m_lineNumberArea->update();
+    m_highlighter->setLines(spans);
+
+    // The highlighter's re-highlighted lines repaint themselves; the zones, the boundary and the gutter's
+    // marks only when they moved.
+    std::vector<int> severity(static_cast<std::size_t>(lineCount), -1); // -1 none, else Severity
+    for (std::size_t i = 0; i < m_diagnostics.size(); ++i) {
+        const int l = m_diagnosticLines[i];
+        if (l < 0 || l >= lineCount || m_diagnostics[i].severity == Severity::Info)
+            continue;
+        int& mark = severity[static_cast<std::size_t>(l)];
+        const int sev = int(m_diagnostics[i].severity);
+        mark = mark < 0 ? sev : std::min(mark, sev);
+    }
+    const bool zonesMoved = applicationPathLine() != previousPathLine || lineCount != m_paintedLineCount;
+    if (zonesMoved)
+        viewport()->update();
+    if (zonesMoved || severity != m_lineSeverity)
+        m_lineNumberArea->update();
+    m_lineSeverity = std::move(severity);
+    m_paintedLineCount = lineCount;
     emit analysisUpdated();
 }
 
 int ParameterEditor::lineOfToken(int tokenIndex) const {
     return tokenIndex >= 0 && static_cast<std::size_t>(tokenIndex) < m_tokenLines.size()
                ? m_tokenLines[static_cast<std::size_t>(tokenIndex)]
+               : -1;
+}
+
+int ParameterEditor::severityAtLine(int line) const {
+    return line >= 0 && static_cast<std::size_t>(line) < m_lineSeverity.size()
+               ? m_lineSeverity[static_cast<std::size_t>(line)]
                : -1;
 }
 
@@ -311,6 +371,24 @@ int ParameterEditor::boundaryLineY() const {
         return -1;
     const QTextBlock block = document()->findBlockByNumber(line);
     return int(blockBoundingGeometry(block).translated(contentOffset()).bottom());
+}
+
+int ParameterEditor::bottomInView(int line) const {
+    // boundaryLineY() walks every line from the top of the view to `line`: painting must not, when the path
+    // of a long Job is far out of view.
+    QTextBlock b = firstVisibleBlock();
+    if (line < 0 || line < b.blockNumber() - 1)
+        return -1;
+    qreal top = blockBoundingGeometry(b).translated(contentOffset()).top();
+    if (line == b.blockNumber() - 1)
+        return int(top);
+    for (int number = b.blockNumber(); b.isValid() && top <= viewport()->height(); b = b.next(), ++number) {
+        const qreal bottom = top + blockBoundingRect(b).height();
+        if (number == line)
+            return int(bottom);
+        top = bottom;
+    }
+    return -1;
 }
 
 std::optional<HudiConfigStatus> ParameterEditor::hudiStatusAtLine(int line) const {
@@ -490,7 +568,10 @@ void ParameterEditor::paintEvent(QPaintEvent* event) {
     if (pathLine >= 0) {
         // The application arguments zone: a background across the whole width of each line after the path.
         QPainter painter(viewport());
-        for (QTextBlock b = document()->findBlockByNumber(pathLine + 1); b.isValid(); b = b.next()) {
+        QTextBlock b = firstVisibleBlock();
+        if (b.blockNumber() <= pathLine)
+            b = document()->findBlockByNumber(pathLine + 1);
+        for (; b.isValid(); b = b.next()) {
             const QRectF r = blockBoundingGeometry(b).translated(offset);
             if (r.top() > event->rect().bottom())
                 break;
@@ -500,7 +581,7 @@ void ParameterEditor::paintEvent(QPaintEvent* event) {
         }
     }
     QPlainTextEdit::paintEvent(event);
-    const int y = boundaryLineY();
+    const int y = bottomInView(pathLine);
     if (y >= 0) {
         QPainter painter(viewport());
         painter.setPen(QPen(boundaryColor(), 2));
@@ -519,15 +600,6 @@ void ParameterEditor::paintLineNumberArea(QPaintEvent* event) {
     QPainter painter(m_lineNumberArea);
     painter.fillRect(event->rect(), palette().color(QPalette::AlternateBase));
     const int pathLine = applicationPathLine();
-    std::vector<int> severityOfLine(static_cast<std::size_t>(blockCount()), -1); // -1 none, else Severity
-    for (std::size_t i = 0; i < m_diagnostics.size(); ++i) {
-        const int l = m_diagnosticLines[i];
-        if (l < 0 || l >= blockCount() || m_diagnostics[i].severity == Severity::Info)
-            continue;
-        int& s = severityOfLine[static_cast<std::size_t>(l)];
-        const int sev = int(m_diagnostics[i].severity);
-        s = s < 0 ? sev : std::min(s, sev);
-    }
     const int areaWidth = m_lineNumberArea->width();
     QTextBlock block = firstVisibleBlock();
     int number = block.blockNumber();
@@ -540,7 +612,7 @@ void ParameterEditor::paintLineNumberArea(QPaintEvent* event) {
                           : number == pathLine              ? boundaryColor()
                                                             : QColor(0xb0, 0xbe, 0xc5);
             painter.fillRect(QRect(areaWidth - 4, top, 4, bottom - top), zone);
-            if (const int s = severityOfLine[static_cast<std::size_t>(number)]; s >= 0) {
+            if (const int s = severityAtLine(number); s >= 0) {
                 painter.setBrush(DiagnosticsModel::severityColor(Severity(s)));
                 painter.setPen(Qt::NoPen);
                 const int d = std::min(8, bottom - top - 4);

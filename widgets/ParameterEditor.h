@@ -5,6 +5,7 @@
 #include "core/ParameterClassifier.h"
 #include "core/ParameterTextForms.h"
 #include "core/ParameterValidator.h"
+#include "widgets/ParameterHighlighter.h"
 
 #include <QPlainTextEdit>
 #include <QString>
@@ -21,7 +22,6 @@ namespace jobdeck {
 
 class LineNumberArea;
 class ParameterCompletionModel;
-class ParameterHighlighter;
 
 // A Job's parameters, one per line. Everything it shows comes from the core: the classifier decides each
 // line's colour and zone (job configuration / application path / application arguments, with a line drawn
@@ -100,7 +100,13 @@ protected:
     void insertFromMimeData(const QMimeData* source) override;
 
 private:
+    // A line as last read; kept while the line is not edited, so a keystroke reads only its own line.
     struct LineInfo final {
+        bool read = false; // false: edited since, read it again
+        std::string text;  // UTF-8
+        int utf16Length = 0;
+        std::vector<int> utf16Offsets;        // byte -> UTF-16 offset; empty when the line is ASCII
+        std::optional<std::string> parameter; // nullopt for a blank or malformed line
         int token = -1; // parameter index of this line, -1 for a blank or malformed line
         int begin = 0;  // UTF-8 range of the literal within the line
         int end = 0;
@@ -108,6 +114,11 @@ private:
         std::optional<std::string> error; // the text form's reason a line could not be read
     };
 
+    void markLinesEdited(int position, int added);
+    static void readLine(LineInfo& info, const QString& text);
+    int severityAtLine(int line) const;
+    int bottomInView(int line) const; // viewport y of the line's bottom when it is in view, else -1 // the
+                                      // gutter's mark: -1 none, else the most severe Severity
     void scheduleRecheck();
     void updateCompletion(bool force);
     void insertCompletion(const QString& completion);
@@ -121,6 +132,9 @@ private:
     ClassifiedParameters m_classified;
     std::vector<Diagnostic> m_diagnostics;
     std::vector<int> m_diagnosticLines;
+    std::vector<int> m_lineSeverity;
+    std::vector<ParameterHighlighter::LineSpans> m_spans;
+    int m_paintedLineCount = -1;
     std::optional<Diagnostic> m_serviceRefusal;
     std::optional<ParameterTextForm> m_lastConvertedPaste;
 

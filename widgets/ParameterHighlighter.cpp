@@ -57,23 +57,33 @@ ParameterHighlighter::ParameterHighlighter(QTextDocument* document)
     set(Style::Warning, warning);
 }
 
-int ParameterHighlighter::setLines(std::vector<LineSpans> lines) {
-    QTextDocument* doc = document();
-    int redone = 0;
-    const std::size_t common = std::min(lines.size(), m_lines.size());
+int ParameterHighlighter::setLines(const std::vector<LineSpans>& lines) {
     std::vector<int> changed;
-    for (std::size_t i = 0; i < std::max(lines.size(), m_lines.size()); ++i)
-        if (i >= common || !(lines[i] == m_lines[i]))
+    m_lines.resize(lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        if (!(lines[i] == m_lines[i])) {
+            m_lines[i] = lines[i];
             changed.push_back(int(i));
-    m_lines = std::move(lines);
+        }
+    int redone = 0;
     for (int line : changed) {
-        const QTextBlock block = doc->findBlockByNumber(line);
+        const QTextBlock block = document()->findBlockByNumber(line);
         if (!block.isValid())
             break;
         rehighlightBlock(block);
         ++redone;
     }
     return redone;
+}
+
+void ParameterHighlighter::spliceLines(int first, int removed, int inserted) {
+    const auto size = int(m_lines.size());
+    first = std::clamp(first, 0, size);
+    removed = std::clamp(removed, 0, size - first);
+    const auto at = m_lines.begin() + first;
+    LineSpans edited;
+    edited.stale = true;
+    m_lines.insert(m_lines.erase(at, at + removed), static_cast<std::size_t>(std::max(0, inserted)), edited);
 }
 
 void ParameterHighlighter::highlightBlock(const QString& text) {

@@ -41,13 +41,17 @@ public:
     struct LineSpans final {
         std::vector<Span> spans;      // base colours, in order
         std::vector<Span> underlines; // Error/Warning, drawn over the base colours
+        bool stale = false;           // edited since its spans were set: re-highlight it whatever they are
         bool operator==(const LineSpans&) const = default;
     };
 
     explicit ParameterHighlighter(QTextDocument* document);
 
     // Replaces the spans of every line and re-highlights the lines that changed; returns how many.
-    int setLines(std::vector<LineSpans> lines);
+    int setLines(const std::vector<LineSpans>& lines);
+    // An edit replaced `removed` lines from `first` on with `inserted` new ones: the lines after them keep
+    // their spans (and formats), the new ones are re-highlighted by the next setLines().
+    void spliceLines(int first, int removed, int inserted);
     const QTextCharFormat& format(Style style) const { return m_formats[static_cast<std::size_t>(style)]; }
     static QColor argumentZoneColor();
 

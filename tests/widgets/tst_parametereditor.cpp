@@ -98,6 +98,7 @@ private slots:
     void spaceAfterHudiConfStartsValueLine();
     void nextDiagnosticAndRefusalMapping();
     void malformedLineIsReportedNotFatal();
+    void editsRecheckLikeAFreshRead();
     void screenshot();
 };
 
@@ -463,6 +464,74 @@ void TstParameterEditor::malformedLineIsReportedNotFatal() {
     QVERIFY(underlined(editor, 1, Style::Error));
     QCOMPARE(editor.diagnosticLines().front(), 1);
     QCOMPARE(editor.diagnostics().front().code, std::string("text.line"));
+}
+
+// A re-check reads again only the lines edited since the last one: after edits that split, join, insert and
+// undo lines, everything it shows must be what a fresh editor reading the same text shows.
+void TstParameterEditor::editsRecheckLikeAFreshRead() {
+    const ValidationContext ctx = context(allowing({"hoodie.a"}), ValidationContext::Mode::Create);
+    ParameterEditor editor;
+    editor.setValidationContext(ctx);
+    editor.setParameters(kPositionMatters);
+    auto compareWithFresh = [&](const char* step) {
+        editor.recheckNow();
+        ParameterEditor fresh;
+        fresh.setValidationContext(ctx);
+        fresh.setPlainText(editor.toPlainText());
+        fresh.recheckNow();
+        QVERIFY2(editor.parameters() == fresh.parameters(), step);
+        QVERIFY2(editor.diagnostics() == fresh.diagnostics(), step);
+        QVERIFY2(editor.diagnosticLines() == fresh.diagnosticLines(), step);
+        QVERIFY2(editor.applicationPathLine() == fresh.applicationPathLine(), step);
+        QCOMPARE(editor.blockCount(), fresh.blockCount());
+        for (int line = 0; line < editor.blockCount(); ++line) {
+            const auto formats = editor.document()->findBlockByNumber(line).layout()->formats();
+            QVERIFY2(formats == fresh.document()->findBlockByNumber(line).layout()->formats(),
+                     qPrintable(QStringLiteral("%1: line %2").arg(QLatin1String(step)).arg(line)));
+            QCOMPARE(editor.toolTipForLine(line), fresh.toolTipForLine(line));
+        }
+    };
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    QTextCursor c(editor.document()->findBlockByNumber(3));
+    c.movePosition(QTextCursor::EndOfBlock);
+    editor.setTextCursor(c);
+    QTest::keyClicks(&editor, QStringLiteral("x"));
+    compareWithFresh("typed in a value");
+    // Splitting the path's line in two makes its second half the path and shifts every line below.
+    c = QTextCursor(editor.document()->findBlockByNumber(4));
+    c.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor, 5);
+    editor.setTextCursor(c);
+    QTest::keyClick(&editor, Qt::Key_Return);
+    compareWithFresh("split a line");
+    QTest::keyClick(&editor, Qt::Key_Backspace);
+    compareWithFresh("joined it again");
+    // Two edits before one re-check, one of them a multi-line insertion above the path.
+    c = QTextCursor(editor.document()->findBlockByNumber(1));
+    c.movePosition(QTextCursor::EndOfBlock);
+    c.insertText(QStringLiteral("\n--hudi-conf\nhoodie.zzz=1"));
+    c = QTextCursor(editor.document()->findBlockByNumber(0));
+    c.insertText(QStringLiteral("\"unterminated\n"));
+    compareWithFresh("two edits, one re-check");
+    c.select(QTextCursor::LineUnderCursor);
+    c.removeSelectedText();
+    compareWithFresh("removed a line");
+    QTest::keyClick(&editor, Qt::Key_Z, Qt::ControlModifier);
+    compareWithFresh("undo");
+    editor.selectAll();
+    QTest::keyClick(&editor, Qt::Key_Delete);
+    compareWithFresh("cleared");
+    QTest::keyClick(&editor, Qt::Key_Z, Qt::ControlModifier);
+    compareWithFresh("undo clear");
+    QCOMPARE(editor.parameters().size(), kPositionMatters.size() + 2);
+    // One more --jars above a run of them turns every option into a value and back: each shifted line now
+    // has the spans the line before it had, and must still be coloured anew.
+    editor.setParameters({"--class", "Foo", "--jars", "--jars", "--jars", "--jars", "--jars", "--jars"});
+    c = QTextCursor(editor.document()->findBlockByNumber(2));
+    c.insertText(QStringLiteral("--jars\n"));
+    compareWithFresh("flipped a run of options and values");
+    QVERIFY(hasStyle(editor, 6, 0, Style::OptionName));
+    QVERIFY(hasStyle(editor, 7, 0, Style::OptionValue));
 }
 
 void TstParameterEditor::screenshot() {
