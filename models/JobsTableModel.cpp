@@ -187,6 +187,7 @@ void JobsTableModel::upsertJobs(std::vector<SparkJob> jobs) {
         Row& target = *m_rows[static_cast<std::size_t>(row)];
         m_index.erase(target.job.name);
         target.job = std::move(job);
+        target.updatedText.clear();
         m_index.emplace(target.job.name, row);
         first = std::min(first, row);
         last = std::max(last, row);
@@ -294,7 +295,10 @@ QVariant JobsTableModel::data(const QModelIndex& index, int role) const {
         case Updated:
             if (role == RawDataRole)
                 return toDateTime(job.updatedAt);
-            return QLocale().toString(toDateTime(job.updatedAt).toLocalTime(), QLocale::ShortFormat);
+            if (row.updatedText.isNull())
+                row.updatedText =
+                    QLocale().toString(toDateTime(job.updatedAt).toLocalTime(), QLocale::ShortFormat);
+            return row.updatedText;
         }
     } else if (role == Qt::ToolTipRole && index.column() == RecentRuns) {
         if (row.recent.empty())

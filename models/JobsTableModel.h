@@ -4,6 +4,7 @@
 #include "core/SparkJobRun.h"
 
 #include <QAbstractTableModel>
+#include <QString>
 
 #include <memory>
 #include <string>
@@ -58,6 +59,9 @@ private:
     struct Row {
         SparkJob job;
         std::vector<JobRunStatus> recent; // newest first
+        // The Updated cell as shown: local-time formatting asks the C library for the time zone
+        // (a stat() each time), too slow to repeat for every cell of every scrolled screen.
+        mutable QString updatedText;
     };
     // Row numbers in m_index from `first` on.
     void reindexFrom(std::size_t first);

@@ -212,7 +212,13 @@ private slots:
         QCOMPARE(names(proxy),
                  (QStringList{"zeta", "ingest_orders", "Early_job", "daily_report", "count_transactions"}));
         model.removeJob("daily_report");
-        model.upsertJob(makeJob("Early_job", "other", JobType::Python)); // replaced in place
+        const auto updatedText = [&model] {
+            return model.index(model.rowOf("Early_job"), JobsTableModel::Updated).data().toString();
+        };
+        const QString before = updatedText();
+        model.upsertJob(makeJob("Early_job", "other", JobType::Python, 90)); // replaced in place
+        QVERIFY(!before.isEmpty());
+        QVERIFY2(updatedText() != before, qPrintable(before)); // the shown text follows the job
         for (const char* name : {"zeta", "ingest_orders", "Early_job", "count_transactions"})
             QCOMPARE(model.job(model.rowOf(name)).name, std::string(name));
         QCOMPARE(model.job(model.rowOf("Early_job")).cluster, std::string("other"));
