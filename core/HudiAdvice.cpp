@@ -270,9 +270,11 @@ private:
 
 class Advisor final {
 public:
-    Advisor(const std::vector<std::string>& parameters, std::span<const ConfigView> sparkConfigs,
-            std::span<const ConfigView> hudiConfigs, std::size_t maxFixes)
-        : m_parameters(parameters)
+    Advisor(std::vector<Diagnostic>& out, const std::vector<std::string>& parameters,
+            std::span<const ConfigView> sparkConfigs, std::span<const ConfigView> hudiConfigs,
+            std::size_t maxFixes)
+        : m_out(out)
+        , m_parameters(parameters)
         , m_hudiConfigs(hudiConfigs)
         , m_fixes(parameters, maxFixes)
         , m_catalogue(HudiCatalogue::instance()) {
@@ -283,7 +285,7 @@ public:
         // the last pair wins, as in the run's properties file.
         m_names.reserve(hudiConfigs.size());
         m_currentEntries.reserve(hudiConfigs.size());
-        m_out.reserve(hudiConfigs.size() + 8); // about a finding per pair, and a few on the whole job
+        m_out.reserve(m_out.size() + hudiConfigs.size() + 8); // about a finding per pair, a few on the job
         std::array<bool, kWatchedKeys.size()> setByCurrentName{};
         for (const ConfigView& s : hudiConfigs) {
             HudiCatalogue::Names names = m_catalogue.lookup(s.key);
@@ -301,14 +303,13 @@ public:
         std::sort(m_currentEntries.begin(), m_currentEntries.end());
     }
 
-    std::vector<Diagnostic> run() {
+    void run() {
         for (std::size_t i = 0; i < m_hudiConfigs.size(); ++i)
             adviseOnKey(m_hudiConfigs[i], m_names[i]);
         adviseOnHiveSync();
         adviseOnPartitionExtractor();
         adviseOnSparkSettings();
         adviseOnParallelism();
-        return std::move(m_out);
     }
 
 private:
@@ -674,6 +675,7 @@ private:
         }
     }
 
+    std::vector<Diagnostic>& m_out; // appended to
     const std::vector<std::string>& m_parameters;
     std::span<const ConfigView> m_hudiConfigs;
     FixBuilder m_fixes;
@@ -682,15 +684,14 @@ private:
     std::array<const ConfigView*, kWatchedKeys.size()> m_hudi{};  // by current Hudi name
     std::vector<const HudiConfigEntry*> m_currentEntries;         // set under their current name, sorted
     std::array<const ConfigView*, kWatchedKeys.size()> m_spark{}; // last pair wins
-    std::vector<Diagnostic> m_out;
 };
 
 } // namespace
 
-std::vector<Diagnostic> adviseOnConfigViews(const std::vector<std::string>& parameters,
-                                            std::span<const ConfigView> sparkConfigs,
-                                            std::span<const ConfigView> hudiConfigs, std::size_t maxFixes) {
-    return Advisor(parameters, sparkConfigs, hudiConfigs, maxFixes).run();
+void appendAdviceOnConfigViews(std::vector<Diagnostic>& out, const std::vector<std::string>& parameters,
+                               std::span<const ConfigView> sparkConfigs,
+                               std::span<const ConfigView> hudiConfigs, std::size_t maxFixes) {
+    Advisor(out, parameters, sparkConfigs, hudiConfigs, maxFixes).run();
 }
 
 std::vector<Diagnostic> adviseOnConfigs(const std::vector<std::string>& parameters,
@@ -703,7 +704,9 @@ std::vector<Diagnostic> adviseOnConfigs(const std::vector<std::string>& paramete
             out.push_back({s.key, s.value, s.tokenIndex});
         return out;
     };
-    return adviseOnConfigViews(parameters, views(sparkConfigs), views(hudiConfigs), maxFixes);
+    std::vector<Diagnostic> out;
+    appendAdviceOnConfigViews(out, parameters, views(sparkConfigs), views(hudiConfigs), maxFixes);
+    return out;
 }
 
 const std::vector<AdviceRule>& adviceRules() {

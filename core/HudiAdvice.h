@@ -30,11 +30,12 @@ adviseOnConfigs(const std::vector<std::string>& parameters,
                 const std::vector<ConfigSetting>& sparkConfigs, // --conf spark.* pairs
                 const std::vector<ConfigSetting>& hudiConfigs,  // --hudi-conf before the path
                 std::size_t maxFixes = std::numeric_limits<std::size_t>::max());
-// The same over views, which must point into `parameters` or outlive the call.
-std::vector<Diagnostic> adviseOnConfigViews(const std::vector<std::string>& parameters,
-                                            std::span<const ConfigView> sparkConfigs,
-                                            std::span<const ConfigView> hudiConfigs,
-                                            std::size_t maxFixes = std::numeric_limits<std::size_t>::max());
+// The same over views, which must point into `parameters` or outlive the call, appended to `out` (the
+// validator sorts its findings and the advice in one list, so a long job holds one list, not three).
+void appendAdviceOnConfigViews(std::vector<Diagnostic>& out, const std::vector<std::string>& parameters,
+                               std::span<const ConfigView> sparkConfigs,
+                               std::span<const ConfigView> hudiConfigs,
+                               std::size_t maxFixes = std::numeric_limits<std::size_t>::max());
 
 // Every code adviseOnConfigs() can report, with its severity.
 const std::vector<AdviceRule>& adviceRules();

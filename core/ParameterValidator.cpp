@@ -98,9 +98,8 @@ struct PendingFix {
     std::size_t spliceCount = 0;
 };
 
-// A diagnostic found; its fixes are m_fixes[firstFix, firstFix + fixCount).
+// The fixes of a diagnostic found: m_fixes[firstFix, firstFix + fixCount).
 struct Pending {
-    Diagnostic diagnostic;
     std::size_t firstFix = 0;
     std::size_t fixCount = 0;
 };
@@ -192,6 +191,7 @@ public:
         // finding for every other pair.
         const std::size_t expected = 8 + params.size() / 4;
         m_pending.reserve(expected);
+        m_found.reserve(expected + (context.withAdvice ? hudiPairs() + 8 : 0)); // advice: one per Hudi pair
         m_fixes.reserve(expected);
         m_splices.reserve(expected);
     }
@@ -214,9 +214,15 @@ public:
 
 private:
     Pending& add(std::string code, Severity severity, std::string message, int tokenIndex) {
-        m_pending.push_back(
-            {Diagnostic{std::move(code), severity, std::move(message), tokenIndex, {}}, m_fixes.size(), 0});
+        m_found.push_back({std::move(code), severity, std::move(message), tokenIndex, {}});
+        m_pending.push_back({m_fixes.size(), 0});
         return m_pending.back();
+    }
+
+    std::size_t hudiPairs() const {
+        return static_cast<std::size_t>(
+            std::count_if(m_classified.tokens.begin(), m_classified.tokens.end(),
+                          [](const ClassifiedToken& t) { return t.cls == TokenClass::HudiConfPair; }));
     }
 
     // --- fixes, offered on `d`, which must be the diagnostic added last ---
@@ -613,59 +619,77 @@ private:
     }
 
     std::vector<Diagnostic> finish() {
-        std::vector<Diagnostic> advice;
+        // The advice goes after the validator's findings in the same list, which is then sorted in place:
+        // a long job has thousands of findings, and a second and third list of them is most of its memory.
+        const std::size_t found = m_found.size();
         if (m_context.withAdvice && !m_params.empty()) {
             // Their fixes count against the budget too: ask only for what it can keep.
             const std::size_t affordable =
                 m_context.fixesForToken ? std::numeric_limits<std::size_t>::max()
                                         : m_context.fixBudget / std::max<std::size_t>(m_params.size(), 1);
-            advice = adviseOnConfigViews(m_params, configs(TokenClass::ConfPair),
-                                         configs(TokenClass::HudiConfPair), affordable);
-            for (Diagnostic& d : advice)
-                if (d.severity == Severity::Error)
-                    d.severity = Severity::Warning; // advice never refuses a job
+            appendAdviceOnConfigViews(m_found, m_params, configs(TokenClass::ConfPair),
+                                      configs(TokenClass::HudiConfPair), affordable);
+            for (auto d = m_found.begin() + static_cast<std::ptrdiff_t>(found); d != m_found.end(); ++d)
+                if (d->severity == Severity::Error)
+                    d->severity = Severity::Warning; // advice never refuses a job
         }
         // Errors first by refusal rank, then everything by parameter; ties keep the order found (the
         // validator's findings, then the advice).
-        const std::size_t found = m_pending.size();
         std::vector<Order> order;
-        order.reserve(found + advice.size());
-        for (std::size_t i = 0; i < found + advice.size(); ++i) {
-            const Diagnostic& d = i < found ? m_pending[i].diagnostic : advice[i - found];
+        order.reserve(m_found.size());
+        for (std::size_t i = 0; i < m_found.size(); ++i) {
+            const Diagnostic& d = m_found[i];
             const bool error = d.severity == Severity::Error;
             order.push_back({error ? refusalRank(d.code) : kNotAnError, d.tokenIndex + 1, i});
         }
         sortStably(order, m_params.size() + 1);
+        permute(order);
 
-        std::vector<Diagnostic> out;
-        out.reserve(order.size());
         std::size_t budget = m_context.fixBudget;
         const auto& only = m_context.fixesForToken;
         const std::size_t cost = std::max<std::size_t>(m_params.size(), 1);
         const auto wanted = [&](int at) { return only ? (at == *only || at == -1) : budget >= cost; };
-        for (const Order& o : order) {
-            if (o.at >= found) {
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            Diagnostic& d = m_found[k];
+            if (order[k].at >= found) {
                 // Advice arrives with its fixes made; keep them under the same rule.
-                Diagnostic& d = advice[o.at - found];
                 if (!d.fixes.empty()) {
                     if (!wanted(d.tokenIndex))
                         d.fixes.clear();
                     else if (!only)
                         budget -= std::min(budget, cost * d.fixes.size());
                 }
-                out.push_back(std::move(d));
                 continue;
             }
-            Pending& p = m_pending[o.at];
-            for (std::size_t f = p.firstFix; f < p.firstFix + p.fixCount && wanted(p.diagnostic.tokenIndex);
-                 ++f) {
+            const Pending& p = m_pending[order[k].at];
+            for (std::size_t f = p.firstFix; f < p.firstFix + p.fixCount && wanted(d.tokenIndex); ++f) {
                 if (!only)
                     budget -= cost;
-                p.diagnostic.fixes.push_back(offered(m_fixes[f]));
+                d.fixes.push_back(offered(m_fixes[f]));
             }
-            out.push_back(std::move(p.diagnostic));
         }
-        return out;
+        return std::move(m_found);
+    }
+
+    // Puts m_found[order[k].at] at k, following each cycle of the permutation once. An entry's group is
+    // not needed once sorted, so it marks the places already filled.
+    void permute(std::vector<Order>& order) {
+        constexpr int kPlaced = -1;
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            if (order[k].group == kPlaced || order[k].at == k)
+                continue;
+            Diagnostic held = std::move(m_found[k]);
+            for (std::size_t j = k;;) {
+                order[j].group = kPlaced;
+                const std::size_t from = order[j].at;
+                if (from == k) {
+                    m_found[j] = std::move(held);
+                    break;
+                }
+                m_found[j] = std::move(m_found[from]);
+                j = from;
+            }
+        }
     }
 
     // Called once every finding is in: the fixes share the list and every splice found.
@@ -681,7 +705,8 @@ private:
     const Params& m_params;
     const ValidationContext& m_context;
     ClassifiedParameters m_classified;
-    std::vector<Pending> m_pending;
+    std::vector<Diagnostic> m_found; // the findings, then the advice
+    std::vector<Pending> m_pending;  // the findings' fixes
     std::vector<PendingFix> m_fixes;
     std::vector<Splice> m_splices;
     std::shared_ptr<const FixedParameters::Base> m_base; // the fixes' shared list, made for the first
