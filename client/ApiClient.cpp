@@ -11,6 +11,8 @@
 #include <QUuid>
 
 #include <QDeadlineTimer>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace jobdeck {
 
@@ -67,6 +69,7 @@ std::string toStd(const QString& s) {
 ApiClient::ApiClient(QObject* parent)
     : QObject(parent) {
     m_network.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+    m_decoder.setMaxThreadCount(1);
 }
 
 ApiClient::~ApiClient() = default;
@@ -205,24 +208,20 @@ void ApiClient::postStatement(const std::shared_ptr<StatementCall>& call) {
             call->reply->reject(*r.error);
             return;
         }
-        json body = json::parse(r.body.begin(), r.body.end(), nullptr, false);
-        if (!body.is_object()) {
-            call->reply->reject(
-                {ApiError::Kind::Protocol, QStringLiteral("The service answered with invalid JSON")});
-            return;
-        }
-        if (!body.contains("apiStatus")) {
-            // A service that ignores Prefer: wait answers {"requestId"} only.
-            if (!body.contains("requestId") || !body["requestId"].is_string()) {
-                call->reply->reject(
-                    {ApiError::Kind::Protocol, QStringLiteral("The answer has no requestId")});
+        parseStatus(call, r.body, [this, call](json body) {
+            if (!body.contains("apiStatus")) {
+                // A service that ignores Prefer: wait answers {"requestId"} only.
+                if (!body.contains("requestId") || !body["requestId"].is_string()) {
+                    call->reply->reject(
+                        {ApiError::Kind::Protocol, QStringLiteral("The answer has no requestId")});
+                    return;
+                }
+                call->requestId = QString::fromStdString(body["requestId"].get<std::string>());
+                pollStatus(call);
                 return;
             }
-            call->requestId = QString::fromStdString(body["requestId"].get<std::string>());
-            pollStatus(call);
-            return;
-        }
-        handleStatus(call, std::move(body));
+            handleStatus(call, std::move(body));
+        });
     });
 }
 
@@ -292,30 +291,68 @@ void ApiClient::pollStatus(const std::shared_ptr<StatementCall>& call) {
                     call->reply->reject(*r.error);
                     return;
                 }
-                json body = json::parse(r.body.begin(), r.body.end(), nullptr, false);
-                if (!body.is_object()) {
-                    call->reply->reject(
-                        {ApiError::Kind::Protocol, QStringLiteral("The service answered with invalid JSON")});
-                    return;
-                }
-                handleStatus(call, std::move(body));
+                parseStatus(call, r.body, [this, call](json body) { handleStatus(call, std::move(body)); });
             });
 }
 
+template <class R, class Work, class Done> void ApiClient::offThread(QObject* context, Work work, Done done) {
+    // The watcher belongs to context: when context is deleted first, done() is never called.
+    auto* watcher = new QFutureWatcher<R>(context);
+    connect(watcher, &QFutureWatcherBase::finished, context, [watcher, done = std::move(done)]() mutable {
+        watcher->deleteLater();
+        done(watcher->future().takeResult());
+    });
+    watcher->setFuture(QtConcurrent::run(&m_decoder, std::move(work)));
+}
+
+void ApiClient::parseStatus(const std::shared_ptr<StatementCall>& call, const QByteArray& bytes,
+                            std::function<void(json)> next) {
+    offThread<json>(
+        call->reply, [bytes] { return json::parse(bytes.begin(), bytes.end(), nullptr, false); },
+        [call, next = std::move(next)](json body) {
+            if (!body.is_object()) {
+                call->reply->reject(
+                    {ApiError::Kind::Protocol, QStringLiteral("The service answered with invalid JSON")});
+                return;
+            }
+            next(std::move(body));
+        });
+}
+
+namespace {
+
+// What a conversion on the decoder thread hands back: the value, or the exception's message.
+template <class T> struct Converted final {
+    std::optional<T> value;
+    QString error;
+};
+
+} // namespace
+
 template <class T, class Convert> ApiReply<T>* ApiClient::mapped(ApiReply<json>* raw, Convert convert) {
     auto* out = new ApiReply<T>(this);
-    raw->then(out, [out, convert = std::move(convert)](const ApiReply<json>& r) {
+    raw->then(out, [this, out, convert = std::move(convert)](ApiReply<json>& r) {
         if (r.isError()) {
             out->reject(r.error());
             return;
         }
-        try {
-            out->resolve(convert(r.value()));
-        } catch (const std::exception& e) {
-            out->reject(
-                {ApiError::Kind::Protocol,
-                 QStringLiteral("Unexpected answer from the service: %1").arg(QString::fromUtf8(e.what()))});
-        }
+        // The answer moves to the decoder and is freed there too (freeing 100,000 jobs' DOM takes time).
+        offThread<Converted<T>>(
+            out,
+            [response = r.takeValue(), convert]() -> Converted<T> {
+                try {
+                    return {convert(response), {}};
+                } catch (const std::exception& e) {
+                    return {std::nullopt, QString::fromUtf8(e.what())};
+                }
+            },
+            [out](Converted<T> c) {
+                if (c.value)
+                    out->resolve(std::move(*c.value));
+                else
+                    out->reject({ApiError::Kind::Protocol,
+                                 QStringLiteral("Unexpected answer from the service: %1").arg(c.error)});
+            });
     });
     return out;
 }

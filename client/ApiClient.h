@@ -12,6 +12,7 @@
 #include <QByteArray>
 #include <QNetworkAccessManager>
 #include <QObject>
+#include <QThreadPool>
 
 #include <chrono>
 #include <functional>
@@ -112,8 +113,14 @@ private:
     QNetworkRequest makeRequest(const QString& path, const QList<std::pair<QString, QString>>& query,
                                 std::chrono::milliseconds timeout, bool withCredentials) const;
 
-    // Runs `convert` on the apiResponse of a statement; a thrown exception becomes a Protocol error.
+    // Parses a status answer off this thread, then continues with it here (invalid JSON rejects).
+    void parseStatus(const std::shared_ptr<StatementCall>& call, const QByteArray& bytes,
+                     std::function<void(nlohmann::json)> next);
+    // Runs `convert` on the apiResponse of a statement, off this thread (SHOW JOBS decodes 100,000 jobs);
+    // a thrown exception becomes a Protocol error.
     template <class T, class Convert> ApiReply<T>* mapped(ApiReply<nlohmann::json>* raw, Convert convert);
+    // Runs work() on m_decoder and hands its result to done() on this thread, unless context is gone.
+    template <class R, class Work, class Done> void offThread(QObject* context, Work work, Done done);
 
     QNetworkAccessManager m_network;
     ConnectionInfo m_connection;
@@ -123,6 +130,9 @@ private:
     std::vector<std::chrono::milliseconds> m_runRetryDelays{std::chrono::milliseconds(500),
                                                             std::chrono::milliseconds(1500)};
     qint64 m_maxResponseBytes = 512LL * 1024 * 1024;
+    // Decodes answers so a large one never stalls the GUI. One worker: answers are decoded and
+    // delivered in the order they arrived. Declared last so it is destroyed (waiting for its work) first.
+    QThreadPool m_decoder;
 };
 
 } // namespace jobdeck
