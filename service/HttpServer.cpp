@@ -104,13 +104,19 @@ bool splitTarget(HttpRequest& request) {
     return true;
 }
 
-void logRequest(std::string_view method, std::string_view path, int status, Clock::time_point started,
-                std::string_view projectUid) {
+thread_local bool t_ioThread = false;
+
+void logRequest(bool accessLog, std::string_view method, std::string_view path, int status,
+                Clock::time_point started, std::string_view projectUid) {
+    // --no-access-log: a line per request costs a locked write to stderr on the request path.
+    const auto level = accessLog ? spdlog::level::info : spdlog::level::debug;
+    if (!spdlog::should_log(level))
+        return;
     const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started).count();
     // A path can be 16 KiB long; the log keeps its start.
-    spdlog::info("http method={} path={} status={} duration_ms={:.3f} project={}",
-                 oneLine(method.substr(0, 16)), oneLine(path.substr(0, 256)), status,
-                 static_cast<double>(micros) / 1000.0, projectUid.empty() ? "-" : projectUid);
+    spdlog::log(level, "http method={} path={} status={} duration_ms={:.3f} project={}",
+                oneLine(method.substr(0, 16)), oneLine(path.substr(0, 256)), status,
+                static_cast<double>(micros) / 1000.0, projectUid.empty() ? "-" : projectUid);
 }
 
 } // namespace
@@ -271,7 +277,8 @@ private:
         }
         m_path = request->path;
         m_server.dispatch(request, [self = shared_from_this()](HttpResponse response) {
-            net::post(self->m_stream.get_executor(), [self, response = std::move(response)]() mutable {
+            // At once when answered inline on this connection's strand; queued from other threads.
+            net::dispatch(self->m_stream.get_executor(), [self, response = std::move(response)]() mutable {
                 self->writeResponse(std::move(response));
             });
         });
@@ -285,8 +292,8 @@ private:
 
     void writeResponse(HttpResponse response) {
         const bool keepAlive = m_keepAlive && !m_closeAfterResponse && !m_server.m_stopping;
-        logRequest(m_method.empty() ? "-" : m_method, m_path.empty() ? "-" : m_path, response.status,
-                   m_started, response.projectUid);
+        logRequest(m_server.m_options.accessLog, m_method.empty() ? "-" : m_method,
+                   m_path.empty() ? "-" : m_path, response.status, m_started, response.projectUid);
         auto message = std::make_shared<http::response<http::string_body>>();
         message->version(11);
         message->result(static_cast<unsigned>(response.status));
@@ -369,8 +376,13 @@ void HttpServer::addRoute(std::string method, std::string pathPrefix, PublicRout
     m_routes.push_back(Route{std::move(method), std::move(pathPrefix), std::move(handler), {}});
 }
 
-void HttpServer::addAuthenticatedRoute(std::string method, std::string pathPrefix, RouteHandler handler) {
-    m_routes.push_back(Route{std::move(method), std::move(pathPrefix), {}, std::move(handler)});
+void HttpServer::addAuthenticatedRoute(std::string method, std::string pathPrefix, RouteHandler handler,
+                                       RoutePlacement placement) {
+    m_routes.push_back(Route{std::move(method), std::move(pathPrefix), {}, std::move(handler), placement});
+}
+
+bool HttpServer::onIoThread() {
+    return t_ioThread;
 }
 
 void HttpServer::listen() {
@@ -405,7 +417,10 @@ void HttpServer::start() {
     m_work.emplace(m_io.get_executor());
     accept();
     for (unsigned i = 0; i < std::max(1u, m_options.ioThreads); ++i)
-        m_ioThreads.emplace_back([this] { m_io.run(); });
+        m_ioThreads.emplace_back([this] {
+            t_ioThread = true;
+            m_io.run();
+        });
 }
 
 void HttpServer::accept() {
@@ -513,32 +528,37 @@ void HttpServer::dispatch(const std::shared_ptr<HttpRequest>& request, Responder
         if (!once->exchange(true))
             respond(std::move(response));
     };
-    net::post(m_workers, [this, route, request, guarded] {
-        try {
-            if (route->publicHandler) {
-                route->publicHandler(*request, guarded);
-                return;
-            }
-            const std::string projectUid = request->header("x-onehouse-project-uid");
-            const std::string apiKey = request->header("x-onehouse-api-key");
-            const std::string apiSecret = request->header("x-onehouse-api-secret");
-            std::optional<Principal> principal;
-            if (!projectUid.empty() && !apiKey.empty() && !apiSecret.empty())
-                principal = m_authenticator(projectUid, apiKey, apiSecret);
-            if (!principal) {
-                guarded(HttpResponse::error(401, "Missing or invalid credentials"));
-                return;
-            }
-            route->handler(*request, *principal,
-                           [guarded, project = principal->projectUid](HttpResponse response) {
-                               response.projectUid = project;
-                               guarded(std::move(response));
-                           });
-        } catch (const std::exception& e) {
-            spdlog::error("http handler for {} failed: {}", request->path, e.what());
-            guarded(HttpResponse::error(500, "Internal server error"));
+    if (route->placement == RoutePlacement::IoThread && request->body.size() <= kInlineBodyLimit) {
+        handle(*route, *request, guarded);
+        return;
+    }
+    net::post(m_workers, [this, route, request, guarded] { handle(*route, *request, guarded); });
+}
+
+void HttpServer::handle(const Route& route, const HttpRequest& request, const Responder& respond) {
+    try {
+        if (route.publicHandler) {
+            route.publicHandler(request, respond);
+            return;
         }
-    });
+        const std::string projectUid = request.header("x-onehouse-project-uid");
+        const std::string apiKey = request.header("x-onehouse-api-key");
+        const std::string apiSecret = request.header("x-onehouse-api-secret");
+        std::optional<Principal> principal;
+        if (!projectUid.empty() && !apiKey.empty() && !apiSecret.empty())
+            principal = m_authenticator(projectUid, apiKey, apiSecret);
+        if (!principal) {
+            respond(HttpResponse::error(401, "Missing or invalid credentials"));
+            return;
+        }
+        route.handler(request, *principal, [respond, project = principal->projectUid](HttpResponse response) {
+            response.projectUid = project;
+            respond(std::move(response));
+        });
+    } catch (const std::exception& e) {
+        spdlog::error("http handler for {} failed: {}", request.path, e.what());
+        respond(HttpResponse::error(500, "Internal server error"));
+    }
 }
 
 } // namespace jobdeck

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <charconv>
 #include <exception>
+#include <utility>
 
 namespace jobdeck {
 
@@ -54,6 +55,22 @@ RequestRegistry::Durability ackDurability(std::string_view statement) {
                                                          : RequestRegistry::Durability::Durable;
 }
 
+// The answer to a statement sent with `Prefer: wait`: its status (final or PENDING) and the wait applied.
+HttpResponse waitedAnswer(const ApiStatus& status, std::chrono::seconds wait) {
+    HttpResponse response = HttpResponse::json(dumpJson(status));
+    response.headers.emplace_back("Preference-Applied", "wait=" + std::to_string(wait.count()));
+    return response;
+}
+
+void answerStatus(std::optional<ApiStatus> status, const Responder& respond) {
+    if (!status) {
+        respond(HttpResponse::error(404, "Unknown request id"));
+        return;
+    }
+    status->requestId.reset();
+    respond(HttpResponse::json(dumpJson(*status)));
+}
+
 } // namespace
 
 HttpStatementRoutes::HttpStatementRoutes(StatementExecutor& executor, RequestRegistry& registry,
@@ -66,12 +83,13 @@ void HttpStatementRoutes::registerRoutes() {
     auto submit = [this](const HttpRequest& request, const Principal& principal, Responder respond) {
         this->submit(request, principal, std::move(respond));
     };
-    m_server.addAuthenticatedRoute("POST", "/v1/resource", submit);
+    m_server.addAuthenticatedRoute("POST", "/v1/resource", submit, RoutePlacement::IoThread);
     m_server.addAuthenticatedRoute(
         "GET", "/v1/status/",
         [this](const HttpRequest& request, const Principal& principal, Responder respond) {
             this->status(request, principal, std::move(respond));
-        });
+        },
+        RoutePlacement::IoThread);
 }
 
 void HttpStatementRoutes::submit(const HttpRequest& request, const Principal& principal, Responder respond) {
@@ -109,30 +127,58 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Principal& pr
         if (request.headers.contains(name))
             context.clientHeaders[name] = request.header(name);
     context.requestId = m_registry.begin(principal.projectUid);
-    const std::string requestId = context.requestId;
-    const std::string projectUid = principal.projectUid;
-    const std::string statement = body["statement"].get<std::string>();
-    auto run = [this, context = std::move(context), statement] {
-        ApiStatus status;
-        RequestRegistry::Stored stored = RequestRegistry::Stored::Yes;
-        try {
-            StatementExecutor::StatusRecord record = StatementExecutor::StatusRecord::Committed;
-            status = m_executor.execute(context, statement, &record);
-            if (record == StatementExecutor::StatusRecord::NotStored)
-                stored = RequestRegistry::Stored::OnlyIfAcknowledged;
-        } catch (const std::exception& e) {
-            spdlog::error("request {} failed unexpectedly: {}", context.requestId, e.what());
-            status = ApiStatus::failed("Internal error while executing the statement");
-            stored = RequestRegistry::Stored::No;
-        }
-        m_registry.finish(context.principal.projectUid, context.requestId, std::move(status), stored);
-    };
-
+    std::string statement = body["statement"].get<std::string>();
     const auto wait = preferredWait(request.header("prefer"));
+    if (wait && StatementExecutor::isQuickRead(statement)) {
+        // Answered where it runs, with no hand-off; the status is recorded before the answer leaves.
+        Outcome outcome = execute(context, statement);
+        auto stored = std::exchange(outcome.status.requestId, context.requestId);
+        HttpResponse response = waitedAnswer(outcome.status, *wait);
+        outcome.status.requestId = std::move(stored);
+        m_registry.finish(context.principal.projectUid, context.requestId, std::move(outcome.status),
+                          outcome.stored);
+        respond(std::move(response));
+        return;
+    }
+    if (!HttpServer::onIoThread()) {
+        submitOnWorker(context, statement, wait, respond);
+        return;
+    }
+    boost::asio::post(m_server.workers(),
+                      [this, context = std::move(context), statement = std::move(statement), wait,
+                       respond = std::move(respond)] { submitOnWorker(context, statement, wait, respond); });
+}
+
+HttpStatementRoutes::Outcome HttpStatementRoutes::execute(const RequestContext& context,
+                                                          const std::string& statement) {
+    Outcome outcome;
+    try {
+        StatementExecutor::StatusRecord record = StatementExecutor::StatusRecord::Committed;
+        outcome.status = m_executor.execute(context, statement, &record);
+        if (record == StatementExecutor::StatusRecord::NotStored)
+            outcome.stored = RequestRegistry::Stored::OnlyIfAcknowledged;
+    } catch (const std::exception& e) {
+        spdlog::error("request {} failed unexpectedly: {}", context.requestId, e.what());
+        outcome.status = ApiStatus::failed("Internal error while executing the statement");
+        outcome.stored = RequestRegistry::Stored::No;
+    }
+    return outcome;
+}
+
+void HttpStatementRoutes::run(const RequestContext& context, const std::string& statement) {
+    Outcome outcome = execute(context, statement);
+    m_registry.finish(context.principal.projectUid, context.requestId, std::move(outcome.status),
+                      outcome.stored);
+}
+
+void HttpStatementRoutes::submitOnWorker(const RequestContext& context, const std::string& statement,
+                                         std::optional<std::chrono::seconds> wait, const Responder& respond) {
+    const std::string& requestId = context.requestId;
+    const std::string& projectUid = context.principal.projectUid;
     if (!wait) {
         m_registry.acknowledge(projectUid, requestId, ackDurability(statement));
         respond(HttpResponse::json(dumpJson({{"requestId", requestId}})));
-        boost::asio::post(m_server.workers(), std::move(run));
+        run(context, statement);
         return;
     }
     m_registry.waitFor(
@@ -140,9 +186,7 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Principal& pr
         [this, respond, projectUid, requestId, wait, statement](ApiStatus status) {
             auto answer = [respond, requestId, wait](ApiStatus final) {
                 final.requestId = requestId;
-                HttpResponse response = HttpResponse::json(dumpJson(final));
-                response.headers.emplace_back("Preference-Applied", "wait=" + std::to_string(wait->count()));
-                respond(std::move(response));
+                respond(waitedAnswer(final, *wait));
             };
             if (status.isFinal()) {
                 answer(std::move(status));
@@ -158,21 +202,28 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Principal& pr
                 answer(status);
             });
         });
-    // Already on a worker: run the statement here rather than queueing it for another one.
-    run();
+    run(context, statement);
 }
 
 void HttpStatementRoutes::status(const HttpRequest& request, const Principal& principal, Responder respond) {
-    const std::string requestId = request.path.substr(std::string_view("/v1/status/").size());
-    std::optional<ApiStatus> status;
-    if (!requestId.empty() && requestId.find('/') == std::string::npos)
-        status = m_registry.find(principal.projectUid, requestId);
-    if (!status) {
+    std::string requestId = request.path.substr(std::string_view("/v1/status/").size());
+    if (requestId.empty() || requestId.find('/') != std::string::npos) {
         respond(HttpResponse::error(404, "Unknown request id"));
         return;
     }
-    status->requestId.reset();
-    respond(HttpResponse::json(dumpJson(*status)));
+    if (auto status = m_registry.findInMemory(principal.projectUid, requestId)) {
+        answerStatus(std::move(status), respond);
+        return;
+    }
+    // Only in the database, which first commits the queued statuses (an fsync): on a worker.
+    auto lookup = [this, projectUid = principal.projectUid, requestId = std::move(requestId),
+                   respond = std::move(respond)] {
+        answerStatus(m_registry.find(projectUid, requestId), respond);
+    };
+    if (HttpServer::onIoThread())
+        boost::asio::post(m_server.workers(), std::move(lookup));
+    else
+        lookup();
 }
 
 } // namespace jobdeck

@@ -2,15 +2,19 @@
 
 #include "service/HttpServer.h"
 
+#include "service/RequestRegistry.h"
+#include "service/StatementExecutor.h"
+
 #include <chrono>
+#include <optional>
+#include <string>
 
 namespace jobdeck {
 
-class RequestRegistry;
-class StatementExecutor;
-
 // The statement API of CONTRACT §1: POST /v1/resource/ (with `Prefer: wait=<seconds>`) and
-// GET /v1/status/<requestId>. Statements run on the server's worker pool, never on IO threads.
+// GET /v1/status/<requestId>. Both routes start on the IO thread; only quick reads answered at once
+// (StatementExecutor::isQuickRead with `Prefer: wait`, a status kept in memory) finish there, the
+// rest goes to the server's worker pool.
 class HttpStatementRoutes final {
 public:
     // Longest `Prefer: wait` honoured; longer ones are cut to it.
@@ -24,6 +28,16 @@ public:
 private:
     void submit(const HttpRequest& request, const Principal& principal, Responder respond);
     void status(const HttpRequest& request, const Principal& principal, Responder respond);
+    void submitOnWorker(const RequestContext& context, const std::string& statement,
+                        std::optional<std::chrono::seconds> wait, const Responder& respond);
+    struct Outcome {
+        ApiStatus status;
+        RequestRegistry::Stored stored = RequestRegistry::Stored::Yes;
+    };
+    // Never throws: an unexpected failure becomes a FAILED status that is not stored.
+    Outcome execute(const RequestContext& context, const std::string& statement);
+    // execute() and record the final status.
+    void run(const RequestContext& context, const std::string& statement);
 
     StatementExecutor& m_executor;
     RequestRegistry& m_registry;

@@ -146,14 +146,19 @@ void RequestRegistry::remember(const std::string& requestId, const std::string& 
 }
 
 std::optional<ApiStatus> RequestRegistry::find(const std::string& projectUid, const std::string& requestId) {
-    {
-        const std::lock_guard lock(m_mutex);
-        if (const auto it = m_pending.find(requestId); it != m_pending.end())
-            return it->second.projectUid == projectUid ? std::optional(ApiStatus::pending()) : std::nullopt;
-        if (const auto it = m_recent.find(requestId); it != m_recent.end())
-            return it->second.projectUid == projectUid ? std::optional(it->second.status) : std::nullopt;
-    }
+    if (auto status = findInMemory(projectUid, requestId))
+        return status;
     return m_storage.findRequestStatus(projectUid, requestId);
+}
+
+std::optional<ApiStatus> RequestRegistry::findInMemory(const std::string& projectUid,
+                                                       const std::string& requestId) {
+    const std::lock_guard lock(m_mutex);
+    if (const auto it = m_pending.find(requestId); it != m_pending.end())
+        return it->second.projectUid == projectUid ? std::optional(ApiStatus::pending()) : std::nullopt;
+    if (const auto it = m_recent.find(requestId); it != m_recent.end())
+        return it->second.projectUid == projectUid ? std::optional(it->second.status) : std::nullopt;
+    return std::nullopt;
 }
 
 void RequestRegistry::waitFor(const std::string& projectUid, const std::string& requestId,

@@ -56,6 +56,9 @@ public:
     void storeRemembered();
     // nullopt when the project has no such request.
     std::optional<ApiStatus> find(const std::string& projectUid, const std::string& requestId);
+    // The same from memory only (pending, or among the recent statuses): never touches the database,
+    // which may first commit the queued writes. nullopt when not there.
+    std::optional<ApiStatus> findInMemory(const std::string& projectUid, const std::string& requestId);
     // Calls `done` (from any thread, exactly once) with the final status as soon as it is known, or
     // with PENDING when `wait` runs out first; never blocks the caller.
     void waitFor(const std::string& projectUid, const std::string& requestId, std::chrono::milliseconds wait,

@@ -104,6 +104,7 @@ int ServiceApp::run() {
     httpOptions.idleTimeout = m_options.idleTimeout;
     httpOptions.maxConnections = m_options.maxConnections;
     httpOptions.workerThreads = m_options.workerThreads;
+    httpOptions.accessLog = m_options.accessLog;
     // One IO thread per core: parsing and writing HTTP scale with connections.
     httpOptions.ioThreads = std::max(2u, std::thread::hardware_concurrency());
     HttpServer server(httpOptions,

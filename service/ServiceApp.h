@@ -21,6 +21,7 @@ struct ServeOptions final {
     std::chrono::seconds shutdownGrace{10}; // requests in flight at SIGTERM get this long
     std::size_t maxConnections = 1024;
     unsigned workerThreads = 4;
+    bool accessLog = true; // a structured info line per request (method, path, status, duration, project)
 
     // Runs (RunManager)
     std::chrono::seconds cancelGrace{10}; // TERM, then KILL after this

@@ -138,6 +138,12 @@ std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mo
             throw DatabaseError("Cannot create the directory " + file.parent_path().string() + ": " +
                                 ec.message());
     }
+    // SQLite's memory statistics take a global mutex on every allocation, which the parallel
+    // readers contend for; nothing here reads them. Only possible before SQLite initialises.
+    static const bool memoryStatisticsOff = [] {
+        return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
+    }();
+    static_cast<void>(memoryStatisticsOff);
     sqlite3* raw = nullptr;
     const int rc = sqlite3_open_v2(path.c_str(), &raw,
                                    mode == Mode::ReadOnly

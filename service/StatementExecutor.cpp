@@ -227,6 +227,12 @@ bool StatementExecutor::isReadStatement(std::string_view statementText) {
     return parsed.statement && isReadStatement(*parsed.statement);
 }
 
+bool StatementExecutor::isQuickRead(std::string_view statementText) {
+    const ParseResult parsed = parseStatement(statementText);
+    return parsed.statement && (std::holds_alternative<DescribeJobStatement>(*parsed.statement) ||
+                                std::holds_alternative<DescribeClusterStatement>(*parsed.statement));
+}
+
 std::string StatementExecutor::maskStatementText(std::string_view statementText) {
     return maskedText(parseStatement(statementText), statementText).text;
 }

@@ -56,6 +56,10 @@ public:
     static bool isReadStatement(const Statement& statement);
     // The same for statement text; false when it does not parse.
     static bool isReadStatement(std::string_view statementText);
+    // DESCRIBE JOB and DESCRIBE CLUSTER: one object read by name, bounded and never blocking on a
+    // write, so it may run on an IO thread. Not lists, runs or the audit (reading it commits the
+    // queued writes first).
+    static bool isQuickRead(std::string_view statementText);
 
     // The statement text as the audit log and service logs show it: parsed, secret values masked and
     // printed back; text that does not parse has the values of secret key=value pairs masked textually.

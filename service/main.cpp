@@ -104,6 +104,9 @@ int main(int argc, char** argv) {
     serveCommand->add_option("--workers", serve.workerThreads, "Threads that run statements")
         ->check(CLI::Range(1, 256))
         ->capture_default_str();
+    serveCommand->add_flag(
+        "--no-access-log{false}", serve.accessLog,
+        "Log the per-request line (method, path, status, duration, project) at debug, not info");
     serveCommand
         ->add_option_function<long long>("--cancel-grace-seconds", seconds(serve.cancelGrace),
                                          "Seconds between TERM and KILL when a run is canceled (default 10)")
