@@ -105,8 +105,9 @@ public:
             if (FILE* err = std::freopen(log.c_str(), "w", stderr); !err)
                 _exit(127);
             close(out[0]);
+            // Like nginx here (access_log off): the per-request line goes to debug.
             execl(m_binary.c_str(), m_binary.c_str(), "serve", "--listen", "127.0.0.1:0", "--data-dir",
-                  m_dir.c_str(), static_cast<char*>(nullptr));
+                  m_dir.c_str(), "--no-access-log", static_cast<char*>(nullptr));
             _exit(127);
         }
         close(out[1]);

@@ -104,8 +104,8 @@ int main(int argc, char** argv) {
     serveCommand->add_option("--workers", serve.workerThreads, "Threads that run statements")
         ->check(CLI::Range(1, 256))
         ->capture_default_str();
-    serveCommand->add_flag(
-        "--no-access-log{false}", serve.accessLog,
+    serveCommand->add_flag_callback(
+        "--no-access-log", [&serve] { serve.accessLog = false; },
         "Log the per-request line (method, path, status, duration, project) at debug, not info");
     serveCommand
         ->add_option_function<long long>("--cancel-grace-seconds", seconds(serve.cancelGrace),
