@@ -16,6 +16,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QKeyEvent>
+#include <QPaintEvent>
 #include <QPlainTextEdit>
 #include <QTextBlock>
 
@@ -105,6 +106,33 @@ std::vector<double> timeKeystrokes(QPlainTextEdit& edit, int rounds, Pending pen
     return ms;
 }
 
+// Adds up the area a widget is asked to paint, to show whether a keystroke repaints a line or the view.
+class PaintedArea final : public QObject {
+public:
+    explicit PaintedArea(QWidget* widget)
+        : m_widget(widget) {
+        widget->installEventFilter(this);
+    }
+    // Share of the widget's area painted since the last call, 1.0 being the whole widget once.
+    double take() {
+        const double share = m_pixels / double(std::max(1, m_widget->width() * m_widget->height()));
+        m_pixels = 0;
+        return share;
+    }
+
+protected:
+    bool eventFilter(QObject*, QEvent* event) override {
+        if (event->type() == QEvent::Paint)
+            for (const QRect& r : static_cast<QPaintEvent*>(event)->region())
+                m_pixels += double(r.width()) * double(r.height());
+        return false;
+    }
+
+private:
+    QWidget* m_widget;
+    double m_pixels = 0;
+};
+
 double coreMs(const std::vector<std::string>& parameters, const ValidationContext& context) {
     QElapsedTimer t;
     t.start();
@@ -130,9 +158,11 @@ void run(const char* label, const std::vector<std::string>& parameters, int roun
 
     // Each keystroke of the editor, then the core's share of it on the list it left.
     std::vector<double> core;
+    PaintedArea painted(editor->viewport());
     const std::vector<double> total = timeKeystrokes(
         *editor, rounds, [editor] { return editor->recheckPending(); },
         [&] { core.push_back(coreMs(editor->parameters(), editor->validationContext())); });
+    const double paintedShare = painted.take() / double(rounds + 10);
     std::vector<double> widget(total.size());
     for (std::size_t i = 0; i < total.size(); ++i)
         widget[i] = std::max(0.0, total[i] - core[i]);
@@ -162,6 +192,7 @@ void run(const char* label, const std::vector<std::string>& parameters, int roun
                 all.best);
     std::printf("    core (classify+validate)  p50 %7.3f ms  p99 %7.3f ms\n", c.p50, c.p99);
     std::printf("    widget (the rest)         p50 %7.3f ms  p99 %7.3f ms\n", w.p50, w.p99);
+    std::printf("    editor area painted per keystroke  %.0f%%\n", paintedShare * 100.0);
     std::printf("  reference QPlainTextEdit    p50 %7.3f ms  p99 %7.3f ms  best %7.3f ms\n", reference.p50,
                 reference.p99, reference.best);
     std::printf("  ratio editor/reference      p50 %.1fx  p99 %.1fx\n",

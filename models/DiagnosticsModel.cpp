@@ -12,8 +12,9 @@ DiagnosticsModel::DiagnosticsModel(QObject* parent)
 
 namespace {
 
-// What a row shows (its fixes by title): a fix whose corrected list changed behind the same title is stored
-// but is no reason to repaint, and comparing the lists of a long Job would cost a copy of each.
+// What a row shows (its fixes by title). A row that shows the same is kept as it was, with the fixes it had:
+// comparing (or copying) the corrected lists of a long Job on every keystroke would cost more than the
+// rest of the update, so a fix to apply is looked up when it is chosen (DiagnosticsPanel's fix provider).
 bool sameRow(const Diagnostic& a, int lineA, const Diagnostic& b, int lineB) {
     return lineA == lineB && a.severity == b.severity && a.tokenIndex == b.tokenIndex && a.code == b.code &&
            a.message == b.message &&
@@ -23,23 +24,27 @@ bool sameRow(const Diagnostic& a, int lineA, const Diagnostic& b, int lineB) {
 
 } // namespace
 
-void DiagnosticsModel::setDiagnostics(std::vector<Diagnostic> diagnostics, std::vector<int> lines) {
-    lines.resize(diagnostics.size(), -1);
+void DiagnosticsModel::setDiagnostics(const std::vector<Diagnostic>& diagnostics,
+                                      const std::vector<int>& lines) {
+    const auto lineAt = [&](std::size_t n) { return n < lines.size() ? lines[n] : -1; };
     const int oldCount = rowCount(), newCount = int(diagnostics.size());
     if (oldCount == 0 || newCount == 0) {
         if (oldCount == newCount)
             return;
         beginResetModel();
-        m_diagnostics = std::move(diagnostics);
-        m_lines = std::move(lines);
+        m_diagnostics = diagnostics;
+        m_lines.resize(diagnostics.size());
+        for (std::size_t n = 0; n < diagnostics.size(); ++n)
+            m_lines[n] = lineAt(n);
         endResetModel();
         return;
     }
     // A keystroke changes a few rows: keep the rows before and after them, so a view keeps its selection
-    // and scroll position while the user types and repaints only what changed.
+    // and scroll position while the user types and repaints only what changed, and only the changed rows
+    // are copied.
     auto same = [&](int oldRow, int newRow) {
         const auto o = static_cast<std::size_t>(oldRow), n = static_cast<std::size_t>(newRow);
-        return sameRow(m_diagnostics[o], m_lines[o], diagnostics[n], lines[n]);
+        return sameRow(m_diagnostics[o], m_lines[o], diagnostics[n], lineAt(n));
     };
     int prefix = 0;
     while (prefix < oldCount && prefix < newCount && same(prefix, prefix))
@@ -49,13 +54,21 @@ void DiagnosticsModel::setDiagnostics(std::vector<Diagnostic> diagnostics, std::
            same(oldCount - 1 - suffix, newCount - 1 - suffix))
         ++suffix;
     const int oldMiddle = oldCount - prefix - suffix, newMiddle = newCount - prefix - suffix;
+    if (oldMiddle == 0 && newMiddle == 0)
+        return;
     const int changed = std::min(oldMiddle, newMiddle);
     if (newMiddle < oldMiddle)
         beginRemoveRows({}, prefix + changed, prefix + oldMiddle - 1);
     else if (newMiddle > oldMiddle)
         beginInsertRows({}, prefix + changed, prefix + newMiddle - 1);
-    m_diagnostics = std::move(diagnostics);
-    m_lines = std::move(lines);
+    const auto first = static_cast<std::size_t>(prefix);
+    const auto from = diagnostics.begin() + prefix;
+    m_diagnostics.erase(m_diagnostics.begin() + prefix, m_diagnostics.begin() + prefix + oldMiddle);
+    m_diagnostics.insert(m_diagnostics.begin() + prefix, from, from + newMiddle);
+    m_lines.erase(m_lines.begin() + prefix, m_lines.begin() + prefix + oldMiddle);
+    m_lines.insert(m_lines.begin() + prefix, static_cast<std::size_t>(newMiddle), -1);
+    for (int n = 0; n < newMiddle; ++n)
+        m_lines[first + std::size_t(n)] = lineAt(first + std::size_t(n));
     if (newMiddle < oldMiddle)
         endRemoveRows();
     else if (newMiddle > oldMiddle)

@@ -25,9 +25,9 @@ public:
 
     explicit DiagnosticsModel(QObject* parent = nullptr);
 
-    // `lines[i]` is the 0-based editor line of diagnostics[i] (-1: none). Sizes must match; missing lines are
-    // -1.
-    void setDiagnostics(std::vector<Diagnostic> diagnostics, std::vector<int> lines);
+    // `lines[i]` is the 0-based editor line of diagnostics[i] (-1: none); missing lines are -1. Only the rows
+    // that changed are copied; the others keep the fixes they had (see diagnostic()).
+    void setDiagnostics(const std::vector<Diagnostic>& diagnostics, const std::vector<int>& lines);
     const Diagnostic& diagnostic(int row) const { return m_diagnostics.at(static_cast<std::size_t>(row)); }
     int lineOf(int row) const;
     int countOf(Severity severity) const;

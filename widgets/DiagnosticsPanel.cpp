@@ -64,9 +64,10 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
     updateFixButton();
 }
 
-void DiagnosticsPanel::setDiagnostics(std::vector<Diagnostic> diagnostics, std::vector<int> lines) {
+void DiagnosticsPanel::setDiagnostics(const std::vector<Diagnostic>& diagnostics,
+                                      const std::vector<int>& lines) {
     const int row = selectedRow();
-    m_model->setDiagnostics(std::move(diagnostics), std::move(lines));
+    m_model->setDiagnostics(diagnostics, lines);
     const int errors = m_model->countOf(Severity::Error), warnings = m_model->countOf(Severity::Warning);
     m_summary->setText(errors + warnings == 0 && m_model->rowCount() == 0
                            ? tr("No problems: the service will accept these parameters.")

@@ -22,7 +22,7 @@ class DiagnosticsPanel final : public QWidget {
 public:
     explicit DiagnosticsPanel(QWidget* parent = nullptr);
 
-    void setDiagnostics(std::vector<Diagnostic> diagnostics, std::vector<int> lines);
+    void setDiagnostics(const std::vector<Diagnostic>& diagnostics, const std::vector<int>& lines);
     // Where the Fix button's fixes come from when clicked; by default the diagnostic's own. The button is
     // enabled by the diagnostic's own fixes (a long list's later findings get theirs in the editor's menu).
     void setFixProvider(std::function<std::vector<Fix>(int row)> provider);

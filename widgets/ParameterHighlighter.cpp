@@ -1,5 +1,6 @@
 #include "widgets/ParameterHighlighter.h"
 
+#include <QTextBlock>
 #include <QTextDocument>
 
 #include <algorithm>
@@ -23,7 +24,8 @@ QColor ParameterHighlighter::argumentZoneColor() {
 }
 
 ParameterHighlighter::ParameterHighlighter(QTextDocument* document)
-    : QSyntaxHighlighter(document) {
+    : QObject(document)
+    , m_document(document) {
     auto set = [this](Style s, QTextCharFormat f) { m_formats[static_cast<std::size_t>(s)] = std::move(f); };
     set(Style::OptionName, colored(QColor(0x6a, 0x1b, 0x9a), true));
     set(Style::OptionValue, colored(QColor(0x2e, 0x7d, 0x32)));
@@ -58,22 +60,78 @@ ParameterHighlighter::ParameterHighlighter(QTextDocument* document)
 }
 
 int ParameterHighlighter::setLines(const std::vector<LineSpans>& lines) {
-    std::vector<int> changed;
     m_lines.resize(lines.size());
-    for (std::size_t i = 0; i < lines.size(); ++i)
-        if (!(lines[i] == m_lines[i])) {
-            m_lines[i] = lines[i];
-            changed.push_back(int(i));
-        }
     int redone = 0;
-    for (int line : changed) {
-        const QTextBlock block = document()->findBlockByNumber(line);
+    QTextBlock block = m_document->firstBlock();
+    int blockLine = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (lines[i] == m_lines[i])
+            continue;
+        m_lines[i] = lines[i];
+        // Changed lines are few and usually close together: walk from the last one when it is near.
+        const int line = int(i);
+        if (line - blockLine > 64 || !block.isValid())
+            block = m_document->findBlockByNumber(line);
+        else
+            for (; blockLine < line && block.isValid(); ++blockLine)
+                block = block.next();
+        blockLine = line;
         if (!block.isValid())
             break;
-        rehighlightBlock(block);
+        QTextLayout* layout = block.layout();
+        QList<QTextLayout::FormatRange> ranges = formatRanges(m_lines[i], block.length() - 1);
+        // An input method's preedit text keeps the formats it was given.
+        const int preeditStart = layout->preeditAreaPosition();
+        const int preeditEnd = preeditStart + int(layout->preeditAreaText().size());
+        if (preeditEnd > preeditStart)
+            for (const QTextLayout::FormatRange& r : layout->formats())
+                if (r.start >= preeditStart && r.start + r.length <= preeditEnd)
+                    ranges.append(r);
         ++redone;
+        if (ranges == layout->formats())
+            continue;
+        layout->setFormats(ranges);
+        // One block's worth: the plain-text layout lays out and repaints just this line.
+        m_document->markContentsDirty(block.position(), block.length());
     }
     return redone;
+}
+
+QList<QTextLayout::FormatRange> ParameterHighlighter::formatRanges(const LineSpans& line, int length) const {
+    // Per UTF-16 unit, the style of its colour and of its underline (-1: none); later spans win.
+    constexpr int none = -1;
+    std::vector<std::pair<int, int>> styles(static_cast<std::size_t>(std::max(0, length)), {none, none});
+    auto paint = [&](const std::vector<Span>& spans, bool underline) {
+        for (const Span& s : spans) {
+            // The spans may be a keystroke old while the editor's re-check is pending: clamp, never overrun.
+            const int start = std::clamp(s.start, 0, length);
+            const int end = start + std::clamp(s.length, 0, length - start);
+            for (int c = start; c < end; ++c)
+                (underline ? styles[std::size_t(c)].second : styles[std::size_t(c)].first) = int(s.style);
+        }
+    };
+    paint(line.spans, false);
+    paint(line.underlines, true);
+    QList<QTextLayout::FormatRange> ranges;
+    for (int c = 0; c < length;) {
+        const std::pair<int, int> style = styles[std::size_t(c)];
+        int end = c + 1;
+        while (end < length && styles[std::size_t(end)] == style)
+            ++end;
+        if (style.first != none || style.second != none) {
+            QTextCharFormat f = style.first != none ? format(Style(style.first)) : QTextCharFormat();
+            // The underline is merged over the colour, so the colour stays under it.
+            if (style.second != none)
+                f.merge(format(Style(style.second)));
+            if (!ranges.isEmpty() && ranges.back().start + ranges.back().length == c &&
+                ranges.back().format == f)
+                ranges.back().length += end - c; // equal formats under different styles make one run
+            else
+                ranges.append({c, end - c, f});
+        }
+        c = end;
+    }
+    return ranges;
 }
 
 void ParameterHighlighter::spliceLines(int first, int removed, int inserted) {
@@ -84,40 +142,6 @@ void ParameterHighlighter::spliceLines(int first, int removed, int inserted) {
     LineSpans edited;
     edited.stale = true;
     m_lines.insert(m_lines.erase(at, at + removed), static_cast<std::size_t>(std::max(0, inserted)), edited);
-}
-
-void ParameterHighlighter::highlightBlock(const QString& text) {
-    const int line = currentBlock().blockNumber();
-    if (line < 0 || static_cast<std::size_t>(line) >= m_lines.size())
-        return;
-    const LineSpans& spans = m_lines[static_cast<std::size_t>(line)];
-    const int length = int(text.size());
-    // The spans may be a keystroke old while the editor's re-check is pending: clamp, never overrun.
-    auto clampSpan = [length](const Span& s, int& start, int& count) {
-        start = std::clamp(s.start, 0, length);
-        count = std::clamp(s.length, 0, length - start);
-        return count > 0;
-    };
-    int start = 0, count = 0;
-    for (const Span& s : spans.spans)
-        if (clampSpan(s, start, count))
-            setFormat(start, count, format(s.style));
-    for (const Span& s : spans.underlines) {
-        if (!clampSpan(s, start, count))
-            continue;
-        const QTextCharFormat& overlay = format(s.style);
-        // Merge per run of equal formats so the base colours stay under the underline.
-        int pos = start;
-        while (pos < start + count) {
-            QTextCharFormat merged = QSyntaxHighlighter::format(pos);
-            int run = 1;
-            while (pos + run < start + count && QSyntaxHighlighter::format(pos + run) == merged)
-                ++run;
-            merged.merge(overlay);
-            setFormat(pos, run, merged);
-            pos += run;
-        }
-    }
 }
 
 } // namespace jobdeck

@@ -1,4 +1,5 @@
 #include "client/ApiClient.h"
+#include "core/StatementParser.h"
 #include "models/DiagnosticsModel.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -187,8 +188,13 @@ private slots:
         const QString statementText = d->preview()->statementText();
         QVERIFY2(
             statementText.startsWith(QStringLiteral("CREATE JOB count_transactions TYPE = 'JAR' PARAMETERS = "
-                                                    "('--class', 'com.example.MySparkApp'")),
+                                                    "(\n    '--class',\n    'com.example.MySparkApp',\n")),
             qPrintable(statementText));
+        // One parameter per line, and what the copy button copies reads back as the statement Save sends.
+        const ParseResult copied = parseStatement(statementText.toStdString());
+        QVERIFY(d->preview()->statement());
+        QVERIFY(copied.statement);
+        QVERIFY(*copied.statement == *d->preview()->statement());
         QVERIFY(statementText.contains(
             QStringLiteral("CLUSTER = 'onehouse_cluster_spark' MAX_CONCURRENT_RUNS = 2")));
         QCOMPARE(preview.hudiConfigs.size(), std::size_t(2));
@@ -309,6 +315,9 @@ private slots:
             d->preview()->statementText().startsWith(QStringLiteral("ALTER JOB editme SET PARAMETERS = (")),
             qPrintable(d->preview()->statementText()));
         QVERIFY(d->preview()->statementText().contains(QStringLiteral("SET CLUSTER = 'second'")));
+        const ParseResult altered = parseStatement(d->preview()->statementText().toStdString());
+        QVERIFY(altered.statement);
+        QVERIFY(*altered.statement == *d->preview()->statement());
         QVERIFY(!d->preview()->statementText().contains(QStringLiteral("MAX_CONCURRENT_RUNS")));
         QVERIFY(d->grab().save(artifactsDir() + QStringLiteral("/job-editor-edit.png")));
         QString error;
