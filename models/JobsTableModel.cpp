@@ -73,8 +73,8 @@ void JobsTableModel::setJobs(std::vector<SparkJob> jobs) {
     m_rows.reserve(jobs.size());
     for (SparkJob& job : jobs) {
         auto it = recent.find(job.name);
-        m_rows.push_back(std::make_unique<Row>(
-            Row{std::move(job), it == recent.end() ? std::vector<JobRunStatus>{} : std::move(it->second)}));
+        m_rows.push_back(std::make_unique<Row>(Row{
+            std::move(job), it == recent.end() ? std::vector<JobRunStatus>{} : std::move(it->second), {}}));
     }
     // The order the user chose holds across reloads; sorting before the rows are shown costs no
     // layout change.
@@ -197,7 +197,7 @@ void JobsTableModel::upsertJobs(std::vector<SparkJob> jobs) {
     if (outOfOrder)
         sort(m_sortColumn, m_sortOrder);
     for (SparkJob& job : added) {
-        auto row = std::make_unique<Row>(Row{std::move(job), {}});
+        auto row = std::make_unique<Row>(Row{std::move(job), {}, {}});
         const auto at = sortedPosition(*row);
         beginInsertRows({}, static_cast<int>(at), static_cast<int>(at));
         m_rows.insert(m_rows.begin() + static_cast<std::ptrdiff_t>(at), std::move(row));
