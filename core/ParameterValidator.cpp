@@ -183,10 +183,10 @@ void sortStably(std::vector<Order>& order, std::size_t tokens) {
 
 class Validation final {
 public:
-    Validation(const Params& params, const ValidationContext& context)
+    Validation(const Params& params, const ClassifiedParameters& classified, const ValidationContext& context)
         : m_params(params)
         , m_context(context)
-        , m_classified(classifyTokens(params)) {
+        , m_classified(classified) {
         // Findings, fixes and splices in one allocation each for a typical job; a long one has about a
         // finding for every other pair.
         const std::size_t expected = 8 + params.size() / 4;
@@ -704,7 +704,7 @@ private:
 
     const Params& m_params;
     const ValidationContext& m_context;
-    ClassifiedParameters m_classified;
+    const ClassifiedParameters& m_classified;
     std::vector<Diagnostic> m_found; // the findings, then the advice
     std::vector<Pending> m_pending;  // the findings' fixes
     std::vector<PendingFix> m_fixes;
@@ -760,7 +760,14 @@ std::optional<std::string> refusalMessage(const std::vector<Diagnostic>& diagnos
 
 std::vector<Diagnostic> validateParameters(const std::vector<std::string>& parameters,
                                            const ValidationContext& context) {
-    return Validation(parameters, context).run();
+    const ClassifiedParameters classified = classifyTokens(parameters);
+    return Validation(parameters, classified, context).run();
+}
+
+std::vector<Diagnostic> validateParameters(const std::vector<std::string>& parameters,
+                                           const ClassifiedParameters& classified,
+                                           const ValidationContext& context) {
+    return Validation(parameters, classified, context).run();
 }
 
 } // namespace jobdeck

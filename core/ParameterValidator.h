@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Diagnostic.h"
+#include "core/ParameterClassifier.h"
 #include "core/ProjectSettings.h"
 
 #include <cstddef>
@@ -32,6 +33,11 @@ struct ValidationContext final {
 // and info do not. The result is sorted: errors first in refusal order (see refusalRank), then warnings
 // and info in parameter order, so front() of the errors is what the service answers.
 std::vector<Diagnostic> validateParameters(const std::vector<std::string>& parameters,
+                                           const ValidationContext& context);
+// The same, reusing a classification the caller already made of exactly these parameters (an editor
+// colours and validates the same list on every keystroke), so the list is not read twice.
+std::vector<Diagnostic> validateParameters(const std::vector<std::string>& parameters,
+                                           const ClassifiedParameters& classified,
                                            const ValidationContext& context);
 
 // The order in which errors decide the service's answer: lower first, then by tokenIndex (-1 first).

@@ -191,7 +191,7 @@ void ParameterEditor::recheckNow() {
 
     // 2. Classify and validate exactly as the service will.
     m_classified = classifyParameters(m_parameters);
-    std::vector<Diagnostic> found = validateParameters(m_parameters, m_context);
+    std::vector<Diagnostic> found = validateParameters(m_parameters, m_classified, m_context);
     m_diagnostics.clear();
     m_diagnosticLines.clear();
     bool textErrors = false;
