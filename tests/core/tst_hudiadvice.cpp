@@ -364,7 +364,8 @@ private slots:
         const auto found = withCode(base.advise(), "advice.partition-extractor.hive-style-mismatch");
         QCOMPARE(found.size(), std::size_t(1));
         QCOMPARE(found[0].fixes.size(), std::size_t(1));
-        QCOMPARE(found[0].fixes[0].parameters.list().size(), base.parameters.size()); // 2 removed, tail 2 added
+        QCOMPARE(found[0].fixes[0].parameters.list().size(),
+                 base.parameters.size()); // 2 removed, tail 2 added
 
         const auto ok =
             Job(base).hudiConf("hoodie.datasource.write.hive_style_partitioning", "true").advise();
@@ -498,8 +499,10 @@ private slots:
         QCOMPARE(found.size(), std::size_t(2));
         QCOMPARE(found[0].tokenIndex, 5);
         QVERIFY(contains(found[0].message, "twice the 40 cores"));
-        QCOMPARE(found[0].fixes.at(0).parameters.list().at(5), std::string("spark.sql.shuffle.partitions=80"));
-        QCOMPARE(found[1].fixes.at(0).parameters.list().at(9), std::string("hoodie.upsert.shuffle.parallelism=80"));
+        QCOMPARE(found[0].fixes.at(0).parameters.list().at(5),
+                 std::string("spark.sql.shuffle.partitions=80"));
+        QCOMPARE(found[1].fixes.at(0).parameters.list().at(9),
+                 std::string("hoodie.upsert.shuffle.parallelism=80"));
 
         // Cores from --conf and dynamic allocation's maximum.
         Job dynamic = Job()
