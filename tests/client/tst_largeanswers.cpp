@@ -98,7 +98,7 @@ private slots:
                                 .arg(syncMs)));
     }
 
-    void answersKeepTheirOrderAndErrors() {
+    void answersKeepTheirErrors() {
         // Decoding off the thread keeps each failure's kind and exact message.
         FakeHttpServer server([](const FakeRequest& r) -> std::optional<QByteArray> {
             if (r.body.contains("SHOW CLUSTERS"))
