@@ -1,6 +1,7 @@
 #include "client/ApiClient.h"
 #include "core/StatementParser.h"
 #include "models/DiagnosticsModel.h"
+#include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "widgets/DiagnosticsPanel.h"
@@ -28,25 +29,12 @@
 
 using namespace jobdeck;
 
+using jobdeck::test::artifactsDir;
+using jobdeck::test::awaitReply;
+
 namespace {
 
 using Params = std::vector<std::string>;
-
-template <class T> std::optional<T> await(ApiReply<T>* reply, int timeoutMs = 20000) {
-    std::optional<T> value;
-    bool done = false;
-    QObject context;
-    reply->then(&context, [&](const ApiReply<T>& r) {
-        done = true;
-        if (!r.isError())
-            value = r.value();
-        else
-            qWarning("%s", qPrintable(r.error().toString()));
-    });
-    if (!QTest::qWaitFor([&] { return done; }, timeoutMs))
-        qWarning("no answer in time");
-    return value;
-}
 
 QString perLine(const Params& p) {
     QString s;
@@ -68,11 +56,6 @@ void answerNextMessageBox(QMessageBox::StandardButton button, QString* seenName)
         *seenName = box->objectName();
         box->button(button)->click();
     });
-}
-
-QString artifactsDir() {
-    QDir().mkpath(QStringLiteral(JOBDECK_TEST_ARTIFACTS_DIR));
-    return QStringLiteral(JOBDECK_TEST_ARTIFACTS_DIR);
 }
 
 } // namespace
@@ -202,7 +185,7 @@ private slots:
         QVERIFY2(clickSaveAndWait(*d, &error), qPrintable(error));
         QCOMPARE(d->result(), int(QDialog::Accepted));
 
-        const auto job = await(m_client->describeJob(QStringLiteral("count_transactions")));
+        const auto job = awaitReply(m_client->describeJob(QStringLiteral("count_transactions")));
         QVERIFY(job);
         QCOMPARE(job->parameters, params);
         QCOMPARE(std::optional(job->applicationPath), preview.applicationPath);
@@ -238,7 +221,7 @@ private slots:
         QCOMPARE(editor->textCursor().blockNumber(), 5);
         QVERIFY(editor->toolTipForLine(5).contains(expected));
         // Nothing was created.
-        QVERIFY(!await(m_client->describeJob(QStringLiteral("refused")), 20000).has_value());
+        QVERIFY(!awaitReply(m_client->describeJob(QStringLiteral("refused"))).has_value());
         const QString path = artifactsDir() + QStringLiteral("/job-editor-refusal.png");
         QVERIFY(d->grab().save(path));
         QString ignored;
@@ -273,7 +256,7 @@ private slots:
         s->reject();
         QVERIFY(saved.wait(20000) || saved.count() == 1);
         QTRY_VERIFY(!s->isVisible());
-        QVERIFY(await(m_client->describeJob(QStringLiteral("saved_on_close"))).has_value());
+        QVERIFY(awaitReply(m_client->describeJob(QStringLiteral("saved_on_close"))).has_value());
     }
 
     void editShowsDiffAndAlters() {
@@ -282,7 +265,7 @@ private slots:
                           "'spark.sql.shuffle.partitions=4', '--hudi-conf', "
                           "'hoodie.datasource.write.operation=upsert', 's3://b/app.py', '--date', "
                           "'2024-01-01' ) CLUSTER = 'onehouse_cluster_spark'"));
-        const auto stored = await(m_client->describeJob(QStringLiteral("editme")));
+        const auto stored = awaitReply(m_client->describeJob(QStringLiteral("editme")));
         QVERIFY(stored);
         auto d = open(*stored);
         QVERIFY(!child<QLineEdit>(d.get(), "nameEdit")->isEnabled() ||
@@ -322,7 +305,7 @@ private slots:
         QVERIFY(d->grab().save(artifactsDir() + QStringLiteral("/job-editor-edit.png")));
         QString error;
         QVERIFY2(clickSaveAndWait(*d, &error), qPrintable(error));
-        const auto after = await(m_client->describeJob(QStringLiteral("editme")));
+        const auto after = awaitReply(m_client->describeJob(QStringLiteral("editme")));
         QVERIFY(after);
         QCOMPARE(after->parameters, edited);
         QCOMPARE(after->cluster, std::string("second"));

@@ -1,5 +1,6 @@
 #include "core/ParameterTextForms.h"
 #include "models/ParameterCompletionModel.h"
+#include "tests/support/AwaitReply.h"
 #include "widgets/LineNumberArea.h"
 #include "widgets/ParameterEditor.h"
 #include "widgets/ParameterHighlighter.h"
@@ -20,6 +21,9 @@
 
 using namespace jobdeck;
 using Style = ParameterHighlighter::Style;
+
+using jobdeck::test::artifactsDir;
+using jobdeck::test::awaitReply;
 
 namespace {
 
@@ -71,11 +75,6 @@ bool underlined(const ParameterEditor& editor, int line, Style style) {
     const QTextCharFormat f = formatAt(editor, line, 0);
     return f.underlineStyle() == QTextCharFormat::WaveUnderline &&
            f.underlineColor() == editor.highlighter()->format(style).underlineColor();
-}
-
-QString artifactsDir() {
-    QDir().mkpath(QStringLiteral(JOBDECK_TEST_ARTIFACTS_DIR));
-    return QStringLiteral(JOBDECK_TEST_ARTIFACTS_DIR);
 }
 
 } // namespace

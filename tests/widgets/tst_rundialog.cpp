@@ -3,6 +3,7 @@
 // shown to the letter.
 #include "client/ApiClient.h"
 #include "models/ArgumentOverridesModel.h"
+#include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "widgets/RunDialog.h"
@@ -22,33 +23,12 @@
 
 using namespace jobdeck;
 
+using jobdeck::test::artifactsDir;
+using jobdeck::test::awaitReply;
+
 namespace {
 
 const QString kApp = QStringLiteral(JOBDECK_SOURCE_DIR "/tests/apps/jobdeck_test_app.py");
-
-// Waits for a reply; on error `error` gets the service's message.
-template <class T> std::optional<T> await(ApiReply<T>* reply, QString* error = nullptr) {
-    QObject context;
-    std::optional<T> value;
-    bool done = false;
-    reply->then(&context, [&](const ApiReply<T>& r) {
-        done = true;
-        if (!r.isError())
-            value = r.value();
-        else if (error)
-            *error = r.error().message;
-    });
-    QDeadlineTimer deadline(30000);
-    while (!done && !deadline.hasExpired())
-        QTest::qWait(10);
-    return value;
-}
-
-QString artifactsDir() {
-    const QString dir = QStringLiteral(JOBDECK_TEST_ARTIFACTS_DIR);
-    QDir().mkpath(dir);
-    return dir;
-}
 
 } // namespace
 
@@ -70,7 +50,7 @@ class TestRunDialog final : public QObject {
     }
 
     SparkJob describe(const QString& name) {
-        const auto job = await(m_client->describeJob(name));
+        const auto job = awaitReply(m_client->describeJob(name));
         return job.value_or(SparkJob{});
     }
 
@@ -82,14 +62,14 @@ class TestRunDialog final : public QObject {
         ShowJobRunsStatement show;
         show.jobName = job.toStdString();
         show.activeOnly = true;
-        return await(m_client->showJobRuns(show)).value_or(std::vector<SparkJobRun>{});
+        return awaitReply(m_client->showJobRuns(show)).value_or(std::vector<SparkJobRun>{});
     }
 
     // Cancels what is still active and waits until the Job has no active run (the service checks the
     // limit before the overrides, so a test of another refusal needs a free slot).
     bool makeIdle(const QString& job) {
         for (const SparkJobRun& run : activeRuns(job))
-            await(m_client->cancelJobRun(QString::fromStdString(run.jobRunId), job));
+            awaitReply(m_client->cancelJobRun(QString::fromStdString(run.jobRunId), job));
         QDeadlineTimer deadline(20000);
         while (!activeRuns(job).empty()) {
             if (deadline.hasExpired())
@@ -160,7 +140,7 @@ private slots:
         const QString runId = started[0][1].toString();
         QCOMPARE(started[0][0].toString(), QStringLiteral("single"));
         QVERIFY(child<QLabel>(&dialog, "resultLabel")->text().contains(runId));
-        const auto described = await(m_client->describeJobRun(runId, "single"));
+        const auto described = awaitReply(m_client->describeJobRun(runId, "single"));
         QVERIFY(described);
         QCOMPARE(described->arguments, dialog.effectiveArguments());
         const std::vector<std::pair<std::string, std::string>> overrides{
@@ -202,8 +182,8 @@ private slots:
         // The service refuses it with the same words.
         QVERIFY(makeIdle("single"));
         QString serviceError;
-        QVERIFY(!await(m_client->runJob("single", {{"--conf", "spark.sql.shuffle.partitions=64"}}),
-                       &serviceError));
+        QVERIFY(!awaitReply(m_client->runJob("single", {{"--conf", "spark.sql.shuffle.partitions=64"}}),
+                            &serviceError));
         QCOMPARE(serviceError, expected);
         // Removing the override enables Run again.
         QVERIFY(dialog.overridesModel()->removeOverride(3));
@@ -311,7 +291,7 @@ private slots:
         QVERIFY(!key.isEmpty()); // a retry sends this one again
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
         QVERIFY(finished[0][0].toBool());
-        const auto run = await(m_client->describeJobRun(dialog.lastRunId(), "single"));
+        const auto run = awaitReply(m_client->describeJobRun(dialog.lastRunId(), "single"));
         QVERIFY(run);
         QCOMPARE(QString::fromStdString(run->idempotencyKey.value_or("")), key);
         QVERIFY(makeIdle("single"));

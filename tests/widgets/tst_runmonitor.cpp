@@ -4,6 +4,7 @@
 #include "client/ApiClient.h"
 #include "client/EventsSubscription.h"
 #include "models/RunsTableModel.h"
+#include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "widgets/LogView.h"
@@ -31,32 +32,12 @@
 using namespace jobdeck;
 using namespace std::chrono_literals;
 
+using jobdeck::test::artifactsDir;
+using jobdeck::test::awaitReply;
+
 namespace {
 
 const QString kApp = QStringLiteral(JOBDECK_SOURCE_DIR "/tests/apps/jobdeck_test_app.py");
-
-template <class T> std::optional<T> await(ApiReply<T>* reply, QString* error = nullptr) {
-    QObject context;
-    std::optional<T> value;
-    bool done = false;
-    reply->then(&context, [&](const ApiReply<T>& r) {
-        done = true;
-        if (!r.isError())
-            value = r.value();
-        else if (error)
-            *error = r.error().message;
-    });
-    QDeadlineTimer deadline(30000);
-    while (!done && !deadline.hasExpired())
-        QTest::qWait(10);
-    return value;
-}
-
-QString artifactsDir() {
-    const QString dir = QStringLiteral(JOBDECK_TEST_ARTIFACTS_DIR);
-    QDir().mkpath(dir);
-    return dir;
-}
 
 // The status of a run in the monitor's model, or -1 when it is not there.
 int statusIn(const RunsTableModel& model, const QString& runId) {
@@ -86,7 +67,7 @@ class TestRunMonitor final : public QObject {
     QString run(const QString& job, const QString& key,
                 const std::vector<std::pair<std::string, std::string>>& o = {}) {
         QString error;
-        const auto id = await(m_client->runJob(job, o, key), &error);
+        const auto id = awaitReply(m_client->runJob(job, o, key), &error);
         if (!id)
             qWarning("RUN JOB %s: %s", qPrintable(job), qPrintable(error));
         return id.value_or(QString());
@@ -160,7 +141,7 @@ private slots:
         connect(model, &QAbstractItemModel::rowsInserted, this, record);
 
         // Triggered from the run dialog, which opens the run in the monitor.
-        SparkJob job = await(m_client->describeJob("watched")).value_or(SparkJob{});
+        SparkJob job = awaitReply(m_client->describeJob("watched")).value_or(SparkJob{});
         RunDialog dialog(m_client, job);
         connect(&dialog, &RunDialog::runStarted, monitor.get(), &RunMonitor::showRun);
         QSignalSpy started(&dialog, &RunDialog::runStarted);
@@ -277,9 +258,9 @@ private slots:
         QCOMPARE(gauge->text(),
                  QStringLiteral("1 of 1 active (2 more started before the limit was lowered)"));
         QString error;
-        QVERIFY(!await(m_client->runJob("sleeper", {}, "gauge-4"), &error));
+        QVERIFY(!awaitReply(m_client->runJob("sleeper", {}, "gauge-4"), &error));
         const QString jobId =
-            QString::fromStdString(await(m_client->describeJob("sleeper")).value_or(SparkJob{}).jobId);
+            QString::fromStdString(awaitReply(m_client->describeJob("sleeper")).value_or(SparkJob{}).jobId);
         QCOMPARE(error, QStringLiteral("Spark Job %1 already has 3 active run(s) (max 1)").arg(jobId));
 
         const QString path = artifactsDir() + QStringLiteral("/run-monitor.png");
