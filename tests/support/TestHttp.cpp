@@ -114,6 +114,15 @@ nlohmann::json runStatement(const TestService& service, const ApiCredentials& cr
                           {"body", result.body.toStdString()}};
 }
 
+bool statementSucceeds(const TestService& service, const ApiCredentials& credentials,
+                       const QString& statement) {
+    const nlohmann::json status = runStatement(service, credentials, statement);
+    if (status.value("apiStatus", std::string()) == "API_OPERATION_STATUS_SUCCESS")
+        return true;
+    qWarning("%s -> %s", qPrintable(statement), status.dump().c_str());
+    return false;
+}
+
 QByteArray rawExchange(quint16 port, const QByteArray& bytes, int timeoutMs, int expectedResponses) {
     QTcpSocket socket;
     socket.setProxy(QNetworkProxy::NoProxy);

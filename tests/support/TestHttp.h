@@ -37,6 +37,10 @@ HttpResult request(const QUrl& url, const QByteArray& method, const QByteArray& 
 // "error" and "body", so QCOMPARE on apiStatus fails with the reason visible.
 nlohmann::json runStatement(const TestService& service, const ApiCredentials& credentials,
                             const QString& statement, const HttpHeaders& extraHeaders = {});
+// runStatement() for set-up steps: true on SUCCESS, otherwise false with the statement and the answer
+// printed.
+bool statementSucceeds(const TestService& service, const ApiCredentials& credentials,
+                       const QString& statement);
 
 // Sends `bytes` as they are over a new loopback TCP connection and returns everything received
 // until the server closes the connection, `expectedResponses` HTTP answers have arrived, or the

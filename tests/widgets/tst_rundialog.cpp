@@ -41,12 +41,7 @@ class TestRunDialog final : public QObject {
     ApiClient* m_client = nullptr;
 
     bool statement(const ApiCredentials& who, const QString& text) {
-        const auto status = runStatement(m_service, who, text);
-        if (status.value("apiStatus", std::string()) != "API_OPERATION_STATUS_SUCCESS") {
-            qWarning("%s -> %s", qPrintable(text), status.dump().c_str());
-            return false;
-        }
-        return true;
+        return statementSucceeds(m_service, who, text);
     }
 
     SparkJob describe(const QString& name) {
