@@ -129,9 +129,8 @@ EffectiveConfig EffectiveConfig::resolve(const ConfigPairs& clusterWith,
         if (t.cls != TokenClass::ConfPair || t.equalsPos < 0)
             continue;
         const std::string& tok = jobParameters[static_cast<std::size_t>(t.index)];
-        const std::string key = tok.substr(static_cast<std::size_t>(t.keyRange.first),
-                                           static_cast<std::size_t>(t.keyRange.second - t.keyRange.first));
-        const std::string value = tok.substr(static_cast<std::size_t>(t.valueRange.first));
+        const std::string key(rangeText(tok, t.keyRange));
+        const std::string value(rangeText(tok, t.valueRange));
         if (HudiConfigPolicy::isHudiKey(key))
             drop("spark", key, value, Provenance::Job,
                  "a hoodie.* key in --conf is ignored: use --hudi-conf");

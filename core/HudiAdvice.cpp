@@ -318,17 +318,16 @@ private:
     static bool isTrue(const ConfigView* s) { return s && lowered(s->value) == "true"; }
     static bool isFalse(const ConfigView* s) { return s && lowered(s->value) == "false"; }
 
-    void reportWithFixes(std::string code, Severity severity, std::string message, const ConfigView* at,
+    void reportWithFixes(std::string_view code, Severity severity, std::string message, const ConfigView* at,
                          std::vector<std::optional<Fix>> fixes) {
-        Diagnostic& d = report(std::move(code), severity, std::move(message), at);
+        Diagnostic& d = report(code, severity, std::move(message), at);
         for (auto& fix : fixes)
             if (fix)
                 d.fixes.push_back(std::move(*fix));
     }
-    Diagnostic& report(std::string code, Severity severity, std::string message, const ConfigView* at,
+    Diagnostic& report(std::string_view code, Severity severity, std::string message, const ConfigView* at,
                        std::optional<Fix> fix = std::nullopt) {
-        Diagnostic& d =
-            m_out.emplace_back(std::move(code), severity, std::move(message), at ? at->tokenIndex : -1);
+        Diagnostic& d = m_out.emplace_back(code, severity, std::move(message), at ? at->tokenIndex : -1);
         if (fix)
             d.fixes.push_back(std::move(*fix));
         return d;

@@ -27,10 +27,7 @@ bool hasPair(const ClassifiedToken& t) {
 }
 
 ConfigSetting settingOf(const std::string& token, const ClassifiedToken& t) {
-    const auto sub = [&](TokenRange r) {
-        return token.substr(static_cast<std::size_t>(r.first), static_cast<std::size_t>(r.second - r.first));
-    };
-    return {sub(t.keyRange), sub(t.valueRange), t.index};
+    return {std::string(rangeText(token, t.keyRange)), std::string(rangeText(token, t.valueRange)), t.index};
 }
 
 void classifyArguments(const std::vector<std::string>& params, std::size_t from, bool full,

@@ -2,7 +2,9 @@
 
 #include "core/ConfigSetting.h"
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -22,11 +24,21 @@ enum class TokenClass {
     MisplacedHudiConfFlag, // --hudi-conf after the path: an application argument
     MisplacedHudiConfPair, // the parameter after a misplaced --hudi-conf: an application argument
 };
+constexpr std::size_t kTokenClassCount = 11;
+static_assert(static_cast<std::size_t>(TokenClass::MisplacedHudiConfPair) + 1 == kTokenClassCount);
 
 const char* tokenClassName(TokenClass c);
 
 // Byte ranges are [begin, end) offsets within the parameter itself; {-1, -1} when absent.
 using TokenRange = std::pair<int, int>;
+
+// The part of `parameter` that `range` covers; empty when the range is absent.
+inline std::string_view rangeText(std::string_view parameter, TokenRange range) {
+    if (range.first < 0)
+        return {};
+    return parameter.substr(static_cast<std::size_t>(range.first),
+                            static_cast<std::size_t>(range.second - range.first));
+}
 
 struct ClassifiedToken final {
     int index = -1;

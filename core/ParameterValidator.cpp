@@ -71,13 +71,6 @@ bool paddedOrBroken(std::string_view key, std::string_view value) {
     return padded(key) || padded(value) || hasLineBreak(key) || hasLineBreak(value);
 }
 
-std::string_view part(const std::string& token, TokenRange r) {
-    if (r.first < 0)
-        return {};
-    return std::string_view(token).substr(static_cast<std::size_t>(r.first),
-                                          static_cast<std::size_t>(r.second - r.first));
-}
-
 using Splice = FixedParameters::Splice;
 
 // A fix's title: most are literals, which are not copied unless the fix is offered.
@@ -161,9 +154,17 @@ constexpr int kNotAnError = 8; // past every refusalRank()
 // group) instead of a comparison sort: a long list has thousands of findings, and `tokens` bounds token.
 void sortStably(std::vector<Order>& order, std::size_t tokens) {
     if (order.size() < 64) {
-        std::stable_sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
+        // Insertion sort: stable, and unlike std::stable_sort it asks for no temporary buffer.
+        const auto before = [](const Order& a, const Order& b) {
             return a.group != b.group ? a.group < b.group : a.token < b.token;
-        });
+        };
+        for (std::size_t i = 1; i < order.size(); ++i) {
+            const Order o = order[i];
+            std::size_t j = i;
+            for (; j > 0 && before(o, order[j - 1]); --j)
+                order[j] = order[j - 1];
+            order[j] = o;
+        }
         return;
     }
     std::vector<Order> sorted(order.size());
@@ -187,11 +188,13 @@ public:
         : m_params(params)
         , m_context(context)
         , m_classified(classified) {
+        for (const ClassifiedToken& t : classified.tokens)
+            ++m_counts[static_cast<std::size_t>(t.cls)];
         // Findings, fixes and splices in one allocation each for a typical job; a long one has about a
-        // finding for every other pair.
+        // finding for every other pair. The advice reserves its own: one per Hudi pair and a few.
         const std::size_t expected = 8 + params.size() / 4;
         m_pending.reserve(expected);
-        m_found.reserve(expected + (context.withAdvice ? hudiPairs() + 8 : 0)); // advice: one per Hudi pair
+        m_found.reserve(expected + (context.withAdvice ? count(TokenClass::HudiConfPair) + 8 : 0));
         m_fixes.reserve(expected);
         m_splices.reserve(expected);
     }
@@ -213,16 +216,10 @@ public:
     }
 
 private:
-    Pending& add(std::string code, Severity severity, std::string message, int tokenIndex) {
-        m_found.push_back({std::move(code), severity, std::move(message), tokenIndex, {}});
+    Pending& add(std::string_view code, Severity severity, std::string message, int tokenIndex) {
+        m_found.push_back({code, severity, std::move(message), tokenIndex, {}});
         m_pending.push_back({m_fixes.size(), 0});
         return m_pending.back();
-    }
-
-    std::size_t hudiPairs() const {
-        return static_cast<std::size_t>(
-            std::count_if(m_classified.tokens.begin(), m_classified.tokens.end(),
-                          [](const ClassifiedToken& t) { return t.cls == TokenClass::HudiConfPair; }));
     }
 
     // --- fixes, offered on `d`, which must be the diagnostic added last ---
@@ -275,7 +272,7 @@ private:
     void checkOptions() {
         for (const ClassifiedToken& t : m_classified.tokens) {
             const std::string& tok = text(t.index);
-            const std::string_view name = part(tok, t.nameRange);
+            const std::string_view name = rangeText(tok, t.nameRange);
             if (t.cls == TokenClass::RefusedOption) {
                 const SparkSubmitOption* opt = SparkSubmitOptions::find(name);
                 const bool platform = opt && opt->policy == OptionPolicy::PlatformOwned;
@@ -316,7 +313,7 @@ private:
                 if (opt && !opt->takesValue) {
                     auto& d = add("option.value-ignored", Severity::Warning,
                                   std::string(name) + " takes no value: spark-submit ignores " +
-                                      quoted(part(tok, t.valueRange)) + ".",
+                                      quoted(rangeText(tok, t.valueRange)) + ".",
                                   t.index);
                     offerReplacement(d, "Remove the value", t.index, {std::string(name)});
                 }
@@ -339,11 +336,7 @@ private:
         }
     }
 
-    std::size_t count(TokenClass cls) const {
-        return static_cast<std::size_t>(
-            std::count_if(m_classified.tokens.begin(), m_classified.tokens.end(),
-                          [cls](const ClassifiedToken& t) { return t.cls == cls; }));
-    }
+    std::size_t count(TokenClass cls) const { return m_counts[static_cast<std::size_t>(cls)]; }
 
     void checkConfs() {
         LastSeen last(count(TokenClass::ConfPair));
@@ -355,7 +348,7 @@ private:
                 add("conf.format", Severity::Error, "Spark config without '=': " + tok, t.index);
                 continue;
             }
-            const std::string_view key = part(tok, t.keyRange);
+            const std::string_view key = rangeText(tok, t.keyRange);
             if (HudiConfigPolicy::isHudiKey(key)) {
                 auto& d = add("conf.hoodie-key", Severity::Warning,
                               "--conf only configures Spark: " + quoted(key) +
@@ -428,13 +421,15 @@ private:
 
         const ProjectSettings& settings = m_context.settings;
         std::vector<int> disabledRemove; // every new pair, when the feature is off
+        if (!settings.hudiConfigsEnabled)
+            disabledRemove.reserve(2 * count(TokenClass::HudiConfPair) + count(TokenClass::MissingValue));
         std::vector<std::string> notPermitted;
         std::vector<int> notPermittedRemove;
         LastSeen last(count(TokenClass::HudiConfPair));
 
         for (const ClassifiedToken& t : m_classified.tokens) {
             if (t.cls == TokenClass::MissingValue &&
-                part(text(t.index), t.nameRange) == SparkSubmitOptions::kHudiConf) {
+                rangeText(text(t.index), t.nameRange) == SparkSubmitOptions::kHudiConf) {
                 add("hudi-conf.flag-last", Severity::Error, kFlagLastMessage, t.index);
                 if (!settings.hudiConfigsEnabled)
                     disabledRemove.push_back(t.index);
@@ -443,8 +438,8 @@ private:
             if (t.cls != TokenClass::HudiConfPair)
                 continue;
             const std::string& tok = text(t.index);
-            HudiPair pair{&t, t.optionIndex >= 0 ? t.optionIndex : t.index, part(tok, t.keyRange),
-                          part(tok, t.valueRange)};
+            HudiPair pair{&t, t.optionIndex >= 0 ? t.optionIndex : t.index, rangeText(tok, t.keyRange),
+                          rangeText(tok, t.valueRange)};
             const bool kept = alter && t.equalsPos >= 0 &&
                               previous.contains(std::string(pair.key) + '\0' + std::string(pair.value));
             if (!kept && !settings.hudiConfigsEnabled) {
@@ -582,7 +577,7 @@ private:
         for (const ClassifiedToken& t : m_classified.tokens) {
             if (t.cls != TokenClass::MisplacedHudiConfPair || t.equalsPos < 0)
                 continue;
-            const std::string_view key = part(text(t.index), t.keyRange);
+            const std::string_view key = rangeText(text(t.index), t.keyRange);
             if (!HudiConfigPolicy::isHudiKey(key))
                 continue;
             auto& d =
@@ -602,20 +597,32 @@ private:
         }
     }
 
-    // The key=value pairs of class `cls` as classifyParameters() lists them: --hudi-conf pairs before the
-    // path, --conf pairs with a spark.* key.
-    std::vector<ConfigView> configs(TokenClass cls) const {
-        std::vector<ConfigView> out;
+    // Appends the key=value pairs of class `cls` as classifyParameters() lists them (--hudi-conf pairs
+    // before the path, --conf pairs with a spark.* key) and returns how many.
+    std::size_t appendConfigs(TokenClass cls, std::span<ConfigView> out) const {
+        std::size_t n = 0;
         for (const ClassifiedToken& t : m_classified.tokens) {
             if (t.cls != cls || t.equalsPos < 0)
                 continue;
             const std::string& tok = text(t.index);
-            const std::string_view key = part(tok, t.keyRange);
+            const std::string_view key = rangeText(tok, t.keyRange);
             if (cls == TokenClass::ConfPair && !key.starts_with("spark."))
                 continue;
-            out.push_back({key, part(tok, t.valueRange), t.index});
+            out[n++] = {key, rangeText(tok, t.valueRange), t.index};
         }
-        return out;
+        return n;
+    }
+
+    void appendAdvice(std::size_t affordable) {
+        // The pairs of a typical job fit on the stack; a long one's take one allocation.
+        const std::size_t pairs = count(TokenClass::ConfPair) + count(TokenClass::HudiConfPair);
+        std::array<ConfigView, 32> few;
+        std::vector<ConfigView> many(pairs > few.size() ? pairs : 0);
+        const std::span<ConfigView> views = pairs > few.size() ? std::span<ConfigView>(many) : few;
+        const std::size_t spark = appendConfigs(TokenClass::ConfPair, views);
+        const std::size_t hudi = appendConfigs(TokenClass::HudiConfPair, views.subspan(spark));
+        appendAdviceOnConfigViews(m_found, m_params, views.first(spark), views.subspan(spark, hudi),
+                                  affordable);
     }
 
     std::vector<Diagnostic> finish() {
@@ -627,8 +634,7 @@ private:
             const std::size_t affordable =
                 m_context.fixesForToken ? std::numeric_limits<std::size_t>::max()
                                         : m_context.fixBudget / std::max<std::size_t>(m_params.size(), 1);
-            appendAdviceOnConfigViews(m_found, m_params, configs(TokenClass::ConfPair),
-                                      configs(TokenClass::HudiConfPair), affordable);
+            appendAdvice(affordable);
             for (auto d = m_found.begin() + static_cast<std::ptrdiff_t>(found); d != m_found.end(); ++d)
                 if (d->severity == Severity::Error)
                     d->severity = Severity::Warning; // advice never refuses a job
@@ -705,8 +711,9 @@ private:
     const Params& m_params;
     const ValidationContext& m_context;
     const ClassifiedParameters& m_classified;
-    std::vector<Diagnostic> m_found; // the findings, then the advice
-    std::vector<Pending> m_pending;  // the findings' fixes
+    std::array<std::size_t, kTokenClassCount> m_counts{}; // tokens of each class
+    std::vector<Diagnostic> m_found;                      // the findings, then the advice
+    std::vector<Pending> m_pending;                       // the findings' fixes
     std::vector<PendingFix> m_fixes;
     std::vector<Splice> m_splices;
     std::shared_ptr<const FixedParameters::Base> m_base; // the fixes' shared list, made for the first

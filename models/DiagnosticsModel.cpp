@@ -136,7 +136,7 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     case SeverityRole:
         return int(d.severity);
     case CodeRole:
-        return QString::fromStdString(d.code);
+        return QString::fromUtf8(d.code.data(), static_cast<qsizetype>(d.code.size()));
     case LineRole:
         return line;
     case TokenIndexRole:

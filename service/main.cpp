@@ -1,5 +1,6 @@
 // jobdeckd: the Jobs service (CONTRACT §5). Every failure ends with a non-zero exit status and one
 // line on stderr.
+#include "core/HeapRetention.h"
 #include "service/Principal.h"
 #include "service/ServiceApp.h"
 #include "service/Storage.h"
@@ -54,6 +55,7 @@ int createKey(const std::string& dataDir, const std::string& databaseUrl, const 
 } // namespace
 
 int main(int argc, char** argv) {
+    retainFreedHeap(); // every CREATE/ALTER validates its parameters
     // stdout carries only what callers parse (the listening line, keys); the log goes to stderr.
     spdlog::set_default_logger(spdlog::stderr_color_mt("jobdeckd"));
     if (argc > 1 && argv[1][0] != '-' && std::string_view(argv[1]) != "serve" &&

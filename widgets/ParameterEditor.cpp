@@ -190,7 +190,7 @@ void ParameterEditor::recheckNow() {
     }
 
     // 2. Classify and validate exactly as the service will.
-    m_classified = classifyParameters(m_parameters);
+    m_classified = classifyTokens(m_parameters); // colours and checks read the parameters through ranges
     std::vector<Diagnostic> found = validateParameters(m_parameters, m_classified, m_context);
     m_diagnostics.clear();
     m_diagnosticLines.clear();
@@ -226,9 +226,10 @@ void ParameterEditor::recheckNow() {
         line.underlines.clear();
     }
     std::vector<HudiConfigStatus> hudiStatus(m_parameters.size(), HudiConfigStatus::Applied);
-    for (const ConfigSetting& c : m_classified.hudiConfigs)
-        hudiStatus[static_cast<std::size_t>(c.tokenIndex)] =
-            HudiConfigPolicy::statusOf(c.key, m_context.settings);
+    for (const ClassifiedToken& t : m_classified.tokens)
+        if (t.cls == TokenClass::HudiConfPair && t.equalsPos >= 0)
+            hudiStatus[static_cast<std::size_t>(t.index)] = HudiConfigPolicy::statusOf(
+                rangeText(m_parameters[static_cast<std::size_t>(t.index)], t.keyRange), m_context.settings);
 
     for (const ClassifiedToken& t : m_classified.tokens) {
         const int l = m_tokenLines[static_cast<std::size_t>(t.index)];
@@ -395,10 +396,11 @@ std::optional<HudiConfigStatus> ParameterEditor::hudiStatusAtLine(int line) cons
     const int token = tokenAtLine(line);
     if (token < 0)
         return std::nullopt;
-    for (const ConfigSetting& c : m_classified.hudiConfigs)
-        if (c.tokenIndex == token)
-            return HudiConfigPolicy::statusOf(c.key, m_context.settings);
-    return std::nullopt;
+    const ClassifiedToken& t = m_classified.tokens[static_cast<std::size_t>(token)];
+    if (t.cls != TokenClass::HudiConfPair || t.equalsPos < 0)
+        return std::nullopt;
+    return HudiConfigPolicy::statusOf(rangeText(m_parameters[static_cast<std::size_t>(token)], t.keyRange),
+                                      m_context.settings);
 }
 
 QString ParameterEditor::lineText(int line) const {
@@ -432,9 +434,7 @@ QString ParameterEditor::toolTipForLine(int line) const {
         case TokenClass::HudiConfPair: {
             const std::string& p = m_parameters[static_cast<std::size_t>(token)];
             if (t.keyRange.first >= 0) {
-                const std::string key =
-                    p.substr(static_cast<std::size_t>(t.keyRange.first),
-                             static_cast<std::size_t>(t.keyRange.second - t.keyRange.first));
+                const std::string key(rangeText(p, t.keyRange));
                 if (auto status = hudiStatusAtLine(line))
                     parts << tr("Hudi configuration %1 — %2").arg(q(key), statusExplanation(*status));
                 if (const HudiConfigEntry* e = HudiCatalogue::instance().find(key)) {
@@ -523,8 +523,7 @@ int ParameterEditor::tokenForRefusal(const QString& message) const {
     for (const ClassifiedToken& t : m_classified.tokens) {
         const std::string& p = m_parameters[static_cast<std::size_t>(t.index)];
         if (t.keyRange.first >= 0) {
-            const std::string key = p.substr(static_cast<std::size_t>(t.keyRange.first),
-                                             static_cast<std::size_t>(t.keyRange.second - t.keyRange.first));
+            const std::string key(rangeText(p, t.keyRange));
             if (!key.empty() && text.find(key) != std::string::npos)
                 return t.index;
         }

@@ -147,7 +147,7 @@ private slots:
     void unknownKeyFarFromEverything() {
         const auto findings = Job().hudiConf("hoodie.acme.custom.payload.setting", "x").advise();
         QCOMPARE(findings.size(), std::size_t(1));
-        QCOMPARE(findings[0].code, std::string("catalogue.unknown-key"));
+        QCOMPARE(findings[0].code, std::string_view("catalogue.unknown-key"));
         QCOMPARE(findings[0].severity, Severity::Info);
         QVERIFY(findings[0].fixes.empty());
         // A non-hoodie key near nothing is left to the validator's error.
@@ -629,7 +629,7 @@ private slots:
         for (const auto& d : findings) {
             const auto rule = std::find_if(adviceRules().begin(), adviceRules().end(),
                                            [&](const AdviceRule& r) { return r.code == d.code; });
-            QVERIFY2(rule != adviceRules().end(), d.code.c_str());
+            QVERIFY2(rule != adviceRules().end(), std::string(d.code).c_str());
             QCOMPARE(d.severity, rule->severity);
             QVERIFY(!d.message.empty());
         }

@@ -49,7 +49,8 @@ QString dump(const std::vector<Diagnostic>& diags) {
     QString s;
     for (const auto& d : diags)
         s += QStringLiteral("[%1 %2 @%3] %4\n")
-                 .arg(severityName(d.severity), QString::fromStdString(d.code))
+                 .arg(severityName(d.severity),
+                      QString::fromUtf8(d.code.data(), static_cast<qsizetype>(d.code.size())))
                  .arg(d.tokenIndex)
                  .arg(QString::fromStdString(d.message));
     return s;
@@ -328,7 +329,7 @@ private slots:
             validateParameters({"--hoodie-conf", "hoodie.a=b", "app.jar"}, context(true, {"hoodie."}));
         const Diagnostic* d = firstError(diags);
         QVERIFY(d);
-        QCOMPARE(d->code, std::string("option.hoodie-conf"));
+        QCOMPARE(d->code, std::string_view("option.hoodie-conf"));
         QVERIFY(d->message.find("--hudi-conf") != std::string::npos);
         QCOMPARE(d->fixes.at(0).parameters.list(), (Params{"--hudi-conf", "hoodie.a=b", "app.jar"}));
         // After the path it is the Hudi Streamer's own flag.
@@ -368,14 +369,14 @@ private slots:
                      "PARAMETERS have no application path: add the path of the application's JAR or Python "
                      "file after the job configuration."));
         QCOMPARE(firstError(validateParameters({"--name", "x", ""}, context(true)))->code,
-                 std::string("path.empty"));
+                 std::string_view("path.empty"));
     }
 
     void refusalOrderIsDeterministic() {
         const Params p{"--hudi-conf", "hoodie.z=1", "--hudi-conf", "hoodie.a=", "--hudi-conf",
                        "spark.x=1",   "--master",   "local",       "--class"};
         auto diags = validateParameters(p, context(true));
-        QCOMPARE(firstError(diags)->code, std::string("option.platform-owned"));
+        QCOMPARE(firstError(diags)->code, std::string_view("option.platform-owned"));
         QCOMPARE(diags.front().code, firstError(diags)->code); // the list is sorted in refusal order
         const std::string expected = *refusalMessage(diags);
         std::mt19937 rng(7);

@@ -50,7 +50,8 @@ void TstDiagnosticsModel::showsSeverityMessageAndLine() {
         if (d.tokenIndex >= 0)
             QCOMPARE(m.index(r, DiagnosticsModel::LineColumn).data().toInt(), d.tokenIndex + 1);
         QCOMPARE(m.index(r, 0).data(DiagnosticsModel::LineRole).toInt(), d.tokenIndex);
-        QCOMPARE(m.index(r, 0).data(DiagnosticsModel::CodeRole).toString(), QString::fromStdString(d.code));
+        QCOMPARE(m.index(r, 0).data(DiagnosticsModel::CodeRole).toString(),
+                 QString::fromUtf8(d.code.data(), static_cast<qsizetype>(d.code.size())));
         QCOMPARE(m.index(r, 0).data(DiagnosticsModel::FixCountRole).toInt(), int(d.fixes.size()));
         QCOMPARE(m.index(r, 0).data(DiagnosticsModel::FixTitlesRole).toStringList().size(),
                  qsizetype(d.fixes.size()));

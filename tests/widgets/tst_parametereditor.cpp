@@ -149,7 +149,10 @@ void TstParameterEditor::highlightsPositionMattersAndDrawsBoundary() {
     QVERIFY(formatAt(editor, 6, 0).fontItalic());
     // The misplaced pair is an application argument and carries the validator's warning underline.
     QVERIFY2(underlined(editor, 6, Style::Warning), qPrintable(editor.toolTipForLine(6)));
-    QCOMPARE(editor.classified().hudiConfigs.size(), std::size_t(1));
+    const std::vector<ClassifiedToken>& tokens = editor.classified().tokens;
+    QCOMPARE(std::count_if(tokens.begin(), tokens.end(),
+                           [](const ClassifiedToken& t) { return t.cls == TokenClass::HudiConfPair; }),
+             std::ptrdiff_t(1));
 
     // The boundary runs along the bottom of the path's line: below line 4's text, at or above line 5's top.
     const int y = editor.boundaryLineY();
@@ -462,7 +465,7 @@ void TstParameterEditor::malformedLineIsReportedNotFatal() {
     QCOMPARE(editor.tokenAtLine(1), -1);
     QVERIFY(underlined(editor, 1, Style::Error));
     QCOMPARE(editor.diagnosticLines().front(), 1);
-    QCOMPARE(editor.diagnostics().front().code, std::string("text.line"));
+    QCOMPARE(editor.diagnostics().front().code, std::string_view("text.line"));
 }
 
 // A re-check reads again only the lines edited since the last one: after edits that split, join, insert and
