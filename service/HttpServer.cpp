@@ -438,6 +438,9 @@ void HttpServer::accept() {
             });
             return;
         }
+        // Each answer is one write; Nagle's algorithm would only hold it back.
+        beast::error_code ignored;
+        socket.set_option(tcp::no_delay(true), ignored);
         auto session = std::make_shared<Session>(*this, std::move(socket));
         bool full = false;
         {

@@ -49,26 +49,21 @@ std::optional<std::chrono::seconds> preferredWait(std::string_view prefer) {
     return std::nullopt;
 }
 
-// Only a read's PENDING acknowledgement may wait for the next group commit: it changes nothing.
-RequestRegistry::Durability ackDurability(std::string_view statement) {
-    return StatementExecutor::isReadStatement(statement) ? RequestRegistry::Durability::Deferred
-                                                         : RequestRegistry::Durability::Durable;
-}
-
-// The answer to a statement sent with `Prefer: wait`: its status (final or PENDING) and the wait applied.
-HttpResponse waitedAnswer(const ApiStatus& status, std::chrono::seconds wait) {
-    HttpResponse response = HttpResponse::json(dumpJson(status));
+// The answer to a statement sent with `Prefer: wait`: its status (final or PENDING) with its id, and
+// the wait applied.
+HttpResponse waitedAnswer(const StatusJson& status, const std::string& requestId, std::chrono::seconds wait) {
+    HttpResponse response;
+    response.body = status.withRequestId(requestId);
     response.headers.emplace_back("Preference-Applied", "wait=" + std::to_string(wait.count()));
     return response;
 }
 
-void answerStatus(std::optional<ApiStatus> status, const Responder& respond) {
+void answerStatus(const std::optional<StatusJson>& status, const Responder& respond) {
     if (!status) {
         respond(HttpResponse::error(404, "Unknown request id"));
         return;
     }
-    status->requestId.reset();
-    respond(HttpResponse::json(dumpJson(*status)));
+    respond(HttpResponse::json(status->text()));
 }
 
 } // namespace
@@ -129,12 +124,10 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Principal& pr
     context.requestId = m_registry.begin(principal.projectUid);
     std::string statement = body["statement"].get<std::string>();
     const auto wait = preferredWait(request.header("prefer"));
-    if (wait && StatementExecutor::isQuickRead(statement)) {
+    if (wait && m_executor.isQuickRead(statement)) {
         // Answered where it runs, with no hand-off; the status is recorded before the answer leaves.
         Outcome outcome = execute(context, statement);
-        auto stored = std::exchange(outcome.status.requestId, context.requestId);
-        HttpResponse response = waitedAnswer(outcome.status, *wait);
-        outcome.status.requestId = std::move(stored);
+        HttpResponse response = waitedAnswer(outcome.status, context.requestId, *wait);
         m_registry.finish(context.principal.projectUid, context.requestId, std::move(outcome.status),
                           outcome.stored);
         respond(std::move(response));
@@ -159,10 +152,16 @@ HttpStatementRoutes::Outcome HttpStatementRoutes::execute(const RequestContext& 
             outcome.stored = RequestRegistry::Stored::OnlyIfAcknowledged;
     } catch (const std::exception& e) {
         spdlog::error("request {} failed unexpectedly: {}", context.requestId, e.what());
-        outcome.status = ApiStatus::failed("Internal error while executing the statement");
+        outcome.status = StatusJson(ApiStatus::failed("Internal error while executing the statement"));
         outcome.stored = RequestRegistry::Stored::No;
     }
     return outcome;
+}
+
+RequestRegistry::Durability HttpStatementRoutes::ackDurability(std::string_view statement) {
+    // Only a read's PENDING acknowledgement may wait for the next group commit: it changes nothing.
+    return m_executor.isReadStatement(statement) ? RequestRegistry::Durability::Deferred
+                                                 : RequestRegistry::Durability::Durable;
 }
 
 void HttpStatementRoutes::run(const RequestContext& context, const std::string& statement) {
@@ -183,13 +182,12 @@ void HttpStatementRoutes::submitOnWorker(const RequestContext& context, const st
     }
     m_registry.waitFor(
         projectUid, requestId, *wait,
-        [this, respond, projectUid, requestId, wait, statement](ApiStatus status) {
-            auto answer = [respond, requestId, wait](ApiStatus final) {
-                final.requestId = requestId;
-                respond(waitedAnswer(final, *wait));
+        [this, respond, projectUid, requestId, wait, statement](StatusJson status) {
+            auto answer = [respond, requestId, wait](const StatusJson& final) {
+                respond(waitedAnswer(final, requestId, *wait));
             };
             if (status.isFinal()) {
-                answer(std::move(status));
+                answer(status);
                 return;
             }
             // The wait ran out (on a timer thread): record the id off the IO threads, then answer.
@@ -211,8 +209,8 @@ void HttpStatementRoutes::status(const HttpRequest& request, const Principal& pr
         respond(HttpResponse::error(404, "Unknown request id"));
         return;
     }
-    if (auto status = m_registry.findInMemory(principal.projectUid, requestId)) {
-        answerStatus(std::move(status), respond);
+    if (const auto status = m_registry.findInMemory(principal.projectUid, requestId)) {
+        answerStatus(status, respond);
         return;
     }
     // Only in the database, which first commits the queued statuses (an fsync): on a worker.

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace jobdeck {
 
@@ -31,11 +32,12 @@ private:
     void submitOnWorker(const RequestContext& context, const std::string& statement,
                         std::optional<std::chrono::seconds> wait, const Responder& respond);
     struct Outcome {
-        ApiStatus status;
+        StatusJson status;
         RequestRegistry::Stored stored = RequestRegistry::Stored::Yes;
     };
     // Never throws: an unexpected failure becomes a FAILED status that is not stored.
     Outcome execute(const RequestContext& context, const std::string& statement);
+    RequestRegistry::Durability ackDurability(std::string_view statement);
     // execute() and record the final status.
     void run(const RequestContext& context, const std::string& statement);
 

@@ -15,12 +15,12 @@ constexpr std::size_t kRecentLimit = 10'000;
 }
 
 struct RequestRegistry::Waiter {
-    explicit Waiter(boost::asio::io_context& io, std::function<void(ApiStatus)> callback)
+    explicit Waiter(boost::asio::io_context& io, std::function<void(StatusJson)> callback)
         : timer(io)
         , done(std::move(callback)) {}
 
     // Whichever comes first, the status or the deadline, answers.
-    void fire(ApiStatus status) {
+    void fire(StatusJson status) {
         if (fired.exchange(true))
             return;
         timer.cancel();
@@ -28,7 +28,7 @@ struct RequestRegistry::Waiter {
     }
 
     boost::asio::steady_timer timer;
-    std::function<void(ApiStatus)> done;
+    std::function<void(StatusJson)> done;
     std::atomic<bool> fired{false};
 };
 
@@ -55,7 +55,7 @@ RequestRegistry::~RequestRegistry() {
         m_pending.clear();
     }
     for (const auto& waiter : waiters)
-        waiter->fire(ApiStatus::pending());
+        waiter->fire(StatusJson());
 }
 
 std::string RequestRegistry::begin(const std::string& projectUid) {
@@ -65,9 +65,8 @@ std::string RequestRegistry::begin(const std::string& projectUid) {
     return id;
 }
 
-void RequestRegistry::finish(const std::string& projectUid, const std::string& requestId, ApiStatus status,
+void RequestRegistry::finish(const std::string& projectUid, const std::string& requestId, StatusJson status,
                              Stored stored) {
-    status.requestId.reset();
     if (stored == Stored::No) {
         try {
             m_storage.saveRequestStatus(projectUid, requestId, status);
@@ -104,7 +103,7 @@ void RequestRegistry::storeRemembered() {
             }
     }
     for (auto& [id, recent] : unstored)
-        m_storage.deferRequestStatus(recent.projectUid, id, std::move(recent.status));
+        m_storage.deferRequestStatus(recent.projectUid, id, recent.status);
 }
 
 void RequestRegistry::acknowledge(const std::string& projectUid, const std::string& requestId,
@@ -130,7 +129,7 @@ void RequestRegistry::acknowledge(const std::string& projectUid, const std::stri
         m_storage.deferPendingRequest(projectUid, requestId);
 }
 
-void RequestRegistry::remember(const std::string& requestId, const std::string& projectUid, ApiStatus status,
+void RequestRegistry::remember(const std::string& requestId, const std::string& projectUid, StatusJson status,
                                bool stored) {
     m_recent[requestId] = Recent{projectUid, std::move(status), stored};
     m_recentOrder.push_back(requestId);
@@ -138,31 +137,33 @@ void RequestRegistry::remember(const std::string& requestId, const std::string& 
         // A read's status leaving memory is queued for the database, so it can still be asked for.
         if (const auto it = m_recent.find(m_recentOrder.front()); it != m_recent.end()) {
             if (!it->second.stored)
-                m_storage.deferRequestStatus(it->second.projectUid, it->first, std::move(it->second.status));
+                m_storage.deferRequestStatus(it->second.projectUid, it->first, it->second.status);
             m_recent.erase(it);
         }
         m_recentOrder.pop_front();
     }
 }
 
-std::optional<ApiStatus> RequestRegistry::find(const std::string& projectUid, const std::string& requestId) {
+std::optional<StatusJson> RequestRegistry::find(const std::string& projectUid, const std::string& requestId) {
     if (auto status = findInMemory(projectUid, requestId))
         return status;
-    return m_storage.findRequestStatus(projectUid, requestId);
+    if (auto stored = m_storage.findRequestStatus(projectUid, requestId))
+        return StatusJson(*stored);
+    return std::nullopt;
 }
 
-std::optional<ApiStatus> RequestRegistry::findInMemory(const std::string& projectUid,
-                                                       const std::string& requestId) {
+std::optional<StatusJson> RequestRegistry::findInMemory(const std::string& projectUid,
+                                                        const std::string& requestId) {
     const std::lock_guard lock(m_mutex);
     if (const auto it = m_pending.find(requestId); it != m_pending.end())
-        return it->second.projectUid == projectUid ? std::optional(ApiStatus::pending()) : std::nullopt;
+        return it->second.projectUid == projectUid ? std::optional(StatusJson()) : std::nullopt;
     if (const auto it = m_recent.find(requestId); it != m_recent.end())
         return it->second.projectUid == projectUid ? std::optional(it->second.status) : std::nullopt;
     return std::nullopt;
 }
 
 void RequestRegistry::waitFor(const std::string& projectUid, const std::string& requestId,
-                              std::chrono::milliseconds wait, std::function<void(ApiStatus)> done) {
+                              std::chrono::milliseconds wait, std::function<void(StatusJson)> done) {
     auto waiter = std::make_shared<Waiter>(m_timers, std::move(done));
     {
         const std::lock_guard lock(m_mutex);
@@ -172,14 +173,14 @@ void RequestRegistry::waitFor(const std::string& projectUid, const std::string& 
             waiter->timer.expires_after(wait);
             waiter->timer.async_wait([waiter](const boost::system::error_code& ec) {
                 if (!ec)
-                    waiter->fire(ApiStatus::pending());
+                    waiter->fire(StatusJson());
             });
             return;
         }
     }
     // Already final (or unknown, which the caller has ruled out): answer now.
     const auto status = find(projectUid, requestId);
-    waiter->fire(status.value_or(ApiStatus::pending()));
+    waiter->fire(status.value_or(StatusJson()));
 }
 
 } // namespace jobdeck

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/ApiStatus.h"
+#include "service/StatusJson.h"
 
 #include <boost/asio/io_context.hpp>
 
@@ -45,7 +45,8 @@ public:
     // Records the final status and wakes the waiters. With Stored::No it is persisted durably first; a
     // failure to persist is logged and the status kept in memory, so the client still gets its answer
     // from this process.
-    void finish(const std::string& projectUid, const std::string& requestId, ApiStatus status, Stored stored);
+    void finish(const std::string& projectUid, const std::string& requestId, StatusJson status,
+                Stored stored);
     // The client is being told the request id while the request may still be PENDING: record it, so
     // that after a restart the id is still answered. Call it before telling the client; durable for
     // statements that change something (the final status then follows in their own transaction).
@@ -55,14 +56,14 @@ public:
     // At a graceful stop: queues the statuses still kept in memory only (Storage writes them).
     void storeRemembered();
     // nullopt when the project has no such request.
-    std::optional<ApiStatus> find(const std::string& projectUid, const std::string& requestId);
+    std::optional<StatusJson> find(const std::string& projectUid, const std::string& requestId);
     // The same from memory only (pending, or among the recent statuses): never touches the database,
     // which may first commit the queued writes. nullopt when not there.
-    std::optional<ApiStatus> findInMemory(const std::string& projectUid, const std::string& requestId);
+    std::optional<StatusJson> findInMemory(const std::string& projectUid, const std::string& requestId);
     // Calls `done` (from any thread, exactly once) with the final status as soon as it is known, or
     // with PENDING when `wait` runs out first; never blocks the caller.
     void waitFor(const std::string& projectUid, const std::string& requestId, std::chrono::milliseconds wait,
-                 std::function<void(ApiStatus)> done);
+                 std::function<void(StatusJson)> done);
 
 private:
     struct Waiter;
@@ -73,11 +74,12 @@ private:
     };
     struct Recent {
         std::string projectUid;
-        ApiStatus status;
+        StatusJson status;
         bool stored = true;
     };
 
-    void remember(const std::string& requestId, const std::string& projectUid, ApiStatus status, bool stored);
+    void remember(const std::string& requestId, const std::string& projectUid, StatusJson status,
+                  bool stored);
 
     Storage& m_storage;
     boost::asio::io_context& m_timers;

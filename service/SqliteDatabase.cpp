@@ -234,12 +234,13 @@ std::int64_t SqliteDatabase::lastInsertRowId() {
     return sqlite3_last_insert_rowid(m_db);
 }
 
+// Prepared once and reused, like every statement: sqlite3_exec would parse them on every transaction.
 void SqliteDatabase::begin() {
-    executeScript("BEGIN IMMEDIATE");
+    execute("BEGIN IMMEDIATE");
 }
 
 void SqliteDatabase::commit() {
-    executeScript("COMMIT");
+    execute("COMMIT");
 }
 
 void SqliteDatabase::rollback() noexcept {

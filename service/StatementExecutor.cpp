@@ -29,12 +29,6 @@ bool isRunStatement(const Statement& s) {
            std::holds_alternative<ShowJobRunsStatement>(s);
 }
 
-// What the storage of a request's final status should hold: no request id (the key says it).
-ApiStatus storedStatus(ApiStatus status) {
-    status.requestId.reset();
-    return status;
-}
-
 // Masks inside single-quoted strings of text that did not parse: a 'key=value' whose key is secret keeps
 // its key, and the string following a quoted secret key ('--password', 'x' or 'db.password' = 'x') is
 // masked whole. Then bare key=value outside quotes. Errs on the side of masking. The values it hid are
@@ -222,27 +216,57 @@ bool StatementExecutor::isReadStatement(const Statement& s) {
            std::holds_alternative<ShowJobRunsStatement>(s);
 }
 
+// A statement's parse and its masked text depend on its text alone.
+struct StatementExecutor::Prepared {
+    ParseResult parsed;
+    MaskedStatement masked;
+};
+
 bool StatementExecutor::isReadStatement(std::string_view statementText) {
-    const ParseResult parsed = parseStatement(statementText);
-    return parsed.statement && isReadStatement(*parsed.statement);
+    const auto prepared = prepare(statementText);
+    return prepared->parsed.statement && isReadStatement(*prepared->parsed.statement);
 }
 
 bool StatementExecutor::isQuickRead(std::string_view statementText) {
-    const ParseResult parsed = parseStatement(statementText);
-    return parsed.statement && (std::holds_alternative<DescribeJobStatement>(*parsed.statement) ||
-                                std::holds_alternative<DescribeClusterStatement>(*parsed.statement));
+    const auto prepared = prepare(statementText);
+    return prepared->parsed.statement &&
+           (std::holds_alternative<DescribeJobStatement>(*prepared->parsed.statement) ||
+            std::holds_alternative<DescribeClusterStatement>(*prepared->parsed.statement));
 }
 
 std::string StatementExecutor::maskStatementText(std::string_view statementText) {
     return maskedText(parseStatement(statementText), statementText).text;
 }
 
-ApiStatus StatementExecutor::execute(const RequestContext& context, std::string_view statementText,
-                                     StatusRecord* record) {
+std::shared_ptr<const StatementExecutor::Prepared>
+StatementExecutor::prepare(std::string_view statementText) {
+    const std::string text(statementText);
+    {
+        const std::lock_guard lock(m_cacheMutex);
+        if (const auto it = m_prepared.find(text); it != m_prepared.end())
+            return it->second;
+    }
+    auto prepared = std::make_shared<Prepared>();
+    prepared->parsed = parseStatement(statementText);
+    prepared->masked = maskedText(prepared->parsed, statementText);
+    // Reads come back with the same text again and again; writes rarely do, and may be large.
+    if (prepared->parsed.statement && isReadStatement(*prepared->parsed.statement) &&
+        text.size() <= kPreparedTextLimit) {
+        const std::lock_guard lock(m_cacheMutex);
+        if (m_prepared.size() >= kPreparedLimit)
+            m_prepared.clear();
+        m_prepared.emplace(text, prepared);
+    }
+    return prepared;
+}
+
+StatusJson StatementExecutor::execute(const RequestContext& context, std::string_view statementText,
+                                      StatusRecord* record) {
     if (record)
         *record = StatusRecord::Committed;
-    const ParseResult parsed = parseStatement(statementText);
-    const MaskedStatement masked = maskedText(parsed, statementText);
+    const auto prepared = prepare(statementText);
+    const ParseResult& parsed = prepared->parsed;
+    const MaskedStatement& masked = prepared->masked;
     const std::string& auditText = masked.text;
     ApiStatus status;
     if (!parsed.statement) {
@@ -252,22 +276,28 @@ ApiStatus StatementExecutor::execute(const RequestContext& context, std::string_
         status = ApiStatus::failed(std::move(*denied));
     } else if (isReadStatement(*parsed.statement)) {
         // Nothing changed, so nothing needs to be on disk before the answer.
-        try {
-            const Storage::ReadScope snapshot(m_storage);
-            status = dispatchGuarded(context, *parsed.statement, auditText);
-        } catch (const std::exception& e) {
-            spdlog::error("Statement failed: {}: {}", auditText, e.what());
-            status = ApiStatus::failed(std::string("Internal error: ") + e.what());
-        }
-        scrub(status, masked.secrets);
         if (record)
             *record = StatusRecord::NotStored;
+        StatusJson answer;
+        if (const auto* describe = std::get_if<DescribeJobStatement>(&*parsed.statement)) {
+            answer = describeJobCached(context, *describe, auditText);
+        } else {
+            try {
+                const Storage::ReadScope snapshot(m_storage);
+                status = dispatchGuarded(context, *parsed.statement, auditText);
+            } catch (const std::exception& e) {
+                spdlog::error("Statement failed: {}: {}", auditText, e.what());
+                status = ApiStatus::failed(std::string("Internal error: ") + e.what());
+            }
+            scrub(status, masked.secrets);
+            answer = StatusJson(status);
+        }
         try {
-            writeAudit(context, auditText, status, Durability::Deferred);
+            writeAudit(context, auditText, answer, Durability::Deferred);
         } catch (const std::exception& e) {
             spdlog::error("Could not queue the audit entry for request {}: {}", context.requestId, e.what());
         }
-        return status;
+        return answer;
     } else if (isRunStatement(*parsed.statement)) {
         // The run manager keeps its own transactions (and may start processes): not inside ours.
         status = dispatchGuarded(context, *parsed.statement, auditText);
@@ -275,28 +305,60 @@ ApiStatus StatementExecutor::execute(const RequestContext& context, std::string_
         // The change, its events, its audit entry and its status commit together: one durable write.
         try {
             t_eventsRecorded = false;
-            status = m_storage.database().transaction([&] {
+            StatusJson answer = m_storage.database().transaction([&] {
                 ApiStatus result = dispatch(context, *parsed.statement);
                 scrub(result, masked.secrets);
-                writeAudit(context, auditText, result, Durability::Durable);
-                return result;
+                StatusJson committed(result);
+                writeAudit(context, auditText, committed, Durability::Durable);
+                return committed;
             });
             if (t_eventsRecorded)
                 m_events.wake(context.principal.projectUid);
-            return status;
+            return answer;
         } catch (const std::exception& e) {
             spdlog::error("Statement failed: {}: {}", auditText, e.what());
             status = ApiStatus::failed(std::string("Internal error: ") + e.what());
         }
     }
     scrub(status, masked.secrets);
+    StatusJson answer(status);
     try {
         m_storage.database().transaction(
-            [&] { writeAudit(context, auditText, status, Durability::Durable); });
+            [&] { writeAudit(context, auditText, answer, Durability::Durable); });
     } catch (const std::exception& e) {
         spdlog::error("Could not write the audit entry for request {}: {}", context.requestId, e.what());
     }
-    return status;
+    return answer;
+}
+
+StatusJson StatementExecutor::describeJobCached(const RequestContext& context,
+                                                const DescribeJobStatement& statement,
+                                                const std::string& auditText) {
+    // The stamp is read before the job, so an entry is never older than the stamp it is kept under.
+    const std::uint64_t stamp = m_storage.changeStamp();
+    std::string key = context.principal.projectUid;
+    key += '\n';
+    key += statement.name;
+    {
+        const std::lock_guard lock(m_cacheMutex);
+        if (const auto it = m_describedJobs.find(key);
+            it != m_describedJobs.end() && it->second.stamp == stamp)
+            return it->second.answer;
+    }
+    ApiStatus status;
+    try {
+        const Storage::ReadScope snapshot(m_storage);
+        status = describeJob(context, statement);
+    } catch (const std::exception& e) {
+        spdlog::error("Statement failed: {}: {}", auditText, e.what());
+        return StatusJson(ApiStatus::failed(std::string("Internal error: ") + e.what()));
+    }
+    StatusJson answer(status);
+    const std::lock_guard lock(m_cacheMutex);
+    if (m_describedJobs.size() >= kDescribedJobLimit)
+        m_describedJobs.clear();
+    m_describedJobs.insert_or_assign(std::move(key), DescribedJob{stamp, answer});
+    return answer;
 }
 
 ApiStatus StatementExecutor::dispatchGuarded(const RequestContext& context, const Statement& statement,
@@ -369,16 +431,15 @@ void StatementExecutor::recordJobEvent(const RequestContext& context, std::strin
 }
 
 void StatementExecutor::writeAudit(const RequestContext& context, std::string_view statementText,
-                                   const ApiStatus& status, Durability durability) {
+                                   const StatusJson& status, Durability durability) {
     AuditEntry entry;
     entry.at = timestampNow();
     entry.projectUid = context.principal.projectUid;
     entry.keyId = context.principal.keyId;
     entry.role = std::string(roleName(context.principal.role));
     entry.statement = std::string(statementText);
-    entry.outcome = status.apiStatus;
-    if (status.isError())
-        entry.errorMessage = status.errorMessage.value_or("");
+    entry.outcome = status.apiStatus();
+    entry.errorMessage = status.errorMessage();
     entry.requestId = context.requestId;
     entry.headers = context.clientHeaders;
     maskAudit(entry);
@@ -388,7 +449,7 @@ void StatementExecutor::writeAudit(const RequestContext& context, std::string_vi
     }
     m_storage.appendAudit(entry);
     if (!context.requestId.empty())
-        m_storage.saveRequestStatus(context.principal.projectUid, context.requestId, storedStatus(status));
+        m_storage.saveRequestStatus(context.principal.projectUid, context.requestId, status);
 }
 
 } // namespace jobdeck

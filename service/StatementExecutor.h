@@ -3,12 +3,18 @@
 #include "core/ApiStatus.h"
 #include "core/Statement.h"
 #include "service/Principal.h"
+#include "service/StatusJson.h"
 
 #include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace jobdeck {
 
@@ -49,17 +55,17 @@ public:
 
     // Never throws: storage failures come back as FAILED with a one-line reason. `record`, when given,
     // says whether the status was committed with the statement.
-    ApiStatus execute(const RequestContext& context, std::string_view statementText,
-                      StatusRecord* record = nullptr);
+    StatusJson execute(const RequestContext& context, std::string_view statementText,
+                       StatusRecord* record = nullptr);
 
     // DESCRIBE and SHOW statements (jobs, clusters, project, audit log, runs): they change nothing.
     static bool isReadStatement(const Statement& statement);
     // The same for statement text; false when it does not parse.
-    static bool isReadStatement(std::string_view statementText);
+    bool isReadStatement(std::string_view statementText);
     // DESCRIBE JOB and DESCRIBE CLUSTER: one object read by name, bounded and never blocking on a
     // write, so it may run on an IO thread. Not lists, runs or the audit (reading it commits the
     // queued writes first).
-    static bool isQuickRead(std::string_view statementText);
+    bool isQuickRead(std::string_view statementText);
 
     // The statement text as the audit log and service logs show it: parsed, secret values masked and
     // printed back; text that does not parse has the values of secret key=value pairs masked textually.
@@ -74,6 +80,16 @@ public:
     static constexpr int describeProjectAuditEntries = 20;
 
 private:
+    struct Prepared;
+    // The statement parsed and its audit text masked; kept for read statements (bounded), which
+    // clients send with the same text again and again.
+    std::shared_ptr<const Prepared> prepare(std::string_view statementText);
+    // DESCRIBE JOB answers are kept per project and job, serialized, as long as nothing was committed
+    // to the database since (Storage::changeStamp()): a change of the job, of its runs or of the
+    // project's settings, by this process or another, makes the next DESCRIBE read the job again.
+    StatusJson describeJobCached(const RequestContext& context, const DescribeJobStatement& statement,
+                                 const std::string& auditText);
+
     ApiStatus dispatch(const RequestContext& context, const Statement& statement);
     // dispatch() outside any transaction of ours; an exception becomes FAILED "Internal error: ...".
     ApiStatus dispatchGuarded(const RequestContext& context, const Statement& statement,
@@ -99,12 +115,23 @@ private:
     void recordJobEvent(const RequestContext& context, std::string_view type, const std::string& jobName);
     enum class Durability { Durable, Deferred };
     // The audit entry; durably also, when the context has a request id, the final status.
-    void writeAudit(const RequestContext& context, std::string_view statementText, const ApiStatus& status,
+    void writeAudit(const RequestContext& context, std::string_view statementText, const StatusJson& status,
                     Durability durability);
+
+    static constexpr std::size_t kPreparedLimit = 1024;
+    static constexpr std::size_t kPreparedTextLimit = 4096;
+    static constexpr std::size_t kDescribedJobLimit = 10'000;
+    struct DescribedJob {
+        std::uint64_t stamp;
+        StatusJson answer;
+    };
 
     Storage& m_storage;
     EventBus& m_events;
     std::atomic<RunStatements*> m_runs{nullptr};
+    std::mutex m_cacheMutex;
+    std::unordered_map<std::string, std::shared_ptr<const Prepared>> m_prepared;
+    std::unordered_map<std::string, DescribedJob> m_describedJobs; // by project uid + '\n' + job name
 };
 
 } // namespace jobdeck

@@ -270,7 +270,7 @@ Storage::ReadScope::ReadScope(Storage& storage)
         return;
     m_reader = storage.leaseReader();
     try {
-        m_reader->executeScript("BEGIN");
+        m_reader->execute("BEGIN");
     } catch (...) {
         storage.returnReader(m_reader);
         throw;
@@ -285,7 +285,7 @@ Storage::ReadScope::~ReadScope() {
     t_scopeStorage = nullptr;
     t_scopeReader = nullptr;
     try {
-        m_reader->executeScript("COMMIT");
+        m_reader->execute("COMMIT");
     } catch (const std::exception&) {
         // A read transaction has nothing to lose; the connection is reset by its next BEGIN anyway.
     }
@@ -305,6 +305,7 @@ std::unique_ptr<Storage> Storage::open(const std::string& databaseUrl) {
         throw DatabaseError("The database URL names no file (expected sqlite:<path>)");
     std::unique_ptr<Storage> storage(new Storage(SqliteDatabase::open(path)));
     storage->migrate();
+    storage->m_watch = SqliteDatabase::open(path, SqliteDatabase::Mode::ReadOnly);
     return storage;
 }
 
@@ -322,6 +323,18 @@ Storage::~Storage() {
 
 void Storage::flushDeferred() {
     m_deferred->flush();
+}
+
+std::uint64_t Storage::changeStamp() {
+    const std::lock_guard lock(m_watchMutex);
+    auto q = m_watch->query("PRAGMA data_version");
+    if (!q.step())
+        throw DatabaseError("PRAGMA data_version returned nothing");
+    if (const std::int64_t version = q.int64(0); version != m_watchVersion) {
+        m_watchVersion = version;
+        ++m_stamp;
+    }
+    return m_stamp;
 }
 
 void Storage::migrate() {
@@ -388,8 +401,16 @@ std::optional<Principal> Storage::authenticate(std::string_view projectUid, std:
     static const std::string dummySalt(saltBytes, '\0');
     static const std::string dummyHash(SHA256_DIGEST_LENGTH, '\0');
 
+    // key_changes is read again only when something was committed since it was last read.
+    const std::uint64_t stamp = changeStamp();
     std::int64_t generation = 0;
+    bool current = false;
     {
+        const std::lock_guard lock(m_keysMutex);
+        current = stamp == m_keysStamp && m_keysGeneration >= 0;
+        generation = m_keysGeneration;
+    }
+    if (!current) {
         auto r = reader();
         auto q = r->query("SELECT generation FROM key_changes WHERE id = 1");
         if (q.step())
@@ -403,6 +424,8 @@ std::optional<Principal> Storage::authenticate(std::string_view projectUid, std:
             m_keys.clear();
             m_keysGeneration = generation;
         }
+        if (!current)
+            m_keysStamp = stamp;
         if (const auto it = m_keys.find(cacheKey); it != m_keys.end())
             cached = it->second;
     }
@@ -493,18 +516,18 @@ bool Storage::revokeKey(const std::string& apiKey) {
 // --- Request statuses -----------------------------------------------------------------------------
 
 void Storage::saveRequestStatus(const std::string& projectUid, const std::string& requestId,
-                                const ApiStatus& status) {
+                                const StatusJson& status) {
     const std::string at = now();
     m_db->execute(
         "INSERT INTO requests(request_id, project_uid, status, created_at, updated_at) "
         "VALUES (?1, ?2, ?3, ?4, ?4) "
         "ON CONFLICT(request_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at "
         "WHERE requests.project_uid = excluded.project_uid",
-        requestId, projectUid, nlohmann::json(status).dump(), at);
+        requestId, projectUid, status.text(), at);
 }
 
 void Storage::deferRequestStatus(const std::string& projectUid, const std::string& requestId,
-                                 ApiStatus status) {
+                                 StatusJson status) {
     m_deferred->add([this, projectUid, requestId, status = std::move(status)] {
         saveRequestStatus(projectUid, requestId, status);
     });

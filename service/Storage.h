@@ -10,6 +10,7 @@
 #include "service/DeferredWrites.h"
 #include "service/Principal.h"
 #include "service/SqliteDatabase.h"
+#include "service/StatusJson.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -98,7 +99,8 @@ public:
     // nullopt for an unknown project or key, a wrong secret or a revoked key; the secret is always
     // hashed and compared in constant time, whichever of these applies. Keys that verified once are
     // cached (salt, hash, principal; never the secret), so a known key costs one hash and no lookup
-    // of the key; the cache is dropped whenever key_changes moves (a revocation, by any process).
+    // of the key; the cache is dropped whenever key_changes moves (a revocation, by any process),
+    // which is read again only when changeStamp() moved.
     std::optional<Principal> authenticate(std::string_view projectUid, std::string_view apiKey,
                                           std::string_view apiSecret);
     // Creates the project when it does not exist yet.
@@ -111,9 +113,9 @@ public:
     // --- Request statuses -------------------------------------------------------------------------
     // Durable (joins the caller's transaction, if any).
     void saveRequestStatus(const std::string& projectUid, const std::string& requestId,
-                           const ApiStatus& status);
+                           const StatusJson& status);
     // Committed with the next group (see DeferredWrites).
-    void deferRequestStatus(const std::string& projectUid, const std::string& requestId, ApiStatus status);
+    void deferRequestStatus(const std::string& projectUid, const std::string& requestId, StatusJson status);
     // Records the request as PENDING unless a status is stored already (durable / with the next group).
     void savePendingRequest(const std::string& projectUid, const std::string& requestId);
     void deferPendingRequest(const std::string& projectUid, const std::string& requestId);
@@ -160,6 +162,12 @@ public:
 
     // Commits every deferred write now (the destructor does too).
     void flushDeferred();
+
+    // Moves whenever anything was committed to the database since the last call, by this process or
+    // any other (SQLite's data_version, read on a connection of its own that never writes). Read it
+    // before what is to be cached: an entry tagged with the stamp of its time is current while the
+    // stamp stays. One small read; thread-safe.
+    std::uint64_t changeStamp();
 
     // --- Events (see EventBus) --------------------------------------------------------------------
     // Stores the event with the next seq and returns it.
@@ -211,7 +219,13 @@ private:
     std::vector<std::unique_ptr<SqliteDatabase>> m_readers;
     std::vector<SqliteDatabase*> m_idleReaders;
 
+    std::mutex m_watchMutex;
+    std::unique_ptr<SqliteDatabase> m_watch;
+    std::int64_t m_watchVersion = -1;
+    std::uint64_t m_stamp = 0;
+
     std::mutex m_keysMutex;
+    std::uint64_t m_keysStamp = 0; // the changeStamp() at which m_keysGeneration was read
     std::int64_t m_keysGeneration = -1;
     std::unordered_map<std::string, CachedKey> m_keys; // by project uid + '\n' + api key
 

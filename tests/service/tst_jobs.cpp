@@ -554,6 +554,26 @@ private slots:
         QCOMPARE(statusOf(create("sleeper", "'app.jar'")), kSuccess);
     }
 
+    // DESCRIBE JOB answers are kept until something is committed (service/StatementExecutor): every
+    // change must show on the next DESCRIBE, whoever made it.
+    void describeShowsEveryChangeAtOnce() {
+        QCOMPARE(errorOf(run("DESCRIBE JOB fresh")), std::string("Job fresh does not exist"));
+        QCOMPARE(statusOf(create("fresh", "'--class', 'A', 'app.jar'")), kSuccess);
+        QCOMPARE(describe("fresh")["maxConcurrentRuns"].get<int>(), 1);
+        QCOMPARE(describe("fresh")["maxConcurrentRuns"].get<int>(), 1); // answered again, unchanged
+        QCOMPARE(statusOf(alter("fresh", "'--class', 'B', 'app.jar'")), kSuccess);
+        QCOMPARE(describe("fresh")["parameters"], json::array({"--class", "B", "app.jar"}));
+        {
+            // Another process (an operator's sqlite3 shell, a second jobdeckd) changes the job.
+            auto db = SqliteDatabase::open(m_service.dataDir().toStdString() + "/jobdeck.db");
+            QCOMPARE(db->execute("UPDATE jobs SET max_concurrent_runs = 7 WHERE name = 'fresh'"), 1);
+        }
+        QCOMPARE(describe("fresh")["maxConcurrentRuns"].get<int>(), 7);
+        QCOMPARE(describe("fresh", &m_viewer)["maxConcurrentRuns"].get<int>(), 7);
+        QCOMPARE(statusOf(run("DELETE JOB fresh")), kSuccess);
+        QCOMPARE(errorOf(run("DESCRIBE JOB fresh")), std::string("Job fresh does not exist"));
+    }
+
     void jobChangesArePublishedAsEvents() {
         const auto before =
             request(m_service.url("/v1/events", "after=0&wait=0"), "GET", {}, m_viewer.headers());

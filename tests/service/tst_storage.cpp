@@ -200,14 +200,14 @@ private slots:
         auto storage = Storage::open(dbPath(dir));
         const auto a = storage->createKey("alpha", Role::Admin).projectUid;
         const auto b = storage->createKey("beta", Role::Admin).projectUid;
-        storage->saveRequestStatus(a, "r1", ApiStatus::pending());
-        storage->saveRequestStatus(a, "r1", ApiStatus::failed("nope"));
+        storage->saveRequestStatus(a, "r1", StatusJson(ApiStatus::pending()));
+        storage->saveRequestStatus(a, "r1", StatusJson(ApiStatus::failed("nope")));
         const auto found = storage->findRequestStatus(a, "r1");
         QVERIFY(found);
         QVERIFY(*found == ApiStatus::failed("nope"));
         QVERIFY(!storage->findRequestStatus(b, "r1"));
         // Another project cannot overwrite it either.
-        storage->saveRequestStatus(b, "r1", ApiStatus::success({}));
+        storage->saveRequestStatus(b, "r1", StatusJson(ApiStatus::success({})));
         QVERIFY(*storage->findRequestStatus(a, "r1") == ApiStatus::failed("nope"));
     }
 
@@ -268,7 +268,7 @@ private slots:
             writers.push_back(std::async(std::launch::async, [&, t] {
                 for (int i = 0; i < 25; ++i)
                     storage->saveRequestStatus(uid, "r" + std::to_string(t) + "-" + std::to_string(i),
-                                               ApiStatus::success({}));
+                                               StatusJson(ApiStatus::success({})));
             }));
         for (auto& w : writers)
             w.get();
@@ -386,10 +386,10 @@ private slots:
         RequestContext context;
         context.principal = *storage->authenticate(key.projectUid, key.apiKey, key.apiSecret);
         QCOMPARE(
-            executor.execute(context, "CREATE CLUSTER c TYPE = 'Spark' MAX_OCU = 1 MIN_OCU = 0").apiStatus,
+            executor.execute(context, "CREATE CLUSTER c TYPE = 'Spark' MAX_OCU = 1 MIN_OCU = 0").apiStatus(),
             ApiOperationStatus::Success);
         // Eight threads race to create the same job: exactly one wins, the others are told it exists.
-        std::vector<std::future<ApiStatus>> racers;
+        std::vector<std::future<StatusJson>> racers;
         for (int t = 0; t < 8; ++t)
             racers.push_back(std::async(std::launch::async, [&] {
                 return executor.execute(context,
@@ -397,11 +397,11 @@ private slots:
             }));
         int won = 0;
         for (auto& r : racers) {
-            const ApiStatus status = r.get();
-            if (status.apiStatus == ApiOperationStatus::Success)
+            const StatusJson status = r.get();
+            if (status.apiStatus() == ApiOperationStatus::Success)
                 ++won;
             else
-                QCOMPARE(status.errorMessage.value_or(""), std::string("Job same already exists"));
+                QCOMPARE(status.errorMessage().value_or(""), std::string("Job same already exists"));
         }
         QCOMPARE(won, 1);
         // Distinct jobs, reads and alters interleaved: all succeed, and every statement is audited once.
@@ -415,10 +415,10 @@ private slots:
                               .execute(context, "CREATE JOB " + name +
                                                     " TYPE = 'JAR' PARAMETERS = ('a.jar') "
                                                     "CLUSTER = 'c'")
-                              .apiStatus == ApiOperationStatus::Success;
+                              .apiStatus() == ApiOperationStatus::Success;
                     ok &= executor.execute(context, "ALTER JOB " + name + " SET PARAMETERS = ('b.jar')")
-                              .apiStatus == ApiOperationStatus::Success;
-                    ok &= executor.execute(context, "SHOW JOBS").apiStatus == ApiOperationStatus::Success;
+                              .apiStatus() == ApiOperationStatus::Success;
+                    ok &= executor.execute(context, "SHOW JOBS").apiStatus() == ApiOperationStatus::Success;
                 }
                 return ok;
             }));
@@ -429,9 +429,9 @@ private slots:
         QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM audit"), 1 + 8 + 4 * 10 * 3);
         QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM events WHERE type = 'JOB_CREATED'"), 41);
         // Run statements without a run manager fail, never succeed silently.
-        const ApiStatus run = executor.execute(context, "RUN JOB same");
-        QCOMPARE(run.apiStatus, ApiOperationStatus::Failed);
-        QCOMPARE(run.errorMessage.value_or(""), std::string("Runs are not available on this service"));
+        const StatusJson run = executor.execute(context, "RUN JOB same");
+        QCOMPARE(run.apiStatus(), ApiOperationStatus::Failed);
+        QCOMPARE(run.errorMessage().value_or(""), std::string("Runs are not available on this service"));
     }
 
     void prunedHistoryAsksForAReload() {
@@ -491,7 +491,7 @@ private slots:
             auto storage = Storage::open(dbPath(dir));
             project = storage->createKey("alpha", Role::Admin).projectUid;
             storage->deferAudit(auditEntry(project, "read"));
-            storage->deferRequestStatus(project, "r1", ApiStatus::failed("nope"));
+            storage->deferRequestStatus(project, "r1", StatusJson(ApiStatus::failed("nope")));
         }
         auto db = SqliteDatabase::open(dbPath(dir));
         QCOMPARE(scalar(*db, "SELECT count(*) FROM audit WHERE statement = 'read'"), 1);
@@ -527,15 +527,16 @@ private slots:
             registry.acknowledge(project, pending, RequestRegistry::Durability::Durable);
             finished = registry.begin(project);
             registry.acknowledge(project, finished, RequestRegistry::Durability::Durable);
-            registry.finish(project, finished, ApiStatus::failed("done"), RequestRegistry::Stored::No);
-            QVERIFY(*registry.find(project, pending) == ApiStatus::pending());
+            registry.finish(project, finished, StatusJson(ApiStatus::failed("done")),
+                            RequestRegistry::Stored::No);
+            QVERIFY(*registry.find(project, pending) == StatusJson(ApiStatus::pending()));
         } // the process "ends" with one request unfinished
         auto storage = Storage::open(dbPath(dir));
         RequestRegistry registry(*storage, io);
         const auto status = registry.find(project, pending);
         QVERIFY(status);
-        QVERIFY(*status == ApiStatus::failed(RequestRegistry::restartedMessage()));
-        QVERIFY(*registry.find(project, finished) == ApiStatus::failed("done"));
+        QVERIFY(*status == StatusJson(ApiStatus::failed(RequestRegistry::restartedMessage())));
+        QVERIFY(*registry.find(project, finished) == StatusJson(ApiStatus::failed("done")));
         QVERIFY(!registry.find(storage->createKey("beta", Role::Admin).projectUid, pending));
     }
 
@@ -545,7 +546,7 @@ private slots:
         auto storage = Storage::open(dbPath(dir));
         const auto project = storage->createKey("alpha", Role::Admin).projectUid;
         RequestRegistry registry(*storage, io);
-        const ApiStatus shown = ApiStatus::failed("Job x does not exist");
+        const StatusJson shown(ApiStatus::failed("Job x does not exist"));
         using Stored = RequestRegistry::Stored;
         // Answered at once: kept in memory only.
         const std::string inline_ = registry.begin(project);
@@ -556,21 +557,21 @@ private slots:
         const std::string polled = registry.begin(project);
         registry.acknowledge(project, polled, RequestRegistry::Durability::Deferred);
         registry.finish(project, polled, shown, Stored::OnlyIfAcknowledged);
-        QVERIFY(*storage->findRequestStatus(project, polled) == shown);
+        QVERIFY(StatusJson(*storage->findRequestStatus(project, polled)) == shown);
         // Handed out after it finished: stored then.
         registry.acknowledge(project, inline_, RequestRegistry::Durability::Deferred);
-        QVERIFY(*storage->findRequestStatus(project, inline_) == shown);
+        QVERIFY(StatusJson(*storage->findRequestStatus(project, inline_)) == shown);
         // A graceful stop stores the rest.
         const std::string last = registry.begin(project);
         registry.finish(project, last, shown, Stored::OnlyIfAcknowledged);
         registry.storeRemembered();
-        QVERIFY(*storage->findRequestStatus(project, last) == shown);
+        QVERIFY(StatusJson(*storage->findRequestStatus(project, last)) == shown);
         // Leaving memory: stored, so a later lookup still finds it.
         const std::string early = registry.begin(project);
         registry.finish(project, early, shown, Stored::OnlyIfAcknowledged);
         for (int i = 0; i < 10'000; ++i)
-            registry.finish(project, registry.begin(project), ApiStatus::success(nlohmann::json::object()),
-                            Stored::Yes);
+            registry.finish(project, registry.begin(project),
+                            StatusJson(ApiStatus::success(nlohmann::json::object())), Stored::Yes);
         QVERIFY(*registry.find(project, early) == shown);
     }
 };
