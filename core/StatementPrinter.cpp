@@ -22,14 +22,18 @@ std::string quoted(std::string_view text, char quote) {
     return result;
 }
 
-void appendStringList(std::string& out, const std::vector<std::string>& items) {
+void appendStringList(std::string& out, const std::vector<std::string>& items,
+                      StatementLayout layout = StatementLayout::OneLine) {
+    const bool lines = layout == StatementLayout::ParameterPerLine && !items.empty();
     out += '(';
     for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i > 0)
+        if (lines)
+            out += i > 0 ? ",\n    " : "\n    ";
+        else if (i > 0)
             out += ", ";
         out += quoteString(items[i]);
     }
-    out += ')';
+    out += lines ? "\n)" : ")";
 }
 
 void appendPairs(std::string& out, const std::vector<std::pair<std::string, std::string>>& pairs) {
@@ -44,21 +48,21 @@ const char* switchWord(bool enabled) {
     return enabled ? "ENABLED" : "DISABLED";
 }
 
-void print(std::string& out, const CreateJobStatement& s) {
+void print(std::string& out, const CreateJobStatement& s, StatementLayout layout) {
     out += "CREATE JOB " + quoteName(s.name);
     out += s.type == JobType::Jar ? " TYPE = 'JAR'" : " TYPE = 'PYTHON'";
     out += " PARAMETERS = ";
-    appendStringList(out, s.parameters);
+    appendStringList(out, s.parameters, layout);
     out += " CLUSTER = " + quoteString(s.cluster);
     if (s.maxConcurrentRuns)
         out += " MAX_CONCURRENT_RUNS = " + std::to_string(*s.maxConcurrentRuns);
 }
 
-void print(std::string& out, const AlterJobStatement& s) {
+void print(std::string& out, const AlterJobStatement& s, StatementLayout layout) {
     out += "ALTER JOB " + quoteName(s.name);
     if (s.parameters) {
         out += " SET PARAMETERS = ";
-        appendStringList(out, *s.parameters);
+        appendStringList(out, *s.parameters, layout);
     }
     if (s.cluster)
         out += " SET CLUSTER = " + quoteString(*s.cluster);
@@ -169,9 +173,16 @@ void print(std::string& out, const ShowAuditLogStatement& s) {
 
 } // namespace
 
-std::string printStatement(const Statement& statement) {
+std::string printStatement(const Statement& statement, StatementLayout layout) {
     std::string out;
-    std::visit([&](const auto& s) { print(out, s); }, statement);
+    std::visit(
+        [&](const auto& s) {
+            if constexpr (requires { print(out, s, layout); })
+                print(out, s, layout);
+            else
+                print(out, s);
+        },
+        statement);
     return out;
 }
 

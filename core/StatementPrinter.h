@@ -7,10 +7,16 @@
 
 namespace jobdeck {
 
+enum class StatementLayout {
+    OneLine,          // the canonical text
+    ParameterPerLine, // CREATE/ALTER JOB's parameters one per line, indented: an editor lays out only what is
+                      // in view
+};
+
 // Canonical text of a statement: keywords upper-case, one space between tokens, clauses in the
 // contract's order, no trailing ';'. For every statement the parser can produce,
-// parseStatement(printStatement(s)) gives s back.
-std::string printStatement(const Statement& statement);
+// parseStatement(printStatement(s, layout)) gives s back, whatever the layout.
+std::string printStatement(const Statement& statement, StatementLayout layout = StatementLayout::OneLine);
 
 // 'it''s'
 std::string quoteString(std::string_view text);

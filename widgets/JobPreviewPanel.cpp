@@ -22,35 +22,6 @@ QString q(std::string_view s) {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
-// The statement as printStatement() writes it, but with one parameter per line: the text widget then lays
-// out only the lines in view, where a long Job's one-line statement took tens of milliseconds to lay out.
-// The statement language takes any whitespace between a list's elements, so the text parses back the same.
-std::string statementWithParameterLines(const Statement& statement) {
-    const std::vector<std::string>* parameters = nullptr;
-    Statement bare = statement;
-    std::size_t afterName = 0;
-    if (auto* create = std::get_if<CreateJobStatement>(&bare)) {
-        parameters = &std::get<CreateJobStatement>(statement).parameters;
-        create->parameters.clear();
-        afterName = std::string("CREATE JOB ").size() + quoteName(create->name).size();
-    } else if (auto* alter = std::get_if<AlterJobStatement>(&bare); alter && alter->parameters) {
-        parameters = &*std::get<AlterJobStatement>(statement).parameters;
-        alter->parameters->clear();
-        afterName = std::string("ALTER JOB ").size() + quoteName(alter->name).size();
-    }
-    std::string text = printStatement(bare);
-    const std::string emptyList = "PARAMETERS = ()";
-    const std::size_t at = parameters ? text.find(emptyList, afterName) : std::string::npos;
-    if (at == std::string::npos || parameters->empty())
-        return printStatement(statement);
-    std::string list = "(";
-    for (std::size_t i = 0; i < parameters->size(); ++i)
-        list += (i > 0 ? ",\n    " : "\n    ") + quoteString((*parameters)[i]);
-    list += "\n)";
-    text.replace(at + emptyList.size() - 2, 2, list);
-    return text;
-}
-
 } // namespace
 
 JobPreviewPanel::JobPreviewPanel(QWidget* parent)
@@ -110,8 +81,9 @@ QString JobPreviewPanel::statementText() const {
 void JobPreviewPanel::setInput(const Input& input) {
     m_configuration = describeParameters(input.parameters, input.settings);
     m_statement = statementFor(input);
-    m_statementText->setPlainText(m_statement ? q(statementWithParameterLines(*m_statement))
-                                              : tr("-- nothing changed: Save has nothing to send"));
+    m_statementText->setPlainText(m_statement
+                                      ? q(printStatement(*m_statement, StatementLayout::ParameterPerLine))
+                                      : tr("-- nothing changed: Save has nothing to send"));
     m_copyButton->setEnabled(m_statement.has_value());
 
     m_tree->setUpdatesEnabled(false);

@@ -3,6 +3,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <limits>
 
 using namespace jobdeck;
@@ -162,6 +163,33 @@ private slots:
         }
         for (std::size_t i = 0; i < kindsSeen.size(); ++i)
             QVERIFY2(kindsSeen[i], qPrintable(QStringLiteral("no round trip for alternative %1").arg(i)));
+    }
+
+    // One parameter per line parses back to the same value for every statement; only CREATE/ALTER JOB with
+    // parameters differ from the one-line text, by one line per parameter and one for the closing bracket.
+    void parameterPerLineRoundTrips() {
+        for (const Statement& statement : awkwardStatements()) {
+            const std::string oneLine = printStatement(statement);
+            const std::string text = printStatement(statement, StatementLayout::ParameterPerLine);
+            const ParseResult result = parseStatement(text);
+            QVERIFY2(result.statement && *result.statement == statement, text.c_str());
+            const std::vector<std::string>* parameters = nullptr;
+            if (const auto* create = std::get_if<CreateJobStatement>(&statement))
+                parameters = &create->parameters;
+            else if (const auto* alter = std::get_if<AlterJobStatement>(&statement);
+                     alter && alter->parameters)
+                parameters = &*alter->parameters;
+            if (!parameters || parameters->empty()) {
+                QCOMPARE(text, oneLine);
+                continue;
+            }
+            const auto lines = [](const std::string& t) { return std::count(t.begin(), t.end(), '\n'); };
+            QCOMPARE(lines(text) - lines(oneLine), std::ptrdiff_t(parameters->size() + 1));
+        }
+        QCOMPARE(printStatement(CreateJobStatement{"j", JobType::Jar, {"--class", "it's"}, "c", std::nullopt},
+                                StatementLayout::ParameterPerLine),
+                 std::string("CREATE JOB j TYPE = 'JAR' PARAMETERS = (\n    '--class',\n    'it''s'\n) "
+                             "CLUSTER = 'c'"));
     }
 
     void printsRunIdsBackQuoted() {
