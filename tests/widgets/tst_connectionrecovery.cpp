@@ -4,14 +4,13 @@
 // everything the user typed (the filter, the selection, a job half written in the editor).
 #include "client/ApiClient.h"
 #include "client/ConnectionMonitor.h"
-#include "client/ConnectionProfiles.h"
 #include "client/EventsSubscription.h"
-#include "client/SecretStore.h"
 #include "core/StatementPrinter.h"
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
+#include "tests/widgets/ConsoleHome.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/JobEditorDialog.h"
 #include "widgets/JobsView.h"
@@ -24,12 +23,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <cstring>
 
 using namespace jobdeck;
+using jobdeck::test::ConsoleHome;
 using namespace std::chrono_literals;
 using nlohmann::json;
 
@@ -56,21 +55,14 @@ class TestConnectionRecovery final : public QObject {
 
     TestService m_service;
     ApiCredentials m_admin;
-    QTemporaryDir m_home;
+    ConsoleHome m_home;
 
     void run(const Statement& s) {
         const json status = runStatement(m_service, m_admin, QString::fromStdString(printStatement(s)));
         QVERIFY2(status.value("apiStatus", "") == "API_OPERATION_STATUS_SUCCESS", status.dump().c_str());
     }
 
-    MainWindow::Options options() const {
-        MainWindow::Options o;
-        o.profile = QStringLiteral("e2e");
-        o.settingsFile = m_home.filePath(QStringLiteral("settings.ini"));
-        o.secretsDir = m_home.filePath(QStringLiteral("secrets"));
-        o.secretBackend = SecretStore::Backend::File;
-        return o;
-    }
+    MainWindow::Options options() const { return m_home.options(QStringLiteral("e2e")); }
 
     ConnectionInfo connection() const {
         return {m_service.baseUrl(), m_admin.projectUid, m_admin.apiKey, m_admin.apiSecret};
@@ -85,13 +77,8 @@ private slots:
         run(jarJob("count_transactions"));
         run(CreateJobStatement{
             "daily_report", JobType::Python, {"s3://bucket/report.py"}, "demo_cluster", std::nullopt});
-        SecretStore secrets(m_home.filePath(QStringLiteral("secrets")), SecretStore::Backend::File);
-        ConnectionProfiles profiles(&secrets, m_home.filePath(QStringLiteral("settings.ini")));
         QString error;
-        QVERIFY2(
-            profiles.save({QStringLiteral("e2e"), m_service.baseUrl(), m_admin.projectUid, m_admin.apiKey},
-                          m_admin.apiSecret, &error),
-            qPrintable(error));
+        QVERIFY2(m_home.saveProfile(QStringLiteral("e2e"), m_service, m_admin, &error), qPrintable(error));
     }
 
     // kill -9 while the user is typing; the service comes back on the same port after another client

@@ -9,6 +9,7 @@
 #include "client/SecretStore.h"
 #include "models/JobsTableModel.h"
 #include "tests/client/ClientTestUtil.h"
+#include "tests/widgets/ConsoleHome.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/MainWindow.h"
 
@@ -26,6 +27,7 @@
 #include <signal.h>
 
 using namespace jobdeck;
+using jobdeck::test::ConsoleHome;
 
 namespace {
 
@@ -64,19 +66,14 @@ QStringList names(const JobsTableModel& model) {
 class TestLocalProfile final : public QObject {
     Q_OBJECT
 
-    QTemporaryDir m_home;
+    ConsoleHome m_home;
 
     QString dataDir() const { return m_home.filePath(QStringLiteral("local")); }
-    QString secretsDir() const { return m_home.filePath(QStringLiteral("secrets")); }
 
     MainWindow::Options options() const {
-        MainWindow::Options o;
-        o.profile = ConnectionProfiles::kLocalName;
+        MainWindow::Options o = m_home.options(ConnectionProfiles::kLocalName);
         o.localDataDir = dataDir();
         o.servicePath = QStringLiteral(JOBDECKD_PATH);
-        o.settingsFile = m_home.filePath(QStringLiteral("settings.ini"));
-        o.secretsDir = secretsDir();
-        o.secretBackend = SecretStore::Backend::File;
         return o;
     }
 
@@ -154,7 +151,7 @@ private slots:
 
     void serviceAlreadyRunningIsNotStopped() {
         // Another console (here its launcher alone) started the local service first.
-        SecretStore secrets(secretsDir(), SecretStore::Backend::File);
+        SecretStore secrets(m_home.secretsDir(), SecretStore::Backend::File);
         LocalServiceLauncher first(&secrets);
         first.setDataDir(dataDir());
         first.setServicePath(QStringLiteral(JOBDECKD_PATH));

@@ -1,14 +1,13 @@
 // The console end to end against a real jobdeckd: connect with a profile, list (jobs created through
 // statements appear, live), filter, describe (statuses and the misplaced pair explained), the job
 // form (the service's refusal shown word for word), delete through the UI with its confirmation.
-#include "client/ConnectionProfiles.h"
-#include "client/SecretStore.h"
 #include "core/StatementPrinter.h"
 #include "models/JobConfigsModel.h"
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
+#include "tests/widgets/ConsoleHome.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/DescribeViewer.h"
 #include "widgets/HudiConfigsExplainer.h"
@@ -27,10 +26,10 @@
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTableView>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace jobdeck;
+using jobdeck::test::ConsoleHome;
 using nlohmann::json;
 
 namespace {
@@ -52,21 +51,14 @@ class TestMainWindow final : public QObject {
 
     TestService m_service;
     ApiCredentials m_admin;
-    QTemporaryDir m_home;
+    ConsoleHome m_home;
 
     void run(const Statement& s) {
         const json status = runStatement(m_service, m_admin, statement(s));
         QVERIFY2(status.value("apiStatus", "") == "API_OPERATION_STATUS_SUCCESS", status.dump().c_str());
     }
 
-    MainWindow::Options options() const {
-        MainWindow::Options o;
-        o.profile = QStringLiteral("e2e");
-        o.settingsFile = m_home.filePath(QStringLiteral("settings.ini"));
-        o.secretsDir = m_home.filePath(QStringLiteral("secrets"));
-        o.secretBackend = SecretStore::Backend::File;
-        return o;
-    }
+    MainWindow::Options options() const { return m_home.options(QStringLiteral("e2e")); }
 
 private slots:
     void initTestCase() {
@@ -94,13 +86,8 @@ private slots:
                                 "hoodie.datasource.write.operation=upsert", "--date", "2026-11-30"},
                                "demo_cluster",
                                std::nullopt});
-        SecretStore secrets(m_home.filePath(QStringLiteral("secrets")), SecretStore::Backend::File);
-        ConnectionProfiles profiles(&secrets, m_home.filePath(QStringLiteral("settings.ini")));
         QString error;
-        QVERIFY2(
-            profiles.save({QStringLiteral("e2e"), m_service.baseUrl(), m_admin.projectUid, m_admin.apiKey},
-                          m_admin.apiSecret, &error),
-            qPrintable(error));
+        QVERIFY2(m_home.saveProfile(QStringLiteral("e2e"), m_service, m_admin, &error), qPrintable(error));
     }
 
     void listDescribeEditDelete() {

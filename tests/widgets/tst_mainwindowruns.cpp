@@ -1,11 +1,10 @@
 // The run wiring of the main window against a real jobdeckd: Run opens the run dialog, a started run
 // shows in the docked runs monitor (selected, its log followed), the dock toggles from the View menu,
 // and "Monitor runs of this job" narrows the monitor to the selected job and back to every job.
-#include "client/ConnectionProfiles.h"
-#include "client/SecretStore.h"
 #include "models/RunsTableModel.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
+#include "tests/widgets/ConsoleHome.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/JobsView.h"
 #include "widgets/LogView.h"
@@ -17,10 +16,10 @@
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace jobdeck;
+using jobdeck::test::ConsoleHome;
 
 namespace {
 
@@ -33,25 +32,11 @@ class TestMainWindowRuns final : public QObject {
 
     TestService m_service;
     ApiCredentials m_operator;
-    QTemporaryDir m_home;
+    ConsoleHome m_home;
 
-    bool statement(const QString& text) {
-        const auto status = runStatement(m_service, m_operator, text);
-        if (status.value("apiStatus", std::string()) != "API_OPERATION_STATUS_SUCCESS") {
-            qWarning("%s -> %s", qPrintable(text), status.dump().c_str());
-            return false;
-        }
-        return true;
-    }
+    bool statement(const QString& text) { return statementSucceeds(m_service, m_operator, text); }
 
-    MainWindow::Options options() const {
-        MainWindow::Options o;
-        o.profile = QStringLiteral("runs");
-        o.settingsFile = m_home.filePath(QStringLiteral("settings.ini"));
-        o.secretsDir = m_home.filePath(QStringLiteral("secrets"));
-        o.secretBackend = SecretStore::Backend::File;
-        return o;
-    }
+    MainWindow::Options options() const { return m_home.options(QStringLiteral("runs")); }
 
 private slots:
     void initTestCase() {
@@ -63,12 +48,8 @@ private slots:
                           "', '--lines', '3' ) CLUSTER = 'main'"));
         QVERIFY(statement("CREATE JOB other TYPE = 'PYTHON' PARAMETERS = ( '" + kApp +
                           "', '--lines', '1' ) CLUSTER = 'main'"));
-        SecretStore secrets(m_home.filePath(QStringLiteral("secrets")), SecretStore::Backend::File);
-        ConnectionProfiles profiles(&secrets, m_home.filePath(QStringLiteral("settings.ini")));
         QString error;
-        QVERIFY2(profiles.save(
-                     {QStringLiteral("runs"), m_service.baseUrl(), m_operator.projectUid, m_operator.apiKey},
-                     m_operator.apiSecret, &error),
+        QVERIFY2(m_home.saveProfile(QStringLiteral("runs"), m_service, m_operator, &error),
                  qPrintable(error));
     }
 
