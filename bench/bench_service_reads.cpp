@@ -23,8 +23,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <sys/wait.h>
@@ -120,6 +122,21 @@ public:
         if (!line.starts_with(prefix))
             throw std::runtime_error("jobdeckd did not start: " + line);
         return static_cast<unsigned short>(std::stoi(line.substr(prefix.size())));
+    }
+
+    // CPU time (user + system, all threads) the service has used so far; a figure the other processes
+    // on the machine disturb far less than its rate.
+    double cpuSeconds() const {
+        std::ifstream stat("/proc/" + std::to_string(m_pid) + "/stat");
+        std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+        // Fields after the command name (which may hold spaces) start at the last ')'.
+        std::istringstream fields(text.substr(text.rfind(')') + 2));
+        std::string field;
+        double ticks = 0;
+        for (int i = 3; i <= 15 && fields >> field; ++i)
+            if (i >= 14)
+                ticks += std::stod(field); // utime, stime
+        return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
     }
 
 private:
@@ -285,10 +302,15 @@ private:
     std::atomic<std::size_t> m_issued{0};
 };
 
+// `cpuSeconds`: what jobdeckd used for the row, shown per request (nullopt for nginx's rows).
 void printRow(const std::string& name, int connections, const LoadResult& result,
-              std::optional<double> nginxRate) {
+              std::optional<double> nginxRate, std::optional<double> cpuSeconds = std::nullopt) {
     std::printf("%-34s %5d %10.0f %9.3f %9.3f %7zu", name.c_str(), connections, result.rate(),
                 result.percentile(0.5), result.percentile(0.99), result.errors);
+    if (cpuSeconds && !result.latenciesMs.empty())
+        std::printf(" %9.1f", *cpuSeconds * 1e6 / static_cast<double>(result.latenciesMs.size()));
+    else
+        std::printf(" %9s", "-");
     if (nginxRate && *nginxRate > 0)
         std::printf(" %9.2f", result.rate() / *nginxRate);
     std::printf("\n");
@@ -362,8 +384,16 @@ int main(int argc, char** argv) {
         std::printf(
             "jobdeckd on 127.0.0.1:%u; DESCRIBE answer %zu bytes; at most %zu requests or %.1f s per row\n\n",
             port, describeSize, options.requests, options.seconds);
-        std::printf("%-34s %5s %10s %9s %9s %7s %9s\n", "scenario", "conns", "req/s", "p50 ms", "p99 ms",
-                    "errors", "x nginx");
+        std::printf("%-34s %5s %10s %9s %9s %7s %9s %9s\n", "scenario", "conns", "req/s", "p50 ms", "p99 ms",
+                    "errors", "cpu us/rq", "x nginx");
+        // One row of load against jobdeckd, with the CPU time it took.
+        const auto measure = [&](const std::string& name, int connections, Load load,
+                                 std::optional<double> nginxRate) {
+            const double cpuBefore = service.cpuSeconds();
+            const LoadResult result = load.run(connections);
+            printRow(name, connections, result, nginxRate, service.cpuSeconds() - cpuBefore);
+            return result;
+        };
         const std::chrono::duration<double> maxTime(options.seconds);
         const auto wanted = [&](const char* part) { return options.only.empty() || options.only == part; };
         for (const int connections : {1, 16, 64}) {
@@ -377,18 +407,18 @@ int main(int argc, char** argv) {
                 printRow("nginx static file", connections, nginx, std::nullopt);
             }
             if (wanted("describe"))
-                printRow("DESCRIBE JOB (POST, Prefer: wait)", connections,
-                         Load(port, {describe}, options.requests, maxTime).run(connections), nginxRate);
+                measure("DESCRIBE JOB (POST, Prefer: wait)", connections,
+                        Load(port, {describe}, options.requests, maxTime), nginxRate);
             if (wanted("status"))
-                printRow("GET /v1/status/<id>", connections,
-                         Load(port, {status}, options.requests, maxTime).run(connections), nginxRate);
+                measure("GET /v1/status/<id>", connections, Load(port, {status}, options.requests, maxTime),
+                        nginxRate);
         }
         if (!wanted("writes"))
             return 0;
 
         // Writes: each acknowledged only once committed (synchronous=FULL), so they survive kill -9.
-        std::printf("\n%-34s %5s %10s %9s %9s %7s\n", "durable writes", "conns", "ops/s", "p50 ms", "p99 ms",
-                    "errors");
+        std::printf("\n%-34s %5s %10s %9s %9s %7s %9s\n", "durable writes", "conns", "ops/s", "p50 ms",
+                    "p99 ms", "errors", "cpu us/op");
         const std::size_t writes = std::min<std::size_t>(options.requests, 2000);
         for (const int connections : {1, 16}) {
             std::vector<Request> creates;
@@ -403,12 +433,11 @@ int main(int argc, char** argv) {
                 alters.push_back(makeRequest(http::verb::post, "/v1/resource/", &credentials,
                                              "ALTER JOB " + name + " SET MAX_CONCURRENT_RUNS = 1"));
             }
-            const LoadResult created = Load(port, creates, writes, maxTime).run(connections);
-            printRow("CREATE JOB", connections, created, std::nullopt);
+            const LoadResult created =
+                measure("CREATE JOB", connections, Load(port, creates, writes, maxTime), std::nullopt);
             // Only the jobs that were created (the first ones, in order) are altered.
             alters.resize(std::max<std::size_t>(1, created.latenciesMs.size()));
-            printRow("ALTER JOB", connections, Load(port, alters, alters.size(), maxTime).run(connections),
-                     std::nullopt);
+            measure("ALTER JOB", connections, Load(port, alters, alters.size(), maxTime), std::nullopt);
         }
         return 0;
     } catch (const std::exception& e) {

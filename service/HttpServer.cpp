@@ -142,7 +142,7 @@ HttpResponse HttpResponse::json(const std::string& body) {
     return response;
 }
 
-// One connection. Everything below runs on the connection's strand.
+// One connection. Everything below runs on the thread of the connection's IO context.
 class HttpServer::Session final : public std::enable_shared_from_this<Session> {
 public:
     Session(HttpServer& server, tcp::socket socket)
@@ -277,7 +277,7 @@ private:
         }
         m_path = request->path;
         m_server.dispatch(request, [self = shared_from_this()](HttpResponse response) {
-            // At once when answered inline on this connection's strand; queued from other threads.
+            // At once when answered inline on this connection's thread; queued from other threads.
             net::dispatch(self->m_stream.get_executor(), [self, response = std::move(response)]() mutable {
                 self->writeResponse(std::move(response));
             });
@@ -362,9 +362,22 @@ private:
     std::array<char, 16 * 1024> m_drainBuffer{};
 };
 
+namespace {
+
+std::vector<std::unique_ptr<net::io_context>> ioContexts(unsigned count) {
+    std::vector<std::unique_ptr<net::io_context>> contexts;
+    for (unsigned i = 0; i < std::max(1u, count); ++i)
+        contexts.push_back(std::make_unique<net::io_context>(1)); // one thread runs it
+    return contexts;
+}
+
+} // namespace
+
 HttpServer::HttpServer(HttpServerOptions options, Authenticator authenticator)
     : m_options(std::move(options))
     , m_authenticator(std::move(authenticator))
+    , m_contexts(ioContexts(m_options.ioThreads))
+    , m_io(*m_contexts.front())
     , m_acceptor(net::make_strand(m_io))
     , m_workers(std::max(1u, m_options.workerThreads)) {}
 
@@ -414,17 +427,19 @@ unsigned short HttpServer::port() const {
 }
 
 void HttpServer::start() {
-    m_work.emplace(m_io.get_executor());
+    for (const auto& context : m_contexts)
+        m_work.push_back(net::make_work_guard(*context));
     accept();
-    for (unsigned i = 0; i < std::max(1u, m_options.ioThreads); ++i)
-        m_ioThreads.emplace_back([this] {
+    for (const auto& context : m_contexts)
+        m_ioThreads.emplace_back([context = context.get()] {
             t_ioThread = true;
-            m_io.run();
+            context->run();
         });
 }
 
 void HttpServer::accept() {
-    m_acceptor.async_accept(net::make_strand(m_io), [this](beast::error_code ec, tcp::socket socket) {
+    net::io_context& context = *m_contexts[m_nextContext++ % m_contexts.size()];
+    m_acceptor.async_accept(context, [this](beast::error_code ec, tcp::socket socket) {
         if (ec == net::error::operation_aborted || !m_acceptor.is_open())
             return;
         if (ec) {
@@ -494,8 +509,9 @@ void HttpServer::stop(std::chrono::milliseconds grace) {
         std::unique_lock lock(m_sessionsMutex);
         m_sessionsDone.wait_for(lock, std::chrono::seconds(2), [this] { return m_sessionCount == 0; });
     }
-    m_work.reset();
-    m_io.stop();
+    m_work.clear();
+    for (const auto& context : m_contexts)
+        context->stop();
     for (auto& thread : m_ioThreads)
         thread.join();
     m_ioThreads.clear();

@@ -137,10 +137,15 @@ private:
     std::size_t m_sessionCount = 0;
     std::vector<std::weak_ptr<Session>> m_sessions;
     std::atomic<bool> m_stopping{false};
-    boost::asio::io_context m_io;
-    // Keeps the IO threads running once the acceptor is closed, while answers computed on the
-    // workers still have to be written.
-    std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> m_work;
+    // One IO context per IO thread, each run by its thread alone: a connection lives on one of them
+    // (round robin), so its handlers need no strand and IO threads never wake or lock each other.
+    // The first also runs the acceptor and the timers of ioContext().
+    std::vector<std::unique_ptr<boost::asio::io_context>> m_contexts;
+    boost::asio::io_context& m_io;
+    std::size_t m_nextContext = 0; // on the acceptor's strand
+    // Keep the IO threads running once the acceptor is closed, while answers computed on the workers
+    // still have to be written.
+    std::vector<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> m_work;
     boost::asio::ip::tcp::acceptor m_acceptor;
     boost::asio::thread_pool m_workers;
     std::vector<std::thread> m_ioThreads;
