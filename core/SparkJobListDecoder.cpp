@@ -1,0 +1,697 @@
+#include "core/SparkJobListDecoder.h"
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <exception>
+#include <map>
+#include <utility>
+
+namespace jobdeck {
+
+using nlohmann::json;
+
+namespace {
+
+// A strict JSON scanner over the whole text (RFC 8259, as json::parse accepts it: UTF-8 checked,
+// surrogate pairs paired, no trailing commas). Syntax errors throw json::parse_error.
+class Scanner final {
+public:
+    explicit Scanner(std::string_view text)
+        : m_begin(text.data())
+        , m_p(text.data())
+        , m_end(text.data() + text.size()) {}
+
+    [[noreturn]] void fail(const std::string& what) const {
+        throw json::parse_error::create(101, static_cast<std::size_t>(m_p - m_begin) + 1,
+                                        "syntax error: " + what, nullptr);
+    }
+
+    // The next significant character; '\0' at the end of the text.
+    char peek() {
+        while (m_p != m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
+            ++m_p;
+        return m_p == m_end ? '\0' : *m_p;
+    }
+    bool atEnd() { return peek() == '\0' && m_p == m_end; }
+    bool take(char c) {
+        if (peek() != c)
+            return false;
+        ++m_p;
+        return true;
+    }
+    void expect(char c, const char* what) {
+        if (!take(c))
+            fail(m_p == m_end ? std::string("unexpected end of the text, expected ") + what
+                              : std::string("expected ") + what);
+    }
+    const char* position() const { return m_p; }
+
+    // The string at the current position: a view of the text when it has no escapes, else of `scratch`.
+    std::string_view string(std::string& scratch);
+    // The key of an object member and its ':'.
+    std::string_view key(std::string& scratch) {
+        if (peek() != '"')
+            fail(m_p == m_end ? "unexpected end of the text, expected a key" : "expected a key");
+        const std::string_view k = string(scratch);
+        expect(':', "':'");
+        return k;
+    }
+    // A number at the current position; true when it is an integer (no fraction, no exponent).
+    bool number();
+    void literal();
+    // Any value. Iterative, so deep nesting cannot exhaust the stack.
+    void skipValue();
+
+private:
+    void utf8();
+    unsigned byteAt(std::ptrdiff_t i) const {
+        return i < m_end - m_p ? static_cast<unsigned char>(m_p[i]) : 0u;
+    }
+
+    const char* m_begin;
+    const char* m_p;
+    const char* m_end;
+};
+
+std::string_view Scanner::string(std::string& scratch) {
+    const char* open = m_p++;
+    bool escaped = false;
+    for (;;) {
+        if (m_p == m_end)
+            fail("unterminated string");
+        const auto c = static_cast<unsigned char>(*m_p);
+        if (c == '"')
+            break;
+        if (c == '\\') {
+            if (m_end - m_p < 2)
+                fail("unterminated string");
+            escaped = true;
+            m_p += 2;
+        } else if (c < 0x20) {
+            fail("control character in a string");
+        } else if (c < 0x80) {
+            ++m_p;
+        } else {
+            utf8();
+        }
+    }
+    ++m_p;
+    if (!escaped)
+        return {open + 1, static_cast<std::size_t>(m_p - open - 2)};
+    // Escapes are rare in these answers: json::parse decodes them, and refuses a bad one (parse_error).
+    scratch = json::parse(open, m_p).get_ref<const std::string&>();
+    return scratch;
+}
+
+void Scanner::utf8() {
+    // The well-formed sequences of RFC 3629 (no overlong forms, no surrogates, nothing past U+10FFFF).
+    const unsigned c = byteAt(0);
+    const auto in = [this](std::ptrdiff_t i, unsigned lo, unsigned hi) {
+        const unsigned b = byteAt(i);
+        return b >= lo && b <= hi;
+    };
+    const auto tail = [&](std::ptrdiff_t from, std::ptrdiff_t to) {
+        for (std::ptrdiff_t i = from; i < to; ++i)
+            if (!in(i, 0x80, 0xBF))
+                return false;
+        return true;
+    };
+    std::ptrdiff_t n = 0;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = tail(1, 2) ? 2 : 0;
+    else if (c == 0xE0)
+        n = in(1, 0xA0, 0xBF) && tail(2, 3) ? 3 : 0;
+    else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
+        n = tail(1, 3) ? 3 : 0;
+    else if (c == 0xED)
+        n = in(1, 0x80, 0x9F) && tail(2, 3) ? 3 : 0;
+    else if (c == 0xF0)
+        n = in(1, 0x90, 0xBF) && tail(2, 4) ? 4 : 0;
+    else if (c >= 0xF1 && c <= 0xF3)
+        n = tail(1, 4) ? 4 : 0;
+    else if (c == 0xF4)
+        n = in(1, 0x80, 0x8F) && tail(2, 4) ? 4 : 0;
+    if (n == 0)
+        fail("invalid UTF-8 in a string");
+    m_p += n;
+}
+
+bool Scanner::number() {
+    const auto digits = [this] {
+        const char* from = m_p;
+        while (m_p != m_end && *m_p >= '0' && *m_p <= '9')
+            ++m_p;
+        if (m_p == from)
+            fail(m_p == m_end ? "unexpected end of the text" : "unexpected character");
+    };
+    if (m_p != m_end && *m_p == '-')
+        ++m_p;
+    if (m_p != m_end && *m_p == '0')
+        ++m_p; // no leading zeros: "01" fails on the '1' as a missing separator
+    else
+        digits();
+    bool integer = true;
+    if (m_p != m_end && *m_p == '.') {
+        integer = false;
+        ++m_p;
+        digits();
+    }
+    if (m_p != m_end && (*m_p == 'e' || *m_p == 'E')) {
+        integer = false;
+        ++m_p;
+        if (m_p != m_end && (*m_p == '+' || *m_p == '-'))
+            ++m_p;
+        digits();
+    }
+    return integer;
+}
+
+void Scanner::literal() {
+    for (const std::string_view word :
+         {std::string_view("true"), std::string_view("false"), std::string_view("null")})
+        if (m_end - m_p >= static_cast<std::ptrdiff_t>(word.size()) &&
+            std::string_view(m_p, word.size()) == word) {
+            m_p += word.size();
+            return;
+        }
+    fail("unexpected character");
+}
+
+void Scanner::skipValue() {
+    std::string scratch;
+    std::vector<char> open; // the closing character of each container being skipped
+    for (;;) {
+        switch (peek()) {
+        case '{':
+            ++m_p;
+            if (take('}'))
+                break;
+            open.push_back('}');
+            key(scratch);
+            continue;
+        case '[':
+            ++m_p;
+            if (take(']'))
+                break;
+            open.push_back(']');
+            continue;
+        case '"':
+            string(scratch);
+            break;
+        case 't':
+        case 'f':
+        case 'n':
+            literal();
+            break;
+        default:
+            number();
+            break;
+        }
+        for (;;) {
+            if (open.empty())
+                return;
+            if (take(',')) {
+                if (open.back() == '}')
+                    key(scratch);
+                break;
+            }
+            expect(open.back(), open.back() == '}' ? "',' or '}'" : "',' or ']'");
+            open.pop_back();
+        }
+    }
+}
+
+// json::type_name() of the value starting with c.
+const char* typeName(char c) {
+    switch (c) {
+    case '{':
+        return "object";
+    case '[':
+        return "array";
+    case '"':
+        return "string";
+    case 't':
+    case 'f':
+        return "boolean";
+    case 'n':
+        return "null";
+    default:
+        return "number";
+    }
+}
+
+constexpr std::string_view kObject = "sparkJob";
+
+// SparkJob's fields in the order from_json checks them, so the first problem reported is the same.
+enum Field {
+    JobId,
+    Name,
+    Type,
+    Cluster,
+    Parameters,
+    ApplicationPath,
+    Arguments,
+    SparkConfigs,
+    HudiConfigs,
+    MaxConcurrentRuns,
+    ActiveRuns,
+    CreatedAt,
+    UpdatedAt,
+    HudiConfigsStatus,
+    MisplacedHudiConfigs,
+    FieldCount
+};
+
+constexpr std::array<std::string_view, FieldCount> kFieldNames = {
+    "jobId",           "name",      "type",         "cluster",           "parameters",
+    "applicationPath", "arguments", "sparkConfigs", "hudiConfigs",       "maxConcurrentRuns",
+    "activeRuns",      "createdAt", "updatedAt",    "hudiConfigsStatus", "misplacedHudiConfigs"};
+
+bool isRequired(int f) {
+    return f == JobId || f == Name || f == Type || f == Cluster || f == Parameters || f == CreatedAt ||
+           f == UpdatedAt;
+}
+
+// Reads job objects field by field into SparkJob. A value of the wrong kind is noted, not thrown at
+// once: a later duplicate of the key replaces it (as in a DOM), and the object is read to its end
+// first, so the scanner stays in step with the text.
+class JobReader final {
+public:
+    explicit JobReader(Scanner& scanner)
+        : m_s(scanner) {}
+
+    // Reads the object at the scanner; throws what from_json throws for it.
+    void read(SparkJob& job);
+
+private:
+    struct FieldState {
+        bool present = false;
+        bool nested = false; // a problem inside a list or map, reported as "in sparkJob.<field>: ..."
+        std::string problem;
+    };
+
+    int fieldOf(std::string_view key);
+    void readField(int f, SparkJob& job);
+    void readString(FieldState& st, std::string& out);
+    void readStrings(FieldState& st, std::vector<std::string>& out);
+    void readStringMap(FieldState& st, std::map<std::string, std::string>& out);
+    void readInt(FieldState& st, int& out);
+    void readTime(FieldState& st, TimePoint& out);
+    void resetToDefault(int f, SparkJob& job);
+    void check(SparkJob& job);
+
+    Scanner& m_s;
+    std::array<FieldState, FieldCount> m_fields;
+    std::string m_keyScratch, m_scratch, m_type;
+    std::map<std::string, std::string> m_status;
+    int m_hint = 0;
+};
+
+int JobReader::fieldOf(std::string_view key) {
+    // Objects written by the same code list their keys in the same order: start after the last match.
+    for (int i = 0; i < FieldCount; ++i) {
+        const int f = (m_hint + i) % FieldCount;
+        if (key == kFieldNames[static_cast<std::size_t>(f)]) {
+            m_hint = f + 1;
+            return f;
+        }
+    }
+    return -1;
+}
+
+void JobReader::read(SparkJob& job) {
+    for (FieldState& st : m_fields) {
+        st.present = false;
+        st.nested = false;
+        st.problem.clear();
+    }
+    m_s.expect('{', "'{'");
+    if (!m_s.take('}')) {
+        for (;;) {
+            const int f = fieldOf(m_s.key(m_keyScratch));
+            if (f < 0)
+                m_s.skipValue(); // unknown fields are ignored
+            else
+                readField(f, job);
+            if (m_s.take(','))
+                continue;
+            m_s.expect('}', "',' or '}'");
+            break;
+        }
+    }
+    check(job);
+}
+
+void JobReader::readField(int f, SparkJob& job) {
+    FieldState& st = m_fields[static_cast<std::size_t>(f)];
+    st.present = false;
+    st.nested = false;
+    st.problem.clear();
+    if (m_s.peek() == 'n') { // null reads as absent
+        m_s.literal();
+        resetToDefault(f, job);
+        return;
+    }
+    switch (f) {
+    case JobId:
+        return readString(st, job.jobId);
+    case Name:
+        return readString(st, job.name);
+    case Type:
+        return readString(st, m_type);
+    case Cluster:
+        return readString(st, job.cluster);
+    case Parameters:
+        return readStrings(st, job.parameters);
+    case ApplicationPath:
+        return readString(st, job.applicationPath);
+    case Arguments:
+        return readStrings(st, job.arguments);
+    case SparkConfigs:
+        return readStringMap(st, job.sparkConfigs);
+    case HudiConfigs:
+        return readStringMap(st, job.hudiConfigs);
+    case MaxConcurrentRuns:
+        return readInt(st, job.maxConcurrentRuns);
+    case ActiveRuns:
+        return readInt(st, job.activeRuns);
+    case CreatedAt:
+        return readTime(st, job.createdAt);
+    case UpdatedAt:
+        return readTime(st, job.updatedAt);
+    case HudiConfigsStatus:
+        return readStringMap(st, m_status);
+    case MisplacedHudiConfigs:
+        return readStrings(st, job.misplacedHudiConfigs);
+    }
+}
+
+void JobReader::resetToDefault(int f, SparkJob& job) {
+    const SparkJob defaults;
+    switch (f) {
+    case ApplicationPath:
+        job.applicationPath = defaults.applicationPath;
+        break;
+    case Arguments:
+        job.arguments.clear();
+        break;
+    case SparkConfigs:
+        job.sparkConfigs.clear();
+        break;
+    case HudiConfigs:
+        job.hudiConfigs.clear();
+        break;
+    case MaxConcurrentRuns:
+        job.maxConcurrentRuns = defaults.maxConcurrentRuns;
+        break;
+    case ActiveRuns:
+        job.activeRuns = defaults.activeRuns;
+        break;
+    case HudiConfigsStatus:
+        m_status.clear();
+        break;
+    case MisplacedHudiConfigs:
+        job.misplacedHudiConfigs.clear();
+        break;
+    default:
+        break; // required: absent is an error, whatever was read before
+    }
+}
+
+void JobReader::readString(FieldState& st, std::string& out) {
+    const char c = m_s.peek();
+    st.present = true;
+    if (c == '"') {
+        out.assign(m_s.string(m_scratch));
+        return;
+    }
+    st.problem = std::string("must be a string, got ") + typeName(c);
+    m_s.skipValue();
+}
+
+void JobReader::readStrings(FieldState& st, std::vector<std::string>& out) {
+    const char c = m_s.peek();
+    st.present = true;
+    if (c != '[') {
+        st.nested = true;
+        st.problem = std::string("type must be array, but is ") + typeName(c);
+        m_s.skipValue();
+        return;
+    }
+    m_s.take('[');
+    out.clear();
+    if (m_s.take(']'))
+        return;
+    for (;;) {
+        const char item = m_s.peek();
+        if (item == '"') {
+            out.emplace_back(m_s.string(m_scratch));
+        } else {
+            if (st.problem.empty()) {
+                st.nested = true;
+                st.problem = std::string("type must be string, but is ") + typeName(item);
+            }
+            m_s.skipValue();
+        }
+        if (m_s.take(','))
+            continue;
+        m_s.expect(']', "',' or ']'");
+        return;
+    }
+}
+
+void JobReader::readStringMap(FieldState& st, std::map<std::string, std::string>& out) {
+    const char c = m_s.peek();
+    st.present = true;
+    if (c != '{') {
+        st.nested = true;
+        st.problem = std::string("type must be object, but is ") + typeName(c);
+        m_s.skipValue();
+        return;
+    }
+    m_s.take('{');
+    out.clear();
+    if (m_s.take('}'))
+        return;
+    // Keys whose (last) value is not a string; from_json reports the first in key order.
+    std::map<std::string, const char*> wrong;
+    for (;;) {
+        std::string key(m_s.key(m_keyScratch));
+        const char v = m_s.peek();
+        if (v == '"') {
+            if (!wrong.empty())
+                wrong.erase(key);
+            out.insert_or_assign(std::move(key), std::string(m_s.string(m_scratch)));
+        } else {
+            out.erase(key);
+            wrong.insert_or_assign(std::move(key), typeName(v));
+            m_s.skipValue();
+        }
+        if (m_s.take(','))
+            continue;
+        m_s.expect('}', "',' or '}'");
+        break;
+    }
+    if (!wrong.empty()) {
+        st.nested = true;
+        st.problem = std::string("type must be string, but is ") + wrong.begin()->second;
+    }
+}
+
+void JobReader::readInt(FieldState& st, int& out) {
+    const char c = m_s.peek();
+    st.present = true;
+    if (c != '-' && (c < '0' || c > '9')) {
+        st.problem = std::string("must be an integer, got ") + typeName(c);
+        m_s.skipValue();
+        return;
+    }
+    const char* from = m_s.position();
+    if (!m_s.number()) {
+        st.problem = "must be an integer, got number";
+        return;
+    }
+    const char* to = m_s.position();
+    int value = 0;
+    if (const auto [end, ec] = std::from_chars(from, to, value); ec == std::errc() && end == to) {
+        out = value;
+        return;
+    }
+    // Out of int's range; past 64 bits json::parse reads a floating-point number.
+    const json v = json::parse(from, to);
+    st.problem = v.is_number_integer() ? "is out of range: " + v.dump() : "must be an integer, got number";
+}
+
+void JobReader::readTime(FieldState& st, TimePoint& out) {
+    const char c = m_s.peek();
+    st.present = true;
+    if (c != '"') {
+        st.problem = std::string("must be an ISO-8601 timestamp string, got ") + typeName(c);
+        m_s.skipValue();
+        return;
+    }
+    const std::string_view text = m_s.string(m_scratch);
+    if (const auto t = parseTimestamp(text)) {
+        out = *t;
+        return;
+    }
+    st.problem = "is not an ISO-8601 UTC timestamp like 2026-11-30T05:01:46.123Z: " + json(text).dump();
+}
+
+void JobReader::check(SparkJob& job) {
+    for (int f = 0; f < FieldCount; ++f) {
+        const FieldState& st = m_fields[static_cast<std::size_t>(f)];
+        const std::string_view field = kFieldNames[static_cast<std::size_t>(f)];
+        if (!st.problem.empty()) {
+            if (st.nested)
+                wire::rethrowNested(kObject, field, json::type_error::create(302, st.problem, nullptr));
+            wire::throwInvalid(kObject, field, st.problem);
+        }
+        if (!st.present) {
+            if (isRequired(f))
+                wire::throwMissing(kObject, field);
+            continue;
+        }
+        if (f == Type) {
+            const auto t = jobTypeFromName(m_type);
+            if (!t)
+                wire::throwInvalid(kObject, field,
+                                   "has an unknown value '" + m_type + "' (expected JAR or PYTHON)");
+            job.type = *t;
+        } else if (f == HudiConfigsStatus) {
+            for (const auto& [key, name] : m_status) {
+                const auto s = hudiConfigStatusFromName(name);
+                if (!s)
+                    wire::throwInvalid(
+                        kObject, field,
+                        "has an unknown value '" + name + "' for '" + key +
+                            "' (expected APPLIED, NOT_ALLOWED, RESERVED or OVERRIDDEN_BY_PLATFORM)");
+                job.hudiConfigsStatus.emplace(key, *s);
+            }
+        }
+    }
+}
+
+// Reads the array at the scanner into `jobs`. A job from_json would refuse gives what it throws, after
+// the rest of the array has been checked for syntax (a syntax error anywhere throws at once).
+std::exception_ptr readJobs(Scanner& s, std::vector<SparkJob>& jobs) {
+    s.expect('[', "'['");
+    std::exception_ptr error;
+    if (s.take(']'))
+        return error;
+    JobReader reader(s);
+    for (;;) {
+        const char c = s.peek();
+        if (error) {
+            s.skipValue();
+        } else if (c != '{') {
+            error = std::make_exception_ptr(json::type_error::create(
+                302, std::string(kObject) + " must be a JSON object, got " + typeName(c), nullptr));
+            s.skipValue();
+        } else {
+            try {
+                reader.read(jobs.emplace_back());
+            } catch (const json::parse_error&) {
+                throw;
+            } catch (const json::exception&) {
+                error = std::current_exception();
+            }
+        }
+        if (s.take(','))
+            continue;
+        s.expect(']', "',' or ']'");
+        break;
+    }
+    if (error)
+        jobs = {};
+    return error;
+}
+
+// The value at the scanner as a DOM: checked by the scanner, then parsed by nlohmann (these are the
+// small parts of an answer).
+json parseValue(Scanner& s) {
+    s.peek();
+    const char* from = s.position();
+    s.skipValue();
+    return json::parse(from, s.position());
+}
+
+constexpr std::array<std::string_view, 3> kJobsPath = {"apiResponse", "showJobsApiResponse", "sparkJobs"};
+
+// The members of the object at the scanner into `into`, following kJobsPath from `level`.
+void readEnvelope(Scanner& s, json& into, std::size_t level, SparkJobListDecoder::Status& out) {
+    s.expect('{', "'{'");
+    into = json::object();
+    if (s.take('}'))
+        return;
+    std::string scratch;
+    for (;;) {
+        std::string key(s.key(scratch));
+        if (key == kJobsPath[level]) {
+            // A later duplicate of the key replaces what an earlier one gave, as in a DOM.
+            out.jobs.reset();
+            out.jobsError.reset();
+            const char c = s.peek();
+            if (level + 1 < kJobsPath.size() && c == '{') {
+                readEnvelope(s, into[key], level + 1, out);
+            } else if (level + 1 == kJobsPath.size() && c == '[') {
+                into.erase(key);
+                std::vector<SparkJob> jobs;
+                if (const auto error = readJobs(s, jobs)) {
+                    try {
+                        std::rethrow_exception(error);
+                    } catch (const json::exception& e) {
+                        out.jobsError = e.what();
+                    }
+                } else {
+                    out.jobs = std::move(jobs);
+                }
+            } else {
+                into[key] = parseValue(s);
+            }
+        } else {
+            into[key] = parseValue(s);
+        }
+        if (s.take(','))
+            continue;
+        s.expect('}', "',' or '}'");
+        return;
+    }
+}
+
+void expectEnd(Scanner& s) {
+    if (!s.atEnd())
+        s.fail("text after the end of the JSON value");
+}
+
+} // namespace
+
+SparkJobListDecoder::Status SparkJobListDecoder::decodeStatus(std::string_view text) {
+    Scanner s(text);
+    Status status;
+    if (s.peek() == '{')
+        readEnvelope(s, status.envelope, 0, status);
+    else
+        status.envelope = parseValue(s);
+    expectEnd(s);
+    return status;
+}
+
+std::vector<SparkJob> SparkJobListDecoder::decodeList(std::string_view text) {
+    Scanner s(text);
+    if (const char c = s.peek(); c != '[') {
+        parseValue(s);
+        expectEnd(s);
+        throw json::type_error::create(302, std::string("type must be array, but is ") + typeName(c),
+                                       nullptr);
+    }
+    std::vector<SparkJob> jobs;
+    const auto error = readJobs(s, jobs);
+    expectEnd(s);
+    if (error)
+        std::rethrow_exception(error);
+    return jobs;
+}
+
+} // namespace jobdeck
