@@ -335,7 +335,9 @@ StatusJson StatementExecutor::describeJobCached(const RequestContext& context,
                                                 const DescribeJobStatement& statement,
                                                 const std::string& auditText) {
     // The stamp is read before the job, so an entry is never older than the stamp it is kept under.
-    const std::uint64_t stamp = m_storage.changeStamp();
+    // The one read when the request was authenticated will do: what was committed before is in it.
+    const std::uint64_t stamp =
+        context.principal.changeStamp != 0 ? context.principal.changeStamp : m_storage.changeStamp();
     std::string key = context.principal.projectUid;
     key += '\n';
     key += statement.name;

@@ -417,7 +417,7 @@ std::optional<Principal> Storage::authenticate(std::string_view projectUid, std:
             generation = q.int64(0);
     }
     const std::string cacheKey = std::string(projectUid) + '\n' + std::string(apiKey);
-    std::optional<CachedKey> cached;
+    std::shared_ptr<const CachedKey> cached;
     {
         const std::lock_guard lock(m_keysMutex);
         if (generation != m_keysGeneration) {
@@ -434,7 +434,9 @@ std::optional<Principal> Storage::authenticate(std::string_view projectUid, std:
         ++m_secretComparisons;
         if (CRYPTO_memcmp(digest.data(), cached->secretHash.data(), digest.size()) != 0)
             return std::nullopt;
-        return cached->principal;
+        Principal principal = cached->principal;
+        principal.changeStamp = stamp;
+        return principal;
     }
 
     std::string salt = dummySalt;
@@ -455,7 +457,8 @@ std::optional<Principal> Storage::authenticate(std::string_view projectUid, std:
             found = role.has_value() && storedHash.size() == SHA256_DIGEST_LENGTH;
             if (!found)
                 storedHash = dummyHash;
-            principal = Principal{std::string(projectUid), q.text(4), q.text(5), role.value_or(Role::Viewer)};
+            principal =
+                Principal{std::string(projectUid), q.text(4), q.text(5), role.value_or(Role::Viewer), stamp};
         }
     }
     const auto digest = hashSecret(salt, apiSecret);
@@ -469,7 +472,7 @@ std::optional<Principal> Storage::authenticate(std::string_view projectUid, std:
         if (m_keysGeneration == generation) {
             if (m_keys.size() >= keyCacheLimit)
                 m_keys.clear();
-            m_keys[cacheKey] = CachedKey{salt, storedHash, principal};
+            m_keys[cacheKey] = std::make_shared<const CachedKey>(CachedKey{salt, storedHash, principal});
         }
     }
     return principal;

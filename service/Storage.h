@@ -100,7 +100,7 @@ public:
     // hashed and compared in constant time, whichever of these applies. Keys that verified once are
     // cached (salt, hash, principal; never the secret), so a known key costs one hash and no lookup
     // of the key; the cache is dropped whenever key_changes moves (a revocation, by any process),
-    // which is read again only when changeStamp() moved.
+    // which is read again only when changeStamp() moved. The principal carries the changeStamp() read.
     std::optional<Principal> authenticate(std::string_view projectUid, std::string_view apiKey,
                                           std::string_view apiSecret);
     // Creates the project when it does not exist yet.
@@ -227,7 +227,8 @@ private:
     std::mutex m_keysMutex;
     std::uint64_t m_keysStamp = 0; // the changeStamp() at which m_keysGeneration was read
     std::int64_t m_keysGeneration = -1;
-    std::unordered_map<std::string, CachedKey> m_keys; // by project uid + '\n' + api key
+    std::unordered_map<std::string, std::shared_ptr<const CachedKey>>
+        m_keys; // by project uid + '\n' + api key
 
     // Last: destroyed (and so flushed) first, while the connections still exist.
     std::unique_ptr<DeferredWrites> m_deferred;
