@@ -1,6 +1,7 @@
 #include "client/ApiClient.h"
 
 #include "core/ApiStatus.h"
+#include "core/SparkJobListDecoder.h"
 #include "core/StatementPrinter.h"
 
 #include <QNetworkReply>
@@ -35,6 +36,7 @@ struct ApiClient::StatementCall {
     QDeadlineTimer deadline;
     QString requestId;
     int pollDelayMs = 100;
+    StatusParser parser;
 };
 
 namespace {
@@ -107,12 +109,25 @@ void ApiClient::send(QNetworkReply* reply, HttpCallback done) {
             reply->abort();
         }
     });
-    connect(reply, &QNetworkReply::finished, this, [this, reply, done = std::move(done)] {
+    // The body is taken as it arrives, into one buffer of the announced size: read at the end, 70 MB
+    // of SHOW JOBS would be held twice (the reply's chunks and their copy).
+    auto body = std::make_shared<QByteArray>();
+    connect(reply, &QNetworkReply::readyRead, reply, [reply, body, limit] {
+        if (body->isEmpty()) {
+            bool known = false;
+            const qint64 length = reply->header(QNetworkRequest::ContentLengthHeader).toLongLong(&known);
+            if (known && length > 0 && length <= limit)
+                body->reserve(length);
+        }
+        body->append(reply->readAll());
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, reply, body, done = std::move(done)] {
         reply->deleteLater();
         HttpResult result;
         result.reply = reply;
         result.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        result.body = reply->readAll();
+        body->append(reply->readAll());
+        result.body = std::move(*body);
         const auto err = reply->error();
         if (reply->property("jobdeckTooLarge").toBool()) {
             result.error =
@@ -165,13 +180,14 @@ ApiReply<json>* ApiClient::execute(const Statement& statement, const QString& id
 }
 
 ApiReply<json>* ApiClient::executeText(const std::string& statement, const QString& idempotencyKey,
-                                       bool retryLostResponse) {
+                                       bool retryLostResponse, StatusParser parser) {
     auto* reply = new ApiReply<json>(this);
     auto call = std::make_shared<StatementCall>();
     call->body = QByteArray::fromStdString(json{{"statement", statement}}.dump());
     call->idempotencyKey = idempotencyKey;
     call->retryLostResponse = retryLostResponse;
     call->reply = reply;
+    call->parser = std::move(parser);
     call->deadline = QDeadlineTimer(m_statementTimeout.count());
     if (!m_connection.isValid()) {
         QTimer::singleShot(0, reply, [reply] {
@@ -308,7 +324,16 @@ template <class R, class Work, class Done> void ApiClient::offThread(QObject* co
 void ApiClient::parseStatus(const std::shared_ptr<StatementCall>& call, const QByteArray& bytes,
                             std::function<void(json)> next) {
     offThread<json>(
-        call->reply, [bytes] { return json::parse(bytes.begin(), bytes.end(), nullptr, false); },
+        call->reply,
+        [bytes, parser = call->parser] {
+            if (!parser)
+                return json::parse(bytes.begin(), bytes.end(), nullptr, false);
+            try {
+                return parser(bytes);
+            } catch (const json::exception&) {
+                return json(json::value_t::discarded);
+            }
+        },
         [call, next = std::move(next)](json body) {
             if (!body.is_object()) {
                 call->reply->reject(
@@ -374,7 +399,22 @@ ApiReply<SparkJob>* ApiClient::describeJob(const QString& name) {
 }
 
 ApiReply<std::vector<SparkJob>>* ApiClient::showJobs() {
-    return mapped<std::vector<SparkJob>>(execute(ShowJobsStatement{}), [](const json& r) {
+    // 100,000 jobs are 70 MB of JSON: they are decoded from the bytes straight into SparkJobs, and only
+    // the rest of the answer becomes a DOM and takes the usual way. `decoded` is written by the parser
+    // and read by the conversion, both on the decoder thread, one after the other.
+    auto decoded = std::make_shared<SparkJobListDecoder::Status>();
+    auto* raw =
+        executeText(printStatement(ShowJobsStatement{}), {}, false, [decoded](const QByteArray& bytes) {
+            *decoded = SparkJobListDecoder::decodeStatus(
+                {bytes.constData(), static_cast<std::size_t>(bytes.size())});
+            return std::move(decoded->envelope);
+        });
+    return mapped<std::vector<SparkJob>>(raw, [decoded](const json& r) {
+        if (decoded->jobsError)
+            throw std::runtime_error(*decoded->jobsError);
+        if (decoded->jobs)
+            return std::move(*decoded->jobs);
+        // Not an array of jobs: the DOM gives the same error as ever.
         return member(r, "showJobsApiResponse", "sparkJobs").get<std::vector<SparkJob>>();
     });
 }

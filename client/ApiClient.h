@@ -101,9 +101,12 @@ private:
     struct HttpResult;
     struct StatementCall;
     using HttpCallback = std::function<void(const HttpResult&)>;
+    // Turns the bytes of a status answer into its DOM on the decoder thread; throws when they are not
+    // JSON. Unset: json::parse.
+    using StatusParser = std::function<nlohmann::json(const QByteArray&)>;
 
     ApiReply<nlohmann::json>* executeText(const std::string& statement, const QString& idempotencyKey,
-                                          bool retryLostResponse);
+                                          bool retryLostResponse, StatusParser parser = {});
     void postStatement(const std::shared_ptr<StatementCall>& call);
     void pollStatus(const std::shared_ptr<StatementCall>& call);
     void handleStatus(const std::shared_ptr<StatementCall>& call, nlohmann::json body);

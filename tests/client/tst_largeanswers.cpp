@@ -135,6 +135,91 @@ private slots:
         for (int i = 0; i < 5; ++i)
             QVERIFY(order[i] >= 0);
     }
+
+    void showJobsKeepsEveryOutcome() {
+        // SHOW JOBS decodes its jobs straight from the bytes; every status and every refusal reads as
+        // it does for the other statements, with the same messages.
+        const auto answerOf = [](const std::string& jobs) {
+            return R"({"apiResponse":{"showJobsApiResponse":{"sparkJobs":)" + jobs +
+                   R"(}},"apiStatus":"API_OPERATION_STATUS_SUCCESS"})";
+        };
+        const std::string oneJob =
+            R"([{"jobId":"j","name":"n","type":"JAR","cluster":"c","parameters":["a"],)"
+            R"("createdAt":"2026-11-30T05:01:46Z","updatedAt":"2026-11-30T05:01:46Z"}])";
+        QByteArray body;
+        const auto serveBody = [&body](const FakeRequest&) -> std::optional<QByteArray> {
+            return httpResponse(200, body);
+        };
+        FakeHttpServer server(serveBody);
+        ApiClient client;
+        client.setConnection({QUrl(server.url()), "proj-1", "key-1", "secret-1"});
+        const auto show = [&](const std::string& answer) {
+            body = QByteArray::fromStdString(answer);
+            return waitFor(client.showJobs(), 10000);
+        };
+        const auto fromJsonError = [](const std::string& jobs) {
+            try {
+                json::parse(jobs).get<std::vector<SparkJob>>();
+            } catch (const json::exception& e) {
+                return QStringLiteral("Unexpected answer from the service: %1")
+                    .arg(QString::fromUtf8(e.what()));
+            }
+            return QString();
+        };
+
+        auto out = show(answerOf(oneJob));
+        QVERIFY2(out.value, qPrintable(out.errorText()));
+        QCOMPARE(*out.value, json::parse(oneJob).get<std::vector<SparkJob>>());
+
+        // PENDING, then the job list from the status poll.
+        server.setHandler([&](const FakeRequest& r) -> std::optional<QByteArray> {
+            if (r.method == "POST")
+                return httpResponse(200, R"({"apiStatus":"API_OPERATION_STATUS_PENDING","requestId":"q-1"})");
+            return httpResponse(200, QByteArray::fromStdString(answerOf(oneJob)));
+        });
+        out = waitFor(client.showJobs(), 10000);
+        QVERIFY2(out.value, qPrintable(out.errorText()));
+        QCOMPARE(out.value->size(), std::size_t(1));
+        QCOMPARE(server.requests.last().path(), QByteArray("/v1/status/q-1"));
+        server.setHandler(serveBody);
+
+        out = show(R"({"apiStatus":"API_OPERATION_STATUS_FAILED","errorMessage":"Project p is gone"})");
+        QVERIFY(out.error);
+        QCOMPARE(out.error->kind, ApiError::Kind::Failed);
+        QCOMPARE(out.error->message, QStringLiteral("Project p is gone"));
+        out = show(R"({"apiResponse":{"showJobsApiResponse":{"sparkJobs":[1]}},)"
+                   R"("apiStatus":"API_OPERATION_STATUS_INVALID","errorMessage":"Bad statement"})");
+        QVERIFY(out.error);
+        QCOMPARE(out.error->kind, ApiError::Kind::Invalid);
+        QCOMPARE(out.error->message, QStringLiteral("Bad statement"));
+
+        // Not JSON, cut short, or invalid UTF-8: the message of any invalid answer.
+        for (const std::string& bad :
+             {std::string("{not json"), answerOf(oneJob).substr(0, 120), answerOf("[\"\xff\"]")}) {
+            out = show(bad);
+            QVERIFY(out.error);
+            QCOMPARE(out.error->kind, ApiError::Kind::Protocol);
+            QCOMPARE(out.error->message, QStringLiteral("The service answered with invalid JSON"));
+        }
+
+        // Well-formed but not jobs: from_json's own message.
+        for (const std::string& jobs : {std::string(R"([{"name":"x"}])"), std::string("[1]"),
+                                        std::string(R"([{"jobId":"j","name":"n","type":"SCALA"}])")}) {
+            out = show(answerOf(jobs));
+            QVERIFY(out.error);
+            QCOMPARE(out.error->kind, ApiError::Kind::Protocol);
+            QCOMPARE(out.error->message, fromJsonError(jobs));
+        }
+        for (const std::string& response :
+             {std::string(R"({"showJobsApiResponse":{}})"),
+              std::string(R"({"showJobsApiResponse":{"sparkJobs":{}}})"), std::string(R"({"other":1})")}) {
+            out = show(R"({"apiResponse":)" + response + R"(,"apiStatus":"API_OPERATION_STATUS_SUCCESS"})");
+            QVERIFY(out.error);
+            QCOMPARE(out.error->kind, ApiError::Kind::Protocol);
+            QVERIFY2(out.error->message.startsWith(QStringLiteral("Unexpected answer from the service: ")),
+                     qPrintable(out.error->message));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLargeAnswers)
