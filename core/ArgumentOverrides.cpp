@@ -1,5 +1,7 @@
 #include "core/ArgumentOverrides.h"
 
+#include "core/Concat.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -111,8 +113,8 @@ OverrideResult applyArgumentOverrides(const std::vector<std::string>& jobArgs,
         if (occurrences > 1) {
             const std::string owner =
                 jobName.empty() ? std::string("the Job's") : "Job " + std::string(jobName) + "'s";
-            return refuse("Argument " + name + " occurs " + std::to_string(occurrences) + " times in " +
-                          owner + " arguments; it cannot be overridden.");
+            return refuse(concat({"Argument ", name, " occurs ", std::to_string(occurrences), " times in ",
+                                  owner, " arguments; it cannot be overridden."}));
         }
         if (occurrences == 0) {
             appended.push_back(name);
@@ -122,7 +124,7 @@ OverrideResult applyArgumentOverrides(const std::vector<std::string>& jobArgs,
         const ApplicationArgument& match = *found->second.front();
         const auto at = static_cast<std::size_t>(match.index);
         if (match.inlineForm)
-            effective[at] = name + "=" + value;
+            effective[at] = concat({name, "=", value});
         else if (match.value)
             effective[at + 1] = value;
         else

@@ -20,7 +20,7 @@ std::string FixedParameters::Base::at(std::size_t index) const {
     return m_text.substr(begin, m_ends[index] - begin);
 }
 
-FixedParameters::FixedParameters(std::vector<std::string> corrected)
+FixedParameters::FixedParameters(const std::vector<std::string>& corrected)
     : FixedParameters(std::make_shared<const Base>(corrected), 0, 0) {}
 
 FixedParameters::FixedParameters(std::shared_ptr<const Base> base, std::size_t first, std::size_t count)

@@ -36,7 +36,7 @@ public:
     };
 
     FixedParameters() = default;
-    FixedParameters(std::vector<std::string> corrected); // a whole corrected list
+    FixedParameters(const std::vector<std::string>& corrected); // a whole corrected list
     // The splices base->splices[first, first + count), in list order and not overlapping; positions past
     // the end of the list are clamped to it.
     FixedParameters(std::shared_ptr<const Base> base, std::size_t first, std::size_t count);

@@ -327,7 +327,8 @@ private:
     }
     Diagnostic& report(std::string_view code, Severity severity, std::string message, const ConfigView* at,
                        std::optional<Fix> fix = std::nullopt) {
-        Diagnostic& d = m_out.emplace_back(code, severity, std::move(message), at ? at->tokenIndex : -1);
+        Diagnostic& d =
+            m_out.emplace_back(Diagnostic{code, severity, std::move(message), at ? at->tokenIndex : -1, {}});
         if (fix)
             d.fixes.push_back(std::move(*fix));
         return d;

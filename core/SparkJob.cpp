@@ -1,5 +1,7 @@
 #include "core/SparkJob.h"
 
+#include "core/Concat.h"
+
 #include <utility>
 
 namespace jobdeck {
@@ -71,9 +73,10 @@ void from_json(const nlohmann::json& j, SparkJob& job) {
          wire::optional<StringMap>(j, object, "hudiConfigsStatus").value_or(StringMap{})) {
         const auto s = hudiConfigStatusFromName(name);
         if (!s)
-            wire::throwInvalid(object, "hudiConfigsStatus",
-                               "has an unknown value '" + name + "' for '" + key +
-                                   "' (expected APPLIED, NOT_ALLOWED, RESERVED or OVERRIDDEN_BY_PLATFORM)");
+            wire::throwInvalid(
+                object, "hudiConfigsStatus",
+                concat({"has an unknown value '", name, "' for '", key,
+                        "' (expected APPLIED, NOT_ALLOWED, RESERVED or OVERRIDDEN_BY_PLATFORM)"}));
         r.hudiConfigsStatus.emplace(key, *s);
     }
     r.misplacedHudiConfigs = wire::optional<Strings>(j, object, "misplacedHudiConfigs").value_or(Strings{});
