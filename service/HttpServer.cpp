@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <limits>
 #include <stdexcept>
 
 namespace jobdeck {
@@ -163,6 +164,19 @@ public:
                       });
     }
 
+    // Called by the server's sweep, from its own thread: closes the connection if what it waits for
+    // (a request, a body, a write to finish) took longer than allowed.
+    void closeIfExpired(Clock::time_point now) {
+        if (m_deadline.load(std::memory_order_relaxed) > now.time_since_epoch().count())
+            return;
+        net::post(m_stream.get_executor(), [self = shared_from_this()] {
+            if (self->m_deadline.load(std::memory_order_relaxed) > Clock::now().time_since_epoch().count())
+                return; // it moved on meanwhile
+            self->m_deadline.store(kNever, std::memory_order_relaxed);
+            self->close();
+        });
+    }
+
     // Closes the connection now if it waits for a request; one in flight finishes first.
     void shutdown(bool force) {
         net::dispatch(m_stream.get_executor(), [self = shared_from_this(), force] {
@@ -182,8 +196,7 @@ private:
         m_parser.emplace();
         m_parser->header_limit(static_cast<std::uint32_t>(m_server.m_options.headerTotalLimit));
         m_parser->body_limit(m_server.m_options.bodyLimit);
-        m_stream.expires_after(m_firstRequest ? m_server.m_options.headerTimeout
-                                              : m_server.m_options.idleTimeout);
+        expireAfter(m_firstRequest ? m_server.m_options.headerTimeout : m_server.m_options.idleTimeout);
         http::async_read_header(
             m_stream, m_buffer, *m_parser,
             [self = shared_from_this()](beast::error_code ec, std::size_t) { self->onHeader(ec); });
@@ -230,16 +243,15 @@ private:
     }
 
     void readBody() {
-        m_stream.expires_after(m_server.m_options.bodyTimeout);
+        expireAfter(m_server.m_options.bodyTimeout);
         http::async_read(
             m_stream, m_buffer, *m_parser,
             [self = shared_from_this()](beast::error_code ec, std::size_t) { self->onBody(ec); });
     }
 
     void readFailed(beast::error_code ec) {
-        if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
-            ec == net::error::operation_aborted || ec == net::error::connection_reset ||
-            ec == net::error::eof || ec == net::error::bad_descriptor) {
+        if (ec == http::error::end_of_stream || ec == net::error::operation_aborted ||
+            ec == net::error::connection_reset || ec == net::error::eof || ec == net::error::bad_descriptor) {
             close();
         } else if (ec == http::error::body_limit) {
             writeAndClose(HttpResponse::error(
@@ -260,7 +272,7 @@ private:
             readFailed(ec);
             return;
         }
-        m_stream.expires_never();
+        m_deadline.store(kNever, std::memory_order_relaxed);
         auto message = m_parser->release();
         m_keepAlive = message.keep_alive();
         auto request = std::make_shared<HttpRequest>();
@@ -304,7 +316,7 @@ private:
         message->body() = std::move(response.body);
         message->keep_alive(keepAlive);
         message->prepare_payload();
-        m_stream.expires_after(m_server.m_options.bodyTimeout);
+        expireAfter(m_server.m_options.bodyTimeout);
         http::async_write(m_stream, *message,
                           [self = shared_from_this(), message, keepAlive](beast::error_code ec, std::size_t) {
                               if (ec)
@@ -325,7 +337,7 @@ private:
             close();
             return;
         }
-        m_stream.expires_after(std::chrono::seconds(2));
+        expireAfter(std::chrono::seconds(2));
         drain();
     }
 
@@ -338,6 +350,12 @@ private:
                                      else
                                          self->drain();
                                  });
+    }
+
+    // The stream's own timeouts would arm a timer (and often a timerfd_settime) per operation; a
+    // deadline the server sweeps (HttpServer::sweep) costs a clock read.
+    void expireAfter(std::chrono::milliseconds timeout) {
+        m_deadline.store((Clock::now() + timeout).time_since_epoch().count(), std::memory_order_relaxed);
     }
 
     void close() {
@@ -353,6 +371,8 @@ private:
     Clock::time_point m_started = Clock::now();
     std::string m_method;
     std::string m_path;
+    static constexpr Clock::rep kNever = std::numeric_limits<Clock::rep>::max();
+    std::atomic<Clock::rep> m_deadline{kNever};
     bool m_firstRequest = true;
     bool m_keepAlive = true;
     bool m_busy = false;
@@ -379,6 +399,7 @@ HttpServer::HttpServer(HttpServerOptions options, Authenticator authenticator)
     , m_contexts(ioContexts(m_options.ioThreads))
     , m_io(*m_contexts.front())
     , m_acceptor(net::make_strand(m_io))
+    , m_sweepTimer(m_acceptor.get_executor())
     , m_workers(std::max(1u, m_options.workerThreads)) {}
 
 HttpServer::~HttpServer() {
@@ -430,6 +451,7 @@ void HttpServer::start() {
     for (const auto& context : m_contexts)
         m_work.push_back(net::make_work_guard(*context));
     accept();
+    sweep();
     for (const auto& context : m_contexts)
         m_ioThreads.emplace_back([context = context.get()] {
             t_ioThread = true;
@@ -473,6 +495,28 @@ void HttpServer::accept() {
     });
 }
 
+void HttpServer::sweep() {
+    m_sweepTimer.expires_after(kSweepInterval);
+    m_sweepTimer.async_wait([this](beast::error_code ec) {
+        if (ec || m_stopping)
+            return;
+        // Collected under the lock, used and released outside it (a session's destructor takes it).
+        std::vector<std::shared_ptr<Session>> sessions;
+        {
+            const std::lock_guard lock(m_sessionsMutex);
+            sessions.reserve(m_sessions.size());
+            for (const auto& weak : m_sessions)
+                if (auto session = weak.lock())
+                    sessions.push_back(std::move(session));
+        }
+        const auto now = Clock::now();
+        for (const auto& session : sessions)
+            session->closeIfExpired(now);
+        sessions.clear();
+        sweep();
+    });
+}
+
 void HttpServer::sessionEnded() {
     const std::lock_guard lock(m_sessionsMutex);
     --m_sessionCount;
@@ -485,6 +529,7 @@ void HttpServer::stop(std::chrono::milliseconds grace) {
     net::post(m_acceptor.get_executor(), [this] {
         beast::error_code ignored;
         m_acceptor.close(ignored);
+        m_sweepTimer.cancel();
     });
     auto closeSessions = [this](bool force) {
         // Collected under the lock but released outside it: dropping the last reference to a

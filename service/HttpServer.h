@@ -5,6 +5,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 
 #include <atomic>
@@ -76,7 +77,7 @@ struct HttpServerOptions final {
 // the request, and the handler must pass anything slow, durable or unbounded to workers().
 enum class RoutePlacement { Worker, IoThread };
 
-// HTTP/1.1 server on Boost.Beast: async IO with per-connection timers, so slow or idle clients
+// HTTP/1.1 server on Boost.Beast: async IO with per-connection deadlines, so slow or idle clients
 // never hold a thread; handlers (and authentication, which touches the database) run on a
 // worker pool, never on the IO threads, unless a route asks for RoutePlacement::IoThread.
 class HttpServer final {
@@ -126,6 +127,9 @@ private:
     void handle(const Route& route, const HttpRequest& request, const Responder& respond);
     const Route* findRoute(const std::string& method, const std::string& path, bool& pathKnown) const;
     void sessionEnded();
+    // Every kSweepInterval: closes the connections whose current wait ran past its timeout.
+    void sweep();
+    static constexpr std::chrono::milliseconds kSweepInterval{100};
 
     HttpServerOptions m_options;
     Authenticator m_authenticator;
@@ -147,6 +151,7 @@ private:
     // still have to be written.
     std::vector<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> m_work;
     boost::asio::ip::tcp::acceptor m_acceptor;
+    boost::asio::steady_timer m_sweepTimer; // on the acceptor's strand
     boost::asio::thread_pool m_workers;
     std::vector<std::thread> m_ioThreads;
 };

@@ -59,7 +59,7 @@ RequestRegistry::~RequestRegistry() {
 }
 
 std::string RequestRegistry::begin(const std::string& projectUid) {
-    std::string id = Storage::randomUuid();
+    std::string id = Storage::timeOrderedUuid();
     const std::lock_guard lock(m_mutex);
     m_pending[id] = Pending{projectUid, {}};
     return id;

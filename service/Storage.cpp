@@ -373,9 +373,11 @@ std::string Storage::randomHex(std::size_t bytes) {
     return toHex(buffer.data(), buffer.size());
 }
 
-std::string Storage::randomUuid() {
-    // Request ids are drawn per request: from the generator a few kilobytes at a time, since each call
-    // into it costs far more than the bytes. The buffer is per thread and its bytes are used once.
+namespace {
+
+// 16 random bytes. Ids are drawn per request: from the generator a few kilobytes at a time, since each
+// call into it costs far more than the bytes. The buffer is per thread and its bytes are used once.
+std::array<unsigned char, 16> randomBlock() {
     thread_local std::array<unsigned char, 4096> pool{};
     thread_local std::size_t used = pool.size();
     std::array<unsigned char, 16> b{};
@@ -386,11 +388,33 @@ std::string Storage::randomUuid() {
     std::copy_n(pool.begin() + static_cast<std::ptrdiff_t>(used), b.size(), b.begin());
     OPENSSL_cleanse(pool.data() + used, b.size());
     used += b.size();
-    b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);
+    return b;
+}
+
+// The RFC 9562 text form, with the version nibble and the variant bits set.
+std::string uuidText(std::array<unsigned char, 16> b, unsigned version) {
+    b[6] = static_cast<unsigned char>((b[6] & 0x0f) | (version << 4));
     b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
     const std::string hex = toHex(b.data(), b.size());
     return hex.substr(0, 8) + '-' + hex.substr(8, 4) + '-' + hex.substr(12, 4) + '-' + hex.substr(16, 4) +
            '-' + hex.substr(20);
+}
+
+} // namespace
+
+std::string Storage::randomUuid() {
+    return uuidText(randomBlock(), 4);
+}
+
+std::string Storage::timeOrderedUuid() {
+    auto b = randomBlock();
+    const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    for (int i = 0; i < 6; ++i)
+        b[static_cast<std::size_t>(i)] =
+            static_cast<unsigned char>(static_cast<std::uint64_t>(millis) >> (40 - 8 * i));
+    return uuidText(b, 7);
 }
 
 // --- API keys -------------------------------------------------------------------------------------
