@@ -177,10 +177,13 @@ int main(int argc, char* argv[]) {
     QCoreApplication app(argc, argv);
     const QString typed = QStringLiteral("cluster:cluster_7 type:py count");
     const QByteArray answer = test::showJobsAnswer(makeJobs());
-    test::FakeHttpServer server([&answer](const test::FakeRequest& request) -> std::optional<QByteArray> {
+    // Built once and shared with the socket, so the fake service's copies are not counted as the
+    // console's memory.
+    const QByteArray response = test::httpResponse(200, answer, {{"Content-Type", "application/json"}});
+    test::FakeHttpServer server([&response](const test::FakeRequest& request) -> std::optional<QByteArray> {
         if (request.path() != "/v1/resource/")
             return test::httpResponse(404, "{}");
-        return test::httpResponse(200, answer, {{"Content-Type", "application/json"}});
+        return response;
     });
 
     // Reference 1: parsing the bytes alone, no wire types, no model.

@@ -27,6 +27,8 @@ void JobsFilterProxy::setFilterText(const QString& text) {
         return;
     m_text = text;
     m_filter = JobFilter::parse(text.toStdString());
+    if (m_jobs && !m_filter.isEmpty())
+        m_jobs->packFilterFields();
     // Not invalidateFilter(): that removes and inserts the changed rows range by range, and a
     // keystroke over 100,000 jobs makes thousands of scattered ranges, each shifting the mapping.
     // Dropping the mapping is one layout change and one linear pass when the view asks again.
@@ -37,8 +39,8 @@ bool JobsFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceP
     if (m_filter.isEmpty() || sourceParent.isValid())
         return true;
     if (m_jobs) {
-        const SparkJob& job = m_jobs->job(sourceRow);
-        return m_filter.matches(job.name, job.cluster, jobTypeName(job.type));
+        const auto f = m_jobs->filterFields(sourceRow);
+        return m_filter.matches(f.name, f.cluster, f.type);
     }
     // Any other table with the same columns.
     const QAbstractItemModel* source = sourceModel();

@@ -8,6 +8,10 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <memory>
+#include <random>
+#include <variant>
+
 using namespace jobdeck;
 
 namespace {
@@ -37,6 +41,18 @@ QStringList names(const QAbstractItemModel& m) {
         out << m.index(r, JobsTableModel::Name).data().toString();
     return out;
 }
+
+// A model and its proxy, watched by QAbstractItemModelTester.
+struct Watched final {
+    JobsTableModel model;
+    JobsFilterProxy proxy;
+    std::unique_ptr<QAbstractItemModelTester> tester;
+    Watched() {
+        proxy.setSourceModel(&model);
+        tester = std::make_unique<QAbstractItemModelTester>(
+            &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    }
+};
 
 } // namespace
 
@@ -195,6 +211,121 @@ private slots:
         model.upsertJob(makeJob("daily_report", "demo_cluster", JobType::Python, 100));
         proxy.sort(JobsTableModel::Updated, Qt::AscendingOrder);
         QCOMPARE(names(proxy).back(), QStringLiteral("daily_report"));
+    }
+
+    // Sorting compares packed keys first; the order must be the one the columns' values give, ties by
+    // name, including names alike in their first 16 characters or differing only in case.
+    void sortOrdersByValueThenName() {
+        Watched w;
+        JobsTableModel& model = w.model;
+        JobsFilterProxy& proxy = w.proxy;
+        std::mt19937 random(3);
+        const char* stems[] = {"a", "B", "same_prefix_of_16_chars_", "SAME_prefix_of_16_chars_", "zz", ""};
+        std::vector<SparkJob> jobs;
+        for (int i = 0; i < 400; ++i) {
+            SparkJob j =
+                makeJob(stems[random() % 6] + std::to_string(random() % 1000) + "_" + std::to_string(i),
+                        stems[random() % 6] + std::to_string(random() % 3),
+                        random() % 2 ? JobType::Jar : JobType::Python, static_cast<int>(random() % 50) - 25);
+            j.maxConcurrentRuns = static_cast<int>(random() % 7) - 3;
+            j.activeRuns = static_cast<int>(random() % 3);
+            jobs.push_back(std::move(j));
+        }
+        model.setJobs(jobs);
+        const auto fold = [](std::string s) {
+            for (char& c : s)
+                c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+            return s;
+        };
+        const auto value = [&](const SparkJob& j, int column) -> std::variant<std::string, long long> {
+            switch (column) {
+            case JobsTableModel::Type:
+                return fold(std::string(jobTypeName(j.type)));
+            case JobsTableModel::Cluster:
+                return fold(j.cluster);
+            case JobsTableModel::MaxConcurrentRuns:
+                return j.maxConcurrentRuns;
+            case JobsTableModel::ActiveRuns:
+                return j.activeRuns;
+            case JobsTableModel::Updated:
+                return static_cast<long long>(j.updatedAt.time_since_epoch().count());
+            default:
+                return fold(j.name);
+            }
+        };
+        for (int column :
+             {JobsTableModel::Name, JobsTableModel::Type, JobsTableModel::Cluster,
+              JobsTableModel::MaxConcurrentRuns, JobsTableModel::ActiveRuns, JobsTableModel::Updated})
+            for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+                proxy.sort(column, order);
+                for (int r = 1; r < model.rowCount(); ++r) {
+                    const SparkJob& a = model.job(r - 1);
+                    const SparkJob& b = model.job(r);
+                    auto ka = std::make_pair(value(a, column), fold(a.name));
+                    auto kb = std::make_pair(value(b, column), fold(b.name));
+                    if (order == Qt::DescendingOrder)
+                        std::swap(ka, kb);
+                    QVERIFY2(!(kb < ka), qPrintable(QStringLiteral("column %1: %2 before %3")
+                                                        .arg(column)
+                                                        .arg(QString::fromStdString(a.name),
+                                                             QString::fromStdString(b.name))));
+                }
+            }
+    }
+
+    // The filter reads a packed copy of the rows' fields: it must follow every change of the rows.
+    void filterFollowsEveryChange() {
+        Watched w;
+        JobsTableModel& model = w.model;
+        JobsFilterProxy& proxy = w.proxy;
+        std::mt19937 random(5);
+        const auto job = [&](int n) {
+            return makeJob("job_" + std::to_string(n), "cluster_" + std::to_string(random() % 4),
+                           random() % 2 ? JobType::Jar : JobType::Python, static_cast<int>(random() % 100));
+        };
+        std::vector<SparkJob> jobs;
+        for (int i = 0; i < 60; ++i)
+            jobs.push_back(job(i));
+        model.setJobs(jobs);
+        proxy.sort(JobsTableModel::Updated);
+        // A row changed in place (its sort position kept) is filtered by its new fields.
+        proxy.setFilterText(QStringLiteral("cluster:elsewhere"));
+        QCOMPARE(proxy.rowCount(), 0);
+        SparkJob moved = model.job(model.rowOf("job_7"));
+        moved.cluster = "elsewhere";
+        model.upsertJob(moved);
+        QCOMPARE(names(proxy), QStringList{"job_7"});
+        const QString texts[] = {QStringLiteral("cluster:cluster_1"), QStringLiteral("type:py job_1"),
+                                 QStringLiteral("-cluster:cluster_2 2")};
+        for (int step = 0; step < 300; ++step) {
+            proxy.setFilterText(texts[random() % 3]);
+            switch (random() % 5) {
+            case 0:
+                model.upsertJob(job(static_cast<int>(random() % 80))); // changed, or new
+                break;
+            case 1:
+                model.removeJob("job_" + std::to_string(random() % 80));
+                break;
+            case 2:
+                model.setRecentRuns("job_" + std::to_string(random() % 80), {JobRunStatus::Running});
+                break;
+            case 3:
+                proxy.sort(static_cast<int>(random() % 2) ? JobsTableModel::Name : JobsTableModel::Cluster,
+                           random() % 2 ? Qt::AscendingOrder : Qt::DescendingOrder);
+                break;
+            default:
+                if (random() % 10 == 0)
+                    model.setJobs({job(1), job(2), job(3)});
+                break;
+            }
+            QStringList expected;
+            for (int r = 0; r < model.rowCount(); ++r) {
+                const SparkJob& j = model.job(r);
+                if (proxy.filter().matches(j.name, j.cluster, jobTypeName(j.type)))
+                    expected << QString::fromStdString(j.name);
+            }
+            QCOMPARE(names(proxy), expected);
+        }
     }
 
     // A reload (after a reconnect, or Refresh) keeps the order the user chose, and every row stays
