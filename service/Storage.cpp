@@ -155,6 +155,8 @@ constexpr int knownVersion = static_cast<int>(std::size(migrations));
 constexpr std::size_t saltBytes = 16;
 // Read-only connections; more than the worker threads, so a reader is rarely waited for.
 constexpr std::size_t readerLimit = 16;
+// Connections that watch for commits (changeStamp); about one per IO thread.
+constexpr std::size_t watchLimit = 4;
 // Verified keys kept; beyond it the cache starts over.
 constexpr std::size_t keyCacheLimit = 10'000;
 // Deferred writes are committed this often, or as soon as this many wait.
@@ -305,7 +307,6 @@ std::unique_ptr<Storage> Storage::open(const std::string& databaseUrl) {
         throw DatabaseError("The database URL names no file (expected sqlite:<path>)");
     std::unique_ptr<Storage> storage(new Storage(SqliteDatabase::open(path)));
     storage->migrate();
-    storage->m_watch = SqliteDatabase::open(path, SqliteDatabase::Mode::ReadOnly);
     return storage;
 }
 
@@ -325,16 +326,47 @@ void Storage::flushDeferred() {
     m_deferred->flush();
 }
 
+// A connection that only ever reads data_version, and the value it last saw.
+struct Storage::Watch {
+    std::mutex mutex;
+    std::unique_ptr<SqliteDatabase> db;
+    std::int64_t version = -1;
+};
+
 std::uint64_t Storage::changeStamp() {
-    const std::lock_guard lock(m_watchMutex);
-    auto q = m_watch->query("PRAGMA data_version");
+    // Any idle watch will do: each moves the stamp when it sees a commit it had not seen, and the
+    // first look of every watch after a commit comes after it, so a stamp read after a commit always
+    // differs from one read before it. Several watches let the IO threads look at once.
+    std::unique_lock<std::mutex> lock;
+    Watch* watch = nullptr;
+    {
+        const std::lock_guard watches(m_watchesMutex);
+        for (const auto& candidate : m_watches) {
+            lock = std::unique_lock(candidate->mutex, std::try_to_lock);
+            if (lock.owns_lock()) {
+                watch = candidate.get();
+                break;
+            }
+        }
+        if (!watch && m_watches.size() < watchLimit) {
+            auto fresh = std::make_unique<Watch>();
+            fresh->db = SqliteDatabase::open(m_db->path(), SqliteDatabase::Mode::ReadOnly);
+            watch = fresh.get();
+            m_watches.push_back(std::move(fresh));
+        } else if (!watch) {
+            watch = m_watches[m_stampLooks++ % m_watches.size()].get();
+        }
+    }
+    if (!lock.owns_lock())
+        lock = std::unique_lock(watch->mutex);
+    auto q = watch->db->query("PRAGMA data_version");
     if (!q.step())
         throw DatabaseError("PRAGMA data_version returned nothing");
-    if (const std::int64_t version = q.int64(0); version != m_watchVersion) {
-        m_watchVersion = version;
-        ++m_stamp;
+    if (const std::int64_t version = q.int64(0); version != watch->version) {
+        watch->version = version;
+        return m_stamp.fetch_add(1) + 1;
     }
-    return m_stamp;
+    return m_stamp.load();
 }
 
 void Storage::migrate() {

@@ -223,10 +223,11 @@ private:
     std::vector<std::unique_ptr<SqliteDatabase>> m_readers;
     std::vector<SqliteDatabase*> m_idleReaders;
 
-    std::mutex m_watchMutex;
-    std::unique_ptr<SqliteDatabase> m_watch;
-    std::int64_t m_watchVersion = -1;
-    std::uint64_t m_stamp = 0;
+    struct Watch;
+    std::mutex m_watchesMutex;
+    std::vector<std::unique_ptr<Watch>> m_watches;
+    std::size_t m_stampLooks = 0; // spreads waiting looks over the watches when all are busy
+    std::atomic<std::uint64_t> m_stamp{0};
 
     std::mutex m_keysMutex;
     std::uint64_t m_keysStamp = 0; // the changeStamp() at which m_keysGeneration was read

@@ -454,6 +454,39 @@ private slots:
         QVERIFY(bus.page(a, last + 1000).reload);
     }
 
+    void changeStampMovesWithEveryCommitWhoeverMadeIt() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto first = storage->changeStamp();
+        QCOMPARE(storage->changeStamp(), first);                                  // nothing committed since
+        const auto project = storage->createKey("alpha", Role::Admin).projectUid; // this process's writer
+        const auto second = storage->changeStamp();
+        QVERIFY(second != first);
+        {
+            // Another connection, as `sqlite3` or a second process would be.
+            auto other = SqliteDatabase::open(dbPath(dir));
+            QCOMPARE(other->execute("UPDATE projects SET max_concurrent_runs_limit = 3"), 1);
+        }
+        const auto third = storage->changeStamp();
+        QVERIFY(third != second && third != first);
+        // Looked at from several threads at once (several watch connections): after a commit, every
+        // look differs from the stamp read before it.
+        std::vector<std::future<bool>> lookers;
+        for (int t = 0; t < 4; ++t)
+            lookers.push_back(std::async(std::launch::async, [&, t] {
+                bool ok = true;
+                for (int i = 0; i < 50; ++i) {
+                    const auto before = storage->changeStamp();
+                    storage->saveRequestStatus(project, "r" + std::to_string(t) + "-" + std::to_string(i),
+                                               StatusJson(ApiStatus::failed("x")));
+                    ok &= storage->changeStamp() != before;
+                }
+                return ok;
+            }));
+        for (auto& looker : lookers)
+            QVERIFY(looker.get());
+    }
+
     void cachedKeysNoticeARevocationByAnotherProcess() {
         QTemporaryDir dir;
         auto storage = Storage::open(dbPath(dir));
