@@ -15,6 +15,8 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 namespace jobdeck {
 
 using nlohmann::json;
@@ -119,7 +121,10 @@ void ApiClient::send(QNetworkReply* reply, HttpCallback done) {
             if (known && length > 0 && length <= limit)
                 body->reserve(length);
         }
-        body->append(reply->readAll());
+        // Straight into the buffer: readAll() would copy each piece once more.
+        const qsizetype at = body->size();
+        body->resize(at + reply->bytesAvailable());
+        body->resize(at + std::max<qint64>(0, reply->read(body->data() + at, body->size() - at)));
     });
     connect(reply, &QNetworkReply::finished, this, [this, reply, body, done = std::move(done)] {
         reply->deleteLater();

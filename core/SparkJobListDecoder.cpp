@@ -1,5 +1,6 @@
 #include "core/SparkJobListDecoder.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdint>
@@ -46,6 +47,7 @@ public:
                               : std::string("expected ") + what);
     }
     const char* position() const { return m_p; }
+    std::size_t remaining() const { return static_cast<std::size_t>(m_end - m_p); }
 
     // The string at the current position: a view of the text when it has no escapes, else of `scratch`.
     std::string_view string(std::string& scratch);
@@ -573,6 +575,16 @@ void JobReader::check(SparkJob& job) {
     }
 }
 
+constexpr std::size_t kSampleJobs = 16;
+
+// Room for the whole array, from the size of its first jobs in the text: growing a vector of 100,000
+// jobs step by step moves them all several times. A job is never shorter than its required fields'
+// names (about 128 bytes), which bounds the room when the first jobs are unusually short.
+void reserveFor(std::vector<SparkJob>& jobs, std::size_t sampleBytes, std::size_t bytesLeft) {
+    const std::size_t perJob = std::max<std::size_t>(sampleBytes / jobs.size(), 128);
+    jobs.reserve(jobs.size() + bytesLeft / perJob + bytesLeft / perJob / 32);
+}
+
 // Reads the array at the scanner into `jobs`. A job from_json would refuse gives what it throws, after
 // the rest of the array has been checked for syntax (a syntax error anywhere throws at once).
 std::exception_ptr readJobs(Scanner& s, std::vector<SparkJob>& jobs) {
@@ -581,8 +593,11 @@ std::exception_ptr readJobs(Scanner& s, std::vector<SparkJob>& jobs) {
     if (s.take(']'))
         return error;
     JobReader reader(s);
+    const char* first = s.position();
     for (;;) {
         const char c = s.peek();
+        if (!error && jobs.size() == kSampleJobs)
+            reserveFor(jobs, static_cast<std::size_t>(s.position() - first), s.remaining());
         if (error) {
             s.skipValue();
         } else if (c != '{') {
