@@ -268,8 +268,8 @@ void LocalServiceLauncher::spawn() {
     });
     // Output keeps flowing after start; keep only the tail for diagnostics.
     connect(m_process.get(), &QProcess::readyRead, this, [this] {
-        if (m_output.size() > 64 * 1024)
-            m_output = m_output.right(16 * 1024);
+        if (m_output.size() > qsizetype{64} * 1024)
+            m_output = m_output.right(qsizetype{16} * 1024);
     });
     m_startTimer.start(m_startTimeout);
     m_process->start(m_servicePath, {QStringLiteral("serve"), QStringLiteral("--listen"),

@@ -69,7 +69,8 @@ void ConnectionStatusWidget::refresh() {
             break;
         case ConnectionMonitor::State::Reconnecting: {
             color = QStringLiteral("#c62828");
-            const auto seconds = static_cast<int>(std::ceil(m_monitor->retryIn().count() / 1000.0));
+            const auto seconds =
+                static_cast<int>(std::ceil(static_cast<double>(m_monitor->retryIn().count()) / 1000.0));
             text = seconds > 0
                        ? tr("Disconnected (%1), reconnecting in %2 s").arg(m_monitor->reason()).arg(seconds)
                        : tr("Disconnected (%1), reconnecting…").arg(m_monitor->reason());

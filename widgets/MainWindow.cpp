@@ -347,7 +347,7 @@ void MainWindow::flushEvents() {
     const auto jobs = std::exchange(m_pendingJobs, {});
     const auto runs = std::exchange(m_pendingRuns, {});
     for (auto it = jobs.cbegin(); it != jobs.cend(); ++it) {
-        const QString name = it.key();
+        const QString& name = it.key();
         if (it.value()) {
             m_jobs->removeJob(name.toStdString());
             continue;

@@ -139,9 +139,9 @@ void ParameterEditor::markLinesEdited(int position, int added) {
         return;
     }
     const auto at = m_lines.begin() + first;
-    m_lines.insert(m_lines.erase(at, at + removed), static_cast<std::size_t>(lastNew - first + 1),
-                   LineInfo{});
-    m_highlighter->spliceLines(first, removed, lastNew - first + 1);
+    const int newLines = lastNew - first + 1;
+    m_lines.insert(m_lines.erase(at, at + removed), static_cast<std::size_t>(newLines), LineInfo{});
+    m_highlighter->spliceLines(first, removed, newLines);
 }
 
 void ParameterEditor::readLine(LineInfo& info, const QString& text) {

@@ -267,7 +267,7 @@ void RunDialog::submit() {
                 emit submitFinished(false);
                 return;
             }
-            const QString runId = reply.value();
+            const QString& runId = reply.value();
             m_result->setStyleSheet({});
             m_result->setText(
                 runId == m_lastRunId

@@ -234,7 +234,9 @@ void RunMonitor::reload() {
     ShowJobRunsStatement recent = active;
     recent.activeOnly = false;
     recent.limit = m_historyLimit;
-    for (auto [statement, target] : {std::pair{active, &Load::active}, std::pair{recent, &Load::recent}}) {
+    for (const auto& [statement, member] :
+         {std::pair{active, &Load::active}, std::pair{recent, &Load::recent}}) {
+        const auto target = member; // clang 14 cannot capture a structured binding
         m_client->showJobRuns(statement)->then(
             this, [load, finish, target](const ApiReply<std::vector<SparkJobRun>>& reply) {
                 if (reply.isError())
@@ -421,7 +423,9 @@ void RunMonitor::cancelSelected() {
 }
 
 void RunMonitor::cancelRuns(const QList<QPair<QString, QString>>& jobAndRunIds) {
-    for (const auto& [job, runId] : jobAndRunIds) {
+    for (const auto& jobAndRunId : jobAndRunIds) {
+        const QString& job = jobAndRunId.first;
+        const QString& runId = jobAndRunId.second;
         m_model->markCancelRequested(runId.toStdString());
         m_client->cancelJobRun(runId, job)
             ->then(this, [this, job, runId](const ApiReply<nlohmann::json>& reply) {
