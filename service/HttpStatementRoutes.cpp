@@ -209,11 +209,12 @@ void HttpStatementRoutes::status(const HttpRequest& request, const Principal& pr
         respond(HttpResponse::error(404, "Unknown request id"));
         return;
     }
-    if (const auto status = m_registry.findInMemory(principal.projectUid, requestId)) {
+    if (const auto status = m_registry.findQuickly(principal.projectUid, requestId)) {
         answerStatus(status, respond);
         return;
     }
-    // Only in the database, which first commits the queued statuses (an fsync): on a worker.
+    // Unknown, PENDING in the database or still queued: looked up again after committing the
+    // queued statuses (an fsync), on a worker.
     auto lookup = [this, projectUid = principal.projectUid, requestId = std::move(requestId),
                    respond = std::move(respond)] {
         answerStatus(m_registry.find(projectUid, requestId), respond);

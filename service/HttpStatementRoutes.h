@@ -14,8 +14,8 @@ namespace jobdeck {
 
 // The statement API of CONTRACT §1: POST /v1/resource/ (with `Prefer: wait=<seconds>`) and
 // GET /v1/status/<requestId>. Both routes start on the IO thread; only quick reads answered at once
-// (StatementExecutor::isQuickRead with `Prefer: wait`, a status kept in memory) finish there, the
-// rest goes to the server's worker pool.
+// (StatementExecutor::isQuickRead with `Prefer: wait`, a status in memory or final in the database)
+// finish there, the rest goes to the server's worker pool.
 class HttpStatementRoutes final {
 public:
     // Longest `Prefer: wait` honoured; longer ones are cut to it.

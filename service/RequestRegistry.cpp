@@ -152,6 +152,22 @@ std::optional<StatusJson> RequestRegistry::find(const std::string& projectUid, c
     return std::nullopt;
 }
 
+std::optional<StatusJson> RequestRegistry::findQuickly(const std::string& projectUid,
+                                                       const std::string& requestId) {
+    if (auto status = findInMemory(projectUid, requestId))
+        return status;
+    // Final statuses never change; a PENDING one may have its final one still queued.
+    const auto stored = m_storage.findCommittedRequestStatus(projectUid, requestId);
+    if (!stored || !stored->isFinal())
+        return std::nullopt;
+    // Kept among the recent ones again, so that a client polling an old id reads it from memory.
+    StatusJson status(*stored);
+    const std::lock_guard lock(m_mutex);
+    if (!m_recent.contains(requestId))
+        remember(requestId, projectUid, status, true);
+    return status;
+}
+
 std::optional<StatusJson> RequestRegistry::findInMemory(const std::string& projectUid,
                                                         const std::string& requestId) {
     const std::lock_guard lock(m_mutex);

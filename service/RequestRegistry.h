@@ -57,9 +57,10 @@ public:
     void storeRemembered();
     // nullopt when the project has no such request.
     std::optional<StatusJson> find(const std::string& projectUid, const std::string& requestId);
-    // The same from memory only (pending, or among the recent statuses): never touches the database,
-    // which may first commit the queued writes. nullopt when not there.
-    std::optional<StatusJson> findInMemory(const std::string& projectUid, const std::string& requestId);
+    // The same from memory (pending, or among the recent statuses), else a final status already
+    // committed (kept in memory again from then on): never commits the queued writes (an fsync), so
+    // it may run on an IO thread. nullopt when not found that way; find() then has the last word.
+    std::optional<StatusJson> findQuickly(const std::string& projectUid, const std::string& requestId);
     // Calls `done` (from any thread, exactly once) with the final status as soon as it is known, or
     // with PENDING when `wait` runs out first; never blocks the caller.
     void waitFor(const std::string& projectUid, const std::string& requestId, std::chrono::milliseconds wait,
@@ -78,6 +79,7 @@ private:
         bool stored = true;
     };
 
+    std::optional<StatusJson> findInMemory(const std::string& projectUid, const std::string& requestId);
     void remember(const std::string& requestId, const std::string& projectUid, StatusJson status,
                   bool stored);
 

@@ -613,6 +613,11 @@ int Storage::failUnfinishedRequests(const std::string& message) {
 std::optional<ApiStatus> Storage::findRequestStatus(const std::string& projectUid,
                                                     const std::string& requestId) {
     m_deferred->flush();
+    return findCommittedRequestStatus(projectUid, requestId);
+}
+
+std::optional<ApiStatus> Storage::findCommittedRequestStatus(const std::string& projectUid,
+                                                             const std::string& requestId) {
     auto r = freshReader();
     auto q = r->query("SELECT status FROM requests WHERE request_id = ? AND project_uid = ?", requestId,
                       projectUid);

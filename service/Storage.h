@@ -121,6 +121,11 @@ public:
     void deferPendingRequest(const std::string& projectUid, const std::string& requestId);
     // Commits queued statuses first, so a status deferred a moment ago is found.
     std::optional<ApiStatus> findRequestStatus(const std::string& projectUid, const std::string& requestId);
+    // What is committed now, without committing the queue (no fsync; may run on an IO thread). A
+    // final status found this way is the request's last word; a PENDING one may have a final one
+    // queued.
+    std::optional<ApiStatus> findCommittedRequestStatus(const std::string& projectUid,
+                                                        const std::string& requestId);
     // At start: every request still PENDING in the database gets FAILED with `message` (its process
     // ended before it finished). Returns how many.
     int failUnfinishedRequests(const std::string& message);

@@ -606,6 +606,10 @@ private slots:
             registry.finish(project, registry.begin(project),
                             StatusJson(ApiStatus::success(nlohmann::json::object())), Stored::Yes);
         QVERIFY(*registry.find(project, early) == shown);
+        // Committed and final: found without committing the queue (as the IO threads look it up).
+        QVERIFY(*registry.findQuickly(project, early) == shown);
+        QVERIFY(!registry.findQuickly(project, "made-up"));
+        QVERIFY(!registry.findQuickly(storage->createKey("beta", Role::Admin).projectUid, early));
     }
 };
 
