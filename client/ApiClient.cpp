@@ -293,7 +293,7 @@ void ApiClient::pollStatus(const std::shared_ptr<StatementCall>& call) {
     if (call->deadline.hasExpired()) {
         call->reply->reject(
             {ApiError::Kind::Timeout, QStringLiteral("The statement did not finish within %1 s (request %2)")
-                                          .arg(m_statementTimeout.count() / 1000.0)
+                                          .arg(std::chrono::duration<double>(m_statementTimeout).count())
                                           .arg(call->requestId)});
         return;
     }

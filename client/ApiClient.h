@@ -87,7 +87,7 @@ public:
     ApiReply<EventsPage>* events(qint64 after, int waitSeconds);
     // GET /v1/jobs/<name>/runs/<runId>/log?offset=&limit=
     ApiReply<LogChunk>* runLog(const QString& jobName, const QString& runId, qint64 offset,
-                               qint64 limit = 256 * 1024);
+                               qint64 limit = qint64(256) * 1024);
     // GET /v1/health, without credentials; the value is the service's version.
     ApiReply<QString>* health(std::chrono::milliseconds timeout = std::chrono::seconds(3));
 

@@ -1,5 +1,7 @@
 #include "core/SparkJobListDecoder.h"
 
+#include "core/Concat.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -567,8 +569,8 @@ void JobReader::check(SparkJob& job) {
                 if (!s)
                     wire::throwInvalid(
                         kObject, field,
-                        "has an unknown value '" + name + "' for '" + key +
-                            "' (expected APPLIED, NOT_ALLOWED, RESERVED or OVERRIDDEN_BY_PLATFORM)");
+                        concat({"has an unknown value '", name, "' for '", key,
+                                "' (expected APPLIED, NOT_ALLOWED, RESERVED or OVERRIDDEN_BY_PLATFORM)"}));
                 job.hudiConfigsStatus.emplace(key, *s);
             }
         }
