@@ -1,5 +1,7 @@
 #include "service/RunLauncher.h"
 
+#include "core/Concat.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -157,7 +159,7 @@ std::string findExecutable(const std::string& name) {
     std::stringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
     std::string dir;
     while (std::getline(dirs, dir, ':')) {
-        const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+        std::string candidate = concat({dir.empty() ? "." : dir, "/", name});
         if (::access(candidate.c_str(), X_OK) == 0)
             return candidate;
     }
@@ -176,12 +178,13 @@ std::vector<std::string> buildEnvironment(const LaunchSpec& spec) {
             env.push_back(entry);
     }
     for (const auto& [key, value] : spec.extraEnv)
-        env.push_back(key + "=" + value);
+        env.push_back(concat({key, "=", value}));
     return env;
 }
 
 std::vector<char*> pointers(std::vector<std::string>& strings) {
     std::vector<char*> result;
+    result.reserve(strings.size() + 1);
     for (auto& s : strings)
         result.push_back(s.data());
     result.push_back(nullptr);

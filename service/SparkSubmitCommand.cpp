@@ -1,5 +1,7 @@
 #include "service/SparkSubmitCommand.h"
 
+#include "core/Concat.h"
+
 #include <set>
 
 namespace jobdeck {
@@ -10,14 +12,14 @@ constexpr std::string_view kRunIdConf = "spark.onehouse.jobRunId";
 // Calls fn(optionName, value) for each option of `names` in either form ("--conf k=v", "--conf=k=v");
 // returns the other tokens.
 template <class Fn>
-std::vector<std::string> extract(const std::vector<std::string>& tokens, std::set<std::string_view> names,
-                                 Fn fn) {
+std::vector<std::string> extract(const std::vector<std::string>& tokens,
+                                 const std::set<std::string_view>& names, Fn fn) {
     std::vector<std::string> rest;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const std::string& token = tokens[i];
         const auto eq = token.find('=');
         const std::string name = token.substr(0, eq);
-        if (token.rfind("-", 0) == 0 && names.count(name)) {
+        if (token.rfind('-', 0) == 0 && names.count(name)) {
             if (eq != std::string::npos)
                 fn(name, token.substr(eq + 1));
             else if (i + 1 < tokens.size())
@@ -78,7 +80,7 @@ std::vector<std::string> SparkSubmitCommand::sparkSubmit(const std::string& spar
     for (const auto& [key, value] : in.managedSparkConfigs) {
         if (key != kRunIdConf) {
             argv.push_back("--conf");
-            argv.push_back(key + "=" + value);
+            argv.push_back(concat({key, "=", value}));
         }
     }
     const auto jobConfigs = jobSparkConfigs(in.jobConfiguration);
@@ -88,13 +90,13 @@ std::vector<std::string> SparkSubmitCommand::sparkSubmit(const std::string& spar
     for (const auto& [key, value] : in.defaultSparkConfigs) {
         if (!EffectiveConfig::isPlatformManagedSparkKey(key) && !jobKeys.count(key)) {
             argv.push_back("--conf");
-            argv.push_back(key + "=" + value);
+            argv.push_back(concat({key, "=", value}));
         }
     }
     for (const auto& [key, value] : jobConfigs) {
         if (!EffectiveConfig::isPlatformManagedSparkKey(key)) { // the job cannot change those
             argv.push_back("--conf");
-            argv.push_back(key + "=" + value);
+            argv.push_back(concat({key, "=", value}));
         }
     }
     argv.push_back(in.applicationFile);
