@@ -22,8 +22,8 @@ std::optional<std::int64_t> parseNonNegative(const std::string& text) {
 
 void EventRoutes::registerRoutes(HttpServer& server) {
     server.addAuthenticatedRoute(
-        "GET", "/v1/events",
-        [this](const HttpRequest& request, const Principal& principal, Responder respond) {
+        "GET", "/v1/events", [this](const HttpRequest& request, const Caller& caller, Responder respond) {
+            const Principal& principal = caller.principal;
             if (request.path != "/v1/events" && request.path != "/v1/events/") {
                 respond(HttpResponse::error(404, "Not found: " + request.path));
                 return;

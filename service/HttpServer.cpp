@@ -608,17 +608,18 @@ void HttpServer::handle(const Route& route, const HttpRequest& request, const Re
         const std::string projectUid = request.header("x-onehouse-project-uid");
         const std::string apiKey = request.header("x-onehouse-api-key");
         const std::string apiSecret = request.header("x-onehouse-api-secret");
-        std::optional<Principal> principal;
+        std::optional<Caller> caller;
         if (!projectUid.empty() && !apiKey.empty() && !apiSecret.empty())
-            principal = m_authenticator(projectUid, apiKey, apiSecret);
-        if (!principal) {
+            caller = m_authenticator(projectUid, apiKey, apiSecret);
+        if (!caller) {
             respond(HttpResponse::error(401, "Missing or invalid credentials"));
             return;
         }
-        route.handler(request, *principal, [respond, project = principal->projectUid](HttpResponse response) {
-            response.projectUid = project;
-            respond(std::move(response));
-        });
+        route.handler(request, *caller,
+                      [respond, project = caller->principal.projectUid](HttpResponse response) {
+                          response.projectUid = project;
+                          respond(std::move(response));
+                      });
     } catch (const std::exception& e) {
         spdlog::error("http handler for {} failed: {}", request.path, e.what());
         respond(HttpResponse::error(500, "Internal server error"));

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "service/Principal.h"
+#include "service/Caller.h"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -52,9 +52,9 @@ struct HttpResponse final {
 
 // Call exactly once, from any thread.
 using Responder = std::function<void(HttpResponse)>;
-using RouteHandler = std::function<void(const HttpRequest&, const Principal&, Responder)>;
+using RouteHandler = std::function<void(const HttpRequest&, const Caller&, Responder)>;
 using PublicRouteHandler = std::function<void(const HttpRequest&, Responder)>;
-using Authenticator = std::function<std::optional<Principal>(
+using Authenticator = std::function<std::optional<Caller>(
     std::string_view projectUid, std::string_view apiKey, std::string_view apiSecret)>;
 
 struct HttpServerOptions final {

@@ -75,19 +75,19 @@ HttpStatementRoutes::HttpStatementRoutes(StatementExecutor& executor, RequestReg
     , m_server(server) {}
 
 void HttpStatementRoutes::registerRoutes() {
-    auto submit = [this](const HttpRequest& request, const Principal& principal, Responder respond) {
-        this->submit(request, principal, std::move(respond));
+    auto submit = [this](const HttpRequest& request, const Caller& caller, Responder respond) {
+        this->submit(request, caller, std::move(respond));
     };
     m_server.addAuthenticatedRoute("POST", "/v1/resource", submit, RoutePlacement::IoThread);
     m_server.addAuthenticatedRoute(
         "GET", "/v1/status/",
-        [this](const HttpRequest& request, const Principal& principal, Responder respond) {
-            this->status(request, principal, std::move(respond));
+        [this](const HttpRequest& request, const Caller& caller, Responder respond) {
+            this->status(request, caller, std::move(respond));
         },
         RoutePlacement::IoThread);
 }
 
-void HttpStatementRoutes::submit(const HttpRequest& request, const Principal& principal, Responder respond) {
+void HttpStatementRoutes::submit(const HttpRequest& request, const Caller& caller, Responder respond) {
     if (request.path != "/v1/resource" && request.path != "/v1/resource/") {
         respond(HttpResponse::error(404, "Not found: " + request.path));
         return;
@@ -108,7 +108,8 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Principal& pr
     }
 
     RequestContext context;
-    context.principal = principal;
+    context.principal = caller.principal;
+    context.changeStamp = caller.changeStamp;
     if (request.headers.contains("idempotency-key")) {
         const std::string key = request.header("idempotency-key");
         if (const auto problem = idempotencyKeyProblem(key)) {
@@ -121,7 +122,7 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Principal& pr
          {"x-onehouse-account-uid", "x-onehouse-link-uid", "x-onehouse-region", "x-onehouse-uuid"})
         if (request.headers.contains(name))
             context.clientHeaders[name] = request.header(name);
-    context.requestId = m_registry.begin(principal.projectUid);
+    context.requestId = m_registry.begin(caller.principal.projectUid);
     std::string statement = body["statement"].get<std::string>();
     const auto wait = preferredWait(request.header("prefer"));
     if (wait && m_executor.isQuickRead(statement)) {
@@ -203,7 +204,8 @@ void HttpStatementRoutes::submitOnWorker(const RequestContext& context, const st
     run(context, statement);
 }
 
-void HttpStatementRoutes::status(const HttpRequest& request, const Principal& principal, Responder respond) {
+void HttpStatementRoutes::status(const HttpRequest& request, const Caller& caller, Responder respond) {
+    const Principal& principal = caller.principal;
     std::string requestId = request.path.substr(std::string_view("/v1/status/").size());
     if (requestId.empty() || requestId.find('/') != std::string::npos) {
         respond(HttpResponse::error(404, "Unknown request id"));

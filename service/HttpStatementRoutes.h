@@ -27,8 +27,8 @@ public:
     void registerRoutes();
 
 private:
-    void submit(const HttpRequest& request, const Principal& principal, Responder respond);
-    void status(const HttpRequest& request, const Principal& principal, Responder respond);
+    void submit(const HttpRequest& request, const Caller& caller, Responder respond);
+    void status(const HttpRequest& request, const Caller& caller, Responder respond);
     void submitOnWorker(const RequestContext& context, const std::string& statement,
                         std::optional<std::chrono::seconds> wait, const Responder& respond);
     struct Outcome {

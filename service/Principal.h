@@ -1,7 +1,6 @@
 #pragma once
 
 #include <array>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,9 +36,6 @@ struct Principal final {
     std::string projectName;
     std::string keyId;
     Role role = Role::Viewer;
-    // Storage::changeStamp() read when the key was checked for this request (0: none): answers cached
-    // under it are current for the request, which then needs no second read of it.
-    std::uint64_t changeStamp = 0;
 };
 
 } // namespace jobdeck

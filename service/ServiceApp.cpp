@@ -107,10 +107,15 @@ int ServiceApp::run() {
     httpOptions.accessLog = m_options.accessLog;
     // One IO thread per core: parsing and writing HTTP scale with connections.
     httpOptions.ioThreads = std::max(2u, std::thread::hardware_concurrency());
-    HttpServer server(httpOptions,
-                      [&storage](std::string_view projectUid, std::string_view key, std::string_view secret) {
-                          return storage->authenticate(projectUid, key, secret);
-                      });
+    HttpServer server(
+        httpOptions, [&storage](std::string_view projectUid, std::string_view key, std::string_view secret) {
+            Caller caller;
+            auto principal = storage->authenticate(projectUid, key, secret, &caller.changeStamp);
+            if (!principal)
+                return std::optional<Caller>();
+            caller.principal = std::move(*principal);
+            return std::optional<Caller>(std::move(caller));
+        });
     server.listen();
 
     EventBus events(*storage);

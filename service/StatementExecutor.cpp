@@ -336,8 +336,7 @@ StatusJson StatementExecutor::describeJobCached(const RequestContext& context,
                                                 const std::string& auditText) {
     // The stamp is read before the job, so an entry is never older than the stamp it is kept under.
     // The one read when the request was authenticated will do: what was committed before is in it.
-    const std::uint64_t stamp =
-        context.principal.changeStamp != 0 ? context.principal.changeStamp : m_storage.changeStamp();
+    const std::uint64_t stamp = context.changeStamp != 0 ? context.changeStamp : m_storage.changeStamp();
     std::string key = context.principal.projectUid;
     key += '\n';
     key += statement.name;

@@ -25,6 +25,9 @@ class Storage;
 // Who asks and how: passed through to the run statements and recorded in the audit log.
 struct RequestContext final {
     Principal principal;
+    // Storage::changeStamp() read for this request before anything it reads (its Caller's), else 0:
+    // then the DESCRIBE JOB cache reads it itself. Never carried over to another request.
+    std::uint64_t changeStamp = 0;
     std::string requestId; // when set, execute() stores the request's final status under it
     std::optional<std::string> idempotencyKey;
     std::map<std::string, std::string> clientHeaders; // x-onehouse-* (account-uid, link-uid, region, uuid)

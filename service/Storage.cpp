@@ -452,13 +452,15 @@ std::string Storage::timeOrderedUuid() {
 // --- API keys -------------------------------------------------------------------------------------
 
 std::optional<Principal> Storage::authenticate(std::string_view projectUid, std::string_view apiKey,
-                                               std::string_view apiSecret) {
+                                               std::string_view apiSecret, std::uint64_t* changeStampRead) {
     // A fixed stand-in so that an unknown key costs the same hash and comparison as a known one.
     static const std::string dummySalt(saltBytes, '\0');
     static const std::string dummyHash(SHA256_DIGEST_LENGTH, '\0');
 
     // key_changes is read again only when something was committed since it was last read.
     const std::uint64_t stamp = changeStamp();
+    if (changeStampRead)
+        *changeStampRead = stamp;
     std::int64_t generation = 0;
     bool current = false;
     {
@@ -490,9 +492,7 @@ std::optional<Principal> Storage::authenticate(std::string_view projectUid, std:
         ++m_secretComparisons;
         if (CRYPTO_memcmp(digest.data(), cached->secretHash.data(), digest.size()) != 0)
             return std::nullopt;
-        Principal principal = cached->principal;
-        principal.changeStamp = stamp;
-        return principal;
+        return cached->principal;
     }
 
     std::string salt = dummySalt;
@@ -513,8 +513,7 @@ std::optional<Principal> Storage::authenticate(std::string_view projectUid, std:
             found = role.has_value() && storedHash.size() == SHA256_DIGEST_LENGTH;
             if (!found)
                 storedHash = dummyHash;
-            principal =
-                Principal{std::string(projectUid), q.text(4), q.text(5), role.value_or(Role::Viewer), stamp};
+            principal = Principal{std::string(projectUid), q.text(4), q.text(5), role.value_or(Role::Viewer)};
         }
     }
     const auto digest = hashSecret(salt, apiSecret);

@@ -563,6 +563,9 @@ private slots:
         QCOMPARE(describe("fresh")["maxConcurrentRuns"].get<int>(), 1); // answered again, unchanged
         QCOMPARE(statusOf(alter("fresh", "'--class', 'B', 'app.jar'")), kSuccess);
         QCOMPARE(describe("fresh")["parameters"], json::array({"--class", "B", "app.jar"}));
+        // The viewer's key is checked (and cached) before the next change: its next request must
+        // still see that change.
+        QCOMPARE(describe("fresh", &m_viewer)["maxConcurrentRuns"].get<int>(), 1);
         {
             // Another process (an operator's sqlite3 shell, a second jobdeckd) changes the job.
             auto db = SqliteDatabase::open(m_service.dataDir().toStdString() + "/jobdeck.db");

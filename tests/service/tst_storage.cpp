@@ -454,6 +454,49 @@ private slots:
         QVERIFY(bus.page(a, last + 1000).reload);
     }
 
+    void describeIsCachedUnderTheStampOfEachRequestOnly() {
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto key = storage->createKey("alpha", Role::Operator);
+        EventBus bus(*storage);
+        StatementExecutor executor(*storage, bus);
+        // A context per request, as the HTTP routes build one from the request's Caller.
+        const auto contextOfARequest = [&] {
+            RequestContext context;
+            const auto principal =
+                storage->authenticate(key.projectUid, key.apiKey, key.apiSecret, &context.changeStamp);
+            if (principal)
+                context.principal = *principal;
+            return context;
+        };
+        const RequestContext setup = contextOfARequest();
+        QCOMPARE(
+            executor.execute(setup, "CREATE CLUSTER c TYPE = 'Spark' MAX_OCU = 1 MIN_OCU = 0").apiStatus(),
+            ApiOperationStatus::Success);
+        QCOMPARE(executor.execute(setup, "CREATE JOB j TYPE = 'JAR' PARAMETERS = ('a.jar') CLUSTER = 'c'")
+                     .apiStatus(),
+                 ApiOperationStatus::Success);
+        const RequestContext first = contextOfARequest(); // the key is cached from here on
+        QVERIFY(first.changeStamp != 0);
+        const StatusJson before = executor.execute(first, "DESCRIBE JOB j");
+        QVERIFY(before.text().find("a.jar") != std::string::npos);
+        QCOMPARE(executor.execute(first, "ALTER JOB j SET PARAMETERS = ('b.jar')").apiStatus(),
+                 ApiOperationStatus::Success);
+        // The next request's key comes from the key cache: its stamp must be read for it, not kept
+        // with the key, or the DESCRIBE below would get the answer cached before the ALTER.
+        const RequestContext second = contextOfARequest();
+        QVERIFY(second.changeStamp != first.changeStamp);
+        const StatusJson after = executor.execute(second, "DESCRIBE JOB j");
+        QVERIFY2(after.text().find("b.jar") != std::string::npos, after.text().c_str());
+        // A context whose principal is reused without a stamp of its own reads the stamp itself.
+        RequestContext reused;
+        reused.principal = first.principal;
+        QCOMPARE(executor.execute(first, "ALTER JOB j SET PARAMETERS = ('c.jar')").apiStatus(),
+                 ApiOperationStatus::Success);
+        const StatusJson reread = executor.execute(reused, "DESCRIBE JOB j");
+        QVERIFY2(reread.text().find("c.jar") != std::string::npos, reread.text().c_str());
+    }
+
     void changeStampMovesWithEveryCommitWhoeverMadeIt() {
         QTemporaryDir dir;
         auto storage = Storage::open(dbPath(dir));
