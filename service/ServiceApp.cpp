@@ -13,7 +13,6 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -105,8 +104,11 @@ int ServiceApp::run() {
     httpOptions.maxConnections = m_options.maxConnections;
     httpOptions.workerThreads = m_options.workerThreads;
     httpOptions.accessLog = m_options.accessLog;
-    // One IO thread per core: parsing and writing HTTP scale with connections.
-    httpOptions.ioThreads = std::max(2u, std::thread::hardware_concurrency());
+    // One IO thread per core but one, which is left to the workers and the group commit: on 2 cores
+    // one IO thread costs less CPU per request than two contending with them, and is as fast at 1, 16
+    // and 64 connections (docs/service.md, figures).
+    const unsigned cores = std::thread::hardware_concurrency();
+    httpOptions.ioThreads = cores > 2 ? cores - 1 : 1;
     HttpServer server(
         httpOptions, [&storage](std::string_view projectUid, std::string_view key, std::string_view secret) {
             Caller caller;
