@@ -53,9 +53,9 @@ int main(int argc, char** argv) {
         RequestContext context;
         context.principal = *storage->authenticate(key.projectUid, key.apiKey, key.apiSecret);
         const auto check = [&](const std::string& statement) {
-            const ApiStatus s = executor.execute(context, statement);
-            if (s.apiStatus != ApiOperationStatus::Success)
-                throw std::runtime_error(statement + " -> " + s.errorMessage.value_or("?"));
+            const StatusJson s = executor.execute(context, statement);
+            if (s.apiStatus() != ApiOperationStatus::Success)
+                throw std::runtime_error(statement + " -> " + s.errorMessage().value_or("?"));
         };
         check("CREATE CLUSTER c TYPE = 'Spark' MAX_OCU = 4 MIN_OCU = 0");
         check("ALTER PROJECT SET HUDI_CONFIGS = ENABLED");

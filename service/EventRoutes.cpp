@@ -22,7 +22,8 @@ std::optional<std::int64_t> parseNonNegative(const std::string& text) {
 
 void EventRoutes::registerRoutes(HttpServer& server) {
     server.addAuthenticatedRoute(
-        "GET", "/v1/events", [this](const HttpRequest& request, const Caller& caller, Responder respond) {
+        "GET", "/v1/events",
+        [this](const HttpRequest& request, const Caller& caller, const Responder& respond) {
             const Principal& principal = caller.principal;
             if (request.path != "/v1/events" && request.path != "/v1/events/") {
                 respond(HttpResponse::error(404, "Not found: " + request.path));
@@ -49,9 +50,10 @@ void EventRoutes::registerRoutes(HttpServer& server) {
                 }
                 wait = *parsed;
             }
-            m_events.waitForEvents(
-                principal.projectUid, after, std::chrono::seconds(wait),
-                [respond](EventsPage page) { respond(HttpResponse::json(nlohmann::json(page).dump())); });
+            m_events.waitForEvents(principal.projectUid, after, std::chrono::seconds(wait),
+                                   [respond](const EventsPage& page) {
+                                       respond(HttpResponse::json(nlohmann::json(page).dump()));
+                                   });
         });
 }
 

@@ -345,7 +345,7 @@ private:
         m_stream.async_read_some(net::buffer(m_drainBuffer),
                                  [self = shared_from_this()](beast::error_code ec, std::size_t n) {
                                      self->m_drained += n;
-                                     if (ec || self->m_drained > 8 * 1024 * 1024)
+                                     if (ec || self->m_drained > std::size_t{8} * 1024 * 1024)
                                          self->close();
                                      else
                                          self->drain();
@@ -379,7 +379,7 @@ private:
     bool m_closeAfterResponse = false;
     bool m_drain = false;
     std::size_t m_drained = 0;
-    std::array<char, 16 * 1024> m_drainBuffer{};
+    std::array<char, std::size_t{16} * 1024> m_drainBuffer{};
 };
 
 namespace {

@@ -59,11 +59,11 @@ using Authenticator = std::function<std::optional<Caller>(
 
 struct HttpServerOptions final {
     std::string address = "127.0.0.1";
-    unsigned short port = 8420;                      // 0: the OS picks a free one
-    std::size_t bodyLimit = 1024 * 1024;             // 413 beyond, checked before the body is read
-    std::size_t headerLineLimit = 16 * 1024;         // per request line or header line: 431 beyond
-    std::size_t headerTotalLimit = 64 * 1024;        // all header lines together: 431 beyond
-    std::chrono::milliseconds headerTimeout{30'000}; // from the first byte to the end of the header
+    unsigned short port = 8420;                            // 0: the OS picks a free one
+    std::size_t bodyLimit = std::size_t{1024} * 1024;      // 413 beyond, checked before the body is read
+    std::size_t headerLineLimit = std::size_t{16} * 1024;  // per request line or header line: 431 beyond
+    std::size_t headerTotalLimit = std::size_t{64} * 1024; // all header lines together: 431 beyond
+    std::chrono::milliseconds headerTimeout{30'000};       // from the first byte to the end of the header
     std::chrono::milliseconds bodyTimeout{60'000};
     std::chrono::milliseconds idleTimeout{60'000}; // a kept-alive connection waiting for a request
     std::size_t maxConnections = 1024;             // beyond it new connections get 503
@@ -94,7 +94,7 @@ public:
     // Requests with a body over kInlineBodyLimit start on a worker whatever the placement.
     void addAuthenticatedRoute(std::string method, std::string pathPrefix, RouteHandler handler,
                                RoutePlacement placement = RoutePlacement::Worker);
-    static constexpr std::size_t kInlineBodyLimit = 16 * 1024;
+    static constexpr std::size_t kInlineBodyLimit = std::size_t{16} * 1024;
     // True on the IO threads, where a handler must not block.
     static bool onIoThread();
 

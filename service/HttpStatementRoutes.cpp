@@ -129,8 +129,7 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Caller& calle
         // Answered where it runs, with no hand-off; the status is recorded before the answer leaves.
         Outcome outcome = execute(context, statement);
         HttpResponse response = waitedAnswer(outcome.status, context.requestId, *wait);
-        m_registry.finish(context.principal.projectUid, context.requestId, std::move(outcome.status),
-                          outcome.stored);
+        m_registry.finish(context.principal.projectUid, context.requestId, outcome.status, outcome.stored);
         respond(std::move(response));
         return;
     }
@@ -167,8 +166,7 @@ RequestRegistry::Durability HttpStatementRoutes::ackDurability(std::string_view 
 
 void HttpStatementRoutes::run(const RequestContext& context, const std::string& statement) {
     Outcome outcome = execute(context, statement);
-    m_registry.finish(context.principal.projectUid, context.requestId, std::move(outcome.status),
-                      outcome.stored);
+    m_registry.finish(context.principal.projectUid, context.requestId, outcome.status, outcome.stored);
 }
 
 void HttpStatementRoutes::submitOnWorker(const RequestContext& context, const std::string& statement,
@@ -183,7 +181,7 @@ void HttpStatementRoutes::submitOnWorker(const RequestContext& context, const st
     }
     m_registry.waitFor(
         projectUid, requestId, *wait,
-        [this, respond, projectUid, requestId, wait, statement](StatusJson status) {
+        [this, respond, projectUid, requestId, wait, statement](const StatusJson& status) {
             auto answer = [respond, requestId, wait](const StatusJson& final) {
                 respond(waitedAnswer(final, requestId, *wait));
             };

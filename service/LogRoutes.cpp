@@ -40,7 +40,8 @@ std::optional<std::pair<std::string, std::string>> parsePath(const std::string& 
 
 void LogRoutes::registerRoutes(HttpServer& server) {
     server.addAuthenticatedRoute(
-        "GET", "/v1/jobs/", [this](const HttpRequest& request, const Caller& caller, Responder respond) {
+        "GET", "/v1/jobs/",
+        [this](const HttpRequest& request, const Caller& caller, const Responder& respond) {
             const Principal& principal = caller.principal;
             const auto names = parsePath(request.path);
             if (!names) {

@@ -17,7 +17,7 @@ public:
         : m_runs(runs) {}
     void registerRoutes(HttpServer& server);
 
-    static constexpr std::int64_t maxLimit = 1024 * 1024;
+    static constexpr std::int64_t maxLimit = std::int64_t{1024} * 1024;
 
 private:
     RunManager& m_runs;

@@ -65,8 +65,8 @@ std::string RequestRegistry::begin(const std::string& projectUid) {
     return id;
 }
 
-void RequestRegistry::finish(const std::string& projectUid, const std::string& requestId, StatusJson status,
-                             Stored stored) {
+void RequestRegistry::finish(const std::string& projectUid, const std::string& requestId,
+                             const StatusJson& status, Stored stored) {
     if (stored == Stored::No) {
         try {
             m_storage.saveRequestStatus(projectUid, requestId, status);

@@ -45,7 +45,7 @@ public:
     // Records the final status and wakes the waiters. With Stored::No it is persisted durably first; a
     // failure to persist is logged and the status kept in memory, so the client still gets its answer
     // from this process.
-    void finish(const std::string& projectUid, const std::string& requestId, StatusJson status,
+    void finish(const std::string& projectUid, const std::string& requestId, const StatusJson& status,
                 Stored stored);
     // The client is being told the request id while the request may still be PENDING: record it, so
     // that after a restart the id is still answered. Call it before telling the client; durable for

@@ -128,7 +128,7 @@ int ServiceApp::run() {
     RunManager runs(*storage, events, m_options);
     executor.setRunStatements(&runs);
     runs.registerRoutes(server);
-    server.addRoute("GET", "/v1/health", [](const HttpRequest& request, Responder respond) {
+    server.addRoute("GET", "/v1/health", [](const HttpRequest& request, const Responder& respond) {
         if (request.path != "/v1/health") {
             respond(HttpResponse::error(404, "Not found: " + request.path));
             return;
