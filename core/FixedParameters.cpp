@@ -1,23 +1,37 @@
 #include "core/FixedParameters.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace jobdeck {
 
 FixedParameters::Base::Base(const std::vector<std::string>& parameters)
-    : m_ends(parameters.size()) {
+    : m_size(parameters.size()) {
+    constexpr std::size_t kEnd = sizeof(std::size_t);
     std::size_t total = 0;
-    for (std::size_t i = 0; i < parameters.size(); ++i)
-        m_ends[i] = total += parameters[i].size();
-    m_text.resize(total);
-    char* out = m_text.data();
     for (const std::string& p : parameters)
-        out = std::copy(p.begin(), p.end(), out);
+        total += p.size();
+    m_data.resize(m_size * kEnd + total);
+    char* ends = m_data.data();
+    char* text = ends + m_size * kEnd;
+    std::size_t end = 0;
+    for (const std::string& p : parameters) {
+        end += p.size();
+        std::memcpy(ends, &end, kEnd);
+        ends += kEnd;
+        text = std::copy(p.begin(), p.end(), text);
+    }
+}
+
+std::size_t FixedParameters::Base::endOf(std::size_t index) const {
+    std::size_t end = 0;
+    std::memcpy(&end, m_data.data() + index * sizeof(std::size_t), sizeof(std::size_t));
+    return end;
 }
 
 std::string FixedParameters::Base::at(std::size_t index) const {
-    const std::size_t begin = index == 0 ? 0 : m_ends[index - 1];
-    return m_text.substr(begin, m_ends[index] - begin);
+    const std::size_t begin = index == 0 ? 0 : endOf(index - 1);
+    return m_data.substr(m_size * sizeof(std::size_t) + begin, endOf(index) - begin);
 }
 
 FixedParameters::FixedParameters(const std::vector<std::string>& corrected)

@@ -25,14 +25,18 @@ public:
     class Base final {
     public:
         explicit Base(const std::vector<std::string>& parameters);
-        std::size_t size() const { return m_ends.size(); }
+        std::size_t size() const { return m_size; }
         std::string at(std::size_t index) const;
 
         std::vector<Splice> splices;
 
     private:
-        std::string m_text;              // every token, back to back
-        std::vector<std::size_t> m_ends; // where each token ends in m_text
+        std::size_t endOf(std::size_t index) const;
+
+        // Where each token ends (size() std::size_t, unaligned), then every token back to back: one
+        // allocation, made for every validation that offers a fix.
+        std::string m_data;
+        std::size_t m_size = 0;
     };
 
     FixedParameters() = default;

@@ -2,6 +2,7 @@
 
 #include "core/Concat.h"
 #include "core/HudiCatalogue.h"
+#include "core/SmallVector.h"
 
 #include <algorithm>
 #include <array>
@@ -285,7 +286,7 @@ public:
         // the last pair wins, as in the run's properties file.
         m_names.reserve(hudiConfigs.size());
         m_currentEntries.reserve(hudiConfigs.size());
-        m_out.reserve(m_out.size() + hudiConfigs.size() + 8); // about a finding per pair, a few on the job
+        m_out.reserve(m_out.size() + hudiConfigs.size()); // at most about a finding per pair
         std::array<bool, kWatchedKeys.size()> setByCurrentName{};
         for (const ConfigView& s : hudiConfigs) {
             HudiCatalogue::Names names = m_catalogue.lookup(s.key);
@@ -680,9 +681,9 @@ private:
     std::span<const ConfigView> m_hudiConfigs;
     FixBuilder m_fixes;
     const HudiCatalogue& m_catalogue;
-    std::vector<HudiCatalogue::Names> m_names;                    // what the catalogue says of each Hudi pair
+    SmallVector<HudiCatalogue::Names, 16> m_names;                // what the catalogue says of each Hudi pair
     std::array<const ConfigView*, kWatchedKeys.size()> m_hudi{};  // by current Hudi name
-    std::vector<const HudiConfigEntry*> m_currentEntries;         // set under their current name, sorted
+    SmallVector<const HudiConfigEntry*, 16> m_currentEntries;     // set under their current name, sorted
     std::array<const ConfigView*, kWatchedKeys.size()> m_spark{}; // last pair wins
 };
 

@@ -4,6 +4,7 @@
 #include "core/HudiAdvice.h"
 #include "core/HudiConfigPolicy.h"
 #include "core/ParameterClassifier.h"
+#include "core/SmallVector.h"
 #include "core/SparkSubmitOptions.h"
 
 #include <algorithm>
@@ -59,9 +60,10 @@ std::string_view trimmed(std::string_view s) {
     return s;
 }
 
-// find_first_of("\r\n") searches the set once per character: this runs on every pair.
+// Runs on every pair's key and value: two memchr scans beat a loop over the characters, and
+// find_first_of("\r\n"), which searches the set once per character.
 bool hasLineBreak(std::string_view s) {
-    return std::any_of(s.begin(), s.end(), [](char c) { return c == '\r' || c == '\n'; });
+    return s.find('\n') != std::string_view::npos || s.find('\r') != std::string_view::npos;
 }
 
 bool paddedOrBroken(std::string_view key, std::string_view value) {
@@ -79,14 +81,15 @@ struct FixTitle {
         : fixed(literal) {}
     FixTitle(std::string text)
         : built(std::move(text)) {}
-    std::string text() && { return fixed.empty() ? std::move(built) : std::string(fixed); }
     std::string_view fixed;
     std::string built;
 };
 
-// A fix found, kept until the budget says whether it is offered: its splices are in Validation::m_splices.
+// A fix found, kept until the budget says whether it is offered: its splices are in Validation::m_splices,
+// its title a literal or, when built, Validation::m_titles[builtTitle].
 struct PendingFix {
-    FixTitle title;
+    std::string_view title; // empty when built
+    std::size_t builtTitle = 0;
     std::size_t firstSplice = 0;
     std::size_t spliceCount = 0;
 };
@@ -108,12 +111,7 @@ struct HudiPair {
 // the cost of looking for duplicates in a long list.
 class LastSeen final {
 public:
-    explicit LastSeen(std::size_t keys) {
-        const std::size_t size = std::bit_ceil(2 * keys + 2);
-        if (size > m_few.size())
-            m_many.resize(size);
-        m_slots = size > m_few.size() ? std::span<Slot>(m_many) : std::span<Slot>(m_few).first(size);
-    }
+    explicit LastSeen(std::size_t keys) { m_slots.assign(std::bit_ceil(2 * keys + 2), Slot{}); }
     LastSeen(const LastSeen&) = delete;
     LastSeen& operator=(const LastSeen&) = delete;
 
@@ -136,9 +134,7 @@ private:
         std::string_view key;
         int index = -1;
     };
-    std::array<Slot, 32> m_few; // a typical job's keys, without allocating
-    std::vector<Slot> m_many;
-    std::span<Slot> m_slots;
+    SmallVector<Slot, 16> m_slots; // a typical job's keys, without allocating
 };
 
 // Where a finding goes in the result: `group` is its refusal rank for an error, kNotAnError otherwise;
@@ -152,7 +148,7 @@ constexpr int kNotAnError = 8; // past every refusalRank()
 
 // Sorts by group, then token, keeping the order found among equals. Two counting passes (token, then
 // group) instead of a comparison sort: a long list has thousands of findings, and `tokens` bounds token.
-void sortStably(std::vector<Order>& order, std::size_t tokens) {
+void sortStably(std::span<Order> order, std::size_t tokens) {
     if (order.size() < 64) {
         // Insertion sort: stable, and unlike std::stable_sort it asks for no temporary buffer.
         const auto before = [](const Order& a, const Order& b) {
@@ -168,18 +164,17 @@ void sortStably(std::vector<Order>& order, std::size_t tokens) {
         return;
     }
     std::vector<Order> sorted(order.size());
-    const auto pass = [&](std::size_t buckets, auto keyOf) {
+    const auto pass = [](std::span<const Order> from, std::span<Order> to, std::size_t buckets, auto keyOf) {
         std::vector<std::size_t> start(buckets + 1);
-        for (const Order& o : order)
+        for (const Order& o : from)
             ++start[keyOf(o) + 1];
         for (std::size_t b = 1; b <= buckets; ++b)
             start[b] += start[b - 1];
-        for (const Order& o : order)
-            sorted[start[keyOf(o)]++] = o;
-        order.swap(sorted);
+        for (const Order& o : from)
+            to[start[keyOf(o)]++] = o;
     };
-    pass(tokens + 1, [](const Order& o) { return static_cast<std::size_t>(o.token); });
-    pass(kNotAnError + 1, [](const Order& o) { return static_cast<std::size_t>(o.group); });
+    pass(order, sorted, tokens + 1, [](const Order& o) { return static_cast<std::size_t>(o.token); });
+    pass(sorted, order, kNotAnError + 1, [](const Order& o) { return static_cast<std::size_t>(o.group); });
 }
 
 class Validation final {
@@ -190,11 +185,12 @@ public:
         , m_classified(classified) {
         for (const ClassifiedToken& t : classified.tokens)
             ++m_counts[static_cast<std::size_t>(t.cls)];
-        // Findings, fixes and splices in one allocation each for a typical job; a long one has about a
-        // finding for every other pair. The advice reserves its own: one per Hudi pair and a few.
-        const std::size_t expected = 8 + params.size() / 4;
+        // A long job has about a finding for every other pair: one allocation each. A typical job's
+        // findings stay under 1 KiB, which glibc recycles from its per-thread cache; the advice reserves
+        // its own, about one per Hudi pair.
+        const std::size_t expected = 4 + params.size() / 4;
         m_pending.reserve(expected);
-        m_found.reserve(expected + (context.withAdvice ? count(TokenClass::HudiConfPair) + 8 : 0));
+        m_found.reserve(expected);
         m_fixes.reserve(expected);
         m_splices.reserve(expected);
     }
@@ -224,13 +220,22 @@ private:
 
     // --- fixes, offered on `d`, which must be the diagnostic added last ---
 
-    void offer(Pending& d, FixTitle title, std::initializer_list<Splice> splices) {
-        m_fixes.push_back({std::move(title), m_splices.size(), splices.size()});
-        m_splices.insert(m_splices.end(), splices);
+    void pend(Pending& d, FixTitle title, std::size_t firstSplice, std::size_t spliceCount) {
+        PendingFix fix{title.fixed, 0, firstSplice, spliceCount};
+        if (title.fixed.empty()) {
+            fix.builtTitle = m_titles.size();
+            m_titles.push_back(std::move(title.built));
+        }
+        m_fixes.push_back(fix);
         ++d.fixCount;
     }
 
-    void offerRemoval(Pending& d, FixTitle title, std::vector<int> indices) {
+    void offer(Pending& d, FixTitle title, std::initializer_list<Splice> splices) {
+        pend(d, std::move(title), m_splices.size(), splices.size());
+        m_splices.insert(m_splices.end(), splices);
+    }
+
+    void offerRemoval(Pending& d, FixTitle title, std::span<int> indices) {
         if (!std::is_sorted(indices.begin(), indices.end())) // they are gathered in list order
             std::sort(indices.begin(), indices.end());
         const std::size_t first = m_splices.size();
@@ -243,15 +248,13 @@ private:
             else
                 m_splices.push_back({at, at + 1, {}});
         }
-        m_fixes.push_back({std::move(title), first, m_splices.size() - first});
-        ++d.fixCount;
+        pend(d, std::move(title), first, m_splices.size() - first);
     }
 
     void offerRemoval(Pending& d, const HudiPair& pair) {
-        m_fixes.push_back({"Remove this --hudi-conf", m_splices.size(), 1});
+        pend(d, "Remove this --hudi-conf", m_splices.size(), 1);
         m_splices.push_back(
             {static_cast<std::size_t>(pair.first), static_cast<std::size_t>(pair.token->index) + 1, {}});
-        ++d.fixCount;
     }
 
     void offerReplacement(Pending& d, FixTitle title, int index, std::vector<std::string> with) {
@@ -276,9 +279,7 @@ private:
             if (t.cls == TokenClass::RefusedOption) {
                 const SparkSubmitOption* opt = SparkSubmitOptions::find(name);
                 const bool platform = opt && opt->policy == OptionPolicy::PlatformOwned;
-                std::vector<int> remove{t.index};
-                if (const int v = valueOf(t); v >= 0)
-                    remove.push_back(v);
+                std::array<int, 2> remove{t.index, valueOf(t)}; // -1 when it has no value
                 auto& d = add(platform ? "option.platform-owned" : "option.not-for-jobs", Severity::Error,
                               platform ? std::string(name) +
                                              " is set by the platform for every run and cannot be part of a "
@@ -287,7 +288,7 @@ private:
                                              " does not submit an application and cannot be part of a Job's "
                                              "PARAMETERS. Remove it.",
                               t.index);
-                offerRemoval(d, "Remove " + std::string(name), std::move(remove));
+                offerRemoval(d, "Remove " + std::string(name), remove);
             } else if (t.cls == TokenClass::UnknownOption && name == SparkSubmitOptions::kHoodieConf) {
                 auto& d =
                     add("option.hoodie-conf", Severity::Error,
@@ -380,12 +381,10 @@ private:
 
     void duplicate(const char* code, int earlier, std::string_view key) {
         const ClassifiedToken& t = m_classified.tokens[static_cast<std::size_t>(earlier)];
-        std::vector<int> remove{earlier};
-        if (t.optionIndex >= 0)
-            remove.push_back(t.optionIndex);
+        std::array<int, 2> remove{earlier, t.optionIndex}; // -1 when inline
         auto& d = add(code, Severity::Warning,
                       quoted(key) + " is set more than once; only the last value is used.", earlier);
-        offerRemoval(d, "Remove this earlier " + std::string(key), std::move(remove));
+        offerRemoval(d, "Remove this earlier " + std::string(key), remove);
     }
 
     // "y1,hoodie.x2=y2": each ",hoodie." whose segment (up to the next ",hoodie.") has an '=' starts a new
@@ -420,11 +419,11 @@ private:
                 previous.insert(s.key + '\0' + s.value);
 
         const ProjectSettings& settings = m_context.settings;
-        std::vector<int> disabledRemove; // every new pair, when the feature is off
+        SmallVector<int, 32> disabledRemove; // every new pair, when the feature is off
         if (!settings.hudiConfigsEnabled)
             disabledRemove.reserve(2 * count(TokenClass::HudiConfPair) + count(TokenClass::MissingValue));
         std::vector<std::string> notPermitted;
-        std::vector<int> notPermittedRemove;
+        SmallVector<int, 16> notPermittedRemove;
         LastSeen last(count(TokenClass::HudiConfPair));
 
         for (const ClassifiedToken& t : m_classified.tokens) {
@@ -500,18 +499,18 @@ private:
 
         if (!disabledRemove.empty()) {
             auto& d = add("hudi-conf.disabled", Severity::Error, kDisabledMessage, -1);
-            offerRemoval(d, "Remove the --hudi-conf parameters", std::move(disabledRemove));
+            offerRemoval(d, "Remove the --hudi-conf parameters", disabledRemove);
         }
         if (!notPermitted.empty()) {
             std::sort(notPermitted.begin(), notPermitted.end());
             notPermitted.erase(std::unique(notPermitted.begin(), notPermitted.end()), notPermitted.end());
             auto& d = add("hudi-conf.not-permitted", Severity::Error, notPermittedMessage(notPermitted), -1);
-            offerRemoval(d, "Remove the configs that are not permitted", std::move(notPermittedRemove));
+            offerRemoval(d, "Remove the configs that are not permitted", notPermittedRemove);
         }
     }
 
     void checkPermission(const HudiPair& pair, bool kept, std::vector<std::string>& notPermitted,
-                         std::vector<int>& notPermittedRemove) {
+                         SmallVector<int, 16>& notPermittedRemove) {
         const ProjectSettings& settings = m_context.settings;
         const int index = pair.token->index;
         const HudiConfigStatus status = HudiConfigPolicy::statusOf(pair.key, settings);
@@ -599,8 +598,9 @@ private:
 
     // Appends the key=value pairs of class `cls` as classifyParameters() lists them (--hudi-conf pairs
     // before the path, --conf pairs with a spark.* key) and returns how many.
-    std::size_t appendConfigs(TokenClass cls, std::span<ConfigView> out) const {
-        std::size_t n = 0;
+    template <std::size_t N>
+    std::size_t appendConfigs(TokenClass cls, SmallVector<ConfigView, N>& out) const {
+        const std::size_t before = out.size();
         for (const ClassifiedToken& t : m_classified.tokens) {
             if (t.cls != cls || t.equalsPos < 0)
                 continue;
@@ -608,21 +608,19 @@ private:
             const std::string_view key = rangeText(tok, t.keyRange);
             if (cls == TokenClass::ConfPair && !key.starts_with("spark."))
                 continue;
-            out[n++] = {key, rangeText(tok, t.valueRange), t.index};
+            out.push_back({key, rangeText(tok, t.valueRange), t.index});
         }
-        return n;
+        return out.size() - before;
     }
 
     void appendAdvice(std::size_t affordable) {
         // The pairs of a typical job fit on the stack; a long one's take one allocation.
-        const std::size_t pairs = count(TokenClass::ConfPair) + count(TokenClass::HudiConfPair);
-        std::array<ConfigView, 32> few;
-        std::vector<ConfigView> many(pairs > few.size() ? pairs : 0);
-        const std::span<ConfigView> views = pairs > few.size() ? std::span<ConfigView>(many) : few;
+        SmallVector<ConfigView, 32> views;
+        views.reserve(count(TokenClass::ConfPair) + count(TokenClass::HudiConfPair));
         const std::size_t spark = appendConfigs(TokenClass::ConfPair, views);
-        const std::size_t hudi = appendConfigs(TokenClass::HudiConfPair, views.subspan(spark));
-        appendAdviceOnConfigViews(m_found, m_params, views.first(spark), views.subspan(spark, hudi),
-                                  affordable);
+        const std::size_t hudi = appendConfigs(TokenClass::HudiConfPair, views);
+        const std::span<const ConfigView> all = views;
+        appendAdviceOnConfigViews(m_found, m_params, all.first(spark), all.subspan(spark, hudi), affordable);
     }
 
     std::vector<Diagnostic> finish() {
@@ -641,7 +639,7 @@ private:
         }
         // Errors first by refusal rank, then everything by parameter; ties keep the order found (the
         // validator's findings, then the advice).
-        std::vector<Order> order;
+        SmallVector<Order, 32> order;
         order.reserve(m_found.size());
         for (std::size_t i = 0; i < m_found.size(); ++i) {
             const Diagnostic& d = m_found[i];
@@ -668,6 +666,8 @@ private:
                 continue;
             }
             const Pending& p = m_pending[order[k].at];
+            if (p.fixCount > 0 && wanted(d.tokenIndex))
+                d.fixes.reserve(p.fixCount);
             for (std::size_t f = p.firstFix; f < p.firstFix + p.fixCount && wanted(d.tokenIndex); ++f) {
                 if (!only)
                     budget -= cost;
@@ -679,7 +679,7 @@ private:
 
     // Puts m_found[order[k].at] at k, following each cycle of the permutation once. An entry's group is
     // not needed once sorted, so it marks the places already filled.
-    void permute(std::vector<Order>& order) {
+    void permute(std::span<Order> order) {
         constexpr int kPlaced = -1;
         for (std::size_t k = 0; k < order.size(); ++k) {
             if (order[k].group == kPlaced || order[k].at == k)
@@ -705,7 +705,8 @@ private:
             base->splices = std::move(m_splices);
             m_base = std::move(base);
         }
-        return {std::move(fix.title).text(), FixedParameters(m_base, fix.firstSplice, fix.spliceCount)};
+        std::string title = fix.title.empty() ? std::move(m_titles[fix.builtTitle]) : std::string(fix.title);
+        return {std::move(title), FixedParameters(m_base, fix.firstSplice, fix.spliceCount)};
     }
 
     const Params& m_params;
@@ -713,8 +714,9 @@ private:
     const ClassifiedParameters& m_classified;
     std::array<std::size_t, kTokenClassCount> m_counts{}; // tokens of each class
     std::vector<Diagnostic> m_found;                      // the findings, then the advice
-    std::vector<Pending> m_pending;                       // the findings' fixes
-    std::vector<PendingFix> m_fixes;
+    SmallVector<Pending, 16> m_pending;                   // the findings' fixes
+    SmallVector<PendingFix, 16> m_fixes;
+    std::vector<std::string> m_titles; // the fixes' titles that are not literals
     std::vector<Splice> m_splices;
     std::shared_ptr<const FixedParameters::Base> m_base; // the fixes' shared list, made for the first
 };

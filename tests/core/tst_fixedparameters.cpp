@@ -29,6 +29,7 @@ private slots:
         QCOMPARE(b.size(), params.size());
         for (std::size_t i = 0; i < params.size(); ++i)
             QCOMPARE(b.at(i), params[i]);
+        QCOMPARE(FixedParameters::Base(Params{}).size(), std::size_t(0));
     }
 
     void wholeListReadsBackUnchanged() {
