@@ -185,12 +185,12 @@ public:
         , m_classified(classified) {
         for (const ClassifiedToken& t : classified.tokens)
             ++m_counts[static_cast<std::size_t>(t.cls)];
-        // A long job has about a finding for every other pair: one allocation each. A typical job's
-        // findings stay under 1 KiB, which glibc recycles from its per-thread cache; the advice reserves
-        // its own, about one per Hudi pair.
+        // A long job has about a finding for every other pair, and the advice about one per Hudi pair:
+        // one allocation each. A typical job's findings stay under 1 KiB, which glibc recycles from its
+        // per-thread cache.
         const std::size_t expected = 4 + params.size() / 4;
         m_pending.reserve(expected);
-        m_found.reserve(expected);
+        m_found.reserve(expected + (context.withAdvice ? count(TokenClass::HudiConfPair) : 0));
         m_fixes.reserve(expected);
         m_splices.reserve(expected);
     }
