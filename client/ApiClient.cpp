@@ -25,7 +25,8 @@ using namespace std::chrono_literals;
 struct ApiClient::HttpResult {
     std::optional<ApiError> error;
     int httpStatus = 0;
-    QByteArray body;
+    QByteArray body; // empty when a StreamedText received the answer
+    bool streamed = false;
     QNetworkReply* reply = nullptr; // valid only during the callback, for headers
 };
 
@@ -39,6 +40,9 @@ struct ApiClient::StatementCall {
     QString requestId;
     int pollDelayMs = 100;
     StatusParser parser;
+    StreamParser streamParser;
+    // The decode of the answer being received, when it is streamed.
+    QFuture<json> streamed;
 };
 
 namespace {
@@ -64,6 +68,15 @@ const json& member(const json& j, const char* a, const char* b) {
     return inner[b];
 }
 
+// A status parser's DOM, or a discarded value when the text is not JSON.
+template <class Parse> json parsedOrDiscarded(Parse parse) {
+    try {
+        return parse();
+    } catch (const json::exception&) {
+        return json(json::value_t::discarded);
+    }
+}
+
 std::string toStd(const QString& s) {
     return s.toStdString();
 }
@@ -74,9 +87,14 @@ ApiClient::ApiClient(QObject* parent)
     : QObject(parent) {
     m_network.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
     m_decoder.setMaxThreadCount(1);
+    m_streamDecoder.setMaxThreadCount(2);
 }
 
-ApiClient::~ApiClient() = default;
+ApiClient::~ApiClient() {
+    for (const auto& weak : m_streams)
+        if (const auto stream = weak.lock())
+            stream->finish();
+}
 
 QString ApiClient::newIdempotencyKey() {
     return QUuid::createUuid().toString(QUuid::WithoutBraces);
@@ -103,7 +121,7 @@ QNetworkRequest ApiClient::makeRequest(const QString& path, const QList<std::pai
     return request;
 }
 
-void ApiClient::send(QNetworkReply* reply, HttpCallback done) {
+void ApiClient::send(QNetworkReply* reply, HttpCallback done, StreamSink sink) {
     const qint64 limit = m_maxResponseBytes;
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply, limit](qint64 received, qint64) {
         if (received > limit) {
@@ -112,27 +130,52 @@ void ApiClient::send(QNetworkReply* reply, HttpCallback done) {
         }
     });
     // The body is taken as it arrives, into one buffer of the announced size: read at the end, 70 MB
-    // of SHOW JOBS would be held twice (the reply's chunks and their copy).
-    auto body = std::make_shared<QByteArray>();
-    connect(reply, &QNetworkReply::readyRead, reply, [reply, body, limit] {
-        if (body->isEmpty()) {
-            bool known = false;
-            const qint64 length = reply->header(QNetworkRequest::ContentLengthHeader).toLongLong(&known);
-            if (known && length > 0 && length <= limit)
-                body->reserve(length);
+    // of SHOW JOBS would be held twice (the reply's chunks and their copy). A sink may give a
+    // StreamedText for it instead, read by a decode while the rest arrives.
+    struct Received {
+        QByteArray body;
+        std::shared_ptr<StreamedText> stream;
+        bool started = false;
+    };
+    auto in = std::make_shared<Received>();
+    const auto take = [reply, in] {
+        if (in->stream) {
+            const qint64 n = reply->read(in->stream->writeArea(), static_cast<qint64>(in->stream->room()));
+            in->stream->commit(static_cast<std::size_t>(std::max<qint64>(0, n)));
+            return;
         }
         // Straight into the buffer: readAll() would copy each piece once more.
-        const qsizetype at = body->size();
-        body->resize(at + reply->bytesAvailable());
-        body->resize(at + std::max<qint64>(0, reply->read(body->data() + at, body->size() - at)));
+        const qsizetype at = in->body.size();
+        in->body.resize(at + reply->bytesAvailable());
+        in->body.resize(at + std::max<qint64>(0, reply->read(in->body.data() + at, in->body.size() - at)));
+    };
+    connect(reply, &QNetworkReply::readyRead, reply, [reply, in, limit, take, sink = std::move(sink)] {
+        if (!in->started) {
+            in->started = true;
+            bool known = false;
+            const qint64 length = reply->header(QNetworkRequest::ContentLengthHeader).toLongLong(&known);
+            if (known && length > 0 && length <= limit) {
+                if (sink && reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200)
+                    in->stream = sink(length);
+                if (!in->stream)
+                    in->body.reserve(length);
+            }
+        }
+        take();
     });
-    connect(reply, &QNetworkReply::finished, this, [this, reply, body, done = std::move(done)] {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, in, take, done = std::move(done)] {
         reply->deleteLater();
         HttpResult result;
         result.reply = reply;
         result.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        body->append(reply->readAll());
-        result.body = std::move(*body);
+        if (reply->bytesAvailable() > 0)
+            take();
+        if (in->stream) {
+            // Whatever stopped the transfer, the decode sees the end of what arrived.
+            in->stream->finish();
+            result.streamed = true;
+        }
+        result.body = std::move(in->body);
         const auto err = reply->error();
         if (reply->property("jobdeckTooLarge").toBool()) {
             result.error =
@@ -165,7 +208,8 @@ void ApiClient::send(QNetworkReply* reply, HttpCallback done) {
 }
 
 void ApiClient::sendGet(const QString& path, const QList<std::pair<QString, QString>>& query,
-                        std::chrono::milliseconds timeout, bool withCredentials, HttpCallback done) {
+                        std::chrono::milliseconds timeout, bool withCredentials, HttpCallback done,
+                        StreamSink sink) {
     if (!m_connection.isValid()) {
         HttpResult result;
         result.error =
@@ -173,7 +217,7 @@ void ApiClient::sendGet(const QString& path, const QList<std::pair<QString, QStr
         QTimer::singleShot(0, this, [result, done = std::move(done)] { done(result); });
         return;
     }
-    send(m_network.get(makeRequest(path, query, timeout, withCredentials)), std::move(done));
+    send(m_network.get(makeRequest(path, query, timeout, withCredentials)), std::move(done), std::move(sink));
 }
 
 ApiReply<json>* ApiClient::execute(const Statement& statement, const QString& idempotencyKey) {
@@ -185,7 +229,8 @@ ApiReply<json>* ApiClient::execute(const Statement& statement, const QString& id
 }
 
 ApiReply<json>* ApiClient::executeText(const std::string& statement, const QString& idempotencyKey,
-                                       bool retryLostResponse, StatusParser parser) {
+                                       bool retryLostResponse, StatusParser parser,
+                                       StreamParser streamParser) {
     auto* reply = new ApiReply<json>(this);
     auto call = std::make_shared<StatementCall>();
     call->body = QByteArray::fromStdString(json{{"statement", statement}}.dump());
@@ -193,6 +238,7 @@ ApiReply<json>* ApiClient::executeText(const std::string& statement, const QStri
     call->retryLostResponse = retryLostResponse;
     call->reply = reply;
     call->parser = std::move(parser);
+    call->streamParser = std::move(streamParser);
     call->deadline = QDeadlineTimer(m_statementTimeout.count());
     if (!m_connection.isValid()) {
         QTimer::singleShot(0, reply, [reply] {
@@ -213,37 +259,54 @@ void ApiClient::postStatement(const std::shared_ptr<StatementCall>& call) {
     request.setRawHeader("Prefer", QByteArray("wait=") + QByteArray::number(m_preferWaitSeconds));
     if (!call->idempotencyKey.isEmpty())
         request.setRawHeader("Idempotency-Key", call->idempotencyKey.toUtf8());
-    send(m_network.post(request, call->body), [this, call](const HttpResult& r) {
-        if (!call->reply)
-            return;
-        if (r.error) {
-            const bool lost =
-                r.error->kind == ApiError::Kind::Network || r.error->kind == ApiError::Kind::Timeout;
-            // Only RUN JOB is safe to repeat: its Idempotency-Key makes the service start one run.
-            if (lost && call->retryLostResponse && call->retriesDone < m_runRetryDelays.size() &&
-                !call->deadline.hasExpired()) {
-                const auto delay = m_runRetryDelays[call->retriesDone++];
-                QTimer::singleShot(delay, this, [this, call] { postStatement(call); });
+    send(
+        m_network.post(request, call->body),
+        [this, call](const HttpResult& r) {
+            if (!call->reply)
                 return;
-            }
-            call->reply->reject(*r.error);
-            return;
-        }
-        parseStatus(call, r.body, [this, call](json body) {
-            if (!body.contains("apiStatus")) {
-                // A service that ignores Prefer: wait answers {"requestId"} only.
-                if (!body.contains("requestId") || !body["requestId"].is_string()) {
-                    call->reply->reject(
-                        {ApiError::Kind::Protocol, QStringLiteral("The answer has no requestId")});
+            if (r.error) {
+                const bool lost =
+                    r.error->kind == ApiError::Kind::Network || r.error->kind == ApiError::Kind::Timeout;
+                // Only RUN JOB is safe to repeat: its Idempotency-Key makes the service start one run.
+                if (lost && call->retryLostResponse && call->retriesDone < m_runRetryDelays.size() &&
+                    !call->deadline.hasExpired()) {
+                    const auto delay = m_runRetryDelays[call->retriesDone++];
+                    QTimer::singleShot(delay, this, [this, call] { postStatement(call); });
                     return;
                 }
-                call->requestId = QString::fromStdString(body["requestId"].get<std::string>());
-                pollStatus(call);
+                call->reply->reject(*r.error);
                 return;
             }
-            handleStatus(call, std::move(body));
+            parseStatus(call, r, [this, call](json body) {
+                if (!body.contains("apiStatus")) {
+                    // A service that ignores Prefer: wait answers {"requestId"} only.
+                    if (!body.contains("requestId") || !body["requestId"].is_string()) {
+                        call->reply->reject(
+                            {ApiError::Kind::Protocol, QStringLiteral("The answer has no requestId")});
+                        return;
+                    }
+                    call->requestId = QString::fromStdString(body["requestId"].get<std::string>());
+                    pollStatus(call);
+                    return;
+                }
+                handleStatus(call, std::move(body));
+            });
+        },
+        streamSink(call));
+}
+
+ApiClient::StreamSink ApiClient::streamSink(const std::shared_ptr<StatementCall>& call) {
+    if (!call->streamParser)
+        return {};
+    return [this, call](qint64 length) {
+        auto stream = std::make_shared<StreamedText>(static_cast<std::size_t>(length));
+        std::erase_if(m_streams, [](const std::weak_ptr<StreamedText>& s) { return s.expired(); });
+        m_streams.push_back(stream);
+        call->streamed = QtConcurrent::run(&m_streamDecoder, [stream, parser = call->streamParser] {
+            return parsedOrDiscarded([&] { return parser(*stream); });
         });
-    });
+        return stream;
+    };
 }
 
 void ApiClient::handleStatus(const std::shared_ptr<StatementCall>& call, json body) {
@@ -312,41 +375,47 @@ void ApiClient::pollStatus(const std::shared_ptr<StatementCall>& call) {
                     call->reply->reject(*r.error);
                     return;
                 }
-                parseStatus(call, r.body, [this, call](json body) { handleStatus(call, std::move(body)); });
+                parseStatus(call, r, [this, call](json body) { handleStatus(call, std::move(body)); });
             });
 }
 
-template <class R, class Work, class Done> void ApiClient::offThread(QObject* context, Work work, Done done) {
+template <class R, class Done> void ApiClient::whenDone(QObject* context, QFuture<R> future, Done done) {
     // The watcher belongs to context: when context is deleted first, done() is never called.
     auto* watcher = new QFutureWatcher<R>(context);
     connect(watcher, &QFutureWatcherBase::finished, context, [watcher, done = std::move(done)]() mutable {
         watcher->deleteLater();
         done(watcher->future().takeResult());
     });
-    watcher->setFuture(QtConcurrent::run(&m_decoder, std::move(work)));
+    watcher->setFuture(std::move(future));
 }
 
-void ApiClient::parseStatus(const std::shared_ptr<StatementCall>& call, const QByteArray& bytes,
+template <class R, class Work, class Done> void ApiClient::offThread(QObject* context, Work work, Done done) {
+    whenDone<R>(context, QtConcurrent::run(&m_decoder, std::move(work)), std::move(done));
+}
+
+void ApiClient::parseStatus(const std::shared_ptr<StatementCall>& call, const HttpResult& result,
                             std::function<void(json)> next) {
+    auto done = [call, next = std::move(next)](json body) {
+        if (!body.is_object()) {
+            call->reply->reject(
+                {ApiError::Kind::Protocol, QStringLiteral("The service answered with invalid JSON")});
+            return;
+        }
+        next(std::move(body));
+    };
+    if (result.streamed) {
+        // Decoded while it arrived; the transfer is complete, so the decode is at or near its end.
+        whenDone<json>(call->reply, std::exchange(call->streamed, {}), std::move(done));
+        return;
+    }
     offThread<json>(
         call->reply,
-        [bytes, parser = call->parser] {
+        [bytes = result.body, parser = call->parser] {
             if (!parser)
                 return json::parse(bytes.begin(), bytes.end(), nullptr, false);
-            try {
-                return parser(bytes);
-            } catch (const json::exception&) {
-                return json(json::value_t::discarded);
-            }
+            return parsedOrDiscarded([&] { return parser(bytes); });
         },
-        [call, next = std::move(next)](json body) {
-            if (!body.is_object()) {
-                call->reply->reject(
-                    {ApiError::Kind::Protocol, QStringLiteral("The service answered with invalid JSON")});
-                return;
-            }
-            next(std::move(body));
-        });
+        std::move(done));
 }
 
 namespace {
@@ -404,16 +473,22 @@ ApiReply<SparkJob>* ApiClient::describeJob(const QString& name) {
 }
 
 ApiReply<std::vector<SparkJob>>* ApiClient::showJobs() {
-    // 100,000 jobs are 70 MB of JSON: they are decoded from the bytes straight into SparkJobs, and only
-    // the rest of the answer becomes a DOM and takes the usual way. `decoded` is written by the parser
-    // and read by the conversion, both on the decoder thread, one after the other.
+    // 100,000 jobs are 70 MB of JSON: they are decoded from the bytes straight into SparkJobs, while
+    // the bytes arrive when their length is announced, and only the rest of the answer becomes a DOM
+    // and takes the usual way. `decoded` is written by the parser and then read by the conversion, on
+    // worker threads one after the other (the answer's delivery to this thread lies between them).
     auto decoded = std::make_shared<SparkJobListDecoder::Status>();
-    auto* raw =
-        executeText(printStatement(ShowJobsStatement{}), {}, false, [decoded](const QByteArray& bytes) {
-            *decoded = SparkJobListDecoder::decodeStatus(
-                {bytes.constData(), static_cast<std::size_t>(bytes.size())});
-            return std::move(decoded->envelope);
-        });
+    const auto parse = [decoded](auto& text) {
+        *decoded = SparkJobListDecoder::decodeStatus(text);
+        return std::move(decoded->envelope);
+    };
+    auto* raw = executeText(
+        printStatement(ShowJobsStatement{}), {}, false,
+        [parse](const QByteArray& bytes) {
+            std::string_view text(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+            return parse(text);
+        },
+        parse);
     return mapped<std::vector<SparkJob>>(raw, [decoded](const json& r) {
         if (decoded->jobsError)
             throw std::runtime_error(*decoded->jobsError);

@@ -8,8 +8,10 @@
 #include "core/SparkJob.h"
 #include "core/SparkJobRun.h"
 #include "core/Statement.h"
+#include "core/StreamedText.h"
 
 #include <QByteArray>
+#include <QFuture>
 #include <QNetworkAccessManager>
 #include <QObject>
 #include <QThreadPool>
@@ -104,26 +106,37 @@ private:
     // Turns the bytes of a status answer into its DOM on the decoder thread; throws when they are not
     // JSON. Unset: json::parse.
     using StatusParser = std::function<nlohmann::json(const QByteArray&)>;
+    // The same, reading the bytes while they arrive (a StreamedText the transfer fills).
+    using StreamParser = std::function<nlohmann::json(StreamedText&)>;
+    // Called when a 200 answer announces `length` bytes: a StreamedText to receive them in instead of
+    // the result's body, or null for the body.
+    using StreamSink = std::function<std::shared_ptr<StreamedText>(qint64 length)>;
 
     ApiReply<nlohmann::json>* executeText(const std::string& statement, const QString& idempotencyKey,
-                                          bool retryLostResponse, StatusParser parser = {});
+                                          bool retryLostResponse, StatusParser parser = {},
+                                          StreamParser streamParser = {});
     void postStatement(const std::shared_ptr<StatementCall>& call);
     void pollStatus(const std::shared_ptr<StatementCall>& call);
     void handleStatus(const std::shared_ptr<StatementCall>& call, nlohmann::json body);
     void sendGet(const QString& path, const QList<std::pair<QString, QString>>& query,
-                 std::chrono::milliseconds timeout, bool withCredentials, HttpCallback done);
-    void send(QNetworkReply* reply, HttpCallback done);
+                 std::chrono::milliseconds timeout, bool withCredentials, HttpCallback done,
+                 StreamSink sink = {});
+    void send(QNetworkReply* reply, HttpCallback done, StreamSink sink = {});
+    // For a call with a StreamParser: the sink that starts decoding the answer as it arrives.
+    StreamSink streamSink(const std::shared_ptr<StatementCall>& call);
     QNetworkRequest makeRequest(const QString& path, const QList<std::pair<QString, QString>>& query,
                                 std::chrono::milliseconds timeout, bool withCredentials) const;
 
     // Parses a status answer off this thread, then continues with it here (invalid JSON rejects).
-    void parseStatus(const std::shared_ptr<StatementCall>& call, const QByteArray& bytes,
+    void parseStatus(const std::shared_ptr<StatementCall>& call, const HttpResult& result,
                      std::function<void(nlohmann::json)> next);
     // Runs `convert` on the apiResponse of a statement, off this thread (SHOW JOBS decodes 100,000 jobs);
     // a thrown exception becomes a Protocol error.
     template <class T, class Convert> ApiReply<T>* mapped(ApiReply<nlohmann::json>* raw, Convert convert);
     // Runs work() on m_decoder and hands its result to done() on this thread, unless context is gone.
     template <class R, class Work, class Done> void offThread(QObject* context, Work work, Done done);
+    // Hands the result of `future` to done() on this thread, unless context is gone.
+    template <class R, class Done> void whenDone(QObject* context, QFuture<R> future, Done done);
 
     QNetworkAccessManager m_network;
     ConnectionInfo m_connection;
@@ -136,6 +149,11 @@ private:
     // Decodes answers so a large one never stalls the GUI. One worker: answers are decoded and
     // delivered in the order they arrived. Declared last so it is destroyed (waiting for its work) first.
     QThreadPool m_decoder;
+    // Decodes answers while they arrive (SHOW JOBS), so the decode overlaps the transfer. Apart from
+    // m_decoder: such a decode waits for bytes, and other answers must not wait behind it. The streams
+    // being read are finished when the client goes, so no decode waits for bytes that will not come.
+    std::vector<std::weak_ptr<StreamedText>> m_streams;
+    QThreadPool m_streamDecoder;
 };
 
 } // namespace jobdeck

@@ -17,13 +17,23 @@ using nlohmann::json;
 namespace {
 
 // A strict JSON scanner over the whole text (RFC 8259, as json::parse accepts it: UTF-8 checked,
-// surrogate pairs paired, no trailing commas). Syntax errors throw json::parse_error.
+// surrogate pairs paired, no trailing commas). Syntax errors throw json::parse_error. Over a
+// StreamedText it reads while the text arrives: where it reaches the end of what has arrived it waits
+// for more, and only the end of the whole text counts as its end, so the results and the messages are
+// those of the whole text.
 class Scanner final {
 public:
     explicit Scanner(std::string_view text)
         : m_begin(text.data())
         , m_p(text.data())
-        , m_end(text.data() + text.size()) {}
+        , m_end(text.data() + text.size())
+        , m_total(text.size()) {}
+    explicit Scanner(StreamedText& text)
+        : m_begin(text.data())
+        , m_p(text.data())
+        , m_end(text.data())
+        , m_total(text.capacity())
+        , m_stream(&text) {}
 
     [[noreturn]] void fail(const std::string& what) const {
         throw json::parse_error::create(101, static_cast<std::size_t>(m_p - m_begin) + 1,
@@ -32,9 +42,14 @@ public:
 
     // The next significant character; '\0' at the end of the text.
     char peek() {
-        while (m_p != m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
-            ++m_p;
-        return m_p == m_end ? '\0' : *m_p;
+        for (;;) {
+            while (m_p != m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
+                ++m_p;
+            if (m_p != m_end)
+                return *m_p;
+            if (!more())
+                return '\0';
+        }
     }
     bool atEnd() { return peek() == '\0' && m_p == m_end; }
     bool take(char c) {
@@ -49,7 +64,8 @@ public:
                               : std::string("expected ") + what);
     }
     const char* position() const { return m_p; }
-    std::size_t remaining() const { return static_cast<std::size_t>(m_end - m_p); }
+    // How much of the text (as announced, for a stream) lies ahead.
+    std::size_t remaining() const { return m_total - static_cast<std::size_t>(m_p - m_begin); }
 
     // The string at the current position: a view of the text when it has no escapes, else of `scratch`.
     std::string_view string(std::string& scratch);
@@ -68,6 +84,22 @@ public:
     void skipValue();
 
 private:
+    // False at the end of the text; over a stream, first waits for more of it.
+    bool more() {
+        if (m_stream == nullptr)
+            return false;
+        const auto have = static_cast<std::size_t>(m_end - m_begin);
+        const std::size_t now = m_stream->waitBeyond(have);
+        m_end = m_begin + now;
+        return now > have;
+    }
+    // True while there is a character at m_p.
+    bool has() { return m_p != m_end || more(); }
+    // At least n characters from m_p, unless the text ends sooner.
+    void need(std::ptrdiff_t n) {
+        while (m_end - m_p < n && more()) {
+        }
+    }
     void utf8();
     unsigned byteAt(std::ptrdiff_t i) const {
         return i < m_end - m_p ? static_cast<unsigned char>(m_p[i]) : 0u;
@@ -75,19 +107,22 @@ private:
 
     const char* m_begin;
     const char* m_p;
-    const char* m_end;
+    const char* m_end; // of what has arrived
+    std::size_t m_total;
+    StreamedText* m_stream = nullptr;
 };
 
 std::string_view Scanner::string(std::string& scratch) {
     const char* open = m_p++;
     bool escaped = false;
     for (;;) {
-        if (m_p == m_end)
+        if (!has())
             fail("unterminated string");
         const auto c = static_cast<unsigned char>(*m_p);
         if (c == '"')
             break;
         if (c == '\\') {
+            need(2);
             if (m_end - m_p < 2)
                 fail("unterminated string");
             escaped = true;
@@ -110,6 +145,7 @@ std::string_view Scanner::string(std::string& scratch) {
 
 void Scanner::utf8() {
     // The well-formed sequences of RFC 3629 (no overlong forms, no surrogates, nothing past U+10FFFF).
+    need(4);
     const unsigned c = byteAt(0);
     const auto in = [this](std::ptrdiff_t i, unsigned lo, unsigned hi) {
         const unsigned b = byteAt(i);
@@ -144,27 +180,27 @@ void Scanner::utf8() {
 bool Scanner::number() {
     const auto digits = [this] {
         const char* from = m_p;
-        while (m_p != m_end && *m_p >= '0' && *m_p <= '9')
+        while (has() && *m_p >= '0' && *m_p <= '9')
             ++m_p;
         if (m_p == from)
             fail(m_p == m_end ? "unexpected end of the text" : "unexpected character");
     };
-    if (m_p != m_end && *m_p == '-')
+    if (has() && *m_p == '-')
         ++m_p;
-    if (m_p != m_end && *m_p == '0')
+    if (has() && *m_p == '0')
         ++m_p; // no leading zeros: "01" fails on the '1' as a missing separator
     else
         digits();
     bool integer = true;
-    if (m_p != m_end && *m_p == '.') {
+    if (has() && *m_p == '.') {
         integer = false;
         ++m_p;
         digits();
     }
-    if (m_p != m_end && (*m_p == 'e' || *m_p == 'E')) {
+    if (has() && (*m_p == 'e' || *m_p == 'E')) {
         integer = false;
         ++m_p;
-        if (m_p != m_end && (*m_p == '+' || *m_p == '-'))
+        if (has() && (*m_p == '+' || *m_p == '-'))
             ++m_p;
         digits();
     }
@@ -172,6 +208,7 @@ bool Scanner::number() {
 }
 
 void Scanner::literal() {
+    need(5);
     for (const std::string_view word :
          {std::string_view("true"), std::string_view("false"), std::string_view("null")})
         if (m_end - m_p >= static_cast<std::ptrdiff_t>(word.size()) &&
@@ -682,17 +719,26 @@ void expectEnd(Scanner& s) {
         s.fail("text after the end of the JSON value");
 }
 
-} // namespace
-
-SparkJobListDecoder::Status SparkJobListDecoder::decodeStatus(std::string_view text) {
-    Scanner s(text);
-    Status status;
+SparkJobListDecoder::Status decodeStatusFrom(Scanner& s) {
+    SparkJobListDecoder::Status status;
     if (s.peek() == '{')
         readEnvelope(s, status.envelope, 0, status);
     else
         status.envelope = parseValue(s);
     expectEnd(s);
     return status;
+}
+
+} // namespace
+
+SparkJobListDecoder::Status SparkJobListDecoder::decodeStatus(std::string_view text) {
+    Scanner s(text);
+    return decodeStatusFrom(s);
+}
+
+SparkJobListDecoder::Status SparkJobListDecoder::decodeStatus(StreamedText& text) {
+    Scanner s(text);
+    return decodeStatusFrom(s);
 }
 
 std::vector<SparkJob> SparkJobListDecoder::decodeList(std::string_view text) {

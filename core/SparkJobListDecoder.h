@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/SparkJob.h"
+#include "core/StreamedText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,9 @@ public:
     // A status envelope (`{"apiStatus": ..., "apiResponse": {"showJobsApiResponse": {"sparkJobs":
     // [...]}}}`); the fields may come in any order, and a duplicated key counts once, the last time.
     static Status decodeStatus(std::string_view text);
+    // The same, read while the text arrives (on another thread than the one receiving it): the result
+    // and any message are those of the whole text once finished, so a decode can overlap the transfer.
+    static Status decodeStatus(StreamedText& text);
 
     // A JSON array of jobs; throws what json::parse(text).get<std::vector<SparkJob>>() throws.
     static std::vector<SparkJob> decodeList(std::string_view text);

@@ -8,6 +8,8 @@
 #include "tests/client/ShowJobsAnswer.h"
 
 #include <QElapsedTimer>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 #include <QTimer>
 
@@ -46,6 +48,44 @@ std::vector<SparkJob> makeJobs() {
     }
     return jobs;
 }
+
+std::vector<SparkJob> firstJobs(std::size_t n) {
+    std::vector<SparkJob> jobs = makeJobs();
+    jobs.resize(n);
+    return jobs;
+}
+
+// Answers every connection with `head` and the first `firstPart` bytes of `body` at once, then after
+// `pause` either the rest (cut = false) or nothing more, dropping the connection (cut = true): the
+// client reads the first part while the rest is on its way.
+class SlowServer final {
+public:
+    SlowServer(QByteArray body, qsizetype firstPart, std::chrono::milliseconds pause, bool cut) {
+        QObject::connect(&m_server, &QTcpServer::newConnection, &m_server, [=, this] {
+            while (QTcpSocket* socket = m_server.nextPendingConnection()) {
+                QObject::connect(socket, &QTcpSocket::readyRead, socket, [=] {
+                    if (!socket->readAll().contains("\r\n\r\n") || socket->property("answered").toBool())
+                        return;
+                    socket->setProperty("answered", true);
+                    socket->write(httpResponse(200, body).chopped(body.size() - firstPart));
+                    QTimer::singleShot(pause, socket, [=] {
+                        if (cut) {
+                            socket->abort();
+                            return;
+                        }
+                        socket->write(body.mid(firstPart));
+                        socket->disconnectFromHost();
+                    });
+                });
+            }
+        });
+        m_server.listen(QHostAddress::LocalHost);
+    }
+    QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(m_server.serverPort()); }
+
+private:
+    QTcpServer m_server;
+};
 
 } // namespace
 
@@ -134,6 +174,51 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return order.size() == 5; }, 20000));
         for (int i = 0; i < 5; ++i)
             QVERIFY(order[i] >= 0);
+    }
+
+    void showJobsIsDecodedWhileItArrives() {
+        // The answer's length is announced, so its decode starts with its first bytes and waits for
+        // the rest: the jobs are those of the whole answer, wherever the pause falls.
+        const std::vector<SparkJob> jobs = firstJobs(500);
+        const QByteArray answer = showJobsAnswer(jobs);
+        for (const qsizetype firstPart : {qsizetype(1), answer.size() / 3, answer.size() - 1}) {
+            SlowServer server(answer, firstPart, 300ms, false);
+            ApiClient client;
+            client.setConnection({QUrl(server.url()), "proj-1", "key-1", "secret-1"});
+            const auto out = waitFor(client.showJobs(), 20000);
+            QVERIFY2(out.value, qPrintable(out.errorText()));
+            QCOMPARE(*out.value, jobs);
+        }
+    }
+
+    void aTransferCutShortIsANetworkErrorNotADecodeError() {
+        // The decode reading along sees the end of what arrived; the caller gets the transfer's error.
+        const QByteArray answer = showJobsAnswer(firstJobs(200));
+        SlowServer server(answer, answer.size() / 2, 100ms, true);
+        ApiClient client;
+        client.setConnection({QUrl(server.url()), "proj-1", "key-1", "secret-1"});
+        const auto out = waitFor(client.showJobs(), 20000);
+        QVERIFY(out.error);
+        QCOMPARE(out.error->kind, ApiError::Kind::Network);
+        QVERIFY2(out.error->message.startsWith(QStringLiteral("Cannot reach %1: ").arg(server.url())),
+                 qPrintable(out.error->message));
+    }
+
+    void aClientGoneMidTransferDoesNotWaitForTheRest() {
+        // Its decode waits for bytes that will never come: the client ends it on the way out.
+        const QByteArray answer = showJobsAnswer(firstJobs(200));
+        SlowServer server(answer, answer.size() / 2, 60s, false);
+        QElapsedTimer t;
+        {
+            ApiClient client;
+            client.setConnection({QUrl(server.url()), "proj-1", "key-1", "secret-1"});
+            bool called = false;
+            client.showJobs()->then(&client, [&called](const auto&) { called = true; });
+            QTest::qWait(300); // the first half is in, the decode waits for the rest
+            QVERIFY(!called);
+            t.start();
+        }
+        QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
     }
 
     void showJobsKeepsEveryOutcome() {

@@ -6,6 +6,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace jobdeck;
@@ -43,6 +44,48 @@ bool isParseError(const std::string& text) {
         return true;
     }
     return false;
+}
+
+// What decodeStatus gives: the envelope, the jobs or their problem, or the parse error's message.
+struct StatusOutcome {
+    std::string envelope;
+    std::optional<std::vector<SparkJob>> jobs;
+    std::optional<std::string> jobsError;
+    std::string parseError;
+    bool operator==(const StatusOutcome&) const = default;
+};
+
+template <class Text> StatusOutcome decodedStatus(Text&& text) {
+    try {
+        auto status = SparkJobListDecoder::decodeStatus(text);
+        return {status.envelope.dump(), std::move(status.jobs), std::move(status.jobsError), {}};
+    } catch (const json::parse_error& e) {
+        return {{}, {}, {}, e.what()};
+    }
+}
+
+// decodeStatus over a StreamedText of `capacity` bytes that another thread fills with `text` in pieces
+// of random sizes (1 to maxPiece bytes), pausing now and then, and then finishes.
+StatusOutcome decodedWhileArriving(const std::string& text, std::size_t capacity, unsigned seed,
+                                   int maxPiece) {
+    StreamedText stream(capacity);
+    std::thread writer([&] {
+        std::mt19937 random(seed);
+        std::size_t at = 0;
+        while (at < text.size()) {
+            const std::size_t n =
+                std::min({text.size() - at, stream.room(), 1 + random() % static_cast<unsigned>(maxPiece)});
+            std::copy_n(text.data() + at, n, stream.writeArea());
+            stream.commit(n);
+            at += n;
+            if (random() % 16 == 0)
+                std::this_thread::yield();
+        }
+        stream.finish();
+    });
+    StatusOutcome outcome = decodedStatus(stream);
+    writer.join();
+    return outcome;
 }
 
 // Random jobs as JSON text, written member by member so key order, spacing, escapes and duplicate keys
@@ -419,6 +462,55 @@ private slots:
             R"("createdAt":"2026-11-30T05:01:46Z","updatedAt":"2026-11-30T05:01:46Z","unknown":)" +
             balanced + "}]");
         QCOMPARE(jobs.size(), std::size_t(1));
+    }
+
+    void decodingWhileTheTextArrivesGivesTheWholeTextsResult() {
+        // Valid answers, refused jobs, corrupted bytes, every kind of malformed text: fed in pieces from
+        // single bytes up, the result or the message is exactly that of the whole text.
+        Generator g(6);
+        std::vector<std::string> texts;
+        for (int round = 0; round < 150; ++round)
+            texts.push_back(envelope("API_OPERATION_STATUS_SUCCESS", g.list(g.below(24), round % 3 == 0)));
+        for (int round = 0; round < 150; ++round) {
+            std::string text = envelope("API_OPERATION_STATUS_SUCCESS", g.list(2, true));
+            text[static_cast<std::size_t>(g.below(static_cast<int>(text.size())))] =
+                "{}[],:\"\\u0-. \x80"[g.below(14)];
+            texts.push_back(std::move(text));
+        }
+        for (const std::string text : {"", " ", "[1,]", "[tru]", "[\"\xe6\x97\"]", R"(["\ud800"])", "{} x",
+                                       R"({"a":1,})", "[\"unterminated", "null", "[01]", "[1e]"})
+            texts.emplace_back(text);
+        int parseErrors = 0, jobsErrors = 0, jobs = 0;
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            const std::string& text = texts[i];
+            const StatusOutcome whole = decodedStatus(std::string_view(text));
+            for (const int maxPiece : {1, 7, 4096}) {
+                const StatusOutcome streamed =
+                    decodedWhileArriving(text, text.size(), static_cast<unsigned>(i), maxPiece);
+                QVERIFY2(streamed == whole,
+                         (text + "\n  whole: " + whole.parseError + "\n  streamed: " + streamed.parseError)
+                             .c_str());
+            }
+            parseErrors += !whole.parseError.empty();
+            jobsErrors += whole.jobsError.has_value();
+            jobs += whole.jobs ? static_cast<int>(whole.jobs->size()) : 0;
+        }
+        QVERIFY(parseErrors > 50);
+        QVERIFY(jobsErrors > 20);
+        QVERIFY(jobs > 1000);
+    }
+
+    void aTransferThatStopsEarlyIsTheTextReceived() {
+        // The stream is finished before its announced size (a lost connection): what arrived is the text.
+        Generator g(7);
+        const std::string text = envelope("API_OPERATION_STATUS_SUCCESS", g.list(20, false));
+        for (std::size_t n = 0; n <= text.size(); n += 1 + n / 8) {
+            const std::string received = text.substr(0, n);
+            const StatusOutcome outcome =
+                decodedWhileArriving(received, text.size(), static_cast<unsigned>(n), 64);
+            QCOMPARE(outcome, decodedStatus(std::string_view(received)));
+            QCOMPARE(outcome.parseError.empty(), n == text.size());
+        }
     }
 
     void wrongTopLevelTypes() {
