@@ -8,8 +8,10 @@
 
 namespace jobdeck {
 
-DeferredWrites::DeferredWrites(SqliteDatabase& db, std::chrono::milliseconds interval, std::size_t batch)
+DeferredWrites::DeferredWrites(SqliteDatabase& db, Writer writer, std::chrono::milliseconds interval,
+                               std::size_t batch)
     : m_db(db)
+    , m_writer(std::move(writer))
     , m_interval(interval)
     , m_batch(batch)
     , m_thread([this] { run(); }) {}
@@ -28,13 +30,29 @@ DeferredWrites::~DeferredWrites() {
     }
 }
 
-void DeferredWrites::add(Write write) {
+bool DeferredWrites::queuedOne() {
+    // The first row starts the interval; a full batch ends it early.
+    const std::size_t size = m_queue.size();
+    return size == 1 || size >= m_batch;
+}
+
+void DeferredWrites::addAudit(AuditEntry entry) {
     bool wake = false;
     {
         const std::lock_guard lock(m_mutex);
-        m_queue.push_back(std::move(write));
-        // The first write starts the interval; a full batch ends it early.
-        wake = m_queue.size() == 1 || m_queue.size() >= m_batch;
+        m_queue.audit.push_back(std::move(entry));
+        wake = queuedOne();
+    }
+    if (wake)
+        m_wake.notify_one();
+}
+
+void DeferredWrites::addStatus(StatusRow row) {
+    bool wake = false;
+    {
+        const std::lock_guard lock(m_mutex);
+        m_queue.statuses.push_back(std::move(row));
+        wake = queuedOne();
     }
     if (wake)
         m_wake.notify_one();
@@ -51,18 +69,20 @@ void DeferredWrites::flush() {
     // The queue is taken inside the transaction, that is while holding the connection: a durable write
     // on another thread then either commits these first or waits until they are committed.
     m_db.transaction([&] {
-        std::vector<Write> writes;
+        // Flushes take turns (the transaction holds the connection), so the written group's vectors
+        // become the next group's: no large allocation, and no large free, per group.
         {
             const std::lock_guard lock(m_mutex);
-            writes.swap(m_queue);
+            std::swap(m_writing, m_queue);
         }
-        for (const auto& write : writes) {
-            try {
-                write();
-            } catch (const std::exception& e) {
-                spdlog::error("a queued audit entry or status could not be written: {}", e.what());
+        struct Clear {
+            Batch& rows;
+            ~Clear() {
+                rows.audit.clear();
+                rows.statuses.clear();
             }
-        }
+        } clear{m_writing};
+        m_writer(m_writing);
     });
 }
 

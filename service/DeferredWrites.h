@@ -1,10 +1,15 @@
 #pragma once
 
+#include "core/AuditEntry.h"
+#include "service/StatusJson.h"
+
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -13,35 +18,56 @@ namespace jobdeck {
 class SqliteDatabase;
 
 // Writes that need not be on disk before the request that made them is answered (audit entries and
-// statuses of read statements): queued in memory and committed together by a background thread, in
-// one transaction (one fsync) every `interval` or as soon as `batch` are waiting. flush() commits what
-// is queued now; a durable write that calls it inside its own transaction commits the queue with it,
-// so the queued writes always reach the database in the order they were made, before later durable
-// ones. The destructor flushes. A write that fails is logged and dropped; the others still commit.
+// statuses of read statements): queued in memory as rows and committed together by a background
+// thread, in one transaction (one fsync) every `interval` or as soon as `batch` are waiting. flush()
+// commits what is queued now; a durable write that calls it inside its own transaction commits the
+// queue with it, so queued audit entries always reach the database in the order they were made,
+// before later durable ones. The destructor flushes. A group whose rows fail to write is logged and
+// dropped.
 class DeferredWrites final {
 public:
-    using Write = std::function<void()>;
+    // A request's status row; without a status, the PENDING row of an acknowledged request (written
+    // only when there is none).
+    struct StatusRow {
+        std::string projectUid;
+        std::string requestId;
+        std::optional<StatusJson> status;
+    };
+    // What one group commits: the audit entries in the order they were made, and the status rows
+    // (whose order does not matter: a PENDING row never replaces a status).
+    struct Batch {
+        std::vector<AuditEntry> audit;
+        std::vector<StatusRow> statuses;
+        bool empty() const { return audit.empty() && statuses.empty(); }
+        std::size_t size() const { return audit.size() + statuses.size(); }
+    };
+    // Writes a batch; it runs inside a transaction of the database.
+    using Writer = std::function<void(const Batch&)>;
 
-    DeferredWrites(SqliteDatabase& db, std::chrono::milliseconds interval, std::size_t batch);
+    DeferredWrites(SqliteDatabase& db, Writer writer, std::chrono::milliseconds interval, std::size_t batch);
     ~DeferredWrites();
     DeferredWrites(const DeferredWrites&) = delete;
     DeferredWrites& operator=(const DeferredWrites&) = delete;
 
-    // `write` runs later, on some thread, inside a transaction of the database.
-    void add(Write write);
-    // Runs every queued write in one transaction (joining the caller's, if it is inside one).
+    void addAudit(AuditEntry entry);
+    void addStatus(StatusRow row);
+    // Writes every queued row in one transaction (joining the caller's, if it is inside one).
     void flush();
     bool empty() const;
 
 private:
     void run();
+    // Under m_mutex, after a row was queued.
+    bool queuedOne();
 
     SqliteDatabase& m_db;
+    const Writer m_writer;
     const std::chrono::milliseconds m_interval;
     const std::size_t m_batch;
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
-    std::vector<Write> m_queue;
+    Batch m_queue;
+    Batch m_writing; // the group being written, inside flush()'s transaction only
     bool m_stopping = false;
     std::thread m_thread;
 };

@@ -4,6 +4,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
@@ -11,7 +12,7 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 
@@ -27,13 +28,6 @@ namespace {
 
 std::string_view view(beast::string_view text) {
     return {text.data(), text.size()};
-}
-
-std::string lowerCase(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
 }
 
 // A header value must stay one line whatever the reason says.
@@ -122,9 +116,14 @@ void logRequest(bool accessLog, std::string_view method, std::string_view path, 
 
 } // namespace
 
-std::string HttpRequest::header(std::string_view name) const {
-    const auto it = headers.find(lowerCase(name));
-    return it == headers.end() ? std::string{} : it->second;
+std::string_view HttpRequest::header(std::string_view name) const {
+    // Beast's range runs in the fields' order from the first of the name to its last.
+    const auto [first, last] = headers.equal_range({name.data(), name.size()});
+    return first == last ? std::string_view{} : view(std::prev(last)->value());
+}
+
+bool HttpRequest::hasHeader(std::string_view name) const {
+    return headers.count({name.data(), name.size()}) > 0;
 }
 
 HttpResponse HttpResponse::error(int status, std::string_view reason) {
@@ -278,9 +277,9 @@ private:
         auto request = std::make_shared<HttpRequest>();
         request->method = std::string(view(message.method_string()));
         request->target = std::string(view(message.target()));
-        for (const auto& field : message)
-            request->headers[lowerCase(view(field.name_string()))] = std::string(view(field.value()));
         request->body = std::move(message.body());
+        // The parsed fields themselves: no copy, lower-cased or not, of each header.
+        request->headers = std::move(static_cast<http::fields&>(message));
         m_method = request->method;
         if (!splitTarget(*request)) {
             m_path = request->target;
@@ -306,26 +305,41 @@ private:
         const bool keepAlive = m_keepAlive && !m_closeAfterResponse && !m_server.m_stopping;
         logRequest(m_server.m_options.accessLog, m_method.empty() ? "-" : m_method,
                    m_path.empty() ? "-" : m_path, response.status, m_started, response.projectUid);
-        auto message = std::make_shared<http::response<http::string_body>>();
-        message->version(11);
-        message->result(static_cast<unsigned>(response.status));
-        message->set(http::field::server, "jobdeckd/" JOBDECK_VERSION);
-        message->set(http::field::content_type, response.contentType);
+        // The head in a buffer the connection keeps, then the body, in one write: what Beast's
+        // serializer writes for the same response, byte for byte, without its fields and buffers.
+        m_out.clear();
+        m_out += "HTTP/1.1 ";
+        m_out += std::to_string(response.status);
+        m_out += ' ';
+        m_out += view(http::obsolete_reason(static_cast<http::status>(response.status)));
+        appendField("Server", "jobdeckd/" JOBDECK_VERSION);
+        appendField("Content-Type", response.contentType);
         for (const auto& [name, value] : response.headers)
-            message->set(name, oneLine(value));
-        message->body() = std::move(response.body);
-        message->keep_alive(keepAlive);
-        message->prepare_payload();
+            appendField(name, oneLine(value));
+        if (!keepAlive)
+            appendField("Connection", "close");
+        appendField("Content-Length", std::to_string(response.body.size()));
+        m_out += "\r\n\r\n";
+        m_body = std::move(response.body);
         expireAfter(m_server.m_options.bodyTimeout);
-        http::async_write(m_stream, *message,
-                          [self = shared_from_this(), message, keepAlive](beast::error_code ec, std::size_t) {
-                              if (ec)
-                                  self->close();
-                              else if (!keepAlive)
-                                  self->finish();
-                              else
-                                  self->readHeader();
-                          });
+        net::async_write(
+            m_stream,
+            std::array{net::const_buffer(net::buffer(m_out)), net::const_buffer(net::buffer(m_body))},
+            [self = shared_from_this(), keepAlive](beast::error_code ec, std::size_t) {
+                if (ec)
+                    self->close();
+                else if (!keepAlive)
+                    self->finish();
+                else
+                    self->readHeader();
+            });
+    }
+
+    void appendField(std::string_view name, std::string_view value) {
+        m_out += "\r\n";
+        m_out += name;
+        m_out += ": ";
+        m_out += value;
     }
 
     // After refusing a request the client may still be sending it; reading (a bounded amount, for a
@@ -371,6 +385,8 @@ private:
     Clock::time_point m_started = Clock::now();
     std::string m_method;
     std::string m_path;
+    std::string m_out;  // the head of the answer being written; its capacity is reused
+    std::string m_body; // its body
     static constexpr Clock::rep kNever = std::numeric_limits<Clock::rep>::max();
     std::atomic<Clock::rep> m_deadline{kNever};
     bool m_firstRequest = true;
@@ -577,6 +593,22 @@ const HttpServer::Route* HttpServer::findRoute(const std::string& method, const 
     return best;
 }
 
+struct HttpServer::Reply {
+    explicit Reply(Responder r)
+        : respond(std::move(r)) {}
+    // The first answer goes out; any later one is dropped.
+    void answer(HttpResponse response) {
+        if (answered.exchange(true))
+            return;
+        if (!projectUid.empty())
+            response.projectUid = projectUid;
+        respond(std::move(response));
+    }
+    Responder respond;
+    std::atomic<bool> answered{false};
+    std::string projectUid; // set before the handler runs, for the request log
+};
+
 void HttpServer::dispatch(const std::shared_ptr<HttpRequest>& request, Responder respond) {
     bool pathKnown = false;
     const Route* route = findRoute(request->method, request->path, pathKnown);
@@ -587,27 +619,26 @@ void HttpServer::dispatch(const std::shared_ptr<HttpRequest>& request, Responder
         return;
     }
     // Exactly once, whatever a handler does; an exception becomes a 500 that names no internals.
-    auto once = std::make_shared<std::atomic<bool>>(false);
-    Responder guarded = [once, respond = std::move(respond)](HttpResponse response) {
-        if (!once->exchange(true))
-            respond(std::move(response));
-    };
+    auto reply = std::make_shared<Reply>(std::move(respond));
+    Responder guarded = [reply](HttpResponse response) { reply->answer(std::move(response)); };
     if (route->placement == RoutePlacement::IoThread && request->body.size() <= kInlineBodyLimit) {
-        handle(*route, *request, guarded);
+        handle(*route, *request, *reply, std::move(guarded));
         return;
     }
-    net::post(m_workers, [this, route, request, guarded] { handle(*route, *request, guarded); });
+    net::post(m_workers, [this, route, request, reply, guarded = std::move(guarded)]() mutable {
+        handle(*route, *request, *reply, std::move(guarded));
+    });
 }
 
-void HttpServer::handle(const Route& route, const HttpRequest& request, const Responder& respond) {
+void HttpServer::handle(const Route& route, const HttpRequest& request, Reply& reply, Responder respond) {
     try {
         if (route.publicHandler) {
             route.publicHandler(request, respond);
             return;
         }
-        const std::string projectUid = request.header("x-onehouse-project-uid");
-        const std::string apiKey = request.header("x-onehouse-api-key");
-        const std::string apiSecret = request.header("x-onehouse-api-secret");
+        const std::string_view projectUid = request.header("x-onehouse-project-uid");
+        const std::string_view apiKey = request.header("x-onehouse-api-key");
+        const std::string_view apiSecret = request.header("x-onehouse-api-secret");
         std::optional<Caller> caller;
         if (!projectUid.empty() && !apiKey.empty() && !apiSecret.empty())
             caller = m_authenticator(projectUid, apiKey, apiSecret);
@@ -615,14 +646,11 @@ void HttpServer::handle(const Route& route, const HttpRequest& request, const Re
             respond(HttpResponse::error(401, "Missing or invalid credentials"));
             return;
         }
-        route.handler(request, *caller,
-                      [respond, project = caller->principal.projectUid](HttpResponse response) {
-                          response.projectUid = project;
-                          respond(std::move(response));
-                      });
+        reply.projectUid = caller->principal.projectUid;
+        route.handler(request, *caller, std::move(respond));
     } catch (const std::exception& e) {
         spdlog::error("http handler for {} failed: {}", request.path, e.what());
-        respond(HttpResponse::error(500, "Internal server error"));
+        reply.answer(HttpResponse::error(500, "Internal server error"));
     }
 }
 

@@ -7,6 +7,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <boost/beast/http/fields.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -28,14 +29,15 @@ namespace jobdeck {
 // One parsed request as handlers see it; the body is complete and within the limit.
 struct HttpRequest final {
     std::string method;
-    std::string target;                         // as sent: path plus query
-    std::string path;                           // percent-decoded, without the query
-    std::map<std::string, std::string> query;   // percent-decoded; the last of repeated keys wins
-    std::map<std::string, std::string> headers; // names lower-cased
+    std::string target;                       // as sent: path plus query
+    std::string path;                         // percent-decoded, without the query
+    std::map<std::string, std::string> query; // percent-decoded; the last of repeated keys wins
+    boost::beast::http::fields headers;       // as received
     std::string body;
 
-    // Case-insensitive; empty when absent.
-    std::string header(std::string_view name) const;
+    // Case-insensitive; the last of repeated headers; empty when absent. Valid while the request is.
+    std::string_view header(std::string_view name) const;
+    bool hasHeader(std::string_view name) const;
 };
 
 struct HttpResponse final {
@@ -124,7 +126,10 @@ private:
 
     void accept();
     void dispatch(const std::shared_ptr<HttpRequest>& request, Responder respond);
-    void handle(const Route& route, const HttpRequest& request, const Responder& respond);
+    // One request's answer: the connection's responder, called once, and the project it is logged
+    // under once the caller is known.
+    struct Reply;
+    void handle(const Route& route, const HttpRequest& request, Reply& reply, Responder respond);
     const Route* findRoute(const std::string& method, const std::string& path, bool& pathKnown) const;
     void sessionEnded();
     // Every kSweepInterval: closes the connections whose current wait ran past its timeout.

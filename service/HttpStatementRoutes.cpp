@@ -49,6 +49,69 @@ std::optional<std::chrono::seconds> preferredWait(std::string_view prefer) {
     return std::nullopt;
 }
 
+// The "statement" field of a request body, read without building a JSON tree: the same grammar as
+// nlohmann::json::parse, and, like the tree, the last of repeated keys counts.
+class StatementField final : public nlohmann::json_sax<nlohmann::json> {
+public:
+    bool isObject = false; // the body is a JSON object
+    bool found = false;    // with a "statement" field
+    bool isString = false; // whose value is a string
+    std::string statement;
+
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool string(string_t& text) override {
+        if (m_statementNext)
+            statement = std::move(text);
+        const bool wanted = m_statementNext;
+        value();
+        isString = isString || wanted;
+        return true;
+    }
+    bool start_object(std::size_t) override {
+        isObject = isObject || m_depth == 0;
+        value();
+        ++m_depth;
+        return true;
+    }
+    bool key(string_t& name) override {
+        m_statementNext = m_depth == 1 && name == "statement";
+        return true;
+    }
+    bool end_object() override { return leave(); }
+    bool start_array(std::size_t) override {
+        value();
+        ++m_depth;
+        return true;
+    }
+    bool end_array() override { return leave(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+        return false;
+    }
+
+private:
+    // A value begins: when it is the statement's, it replaces what an earlier one said.
+    bool value() {
+        if (m_statementNext) {
+            found = true;
+            isString = false;
+            m_statementNext = false;
+        }
+        return true;
+    }
+    bool leave() {
+        --m_depth;
+        return true;
+    }
+
+    std::size_t m_depth = 0;
+    bool m_statementNext = false;
+};
+
 // The answer to a statement sent with `Prefer: wait`: its status (final or PENDING) with its id, and
 // the wait applied.
 HttpResponse waitedAnswer(const StatusJson& status, const std::string& requestId, std::chrono::seconds wait) {
@@ -92,17 +155,17 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Caller& calle
         respond(HttpResponse::error(404, "Not found: " + request.path));
         return;
     }
-    const auto body = nlohmann::json::parse(request.body, nullptr, false);
-    if (body.is_discarded()) {
+    StatementField body;
+    if (!nlohmann::json::sax_parse(request.body, &body)) {
         respond(HttpResponse::error(400, "Malformed JSON in the request body"));
         return;
     }
-    if (!body.is_object() || !body.contains("statement")) {
+    if (!body.isObject || !body.found) {
         respond(
             HttpResponse::error(400, "The request body must be a JSON object with a \"statement\" field"));
         return;
     }
-    if (!body["statement"].is_string()) {
+    if (!body.isString) {
         respond(HttpResponse::error(400, "The \"statement\" field must be a string"));
         return;
     }
@@ -110,8 +173,8 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Caller& calle
     RequestContext context;
     context.principal = caller.principal;
     context.changeStamp = caller.changeStamp;
-    if (request.headers.contains("idempotency-key")) {
-        const std::string key = request.header("idempotency-key");
+    if (request.hasHeader("idempotency-key")) {
+        const std::string key(request.header("idempotency-key"));
         if (const auto problem = idempotencyKeyProblem(key)) {
             respond(HttpResponse::error(400, "Invalid Idempotency-Key header: " + *problem));
             return;
@@ -120,19 +183,21 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Caller& calle
     }
     for (const char* name :
          {"x-onehouse-account-uid", "x-onehouse-link-uid", "x-onehouse-region", "x-onehouse-uuid"})
-        if (request.headers.contains(name))
-            context.clientHeaders[name] = request.header(name);
-    context.requestId = m_registry.begin(caller.principal.projectUid);
-    std::string statement = body["statement"].get<std::string>();
+        if (request.hasHeader(name))
+            context.clientHeaders[name] = std::string(request.header(name));
+    std::string statement = std::move(body.statement);
     const auto wait = preferredWait(request.header("prefer"));
     if (wait && m_executor.isQuickRead(statement)) {
         // Answered where it runs, with no hand-off; the status is recorded before the answer leaves.
+        // Nobody has the id before that, so it is never PENDING in the registry.
+        context.requestId = RequestRegistry::newId();
         Outcome outcome = execute(context, statement);
         HttpResponse response = waitedAnswer(outcome.status, context.requestId, *wait);
         m_registry.finish(context.principal.projectUid, context.requestId, outcome.status, outcome.stored);
         respond(std::move(response));
         return;
     }
+    context.requestId = m_registry.begin(caller.principal.projectUid);
     if (!HttpServer::onIoThread()) {
         submitOnWorker(context, statement, wait, respond);
         return;

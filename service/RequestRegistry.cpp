@@ -58,8 +58,12 @@ RequestRegistry::~RequestRegistry() {
         waiter->fire(StatusJson());
 }
 
+std::string RequestRegistry::newId() {
+    return Storage::timeOrderedUuid();
+}
+
 std::string RequestRegistry::begin(const std::string& projectUid) {
-    std::string id = Storage::timeOrderedUuid();
+    std::string id = newId();
     const std::lock_guard lock(m_mutex);
     m_pending[id] = Pending{projectUid, {}};
     return id;
@@ -131,16 +135,19 @@ void RequestRegistry::acknowledge(const std::string& projectUid, const std::stri
 
 void RequestRegistry::remember(const std::string& requestId, const std::string& projectUid, StatusJson status,
                                bool stored) {
-    m_recent[requestId] = Recent{projectUid, std::move(status), stored};
-    m_recentOrder.push_back(requestId);
+    const auto [it, added] = m_recent.try_emplace(requestId, Recent{projectUid, std::move(status), stored});
+    if (!added) {
+        it->second = Recent{projectUid, std::move(status), stored};
+        return;
+    }
+    m_recentOrder.push_back(&it->first); // a map's keys stay where they are until erased
     while (m_recentOrder.size() > kRecentLimit) {
         // A read's status leaving memory is queued for the database, so it can still be asked for.
-        if (const auto it = m_recent.find(m_recentOrder.front()); it != m_recent.end()) {
-            if (!it->second.stored)
-                m_storage.deferRequestStatus(it->second.projectUid, it->first, it->second.status);
-            m_recent.erase(it);
-        }
+        auto node = m_recent.extract(*m_recentOrder.front());
         m_recentOrder.pop_front();
+        if (!node.mapped().stored)
+            m_storage.deferRequestStatus(std::move(node.mapped().projectUid), std::move(node.key()),
+                                         std::move(node.mapped().status));
     }
 }
 

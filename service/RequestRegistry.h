@@ -42,6 +42,8 @@ public:
 
     // Registers a new PENDING request of the project and returns its id.
     std::string begin(const std::string& projectUid);
+    // A new id, not registered: for a request whose id nobody sees before finish() has its status.
+    static std::string newId();
     // Records the final status and wakes the waiters. With Stored::No it is persisted durably first; a
     // failure to persist is logged and the status kept in memory, so the client still gets its answer
     // from this process.
@@ -89,7 +91,7 @@ private:
     std::unordered_map<std::string, Pending> m_pending;
     // Recent final statuses, so that polling clients rarely reach the database; bounded, oldest out.
     std::unordered_map<std::string, Recent> m_recent;
-    std::deque<std::string> m_recentOrder;
+    std::deque<const std::string*> m_recentOrder; // keys of m_recent, oldest first
 };
 
 } // namespace jobdeck

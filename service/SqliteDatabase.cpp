@@ -56,12 +56,20 @@ SqliteDatabase::Query& SqliteDatabase::Query::bind(int index, double value) {
     return *this;
 }
 
-SqliteDatabase::Query& SqliteDatabase::Query::bind(int index, std::string_view value) {
-    if (const int rc =
-            sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+SqliteDatabase::Query& SqliteDatabase::Query::bindText(int index, std::string_view value,
+                                                       sqlite3_destructor_type lifetime) {
+    if (const int rc = sqlite3_bind_text64(m_stmt, index, value.data(), value.size(), lifetime, SQLITE_UTF8);
         rc != SQLITE_OK)
         m_db->fail("bind", rc);
     return *this;
+}
+
+SqliteDatabase::Query& SqliteDatabase::Query::bind(int index, std::string_view value) {
+    return bindText(index, value, SQLITE_TRANSIENT);
+}
+
+SqliteDatabase::Query& SqliteDatabase::Query::bindStatic(int index, std::string_view value) {
+    return bindText(index, value, SQLITE_STATIC);
 }
 
 SqliteDatabase::Query& SqliteDatabase::Query::bind(int index, std::nullptr_t) {

@@ -56,6 +56,8 @@ public:
         Query& bind(int index, std::string_view value);
         Query& bind(int index, const std::string& value) { return bind(index, std::string_view(value)); }
         Query& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
+        // Binds without a copy: `value` must stay as it is until the query is done.
+        Query& bindStatic(int index, std::string_view value);
         Query& bind(int index, std::nullptr_t);
         Query& bindBlob(int index, const void* data, std::size_t size);
         template <class T> Query& bind(int index, const std::optional<T>& value) {
@@ -86,6 +88,7 @@ public:
         friend class SqliteDatabase;
         Query(SqliteDatabase& db, std::unique_lock<std::recursive_mutex> lock, std::string sql,
               sqlite3_stmt* stmt);
+        Query& bindText(int index, std::string_view value, sqlite3_destructor_type lifetime);
         SqliteDatabase* m_db;
         std::unique_lock<std::recursive_mutex> m_lock;
         std::string m_sql;

@@ -240,10 +240,9 @@ std::string StatementExecutor::maskStatementText(std::string_view statementText)
 
 std::shared_ptr<const StatementExecutor::Prepared>
 StatementExecutor::prepare(std::string_view statementText) {
-    const std::string text(statementText);
     {
         const std::lock_guard lock(m_cacheMutex);
-        if (const auto it = m_prepared.find(text); it != m_prepared.end())
+        if (const auto it = m_prepared.find(statementText); it != m_prepared.end())
             return it->second;
     }
     auto prepared = std::make_shared<Prepared>();
@@ -251,11 +250,11 @@ StatementExecutor::prepare(std::string_view statementText) {
     prepared->masked = maskedText(prepared->parsed, statementText);
     // Reads come back with the same text again and again; writes rarely do, and may be large.
     if (prepared->parsed.statement && isReadStatement(*prepared->parsed.statement) &&
-        text.size() <= kPreparedTextLimit) {
+        statementText.size() <= kPreparedTextLimit) {
         const std::lock_guard lock(m_cacheMutex);
         if (m_prepared.size() >= kPreparedLimit)
             m_prepared.clear();
-        m_prepared.emplace(text, prepared);
+        m_prepared.emplace(std::string(statementText), prepared);
     }
     return prepared;
 }
@@ -337,7 +336,9 @@ StatusJson StatementExecutor::describeJobCached(const RequestContext& context,
     // The stamp is read before the job, so an entry is never older than the stamp it is kept under.
     // The one read when the request was authenticated will do: what was committed before is in it.
     const std::uint64_t stamp = context.changeStamp != 0 ? context.changeStamp : m_storage.changeStamp();
-    std::string key = context.principal.projectUid;
+    // Built in a buffer of the thread's: a cached answer costs no allocation for its key.
+    thread_local std::string key;
+    key.assign(context.principal.projectUid);
     key += '\n';
     key += statement.name;
     {
@@ -358,7 +359,7 @@ StatusJson StatementExecutor::describeJobCached(const RequestContext& context,
     const std::lock_guard lock(m_cacheMutex);
     if (m_describedJobs.size() >= kDescribedJobLimit)
         m_describedJobs.clear();
-    m_describedJobs.insert_or_assign(std::move(key), DescribedJob{stamp, answer});
+    m_describedJobs.insert_or_assign(key, DescribedJob{stamp, answer});
     return answer;
 }
 

@@ -4,10 +4,12 @@
 #include "core/Statement.h"
 #include "service/Principal.h"
 #include "service/StatusJson.h"
+#include "service/TextHash.h"
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -133,7 +135,7 @@ private:
     EventBus& m_events;
     std::atomic<RunStatements*> m_runs{nullptr};
     std::mutex m_cacheMutex;
-    std::unordered_map<std::string, std::shared_ptr<const Prepared>> m_prepared;
+    std::unordered_map<std::string, std::shared_ptr<const Prepared>, TextHash, std::equal_to<>> m_prepared;
     std::unordered_map<std::string, DescribedJob> m_describedJobs; // by project uid + '\n' + job name
 };
 

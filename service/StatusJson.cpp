@@ -1,5 +1,7 @@
 #include "service/StatusJson.h"
 
+#include <algorithm>
+
 namespace jobdeck {
 
 namespace {
@@ -25,13 +27,21 @@ StatusJson::StatusJson(const ApiStatus& status)
 
 std::string StatusJson::withRequestId(std::string_view requestId) const {
     const std::string& object = text();
-    const std::string id =
-        nlohmann::json(requestId).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // Ids this service hands out (UUIDs) need no escaping; others are written as JSON writes them.
+    const bool plain = std::all_of(requestId.begin(), requestId.end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
+    });
     std::string out;
-    out.reserve(object.size() + id.size() + 16);
+    out.reserve(object.size() + requestId.size() + 18);
     out.append(object, 0, object.size() - 1); // without the closing brace
     out += R"(,"requestId":)";
-    out += id;
+    if (plain) {
+        out += '"';
+        out += requestId;
+        out += '"';
+    } else {
+        out += nlohmann::json(requestId).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
     out += '}';
     return out;
 }

@@ -6,6 +6,7 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <array>
@@ -182,10 +183,15 @@ std::string toHex(const unsigned char* data, std::size_t size) {
 }
 
 std::array<unsigned char, SHA256_DIGEST_LENGTH> hashSecret(std::string_view salt, std::string_view secret) {
+    // Every request hashes its secret: the algorithm is fetched once (EVP_sha256() would look it up
+    // on every init) and each thread reuses its context.
+    static const std::unique_ptr<EVP_MD, decltype(&EVP_MD_free)> sha256(
+        EVP_MD_fetch(nullptr, "SHA256", nullptr), &EVP_MD_free);
+    thread_local const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(),
+                                                                                   &EVP_MD_CTX_free);
     std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
-    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
     unsigned int size = 0;
-    if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1 ||
+    if (!sha256 || !ctx || EVP_DigestInit_ex(ctx.get(), sha256.get(), nullptr) != 1 ||
         EVP_DigestUpdate(ctx.get(), salt.data(), salt.size()) != 1 ||
         EVP_DigestUpdate(ctx.get(), secret.data(), secret.size()) != 1 ||
         EVP_DigestFinal_ex(ctx.get(), digest.data(), &size) != 1)
@@ -316,7 +322,13 @@ int Storage::schemaVersion() {
 
 Storage::Storage(std::unique_ptr<SqliteDatabase> db)
     : m_db(std::move(db))
-    , m_deferred(std::make_unique<DeferredWrites>(*m_db, deferredInterval, deferredBatch)) {}
+    , m_deferred(std::make_unique<DeferredWrites>(
+          *m_db,
+          [this](const DeferredWrites::Batch& rows) {
+              insertAudit(rows.audit, RowErrors::Skip);
+              insertStatuses(rows.statuses, RowErrors::Skip);
+          },
+          deferredInterval, deferredBatch)) {}
 
 Storage::~Storage() {
     m_deferred.reset(); // commits what is queued while the writer is still open
@@ -428,8 +440,14 @@ std::string uuidText(std::array<unsigned char, 16> b, unsigned version) {
     b[6] = static_cast<unsigned char>((b[6] & 0x0f) | (version << 4));
     b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
     const std::string hex = toHex(b.data(), b.size());
-    return hex.substr(0, 8) + '-' + hex.substr(8, 4) + '-' + hex.substr(12, 4) + '-' + hex.substr(16, 4) +
-           '-' + hex.substr(20);
+    std::string text;
+    text.reserve(hex.size() + 4);
+    for (std::size_t i = 0; i < hex.size(); ++i) {
+        if (i == 8 || i == 12 || i == 16 || i == 20)
+            text += '-';
+        text += hex[i];
+    }
+    return text;
 }
 
 } // namespace
@@ -474,7 +492,11 @@ std::optional<Principal> Storage::authenticate(std::string_view projectUid, std:
         if (q.step())
             generation = q.int64(0);
     }
-    const std::string cacheKey = std::string(projectUid) + '\n' + std::string(apiKey);
+    // Built in a buffer of the thread's: a cached key costs no allocation to look up.
+    thread_local std::string cacheKey;
+    cacheKey.assign(projectUid);
+    cacheKey += '\n';
+    cacheKey += apiKey;
     std::shared_ptr<const CachedKey> cached;
     {
         const std::lock_guard lock(m_keysMutex);
@@ -575,31 +597,19 @@ bool Storage::revokeKey(const std::string& apiKey) {
 
 void Storage::saveRequestStatus(const std::string& projectUid, const std::string& requestId,
                                 const StatusJson& status) {
-    const std::string at = now();
-    m_db->execute(
-        "INSERT INTO requests(request_id, project_uid, status, created_at, updated_at) "
-        "VALUES (?1, ?2, ?3, ?4, ?4) "
-        "ON CONFLICT(request_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at "
-        "WHERE requests.project_uid = excluded.project_uid",
-        requestId, projectUid, status.text(), at);
+    insertStatuses({{projectUid, requestId, status}}, RowErrors::Throw);
 }
 
-void Storage::deferRequestStatus(const std::string& projectUid, const std::string& requestId,
-                                 StatusJson status) {
-    m_deferred->add([this, projectUid, requestId, status = std::move(status)] {
-        saveRequestStatus(projectUid, requestId, status);
-    });
+void Storage::deferRequestStatus(std::string projectUid, std::string requestId, StatusJson status) {
+    m_deferred->addStatus({std::move(projectUid), std::move(requestId), std::move(status)});
 }
 
 void Storage::savePendingRequest(const std::string& projectUid, const std::string& requestId) {
-    const std::string at = now();
-    m_db->execute("INSERT INTO requests(request_id, project_uid, status, created_at, updated_at) "
-                  "VALUES (?1, ?2, ?3, ?4, ?4) ON CONFLICT(request_id) DO NOTHING",
-                  requestId, projectUid, nlohmann::json(ApiStatus::pending()).dump(), at);
+    insertStatuses({{projectUid, requestId, std::nullopt}}, RowErrors::Throw);
 }
 
 void Storage::deferPendingRequest(const std::string& projectUid, const std::string& requestId) {
-    m_deferred->add([this, projectUid, requestId] { savePendingRequest(projectUid, requestId); });
+    m_deferred->addStatus({projectUid, requestId, std::nullopt});
 }
 
 int Storage::failUnfinishedRequests(const std::string& message) {
@@ -849,22 +859,164 @@ void Storage::deleteCluster(const std::string& projectUid, const std::string& cl
 std::int64_t Storage::appendAudit(const AuditEntry& entry) {
     return m_db->transaction([&] {
         m_deferred->flush(); // joins this transaction
-        insertAudit(entry);
+        insertAudit({entry}, RowErrors::Throw);
         return m_db->lastInsertRowId();
     });
 }
 
 void Storage::deferAudit(AuditEntry entry) {
-    m_deferred->add([this, entry = std::move(entry)] { insertAudit(entry); });
+    m_deferred->addAudit(std::move(entry));
 }
 
-void Storage::insertAudit(const AuditEntry& entry) {
-    m_db->execute(
+namespace {
+
+// Multi-row INSERTs of up to kChunkRows rows: SQLite then runs (and resets) one statement, and
+// updates the audit's AUTOINCREMENT counter once, per chunk rather than per row. Chunks of a few
+// sizes only, so each connection keeps a few prepared statements.
+constexpr std::array<std::size_t, 3> kChunkRows{64, 8, 1};
+
+// "<head>(<row 0>),(<row 1>)...<tail>": `row(i, firstParameter)` gives the placeholders of row i.
+template <class RowText>
+std::string chunkSql(std::string_view head, std::size_t rows, int shared, int perRow, const RowText& row,
+                     std::string_view tail) {
+    std::string sql(head);
+    for (std::size_t i = 0; i < rows; ++i) {
+        sql += i == 0 ? "(" : ",(";
+        sql += row(shared + 1 + static_cast<int>(i) * perRow);
+        sql += ')';
+    }
+    sql += tail;
+    return sql;
+}
+
+// Writes `count` rows through the chunk statements `sql` (one per kChunkRows size): `bindShared(query)`
+// binds the parameters every row shares (1..shared), `bindRow(query, first, row)` row number `row`
+// from parameter `first`. With `skipFailedRows` (queued rows), a chunk that fails is written again
+// row by row, so a bad row loses only itself (logged); otherwise the first failure is thrown.
+template <class BindShared, class BindRow>
+void insertChunked(SqliteDatabase& db, std::size_t count, const std::array<std::string, 3>& sql, int shared,
+                   int perRow, bool skipFailedRows, const BindShared& bindShared, const BindRow& bindRow) {
+    auto write = [&](std::size_t statement, std::size_t from, std::size_t rows) {
+        auto q = db.prepare(sql[statement]);
+        bindShared(q);
+        for (std::size_t i = 0; i < rows; ++i)
+            bindRow(q, shared + 1 + static_cast<int>(i) * perRow, from + i);
+        q.run();
+    };
+    auto writeRow = [&](std::size_t row) {
+        try {
+            write(kChunkRows.size() - 1, row, 1);
+        } catch (const std::exception& e) {
+            spdlog::error("a queued audit entry or status could not be written: {}", e.what());
+        }
+    };
+    std::size_t next = 0;
+    for (std::size_t statement = 0; statement < kChunkRows.size(); ++statement) {
+        const std::size_t rows = kChunkRows[statement];
+        for (; count - next >= rows; next += rows) {
+            if (!skipFailedRows) {
+                write(statement, next, rows);
+            } else if (rows == 1) {
+                writeRow(next);
+            } else {
+                try {
+                    write(statement, next, rows);
+                } catch (const std::exception& e) {
+                    spdlog::error("queued rows could not be written together: {}; writing them one by one",
+                                  e.what());
+                    for (std::size_t row = next; row < next + rows; ++row)
+                        writeRow(row);
+                }
+            }
+        }
+    }
+}
+
+// The statements for chunks of every kChunkRows size.
+template <class RowText>
+std::array<std::string, 3> chunkStatements(std::string_view head, int shared, int perRow, const RowText& row,
+                                           std::string_view tail) {
+    std::array<std::string, 3> sql;
+    for (std::size_t s = 0; s < kChunkRows.size(); ++s)
+        sql[s] = chunkSql(head, kChunkRows[s], shared, perRow, row, tail);
+    return sql;
+}
+
+} // namespace
+
+void Storage::insertAudit(const std::vector<AuditEntry>& audit, RowErrors errors) {
+    static const auto auditSql = chunkStatements(
         "INSERT INTO audit(at, project_uid, key_id, role, statement, outcome, error_message, request_id, "
-        "headers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        formatTimestamp(entry.at), entry.projectUid, entry.keyId, entry.role, entry.statement,
-        apiOperationStatusName(entry.outcome), entry.errorMessage, entry.requestId,
-        nlohmann::json(entry.headers).dump());
+        "headers) VALUES ",
+        0, 9, [](int) { return "?,?,?,?,?,?,?,?,?"; }, "");
+    // Entries made in the same millisecond (most of them, under load) share one formatted time.
+    std::vector<std::string> times;
+    times.reserve(audit.size());
+    for (std::size_t i = 0; i < audit.size(); ++i) {
+        const auto at = std::chrono::floor<std::chrono::milliseconds>(audit[i].at);
+        times.push_back(i > 0 && at == std::chrono::floor<std::chrono::milliseconds>(audit[i - 1].at)
+                            ? times.back()
+                            : formatTimestamp(at));
+    }
+    std::vector<std::string> headers;
+    headers.reserve(audit.size());
+    for (const auto& entry : audit)
+        headers.push_back(entry.headers.empty() ? "{}" : nlohmann::json(entry.headers).dump());
+    insertChunked(
+        *m_db, audit.size(), auditSql, 0, 9, errors == RowErrors::Skip, [](SqliteDatabase::Query&) {},
+        [&](SqliteDatabase::Query& q, int first, std::size_t i) {
+            const AuditEntry& entry = audit[i];
+            q.bindStatic(first, times[i])
+                .bindStatic(first + 1, entry.projectUid)
+                .bindStatic(first + 2, entry.keyId)
+                .bindStatic(first + 3, entry.role)
+                .bindStatic(first + 4, entry.statement)
+                .bindStatic(first + 5, apiOperationStatusName(entry.outcome))
+                .bindStatic(first + 7, entry.requestId)
+                .bindStatic(first + 8, headers[i]);
+            if (entry.errorMessage)
+                q.bindStatic(first + 6, *entry.errorMessage);
+            else
+                q.bind(first + 6, nullptr);
+        });
+}
+
+void Storage::insertStatuses(const std::vector<DeferredWrites::StatusRow>& rows, RowErrors errors) {
+    // PENDING rows first: one never replaces a status, so the order of the two does not matter.
+    static const auto pendingSql = chunkStatements(
+        "INSERT INTO requests(request_id, project_uid, status, created_at, updated_at) VALUES ", 2, 2,
+        [](int first) {
+            return "?" + std::to_string(first) + ",?" + std::to_string(first + 1) + ",?2,?1,?1";
+        },
+        " ON CONFLICT(request_id) DO NOTHING");
+    static const auto statusSql = chunkStatements(
+        "INSERT INTO requests(request_id, project_uid, status, created_at, updated_at) VALUES ", 1, 3,
+        [](int first) {
+            return "?" + std::to_string(first) + ",?" + std::to_string(first + 1) + ",?" +
+                   std::to_string(first + 2) + ",?1,?1";
+        },
+        " ON CONFLICT(request_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at "
+        "WHERE requests.project_uid = excluded.project_uid");
+    std::vector<const DeferredWrites::StatusRow*> pending;
+    std::vector<const DeferredWrites::StatusRow*> done;
+    for (const auto& row : rows)
+        (row.status ? done : pending).push_back(&row);
+    const std::string at = now(); // the group's time
+    static const std::string pendingText = nlohmann::json(ApiStatus::pending()).dump();
+    insertChunked(
+        *m_db, pending.size(), pendingSql, 2, 2, errors == RowErrors::Skip,
+        [&](SqliteDatabase::Query& q) { q.bindStatic(1, at).bindStatic(2, pendingText); },
+        [&](SqliteDatabase::Query& q, int first, std::size_t i) {
+            q.bindStatic(first, pending[i]->requestId).bindStatic(first + 1, pending[i]->projectUid);
+        });
+    insertChunked(
+        *m_db, done.size(), statusSql, 1, 3, errors == RowErrors::Skip,
+        [&](SqliteDatabase::Query& q) { q.bindStatic(1, at); },
+        [&](SqliteDatabase::Query& q, int first, std::size_t i) {
+            q.bindStatic(first, done[i]->requestId)
+                .bindStatic(first + 1, done[i]->projectUid)
+                .bindStatic(first + 2, done[i]->status->text());
+        });
 }
 
 std::vector<AuditEntry> Storage::recentAudit(const std::string& projectUid, int limit) {

@@ -117,7 +117,7 @@ public:
     void saveRequestStatus(const std::string& projectUid, const std::string& requestId,
                            const StatusJson& status);
     // Committed with the next group (see DeferredWrites).
-    void deferRequestStatus(const std::string& projectUid, const std::string& requestId, StatusJson status);
+    void deferRequestStatus(std::string projectUid, std::string requestId, StatusJson status);
     // Records the request as PENDING unless a status is stored already (durable / with the next group).
     void savePendingRequest(const std::string& projectUid, const std::string& requestId);
     void deferPendingRequest(const std::string& projectUid, const std::string& requestId);
@@ -220,7 +220,11 @@ private:
     Reader freshReader();
     SqliteDatabase* leaseReader();
     void returnReader(SqliteDatabase* reader);
-    void insertAudit(const AuditEntry& entry);
+    // Rows in multi-row INSERTs, joining the caller's transaction, if any. Queued rows skip a row that
+    // fails (logged); durable ones throw.
+    enum class RowErrors { Throw, Skip };
+    void insertAudit(const std::vector<AuditEntry>& entries, RowErrors errors);
+    void insertStatuses(const std::vector<DeferredWrites::StatusRow>& rows, RowErrors errors);
 
     std::unique_ptr<SqliteDatabase> m_db;
     std::atomic<std::uint64_t> m_secretComparisons{0};

@@ -94,6 +94,43 @@ private slots:
         QCOMPARE(QByteArray::fromStdString(result.json().value("error", "")), reason);
     }
 
+    void bodyProblemsAreNamed_data() {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QByteArray>("reason"); // empty: the statement runs
+        const QByteArray malformed = "Malformed JSON in the request body";
+        const QByteArray notAnObject = R"(The request body must be a JSON object with a "statement" field)";
+        const QByteArray notAString = R"(The "statement" field must be a string)";
+        QTest::newRow("truncated") << QByteArray(R"({"statement": "SHOW JOBS")") << malformed;
+        QTest::newRow("trailing text") << QByteArray(R"({"statement": "SHOW JOBS"} x)") << malformed;
+        QTest::newRow("array of object") << QByteArray(R"([{"statement": "SHOW JOBS"}])") << notAnObject;
+        QTest::newRow("nested statement")
+            << QByteArray(R"({"a": {"statement": "SHOW JOBS"}})") << notAnObject;
+        QTest::newRow("number") << QByteArray(R"({"statement": 5})") << notAString;
+        QTest::newRow("array") << QByteArray(R"({"statement": ["SHOW JOBS"]})") << notAString;
+        QTest::newRow("string after number")
+            << QByteArray(R"({"statement": 5, "statement": "SHOW JOBS"})") << QByteArray();
+        QTest::newRow("number after string")
+            << QByteArray(R"({"statement": "SHOW JOBS", "statement": false})") << notAString;
+        QTest::newRow("other fields")
+            << QByteArray(
+                   R"({"x": [1, {"statement": 2}], "statement": "SHOW JOBS", "y": {"statement": null}})")
+            << QByteArray();
+    }
+
+    void bodyProblemsAreNamed() {
+        QFETCH(QByteArray, body);
+        QFETCH(QByteArray, reason);
+        const HttpResult result =
+            request(m_service.url(QStringLiteral("/v1/resource/")), "POST", body, m_credentials.headers());
+        if (reason.isEmpty()) {
+            QCOMPARE(result.status, 200);
+            QVERIFY2(result.json().contains("requestId"), result.body.constData());
+            return;
+        }
+        QCOMPARE(result.status, 400);
+        QCOMPARE(result.header("grpc-message"), reason);
+    }
+
     void bodyOfExactlyOneMebibyteIsAccepted() {
         const HttpResult result =
             request(m_service.url(QStringLiteral("/v1/resource/")), "POST", showJobsBodyOfSize(kMiB),

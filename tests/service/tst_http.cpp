@@ -231,6 +231,58 @@ private slots:
         QVERIFY(raw.toLower().contains("connection: close"));
     }
 
+    void answerHeadsAreExact() {
+        // The head is written by hand (one buffer, one write): the same bytes Beast wrote, field by
+        // field and in order.
+        QByteArray head = "POST /v1/resource/ HTTP/1.1\r\nHost: 127.0.0.1\r\nPrefer: wait=10\r\n";
+        for (const auto& [name, value] : m_alpha.headers())
+            head += name + ": " + value + "\r\n";
+        const QByteArray body = statementBody("SHOW JOBS");
+        head += "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n";
+        const QByteArray ok = rawExchange(m_service.port(), head + body, 5000);
+        const qsizetype okEnd = ok.indexOf("\r\n\r\n");
+        QVERIFY2(okEnd > 0, ok.constData());
+        const QByteArray okBody = ok.mid(okEnd + 4);
+        QVERIFY2(okBody.contains(kSuccess), ok.constData());
+        QCOMPARE(ok.left(okEnd), "HTTP/1.1 200 OK\r\nServer: jobdeckd/" JOBDECK_VERSION
+                                 "\r\nContent-Type: application/json\r\nPreference-Applied: wait=10"
+                                 "\r\nContent-Length: " +
+                                     QByteArray::number(okBody.size()));
+
+        const QByteArray missing =
+            rawExchange(m_service.port(),
+                        "GET /v1/nothing HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 5000);
+        const QByteArray missingBody = R"({"error":"Not found: /v1/nothing"})";
+        QCOMPARE(missing, "HTTP/1.1 404 Not Found\r\nServer: jobdeckd/" JOBDECK_VERSION
+                          "\r\nContent-Type: application/json\r\ngrpc-message: Not found: /v1/nothing"
+                          "\r\nConnection: close\r\nContent-Length: " +
+                              QByteArray::number(missingBody.size()) + "\r\n\r\n" + missingBody);
+    }
+
+    void repeatedHeaderCountsByItsLastValue() {
+        // Header names in any case; of a header sent twice, the last one counts.
+        QByteArray head = "POST /v1/resource/ HTTP/1.1\r\nHost: 127.0.0.1\r\nPREFER: wait=10\r\n"
+                          "X-Onehouse-Api-Secret: wrong\r\n";
+        for (const auto& [name, value] : m_alpha.headers())
+            head += name.toUpper() + ": " + value + "\r\n";
+        const QByteArray body = statementBody("SHOW JOBS");
+        const QByteArray raw = rawExchange(
+            m_service.port(), head + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body,
+            5000);
+        QCOMPARE(rawStatus(raw), 200);
+        QVERIFY2(raw.contains(kSuccess), raw.constData());
+
+        QByteArray wrongLast = "POST /v1/resource/ HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+        for (const auto& [name, value] : m_alpha.headers())
+            wrongLast += name + ": " + value + "\r\n";
+        wrongLast += "x-onehouse-api-secret: wrong\r\n";
+        QCOMPARE(
+            rawStatus(rawExchange(
+                m_service.port(),
+                wrongLast + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body, 5000)),
+            401);
+    }
+
     void everyErrorCarriesGrpcMessage() {
         const HttpResult unauthenticated =
             request(m_service.url(QStringLiteral("/v1/resource/")), "POST", statementBody("SHOW JOBS"));

@@ -560,6 +560,55 @@ private slots:
         QVERIFY(auditStatements(*storage, storage->createKey("beta", Role::Admin).projectUid).empty());
     }
 
+    void deferredGroupsOfEverySizeKeepOrderAndFields() {
+        // 75 entries: chunks of 64 and 8 rows, then single rows; the same for statuses.
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto project = storage->createKey("alpha", Role::Admin).projectUid;
+        std::vector<std::string> expected;
+        for (int i = 0; i < 75; ++i) {
+            AuditEntry entry = auditEntry(project, "read " + std::to_string(i));
+            if (i == 70) {
+                entry.outcome = ApiOperationStatus::Failed;
+                entry.errorMessage = "Job j does not exist";
+                entry.headers = {{"x-onehouse-region", "eu"}, {"x-onehouse-uuid", "u"}};
+            }
+            storage->deferAudit(entry);
+            expected.insert(expected.begin(), entry.statement);
+        }
+        for (int i = 0; i < 75; ++i) {
+            const std::string id = "r" + std::to_string(i);
+            if (i % 5 == 0) // acknowledged before its status was known: both rows queued
+                storage->deferPendingRequest(project, id);
+            if (i % 7 != 0)
+                storage->deferRequestStatus(project, id, StatusJson(ApiStatus::failed("nope " + id)));
+        }
+        storage->flushDeferred();
+        QCOMPARE(auditStatements(*storage, project), expected);
+        const auto entries = storage->recentAudit(project, 100);
+        const AuditEntry& failed = entries[75 - 1 - 70];
+        QCOMPARE(failed.statement, std::string("read 70"));
+        QCOMPARE(failed.outcome, ApiOperationStatus::Failed);
+        QCOMPARE(failed.errorMessage, std::optional<std::string>("Job j does not exist"));
+        QCOMPARE(failed.headers.size(), std::size_t(2));
+        QCOMPARE(failed.headers.at("x-onehouse-region"), std::string("eu"));
+        QVERIFY(entries.front().headers.empty());
+        QCOMPARE(entries.front().requestId, std::string("r-read 74"));
+        for (int i = 0; i < 75; ++i) {
+            const std::string id = "r" + std::to_string(i);
+            const auto status = storage->findCommittedRequestStatus(project, id);
+            if (i % 7 != 0) {
+                QVERIFY(status);
+                QCOMPARE(status->errorMessage, std::optional<std::string>("nope " + id));
+            } else if (i % 5 == 0) {
+                QVERIFY(status);
+                QVERIFY(!status->isFinal());
+            } else {
+                QVERIFY(!status);
+            }
+        }
+    }
+
     void deferredWritesReachTheDatabaseAtClose() {
         QTemporaryDir dir;
         std::string project;
