@@ -3,6 +3,7 @@
 #include <QDateTime>
 #include <QLocale>
 #include <QStringList>
+#include <QThreadPool>
 
 #include <algorithm>
 #include <chrono>
@@ -65,13 +66,31 @@ std::array<std::uint64_t, 2> foldedPrefix(std::string_view s) {
 JobsTableModel::JobsTableModel(QObject* parent)
     : QAbstractTableModel(parent) {}
 
+// A full load's rows, made ready off the GUI thread, and the sort they are in.
+class JobsTableModel::PreparedRows final {
+public:
+    Rows rows;
+    int column = -1;
+    Qt::SortOrder order = Qt::AscendingOrder;
+};
+
+JobsTableModel::~JobsTableModel() = default;
+
 void JobsTableModel::reindexFrom(std::size_t first) {
-    for (std::size_t i = first; i < m_rows.size(); ++i)
-        m_index[m_rows[i]->job.name] = static_cast<int>(i);
+    reindexFrom(m_state, first);
+}
+
+void JobsTableModel::reindexFrom(Rows& rows, std::size_t first) {
+    for (std::size_t i = first; i < rows.rows.size(); ++i)
+        rows.index[rows.rows[i]->job.name] = static_cast<int>(i);
 }
 
 void JobsTableModel::sortRows() {
-    if (m_sortColumn < 0 || m_sortColumn >= ColumnCount)
+    sortRows(m_state.rows, m_sortColumn, m_sortOrder);
+}
+
+void JobsTableModel::sortRows(std::vector<std::unique_ptr<Row>>& rows, int column, Qt::SortOrder order) {
+    if (column < 0 || column >= ColumnCount)
         return;
     // Comparing 100,000 rows through their pointers misses the cache at every step: sort compact keys
     // (the column's value, or its text's first 16 bytes) with views of the texts that decide ties,
@@ -83,16 +102,16 @@ void JobsTableModel::sortRows() {
         std::size_t at;
     };
     std::vector<Keyed> keyed;
-    keyed.reserve(m_rows.size());
-    for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        const SparkJob& job = m_rows[i]->job;
-        const std::string_view text = m_sortColumn == Name      ? std::string_view(job.name)
-                                      : m_sortColumn == Cluster ? std::string_view(job.cluster)
-                                      : m_sortColumn == Type    ? jobTypeName(job.type)
-                                                                : std::string_view();
-        keyed.push_back({sortKey(*m_rows[i]), text, job.name, i});
+    keyed.reserve(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const SparkJob& job = rows[i]->job;
+        const std::string_view text = column == Name      ? std::string_view(job.name)
+                                      : column == Cluster ? std::string_view(job.cluster)
+                                      : column == Type    ? jobTypeName(job.type)
+                                                          : std::string_view();
+        keyed.push_back({sortKey(*rows[i], column), text, job.name, i});
     }
-    const bool ascending = m_sortOrder == Qt::AscendingOrder;
+    const bool ascending = order == Qt::AscendingOrder;
     std::stable_sort(keyed.begin(), keyed.end(), [ascending](const Keyed& a, const Keyed& b) {
         int c = a.key == b.key ? 0 : (a.key < b.key ? -1 : 1);
         if (c == 0)
@@ -102,15 +121,15 @@ void JobsTableModel::sortRows() {
         return ascending ? c < 0 : c > 0;
     });
     std::vector<std::unique_ptr<Row>> sorted;
-    sorted.reserve(m_rows.size());
+    sorted.reserve(rows.size());
     for (const Keyed& k : keyed)
-        sorted.push_back(std::move(m_rows[k.at]));
-    m_rows = std::move(sorted);
+        sorted.push_back(std::move(rows[k.at]));
+    rows = std::move(sorted);
 }
 
-JobsTableModel::SortKey JobsTableModel::sortKey(const Row& row) const {
+JobsTableModel::SortKey JobsTableModel::sortKey(const Row& row, int column) {
     const SparkJob& job = row.job;
-    switch (m_sortColumn) {
+    switch (column) {
     case Name:
         return foldedPrefix(job.name);
     case Type:
@@ -130,29 +149,50 @@ JobsTableModel::SortKey JobsTableModel::sortKey(const Row& row) const {
     }
 }
 
-void JobsTableModel::setJobs(std::vector<SparkJob> jobs) {
-    beginResetModel();
-    // Recent runs survive a reload: they come from a separate query.
-    std::unordered_map<std::string, std::vector<JobRunStatus>> recent;
-    for (const auto& row : m_rows)
-        if (!row->recent.empty())
-            recent.emplace(row->job.name, std::move(row->recent));
-    m_index.clear();
-    m_rows.clear();
-    m_rows.reserve(jobs.size());
-    for (SparkJob& job : jobs) {
-        auto it = recent.find(job.name);
-        m_rows.push_back(std::make_unique<Row>(Row{
-            std::move(job), it == recent.end() ? std::vector<JobRunStatus>{} : std::move(it->second), {}}));
-    }
+std::shared_ptr<JobsTableModel::PreparedRows> JobsTableModel::prepareRows(std::vector<SparkJob> jobs,
+                                                                          int column, Qt::SortOrder order) {
+    auto prepared = std::make_shared<PreparedRows>();
+    prepared->column = column;
+    prepared->order = order;
+    Rows& r = prepared->rows;
+    r.rows.reserve(jobs.size());
+    for (SparkJob& job : jobs)
+        r.rows.push_back(std::make_unique<Row>(Row{std::move(job), {}, {}}));
     // The order the user chose holds across reloads; sorting before the rows are shown costs no
     // layout change.
-    sortRows();
-    m_index.reserve(m_rows.size());
-    reindexFrom(0);
-    rowsChanged();
-    packFilterFields(); // now, while the names are in the cache, rather than at the first keystroke
+    sortRows(r.rows, column, order);
+    r.index.reserve(r.rows.size());
+    reindexFrom(r, 0);
+    pack(r); // now, while the names are in the cache, rather than at the first keystroke
+    return prepared;
+}
+
+void JobsTableModel::setPreparedRows(std::shared_ptr<PreparedRows> prepared) {
+    Rows& next = prepared->rows;
+    // Recent runs survive a reload: they come from a separate query.
+    bool carried = false;
+    for (const auto& row : m_state.rows)
+        if (!row->recent.empty())
+            if (const auto it = next.index.find(row->job.name); it != next.index.end()) {
+                next.rows[static_cast<std::size_t>(it->second)]->recent = std::move(row->recent);
+                carried = true;
+            }
+    if (prepared->column != m_sortColumn || prepared->order != m_sortOrder ||
+        (carried && m_sortColumn == RecentRuns)) {
+        sortRows(next.rows, m_sortColumn, m_sortOrder);
+        reindexFrom(next, 0);
+        next.filterStarts.clear();
+        pack(next);
+    }
+    beginResetModel();
+    std::swap(m_state, next);
     endResetModel();
+    // Freeing 100,000 jobs' strings takes the GUI thread tens of ms: a worker does it.
+    QThreadPool::globalInstance()->start([old = std::move(prepared)]() mutable { old.reset(); });
+}
+
+void JobsTableModel::setJobs(std::vector<SparkJob> jobs) {
+    setPreparedRows(prepareRows(std::move(jobs), m_sortColumn, m_sortOrder));
 }
 
 void JobsTableModel::clear() {
@@ -201,17 +241,17 @@ bool JobsTableModel::inOrder(int row) const {
     if (m_sortColumn < 0)
         return true;
     const auto r = static_cast<std::size_t>(row);
-    return (r == 0 || !before(*m_rows[r], *m_rows[r - 1])) &&
-           (r + 1 >= m_rows.size() || !before(*m_rows[r + 1], *m_rows[r]));
+    return (r == 0 || !before(*m_state.rows[r], *m_state.rows[r - 1])) &&
+           (r + 1 >= m_state.rows.size() || !before(*m_state.rows[r + 1], *m_state.rows[r]));
 }
 
 std::size_t JobsTableModel::sortedPosition(const Row& row) const {
     if (m_sortColumn < 0)
-        return m_rows.size();
+        return m_state.rows.size();
     return static_cast<std::size_t>(
-        std::upper_bound(m_rows.begin(), m_rows.end(), row,
+        std::upper_bound(m_state.rows.begin(), m_state.rows.end(), row,
                          [this](const Row& a, const std::unique_ptr<Row>& b) { return before(a, *b); }) -
-        m_rows.begin());
+        m_state.rows.begin());
 }
 
 void JobsTableModel::sort(int column, Qt::SortOrder order) {
@@ -222,7 +262,7 @@ void JobsTableModel::sort(int column, Qt::SortOrder order) {
     std::vector<std::string> names;
     names.reserve(static_cast<std::size_t>(from.size()));
     for (const QModelIndex& i : from)
-        names.push_back(m_rows[static_cast<std::size_t>(i.row())]->job.name);
+        names.push_back(m_state.rows[static_cast<std::size_t>(i.row())]->job.name);
     sortRows();
     reindexFrom(0);
     QModelIndexList to;
@@ -256,12 +296,12 @@ void JobsTableModel::upsertJobs(std::vector<SparkJob> jobs) {
             continue;
         }
         // The key views the row's name: drop it before the name's storage is replaced.
-        Row& target = *m_rows[static_cast<std::size_t>(row)];
-        m_index.erase(target.job.name);
+        Row& target = *m_state.rows[static_cast<std::size_t>(row)];
+        m_state.index.erase(target.job.name);
         target.job = std::move(job);
         rowsChanged();
         target.updatedText.clear();
-        m_index.emplace(target.job.name, row);
+        m_state.index.emplace(target.job.name, row);
         first = std::min(first, row);
         last = std::max(last, row);
         outOfOrder = outOfOrder || !inOrder(row);
@@ -273,7 +313,7 @@ void JobsTableModel::upsertJobs(std::vector<SparkJob> jobs) {
         auto row = std::make_unique<Row>(Row{std::move(job), {}, {}});
         const auto at = sortedPosition(*row);
         beginInsertRows({}, static_cast<int>(at), static_cast<int>(at));
-        m_rows.insert(m_rows.begin() + static_cast<std::ptrdiff_t>(at), std::move(row));
+        m_state.rows.insert(m_state.rows.begin() + static_cast<std::ptrdiff_t>(at), std::move(row));
         reindexFrom(at);
         rowsChanged();
         endInsertRows();
@@ -285,8 +325,8 @@ void JobsTableModel::removeJob(const std::string& name) {
     if (row < 0)
         return;
     beginRemoveRows({}, row, row);
-    m_index.erase(name);
-    m_rows.erase(m_rows.begin() + row);
+    m_state.index.erase(name);
+    m_state.rows.erase(m_state.rows.begin() + row);
     reindexFrom(static_cast<std::size_t>(row));
     rowsChanged();
     endRemoveRows();
@@ -298,7 +338,7 @@ void JobsTableModel::setRecentRuns(const std::string& jobName, std::vector<JobRu
         return;
     if (newestFirst.size() > kRecentRunsKept)
         newestFirst.resize(kRecentRunsKept);
-    m_rows[static_cast<std::size_t>(row)]->recent = std::move(newestFirst);
+    m_state.rows[static_cast<std::size_t>(row)]->recent = std::move(newestFirst);
     const QModelIndex cell = index(row, RecentRuns);
     emit dataChanged(cell, cell);
     if (!inOrder(row))
@@ -317,7 +357,7 @@ void JobsTableModel::setRecentRunsFromRuns(const std::vector<SparkJobRun>& runsN
         const int row = rowOf(name);
         if (row < 0)
             continue;
-        m_rows[static_cast<std::size_t>(row)]->recent = std::move(statuses);
+        m_state.rows[static_cast<std::size_t>(row)]->recent = std::move(statuses);
         first = std::min(first, row);
         last = std::max(last, row);
     }
@@ -328,37 +368,41 @@ void JobsTableModel::setRecentRunsFromRuns(const std::vector<SparkJobRun>& runsN
 }
 
 void JobsTableModel::packFilterFields() const {
-    if (!m_filterStarts.empty())
+    pack(m_state);
+}
+
+void JobsTableModel::pack(Rows& rows) {
+    if (!rows.filterStarts.empty())
         return;
-    m_filterText.clear();
-    m_filterStarts.reserve(3 * m_rows.size() + 1);
-    for (const auto& r : m_rows)
+    rows.filterText.clear();
+    rows.filterStarts.reserve(3 * rows.rows.size() + 1);
+    for (const auto& r : rows.rows)
         for (const std::string_view field :
              {std::string_view(r->job.name), std::string_view(r->job.cluster), jobTypeName(r->job.type)}) {
-            m_filterStarts.push_back(m_filterText.size());
-            m_filterText += field;
+            rows.filterStarts.push_back(rows.filterText.size());
+            rows.filterText += field;
         }
-    m_filterStarts.push_back(m_filterText.size());
+    rows.filterStarts.push_back(rows.filterText.size());
 }
 
 JobsTableModel::FilterFields JobsTableModel::filterFields(int row) const {
-    if (m_filterStarts.empty()) {
-        const SparkJob& job = m_rows[static_cast<std::size_t>(row)]->job;
+    if (m_state.filterStarts.empty()) {
+        const SparkJob& job = m_state.rows[static_cast<std::size_t>(row)]->job;
         return {job.name, job.cluster, jobTypeName(job.type)};
     }
-    const std::size_t* at = m_filterStarts.data() + 3 * static_cast<std::size_t>(row);
-    const std::string_view text(m_filterText);
+    const std::size_t* at = m_state.filterStarts.data() + 3 * static_cast<std::size_t>(row);
+    const std::string_view text(m_state.filterText);
     return {text.substr(at[0], at[1] - at[0]), text.substr(at[1], at[2] - at[1]),
             text.substr(at[2], at[3] - at[2])};
 }
 
 int JobsTableModel::rowOf(const std::string& name) const {
-    const auto it = m_index.find(name);
-    return it == m_index.end() ? -1 : it->second;
+    const auto it = m_state.index.find(name);
+    return it == m_state.index.end() ? -1 : it->second;
 }
 
 int JobsTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_state.rows.size());
 }
 
 int JobsTableModel::columnCount(const QModelIndex& parent) const {
@@ -368,7 +412,7 @@ int JobsTableModel::columnCount(const QModelIndex& parent) const {
 QVariant JobsTableModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const Row& row = *m_rows[static_cast<std::size_t>(index.row())];
+    const Row& row = *m_state.rows[static_cast<std::size_t>(index.row())];
     const SparkJob& job = row.job;
     if (role == Qt::DisplayRole || role == RawDataRole) {
         switch (index.column()) {

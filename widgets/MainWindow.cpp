@@ -19,6 +19,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QFutureWatcher>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -28,6 +29,7 @@
 #include <QStyle>
 #include <QTableView>
 #include <QToolBar>
+#include <QtConcurrent/QtConcurrentRun>
 
 // Resources of a static library are registered explicitly (outside any namespace).
 static void initJobdeckResources() {
@@ -312,21 +314,33 @@ void MainWindow::refresh() {
             statusBar()->showMessage(tr("Loading jobs failed: %1").arg(r.error().message));
             return;
         }
-        const auto selected = m_jobsView->currentJobName();
-        m_jobs->setJobs(r.takeValue()); // 100,000 jobs are moved, not copied
-        if (selected)
-            m_jobsView->selectJob(*selected);
-        statusBar()->showMessage(tr("%n job(s) loaded", nullptr, m_jobs->rowCount()), 5000);
-        ShowJobRunsStatement runs;
-        runs.limit = 2000;
-        m_client->showJobRuns(runs)->then(this,
-                                          [this, generation](const ApiReply<std::vector<SparkJobRun>>& rr) {
-                                              if (generation == m_loadGeneration && !rr.isError())
-                                                  m_jobs->setRecentRunsFromRuns(rr.value());
-                                              if (generation == m_loadGeneration)
-                                                  emit jobsLoaded();
-                                          });
-        updateActions();
+        // 100,000 jobs are moved, not copied, and made into sorted rows on a worker: the window stays
+        // live until it swaps them in. A newer load or the window's end drops them.
+        auto* watcher = new QFutureWatcher<std::shared_ptr<JobsTableModel::PreparedRows>>(this);
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+            watcher->deleteLater();
+            if (generation != m_loadGeneration)
+                return;
+            const auto selected = m_jobsView->currentJobName();
+            m_jobs->setPreparedRows(watcher->future().takeResult());
+            if (selected)
+                m_jobsView->selectJob(*selected);
+            statusBar()->showMessage(tr("%n job(s) loaded", nullptr, m_jobs->rowCount()), 5000);
+            ShowJobRunsStatement runs;
+            runs.limit = 2000;
+            m_client->showJobRuns(runs)->then(
+                this, [this, generation](const ApiReply<std::vector<SparkJobRun>>& rr) {
+                    if (generation == m_loadGeneration && !rr.isError())
+                        m_jobs->setRecentRunsFromRuns(rr.value());
+                    if (generation == m_loadGeneration)
+                        emit jobsLoaded();
+                });
+            updateActions();
+        });
+        watcher->setFuture(QtConcurrent::run(
+            [jobs = r.takeValue(), column = m_jobs->sortColumn(), order = m_jobs->sortOrder()]() mutable {
+                return JobsTableModel::prepareRows(std::move(jobs), column, order);
+            }));
     });
 }
 

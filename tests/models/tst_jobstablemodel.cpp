@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <random>
+#include <thread>
 #include <variant>
 
 using namespace jobdeck;
@@ -53,6 +54,36 @@ struct Watched final {
             &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
     }
 };
+
+// Every cell (display and raw), the filter's fields and the name index, row by row.
+QStringList contents(const JobsTableModel& m) {
+    QStringList out;
+    for (int r = 0; r < m.rowCount(); ++r) {
+        QStringList row;
+        for (int c = 0; c < JobsTableModel::ColumnCount; ++c)
+            for (int role : {int(Qt::DisplayRole), JobsTableModel::RawDataRole, int(Qt::ToolTipRole)})
+                row << m.index(r, c).data(role).toString();
+        const auto f = m.filterFields(r);
+        row << QString::fromStdString(std::string(f.name) + "|" + std::string(f.cluster) + "|" +
+                                      std::string(f.type));
+        row << QString::number(m.rowOf(m.job(r).name));
+        out << row.join(QLatin1Char(';'));
+    }
+    return out;
+}
+
+std::vector<SparkJob> randomJobs(int n, unsigned seed) {
+    std::mt19937 random(seed);
+    std::vector<SparkJob> jobs;
+    for (int i = 0; i < n; ++i) {
+        SparkJob j = makeJob("Job" + std::to_string(random() % 100) + "_" + std::to_string(i),
+                             "c" + std::to_string(random() % 4),
+                             random() % 2 ? JobType::Jar : JobType::Python, static_cast<int>(random() % 50));
+        j.maxConcurrentRuns = static_cast<int>(random() % 5);
+        jobs.push_back(std::move(j));
+    }
+    return jobs;
+}
 
 } // namespace
 
@@ -330,6 +361,46 @@ private slots:
 
     // A reload (after a reconnect, or Refresh) keeps the order the user chose, and every row stays
     // findable by name through inserts and removals in the middle.
+    void rowsPreparedOnAWorkerEqualSetJobs() {
+        // The rows built and sorted on another thread and swapped in give the model setJobs() gives, in
+        // every sort; recent runs carry over, and a sort chosen while they were built is applied.
+        const std::vector<SparkJob> jobs = randomJobs(300, 5);
+        for (int column : {int(JobsTableModel::Name), int(JobsTableModel::Cluster),
+                           int(JobsTableModel::MaxConcurrentRuns), int(JobsTableModel::RecentRuns)}) {
+            Watched expected, actual;
+            for (Watched* w : {&expected, &actual}) {
+                w->proxy.sort(JobsTableModel::Name, Qt::DescendingOrder);
+                w->model.setJobs({jobs.begin(), jobs.begin() + 40}); // an earlier load, whose jobs stay
+                for (int k = 0; k < 40; k += 3)
+                    w->model.setRecentRuns(jobs[static_cast<std::size_t>(k)].name,
+                                           {JobRunStatus(k % 4), JobRunStatus::Completed});
+                w->model.setJobs(jobs); // now holds the recent runs of the jobs that stay
+                for (int k = 0; k < 300; k += 7)
+                    w->model.setRecentRuns(jobs[static_cast<std::size_t>(k)].name, {JobRunStatus(k % 5)});
+            }
+            expected.proxy.sort(column, Qt::AscendingOrder);
+            expected.model.setJobs(jobs);
+            std::shared_ptr<JobsTableModel::PreparedRows> prepared;
+            std::thread worker([&] {
+                prepared =
+                    JobsTableModel::prepareRows(jobs, actual.model.sortColumn(), actual.model.sortOrder());
+            });
+            worker.join();
+            actual.proxy.sort(column, Qt::AscendingOrder); // the user clicked a header meanwhile
+            QSignalSpy resets(&actual.model, &QAbstractItemModel::modelReset);
+            actual.model.setPreparedRows(std::move(prepared));
+            QCOMPARE(resets.count(), 1);
+            QCOMPARE(actual.model.rowCount(), 300);
+            QCOMPARE(contents(actual.model), contents(expected.model));
+            QCOMPARE(actual.model.recentRuns(actual.model.rowOf(jobs[7].name)),
+                     std::vector<JobRunStatus>{JobRunStatus(7 % 5)});
+            actual.proxy.setFilterText(QStringLiteral("cluster:c1"));
+            expected.proxy.setFilterText(QStringLiteral("cluster:c1"));
+            QCOMPARE(names(actual.proxy), names(expected.proxy));
+            QVERIFY(actual.proxy.rowCount() > 30);
+        }
+    }
+
     void reloadKeepsSortAndIndex() {
         JobsTableModel model;
         JobsFilterProxy proxy;
