@@ -7,7 +7,9 @@
 #include <QDateTime>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThreadPool>
 
+#include <algorithm>
 #include <memory>
 #include <random>
 #include <thread>
@@ -399,6 +401,37 @@ private slots:
             QCOMPARE(names(actual.proxy), names(expected.proxy));
             QVERIFY(actual.proxy.rowCount() > 30);
         }
+    }
+
+    void preparedRowsReplaceWhateverChangedMeanwhile() {
+        // Loads overlap: rows prepared for one answer are swapped in after live updates to the rows
+        // shown, and a newer load's rows right after; each swap leaves exactly its own jobs, indexed,
+        // filterable and in the current sort, and the rows it replaced (freed on a worker) are not
+        // read again.
+        Watched w;
+        w.proxy.sort(JobsTableModel::Cluster, Qt::DescendingOrder);
+        w.model.setJobs(randomJobs(50, 8));
+        const std::vector<SparkJob> first = randomJobs(120, 9), second = randomJobs(80, 10);
+        auto preparedFirst = JobsTableModel::prepareRows(first, w.model.sortColumn(), w.model.sortOrder());
+        auto preparedSecond = JobsTableModel::prepareRows(second, w.model.sortColumn(), w.model.sortOrder());
+        w.model.upsertJob(makeJob("live_update", "c9", JobType::Jar));
+        w.model.removeJob(w.model.job(0).name);
+        for (auto* prepared : {&preparedFirst, &preparedSecond}) {
+            const std::vector<SparkJob>& jobs = prepared == &preparedFirst ? first : second;
+            w.model.setPreparedRows(std::move(*prepared));
+            JobsTableModel expected;
+            expected.sort(JobsTableModel::Cluster, Qt::DescendingOrder);
+            expected.setJobs(jobs);
+            QCOMPARE(contents(w.model), contents(expected));
+            QCOMPARE(w.model.rowOf("live_update"), -1);
+            w.proxy.setFilterText(QStringLiteral("cluster:c2"));
+            QCOMPARE(w.proxy.rowCount(),
+                     static_cast<int>(std::count_if(jobs.begin(), jobs.end(),
+                                                    [](const SparkJob& j) { return j.cluster == "c2"; })));
+            w.proxy.setFilterText({});
+        }
+        QThreadPool::globalInstance()->waitForDone(); // the replaced rows are freed by then
+        QCOMPARE(w.model.rowCount(), 80);
     }
 
     void reloadKeepsSortAndIndex() {
