@@ -23,6 +23,9 @@ namespace beast = boost::beast;
 namespace http = boost::beast::http;
 using tcp = boost::asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
+// A connection's socket runs on its IO context's executor as such: no type-erased executor copied
+// and destroyed with every read and write (Beast's tcp_stream); the deadlines are HttpServer's own.
+using Socket = tcp::socket::rebind_executor<net::io_context::executor_type>::other;
 
 namespace {
 
@@ -145,7 +148,7 @@ HttpResponse HttpResponse::json(const std::string& body) {
 // One connection. Everything below runs on the thread of the connection's IO context.
 class HttpServer::Session final : public std::enable_shared_from_this<Session> {
 public:
-    Session(HttpServer& server, tcp::socket socket)
+    Session(HttpServer& server, Socket socket)
         : m_server(server)
         , m_stream(std::move(socket)) {}
 
@@ -181,7 +184,7 @@ public:
         net::dispatch(m_stream.get_executor(), [self = shared_from_this(), force] {
             self->m_closeAfterResponse = true;
             if (force || !self->m_busy)
-                self->m_stream.socket().close();
+                self->m_stream.close();
         });
     }
 
@@ -346,7 +349,7 @@ private:
     // bounded time) before closing lets it see the answer instead of a connection reset.
     void finish() {
         beast::error_code ignored;
-        m_stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        m_stream.shutdown(tcp::socket::shutdown_send, ignored);
         if (!m_drain) {
             close();
             return;
@@ -374,12 +377,12 @@ private:
 
     void close() {
         beast::error_code ignored;
-        m_stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
-        m_stream.socket().close(ignored);
+        m_stream.shutdown(tcp::socket::shutdown_both, ignored);
+        m_stream.close(ignored);
     }
 
     HttpServer& m_server;
-    beast::tcp_stream m_stream;
+    Socket m_stream;
     beast::flat_buffer m_buffer;
     std::optional<http::request_parser<http::string_body>> m_parser;
     Clock::time_point m_started = Clock::now();
@@ -477,7 +480,7 @@ void HttpServer::start() {
 
 void HttpServer::accept() {
     net::io_context& context = *m_contexts[m_nextContext++ % m_contexts.size()];
-    m_acceptor.async_accept(context, [this](beast::error_code ec, tcp::socket socket) {
+    m_acceptor.async_accept(context, [this](beast::error_code ec, Socket socket) {
         if (ec == net::error::operation_aborted || !m_acceptor.is_open())
             return;
         if (ec) {

@@ -237,6 +237,11 @@ void SqliteDatabase::executeScript(const std::string& sql) {
     }
 }
 
+std::string SqliteDatabase::fileName() const {
+    const char* name = sqlite3_db_filename(m_db, "main");
+    return name && *name ? std::string(name) : m_path;
+}
+
 std::int64_t SqliteDatabase::lastInsertRowId() {
     std::unique_lock lock(m_mutex);
     return sqlite3_last_insert_rowid(m_db);

@@ -105,6 +105,8 @@ public:
     SqliteDatabase& operator=(const SqliteDatabase&) = delete;
 
     const std::string& path() const { return m_path; }
+    // The database file's full name as SQLite resolved it (its -wal and -shm files sit beside it).
+    std::string fileName() const;
 
     Query prepare(std::string_view sql);
     // prepare + bindAll.

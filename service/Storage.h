@@ -171,7 +171,8 @@ public:
     void flushDeferred();
 
     // Moves whenever anything was committed to the database since the last call, by this process or
-    // any other (SQLite's data_version, read on a connection of its own that never writes). Read it
+    // any other (the header of SQLite's WAL index, which every commit rewrites; else SQLite's
+    // data_version, read on a connection of its own that never writes). Read it
     // before what is to be cached: an entry tagged with the stamp of its time is current while the
     // stamp stays. One small read; thread-safe.
     std::uint64_t changeStamp();
@@ -234,6 +235,10 @@ private:
     std::vector<std::unique_ptr<SqliteDatabase>> m_readers;
     std::vector<SqliteDatabase*> m_idleReaders;
 
+    // Change stamps from the WAL index's header (see changeStamp()); without it, from watches.
+    struct WalIndex;
+    void mapWalIndex();
+    std::unique_ptr<WalIndex> m_walIndex;
     struct Watch;
     std::mutex m_watchesMutex;
     std::vector<std::unique_ptr<Watch>> m_watches;

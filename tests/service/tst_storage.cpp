@@ -6,6 +6,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -528,6 +529,19 @@ private slots:
             }));
         for (auto& looker : lookers)
             QVERIFY(looker.get());
+        // Another process (jobdeckd keys create on the same data directory), one commit after another.
+        for (int i = 0; i < 3; ++i) {
+            const auto before = storage->changeStamp();
+            QProcess other;
+            other.start(QStringLiteral(JOBDECKD_PATH),
+                        {QStringLiteral("keys"), QStringLiteral("create"), QStringLiteral("--data-dir"),
+                         dir.path(), QStringLiteral("--project"), QStringLiteral("beta"),
+                         QStringLiteral("--role"), QStringLiteral("viewer")});
+            QVERIFY(other.waitForFinished(10000));
+            QCOMPARE(other.exitCode(), 0);
+            QVERIFY(storage->changeStamp() != before);
+            QVERIFY(storage->findProjectUidByName("beta"));
+        }
     }
 
     void cachedKeysNoticeARevocationByAnotherProcess() {
