@@ -135,9 +135,11 @@ void RequestRegistry::acknowledge(const std::string& projectUid, const std::stri
 
 void RequestRegistry::remember(const std::string& requestId, const std::string& projectUid, StatusJson status,
                                bool stored) {
-    const auto [it, added] = m_recent.try_emplace(requestId, Recent{projectUid, std::move(status), stored});
+    Recent recent{projectUid, std::move(status), stored};
+    // try_emplace leaves `recent` as it is when the id is there already.
+    const auto [it, added] = m_recent.try_emplace(requestId, std::move(recent));
     if (!added) {
-        it->second = Recent{projectUid, std::move(status), stored};
+        it->second = std::move(recent);
         return;
     }
     m_recentOrder.push_back(&it->first); // a map's keys stay where they are until erased

@@ -700,6 +700,12 @@ private slots:
         // Handed out after it finished: stored then.
         registry.acknowledge(project, inline_, RequestRegistry::Durability::Deferred);
         QVERIFY(StatusJson(*storage->findRequestStatus(project, inline_)) == shown);
+        // Finished again (an id never handed out before): the later status replaces the first.
+        const std::string twice = RequestRegistry::newId();
+        registry.finish(project, twice, StatusJson(ApiStatus::failed("first")), Stored::OnlyIfAcknowledged);
+        registry.finish(project, twice, shown, Stored::OnlyIfAcknowledged);
+        QVERIFY(*registry.find(project, twice) == shown);
+        QVERIFY(!registry.find(project, RequestRegistry::newId()));
         // A graceful stop stores the rest.
         const std::string last = registry.begin(project);
         registry.finish(project, last, shown, Stored::OnlyIfAcknowledged);
