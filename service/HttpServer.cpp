@@ -245,6 +245,21 @@ private:
     }
 
     void readBody() {
+        // A small body usually arrived with the header: parsed from what is buffered, the request goes
+        // on at once, without another read operation and its hand-off through the IO context.
+        if (!m_parser->is_done() && m_buffer.size() > 0) {
+            beast::error_code ec;
+            m_parser->eager(true);
+            m_buffer.consume(m_parser->put(m_buffer.data(), ec));
+            if (ec && ec != http::error::need_more) {
+                readFailed(ec);
+                return;
+            }
+        }
+        if (m_parser->is_done()) {
+            onBody({});
+            return;
+        }
         expireAfter(m_server.m_options.bodyTimeout);
         http::async_read(
             m_stream, m_buffer, *m_parser,
