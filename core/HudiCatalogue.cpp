@@ -77,13 +77,6 @@ std::string lowered(std::string_view s) {
     return out;
 }
 
-std::string uppered(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return out;
-}
-
 bool equalsFolded(std::string_view value, std::string_view lowerCase) {
     return value.size() == lowerCase.size() &&
            std::equal(value.begin(), value.end(), lowerCase.begin(),
@@ -531,17 +524,27 @@ std::optional<std::string> HudiCatalogue::checkValue(const HudiConfigEntry& entr
     // lower-case enums (operations, sync modes, query types) case-insensitively; mixed-case values such
     // as Pulsar's RoundRobinPartition go to Enum.valueOf and must match exactly.
     const std::vector<std::string>& allowed = entry.allowedValues;
-    std::string probe(value);
     const std::less<const HudiConfigEntry*> before; // an entry of a test's own is not in m_entries
     const bool known =
         !before(&entry, m_entries.data()) && before(&entry, m_entries.data() + m_entries.size());
     const AllowedCase allowedCase =
         known ? m_allowedCase[static_cast<std::size_t>(&entry - m_entries.data())] : allowedCaseOf(allowed);
-    if (allowedCase == AllowedCase::Upper)
-        probe = uppered(value);
-    else if (allowedCase == AllowedCase::Lower)
-        probe = lowered(value);
-    if (std::find(allowed.begin(), allowed.end(), probe) != allowed.end())
+    // The value as Hudi would compare it, character by character: no case-changed copy of it.
+    const auto accepts = [&](const std::string& candidate) {
+        switch (allowedCase) {
+        case AllowedCase::Upper:
+            return candidate.size() == value.size() &&
+                   std::equal(value.begin(), value.end(), candidate.begin(), [](char v, char a) {
+                       return static_cast<char>(std::toupper(static_cast<unsigned char>(v))) == a;
+                   });
+        case AllowedCase::Lower:
+            return equalsFolded(value, candidate);
+        case AllowedCase::Mixed:
+            break;
+        }
+        return std::string_view(candidate) == value;
+    };
+    if (std::any_of(allowed.begin(), allowed.end(), accepts))
         return std::nullopt;
     std::string message = "'" + entry.key + "' expects one of " + joined(allowed, ", ") + ", " + got();
     const std::string folded = lowered(value);
