@@ -10,7 +10,7 @@ namespace {
 
 using Params = std::vector<std::string>;
 
-const QString kGoldenDir = QStringLiteral(JOBDECK_SOURCE_DIR "/tests/golden/classifier");
+const QString kGoldenDir = QStringLiteral(JOBDECK_SOURCE_DIR "/tests/data/classifier");
 
 // Golden lines are tab-separated, so the few characters that would break a line are escaped.
 std::string escaped(const std::string& s) {
@@ -96,7 +96,7 @@ private slots:
         }
     }
 
-    // tests/golden/classifier/<case>.params holds one parameter per line (the per-line text form);
+    // tests/data/classifier/<case>.params holds one parameter per line (the per-line text form);
     // <case>.expected the classification. JOBDECK_UPDATE_GOLDEN=1 rewrites the expected files.
     void golden() {
         QFETCH(QString, base);
