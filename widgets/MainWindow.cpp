@@ -97,6 +97,8 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     m_applyTimer.setSingleShot(true);
     m_applyTimer.setInterval(30);
     connect(&m_applyTimer, &QTimer::timeout, this, [this] {
+        if (m_loading)
+            return; // loadEnded() applies them
         m_jobs->upsertJobs(std::exchange(m_fetched, {}));
         updateActions();
     });
@@ -306,12 +308,14 @@ void MainWindow::startLiveUpdates() {
 
 void MainWindow::refresh() {
     const int generation = ++m_loadGeneration;
+    m_loading = true;
     statusBar()->showMessage(tr("Loading jobs…"));
     m_client->showJobs()->then(this, [this, generation](ApiReply<std::vector<SparkJob>>& r) {
         if (generation != m_loadGeneration)
             return;
         if (r.isError()) {
             statusBar()->showMessage(tr("Loading jobs failed: %1").arg(r.error().message));
+            loadEnded();
             return;
         }
         // 100,000 jobs are moved, not copied, and made into sorted rows on a worker: the window stays
@@ -323,6 +327,7 @@ void MainWindow::refresh() {
                 return;
             const auto selected = m_jobsView->currentJobName();
             m_jobs->setPreparedRows(watcher->future().takeResult());
+            loadEnded();
             if (selected)
                 m_jobsView->selectJob(*selected);
             statusBar()->showMessage(tr("%n job(s) loaded", nullptr, m_jobs->rowCount()), 5000);
@@ -357,7 +362,17 @@ void MainWindow::onEvents(const QList<ProjectEvent>& events) {
         m_eventsTimer.start();
 }
 
+void MainWindow::loadEnded() {
+    m_loading = false;
+    if (!m_pendingJobs.isEmpty() || !m_pendingRuns.isEmpty())
+        m_eventsTimer.start();
+    if (!m_fetched.empty())
+        m_applyTimer.start();
+}
+
 void MainWindow::flushEvents() {
+    if (m_loading)
+        return; // loadEnded() flushes them
     const auto jobs = std::exchange(m_pendingJobs, {});
     const auto runs = std::exchange(m_pendingRuns, {});
     for (auto it = jobs.cbegin(); it != jobs.cend(); ++it) {

@@ -100,6 +100,7 @@ private:
     void startLiveUpdates();
     void onEvents(const QList<ProjectEvent>& events);
     void flushEvents();
+    void loadEnded(); // releases the live changes that waited for it
     void showError(const QString& title, const QString& message);
     // The monitor shows every Job, or the selected one while "Monitor runs of this job" is checked.
     void followRuns(bool reload = false);
@@ -127,6 +128,9 @@ private:
     QTimer m_eventsTimer;
     QTimer m_applyTimer;
     int m_loadGeneration = 0;
+    // From a full load's request until its rows are swapped in, live changes wait: applied to the rows
+    // being replaced, they would be lost with them.
+    bool m_loading = false;
 
     QAction* m_newAction = nullptr;
     QAction* m_editAction = nullptr;

@@ -24,9 +24,12 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QSemaphore>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
+#include <QThreadPool>
 
 using namespace jobdeck;
 using jobdeck::test::ConsoleHome;
@@ -202,6 +205,44 @@ private slots:
         QVERIFY(window.jobsModel()->rowOf("ingest_orders") >= 0);
         const json still = runStatement(m_service, m_admin, statement(DescribeJobStatement{"ingest_orders"}));
         QCOMPARE(still.value("apiStatus", ""), std::string("API_OPERATION_STATUS_SUCCESS"));
+    }
+
+    // A job created while a reload's rows are being built is shown once they are swapped in: a live
+    // change applied to the rows being replaced would be lost with them.
+    void aChangeMadeWhileTheListLoadsIsKept() {
+        MainWindow window(options());
+        QSignalSpy loaded(&window, &MainWindow::jobsLoaded);
+        window.show();
+        QVERIFY(loaded.wait(20000));
+        // The rows are built on the global pool: holding its one thread keeps the reload's rows waiting
+        // while the change arrives, however fast the machine.
+        QThreadPool* pool = QThreadPool::globalInstance();
+        const int threads = pool->maxThreadCount();
+        pool->setMaxThreadCount(1);
+        QSemaphore holding;
+        QSemaphore release;
+        pool->start([&] {
+            holding.release();
+            release.acquire();
+        });
+        holding.acquire();
+        window.refresh();
+        QTest::qWait(1000); // the SHOW JOBS answer arrives; its rows wait for the pool
+        run(CreateJobStatement{
+            "made_during_load", JobType::Python, {"s3://bucket/during.py"}, "demo_cluster", std::nullopt});
+        QTest::qWait(3000); // the event, and without the wait its row, arrive meanwhile
+        QCOMPARE(window.statusBar()->currentMessage(), QStringLiteral("Loading jobs…"));
+        release.release();
+        pool->waitForDone(20000);
+        pool->setMaxThreadCount(threads);
+        QVERIFY(loaded.wait(20000));
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobsModel()->rowOf("made_during_load") >= 0, 15000);
+        QCOMPARE(window.jobsModel()
+                     ->index(window.jobsModel()->rowOf("made_during_load"), JobsTableModel::Type)
+                     .data()
+                     .toString(),
+                 QStringLiteral("PYTHON"));
+        run(DeleteJobStatement{"made_during_load"});
     }
 };
 
