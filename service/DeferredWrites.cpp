@@ -60,12 +60,26 @@ void DeferredWrites::addStatus(StatusRow row) {
 
 bool DeferredWrites::empty() const {
     const std::lock_guard lock(m_mutex);
-    return m_queue.empty();
+    return m_queue.empty() && !m_inFlight;
 }
 
 void DeferredWrites::flush() {
+    // With the queue empty, a group the background thread took may still be being written: then this
+    // joins the queue's turn below and so waits for it (a reader that flushes first, as SHOW AUDIT_LOG
+    // does, must find every entry queued before it).
     if (empty())
         return;
+    bool took = false;
+    struct Landed {
+        DeferredWrites& writes;
+        bool& took;
+        ~Landed() {
+            if (!took)
+                return;
+            const std::lock_guard lock(writes.m_mutex);
+            writes.m_inFlight = false;
+        }
+    } landed{*this, took};
     // The queue is taken inside the transaction, that is while holding the connection: a durable write
     // on another thread then either commits these first or waits until they are committed.
     m_db.transaction([&] {
@@ -74,6 +88,9 @@ void DeferredWrites::flush() {
         {
             const std::lock_guard lock(m_mutex);
             std::swap(m_writing, m_queue);
+            took = !m_writing.empty();
+            if (took)
+                m_inFlight = true;
         }
         struct Clear {
             Batch& rows;

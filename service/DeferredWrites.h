@@ -51,8 +51,10 @@ public:
 
     void addAudit(AuditEntry entry);
     void addStatus(StatusRow row);
-    // Writes every queued row in one transaction (joining the caller's, if it is inside one).
+    // Writes every queued row in one transaction (joining the caller's, if it is inside one). When it
+    // returns, every row queued before the call is written, also one the background thread was writing.
     void flush();
+    // Nothing queued, and no group being written.
     bool empty() const;
 
 private:
@@ -67,7 +69,8 @@ private:
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     Batch m_queue;
-    Batch m_writing; // the group being written, inside flush()'s transaction only
+    Batch m_writing;         // the group being written, inside flush()'s transaction only
+    bool m_inFlight = false; // a group was taken from the queue and its flush() has not returned
     bool m_stopping = false;
     std::thread m_thread;
 };
