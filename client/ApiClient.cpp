@@ -328,7 +328,7 @@ ApiClient::StreamSink ApiClient::streamSink(const std::shared_ptr<StatementCall>
         m_streams.push_back(stream);
         call->streamed = QtConcurrent::run(&m_streamDecoder, [stream, parser = call->streamParser] {
             prefault(*stream);
-            return parsedOrDiscarded([&] { return parser(*stream); });
+            return parsedOrDiscarded([&] { return parser(stream); });
         });
         return stream;
     };
@@ -497,30 +497,33 @@ ApiReply<SparkJob>* ApiClient::describeJob(const QString& name) {
     });
 }
 
-ApiReply<std::vector<SparkJob>>* ApiClient::showJobs() {
-    // 100,000 jobs are 70 MB of JSON: they are decoded from the bytes straight into SparkJobs, while
-    // the bytes arrive when their length is announced, and only the rest of the answer becomes a DOM
-    // and takes the usual way. `decoded` is written by the parser and then read by the conversion, on
-    // worker threads one after the other (the answer's delivery to this thread lies between them).
+ApiReply<SparkJobList>* ApiClient::showJobs() {
+    // 100,000 jobs are 70 MB of JSON: they are read from the bytes straight into a SparkJobList (their
+    // summaries beside their text), while the bytes arrive when their length is announced, and only
+    // the rest of the answer becomes a DOM and takes the usual way. `decoded` is written by the parser
+    // and then read by the conversion, on worker threads one after the other (the answer's delivery to
+    // this thread lies between them).
     auto decoded = std::make_shared<SparkJobListDecoder::Status>();
-    const auto parse = [decoded](auto& text) {
-        *decoded = SparkJobListDecoder::decodeStatus(text);
-        return std::move(decoded->envelope);
-    };
     auto* raw = executeText(
         printStatement(ShowJobsStatement{}), {}, false,
-        [parse](const QByteArray& bytes) {
-            std::string_view text(bytes.constData(), static_cast<std::size_t>(bytes.size()));
-            return parse(text);
+        [decoded](const QByteArray& bytes) {
+            auto owner = std::make_shared<const QByteArray>(bytes); // shares the bytes, no copy
+            *decoded = SparkJobListDecoder::decodeStatus(
+                std::string_view(owner->constData(), static_cast<std::size_t>(owner->size())), owner);
+            return std::move(decoded->envelope);
         },
-        parse);
-    return mapped<std::vector<SparkJob>>(raw, [decoded](const json& r) {
+        [decoded](const std::shared_ptr<StreamedText>& text) {
+            *decoded = SparkJobListDecoder::decodeStatus(text);
+            return std::move(decoded->envelope);
+        });
+    return mapped<SparkJobList>(raw, [decoded](const json& r) {
         if (decoded->jobsError)
             throw std::runtime_error(*decoded->jobsError);
         if (decoded->jobs)
             return std::move(*decoded->jobs);
         // Not an array of jobs: the DOM gives the same error as ever.
-        return member(r, "showJobsApiResponse", "sparkJobs").get<std::vector<SparkJob>>();
+        (void)member(r, "showJobsApiResponse", "sparkJobs").get<std::vector<SparkJob>>();
+        throw std::runtime_error("SHOW JOBS answered without its jobs");
     });
 }
 

@@ -6,6 +6,7 @@
 #include "core/Project.h"
 #include "core/ProjectEvent.h"
 #include "core/SparkJob.h"
+#include "core/SparkJobList.h"
 #include "core/SparkJobRun.h"
 #include "core/Statement.h"
 #include "core/StreamedText.h"
@@ -67,7 +68,7 @@ public:
     ApiReply<nlohmann::json>* alterJob(const AlterJobStatement& statement);
     ApiReply<nlohmann::json>* deleteJob(const QString& name);
     ApiReply<SparkJob>* describeJob(const QString& name);
-    ApiReply<std::vector<SparkJob>>* showJobs();
+    ApiReply<SparkJobList>* showJobs();
     // Value: the jobRunId. An empty idempotencyKey makes the client generate one (a UUID).
     ApiReply<QString>* runJob(const QString& name,
                               const std::vector<std::pair<std::string, std::string>>& argumentOverrides = {},
@@ -107,7 +108,7 @@ private:
     // JSON. Unset: json::parse.
     using StatusParser = std::function<nlohmann::json(const QByteArray&)>;
     // The same, reading the bytes while they arrive (a StreamedText the transfer fills).
-    using StreamParser = std::function<nlohmann::json(StreamedText&)>;
+    using StreamParser = std::function<nlohmann::json(const std::shared_ptr<StreamedText>&)>;
     // Called when a 200 answer announces `length` bytes: a StreamedText to receive them in instead of
     // the result's body, or null for the body.
     using StreamSink = std::function<std::shared_ptr<StreamedText>(qint64 length)>;

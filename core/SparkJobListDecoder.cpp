@@ -6,6 +6,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <map>
 #include <utility>
@@ -64,6 +65,7 @@ public:
                               : std::string("expected ") + what);
     }
     const char* position() const { return m_p; }
+    std::size_t offset() const { return static_cast<std::size_t>(m_p - m_begin); }
     // How much of the text (as announced, for a stream) lies ahead.
     std::size_t remaining() const { return m_total - static_cast<std::size_t>(m_p - m_begin); }
 
@@ -314,6 +316,22 @@ bool isRequired(int f) {
            f == UpdatedAt;
 }
 
+constexpr unsigned kRequiredFields = (1u << JobId) | (1u << Name) | (1u << Type) | (1u << Cluster) |
+                                     (1u << Parameters) | (1u << CreatedAt) | (1u << UpdatedAt);
+
+// The field a key names, or -1. Objects written by the same code list their keys in the same order:
+// the search starts after the last match (`hint`).
+int fieldOf(std::string_view key, int& hint) {
+    for (int i = 0; i < FieldCount; ++i) {
+        const int f = (hint + i) % FieldCount;
+        if (key == kFieldNames[static_cast<std::size_t>(f)]) {
+            hint = f + 1;
+            return f;
+        }
+    }
+    return -1;
+}
+
 // Reads job objects field by field into SparkJob. A value of the wrong kind is noted, not thrown at
 // once: a later duplicate of the key replaces it (as in a DOM), and the object is read to its end
 // first, so the scanner stays in step with the text.
@@ -332,7 +350,6 @@ private:
         std::string problem;
     };
 
-    int fieldOf(std::string_view key);
     void readField(int f, SparkJob& job);
     void readString(FieldState& st, std::string& out);
     void readStrings(FieldState& st, std::vector<std::string>& out);
@@ -349,18 +366,6 @@ private:
     int m_hint = 0;
 };
 
-int JobReader::fieldOf(std::string_view key) {
-    // Objects written by the same code list their keys in the same order: start after the last match.
-    for (int i = 0; i < FieldCount; ++i) {
-        const int f = (m_hint + i) % FieldCount;
-        if (key == kFieldNames[static_cast<std::size_t>(f)]) {
-            m_hint = f + 1;
-            return f;
-        }
-    }
-    return -1;
-}
-
 void JobReader::read(SparkJob& job) {
     for (FieldState& st : m_fields) {
         st.present = false;
@@ -370,7 +375,7 @@ void JobReader::read(SparkJob& job) {
     m_s.expect('{', "'{'");
     if (!m_s.take('}')) {
         for (;;) {
-            const int f = fieldOf(m_s.key(m_keyScratch));
+            const int f = fieldOf(m_s.key(m_keyScratch), m_hint);
             if (f < 0)
                 m_s.skipValue(); // unknown fields are ignored
             else
@@ -613,30 +618,231 @@ void JobReader::check(SparkJob& job) {
         }
     }
 }
+// Reads a job object's summary and checks the rest of it without keeping it. Whatever from_json could
+// refuse, and whatever it reads differently from the usual shape (a null), is only noted, and the
+// value skipped: the job is then read in full, which gives from_json's exact outcome.
+class SummaryReader final {
+public:
+    SummaryReader(Scanner& scanner, std::deque<std::string>& strings)
+        : m_s(scanner)
+        , m_strings(strings) {}
+
+    // False when the object needs the full read.
+    bool read(SparkJobSummary& out);
+
+private:
+    void readField(int f, SparkJobSummary& out);
+    // True when the value is of the kind that starts with `c`; otherwise notes it and skips it.
+    bool kind(char c);
+    std::string_view keptString();
+    void checkString();
+    void checkStrings();
+    void checkStringMap(bool statusNames);
+    void readInt(int& out);
+    void readTime(TimePoint& out);
+
+    Scanner& m_s;
+    std::deque<std::string>& m_strings;
+    std::string m_keyScratch, m_scratch;
+    int m_hint = 0;
+    bool m_usual = true;
+};
+
+bool SummaryReader::read(SparkJobSummary& out) {
+    m_usual = true;
+    unsigned present = 0;
+    m_s.expect('{', "'{'");
+    if (!m_s.take('}')) {
+        for (;;) {
+            const int f = fieldOf(m_s.key(m_keyScratch), m_hint);
+            if (f < 0) {
+                m_s.skipValue(); // unknown fields are ignored
+            } else {
+                present |= 1u << static_cast<unsigned>(f);
+                readField(f, out);
+            }
+            if (m_s.take(','))
+                continue;
+            m_s.expect('}', "',' or '}'");
+            break;
+        }
+    }
+    return m_usual && (present & kRequiredFields) == kRequiredFields;
+}
+
+void SummaryReader::readField(int f, SparkJobSummary& out) {
+    switch (f) {
+    case Name:
+        if (kind('"'))
+            out.name = keptString();
+        return;
+    case Cluster:
+        if (kind('"'))
+            out.cluster = keptString();
+        return;
+    case Type:
+        if (kind('"')) {
+            const auto t = jobTypeFromName(m_s.string(m_scratch));
+            m_usual = m_usual && t.has_value();
+            out.type = t.value_or(JobType::Jar);
+        }
+        return;
+    case JobId:
+    case ApplicationPath:
+        return checkString();
+    case Parameters:
+    case Arguments:
+    case MisplacedHudiConfigs:
+        return checkStrings();
+    case SparkConfigs:
+    case HudiConfigs:
+        return checkStringMap(false);
+    case HudiConfigsStatus:
+        return checkStringMap(true);
+    case MaxConcurrentRuns:
+        return readInt(out.maxConcurrentRuns);
+    case ActiveRuns:
+        return readInt(out.activeRuns);
+    case CreatedAt: {
+        TimePoint ignored;
+        return readTime(ignored);
+    }
+    case UpdatedAt:
+        return readTime(out.updatedAt);
+    }
+}
+
+bool SummaryReader::kind(char c) {
+    if (m_s.peek() == c)
+        return true;
+    m_usual = false;
+    m_s.skipValue();
+    return false;
+}
+
+std::string_view SummaryReader::keptString() {
+    const std::string_view s = m_s.string(m_scratch);
+    if (s.data() != m_scratch.data())
+        return s; // bytes of the text
+    return m_strings.emplace_back(s);
+}
+
+void SummaryReader::checkString() {
+    if (kind('"'))
+        m_s.string(m_scratch);
+}
+
+void SummaryReader::checkStrings() {
+    if (!kind('['))
+        return;
+    m_s.take('[');
+    if (m_s.take(']'))
+        return;
+    do {
+        checkString();
+    } while (m_s.take(','));
+    m_s.expect(']', "',' or ']'");
+}
+
+void SummaryReader::checkStringMap(bool statusNames) {
+    if (!kind('{'))
+        return;
+    m_s.take('{');
+    if (m_s.take('}'))
+        return;
+    do {
+        m_s.key(m_keyScratch);
+        if (kind('"')) {
+            const std::string_view value = m_s.string(m_scratch);
+            if (statusNames && !hudiConfigStatusFromName(value))
+                m_usual = false;
+        }
+    } while (m_s.take(','));
+    m_s.expect('}', "',' or '}'");
+}
+
+void SummaryReader::readInt(int& out) {
+    const char c = m_s.peek();
+    if (c != '-' && (c < '0' || c > '9')) {
+        m_usual = false;
+        m_s.skipValue();
+        return;
+    }
+    const char* from = m_s.position();
+    const bool integer = m_s.number();
+    const char* to = m_s.position();
+    if (const auto [end, ec] = std::from_chars(from, to, out); !integer || ec != std::errc() || end != to)
+        m_usual = false;
+}
+
+void SummaryReader::readTime(TimePoint& out) {
+    if (!kind('"'))
+        return;
+    if (const auto t = parseTimestamp(m_s.string(m_scratch)))
+        out = *t;
+    else
+        m_usual = false;
+}
+
+} // namespace
+
+// Builds a SparkJobList from an answer's bytes (SparkJobList's friend).
+class SparkJobListBuilder final {
+public:
+    using Item = SparkJobList::Item;
+
+    SparkJobListBuilder(std::string_view text, std::shared_ptr<const void> owner) {
+        m_list.m_owner = std::move(owner);
+        m_list.m_text = text;
+        m_list.m_strings = std::make_shared<std::deque<std::string>>();
+    }
+    std::exception_ptr readJobs(Scanner& s);
+    SparkJobList take() { return std::move(m_list); }
+
+private:
+    // The job from `start` to the scanner read in full: its summary, or what from_json throws for it.
+    Item readInFull(const Scanner& s, std::size_t start);
+
+    SparkJobList m_list;
+};
+
+namespace {
 
 constexpr std::size_t kSampleJobs = 16;
 
 // Room for the whole array, from the size of its first jobs in the text: growing a vector of 100,000
 // jobs step by step moves them all several times. A job is never shorter than its required fields'
 // names (about 128 bytes), which bounds the room when the first jobs are unusually short.
-void reserveFor(std::vector<SparkJob>& jobs, std::size_t sampleBytes, std::size_t bytesLeft) {
-    const std::size_t perJob = std::max<std::size_t>(sampleBytes / jobs.size(), 128);
-    jobs.reserve(jobs.size() + bytesLeft / perJob + bytesLeft / perJob / 32);
+template <class Items> void reserveFor(Items& items, std::size_t sampleBytes, std::size_t bytesLeft) {
+    const std::size_t perJob = std::max<std::size_t>(sampleBytes / items.size(), 128);
+    items.reserve(items.size() + bytesLeft / perJob + bytesLeft / perJob / 32);
 }
 
-// Reads the array at the scanner into `jobs`. A job from_json would refuse gives what it throws, after
-// the rest of the array has been checked for syntax (a syntax error anywhere throws at once).
-std::exception_ptr readJobs(Scanner& s, std::vector<SparkJob>& jobs) {
+} // namespace
+
+SparkJobListBuilder::Item SparkJobListBuilder::readInFull(const Scanner& s, std::size_t start) {
+    const std::size_t length = s.offset() - start;
+    const SparkJob job = SparkJobListDecoder::decodeJob(m_list.m_text.substr(start, length));
+    SparkJobSummary summary = summaryOf(job);
+    summary.name = m_list.m_strings->emplace_back(job.name);
+    summary.cluster = m_list.m_strings->emplace_back(job.cluster);
+    return {summary, start, length};
+}
+
+// Reads the array at the scanner. A job from_json would refuse gives what it throws, after the rest of
+// the array has been checked for syntax (a syntax error anywhere throws at once).
+std::exception_ptr SparkJobListBuilder::readJobs(Scanner& s) {
     s.expect('[', "'['");
     std::exception_ptr error;
     if (s.take(']'))
         return error;
-    JobReader reader(s);
+    auto& items = m_list.m_items;
+    SummaryReader reader(s, *m_list.m_strings);
     const char* first = s.position();
     for (;;) {
         const char c = s.peek();
-        if (!error && jobs.size() == kSampleJobs)
-            reserveFor(jobs, static_cast<std::size_t>(s.position() - first), s.remaining());
+        if (!error && items.size() == kSampleJobs)
+            reserveFor(items, static_cast<std::size_t>(s.position() - first), s.remaining());
         if (error) {
             s.skipValue();
         } else if (c != '{') {
@@ -644,12 +850,17 @@ std::exception_ptr readJobs(Scanner& s, std::vector<SparkJob>& jobs) {
                 302, std::string(kObject) + " must be a JSON object, got " + typeName(c), nullptr));
             s.skipValue();
         } else {
-            try {
-                reader.read(jobs.emplace_back());
-            } catch (const json::parse_error&) {
-                throw;
-            } catch (const json::exception&) {
-                error = std::current_exception();
+            const std::size_t start = s.offset();
+            Item item{{}, start, 0};
+            if (reader.read(item.summary)) {
+                item.length = s.offset() - start;
+                items.push_back(item);
+            } else {
+                try {
+                    items.push_back(readInFull(s, start));
+                } catch (const json::exception&) {
+                    error = std::current_exception();
+                }
             }
         }
         if (s.take(','))
@@ -658,9 +869,11 @@ std::exception_ptr readJobs(Scanner& s, std::vector<SparkJob>& jobs) {
         break;
     }
     if (error)
-        jobs = {};
+        m_list = {};
     return error;
 }
+
+namespace {
 
 // The value at the scanner as a DOM: checked by the scanner, then parsed by nlohmann (these are the
 // small parts of an answer).
@@ -673,8 +886,14 @@ json parseValue(Scanner& s) {
 
 constexpr std::array<std::string_view, 3> kJobsPath = {"apiResponse", "showJobsApiResponse", "sparkJobs"};
 
+struct Source {
+    std::string_view text; // as far as it will reach
+    std::shared_ptr<const void> owner;
+};
+
 // The members of the object at the scanner into `into`, following kJobsPath from `level`.
-void readEnvelope(Scanner& s, json& into, std::size_t level, SparkJobListDecoder::Status& out) {
+void readEnvelope(Scanner& s, const Source& source, json& into, std::size_t level,
+                  SparkJobListDecoder::Status& out) {
     s.expect('{', "'{'");
     into = json::object();
     if (s.take('}'))
@@ -688,18 +907,18 @@ void readEnvelope(Scanner& s, json& into, std::size_t level, SparkJobListDecoder
             out.jobsError.reset();
             const char c = s.peek();
             if (level + 1 < kJobsPath.size() && c == '{') {
-                readEnvelope(s, into[key], level + 1, out);
+                readEnvelope(s, source, into[key], level + 1, out);
             } else if (level + 1 == kJobsPath.size() && c == '[') {
                 into.erase(key);
-                std::vector<SparkJob> jobs;
-                if (const auto error = readJobs(s, jobs)) {
+                SparkJobListBuilder builder(source.text, source.owner);
+                if (const auto error = builder.readJobs(s)) {
                     try {
                         std::rethrow_exception(error);
                     } catch (const json::exception& e) {
                         out.jobsError = e.what();
                     }
                 } else {
-                    out.jobs = std::move(jobs);
+                    out.jobs = builder.take();
                 }
             } else {
                 into[key] = parseValue(s);
@@ -719,10 +938,10 @@ void expectEnd(Scanner& s) {
         s.fail("text after the end of the JSON value");
 }
 
-SparkJobListDecoder::Status decodeStatusFrom(Scanner& s) {
+SparkJobListDecoder::Status decodeStatusFrom(Scanner& s, const Source& source) {
     SparkJobListDecoder::Status status;
     if (s.peek() == '{')
-        readEnvelope(s, status.envelope, 0, status);
+        readEnvelope(s, source, status.envelope, 0, status);
     else
         status.envelope = parseValue(s);
     expectEnd(s);
@@ -731,17 +950,18 @@ SparkJobListDecoder::Status decodeStatusFrom(Scanner& s) {
 
 } // namespace
 
-SparkJobListDecoder::Status SparkJobListDecoder::decodeStatus(std::string_view text) {
+SparkJobListDecoder::Status SparkJobListDecoder::decodeStatus(std::string_view text,
+                                                              std::shared_ptr<const void> owner) {
     Scanner s(text);
-    return decodeStatusFrom(s);
+    return decodeStatusFrom(s, {text, std::move(owner)});
 }
 
-SparkJobListDecoder::Status SparkJobListDecoder::decodeStatus(StreamedText& text) {
-    Scanner s(text);
-    return decodeStatusFrom(s);
+SparkJobListDecoder::Status SparkJobListDecoder::decodeStatus(const std::shared_ptr<StreamedText>& text) {
+    Scanner s(*text);
+    return decodeStatusFrom(s, {std::string_view(text->data(), text->capacity()), text});
 }
 
-std::vector<SparkJob> SparkJobListDecoder::decodeList(std::string_view text) {
+SparkJobList SparkJobListDecoder::decodeList(std::string_view text, std::shared_ptr<const void> owner) {
     Scanner s(text);
     if (const char c = s.peek(); c != '[') {
         parseValue(s);
@@ -749,12 +969,20 @@ std::vector<SparkJob> SparkJobListDecoder::decodeList(std::string_view text) {
         throw json::type_error::create(302, std::string("type must be array, but is ") + typeName(c),
                                        nullptr);
     }
-    std::vector<SparkJob> jobs;
-    const auto error = readJobs(s, jobs);
+    SparkJobListBuilder builder(text, std::move(owner));
+    const auto error = builder.readJobs(s);
     expectEnd(s);
     if (error)
         std::rethrow_exception(error);
-    return jobs;
+    return builder.take();
+}
+
+SparkJob SparkJobListDecoder::decodeJob(std::string_view text) {
+    Scanner s(text);
+    SparkJob job;
+    JobReader(s).read(job);
+    expectEnd(s);
+    return job;
 }
 
 } // namespace jobdeck

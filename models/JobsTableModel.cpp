@@ -82,45 +82,55 @@ void JobsTableModel::reindexFrom(std::size_t first) {
 
 void JobsTableModel::reindexFrom(Rows& rows, std::size_t first) {
     for (std::size_t i = first; i < rows.rows.size(); ++i)
-        rows.index[rows.rows[i]->job.name] = static_cast<int>(i);
+        rows.rows[i]->at = static_cast<int>(i);
+}
+
+void JobsTableModel::RowDeleter::operator()(Row* row) const noexcept {
+    if (row->onHeap)
+        delete row;
+    else
+        *row = Row{}; // its block is freed with the load; what it holds goes now
 }
 
 void JobsTableModel::sortRows() {
     sortRows(m_state.rows, m_sortColumn, m_sortOrder);
 }
 
-void JobsTableModel::sortRows(std::vector<std::unique_ptr<Row>>& rows, int column, Qt::SortOrder order) {
+void JobsTableModel::sortRows(std::vector<RowPointer>& rows, int column, Qt::SortOrder order) {
     if (column < 0 || column >= ColumnCount)
         return;
     // Comparing 100,000 rows through their pointers misses the cache at every step: sort compact keys
     // (the column's value, or its text's first 16 bytes) with views of the texts that decide ties,
-    // the order before() gives.
+    // the order before() gives. Rows alike in all that keep their order (`at`), as a stable sort would,
+    // without the stable sort's buffer.
     struct Keyed {
         SortKey key;
         std::string_view text; // a text column's value, for keys alike
         std::string_view name;
         std::size_t at;
     };
-    std::vector<Keyed> keyed;
+    std::vector<Keyed, HugePageAllocator<Keyed>> keyed;
     keyed.reserve(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        const SparkJob& job = rows[i]->job;
-        const std::string_view text = column == Name      ? std::string_view(job.name)
-                                      : column == Cluster ? std::string_view(job.cluster)
+        const SparkJobSummary& job = rows[i]->summary;
+        const std::string_view text = column == Name      ? job.name
+                                      : column == Cluster ? job.cluster
                                       : column == Type    ? jobTypeName(job.type)
                                                           : std::string_view();
         keyed.push_back({sortKey(*rows[i], column), text, job.name, i});
     }
     const bool ascending = order == Qt::AscendingOrder;
-    std::stable_sort(keyed.begin(), keyed.end(), [ascending](const Keyed& a, const Keyed& b) {
+    std::sort(keyed.begin(), keyed.end(), [ascending](const Keyed& a, const Keyed& b) {
         int c = a.key == b.key ? 0 : (a.key < b.key ? -1 : 1);
         if (c == 0)
             c = compareNoCase(a.text, b.text);
         if (c == 0)
             c = compareNoCase(a.name, b.name);
+        if (c == 0)
+            return a.at < b.at;
         return ascending ? c < 0 : c > 0;
     });
-    std::vector<std::unique_ptr<Row>> sorted;
+    std::vector<RowPointer> sorted;
     sorted.reserve(rows.size());
     for (const Keyed& k : keyed)
         sorted.push_back(std::move(rows[k.at]));
@@ -128,7 +138,7 @@ void JobsTableModel::sortRows(std::vector<std::unique_ptr<Row>>& rows, int colum
 }
 
 JobsTableModel::SortKey JobsTableModel::sortKey(const Row& row, int column) {
-    const SparkJob& job = row.job;
+    const SparkJobSummary& job = row.summary;
     switch (column) {
     case Name:
         return foldedPrefix(job.name);
@@ -149,22 +159,61 @@ JobsTableModel::SortKey JobsTableModel::sortKey(const Row& row, int column) {
     }
 }
 
+JobsTableModel::RowPointer JobsTableModel::ownedRow(SparkJob job) {
+    RowPointer row(new Row());
+    row->onHeap = true;
+    row->owned = std::make_unique<const SparkJob>(std::move(job));
+    row->summary = summaryOf(*row->owned);
+    return row;
+}
+
+std::shared_ptr<JobsTableModel::PreparedRows> JobsTableModel::prepareRows(SparkJobList jobs, int column,
+                                                                          Qt::SortOrder order) {
+    Rows r;
+    r.list = std::make_shared<const SparkJobList>(std::move(jobs));
+    const std::size_t n = r.list->size();
+    r.loaded.resize(n);
+    r.rows.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        Row& row = r.loaded[i];
+        row.summary = r.list->summary(i);
+        row.item = i;
+        r.rows.emplace_back(&row);
+    }
+    return prepared(std::move(r), column, order);
+}
+
 std::shared_ptr<JobsTableModel::PreparedRows> JobsTableModel::prepareRows(std::vector<SparkJob> jobs,
                                                                           int column, Qt::SortOrder order) {
+    Rows r;
+    r.rows.reserve(jobs.size());
+    for (SparkJob& job : jobs)
+        r.rows.push_back(ownedRow(std::move(job)));
+    return prepared(std::move(r), column, order);
+}
+
+std::shared_ptr<JobsTableModel::PreparedRows> JobsTableModel::prepared(Rows rows, int column,
+                                                                       Qt::SortOrder order) {
     auto prepared = std::make_shared<PreparedRows>();
     prepared->column = column;
     prepared->order = order;
     Rows& r = prepared->rows;
-    r.rows.reserve(jobs.size());
-    for (SparkJob& job : jobs)
-        r.rows.push_back(std::make_unique<Row>(Row{std::move(job), {}, {}}));
+    r = std::move(rows);
     // The order the user chose holds across reloads; sorting before the rows are shown costs no
     // layout change.
     sortRows(r.rows, column, order);
-    r.index.reserve(r.rows.size());
     reindexFrom(r, 0);
+    r.index.clear();
+    r.index.reserve(r.rows.size());
+    for (const RowPointer& row : r.rows)
+        r.index.insert(row.get());
     pack(r); // now, while the names are in the cache, rather than at the first keystroke
     return prepared;
+}
+
+SparkJob JobsTableModel::job(int row) const {
+    const Row& r = *m_state.rows[static_cast<std::size_t>(row)];
+    return r.owned ? *r.owned : m_state.list->job(r.item);
 }
 
 void JobsTableModel::setPreparedRows(std::shared_ptr<PreparedRows> prepared) {
@@ -173,8 +222,8 @@ void JobsTableModel::setPreparedRows(std::shared_ptr<PreparedRows> prepared) {
     bool carried = false;
     for (const auto& row : m_state.rows)
         if (!row->recent.empty())
-            if (const auto it = next.index.find(row->job.name); it != next.index.end()) {
-                next.rows[static_cast<std::size_t>(it->second)]->recent = std::move(row->recent);
+            if (Row* const same = next.index.find(row->summary.name)) {
+                same->recent = std::move(row->recent);
                 carried = true;
             }
     if (prepared->column != m_sortColumn || prepared->order != m_sortOrder ||
@@ -200,8 +249,8 @@ void JobsTableModel::clear() {
 }
 
 bool JobsTableModel::before(const Row& a, const Row& b) const {
-    const SparkJob& x = a.job;
-    const SparkJob& y = b.job;
+    const SparkJobSummary& x = a.summary;
+    const SparkJobSummary& y = b.summary;
     int c = 0;
     switch (m_sortColumn) {
     case Name:
@@ -250,7 +299,7 @@ std::size_t JobsTableModel::sortedPosition(const Row& row) const {
         return m_state.rows.size();
     return static_cast<std::size_t>(
         std::upper_bound(m_state.rows.begin(), m_state.rows.end(), row,
-                         [this](const Row& a, const std::unique_ptr<Row>& b) { return before(a, *b); }) -
+                         [this](const Row& a, const RowPointer& b) { return before(a, *b); }) -
         m_state.rows.begin());
 }
 
@@ -259,16 +308,16 @@ void JobsTableModel::sort(int column, Qt::SortOrder order) {
     m_sortColumn = column;
     m_sortOrder = order;
     const QModelIndexList from = persistentIndexList();
-    std::vector<std::string> names;
-    names.reserve(static_cast<std::size_t>(from.size()));
+    std::vector<const Row*> held;
+    held.reserve(static_cast<std::size_t>(from.size()));
     for (const QModelIndex& i : from)
-        names.push_back(m_state.rows[static_cast<std::size_t>(i.row())]->job.name);
+        held.push_back(m_state.rows[static_cast<std::size_t>(i.row())].get());
     sortRows();
     reindexFrom(0);
     QModelIndexList to;
     to.reserve(from.size());
     for (qsizetype k = 0; k < from.size(); ++k)
-        to.append(index(rowOf(names[static_cast<std::size_t>(k)]), from[k].column()));
+        to.append(index(held[static_cast<std::size_t>(k)]->at, from[k].column()));
     changePersistentIndexList(from, to);
     rowsChanged();
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
@@ -297,11 +346,12 @@ void JobsTableModel::upsertJobs(std::vector<SparkJob> jobs) {
         }
         // The key views the row's name: drop it before the name's storage is replaced.
         Row& target = *m_state.rows[static_cast<std::size_t>(row)];
-        m_state.index.erase(target.job.name);
-        target.job = std::move(job);
+        m_state.index.erase(target.summary.name);
+        target.owned = std::make_unique<const SparkJob>(std::move(job));
+        target.summary = summaryOf(*target.owned);
         rowsChanged();
         target.updatedText.clear();
-        m_state.index.emplace(target.job.name, row);
+        m_state.index.insert(&target);
         first = std::min(first, row);
         last = std::max(last, row);
         outOfOrder = outOfOrder || !inOrder(row);
@@ -310,9 +360,10 @@ void JobsTableModel::upsertJobs(std::vector<SparkJob> jobs) {
     if (outOfOrder)
         sort(m_sortColumn, m_sortOrder);
     for (SparkJob& job : added) {
-        auto row = std::make_unique<Row>(Row{std::move(job), {}, {}});
+        RowPointer row = ownedRow(std::move(job));
         const auto at = sortedPosition(*row);
         beginInsertRows({}, static_cast<int>(at), static_cast<int>(at));
+        m_state.index.insert(row.get());
         m_state.rows.insert(m_state.rows.begin() + static_cast<std::ptrdiff_t>(at), std::move(row));
         reindexFrom(at);
         rowsChanged();
@@ -374,11 +425,15 @@ void JobsTableModel::packFilterFields() const {
 void JobsTableModel::pack(Rows& rows) {
     if (!rows.filterStarts.empty())
         return;
+    std::size_t size = 0;
+    for (const auto& r : rows.rows)
+        size += r->summary.name.size() + r->summary.cluster.size() + jobTypeName(r->summary.type).size();
     rows.filterText.clear();
+    rows.filterText.reserve(size);
     rows.filterStarts.reserve(3 * rows.rows.size() + 1);
     for (const auto& r : rows.rows)
         for (const std::string_view field :
-             {std::string_view(r->job.name), std::string_view(r->job.cluster), jobTypeName(r->job.type)}) {
+             {r->summary.name, r->summary.cluster, jobTypeName(r->summary.type)}) {
             rows.filterStarts.push_back(rows.filterText.size());
             rows.filterText += field;
         }
@@ -387,7 +442,7 @@ void JobsTableModel::pack(Rows& rows) {
 
 JobsTableModel::FilterFields JobsTableModel::filterFields(int row) const {
     if (m_state.filterStarts.empty()) {
-        const SparkJob& job = m_state.rows[static_cast<std::size_t>(row)]->job;
+        const SparkJobSummary& job = m_state.rows[static_cast<std::size_t>(row)]->summary;
         return {job.name, job.cluster, jobTypeName(job.type)};
     }
     const std::size_t* at = m_state.filterStarts.data() + 3 * static_cast<std::size_t>(row);
@@ -397,8 +452,8 @@ JobsTableModel::FilterFields JobsTableModel::filterFields(int row) const {
 }
 
 int JobsTableModel::rowOf(const std::string& name) const {
-    const auto it = m_state.index.find(name);
-    return it == m_state.index.end() ? -1 : it->second;
+    const Row* const row = m_state.index.find(name);
+    return row == nullptr ? -1 : row->at;
 }
 
 int JobsTableModel::rowCount(const QModelIndex& parent) const {
@@ -413,16 +468,16 @@ QVariant JobsTableModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row& row = *m_state.rows[static_cast<std::size_t>(index.row())];
-    const SparkJob& job = row.job;
+    const SparkJobSummary& job = row.summary;
     if (role == Qt::DisplayRole || role == RawDataRole) {
         switch (index.column()) {
         case Name:
-            return QString::fromStdString(job.name);
+            return QString::fromUtf8(job.name.data(), static_cast<qsizetype>(job.name.size()));
         case Type:
             return QString::fromUtf8(jobTypeName(job.type).data(),
                                      static_cast<qsizetype>(jobTypeName(job.type).size()));
         case Cluster:
-            return QString::fromStdString(job.cluster);
+            return QString::fromUtf8(job.cluster.data(), static_cast<qsizetype>(job.cluster.size()));
         case MaxConcurrentRuns:
             return job.maxConcurrentRuns;
         case ActiveRuns:

@@ -1,7 +1,10 @@
 #pragma once
 
+#include "core/HugePageAllocator.h"
 #include "core/SparkJob.h"
+#include "core/SparkJobList.h"
 #include "core/SparkJobRun.h"
+#include "models/RowNameIndex.h"
 
 #include <QAbstractTableModel>
 #include <QString>
@@ -34,6 +37,8 @@ public:
     // them in (setPreparedRows): 100,000 rows take a few hundred ms to build, sort, index and pack.
     class PreparedRows;
     // Thread-safe (touches no model): the jobs as rows sorted by `column` and `order`, as sort() does.
+    // The rows of a SparkJobList keep it, and a job is decoded from it when job() asks for it.
+    static std::shared_ptr<PreparedRows> prepareRows(SparkJobList jobs, int column, Qt::SortOrder order);
     static std::shared_ptr<PreparedRows> prepareRows(std::vector<SparkJob> jobs, int column,
                                                      Qt::SortOrder order);
     // What setJobs(jobs) does, with the rows prepared. The recent runs of the rows held now carry over;
@@ -51,7 +56,10 @@ public:
     void clear();
 
     int rowOf(const std::string& name) const;
-    const SparkJob& job(int row) const { return m_state.rows[static_cast<std::size_t>(row)]->job; }
+    // The whole job (a loaded one is decoded from the list's text: microseconds, for the one job a user
+    // opens).
+    SparkJob job(int row) const;
+    std::string_view name(int row) const { return m_state.rows[static_cast<std::size_t>(row)]->summary.name; }
     const std::vector<JobRunStatus>& recentRuns(int row) const {
         return m_state.rows[static_cast<std::size_t>(row)]->recent;
     }
@@ -80,28 +88,45 @@ private:
     // What sorting compares first: when two rows' keys differ, they are in the keys' order.
     using SortKey = std::array<std::uint64_t, 2>;
     struct Row {
-        SparkJob job;
+        // What the list shows, viewing the job's strings in the list it was loaded from, or in `owned`.
+        SparkJobSummary summary;
+        // A job that came on its own (a live change) or in a vector; null for a loaded job, which is
+        // item `item` of Rows::list.
+        std::unique_ptr<const SparkJob> owned;
+        std::size_t item = 0;
         std::vector<JobRunStatus> recent; // newest first
         // The Updated cell as shown: local-time formatting asks the C library for the time zone
         // (a stat() each time), too slow to repeat for every cell of every scrolled screen.
         mutable QString updatedText;
+        int at = 0;          // the row's number
+        bool onHeap = false; // else it lives in Rows::loaded
     };
-    // Everything a full load replaces.
+    struct RowDeleter {
+        void operator()(Row* row) const noexcept;
+    };
+    using RowPointer = std::unique_ptr<Row, RowDeleter>;
+    // Everything a full load replaces. Members are destroyed bottom up: the row pointers before the
+    // block their rows live in, and that before the list they view.
     struct Rows {
-        // On the heap, so sorting and inserting move pointers rather than whole jobs.
-        std::vector<std::unique_ptr<Row>> rows;
-        // Keyed by the row's own name (stable while the row lives), so 100,000 names are not copied.
-        std::unordered_map<std::string_view, int> index;
+        // The last full load's jobs, and their rows in one block (100,000 allocations were most of
+        // making the rows).
+        std::shared_ptr<const SparkJobList> list;
+        std::vector<Row, HugePageAllocator<Row>> loaded;
+        // In the table's order; sorting and inserting move pointers rather than whole rows.
+        std::vector<RowPointer> rows;
+        RowNameIndex<Row> index;
         // Every row's name, cluster and type, one after the other; row r's fields start at
         // filterStarts[3r], [3r+1], [3r+2] and end where the next begins. filterStarts is empty when
         // the copy is stale.
-        std::string filterText;
+        std::basic_string<char, std::char_traits<char>, HugePageAllocator<char>> filterText;
         std::vector<std::size_t> filterStarts;
     };
     // Row numbers in m_index from `first` on.
     void reindexFrom(std::size_t first);
     static void reindexFrom(Rows& rows, std::size_t first);
-    static void sortRows(std::vector<std::unique_ptr<Row>>& rows, int column, Qt::SortOrder order);
+    static std::shared_ptr<PreparedRows> prepared(Rows rows, int column, Qt::SortOrder order);
+    static RowPointer ownedRow(SparkJob job);
+    static void sortRows(std::vector<RowPointer>& rows, int column, Qt::SortOrder order);
     static void pack(Rows& rows);
     void sortRows();
     void emitRowsChanged(int first, int last);

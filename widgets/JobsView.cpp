@@ -60,7 +60,8 @@ JobsView::JobsView(JobsTableModel* model, JobsFilterProxy* proxy, QWidget* paren
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) {
         const QModelIndex source = m_proxy->mapToSource(index);
         if (source.isValid())
-            emit jobActivated(QString::fromStdString(m_model->job(source.row()).name));
+            emit jobActivated(QString::fromUtf8(m_model->name(source.row()).data(),
+                                                static_cast<qsizetype>(m_model->name(source.row()).size())));
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &JobsView::currentJobChanged);
@@ -75,7 +76,7 @@ std::optional<std::string> JobsView::currentJobName() const {
     const QModelIndex source = m_proxy->mapToSource(m_table->currentIndex());
     if (!source.isValid())
         return std::nullopt;
-    return m_model->job(source.row()).name;
+    return std::string(m_model->name(source.row()));
 }
 
 bool JobsView::selectJob(const std::string& name) {

@@ -310,7 +310,7 @@ void MainWindow::refresh() {
     const int generation = ++m_loadGeneration;
     m_loading = true;
     statusBar()->showMessage(tr("Loading jobs…"));
-    m_client->showJobs()->then(this, [this, generation](ApiReply<std::vector<SparkJob>>& r) {
+    m_client->showJobs()->then(this, [this, generation](ApiReply<SparkJobList>& r) {
         if (generation != m_loadGeneration)
             return;
         if (r.isError()) {

@@ -262,12 +262,13 @@ void RunMonitor::loadLimits() {
         });
         return;
     }
-    m_client->showJobs()->then(this, [this](const ApiReply<std::vector<SparkJob>>& reply) {
+    m_client->showJobs()->then(this, [this](const ApiReply<SparkJobList>& reply) {
         if (reply.isError() || !m_jobName.isEmpty())
             return;
         m_limits.clear();
-        for (const SparkJob& job : reply.value())
-            m_limits[job.name] = job.maxConcurrentRuns;
+        const SparkJobList& jobs = reply.value();
+        for (std::size_t i = 0; i < jobs.size(); ++i)
+            m_limits[std::string(jobs.summary(i).name)] = jobs.summary(i).maxConcurrentRuns;
         refreshSummary();
         m_timelineTimer.start();
     });

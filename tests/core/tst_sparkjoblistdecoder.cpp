@@ -29,17 +29,52 @@ Outcome viaDom(const std::string& text) {
     }
 }
 
-Outcome viaDecoder(const std::string& text) {
+// The list's jobs, decoded from their text. A summary that is not its job's, or a listed job that does
+// not decode (the list should have refused it), makes the outcome differ.
+std::vector<SparkJob> jobsOf(const SparkJobList& list, std::string& error) {
+    std::vector<SparkJob> jobs;
     try {
-        return {SparkJobListDecoder::decodeList(text), {}};
+        jobs = list.jobs();
+    } catch (const json::exception& e) {
+        error = std::string("a listed job does not decode: ") + e.what();
+        return {};
+    }
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+        if (!(list.summary(i) == summaryOf(jobs[i])))
+            error = "the summary of job " + std::to_string(i) + " is not the job's";
+    return jobs;
+}
+
+// The decoder's list over its own copy of the text, so views into the caller's string could not pass.
+SparkJobList decodeList(std::string_view text) {
+    auto owner = std::make_shared<const std::string>(text);
+    return SparkJobListDecoder::decodeList(*owner, owner);
+}
+
+SparkJobListDecoder::Status decodeStatus(std::string_view text) {
+    auto owner = std::make_shared<const std::string>(text);
+    return SparkJobListDecoder::decodeStatus(*owner, owner);
+}
+
+SparkJobListDecoder::Status decodeStatus(const std::shared_ptr<StreamedText>& text) {
+    return SparkJobListDecoder::decodeStatus(text);
+}
+
+Outcome viaDecoder(const std::string& text) {
+    SparkJobList list;
+    try {
+        list = decodeList(text);
     } catch (const json::exception& e) {
         return {{}, e.what()};
     }
+    Outcome outcome;
+    outcome.jobs = jobsOf(list, outcome.error);
+    return outcome;
 }
 
 bool isParseError(const std::string& text) {
     try {
-        SparkJobListDecoder::decodeStatus(text);
+        decodeStatus(text);
     } catch (const json::parse_error&) {
         return true;
     }
@@ -57,8 +92,11 @@ struct StatusOutcome {
 
 template <class Text> StatusOutcome decodedStatus(Text&& text) {
     try {
-        auto status = SparkJobListDecoder::decodeStatus(text);
-        return {status.envelope.dump(), std::move(status.jobs), std::move(status.jobsError), {}};
+        auto status = decodeStatus(text);
+        StatusOutcome outcome{status.envelope.dump(), {}, std::move(status.jobsError), {}};
+        if (status.jobs)
+            outcome.jobs = jobsOf(*status.jobs, outcome.parseError);
+        return outcome;
     } catch (const json::parse_error& e) {
         return {{}, {}, {}, e.what()};
     }
@@ -68,7 +106,8 @@ template <class Text> StatusOutcome decodedStatus(Text&& text) {
 // of random sizes (1 to maxPiece bytes), pausing now and then, and then finishes.
 StatusOutcome decodedWhileArriving(const std::string& text, std::size_t capacity, unsigned seed,
                                    int maxPiece) {
-    StreamedText stream(capacity);
+    const auto shared = std::make_shared<StreamedText>(capacity);
+    StreamedText& stream = *shared;
     std::thread writer([&] {
         std::mt19937 random(seed);
         std::size_t at = 0;
@@ -83,7 +122,7 @@ StatusOutcome decodedWhileArriving(const std::string& text, std::size_t capacity
         }
         stream.finish();
     });
-    StatusOutcome outcome = decodedStatus(stream);
+    StatusOutcome outcome = decodedStatus(shared);
     writer.join();
     return outcome;
 }
@@ -321,9 +360,11 @@ private slots:
             R"("maxConcurrentRuns":3,"activeRuns":2,"createdAt":"2026-11-30T05:01:46.123Z",)"
             R"("updatedAt":"2026-11-30T06:00:00Z","hudiConfigsStatus":{"hoodie.b":"RESERVED"},)"
             R"("misplacedHudiConfigs":["hoodie.c=3"],"extra":{"deep":[[{}]]}}])";
-        const auto jobs = SparkJobListDecoder::decodeList(text);
+        const SparkJobList list = decodeList(text);
+        const auto jobs = list.jobs();
         QCOMPARE(jobs.size(), std::size_t(1));
         QCOMPARE(jobs, json::parse(text).get<std::vector<SparkJob>>());
+        QCOMPARE(list.summary(0), summaryOf(jobs.front()));
         const SparkJob& j = jobs.front();
         QCOMPARE(j.name, std::string("n\u00e9\U0001F600"));
         QCOMPARE(j.type, JobType::Python);
@@ -340,12 +381,12 @@ private slots:
         for (int round = 0; round < 100; ++round) {
             const std::string jobs = g.list(g.below(5), false);
             const std::string text = envelope("API_OPERATION_STATUS_SUCCESS", jobs);
-            const auto status = SparkJobListDecoder::decodeStatus(text);
+            const auto status = decodeStatus(text);
             json expected = json::parse(text);
             QVERIFY(status.jobs.has_value());
             QVERIFY(!status.jobsError);
             QCOMPARE(
-                *status.jobs,
+                status.jobs->jobs(),
                 expected["apiResponse"]["showJobsApiResponse"]["sparkJobs"].get<std::vector<SparkJob>>());
             expected["apiResponse"]["showJobsApiResponse"].erase("sparkJobs");
             QCOMPARE(status.envelope, expected);
@@ -366,13 +407,13 @@ private slots:
              // A later duplicate replaces the decoded array, as in a DOM.
              R"({"apiResponse":{"showJobsApiResponse":{"sparkJobs":[]}},"apiResponse":{}})",
              R"({"apiResponse":{"showJobsApiResponse":{"sparkJobs":[{}],"sparkJobs":"x"}}})"}) {
-            const auto status = SparkJobListDecoder::decodeStatus(text);
+            const auto status = decodeStatus(text);
             QVERIFY2(!status.jobs && !status.jobsError, text.c_str());
             QVERIFY2(status.envelope == json::parse(text), text.c_str());
         }
         // ...and a later array replaces an earlier value.
-        const auto status = SparkJobListDecoder::decodeStatus(
-            R"({"apiResponse":{"showJobsApiResponse":{"sparkJobs":"x","sparkJobs":[]}}})");
+        const auto status =
+            decodeStatus(R"({"apiResponse":{"showJobsApiResponse":{"sparkJobs":"x","sparkJobs":[]}}})");
         QVERIFY(status.jobs && status.jobs->empty());
         QCOMPARE(status.envelope, json::parse(R"({"apiResponse":{"showJobsApiResponse":{}}})"));
     }
@@ -380,7 +421,7 @@ private slots:
     void aRefusedJobIsReportedNotThrown() {
         // A FAILED status may carry anything: the envelope is read, the jobs' problem is only noted.
         const std::string text = envelope("API_OPERATION_STATUS_FAILED", R"([{"name":"x"}])");
-        const auto status = SparkJobListDecoder::decodeStatus(text);
+        const auto status = decodeStatus(text);
         QVERIFY(!status.jobs);
         QVERIFY(status.jobsError);
         QCOMPARE(*status.jobsError, viaDom(R"([{"name":"x"}])").error);
@@ -457,10 +498,10 @@ private slots:
         const std::string deep(1'000'000, '[');
         QVERIFY(isParseError(R"({"apiResponse":{"showJobsApiResponse":{"sparkJobs":[{"x":)" + deep));
         const std::string balanced = std::string(200'000, '[') + std::string(200'000, ']');
-        const auto jobs = SparkJobListDecoder::decodeList(
-            R"([{"jobId":"i","name":"n","type":"JAR","cluster":"c","parameters":[],)"
-            R"("createdAt":"2026-11-30T05:01:46Z","updatedAt":"2026-11-30T05:01:46Z","unknown":)" +
-            balanced + "}]");
+        const auto jobs =
+            decodeList(R"([{"jobId":"i","name":"n","type":"JAR","cluster":"c","parameters":[],)"
+                       R"("createdAt":"2026-11-30T05:01:46Z","updatedAt":"2026-11-30T05:01:46Z","unknown":)" +
+                       balanced + "}]");
         QCOMPARE(jobs.size(), std::size_t(1));
     }
 

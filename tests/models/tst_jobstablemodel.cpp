@@ -1,7 +1,10 @@
 // JobsTableModel and JobsFilterProxy: structure checked by QAbstractItemModelTester, live updates
 // one row at a time, batched dataChanged, filter and sort on raw values.
+#include "core/SparkJobListDecoder.h"
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QAbstractItemModelTester>
 #include <QDateTime>
@@ -10,8 +13,11 @@
 #include <QThreadPool>
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <optional>
 #include <random>
+#include <string>
 #include <thread>
 #include <variant>
 
@@ -86,6 +92,145 @@ std::vector<SparkJob> randomJobs(int n, unsigned seed) {
     }
     return jobs;
 }
+
+// Jobs unlike each other in every way the list's decoder cares about: names and clusters with JSON
+// escapes (a quote, a backslash, control characters) and non-ASCII text, optional fields set and at
+// their defaults, equal sort keys. No two names differ only in case, so every sort has one order.
+std::vector<SparkJob> variedJobs() {
+    const std::vector<std::pair<std::string, std::string>> named = {
+        {"count_transactions", "demo_cluster"},
+        {"quote\"d job", "prod"},
+        {"caf\xc3\xa9_\xc3\xa9t\xc3\xa9", "demo_cluster"},
+        {"back\\slash", "cl\xc3\xbcster \"x\""},
+        {"tab\tand\nnewline", "c\\1"},
+        {"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x82\xb8\xe3\x83\xa7\xe3\x83\x96", "prod"},
+        {"emoji_\xf0\x9f\x98\x80", ""},
+        {"Zeta", "demo_cluster"},
+        {"alpha", "prod"},
+        {"same_prefix_of_16_chars_1", "same_prefix_of_16_chars_b"},
+        {"SAME_prefix_of_16_chars_2", "same_prefix_of_16_chars_a"},
+        {"ctl\x01"
+         "char",
+         "\x7f"
+         "del"},
+        {"slash/and\\u0041", "prod"},
+        {"\xc3\xa9_first_byte_high", "demo_cluster"},
+        {"ingest_orders", "prod"},
+    };
+    std::vector<SparkJob> jobs;
+    for (std::size_t i = 0; i < named.size(); ++i) {
+        SparkJob j = makeJob(named[i].first, named[i].second, i % 3 == 1 ? JobType::Python : JobType::Jar,
+                             static_cast<int>(i % 4)); // equal update times
+        if (i % 2 == 0) { // every optional field set; the others keep their defaults
+            j.arguments = {"--date", "2026-11-30", "quote\"arg"};
+            j.applicationPath = "s3://b/" + j.name + ".jar";
+            j.sparkConfigs = {{"spark.executor.memory", "4g"}, {"spark.x", "\xc3\xa9"}};
+            j.hudiConfigs = {{"hoodie.table.name", "t"}, {"hoodie.datasource.write.operation", "upsert"}};
+            j.hudiConfigsStatus = {{"hoodie.table.name", HudiConfigStatus::Reserved},
+                                   {"hoodie.datasource.write.operation", HudiConfigStatus::Applied}};
+            j.misplacedHudiConfigs = {"hoodie.x=1"};
+            j.maxConcurrentRuns = static_cast<int>(i % 5);
+            j.activeRuns = static_cast<int>(i % 3);
+        } else {
+            j.parameters.clear();
+            j.applicationPath.clear();
+        }
+        jobs.push_back(std::move(j));
+    }
+    for (SparkJob& j : randomJobs(60, 11)) // equal clusters, types and run counts
+        jobs.push_back(std::move(j));
+    return jobs;
+}
+
+// The jobs as SHOW JOBS sends them: optional fields at their defaults left out of some jobs and null in
+// others, unknown fields (with the summary's field names inside) in some, non-ASCII text as it is or
+// as \u escapes.
+std::string jobsText(const std::vector<SparkJob>& jobs, bool asciiOnly) {
+    nlohmann::json array = jobs;
+    const nlohmann::json defaults = SparkJob{};
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        nlohmann::json& object = array[i];
+        for (const char* key :
+             {"applicationPath", "arguments", "sparkConfigs", "hudiConfigs", "hudiConfigsStatus",
+              "misplacedHudiConfigs", "maxConcurrentRuns", "activeRuns"}) {
+            if (object[key] != defaults[key])
+                continue;
+            if (i % 3 == 0)
+                object.erase(key);
+            else if (i % 3 == 1)
+                object[key] = nullptr;
+        }
+        if (i % 4 == 2)
+            object["unknownField"] = {{"name", "not the name"}, {"cluster", "not the cluster"}, {"type", 7}};
+    }
+    return array.dump(asciiOnly ? 1 : -1, ' ', asciiOnly);
+}
+
+SparkJobList decodedList(const std::vector<SparkJob>& jobs, bool asciiOnly = false) {
+    auto owner = std::make_shared<std::string>(jobsText(jobs, asciiOnly));
+    return SparkJobListDecoder::decodeList(*owner, owner);
+}
+
+// Sorted by `column` and `order`, then loaded from the jobs' list as MainWindow loads it.
+void loadSorted(JobsTableModel& model, const std::vector<SparkJob>& jobs, int column, Qt::SortOrder order) {
+    model.sort(column, order);
+    model.setPreparedRows(
+        JobsTableModel::prepareRows(decodedList(jobs), model.sortColumn(), model.sortOrder()));
+}
+
+QString describe(const SparkJob& job) {
+    return QString::fromStdString(nlohmann::json(job).dump());
+}
+
+// What a model shows and holds: every cell, the name index, the whole jobs and the recent runs.
+void compareModels(const JobsTableModel& actual, const JobsTableModel& expected) {
+    QCOMPARE(actual.rowCount(), expected.rowCount());
+    QCOMPARE(contents(actual), contents(expected));
+    for (int r = 0; r < expected.rowCount(); ++r) {
+        const SparkJob a = actual.job(r), e = expected.job(r);
+        QVERIFY2(a == e,
+                 qPrintable(QStringLiteral("row %1: %2 instead of %3").arg(r).arg(describe(a), describe(e))));
+        QCOMPARE(std::string(actual.name(r)), e.name);
+        QCOMPARE(actual.rowOf(e.name), r);
+        QCOMPARE(actual.recentRuns(r), expected.recentRuns(r));
+    }
+}
+
+// A model loaded from `jobs` by setJobs, in a sort, with recent runs: what the model under test should
+// equal.
+struct Expected final {
+    std::vector<SparkJob> jobs; // in the order of arrival
+    std::map<std::string, std::vector<JobRunStatus>> recent;
+    std::unique_ptr<JobsTableModel> model(int column, Qt::SortOrder order) const {
+        auto m = std::make_unique<JobsTableModel>();
+        m->sort(column, order);
+        m->setJobs(jobs);
+        for (const auto& [name, runs] : recent)
+            m->setRecentRuns(name, runs);
+        return m;
+    }
+    void upsert(const SparkJob& job) {
+        const auto at =
+            std::find_if(jobs.begin(), jobs.end(), [&](const SparkJob& j) { return j.name == job.name; });
+        if (at == jobs.end())
+            jobs.push_back(job);
+        else
+            *at = job;
+    }
+    void remove(const std::string& name) {
+        std::erase_if(jobs, [&](const SparkJob& j) { return j.name == name; });
+        recent.erase(name);
+    }
+};
+
+const int kSortColumns[] = {-1,
+                            JobsTableModel::Name,
+                            JobsTableModel::Type,
+                            JobsTableModel::Cluster,
+                            JobsTableModel::MaxConcurrentRuns,
+                            JobsTableModel::ActiveRuns,
+                            JobsTableModel::RecentRuns,
+                            JobsTableModel::Updated};
 
 } // namespace
 
@@ -292,8 +437,8 @@ private slots:
             for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
                 proxy.sort(column, order);
                 for (int r = 1; r < model.rowCount(); ++r) {
-                    const SparkJob& a = model.job(r - 1);
-                    const SparkJob& b = model.job(r);
+                    const SparkJob a = model.job(r - 1);
+                    const SparkJob b = model.job(r);
                     auto ka = std::make_pair(value(a, column), fold(a.name));
                     auto kb = std::make_pair(value(b, column), fold(b.name));
                     if (order == Qt::DescendingOrder)
@@ -353,7 +498,7 @@ private slots:
             }
             QStringList expected;
             for (int r = 0; r < model.rowCount(); ++r) {
-                const SparkJob& j = model.job(r);
+                const SparkJob j = model.job(r);
                 if (proxy.filter().matches(j.name, j.cluster, jobTypeName(j.type)))
                     expected << QString::fromStdString(j.name);
             }
@@ -432,6 +577,303 @@ private slots:
         }
         QThreadPool::globalInstance()->waitForDone(); // the replaced rows are freed by then
         QCOMPARE(w.model.rowCount(), 80);
+    }
+
+    // Rows made from a SparkJobList (summaries viewing the answer's text, jobs decoded on demand) are
+    // the rows setJobs() makes of the same jobs, in every sort: every cell, the index, the whole jobs.
+    void rowsLoadedFromAListEqualSetJobs() {
+        const std::vector<SparkJob> jobs = variedJobs();
+        for (bool asciiOnly : {false, true})
+            for (int column : kSortColumns)
+                for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+                    const QByteArray where = QByteArray("ascii ") + (asciiOnly ? "only" : "or not") +
+                                             ", column " + QByteArray::number(column) + ", order " +
+                                             QByteArray::number(order);
+                    JobsTableModel expected;
+                    expected.sort(column, order);
+                    expected.setJobs(jobs);
+                    Watched actual;
+                    QAbstractItemModelTester tester(&actual.model,
+                                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+                    actual.model.sort(column, order);
+                    SparkJobList list = decodedList(jobs, asciiOnly);
+                    QCOMPARE(list.size(), jobs.size());
+                    actual.model.setPreparedRows(JobsTableModel::prepareRows(
+                        std::move(list), actual.model.sortColumn(), actual.model.sortOrder()));
+                    compareModels(actual.model, expected);
+                    if (QTest::currentTestFailed())
+                        QFAIL(where.constData());
+                    for (const SparkJob& job : jobs) {
+                        const int row = actual.model.rowOf(job.name);
+                        QVERIFY2(row >= 0, job.name.c_str());
+                        QCOMPARE(row, expected.rowOf(job.name));
+                        QVERIFY2(actual.model.job(row) == job, qPrintable(describe(actual.model.job(row)) +
+                                                                          " instead of " + describe(job)));
+                    }
+                    QCOMPARE(actual.model.rowOf("absent"), -1);
+                    QCOMPARE(actual.model.rowOf("quote\\\"d job"), -1); // the name as escaped in the text
+                    QCOMPARE(actual.model.rowOf("Zeta "), -1);
+                }
+    }
+
+    // A load prepared in one sort and swapped in after the user chose another is re-sorted.
+    void listRowsPreparedInAnotherSortAreResorted() {
+        const std::vector<SparkJob> jobs = variedJobs();
+        Watched actual;
+        auto prepared =
+            JobsTableModel::prepareRows(decodedList(jobs), JobsTableModel::Name, Qt::AscendingOrder);
+        actual.model.sort(JobsTableModel::Cluster, Qt::DescendingOrder);
+        actual.model.setPreparedRows(std::move(prepared));
+        JobsTableModel expected;
+        expected.sort(JobsTableModel::Cluster, Qt::DescendingOrder);
+        expected.setJobs(jobs);
+        compareModels(actual.model, expected);
+    }
+
+    // Live changes to rows that came from a list: a loaded job replaced (its row then holds the job
+    // itself), a new job inserted at its sorted place, loaded and upserted rows removed; after each
+    // step the model equals one setJobs() made of the jobs expected by then.
+    void liveChangesOnLoadedRows() {
+        const std::vector<SparkJob> jobs = variedJobs();
+        for (int column : {-1, int(JobsTableModel::Name), int(JobsTableModel::Cluster),
+                           int(JobsTableModel::Updated), int(JobsTableModel::RecentRuns)})
+            for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+                const QByteArray where =
+                    "column " + QByteArray::number(column) + ", order " + QByteArray::number(order);
+                Watched w;
+                JobsTableModel& model = w.model;
+                QAbstractItemModelTester tester(&model,
+                                                QAbstractItemModelTester::FailureReportingMode::QtTest);
+                loadSorted(model, jobs, column, order);
+                Expected expected{jobs, {}};
+                const auto check = [&](const char* step) {
+                    compareModels(model, *expected.model(column, order));
+                    for (const SparkJob& j : expected.jobs)
+                        QVERIFY2(model.rowOf(j.name) >= 0, j.name.c_str());
+                    QCOMPARE(model.rowCount(), static_cast<int>(expected.jobs.size()));
+                    if (QTest::currentTestFailed())
+                        qWarning("%s, after %s", where.constData(), step);
+                };
+
+                // A loaded job's new version: same name, another cluster.
+                SparkJob changed = jobs[1]; // quote"d job
+                changed.cluster = "moved_\xc3\xa9";
+                changed.updatedAt += std::chrono::minutes(30);
+                changed.arguments = {"new"};
+                QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+                model.upsertJob(changed);
+                expected.upsert(changed);
+                QCOMPARE(inserted.count(), 0);
+                const int changedRow = model.rowOf(changed.name);
+                QVERIFY(changedRow >= 0);
+                QCOMPARE(model.index(changedRow, JobsTableModel::Cluster).data().toString(),
+                         QString::fromUtf8("moved_\xc3\xa9"));
+                QVERIFY(model.job(changedRow) == changed);
+                check("replacing a loaded job");
+                if (QTest::currentTestFailed())
+                    return;
+
+                // A new job goes to its sorted place.
+                const SparkJob fresh = makeJob("new_\xc3\xa9_job \"q\"", "demo_cluster", JobType::Python, 2);
+                model.upsertJob(fresh);
+                expected.upsert(fresh);
+                QCOMPARE(inserted.count(), 1);
+                QCOMPARE(inserted.first().at(1).toInt(), model.rowOf(fresh.name));
+                QVERIFY(model.job(model.rowOf(fresh.name)) == fresh);
+                check("inserting a new job");
+                if (QTest::currentTestFailed())
+                    return;
+
+                // Recent runs on a loaded row and on the new one.
+                for (const std::string& name : {jobs[2].name, fresh.name, jobs[20].name}) {
+                    const std::vector<JobRunStatus> runs{JobRunStatus::Failed, JobRunStatus::Completed};
+                    model.setRecentRuns(name, runs);
+                    expected.recent[name] = runs;
+                }
+                check("recent runs");
+                if (QTest::currentTestFailed())
+                    return;
+
+                // Removing a loaded row, the upserted new row, and the replaced loaded row.
+                for (const std::string& name : {jobs[2].name, fresh.name, changed.name, jobs[0].name}) {
+                    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+                    model.removeJob(name);
+                    expected.remove(name);
+                    QCOMPARE(removed.count(), 1);
+                    QCOMPARE(model.rowOf(name), -1);
+                    check(name.c_str());
+                    if (QTest::currentTestFailed())
+                        return;
+                }
+                model.removeJob(changed.name); // gone already: nothing happens
+                check("removing again");
+                if (QTest::currentTestFailed())
+                    return;
+
+                // The removed names come back (as new rows), then a random mix of all of it.
+                std::mt19937 random(static_cast<unsigned>(column + 10 * order + 100));
+                for (int step = 0; step < 40; ++step) {
+                    const auto pick = [&]() -> SparkJob { return jobs[random() % jobs.size()]; };
+                    switch (random() % 6) {
+                    case 0:
+                    case 1: { // a new version of some job: it may be loaded, upserted, or removed
+                        SparkJob j = pick();
+                        j.cluster = "c" + std::to_string(random() % 5) + (random() % 2 ? "\xc3\xa9" : "\"");
+                        j.updatedAt += std::chrono::minutes(random() % 100);
+                        j.maxConcurrentRuns = static_cast<int>(random() % 4);
+                        j.type = random() % 2 ? JobType::Jar : JobType::Python;
+                        model.upsertJob(j);
+                        expected.upsert(j);
+                        break;
+                    }
+                    case 2: { // several at once, some new
+                        std::vector<SparkJob> batch;
+                        for (int k = 0; k < 3; ++k) {
+                            SparkJob j = k == 2 ? makeJob("batch_" + std::to_string(random() % 20), "b",
+                                                          JobType::Jar, static_cast<int>(random() % 9))
+                                                : pick();
+                            j.activeRuns = static_cast<int>(random() % 3);
+                            if (std::none_of(batch.begin(), batch.end(),
+                                             [&](const SparkJob& b) { return b.name == j.name; }))
+                                batch.push_back(j);
+                        }
+                        for (const SparkJob& j : batch)
+                            expected.upsert(j);
+                        model.upsertJobs(batch);
+                        break;
+                    }
+                    case 3: {
+                        const std::string name =
+                            random() % 4 == 0 ? "batch_" + std::to_string(random() % 20) : pick().name;
+                        model.removeJob(name);
+                        expected.remove(name);
+                        break;
+                    }
+                    case 4: {
+                        const std::string name = pick().name;
+                        const std::vector<JobRunStatus> runs{JobRunStatus(random() % 5),
+                                                             JobRunStatus(random() % 5)};
+                        model.setRecentRuns(name, runs);
+                        if (std::any_of(expected.jobs.begin(), expected.jobs.end(),
+                                        [&](const SparkJob& j) { return j.name == name; }))
+                            expected.recent[name] = runs;
+                        break;
+                    }
+                    default:
+                        model.removeJob("never_there");
+                        break;
+                    }
+                    check(("random step " + std::to_string(step)).c_str());
+                    if (QTest::currentTestFailed())
+                        return;
+                }
+            }
+    }
+
+    // A reload after live changes: the new list's rows replace all rows (loaded, replaced and new
+    // alike), recent runs of the jobs still there carry over, and the replaced rows are not read again.
+    void reloadFromAListAfterLiveChanges() {
+        const std::vector<SparkJob> first = variedJobs();
+        for (int column :
+             {int(JobsTableModel::Name), int(JobsTableModel::RecentRuns), int(JobsTableModel::Cluster)})
+            for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+                const QByteArray where =
+                    "column " + QByteArray::number(column) + ", order " + QByteArray::number(order);
+                Watched w;
+                JobsTableModel& model = w.model;
+                QAbstractItemModelTester tester(&model,
+                                                QAbstractItemModelTester::FailureReportingMode::QtTest);
+                loadSorted(model, first, column, order);
+                // Live changes: a loaded job replaced, a new one, one removed.
+                SparkJob replaced = first[3];
+                replaced.cluster = "replaced";
+                model.upsertJob(replaced);
+                const SparkJob fresh = makeJob("fresh_\xe6\x97\xa5", "prod", JobType::Jar, 7);
+                model.upsertJob(fresh);
+                model.removeJob(first[4].name);
+                std::map<std::string, std::vector<JobRunStatus>> recent = {
+                    {first[0].name, {JobRunStatus::Running}},                         // loaded, stays
+                    {replaced.name, {JobRunStatus::Failed, JobRunStatus::Completed}}, // replaced, stays
+                    {fresh.name, {JobRunStatus::Canceled}},                           // new, stays
+                    {first[5].name, {JobRunStatus::Queued}},                          // loaded, goes
+                    {first[1].name, {JobRunStatus::Completed, JobRunStatus::Failed}}, // loaded, stays
+                };
+                for (const auto& [name, runs] : recent)
+                    model.setRecentRuns(name, runs);
+
+                // The service's next answer: some jobs gone, some changed, some new, the fresh one in it.
+                std::vector<SparkJob> second;
+                for (std::size_t i = 0; i < first.size(); ++i) {
+                    if (i == 5 || i % 7 == 6)
+                        continue;
+                    SparkJob j = first[i];
+                    if (i % 5 == 1)
+                        j.cluster += "_v2";
+                    second.push_back(std::move(j));
+                }
+                second.push_back(fresh);
+                second.push_back(makeJob("second_only \"q\"", "c2", JobType::Python, 1));
+                std::reverse(second.begin(), second.end());
+
+                QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+                model.setPreparedRows(JobsTableModel::prepareRows(decodedList(second, true),
+                                                                  model.sortColumn(), model.sortOrder()));
+                QCOMPARE(resets.count(), 1);
+                Expected expected{second, {}};
+                for (const auto& [name, runs] : recent)
+                    if (std::any_of(second.begin(), second.end(),
+                                    [&](const SparkJob& j) { return j.name == name; }))
+                        expected.recent[name] = runs;
+                QCOMPARE(expected.recent.size(), std::size_t(4));
+                compareModels(model, *expected.model(column, order));
+                if (QTest::currentTestFailed())
+                    QFAIL(where.constData());
+                QCOMPARE(model.rowOf(first[5].name), -1);
+                QCOMPARE(model.job(model.rowOf(replaced.name)),
+                         first[3]); // the list's version, not the upsert
+                QCOMPARE(model.recentRuns(model.rowOf(replaced.name)),
+                         (std::vector<JobRunStatus>{JobRunStatus::Failed, JobRunStatus::Completed}));
+
+                // The replaced rows are freed on a worker; a third load (list to list) still carries the
+                // recent runs, and live changes keep working on its rows.
+                QThreadPool::globalInstance()->waitForDone();
+                compareModels(model, *expected.model(column, order));
+                model.setRecentRuns("second_only \"q\"", {JobRunStatus::Running, JobRunStatus::Running});
+                expected.recent["second_only \"q\""] = {JobRunStatus::Running, JobRunStatus::Running};
+                model.setPreparedRows(
+                    JobsTableModel::prepareRows(decodedList(second), model.sortColumn(), model.sortOrder()));
+                QThreadPool::globalInstance()->waitForDone();
+                compareModels(model, *expected.model(column, order));
+                if (QTest::currentTestFailed())
+                    QFAIL(where.constData());
+                SparkJob again = second[2];
+                again.cluster = "again";
+                model.upsertJob(again);
+                expected.upsert(again);
+                model.removeJob(second[0].name);
+                expected.remove(second[0].name);
+                compareModels(model, *expected.model(column, order));
+                if (QTest::currentTestFailed())
+                    QFAIL(where.constData());
+            }
+    }
+
+    // A list handed over as a copy (prepareRows takes it by value) must not depend on the list it was
+    // copied from: names with escapes are held by the list itself, not by the answer's text.
+    void rowsOfACopiedListOutliveTheOriginal() {
+        const std::vector<SparkJob> jobs = variedJobs();
+        const auto text = std::make_shared<std::string>(jobsText(jobs, false));
+        std::optional<SparkJobList> original = SparkJobListDecoder::decodeList(*text, text);
+        const SparkJobList copy = *original;
+        JobsTableModel model;
+        model.sort(JobsTableModel::Name, Qt::AscendingOrder);
+        model.setPreparedRows(JobsTableModel::prepareRows(copy, model.sortColumn(), model.sortOrder()));
+        original.reset();
+        std::vector<std::string> reuse(400, std::string(480, '#')); // the freed memory, written over
+        JobsTableModel expected;
+        expected.sort(JobsTableModel::Name, Qt::AscendingOrder);
+        expected.setJobs(jobs);
+        compareModels(model, expected);
     }
 
     void reloadKeepsSortAndIndex() {
