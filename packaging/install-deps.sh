@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git clang-format ccache
-  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev qt6-l10n-tools libgl-dev
+  qt6-base-dev qt6-base-dev-tools qt6-l10n-tools libgl-dev
   qtkeychain-qt6-dev
   nlohmann-json3-dev libboost-dev libsqlite3-dev libpq-dev libcli11-dev libspdlog-dev libfmt-dev
   libssl-dev
