@@ -5,6 +5,8 @@
 #include <spdlog/spdlog.h>
 
 #include <exception>
+#include <iterator>
+#include <memory>
 
 namespace jobdeck {
 
@@ -69,17 +71,21 @@ void DeferredWrites::flush() {
     // does, must find every entry queued before it).
     if (empty())
         return;
-    bool took = false;
+    // Inside a durable write's transaction the group lands only when that transaction commits: until
+    // then it stays in flight, and a rollback puts it back at the head of the queue.
+    const bool joined = m_db.inTransactionOnThisThread();
+    bool took = false, handedOver = false; // handed over: the outer transaction's end settles the group
     struct Landed {
         DeferredWrites& writes;
         bool& took;
+        bool& handedOver;
         ~Landed() {
-            if (!took)
+            if (!took || handedOver)
                 return;
             const std::lock_guard lock(writes.m_mutex);
             writes.m_inFlight = false;
         }
-    } landed{*this, took};
+    } landed{*this, took, handedOver};
     // The queue is taken inside the transaction, that is while holding the connection: a durable write
     // on another thread then either commits these first or waits until they are committed.
     m_db.transaction([&] {
@@ -100,6 +106,23 @@ void DeferredWrites::flush() {
             }
         } clear{m_writing};
         m_writer(m_writing);
+        if (took && joined) {
+            m_db.onTransactionEnd(
+                [this, group = std::make_shared<Batch>(std::move(m_writing))](bool committed) {
+                    const std::lock_guard lock(m_mutex);
+                    m_inFlight = false;
+                    if (committed)
+                        return;
+                    group->audit.insert(group->audit.end(), std::make_move_iterator(m_queue.audit.begin()),
+                                        std::make_move_iterator(m_queue.audit.end()));
+                    group->statuses.insert(group->statuses.end(),
+                                           std::make_move_iterator(m_queue.statuses.begin()),
+                                           std::make_move_iterator(m_queue.statuses.end()));
+                    m_queue = std::move(*group);
+                    m_wake.notify_one();
+                });
+            handedOver = true;
+        }
     });
 }
 

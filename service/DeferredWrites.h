@@ -22,7 +22,8 @@ class SqliteDatabase;
 // thread, in one transaction (one fsync) every `interval` or as soon as `batch` are waiting. flush()
 // commits what is queued now; a durable write that calls it inside its own transaction commits the
 // queue with it, so queued audit entries always reach the database in the order they were made,
-// before later durable ones. The destructor flushes. A group whose rows fail to write is logged and
+// before later durable ones (and when that transaction rolls back, the rows go back to the head of the
+// queue rather than with it). The destructor flushes. A group whose rows fail to write is logged and
 // dropped.
 class DeferredWrites final {
 public:
@@ -70,7 +71,7 @@ private:
     std::condition_variable m_wake;
     Batch m_queue;
     Batch m_writing;         // the group being written, inside flush()'s transaction only
-    bool m_inFlight = false; // a group was taken from the queue and its flush() has not returned
+    bool m_inFlight = false; // a group was taken from the queue and is not committed (or put back) yet
     bool m_stopping = false;
     std::thread m_thread;
 };

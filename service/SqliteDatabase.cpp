@@ -1,6 +1,7 @@
 #include "service/SqliteDatabase.h"
 
 #include <filesystem>
+#include <utility>
 
 namespace jobdeck {
 
@@ -254,6 +255,18 @@ void SqliteDatabase::begin() {
 
 void SqliteDatabase::commit() {
     execute("COMMIT");
+}
+
+void SqliteDatabase::onTransactionEnd(std::function<void(bool committed)> action) {
+    if (!inTransactionOnThisThread())
+        throw std::logic_error("onTransactionEnd() outside a transaction");
+    m_endActions.push_back(std::move(action));
+}
+
+void SqliteDatabase::ended(bool committed) noexcept {
+    auto actions = std::exchange(m_endActions, {});
+    for (auto it = actions.rbegin(); it != actions.rend(); ++it)
+        (*it)(committed);
 }
 
 void SqliteDatabase::rollback() noexcept {

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -151,19 +152,27 @@ public:
                 fn();
                 --m_transactionDepth;
                 commit();
+                ended(true);
             } else {
                 auto result = fn();
                 --m_transactionDepth;
                 commit();
+                ended(true);
                 return result;
             }
         } catch (...) {
             if (m_transactionDepth > 0)
                 --m_transactionDepth;
             rollback();
+            ended(false);
             throw;
         }
     }
+    // Inside a transaction on this thread: `action` runs when the outermost transaction ends, with
+    // true when it committed and false when it rolled back (what a step took out of memory into the
+    // transaction goes back then). Actions run in the reverse order of their registration and must
+    // not throw.
+    void onTransactionEnd(std::function<void(bool committed)> action);
 
     // Locks the connection for a sequence of calls that must not interleave with other threads.
     std::unique_lock<std::recursive_mutex> lock() { return std::unique_lock(m_mutex); }
@@ -179,6 +188,7 @@ private:
     void begin();
     void commit();
     void rollback() noexcept;
+    void ended(bool committed) noexcept;
     [[noreturn]] void fail(std::string_view what, int code);
     // Called by a finished Query, which still holds the mutex.
     void release(std::string sql, sqlite3_stmt* stmt);
@@ -188,6 +198,7 @@ private:
     std::recursive_mutex m_mutex;
     int m_transactionDepth = 0;
     std::atomic<std::thread::id> m_transactionThread;
+    std::vector<std::function<void(bool)>> m_endActions; // of the transaction under way
     // Idle prepared statements by SQL text; several when the same SQL runs nested on one thread.
     std::unordered_map<std::string, std::vector<sqlite3_stmt*>> m_statements;
 };

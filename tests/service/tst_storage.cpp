@@ -574,6 +574,33 @@ private slots:
         QVERIFY(auditStatements(*storage, storage->createKey("beta", Role::Admin).projectUid).empty());
     }
 
+    void aFailedDurableWriteKeepsTheQueuedEntries() {
+        // A durable write commits the queue inside its own transaction; when that transaction then rolls
+        // back, the queued entries of earlier requests must not go with it. The database itself refuses
+        // the durable entry (a trigger another connection adds, as a full disk or a constraint would).
+        QTemporaryDir dir;
+        auto storage = Storage::open(dbPath(dir));
+        const auto project = storage->createKey("alpha", Role::Admin).projectUid;
+        SqliteDatabase::open(dbPath(dir))
+            ->executeScript("CREATE TRIGGER refuse BEFORE INSERT ON audit WHEN NEW.statement = 'write 2' "
+                            "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;");
+        storage->deferAudit(auditEntry(project, "read 1"));
+        QVERIFY_THROWS_EXCEPTION(std::exception, storage->appendAudit(auditEntry(project, "write 2")));
+        storage->deferAudit(auditEntry(project, "read 3"));
+        QCOMPARE(auditStatements(*storage, project), (std::vector<std::string>{"read 3", "read 1"}));
+        // A refusal caught inside the outer transaction undoes its own statement only: the rest commits.
+        storage->deferAudit(auditEntry(project, "read 4"));
+        storage->database().transaction([&] {
+            storage->appendAudit(auditEntry(project, "write 5"));
+            try {
+                storage->appendAudit(auditEntry(project, "write 2"));
+            } catch (const std::exception&) {
+            }
+        });
+        QCOMPARE(auditStatements(*storage, project),
+                 (std::vector<std::string>{"write 5", "read 4", "read 3", "read 1"}));
+    }
+
     void deferredGroupsOfEverySizeKeepOrderAndFields() {
         // 75 entries: chunks of 64 and 8 rows, then single rows; the same for statuses.
         QTemporaryDir dir;
