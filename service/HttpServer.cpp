@@ -336,21 +336,24 @@ private:
             appendField(name, oneLine(value));
         if (!keepAlive)
             appendField("Connection", "close");
-        appendField("Content-Length", std::to_string(response.body.size()));
+        appendField("Content-Length", std::to_string(response.sharedBody.size() + response.body.size()));
         m_out += "\r\n\r\n";
+        m_bodyOwner = std::move(response.bodyOwner);
+        m_sharedBody = response.sharedBody;
         m_body = std::move(response.body);
         expireAfter(m_server.m_options.bodyTimeout);
-        net::async_write(
-            m_stream,
-            std::array{net::const_buffer(net::buffer(m_out)), net::const_buffer(net::buffer(m_body))},
-            [self = shared_from_this(), keepAlive](beast::error_code ec, std::size_t) {
-                if (ec)
-                    self->close();
-                else if (!keepAlive)
-                    self->finish();
-                else
-                    self->readHeader();
-            });
+        net::async_write(m_stream,
+                         std::array{net::const_buffer(net::buffer(m_out)),
+                                    net::const_buffer(net::buffer(m_sharedBody)),
+                                    net::const_buffer(net::buffer(m_body))},
+                         [self = shared_from_this(), keepAlive](beast::error_code ec, std::size_t) {
+                             if (ec)
+                                 self->close();
+                             else if (!keepAlive)
+                                 self->finish();
+                             else
+                                 self->readHeader();
+                         });
     }
 
     void appendField(std::string_view name, std::string_view value) {
@@ -403,8 +406,10 @@ private:
     Clock::time_point m_started = Clock::now();
     std::string m_method;
     std::string m_path;
-    std::string m_out;  // the head of the answer being written; its capacity is reused
-    std::string m_body; // its body
+    std::string m_out;                       // the head of the answer being written; its capacity is reused
+    std::shared_ptr<const void> m_bodyOwner; // keeps m_sharedBody's text until the write is done
+    std::string_view m_sharedBody;           // its body: this, then m_body
+    std::string m_body;
     static constexpr Clock::rep kNever = std::numeric_limits<Clock::rep>::max();
     std::atomic<Clock::rep> m_deadline{kNever};
     bool m_firstRequest = true;

@@ -116,7 +116,10 @@ private:
 // the wait applied.
 HttpResponse waitedAnswer(const StatusJson& status, const std::string& requestId, std::chrono::seconds wait) {
     HttpResponse response;
-    response.body = status.withRequestId(requestId);
+    auto answer = status.withRequestId(requestId);
+    response.bodyOwner = std::move(answer.text);
+    response.sharedBody = answer.head;
+    response.body = std::move(answer.tail);
     response.headers.emplace_back("Preference-Applied", "wait=" + std::to_string(wait.count()));
     return response;
 }
@@ -126,7 +129,11 @@ void answerStatus(const std::optional<StatusJson>& status, const Responder& resp
         respond(HttpResponse::error(404, "Unknown request id"));
         return;
     }
-    respond(HttpResponse::json(status->text()));
+    HttpResponse response;
+    const auto text = status->sharedText();
+    response.sharedBody = *text;
+    response.bodyOwner = text;
+    respond(std::move(response));
 }
 
 } // namespace

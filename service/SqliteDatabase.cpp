@@ -169,7 +169,9 @@ std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mo
     std::unique_ptr<SqliteDatabase> db(new SqliteDatabase(raw, path));
     if (mode == Mode::ReadOnly) {
         // Opened read-write (a WAL reader updates the shared-memory index) but refusing any change.
-        db->executeScript("PRAGMA query_only=1;");
+        // Pages are read through a mapping of the file: a read of 100,000 jobs (SHOW JOBS) made
+        // 100,000s of pread() calls, a sixth of its time.
+        db->executeScript("PRAGMA query_only=1; PRAGMA mmap_size=1073741824;");
         return db;
     }
     // journal_mode answers with the mode it ended up in; anything but WAL means the file system

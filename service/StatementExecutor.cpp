@@ -280,6 +280,14 @@ StatusJson StatementExecutor::execute(const RequestContext& context, std::string
         StatusJson answer;
         if (const auto* describe = std::get_if<DescribeJobStatement>(&*parsed.statement)) {
             answer = describeJobCached(context, *describe, auditText);
+        } else if (std::holds_alternative<ShowJobsStatement>(*parsed.statement)) {
+            try {
+                const Storage::ReadScope snapshot(m_storage);
+                answer = showJobs(context); // names no secret of the statement: nothing to scrub
+            } catch (const std::exception& e) {
+                spdlog::error("Statement failed: {}: {}", auditText, e.what());
+                answer = StatusJson(ApiStatus::failed(std::string("Internal error: ") + e.what()));
+            }
         } else {
             try {
                 const Storage::ReadScope snapshot(m_storage);
@@ -386,7 +394,7 @@ ApiStatus StatementExecutor::dispatch(const RequestContext& context, const State
             else if constexpr (std::is_same_v<T, DescribeJobStatement>)
                 return describeJob(context, s);
             else if constexpr (std::is_same_v<T, ShowJobsStatement>)
-                return showJobs(context);
+                throw std::logic_error("SHOW JOBS is answered as text by showJobs()");
             else if constexpr (std::is_same_v<T, CreateClusterStatement>)
                 return createCluster(context, s);
             else if constexpr (std::is_same_v<T, AlterClusterStatement>)

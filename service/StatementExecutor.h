@@ -104,7 +104,9 @@ private:
     ApiStatus alterJob(const RequestContext& context, const AlterJobStatement& statement);
     ApiStatus deleteJob(const RequestContext& context, const DeleteJobStatement& statement);
     ApiStatus describeJob(const RequestContext& context, const DescribeJobStatement& statement);
-    ApiStatus showJobs(const RequestContext& context);
+    // SHOW JOBS written straight as text, one job at a time: a DOM of 100,000 jobs, its copies and the
+    // status serialized from it took the service 8 to 10 s.
+    StatusJson showJobs(const RequestContext& context);
 
     ApiStatus createCluster(const RequestContext& context, const CreateClusterStatement& statement);
     ApiStatus alterCluster(const RequestContext& context, const AlterClusterStatement& statement);

@@ -795,15 +795,21 @@ std::optional<SparkJob> Storage::findJob(const std::string& projectUid, const st
     return readJob(q);
 }
 
-std::vector<SparkJob> Storage::listJobs(const std::string& projectUid) {
+std::pair<std::int64_t, std::int64_t> Storage::jobsSize(const std::string& projectUid) {
+    auto r = reader();
+    auto q = r->query("SELECT count(*), coalesce(sum(length(parameters)), 0) FROM jobs WHERE project_uid = ?",
+                      projectUid);
+    q.step();
+    return {q.int64(0), q.int64(1)};
+}
+
+void Storage::forEachJob(const std::string& projectUid, const std::function<void(SparkJob&&)>& each) {
     auto r = reader();
     auto q =
         r->query(std::string("SELECT ") + jobColumns + " FROM jobs j WHERE j.project_uid = ? ORDER BY j.name",
                  projectUid);
-    std::vector<SparkJob> jobs;
     while (q.step())
-        jobs.push_back(readJob(q));
-    return jobs;
+        each(readJob(q));
 }
 
 void Storage::insertJob(const std::string& projectUid, const SparkJob& job) {

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -142,7 +143,10 @@ public:
     // --- Jobs (stored fields only: jobId, name, type, cluster, parameters, maxConcurrentRuns, times;
     //     activeRuns is filled from the runs table) -------------------------------------------------
     std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name);
-    std::vector<SparkJob> listJobs(const std::string& projectUid); // by name
+    // Every job of the project by name, one at a time (100,000 jobs are not held at once).
+    void forEachJob(const std::string& projectUid, const std::function<void(SparkJob&&)>& each);
+    // How many jobs the project has, and the length of all their stored parameters (JSON text).
+    std::pair<std::int64_t, std::int64_t> jobsSize(const std::string& projectUid);
     void insertJob(const std::string& projectUid, const SparkJob& job);
     void updateJob(const std::string& projectUid, const SparkJob& job); // by jobId
     void deleteJob(const std::string& projectUid, const std::string& jobId);

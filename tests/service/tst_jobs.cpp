@@ -506,6 +506,12 @@ private slots:
                                       "arguments", "sparkConfigs", "hudiConfigs", "hudiConfigsStatus",
                                       "maxConcurrentRuns", "activeRuns", "createdAt", "updatedAt"})
                 QVERIFY2(job.contains(field), field);
+            // SHOW JOBS writes its jobs as text, DESCRIBE JOB through a DOM: the same object.
+            // Back-quoted: names may hold spaces.
+            QString name = QString::fromStdString(job["name"].get<std::string>());
+            name.replace(QLatin1Char('`'), QStringLiteral("``"));
+            const json described = describe(QLatin1Char('`') + name + QLatin1Char('`'), &m_viewer);
+            QVERIFY2(job == described, (job.dump() + "\n" + described.dump()).c_str());
         }
         QVERIFY(std::is_sorted(names.begin(), names.end()));
     }
