@@ -1,12 +1,16 @@
-// LIBS: jobdeck_core Boost::boost Threads::Threads
+// LIBS: jobdeck_service jobdeck_core Boost::boost Threads::Threads
 // Read throughput and latency of jobdeckd (DESCRIBE JOB through POST /v1/resource/ with Prefer: wait,
 // and GET /v1/status/<id>) at 1, 16 and 64 kept-alive connections, next to nginx serving a static
 // file of the same size as the DESCRIBE answer; then CREATE/ALTER JOB per second, which are durable
-// (synchronous SQLite commits) before they are acknowledged. Loopback only, bounded in requests and
-// time. Usage:
+// (synchronous SQLite commits) before they are acknowledged; then SHOW JOBS of 100,000 jobs, what the
+// console's Jobs list waits for. Loopback only, bounded in requests and time. Usage:
 //   bench_service_reads [--jobdeckd PATH] [--nginx-port N --nginx-root DIR] [--seconds S] [--requests N]
-//                       [--only describe|status|writes]   (one part alone, e.g. under perf)
+//                       [--only describe|status|writes|showjobs]   (one part alone, e.g. under perf)
 // bench/run-service-bench.sh starts nginx and passes its port and document root.
+#include "core/Timestamp.h"
+#include "service/SqliteDatabase.h"
+#include "service/Storage.h"
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -138,6 +142,8 @@ public:
                 ticks += std::stod(field); // utime, stime
         return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
     }
+
+    std::string databasePath() const { return m_dir + "/jobdeck.db"; }
 
 private:
     std::string m_binary;
@@ -345,11 +351,98 @@ Options parseOptions(int argc, char** argv) {
         options.requests > 10'000'000)
         throw std::runtime_error("--seconds must be in (0, 60] and --requests in [1, 10000000]");
     if (!options.only.empty() && options.only != "describe" && options.only != "status" &&
-        options.only != "writes")
-        throw std::runtime_error("--only takes describe, status or writes");
+        options.only != "writes" && options.only != "showjobs")
+        throw std::runtime_error("--only takes describe, status, writes or showjobs");
     if ((options.nginxPort == 0) != options.nginxRoot.empty())
         throw std::runtime_error("--nginx-port and --nginx-root go together");
     return options;
+}
+
+// Writes: each acknowledged only once committed (synchronous=FULL), so they survive kill -9.
+template <class Measure>
+void measureWrites(unsigned short port, const Credentials& credentials, std::size_t writes,
+                   std::chrono::duration<double> maxTime, const Measure& measure) {
+    std::printf("\n%-34s %5s %10s %9s %9s %7s %9s\n", "durable writes", "conns", "ops/s", "p50 ms", "p99 ms",
+                "errors", "cpu us/op");
+    for (const int connections : {1, 16}) {
+        std::vector<Request> creates;
+        std::vector<Request> alters;
+        for (std::size_t i = 0; i < writes; ++i) {
+            const std::string name = "w" + std::to_string(connections) + "_" + std::to_string(i);
+            creates.push_back(
+                makeRequest(http::verb::post, "/v1/resource/", &credentials,
+                            "CREATE JOB " + name +
+                                " TYPE = 'JAR' PARAMETERS = ('--class', 'Main', '/opt/apps/app.jar') "
+                                "CLUSTER = 'bench_cluster'"));
+            alters.push_back(makeRequest(http::verb::post, "/v1/resource/", &credentials,
+                                         "ALTER JOB " + name + " SET MAX_CONCURRENT_RUNS = 1"));
+        }
+        const LoadResult created =
+            measure("CREATE JOB", connections, Load(port, creates, writes, maxTime), std::nullopt);
+        // Only the jobs that were created (the first ones, in order) are altered.
+        alters.resize(std::max<std::size_t>(1, created.latenciesMs.size()));
+        measure("ALTER JOB", connections, Load(port, alters, alters.size(), maxTime), std::nullopt);
+    }
+}
+
+// SHOW JOBS of 100,000 jobs, the answer the console's Jobs list loads. The jobs go straight into the
+// service's database in one transaction (100,000 CREATE JOBs would take minutes); the service reads
+// them as any others. Reference: json::parse and dump of the same answer, in this process (what any
+// DOM of the answer costs).
+void measureShowJobs(unsigned short port, const Credentials& credentials, Service& service) {
+    constexpr int kJobs = 100000;
+    {
+        auto storage = jobdeck::Storage::open(service.databasePath());
+        const jobdeck::TimePoint now = jobdeck::timestampNow();
+        storage->database().transaction([&] {
+            for (int i = 0; i < kJobs; ++i) {
+                jobdeck::SparkJob job;
+                job.jobId = "00000000-0000-4000-8000-" + std::to_string(100000000000 + i);
+                job.name = "list_job_" + std::to_string(i * 7919 % kJobs);
+                job.type = i % 3 == 0 ? jobdeck::JobType::Python : jobdeck::JobType::Jar;
+                job.cluster = "bench_cluster";
+                job.parameters = {"--class",
+                                  "com.example.App" + std::to_string(i % 20),
+                                  "--conf",
+                                  "spark.executor.memory=4g",
+                                  "s3://bucket-" + std::to_string(i % 100) + "/jobs/" + job.name + ".jar",
+                                  "--date",
+                                  "2026-11-30"};
+                job.maxConcurrentRuns = 1 + i % 4;
+                job.createdAt = now - std::chrono::minutes(i);
+                job.updatedAt = now - std::chrono::seconds(i);
+                storage->insertJob(credentials.projectUid, job);
+            }
+        });
+    }
+    Request show = makeRequest(http::verb::post, "/v1/resource/", &credentials, "SHOW JOBS");
+    show.set("Prefer", "wait=120");
+    std::vector<double> wallMs;
+    double cpuMs = 0;
+    std::string body;
+    for (int run = 0; run < 3; ++run) {
+        const double cpuBefore = service.cpuSeconds();
+        const auto start = std::chrono::steady_clock::now();
+        auto response = fetchOnce(port, show);
+        wallMs.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        cpuMs += (service.cpuSeconds() - cpuBefore) * 1000.0 / 3;
+        body = std::move(response.body());
+    }
+    const auto answer = nlohmann::json::parse(body);
+    const std::size_t shown = answer.at("apiResponse").at("showJobsApiResponse").at("sparkJobs").size();
+    if (answer.value("apiStatus", "") != "API_OPERATION_STATUS_SUCCESS" || shown < kJobs)
+        throw std::runtime_error("SHOW JOBS did not answer the jobs: " + body.substr(0, 300));
+    const auto start = std::chrono::steady_clock::now();
+    const std::size_t dumped = nlohmann::json::parse(body).dump().size();
+    const double referenceMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::sort(wallMs.begin(), wallMs.end());
+    std::printf("\nSHOW JOBS, %zu jobs (%.1f MiB answer): best %.0f ms, median %.0f ms (fresh connection, "
+                "Prefer: wait), service CPU %.0f ms per answer\n"
+                "    reference json::parse + dump of the answer here: %.0f ms (%zu bytes)   ratio %.2f\n",
+                shown, static_cast<double>(body.size()) / (1024.0 * 1024.0), wallMs.front(), wallMs[1], cpuMs,
+                referenceMs, dumped, wallMs[1] / referenceMs);
 }
 
 } // namespace
@@ -413,32 +506,10 @@ int main(int argc, char** argv) {
                 measure("GET /v1/status/<id>", connections, Load(port, {status}, options.requests, maxTime),
                         nginxRate);
         }
-        if (!wanted("writes"))
-            return 0;
-
-        // Writes: each acknowledged only once committed (synchronous=FULL), so they survive kill -9.
-        std::printf("\n%-34s %5s %10s %9s %9s %7s %9s\n", "durable writes", "conns", "ops/s", "p50 ms",
-                    "p99 ms", "errors", "cpu us/op");
-        const std::size_t writes = std::min<std::size_t>(options.requests, 2000);
-        for (const int connections : {1, 16}) {
-            std::vector<Request> creates;
-            std::vector<Request> alters;
-            for (std::size_t i = 0; i < writes; ++i) {
-                const std::string name = "w" + std::to_string(connections) + "_" + std::to_string(i);
-                creates.push_back(
-                    makeRequest(http::verb::post, "/v1/resource/", &credentials,
-                                "CREATE JOB " + name +
-                                    " TYPE = 'JAR' PARAMETERS = ('--class', 'Main', '/opt/apps/app.jar') "
-                                    "CLUSTER = 'bench_cluster'"));
-                alters.push_back(makeRequest(http::verb::post, "/v1/resource/", &credentials,
-                                             "ALTER JOB " + name + " SET MAX_CONCURRENT_RUNS = 1"));
-            }
-            const LoadResult created =
-                measure("CREATE JOB", connections, Load(port, creates, writes, maxTime), std::nullopt);
-            // Only the jobs that were created (the first ones, in order) are altered.
-            alters.resize(std::max<std::size_t>(1, created.latenciesMs.size()));
-            measure("ALTER JOB", connections, Load(port, alters, alters.size(), maxTime), std::nullopt);
-        }
+        if (wanted("writes"))
+            measureWrites(port, credentials, std::min<std::size_t>(options.requests, 2000), maxTime, measure);
+        if (wanted("showjobs"))
+            measureShowJobs(port, credentials, service);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_service_reads: %s\n", e.what());
