@@ -49,6 +49,19 @@ void* allocate(std::size_t bytes) {
     return ::operator new(bytes);
 }
 
+void advise(void* p, std::size_t bytes) noexcept {
+#if defined(__linux__)
+    const auto begin = reinterpret_cast<std::uintptr_t>(p);
+    const std::uintptr_t from = (begin + kHugePage - 1) & ~(kHugePage - 1);
+    const std::uintptr_t to = (begin + bytes) & ~(kHugePage - 1);
+    if (to > from)
+        madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 void deallocate(void* p, std::size_t bytes) noexcept {
 #if defined(__linux__)
     if (isLarge(bytes)) {

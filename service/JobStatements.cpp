@@ -1,6 +1,7 @@
 // StatementExecutor: CREATE / ALTER / DELETE / DESCRIBE JOB and SHOW JOBS.
 #include "service/StatementExecutor.h"
 
+#include "core/HugePageAllocator.h"
 #include "core/JobConfiguration.h"
 #include "core/ParameterValidator.h"
 #include "core/ProjectEvent.h"
@@ -167,6 +168,7 @@ StatusJson StatementExecutor::showJobs(const RequestContext& context) {
         // they mean) and 400 bytes of fields; room never written to is never touched.
         const auto [jobs, parameterBytes] = m_storage.jobsSize(project);
         text.reserve(text.size() + static_cast<std::size_t>(3 * parameterBytes + 512 * jobs) + 64);
+        huge_pages::advise(text.data(), text.capacity()); // 70 MB first written: 2 MiB per fault
         text += R"({"showJobsApiResponse":{"sparkJobs":[)";
         bool first = true;
         m_storage.forEachJob(project, [&](SparkJob&& job) {

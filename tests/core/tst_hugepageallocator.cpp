@@ -212,6 +212,28 @@ private slots:
         QVERIFY2((flags + " ").find(" hg ") != std::string::npos, flags.c_str());
         QVERIFY2((lastFlags + " ").find(" hg ") != std::string::npos, lastFlags.c_str()); // the whole block
     }
+
+    // advise() on memory allocated elsewhere (a large std::string, which malloc maps on its own): the
+    // whole 2 MiB pages inside it are asked for huge pages, and the memory keeps what is written to it.
+    void adviseMarksTheHugePagesInsideABlock() {
+        const std::string mode = thpMode();
+        std::string text;
+        text.reserve(16 * kMiB);
+        huge_pages::advise(text.data(), text.capacity());
+        text.assign(12 * kMiB, 'x');
+        text[7 * kMiB] = 'y';
+        QCOMPARE(text[7 * kMiB], 'y');
+        QCOMPARE(text.back(), 'x');
+        const auto begin = reinterpret_cast<std::uintptr_t>(text.data());
+        const std::uintptr_t firstHuge = (begin + kHugePage - 1) & ~(kHugePage - 1);
+        const std::string flags = vmFlagsOf(reinterpret_cast<const void*>(firstHuge));
+        QVERIFY2(!flags.empty(), "the string's buffer is in no mapping of /proc/self/smaps");
+        huge_pages::advise(nullptr, 0); // nothing to advise: no effect, no failure
+        huge_pages::advise(text.data(), kHugePage - 1);
+        if (mode == "never" || mode.empty())
+            return; // no THP: the contents above are what holds then
+        QVERIFY2((flags + " ").find(" hg ") != std::string::npos, flags.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHugePageAllocator)
