@@ -64,6 +64,16 @@ public:
             fail(m_p == m_end ? std::string("unexpected end of the text, expected ") + what
                               : std::string("expected ") + what);
     }
+    // The items of the array or object whose opening character was just taken, up to `close`: `each`
+    // reads one item (a member with its key); the separators and the end are checked here.
+    template <class Each> void itemsUntil(char close, Each&& each) {
+        if (take(close))
+            return;
+        do {
+            each();
+        } while (take(','));
+        expect(close, close == ']' ? "',' or ']'" : "',' or '}'");
+    }
     const char* position() const { return m_p; }
     std::size_t offset() const { return static_cast<std::size_t>(m_p - m_begin); }
     // How much of the text (as announced, for a stream) lies ahead.
@@ -373,19 +383,13 @@ void JobReader::read(SparkJob& job) {
         st.problem.clear();
     }
     m_s.expect('{', "'{'");
-    if (!m_s.take('}')) {
-        for (;;) {
-            const int f = fieldOf(m_s.key(m_keyScratch), m_hint);
-            if (f < 0)
-                m_s.skipValue(); // unknown fields are ignored
-            else
-                readField(f, job);
-            if (m_s.take(','))
-                continue;
-            m_s.expect('}', "',' or '}'");
-            break;
-        }
-    }
+    m_s.itemsUntil('}', [&] {
+        const int f = fieldOf(m_s.key(m_keyScratch), m_hint);
+        if (f < 0)
+            m_s.skipValue(); // unknown fields are ignored
+        else
+            readField(f, job);
+    });
     check(job);
 }
 
@@ -487,24 +491,18 @@ void JobReader::readStrings(FieldState& st, std::vector<std::string>& out) {
     }
     m_s.take('[');
     out.clear();
-    if (m_s.take(']'))
-        return;
-    for (;;) {
+    m_s.itemsUntil(']', [&] {
         const char item = m_s.peek();
         if (item == '"') {
             out.emplace_back(m_s.string(m_scratch));
-        } else {
-            if (st.problem.empty()) {
-                st.nested = true;
-                st.problem = std::string("type must be string, but is ") + typeName(item);
-            }
-            m_s.skipValue();
+            return;
         }
-        if (m_s.take(','))
-            continue;
-        m_s.expect(']', "',' or ']'");
-        return;
-    }
+        if (st.problem.empty()) {
+            st.nested = true;
+            st.problem = std::string("type must be string, but is ") + typeName(item);
+        }
+        m_s.skipValue();
+    });
 }
 
 void JobReader::readStringMap(FieldState& st, std::map<std::string, std::string>& out) {
@@ -518,27 +516,21 @@ void JobReader::readStringMap(FieldState& st, std::map<std::string, std::string>
     }
     m_s.take('{');
     out.clear();
-    if (m_s.take('}'))
-        return;
     // Keys whose (last) value is not a string; from_json reports the first in key order.
     std::map<std::string, const char*> wrong;
-    for (;;) {
+    m_s.itemsUntil('}', [&] {
         std::string key(m_s.key(m_keyScratch));
         const char v = m_s.peek();
         if (v == '"') {
             if (!wrong.empty())
                 wrong.erase(key);
             out.insert_or_assign(std::move(key), std::string(m_s.string(m_scratch)));
-        } else {
-            out.erase(key);
-            wrong.insert_or_assign(std::move(key), typeName(v));
-            m_s.skipValue();
+            return;
         }
-        if (m_s.take(','))
-            continue;
-        m_s.expect('}', "',' or '}'");
-        break;
-    }
+        out.erase(key);
+        wrong.insert_or_assign(std::move(key), typeName(v));
+        m_s.skipValue();
+    });
     if (!wrong.empty()) {
         st.nested = true;
         st.problem = std::string("type must be string, but is ") + wrong.begin()->second;
@@ -652,21 +644,15 @@ bool SummaryReader::read(SparkJobSummary& out) {
     m_usual = true;
     unsigned present = 0;
     m_s.expect('{', "'{'");
-    if (!m_s.take('}')) {
-        for (;;) {
-            const int f = fieldOf(m_s.key(m_keyScratch), m_hint);
-            if (f < 0) {
-                m_s.skipValue(); // unknown fields are ignored
-            } else {
-                present |= 1u << static_cast<unsigned>(f);
-                readField(f, out);
-            }
-            if (m_s.take(','))
-                continue;
-            m_s.expect('}', "',' or '}'");
-            break;
+    m_s.itemsUntil('}', [&] {
+        const int f = fieldOf(m_s.key(m_keyScratch), m_hint);
+        if (f < 0) {
+            m_s.skipValue(); // unknown fields are ignored
+            return;
         }
-    }
+        present |= 1u << static_cast<unsigned>(f);
+        readField(f, out);
+    });
     return m_usual && (present & kRequiredFields) == kRequiredFields;
 }
 
@@ -736,29 +722,21 @@ void SummaryReader::checkStrings() {
     if (!kind('['))
         return;
     m_s.take('[');
-    if (m_s.take(']'))
-        return;
-    do {
-        checkString();
-    } while (m_s.take(','));
-    m_s.expect(']', "',' or ']'");
+    m_s.itemsUntil(']', [this] { checkString(); });
 }
 
 void SummaryReader::checkStringMap(bool statusNames) {
     if (!kind('{'))
         return;
     m_s.take('{');
-    if (m_s.take('}'))
-        return;
-    do {
+    m_s.itemsUntil('}', [&] {
         m_s.key(m_keyScratch);
-        if (kind('"')) {
-            const std::string_view value = m_s.string(m_scratch);
-            if (statusNames && !hudiConfigStatusFromName(value))
-                m_usual = false;
-        }
-    } while (m_s.take(','));
-    m_s.expect('}', "',' or '}'");
+        if (!kind('"'))
+            return;
+        const std::string_view value = m_s.string(m_scratch);
+        if (statusNames && !hudiConfigStatusFromName(value))
+            m_usual = false;
+    });
 }
 
 void SummaryReader::readInt(int& out) {
@@ -834,12 +812,10 @@ SparkJobListBuilder::Item SparkJobListBuilder::readInFull(const Scanner& s, std:
 std::exception_ptr SparkJobListBuilder::readJobs(Scanner& s) {
     s.expect('[', "'['");
     std::exception_ptr error;
-    if (s.take(']'))
-        return error;
     auto& items = m_list.m_items;
     SummaryReader reader(s, *m_list.m_strings);
     const char* first = s.position();
-    for (;;) {
+    s.itemsUntil(']', [&] {
         const char c = s.peek();
         if (!error && items.size() == kSampleJobs)
             reserveFor(items, static_cast<std::size_t>(s.position() - first), s.remaining());
@@ -863,11 +839,7 @@ std::exception_ptr SparkJobListBuilder::readJobs(Scanner& s) {
                 }
             }
         }
-        if (s.take(','))
-            continue;
-        s.expect(']', "',' or ']'");
-        break;
-    }
+    });
     if (error)
         m_list = {};
     return error;
@@ -896,10 +868,8 @@ void readEnvelope(Scanner& s, const Source& source, json& into, std::size_t leve
                   SparkJobListDecoder::Status& out) {
     s.expect('{', "'{'");
     into = json::object();
-    if (s.take('}'))
-        return;
     std::string scratch;
-    for (;;) {
+    s.itemsUntil('}', [&] {
         std::string key(s.key(scratch));
         if (key == kJobsPath[level]) {
             // A later duplicate of the key replaces what an earlier one gave, as in a DOM.
@@ -926,11 +896,7 @@ void readEnvelope(Scanner& s, const Source& source, json& into, std::size_t leve
         } else {
             into[key] = parseValue(s);
         }
-        if (s.take(','))
-            continue;
-        s.expect('}', "',' or '}'");
-        return;
-    }
+    });
 }
 
 void expectEnd(Scanner& s) {
