@@ -1,6 +1,7 @@
 #include "client/ApiClient.h"
 
 #include "core/ApiStatus.h"
+#include "core/HugePageAllocator.h"
 #include "core/SparkJobListDecoder.h"
 #include "core/StatementPrinter.h"
 
@@ -93,9 +94,8 @@ void prefault(const StreamedText& text) {
     const std::uintptr_t to = (begin + text.capacity()) & ~(page - 1);
     if (to <= from)
         return;
-    void* const at = reinterpret_cast<void*>(from);
-    madvise(at, to - from, MADV_HUGEPAGE);
-    madvise(at, to - from, MADV_POPULATE_WRITE);
+    huge_pages::advise(text.data(), text.capacity());
+    madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
 #else
     (void)text;
 #endif

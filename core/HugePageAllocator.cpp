@@ -42,19 +42,19 @@ void* allocate(std::size_t bytes) {
         if (const std::uintptr_t tail = start + size + kHugePage - (aligned + size); tail > 0)
             munmap(reinterpret_cast<void*>(aligned + size), tail);
         void* const block = reinterpret_cast<void*>(aligned);
-        madvise(block, size, MADV_HUGEPAGE); // a kernel without THP refuses: ordinary pages then
+        advise(block, size);
         return block;
     }
 #endif
     return ::operator new(bytes);
 }
 
-void advise(void* p, std::size_t bytes) noexcept {
+void advise(const void* p, std::size_t bytes) noexcept {
 #if defined(__linux__)
     const auto begin = reinterpret_cast<std::uintptr_t>(p);
     const std::uintptr_t from = (begin + kHugePage - 1) & ~(kHugePage - 1);
     const std::uintptr_t to = (begin + bytes) & ~(kHugePage - 1);
-    if (to > from)
+    if (to > from) // a kernel without THP refuses: ordinary pages then
         madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
 #else
     (void)p;

@@ -18,7 +18,7 @@ bool isLarge(std::size_t bytes);
 // Asks for huge pages for the whole 2 MiB pages inside [p, p + bytes) of memory allocated elsewhere (a
 // large std::string's buffer, which malloc maps on its own): before it is first written, so it faults
 // in 2 MiB at a time. Nothing where the kernel cannot.
-void advise(void* p, std::size_t bytes) noexcept;
+void advise(const void* p, std::size_t bytes) noexcept;
 } // namespace huge_pages
 
 // Not final: the standard containers derive from their allocator (empty base optimisation).
