@@ -472,12 +472,12 @@ QVariant JobsTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole || role == RawDataRole) {
         switch (index.column()) {
         case Name:
-            return QString::fromUtf8(job.name.data(), static_cast<qsizetype>(job.name.size()));
+            return QString::fromUtf8(job.name);
         case Type:
             return QString::fromUtf8(jobTypeName(job.type).data(),
                                      static_cast<qsizetype>(jobTypeName(job.type).size()));
         case Cluster:
-            return QString::fromUtf8(job.cluster.data(), static_cast<qsizetype>(job.cluster.size()));
+            return QString::fromUtf8(job.cluster);
         case MaxConcurrentRuns:
             return job.maxConcurrentRuns;
         case ActiveRuns:

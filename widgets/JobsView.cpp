@@ -60,8 +60,7 @@ JobsView::JobsView(JobsTableModel* model, JobsFilterProxy* proxy, QWidget* paren
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) {
         const QModelIndex source = m_proxy->mapToSource(index);
         if (source.isValid())
-            emit jobActivated(QString::fromUtf8(m_model->name(source.row()).data(),
-                                                static_cast<qsizetype>(m_model->name(source.row()).size())));
+            emit jobActivated(QString::fromUtf8(m_model->name(source.row())));
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &JobsView::currentJobChanged);
