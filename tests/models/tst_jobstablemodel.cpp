@@ -171,12 +171,17 @@ SparkJobList decodedList(const std::vector<SparkJob>& jobs, bool asciiOnly = fal
     return SparkJobListDecoder::decodeList(*owner, owner);
 }
 
-// Sorted by `column` and `order`, then loaded from the jobs' list as MainWindow loads it.
-void loadSorted(JobsTableModel& model, const std::vector<SparkJob>& jobs, int column, Qt::SortOrder order) {
-    model.sort(column, order);
-    model.setPreparedRows(
-        JobsTableModel::prepareRows(decodedList(jobs), model.sortColumn(), model.sortOrder()));
-}
+// A watched model (the model and its proxy under QAbstractItemModelTester) sorted by `column` and
+// `order`, then loaded from the jobs' list as MainWindow loads it.
+struct LoadedList final {
+    Watched w;
+    QAbstractItemModelTester modelTester{&w.model, QAbstractItemModelTester::FailureReportingMode::QtTest};
+    LoadedList(const std::vector<SparkJob>& jobs, int column, Qt::SortOrder order) {
+        w.model.sort(column, order);
+        w.model.setPreparedRows(
+            JobsTableModel::prepareRows(decodedList(jobs), w.model.sortColumn(), w.model.sortOrder()));
+    }
+};
 
 QString describe(const SparkJob& job) {
     return QString::fromStdString(nlohmann::json(job).dump());
@@ -640,11 +645,8 @@ private slots:
             for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
                 const QByteArray where =
                     "column " + QByteArray::number(column) + ", order " + QByteArray::number(order);
-                Watched w;
-                JobsTableModel& model = w.model;
-                QAbstractItemModelTester tester(&model,
-                                                QAbstractItemModelTester::FailureReportingMode::QtTest);
-                loadSorted(model, jobs, column, order);
+                LoadedList loaded(jobs, column, order);
+                JobsTableModel& model = loaded.w.model;
                 Expected expected{jobs, {}};
                 const auto check = [&](const char* step) {
                     compareModels(model, *expected.model(column, order));
@@ -779,11 +781,8 @@ private slots:
             for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
                 const QByteArray where =
                     "column " + QByteArray::number(column) + ", order " + QByteArray::number(order);
-                Watched w;
-                JobsTableModel& model = w.model;
-                QAbstractItemModelTester tester(&model,
-                                                QAbstractItemModelTester::FailureReportingMode::QtTest);
-                loadSorted(model, first, column, order);
+                LoadedList loaded(first, column, order);
+                JobsTableModel& model = loaded.w.model;
                 // Live changes: a loaded job replaced, a new one, one removed.
                 SparkJob replaced = first[3];
                 replaced.cluster = "replaced";
