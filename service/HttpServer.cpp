@@ -1,5 +1,7 @@
 #include "service/HttpServer.h"
 
+#include "service/ServerStream.h"
+
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -25,7 +27,7 @@ using tcp = boost::asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 // A connection's socket runs on its IO context's executor as such: no type-erased executor copied
 // and destroyed with every read and write (Beast's tcp_stream); the deadlines are HttpServer's own.
-using Socket = tcp::socket::rebind_executor<net::io_context::executor_type>::other;
+using Socket = ServerStream::Socket;
 
 namespace {
 
@@ -150,19 +152,22 @@ class HttpServer::Session final : public std::enable_shared_from_this<Session> {
 public:
     Session(HttpServer& server, Socket socket)
         : m_server(server)
-        , m_stream(std::move(socket)) {}
+        , m_stream(std::move(socket), server.m_tls.get()) {}
 
     ~Session() { m_server.sessionEnded(); }
 
     void start() {
-        net::dispatch(m_stream.get_executor(), [self = shared_from_this()] { self->readHeader(); });
+        net::dispatch(m_stream.get_executor(),
+                      [self = shared_from_this()] { self->afterHandshake([self] { self->readHeader(); }); });
     }
 
     void reject(int status, std::string_view reason) {
         net::dispatch(m_stream.get_executor(),
                       [self = shared_from_this(), status, reason = std::string(reason)] {
-                          self->m_started = Clock::now();
-                          self->writeAndClose(HttpResponse::error(status, reason));
+                          self->afterHandshake([self, status, reason] {
+                              self->m_started = Clock::now();
+                              self->writeAndClose(HttpResponse::error(status, reason));
+                          });
                       });
     }
 
@@ -189,6 +194,24 @@ public:
     }
 
 private:
+    // Under TLS the handshake comes first, within the header timeout; a client that fails it (plain
+    // HTTP sent to the HTTPS port, an untrusted certificate) is closed without an answer.
+    template <class Next> void afterHandshake(Next next) {
+        if (!m_stream.isTls()) {
+            next();
+            return;
+        }
+        expireAfter(m_server.m_options.headerTimeout);
+        m_stream.asyncHandshake([self = shared_from_this(), next = std::move(next)](beast::error_code ec) {
+            if (ec) {
+                spdlog::debug("TLS handshake failed: {}", ec.message());
+                self->close();
+                return;
+            }
+            next();
+        });
+    }
+
     void readHeader() {
         if (m_server.m_stopping) {
             close();
@@ -268,7 +291,8 @@ private:
 
     void readFailed(beast::error_code ec) {
         if (ec == http::error::end_of_stream || ec == net::error::operation_aborted ||
-            ec == net::error::connection_reset || ec == net::error::eof || ec == net::error::bad_descriptor) {
+            ec == net::error::connection_reset || ec == net::error::eof || ec == net::error::bad_descriptor ||
+            ServerStream::isTlsFailure(ec)) {
             close();
         } else if (ec == http::error::body_limit) {
             writeAndClose(HttpResponse::error(
@@ -323,6 +347,8 @@ private:
         const bool keepAlive = m_keepAlive && !m_closeAfterResponse && !m_server.m_stopping;
         logRequest(m_server.m_options.accessLog, m_method.empty() ? "-" : m_method,
                    m_path.empty() ? "-" : m_path, response.status, m_started, response.projectUid);
+        if (m_server.m_answerObserver)
+            m_server.m_answerObserver({m_method, response.route, response.status, Clock::now() - m_started});
         // The head in a buffer the connection keeps, then the body, in one write: what Beast's
         // serializer writes for the same response, byte for byte, without its fields and buffers.
         m_out.clear();
@@ -400,7 +426,7 @@ private:
     }
 
     HttpServer& m_server;
-    Socket m_stream;
+    ServerStream m_stream;
     beast::flat_buffer m_buffer;
     std::optional<http::request_parser<http::string_body>> m_parser;
     Clock::time_point m_started = Clock::now();
@@ -459,6 +485,8 @@ bool HttpServer::onIoThread() {
 }
 
 void HttpServer::listen() {
+    if (!m_options.tlsCertificateFile.empty() || !m_options.tlsKeyFile.empty())
+        m_tls = makeServerTlsContext(m_options.tlsCertificateFile, m_options.tlsKeyFile);
     const std::string where = m_options.address + ":" + std::to_string(m_options.port);
     beast::error_code ec;
     const auto address = net::ip::make_address(m_options.address, ec);
@@ -617,17 +645,20 @@ const HttpServer::Route* HttpServer::findRoute(const std::string& method, const 
 }
 
 struct HttpServer::Reply {
-    explicit Reply(Responder r)
-        : respond(std::move(r)) {}
+    Reply(Responder r, std::string_view routePrefix)
+        : respond(std::move(r))
+        , route(routePrefix) {}
     // The first answer goes out; any later one is dropped.
     void answer(HttpResponse response) {
         if (answered.exchange(true))
             return;
         if (!projectUid.empty())
             response.projectUid = projectUid;
+        response.route = route;
         respond(std::move(response));
     }
     Responder respond;
+    std::string_view route; // the Route's prefix, which lives as long as the server
     std::atomic<bool> answered{false};
     std::string projectUid; // set before the handler runs, for the request log
 };
@@ -642,7 +673,7 @@ void HttpServer::dispatch(const std::shared_ptr<HttpRequest>& request, Responder
         return;
     }
     // Exactly once, whatever a handler does; an exception becomes a 500 that names no internals.
-    auto reply = std::make_shared<Reply>(std::move(respond));
+    auto reply = std::make_shared<Reply>(std::move(respond), route->prefix);
     Responder guarded = [reply](HttpResponse response) { reply->answer(std::move(response)); };
     if (route->placement == RoutePlacement::IoThread && request->body.size() <= kInlineBodyLimit) {
         handle(*route, *request, *reply, std::move(guarded));

@@ -24,6 +24,10 @@
 #include <utility>
 #include <vector>
 
+namespace boost::asio::ssl {
+class context;
+}
+
 namespace jobdeck {
 
 // One parsed request as handlers see it; the body is complete and within the limit.
@@ -50,6 +54,7 @@ struct HttpResponse final {
     std::string body;
     std::vector<std::pair<std::string, std::string>> headers;
     std::string projectUid; // for the request log only; the server sets it for authenticated routes
+    std::string_view route; // the matched route's path prefix (empty: none), for metrics; the server sets it
 
     // A non-200 answer of CONTRACT §1: the reason in `grpc-message` and as {"error": reason}.
     static HttpResponse error(int status, std::string_view reason);
@@ -76,6 +81,17 @@ struct HttpServerOptions final {
     unsigned ioThreads = 2;
     unsigned workerThreads = 4;
     bool accessLog = true; // one info line per request; otherwise at debug level
+    // PEM files: both set, the listener speaks HTTPS only (TLS 1.2 or later); both empty, plain HTTP.
+    std::string tlsCertificateFile;
+    std::string tlsKeyFile;
+};
+
+// One answer as it leaves, for metrics: bounded values only (the route's pattern, not the path).
+struct AnsweredRequest final {
+    std::string_view method; // as the client sent it
+    std::string_view route;  // the matched route's path prefix; empty when no route matched
+    int status = 0;
+    std::chrono::steady_clock::duration duration{};
 };
 
 // Where a route's handler starts. IoThread saves the two thread hand-offs of a worker for quick
@@ -103,8 +119,13 @@ public:
     static constexpr std::size_t kInlineBodyLimit = std::size_t{16} * 1024;
     // True on the IO threads, where a handler must not block.
     static bool onIoThread();
+    // Told of every answer as it is written, on the IO thread (keep it quick). Set before start().
+    void setAnswerObserver(std::function<void(const AnsweredRequest&)> observer) {
+        m_answerObserver = std::move(observer);
+    }
 
-    // Binds and listens; throws std::runtime_error with one clear line (address in use, ...).
+    // Binds and listens; throws std::runtime_error with one clear line (address in use, TLS files
+    // unreadable or not PEM, ...).
     void listen();
     unsigned short port() const;
 
@@ -143,6 +164,8 @@ private:
     HttpServerOptions m_options;
     Authenticator m_authenticator;
     std::vector<Route> m_routes;
+    std::function<void(const AnsweredRequest&)> m_answerObserver;
+    std::unique_ptr<boost::asio::ssl::context> m_tls; // null: plain HTTP
     // Declared before the IO context and the workers: sessions they still hold at destruction
     // unregister themselves here.
     std::mutex m_sessionsMutex;

@@ -9,6 +9,7 @@
 #include "service/LogRoutes.h"
 #include "service/RunLauncher.h"
 #include "service/RunScheduler.h"
+#include "service/ServiceMetrics.h"
 #include "service/SparkSubmitCommand.h"
 #include "service/StatementExecutor.h"
 #include "service/Storage.h"
@@ -390,6 +391,7 @@ ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatemen
     if (key && !isValidIdempotencyKey(*key))
         return ApiStatus::failed("Idempotency-Key must be 1 to 64 printable ASCII characters");
     bool created = false;
+    std::optional<ServiceMetrics::AdmissionRefusal> refusal;
     ApiStatus status;
     try {
         status = m_storage.database().transaction([&]() -> ApiStatus {
@@ -397,23 +399,29 @@ ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatemen
             if (!job)
                 return ApiStatus::failed("Job " + statement.name + " does not exist");
             const int limit = std::max(1, job->maxConcurrentRuns);
-            if (limit > 1 && !key)
+            if (limit > 1 && !key) {
+                refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyRequired;
                 return ApiStatus::failed("Idempotency-Key header is required for Job " + job->name +
                                          ": its max concurrent runs is " + std::to_string(limit));
+            }
             if (key) {
                 if (const auto existing = m_runs.findActiveByKey(project, job->jobId, *key)) {
-                    if (existing->run.argumentOverrides != statement.arguments)
+                    if (existing->run.argumentOverrides != statement.arguments) {
+                        refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyConflict;
                         return ApiStatus::failed("Idempotency key " + *key +
                                                  " was already used with different arguments.");
+                    }
                     return ApiStatus::success(
                         {{"runJobApiResponse", {{"jobRunId", existing->run.jobRunId}}}});
                 }
             }
             const int active = m_runs.countActive(project, job->jobId);
-            if (active >= limit)
+            if (active >= limit) {
+                refusal = ServiceMetrics::AdmissionRefusal::MaxConcurrentRuns;
                 return ApiStatus::failed("Spark Job " + job->jobId + " already has " +
                                          std::to_string(active) + " active run(s) (max " +
                                          std::to_string(limit) + ")");
+            }
             const auto classified = classifyParameters(job->parameters);
             auto overridden =
                 applyArgumentOverrides(classified.applicationArguments, statement.arguments, job->name);
@@ -444,6 +452,8 @@ ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatemen
         m_events.wake(project);
         m_wakeup.poke();
     }
+    if (ServiceMetrics* metrics = m_metrics.load(); refusal && metrics)
+        metrics->countAdmissionRefusal(*refusal);
     return status;
 }
 

@@ -6,6 +6,7 @@
 #include "service/RunWakeup.h"
 #include "service/ServiceApp.h"
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -20,6 +21,7 @@ class EventBus;
 class EventRoutes;
 class HttpServer;
 class LogRoutes;
+class ServiceMetrics;
 class Storage;
 struct ExitStatus;
 
@@ -39,6 +41,10 @@ public:
     void start();
     void stop(); // stops watching; drivers keep running and are re-attached by the next start()
     void registerRoutes(HttpServer& server);
+    // Counts RUN JOB's admission refusals there; null (the default): not counted.
+    void setMetrics(ServiceMetrics* metrics) { m_metrics.store(metrics); }
+    // Every project's runs: status (wire name) -> how many.
+    std::map<std::string, std::int64_t> countRunsByStatus() { return m_runs.countByStatus(); }
 
     ApiStatus runJob(const RequestContext& context, const RunJobStatement& statement) override;
     ApiStatus describeJobRun(const RequestContext& context,
@@ -67,6 +73,7 @@ private:
     Storage& m_storage;
     EventBus& m_events;
     RunStore m_runs;
+    std::atomic<ServiceMetrics*> m_metrics{nullptr};
     ApplicationPathResolver m_resolver;
     std::string m_dataDir;
     bool m_useSparkSubmit = false;

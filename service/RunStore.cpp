@@ -144,6 +144,14 @@ int RunStore::countActive(const std::string& projectUid, const std::string& jobI
     return q.step() ? q.integer(0) : 0;
 }
 
+std::map<std::string, std::int64_t> RunStore::countByStatus() {
+    std::map<std::string, std::int64_t> counts;
+    auto q = m_db.query("SELECT status, COUNT(*) FROM runs GROUP BY status");
+    while (q.step())
+        counts[q.text(0)] = q.int64(1);
+    return counts;
+}
+
 std::optional<RunRecord> RunStore::findActiveByKey(const std::string& projectUid, const std::string& jobId,
                                                    const std::string& idempotencyKey) {
     auto rows = select("project_uid = ? AND job_id = ? AND idempotency_key = ? AND status IN "

@@ -4,6 +4,7 @@
 #include "service/SqliteDatabase.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,8 @@ public:
     std::vector<RunRecord> list(const std::string& projectUid, const std::optional<std::string>& jobName,
                                 bool activeOnly, std::optional<std::int64_t> limit);
     int countActive(const std::string& projectUid, const std::string& jobId);
+    // Every project's runs: status (wire name) -> how many.
+    std::map<std::string, std::int64_t> countByStatus();
     std::optional<RunRecord> findActiveByKey(const std::string& projectUid, const std::string& jobId,
                                              const std::string& idempotencyKey);
     // Every project's runs in that status, oldest first (FIFO).

@@ -5,6 +5,7 @@
 #include "service/HttpStatementRoutes.h"
 #include "service/RequestRegistry.h"
 #include "service/RunManager.h"
+#include "service/ServiceMetrics.h"
 #include "service/StatementExecutor.h"
 #include "service/Storage.h"
 
@@ -55,6 +56,40 @@ ListenAddress parseListen(const std::string& listen) {
     return {host, static_cast<unsigned short>(value)};
 }
 
+// GET /v1/health (whether the database answers) and GET /metrics: no credentials, no names.
+void registerOperationalRoutes(HttpServer& server, Storage& storage, RunManager& runs,
+                               const ServiceMetrics& metrics) {
+    server.addRoute("GET", "/v1/health", [&storage](const HttpRequest& request, const Responder& respond) {
+        if (request.path != "/v1/health") {
+            respond(HttpResponse::error(404, "Not found: " + request.path));
+            return;
+        }
+        if (const auto reason = storage.unavailableReason()) {
+            spdlog::warn("health: {}", *reason);
+            respond(HttpResponse::error(503, "Database unavailable: " + *reason));
+            return;
+        }
+        respond(HttpResponse::json(nlohmann::json{{"status", "ok"}, {"version", JOBDECK_VERSION}}.dump()));
+    });
+    server.addRoute(
+        "GET", "/metrics", [&runs, &metrics](const HttpRequest& request, const Responder& respond) {
+            if (request.path != "/metrics") {
+                respond(HttpResponse::error(404, "Not found: " + request.path));
+                return;
+            }
+            ServiceMetrics::Snapshot snapshot;
+            try {
+                snapshot.runsByState = runs.countRunsByStatus();
+            } catch (const std::exception& e) {
+                spdlog::error("metrics: cannot count the runs: {}", e.what()); // the other figures still help
+            }
+            HttpResponse response;
+            response.contentType = "text/plain; version=0.0.4; charset=utf-8";
+            response.body = metrics.render(snapshot);
+            respond(std::move(response));
+        });
+}
+
 } // namespace
 
 std::string defaultDataDir() {
@@ -92,7 +127,15 @@ ServiceApp::ServiceApp(ServeOptions options)
 
 int ServiceApp::run() {
     const ListenAddress where = parseListen(m_options.listen);
+    if (m_options.tlsCertificate.empty() != m_options.tlsKey.empty())
+        throw std::runtime_error("--tls-cert and --tls-key go together: give both (HTTPS) or neither (HTTP)");
     prepareDataDir(m_options.dataDir);
+    // Before the storage and after it: the storage's last group commit is still timed.
+    ServiceMetrics metrics;
+    SqliteDatabase::setStatementTimer(&metrics);
+    struct TimerReset {
+        ~TimerReset() { SqliteDatabase::setStatementTimer(nullptr); }
+    } timerReset;
     auto storage = Storage::open(databaseUrlFor(m_options.dataDir, m_options.databaseUrl));
 
     HttpServerOptions httpOptions;
@@ -104,6 +147,8 @@ int ServiceApp::run() {
     httpOptions.maxConnections = m_options.maxConnections;
     httpOptions.workerThreads = m_options.workerThreads;
     httpOptions.accessLog = m_options.accessLog;
+    httpOptions.tlsCertificateFile = m_options.tlsCertificate;
+    httpOptions.tlsKeyFile = m_options.tlsKey;
     // One IO thread per core but one, which is left to the workers and the group commit: on 2 cores
     // one IO thread costs less CPU per request than two contending with them, and is as fast at 1, 16
     // and 64 connections (docs/service.md, figures).
@@ -128,12 +173,11 @@ int ServiceApp::run() {
     RunManager runs(*storage, events, m_options);
     executor.setRunStatements(&runs);
     runs.registerRoutes(server);
-    server.addRoute("GET", "/v1/health", [](const HttpRequest& request, const Responder& respond) {
-        if (request.path != "/v1/health") {
-            respond(HttpResponse::error(404, "Not found: " + request.path));
-            return;
-        }
-        respond(HttpResponse::json(nlohmann::json{{"status", "ok"}, {"version", JOBDECK_VERSION}}.dump()));
+    registerOperationalRoutes(server, *storage, runs, metrics);
+    executor.setMetrics(&metrics);
+    runs.setMetrics(&metrics);
+    server.setAnswerObserver([&metrics](const AnsweredRequest& answer) {
+        metrics.countRequest(answer.method, answer.route, answer.status, answer.duration);
     });
 
     // Signals are waited for on this thread; the server has its own IO threads.
@@ -146,8 +190,8 @@ int ServiceApp::run() {
     server.start();
     std::cout << "listening on " << m_options.listen.substr(0, m_options.listen.rfind(':')) << ':'
               << server.port() << std::endl;
-    spdlog::info("jobdeckd {} serving on port {} with data directory {}", JOBDECK_VERSION, server.port(),
-                 m_options.dataDir);
+    spdlog::info("jobdeckd {} serving {} on port {} with data directory {}", JOBDECK_VERSION,
+                 m_options.tlsCertificate.empty() ? "HTTP" : "HTTPS", server.port(), m_options.dataDir);
 
     signalIo.run();
     spdlog::info("signal {} received: shutting down", received);

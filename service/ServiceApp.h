@@ -22,6 +22,8 @@ struct ServeOptions final {
     std::size_t maxConnections = 1024;
     unsigned workerThreads = 4;
     bool accessLog = true; // a structured info line per request (method, path, status, duration, project)
+    std::string tlsCertificate; // PEM; with tlsKey, the listener speaks HTTPS only
+    std::string tlsKey;
 
     // Runs (RunManager)
     std::chrono::seconds cancelGrace{10}; // TERM, then KILL after this

@@ -11,6 +11,8 @@ constexpr int busyTimeoutMs = 10000;
 // Distinct SQL texts kept prepared per connection; the service has a few dozen.
 constexpr std::size_t statementCacheLimit = 256;
 
+std::atomic<SqliteDatabase::StatementTimer*> s_statementTimer{nullptr};
+
 std::string errorText(sqlite3* db, std::string_view what) {
     std::string message(what);
     message += ": ";
@@ -31,13 +33,27 @@ SqliteDatabase::Query::Query(Query&& other) noexcept
     : m_db(other.m_db)
     , m_lock(std::move(other.m_lock))
     , m_sql(std::move(other.m_sql))
-    , m_stmt(other.m_stmt) {
+    , m_stmt(other.m_stmt)
+    , m_spent(other.m_spent) {
     other.m_stmt = nullptr;
+}
+
+void SqliteDatabase::setStatementTimer(StatementTimer* timer) {
+    s_statementTimer.store(timer);
 }
 
 SqliteDatabase::Query::~Query() {
     if (!m_stmt)
         return;
+    if (m_spent.count() > 0)
+        if (StatementTimer* timer = s_statementTimer.load(std::memory_order_relaxed)) {
+            using Kind = StatementTimer::Kind;
+            // BEGIN IMMEDIATE counts as readonly to SQLite, but it is what waits for the write lock.
+            const Kind kind = m_sql == "COMMIT"                                              ? Kind::Commit
+                              : sqlite3_stmt_readonly(m_stmt) && !m_sql.starts_with("BEGIN") ? Kind::Read
+                                                                                             : Kind::Write;
+            timer->statementTimed(kind, m_spent);
+        }
     try {
         m_db->release(std::move(m_sql), m_stmt);
     } catch (...) {
@@ -86,7 +102,14 @@ SqliteDatabase::Query& SqliteDatabase::Query::bindBlob(int index, const void* da
 }
 
 bool SqliteDatabase::Query::step() {
-    const int rc = sqlite3_step(m_stmt);
+    int rc = SQLITE_OK;
+    if (s_statementTimer.load(std::memory_order_relaxed)) {
+        const auto started = std::chrono::steady_clock::now();
+        rc = sqlite3_step(m_stmt);
+        m_spent += std::chrono::steady_clock::now() - started;
+    } else {
+        rc = sqlite3_step(m_stmt);
+    }
     if (rc == SQLITE_ROW)
         return true;
     if (rc == SQLITE_DONE)

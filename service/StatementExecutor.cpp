@@ -8,6 +8,7 @@
 #include "service/EventBus.h"
 #include "service/RolePolicy.h"
 #include "service/RunStatements.h"
+#include "service/ServiceMetrics.h"
 #include "service/Storage.h"
 
 #include <spdlog/spdlog.h>
@@ -261,9 +262,19 @@ StatementExecutor::prepare(std::string_view statementText) {
 
 StatusJson StatementExecutor::execute(const RequestContext& context, std::string_view statementText,
                                       StatusRecord* record) {
+    const auto prepared = prepare(statementText);
+    StatusJson answer = executePrepared(context, prepared, record);
+    if (ServiceMetrics* metrics = m_metrics.load(std::memory_order_relaxed))
+        metrics->countStatement(prepared->parsed.statement ? &*prepared->parsed.statement : nullptr,
+                                answer.apiStatus());
+    return answer;
+}
+
+StatusJson StatementExecutor::executePrepared(const RequestContext& context,
+                                              const std::shared_ptr<const Prepared>& prepared,
+                                              StatusRecord* record) {
     if (record)
         *record = StatusRecord::Committed;
-    const auto prepared = prepare(statementText);
     const ParseResult& parsed = prepared->parsed;
     const MaskedStatement& masked = prepared->masked;
     const std::string& auditText = masked.text;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstring>
 
 namespace jobdeck {
@@ -318,6 +319,9 @@ std::unique_ptr<Storage> Storage::open(const std::string& databaseUrl) {
     std::unique_ptr<Storage> storage(new Storage(SqliteDatabase::open(path)));
     storage->migrate(); // a transaction: the WAL index exists from here on
     storage->mapWalIndex();
+    struct stat file {};
+    if (::stat(storage->m_db->fileName().c_str(), &file) == 0)
+        storage->m_fileIdentity = {file.st_dev, file.st_ino};
     return storage;
 }
 
@@ -1148,6 +1152,23 @@ std::int64_t Storage::latestEventSeq(const std::string& projectUid) {
     auto q = r->query("SELECT coalesce(max(seq), 0) FROM events WHERE project_uid = ?", projectUid);
     q.step();
     return q.int64(0);
+}
+
+std::optional<std::string> Storage::unavailableReason() {
+    const std::string file = m_db->fileName();
+    struct stat now {};
+    if (::stat(file.c_str(), &now) != 0)
+        return "the database file " + file + " cannot be found: " + std::strerror(errno);
+    if (std::pair<std::uint64_t, std::uint64_t>{now.st_dev, now.st_ino} != m_fileIdentity)
+        return "the database file " + file + " was replaced while jobdeckd had it open; restart jobdeckd";
+    try {
+        auto r = freshReader();
+        auto q = r->query("SELECT COUNT(*) FROM sqlite_master");
+        q.step();
+    } catch (const std::exception& e) {
+        return std::string("the database does not answer: ") + e.what();
+    }
+    return std::nullopt;
 }
 
 std::int64_t Storage::latestEventSeqOverall() {

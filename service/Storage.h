@@ -171,6 +171,11 @@ public:
     // Newest first; deferred entries are committed first, so they are included.
     std::vector<AuditEntry> recentAudit(const std::string& projectUid, int limit);
 
+    // Why the database does not answer (GET /v1/health), or nullopt when it does: its file is gone or
+    // was replaced under the open connections (whose writes would then go to a file nobody sees), or
+    // a query on it fails.
+    std::optional<std::string> unavailableReason();
+
     // Commits every deferred write now (the destructor does too).
     void flushDeferred();
 
@@ -233,6 +238,7 @@ private:
 
     std::unique_ptr<SqliteDatabase> m_db;
     std::atomic<std::uint64_t> m_secretComparisons{0};
+    std::pair<std::uint64_t, std::uint64_t> m_fileIdentity{}; // device and inode of the file at open
 
     std::mutex m_readersMutex;
     std::condition_variable m_readerReturned;

@@ -109,6 +109,9 @@ int main(int argc, char** argv) {
     serveCommand->add_flag_callback(
         "--no-access-log", [&serve] { serve.accessLog = false; },
         "Log the per-request line (method, path, status, duration, project) at debug, not info");
+    serveCommand->add_option("--tls-cert", serve.tlsCertificate,
+                             "PEM certificate chain: serve HTTPS only (TLS 1.2+), with --tls-key");
+    serveCommand->add_option("--tls-key", serve.tlsKey, "PEM private key of --tls-cert (no passphrase)");
     serveCommand
         ->add_option_function<long long>("--cancel-grace-seconds", seconds(serve.cancelGrace),
                                          "Seconds between TERM and KILL when a run is canceled (default 10)")
