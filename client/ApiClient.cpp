@@ -1,5 +1,6 @@
 #include "client/ApiClient.h"
 
+#include "client/TlsTrust.h"
 #include "core/ApiStatus.h"
 #include "core/HugePageAllocator.h"
 #include "core/SparkJobListDecoder.h"
@@ -120,6 +121,24 @@ ApiClient::~ApiClient() {
             stream->finish();
 }
 
+void ApiClient::setConnection(const ConnectionInfo& connection) {
+    m_connection = connection;
+    m_tls = QSslConfiguration::defaultConfiguration();
+    m_tlsProblem.clear();
+    if (!connection.caCertificateFile.isEmpty()) {
+        m_tlsProblem = TlsTrust::caCertificateProblem(connection.caCertificateFile);
+        m_tls.addCaCertificates(TlsTrust::caCertificates(connection.caCertificateFile));
+    }
+}
+
+std::optional<ApiError> ApiClient::connectionProblem() const {
+    if (!m_connection.isValid())
+        return ApiError{ApiError::Kind::Network, QStringLiteral("No service connection is configured")};
+    if (!m_tlsProblem.isEmpty())
+        return ApiError{ApiError::Kind::Network, m_tlsProblem};
+    return std::nullopt;
+}
+
 QString ApiClient::newIdempotencyKey() {
     return QUuid::createUuid().toString(QUuid::WithoutBraces);
 }
@@ -135,6 +154,8 @@ QNetworkRequest ApiClient::makeRequest(const QString& path, const QList<std::pai
         url.setQuery(q);
     }
     QNetworkRequest request(url);
+    if (url.scheme() == QLatin1String("https"))
+        request.setSslConfiguration(m_tls);
     request.setTransferTimeout(static_cast<int>(timeout.count()));
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     if (withCredentials) {
@@ -147,6 +168,10 @@ QNetworkRequest ApiClient::makeRequest(const QString& path, const QList<std::pai
 
 void ApiClient::send(QNetworkReply* reply, HttpCallback done, StreamSink sink) {
     const qint64 limit = m_maxResponseBytes;
+    // Not ignored: the handshake fails and `finished` reports it with these reasons.
+    connect(reply, &QNetworkReply::sslErrors, reply, [reply](const QList<QSslError>& errors) {
+        reply->setProperty("jobdeckTlsErrors", QVariant::fromValue(errors));
+    });
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply, limit](qint64 received, qint64) {
         if (received > limit) {
             reply->setProperty("jobdeckTooLarge", true);
@@ -221,6 +246,13 @@ void ApiClient::send(QNetworkReply* reply, HttpCallback done, StreamSink sink) {
                 ApiError{ApiError::Kind::Timeout,
                          QStringLiteral("No answer from %1 in time").arg(m_connection.baseUrl.toString())};
             emit unreachable(result.error->message);
+        } else if (err == QNetworkReply::SslHandshakeFailedError) {
+            const QUrl url = m_connection.baseUrl;
+            result.error = ApiError{
+                ApiError::Kind::Network,
+                TlsTrust::untrustedMessage(QStringLiteral("%1:%2").arg(url.host()).arg(url.port(443)),
+                                           reply->property("jobdeckTlsErrors").value<QList<QSslError>>())};
+            emit unreachable(result.error->message);
         } else if (err != QNetworkReply::NoError) {
             result.error = ApiError{ApiError::Kind::Network,
                                     QStringLiteral("Cannot reach %1: %2")
@@ -234,10 +266,9 @@ void ApiClient::send(QNetworkReply* reply, HttpCallback done, StreamSink sink) {
 void ApiClient::sendGet(const QString& path, const QList<std::pair<QString, QString>>& query,
                         std::chrono::milliseconds timeout, bool withCredentials, HttpCallback done,
                         StreamSink sink) {
-    if (!m_connection.isValid()) {
+    if (const auto problem = connectionProblem()) {
         HttpResult result;
-        result.error =
-            ApiError{ApiError::Kind::Network, QStringLiteral("No service connection is configured")};
+        result.error = *problem;
         QTimer::singleShot(0, this, [result, done = std::move(done)] { done(result); });
         return;
     }
@@ -264,10 +295,8 @@ ApiReply<json>* ApiClient::executeText(const std::string& statement, const QStri
     call->parser = std::move(parser);
     call->streamParser = std::move(streamParser);
     call->deadline = QDeadlineTimer(m_statementTimeout.count());
-    if (!m_connection.isValid()) {
-        QTimer::singleShot(0, reply, [reply] {
-            reply->reject({ApiError::Kind::Network, QStringLiteral("No service connection is configured")});
-        });
+    if (const auto problem = connectionProblem()) {
+        QTimer::singleShot(0, reply, [reply, problem = *problem] { reply->reject(problem); });
         return reply;
     }
     postStatement(call);

@@ -15,6 +15,7 @@
 #include <QFuture>
 #include <QNetworkAccessManager>
 #include <QObject>
+#include <QSslConfiguration>
 #include <QThreadPool>
 
 #include <chrono>
@@ -47,7 +48,8 @@ public:
     explicit ApiClient(QObject* parent = nullptr);
     ~ApiClient() override;
 
-    void setConnection(const ConnectionInfo& connection) { m_connection = connection; }
+    // An https URL is verified against the system's CAs and the connection's CA certificate file.
+    void setConnection(const ConnectionInfo& connection);
     const ConnectionInfo& connection() const { return m_connection; }
 
     // How long the service may hold the POST before answering PENDING (Prefer: wait=<n>).
@@ -127,6 +129,8 @@ private:
     StreamSink streamSink(const std::shared_ptr<StatementCall>& call);
     QNetworkRequest makeRequest(const QString& path, const QList<std::pair<QString, QString>>& query,
                                 std::chrono::milliseconds timeout, bool withCredentials) const;
+    // Why no request can be sent (no connection, an unreadable CA certificate file), if so.
+    std::optional<ApiError> connectionProblem() const;
 
     // Parses a status answer off this thread, then continues with it here (invalid JSON rejects).
     void parseStatus(const std::shared_ptr<StatementCall>& call, const HttpResult& result,
@@ -141,6 +145,8 @@ private:
 
     QNetworkAccessManager m_network;
     ConnectionInfo m_connection;
+    QSslConfiguration m_tls; // for https: the system's CAs plus the connection's CA file
+    QString m_tlsProblem;    // the CA file could not be read
     int m_preferWaitSeconds = 10;
     std::chrono::milliseconds m_statementTimeout = std::chrono::seconds(60);
     std::chrono::milliseconds m_requestTimeout = std::chrono::seconds(15);

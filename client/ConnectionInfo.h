@@ -11,6 +11,8 @@ struct ConnectionInfo final {
     QString projectUid;
     QString apiKey;
     QString apiSecret;
+    // https: PEM file of CA certificates trusted besides the system's; empty: the system's only.
+    QString caCertificateFile{};
 
     bool isValid() const { return baseUrl.isValid() && !baseUrl.host().isEmpty(); }
     bool operator==(const ConnectionInfo&) const = default;

@@ -11,6 +11,7 @@ struct ConnectionProfile final {
     QUrl url;
     QString projectUid;
     QString apiKey;
+    QString caCertificateFile{}; // PEM; trusted for https besides the system's CAs (empty: system only)
     bool operator==(const ConnectionProfile&) const = default;
 };
 

@@ -1,6 +1,7 @@
 #include "client/ConnectionProfiles.h"
 
 #include "client/SecretStore.h"
+#include "client/TlsTrust.h"
 
 #include <algorithm>
 
@@ -24,6 +25,7 @@ void writeAll(QSettings& settings, const QList<ConnectionProfile>& saved) {
         settings.setValue("url", saved[i].url);
         settings.setValue("projectUid", saved[i].projectUid);
         settings.setValue("apiKey", saved[i].apiKey);
+        settings.setValue("caCertificateFile", saved[i].caCertificateFile);
     }
     settings.endArray();
     settings.sync();
@@ -46,7 +48,8 @@ QList<ConnectionProfile> ConnectionProfiles::profiles() const {
     for (int i = 0; i < n; ++i) {
         m_settings->setArrayIndex(i);
         saved.append({m_settings->value("name").toString(), m_settings->value("url").toUrl(),
-                      m_settings->value("projectUid").toString(), m_settings->value("apiKey").toString()});
+                      m_settings->value("projectUid").toString(), m_settings->value("apiKey").toString(),
+                      m_settings->value("caCertificateFile").toString()});
     }
     m_settings->endArray();
     std::sort(saved.begin(), saved.end(),
@@ -81,6 +84,12 @@ bool ConnectionProfiles::save(const ConnectionProfile& profile, const std::optio
     if (profile.projectUid.trimmed().isEmpty() || profile.apiKey.trimmed().isEmpty()) {
         setError(error, QStringLiteral("A profile needs the project uid and the API key."));
         return false;
+    }
+    if (!profile.caCertificateFile.isEmpty()) {
+        if (const QString why = TlsTrust::caCertificateProblem(profile.caCertificateFile); !why.isEmpty()) {
+            setError(error, why);
+            return false;
+        }
     }
     if (secret) {
         QString why;
@@ -130,7 +139,7 @@ std::optional<ConnectionInfo> ConnectionProfiles::connectionInfo(const QString& 
                             : QStringLiteral("Could not read the API secret: %1").arg(why));
         return std::nullopt;
     }
-    return ConnectionInfo{p->url, p->projectUid, p->apiKey, *secret};
+    return ConnectionInfo{p->url, p->projectUid, p->apiKey, *secret, p->caCertificateFile};
 }
 
 QString ConnectionProfiles::lastUsed() const {

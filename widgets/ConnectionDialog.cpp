@@ -4,6 +4,7 @@
 #include "client/SecretStore.h"
 
 #include <QDialogButtonBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -25,6 +26,8 @@ ConnectionDialog::ConnectionDialog(ConnectionProfiles* profiles, SecretStore* se
     , m_project(new QLineEdit(this))
     , m_apiKey(new QLineEdit(this))
     , m_secret(new QLineEdit(this))
+    , m_caFile(new QLineEdit(this))
+    , m_browseCa(new QPushButton(tr("Browse…"), this))
     , m_localNote(new QLabel(this))
     , m_notice(new QLabel(this))
     , m_error(new QLabel(this))
@@ -40,6 +43,11 @@ ConnectionDialog::ConnectionDialog(ConnectionProfiles* profiles, SecretStore* se
     m_apiKey->setObjectName(QStringLiteral("profileApiKey"));
     m_secret->setObjectName(QStringLiteral("profileSecret"));
     m_secret->setEchoMode(QLineEdit::Password);
+    m_caFile->setObjectName(QStringLiteral("profileCaFile"));
+    m_caFile->setPlaceholderText(tr("https: the system's CAs only"));
+    m_caFile->setToolTip(tr("A PEM file with the CA certificate that signed the service's certificate "
+                            "(https), trusted besides the system's CAs."));
+    m_browseCa->setObjectName(QStringLiteral("browseCaFile"));
     m_localNote->setObjectName(QStringLiteral("localNote"));
     m_localNote->setWordWrap(true);
     m_localNote->setText(
@@ -59,6 +67,10 @@ ConnectionDialog::ConnectionDialog(ConnectionProfiles* profiles, SecretStore* se
     form->addRow(tr("Project uid"), m_project);
     form->addRow(tr("API key"), m_apiKey);
     form->addRow(tr("API secret"), m_secret);
+    auto* caRow = new QHBoxLayout;
+    caRow->addWidget(m_caFile, 1);
+    caRow->addWidget(m_browseCa);
+    form->addRow(tr("CA certificate file"), caRow);
     auto* editButtons = new QHBoxLayout;
     auto* add = new QPushButton(tr("New profile"), this);
     add->setObjectName(QStringLiteral("newProfile"));
@@ -88,6 +100,13 @@ ConnectionDialog::ConnectionDialog(ConnectionProfiles* profiles, SecretStore* se
     connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_list, &QListWidget::currentTextChanged, this, &ConnectionDialog::showProfile);
     connect(m_save, &QPushButton::clicked, this, &ConnectionDialog::saveForm);
+    connect(m_browseCa, &QPushButton::clicked, this, [this] {
+        const QString file =
+            QFileDialog::getOpenFileName(this, tr("CA certificate file"), m_caFile->text(),
+                                         tr("PEM certificates (*.pem *.crt);;All files (*)"));
+        if (!file.isEmpty())
+            m_caFile->setText(file);
+    });
     connect(add, &QPushButton::clicked, this, [this] {
         m_list->clearSelection();
         m_list->setCurrentRow(-1);
@@ -124,11 +143,13 @@ void ConnectionDialog::showProfile(const QString& name) {
     m_url->setText(profile ? profile->url.toString() : QString());
     m_project->setText(profile ? profile->projectUid : QString());
     m_apiKey->setText(profile ? profile->apiKey : QString());
+    m_caFile->setText(profile ? profile->caCertificateFile : QString());
     m_secret->clear();
     m_secret->setPlaceholderText(profile && !local ? tr("stored (type to replace)") : QString());
     for (QWidget* w :
          {static_cast<QWidget*>(m_name), static_cast<QWidget*>(m_url), static_cast<QWidget*>(m_project),
-          static_cast<QWidget*>(m_apiKey), static_cast<QWidget*>(m_secret), static_cast<QWidget*>(m_save)})
+          static_cast<QWidget*>(m_apiKey), static_cast<QWidget*>(m_secret), static_cast<QWidget*>(m_caFile),
+          static_cast<QWidget*>(m_browseCa), static_cast<QWidget*>(m_save)})
         w->setEnabled(!local);
     m_remove->setEnabled(profile && !local);
     m_localNote->setVisible(local);
@@ -146,7 +167,7 @@ bool ConnectionDialog::saveForm() {
     }
     QString error;
     const ConnectionProfile profile{name, QUrl(m_url->text().trimmed()), m_project->text().trimmed(),
-                                    m_apiKey->text().trimmed()};
+                                    m_apiKey->text().trimmed(), m_caFile->text().trimmed()};
     if (!m_profiles->save(profile, secret, &error)) {
         m_error->setText(error);
         return false;

@@ -38,6 +38,8 @@ private:
     QLineEdit* m_project;
     QLineEdit* m_apiKey;
     QLineEdit* m_secret;
+    QLineEdit* m_caFile;
+    QPushButton* m_browseCa;
     QLabel* m_localNote;
     QLabel* m_notice;
     QLabel* m_error;
