@@ -10,8 +10,9 @@ packages=(
   nlohmann-json3-dev libboost-dev libsqlite3-dev libpq-dev libcli11-dev libspdlog-dev libfmt-dev
   libssl-dev
   # tests and benches: headless Qt, a JDK for the test jar, python for the test app,
-  # postgresql for the replica storage tests, nginx + wrk for the read benchmark
-  default-jdk-headless python3 postgresql nginx-light wrk xvfb xauth procps
+  # postgresql for the replica storage tests, nginx + wrk for the read benchmark,
+  # openssl for the TLS tests' certificates, prometheus for promtool (checks GET /metrics)
+  default-jdk-headless python3 postgresql nginx-light wrk xvfb xauth procps openssl prometheus
 )
 
 missing=()

@@ -31,7 +31,12 @@ QString TestService::dataDir() const {
 }
 
 QUrl TestService::baseUrl() const {
-    return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_port));
+    return QUrl(QStringLiteral("%1://127.0.0.1:%2").arg(m_https ? "https" : "http").arg(m_port));
+}
+
+void TestService::useTls(const QString& certificateFile, const QString& keyFile) {
+    m_extraArguments += {QStringLiteral("--tls-cert"), certificateFile, QStringLiteral("--tls-key"), keyFile};
+    m_https = true;
 }
 
 QUrl TestService::url(const QString& path, const QString& query) const {

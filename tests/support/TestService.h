@@ -52,6 +52,8 @@ public:
     qint64 processId() const { return m_process ? m_process->processId() : 0; }
 
     void setExtraArguments(QStringList arguments) { m_extraArguments = std::move(arguments); }
+    // Serve HTTPS (`--tls-cert`, `--tls-key`) from the next start on; baseUrl() becomes https://.
+    void useTls(const QString& certificateFile, const QString& keyFile);
     quint16 port() const { return m_port; }
     QUrl baseUrl() const;
     // baseUrl() with `path` (which starts with '/') and an optional query.
@@ -80,6 +82,7 @@ private:
     QStringList m_extraArguments;
     std::unique_ptr<QProcess> m_process;
     quint16 m_port = 0;
+    bool m_https = false;
     QString m_lastError;
 };
 
