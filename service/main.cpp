@@ -1,6 +1,7 @@
 // jobdeckd: the Jobs service (CONTRACT §5). Every failure ends with a non-zero exit status and one
 // line on stderr.
 #include "core/HeapRetention.h"
+#include "service/ConfigFile.h"
 #include "service/Principal.h"
 #include "service/ServiceApp.h"
 #include "service/Storage.h"
@@ -133,6 +134,17 @@ int main(int argc, char** argv) {
             }
         },
         "Serve s3://<bucket>/... application paths from a local directory: bucket=directory (repeatable)");
+    serveCommand->add_option("--max-log-bytes", serve.maxLogBytes, "Bytes a run's driver log may grow to")
+        ->check(CLI::Range(std::uint64_t{4096}, std::uint64_t{1} << 50))
+        ->capture_default_str();
+    serveCommand
+        ->add_option("--log-target", serve.logTarget, "auto (journal under systemd), journal or stderr")
+        ->check(CLI::IsMember({"auto", "journal", "stderr"}))
+        ->capture_default_str();
+    std::string configPath;
+    serveCommand->add_option("--config", configPath,
+                             "File of `option = value` lines for every option above; flags win (default: " +
+                                 std::string(ConfigFile::kDefaultPath) + " when it exists)");
 
     std::string keysDataDir;
     std::string keysDatabase;
@@ -171,6 +183,8 @@ int main(int argc, char** argv) {
         if (*createCommand)
             return createKey(keysDataDir.empty() ? defaultDataDir() : keysDataDir, keysDatabase, keysProject,
                              keysRole, keysJson);
+        if (const auto config = ConfigFile::forServe(configPath))
+            config->applyTo(*serveCommand);
         ServiceApp service(serve);
         return service.run();
     } catch (const std::exception& e) {

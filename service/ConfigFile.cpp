@@ -1,0 +1,112 @@
+#include "service/ConfigFile.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace jobdeck {
+
+namespace {
+
+std::string_view trimmed(std::string_view text) {
+    constexpr std::string_view blanks = " \t\r";
+    const std::size_t first = text.find_first_not_of(blanks);
+    if (first == std::string_view::npos)
+        return {};
+    return text.substr(first, text.find_last_not_of(blanks) - first + 1);
+}
+
+// A value in double quotes keeps its blanks and may be empty.
+std::string_view unquoted(std::string_view value) {
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+        return value.substr(1, value.size() - 2);
+    return value;
+}
+
+// Options a file cannot set: they are about the command line itself.
+bool isCommandLineOnly(const std::string& key) {
+    return key == "config" || key == "help" || key == "version";
+}
+
+} // namespace
+
+ConfigFile ConfigFile::parse(std::string_view text, std::string source) {
+    ConfigFile file;
+    file.m_source = std::move(source);
+    int lineNumber = 0;
+    while (!text.empty()) {
+        const std::size_t end = text.find('\n');
+        const std::string_view line = trimmed(text.substr(0, end));
+        text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+        ++lineNumber;
+        if (line.empty() || line.front() == '#')
+            continue;
+        const auto where = file.m_source + ":" + std::to_string(lineNumber) + ": ";
+        const std::size_t eq = line.find('=');
+        if (eq == std::string_view::npos)
+            throw std::runtime_error(where + "expected key = value, got '" + std::string(line) + "'");
+        const std::string key(trimmed(line.substr(0, eq)));
+        if (key.empty())
+            throw std::runtime_error(where + "a key is missing before '='");
+        file.m_entries.push_back({key, std::string(unquoted(trimmed(line.substr(eq + 1)))), lineNumber});
+    }
+    return file;
+}
+
+ConfigFile ConfigFile::read(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw std::runtime_error("cannot read config file '" + path + "': " + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+        throw std::runtime_error("cannot read config file '" + path + "': " + std::strerror(errno));
+    return parse(text.str(), path);
+}
+
+std::optional<ConfigFile> ConfigFile::forServe(const std::string& explicitPath) {
+    if (!explicitPath.empty())
+        return read(explicitPath);
+    std::error_code ec;
+    if (std::filesystem::exists(kDefaultPath, ec))
+        return read(std::string(kDefaultPath));
+    return std::nullopt;
+}
+
+void ConfigFile::applyTo(CLI::App& command) const {
+    std::map<std::string, int> firstLine;
+    std::set<const CLI::Option*> fromFile;
+    for (const Entry& entry : m_entries) {
+        const auto where = m_source + ":" + std::to_string(entry.line) + ": ";
+        CLI::Option* option = isCommandLineOnly(entry.key) || entry.key.starts_with('-')
+                                  ? nullptr
+                                  : command.get_option_no_throw("--" + entry.key);
+        if (option == nullptr)
+            throw std::runtime_error(where + "unknown key '" + entry.key + "' (see jobdeckd " +
+                                     command.get_name() + " --help)");
+        const bool manyValues = option->get_items_expected_max() > 1;
+        const auto [earlier, first] = firstLine.emplace(entry.key, entry.line);
+        if (!first && !manyValues)
+            throw std::runtime_error(where + "'" + entry.key + "' is already set on line " +
+                                     std::to_string(earlier->second));
+        if (option->count() > 0 && !fromFile.contains(option))
+            continue; // given on the command line, which wins
+        try {
+            const bool isFlag = option->get_items_expected_max() == 0;
+            option->add_result(isFlag ? option->get_flag_value(entry.key, entry.value) : entry.value);
+            option->run_callback();
+        } catch (const CLI::Error& e) {
+            throw std::runtime_error(where + "'" + entry.key + "': " + e.what());
+        }
+        fromFile.insert(option);
+    }
+}
+
+} // namespace jobdeck

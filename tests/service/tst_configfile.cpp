@@ -1,0 +1,126 @@
+// `jobdeckd serve --config FILE`: every serve option is a key, flags win, and a bad line is one clear
+// error naming the file, the line and the key. The real binary throughout.
+#include "tests/support/ServiceProcess.h"
+#include "tests/support/TestHttp.h"
+#include "tests/support/TestService.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace jobdeck;
+
+namespace {
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return {};
+    file.write(text);
+    return path;
+}
+
+} // namespace
+
+class TestConfigFile final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(m_tmp.isValid()); }
+
+    void optionsComeFromTheFile() {
+        const QString dataDir = m_tmp.filePath(QStringLiteral("from-file"));
+        const QString config = writeFile(m_tmp, QStringLiteral("all.conf"),
+                                         "# jobdeckd serve options\n"
+                                         "\n"
+                                         "listen = 127.0.0.1:0\n"
+                                         "data-dir = " +
+                                             dataDir.toUtf8() +
+                                             "\n"
+                                             "  workers=2  \n"
+                                             "log-target = journal\n"
+                                             "no-access-log = false\n"
+                                             "s3-map = demo-bucket=/tmp\n"
+                                             "s3-map = other=/srv\n"
+                                             "retention-days = \"7\"\n");
+        QProcess process;
+        process.start(QStringLiteral(JOBDECKD_PATH),
+                      {QStringLiteral("serve"), QStringLiteral("--config"), config});
+        const quint16 port = test::waitForListeningPort(process);
+        QVERIFY2(port != 0, process.readAllStandardError().constData());
+        const auto health = request(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/health").arg(port)), "GET");
+        test::stopProcess(process);
+        QCOMPARE(health.status, 200);
+        QVERIFY(QFileInfo::exists(dataDir + QStringLiteral("/jobdeck.db")));
+        // log-target = journal: priority prefixes, no timestamps.
+        const QString log = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(log.startsWith(QStringLiteral("<6>jobdeckd ")), qPrintable(log));
+    }
+
+    void flagsWinOverTheFile() {
+        // The file's listen address cannot be bound here; the flag's can.
+        const QString config =
+            writeFile(m_tmp, QStringLiteral("flags.conf"), "listen = 192.0.2.1:8420\nheader-timeout = 5\n");
+        TestService service(
+            {QStringLiteral("--config"), config, QStringLiteral("--header-timeout"), QStringLiteral("7")});
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        QCOMPARE(request(service.url(QStringLiteral("/v1/health")), "GET").status, 200);
+        QCOMPARE(service.stop(), 0);
+    }
+
+    void badFilesAreOneLineNamingTheLine_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown key") << QByteArray("listen = 127.0.0.1:0\n# fine\nfrobnicate = 1\n")
+                                     << "bad.conf:3: unknown key 'frobnicate' (see jobdeckd serve --help)";
+        QTest::newRow("dashes") << QByteArray("--listen = 127.0.0.1:0\n")
+                                << "bad.conf:1: unknown key '--listen'";
+        QTest::newRow("config in config")
+            << QByteArray("config = /etc/passwd\n") << "bad.conf:1: unknown key 'config'";
+        QTest::newRow("no equals sign") << QByteArray("\nlisten 127.0.0.1:0\n")
+                                        << "bad.conf:2: expected key = value, got 'listen 127.0.0.1:0'";
+        QTest::newRow("no key") << QByteArray("= 3\n") << "bad.conf:1: a key is missing before '='";
+        QTest::newRow("twice") << QByteArray("workers = 2\nworkers = 3\n")
+                               << "bad.conf:2: 'workers' is already set on line 1";
+        QTest::newRow("out of range") << QByteArray("workers = 0\n") << "bad.conf:1: 'workers': ";
+        QTest::newRow("not a number")
+            << QByteArray("header-timeout = soon\n") << "bad.conf:1: 'header-timeout': ";
+        QTest::newRow("not a member") << QByteArray("runner = yarn\n") << "bad.conf:1: 'runner': ";
+        QTest::newRow("flag value") << QByteArray("no-access-log = maybe\n")
+                                    << "bad.conf:1: 'no-access-log': ";
+    }
+
+    void badFilesAreOneLineNamingTheLine() {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString config = writeFile(dir, QStringLiteral("bad.conf"), text);
+        const auto exit = TestService::runJobdeckd(
+            {"serve", "--config", config, "--data-dir", dir.filePath("data"), "--listen", "127.0.0.1:0"});
+        QCOMPARE(exit.status, 1);
+        const QString err = QString::fromUtf8(exit.err);
+        QCOMPARE(err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(err.startsWith(QStringLiteral("jobdeckd: ") + dir.path() + QLatin1Char('/') + message),
+                 qPrintable(err));
+        QVERIFY(exit.out.isEmpty());
+    }
+
+    void aMissingFileIsAnError() {
+        const auto exit = TestService::runJobdeckd(
+            {"serve", "--config", m_tmp.filePath("nowhere.conf"), "--listen", "127.0.0.1:0"});
+        QCOMPARE(exit.status, 1);
+        QVERIFY2(exit.err.startsWith("jobdeckd: cannot read config file '" +
+                                     m_tmp.filePath("nowhere.conf").toUtf8() +
+                                     "': No such file or directory"),
+                 exit.err.constData());
+    }
+
+private:
+    QTemporaryDir m_tmp;
+};
+
+QTEST_GUILESS_MAIN(TestConfigFile)
+#include "tst_configfile.moc"
