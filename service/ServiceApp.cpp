@@ -3,11 +3,13 @@
 #include "service/EventBus.h"
 #include "service/HttpServer.h"
 #include "service/HttpStatementRoutes.h"
+#include "service/LogTarget.h"
 #include "service/RequestRegistry.h"
 #include "service/RunManager.h"
 #include "service/ServiceMetrics.h"
 #include "service/StatementExecutor.h"
 #include "service/Storage.h"
+#include "service/SystemdNotifier.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -126,6 +128,8 @@ ServiceApp::ServiceApp(ServeOptions options)
 }
 
 int ServiceApp::run() {
+    LogTarget::apply(m_options.logTarget);
+    const SystemdNotifier systemd;
     const ListenAddress where = parseListen(m_options.listen);
     if (m_options.tlsCertificate.empty() != m_options.tlsKey.empty())
         throw std::runtime_error("--tls-cert and --tls-key go together: give both (HTTPS) or neither (HTTP)");
@@ -192,9 +196,12 @@ int ServiceApp::run() {
               << server.port() << std::endl;
     spdlog::info("jobdeckd {} serving {} on port {} with data directory {}", JOBDECK_VERSION,
                  m_options.tlsCertificate.empty() ? "HTTP" : "HTTPS", server.port(), m_options.dataDir);
+    // The database is open and migrated and the listener answers: systemd may start what needs us.
+    systemd.notify("READY=1\nSTATUS=serving on port " + std::to_string(server.port()));
 
     signalIo.run();
     spdlog::info("signal {} received: shutting down", received);
+    systemd.notify("STOPPING=1");
     // Long polls are answered first so that their connections are not what the grace period waits for.
     events.stop();
     server.stop(m_options.shutdownGrace);

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -30,6 +31,9 @@ struct ServeOptions final {
     int retentionDays = 30;               // finished runs' directories and logs are kept this long
     std::string sparkSubmit = "spark-submit";
     std::map<std::string, std::string> s3Map; // bucket -> local directory for s3:// application paths
+    std::uint64_t maxLogBytes = 64ull << 20;  // a run's driver log stops growing at this size
+
+    std::string logTarget = "auto"; // auto | journal | stderr (LogTarget)
 };
 
 // $XDG_DATA_HOME/jobdeck, else ~/.local/share/jobdeck.
