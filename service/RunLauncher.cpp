@@ -3,6 +3,7 @@
 #include "core/Concat.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -135,6 +136,52 @@ void resetSignals() {
 
 // ---- ordinary helpers, used before forking ----
 
+// Monitor side of a capped log: copies the driver's output (`pipeFd`) to the log (`logFd`) until the
+// pipe closes, or until the driver ended and nothing more is waiting (a descendant of the driver may
+// keep the pipe open), then reaps the driver into `status`. Async-signal-safe calls only.
+void copyCappedLogUntilExit(int pipeFd, int logFd, std::uint64_t maxBytes, pid_t driver, int& status) {
+    struct stat logStat {};
+    std::uint64_t written = ::fstat(logFd, &logStat) == 0 ? static_cast<std::uint64_t>(logStat.st_size) : 0;
+    bool noted = false;
+    bool ended = false;
+    int drainReads = 0; // after the driver ended: what was already written, not a descendant's stream
+    char buffer[16384];
+    while (!ended || drainReads++ < 64) {
+        pollfd ready{pipeFd, POLLIN, 0};
+        const int polled = ::poll(&ready, 1, ended ? 0 : 500);
+        if (polled < 0 && errno == EINTR)
+            continue;
+        if (polled > 0) {
+            const ssize_t n = ::read(pipeFd, buffer, sizeof buffer);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break; // every writer is gone
+            const auto room = written < maxBytes ? maxBytes - written : 0;
+            const auto kept = std::min<std::uint64_t>(room, static_cast<std::uint64_t>(n));
+            writeAll(logFd, buffer, kept);
+            written += kept;
+            if (kept < static_cast<std::uint64_t>(n) && !noted) {
+                char note[160];
+                std::size_t at = appendText(note, 0, sizeof note, "\n[jobdeckd: the log reached its cap of ");
+                at = appendNumber(note, at, sizeof note, static_cast<long long>(maxBytes));
+                appendText(note, at, sizeof note, " bytes (--max-log-bytes); later output is discarded]\n");
+                writeAll(logFd, note, std::strlen(note));
+                noted = true;
+            }
+            continue;
+        }
+        if (ended || polled < 0)
+            break;
+        if (::waitpid(driver, &status, WNOHANG) == driver)
+            ended = true;
+    }
+    ::close(pipeFd);
+    if (!ended)
+        while (::waitpid(driver, &status, 0) < 0 && errno == EINTR) {
+        }
+}
+
 std::string launchLockPath(const std::string& runDir) {
     return runDir + "/launch.lock";
 }
@@ -233,6 +280,7 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
     const char* runDir = absoluteRunDir.c_str();
     const char* notifyPath = spec.exitNotifyPath.empty() ? nullptr : spec.exitNotifyPath.c_str();
     const std::optional<int> killAfterFork = testKillAfterForkMs();
+    const std::uint64_t maxLogBytes = spec.maxLogBytes;
 
     // Held from before the fork until the monitor has recorded the driver (see launchState()).
     const int lockFd = ::open(launchLockPath(absoluteRunDir).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -287,10 +335,15 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
         int execError[2];
         if (::pipe2(execError, O_CLOEXEC) != 0)
             _exit(1);
+        int output[2] = {-1, -1};
+        if (maxLogBytes > 0 && ::pipe2(output, O_CLOEXEC) != 0)
+            _exit(1);
         const pid_t driver = ::fork();
         if (driver == 0) {
             setSignal(SIGPIPE, SIG_DFL);
             ::setsid();
+            if (output[1] >= 0 && (::dup2(output[1], 1) != 1 || ::dup2(output[1], 2) != 2))
+                _exit(127);
             ::close(3);
             ::close(4);
             ::close(execError[0]);
@@ -301,6 +354,8 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
         }
         MonitorReport out{driver, driver < 0 ? errno : 0};
         ::close(execError[1]);
+        if (output[1] >= 0)
+            ::close(output[1]);
         if (driver > 0) {
             char pidText[64];
             std::size_t at = appendNumber(pidText, 0, sizeof pidText, driver);
@@ -325,8 +380,11 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
         if (driver < 0)
             _exit(1);
         int status = 0;
-        while (::waitpid(driver, &status, 0) < 0 && errno == EINTR) {
-        }
+        if (output[0] >= 0)
+            copyCappedLogUntilExit(output[0], 1, maxLogBytes, driver, status);
+        else
+            while (::waitpid(driver, &status, 0) < 0 && errno == EINTR) {
+            }
         char text[64];
         std::size_t at = 0;
         if (out.execErrno != 0) {

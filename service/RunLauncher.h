@@ -19,6 +19,9 @@ struct LaunchSpec final {
     std::vector<std::pair<std::string, std::string>> extraEnv; // on top of the service's environment
     std::string hudiDefaults;                                  // contents of <runDir>/hudi-defaults.conf
     std::string exitNotifyPath; // FIFO the monitor writes a byte to once exit-status is in place; optional
+    // 0: the driver writes to the log itself. Otherwise its output goes through a pipe that the monitor
+    // copies into the log up to this many bytes, then notes the cut once and discards the rest.
+    std::uint64_t maxLogBytes = 0;
 };
 
 struct LaunchResult final {

@@ -84,6 +84,7 @@ RunManager::RunManager(Storage& storage, EventBus& events, const ServeOptions& o
     , m_dataDir(std::filesystem::absolute(options.dataDir).string())
     , m_cancelGrace(options.cancelGrace)
     , m_retentionDays(options.retentionDays)
+    , m_maxLogBytes(options.maxLogBytes)
     , m_wakeup(m_dataDir + "/run-exits.fifo") {
     const char* sparkHome = std::getenv("SPARK_HOME");
     m_useSparkSubmit = options.runner == "spark-submit" || (sparkHome && *sparkHome);
@@ -296,6 +297,7 @@ void RunManager::launch(RunRecord record) {
     spec.exitNotifyPath = m_wakeup.fifoPath();
     spec.extraEnv = {{"ONEHOUSE_JOB_RUN_ID", record.run.jobRunId}, {"HUDI_CONF_DIR", record.runDir}};
     spec.hudiDefaults = effective.hudiDefaultsConf();
+    spec.maxLogBytes = m_maxLogBytes;
     const auto launched = RunLauncher::launch(spec);
     if (!launched.error.empty()) {
         endRun(record, JobRunStatus::Failed, "Cannot start the driver: " + launched.error);

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -80,6 +81,7 @@ private:
     std::string m_sparkSubmit;
     std::chrono::seconds m_cancelGrace;
     int m_retentionDays;
+    std::uint64_t m_maxLogBytes;
 
     std::mutex m_mutex; // state transitions: the scheduler thread vs. CANCEL (taken before the database's)
     RunWakeup m_wakeup;

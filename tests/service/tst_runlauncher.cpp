@@ -137,6 +137,51 @@ private slots:
         QCOMPARE(readAll(spec.logPath), QString("one\ntwo\nthree\nfour\n"));
     }
 
+    void cappedLogKeepsItsHeadAndNotesTheCut() {
+        QTemporaryDir dir;
+        auto spec = specFor(dir, {});
+        spec.maxLogBytes = 10000;
+        spec.argv = {"sh", "-c",
+                     "echo first; head -c 300000 /dev/zero | tr '\\0' x; echo; echo last >&2; exit 4"};
+        QVERIFY(RunLauncher::launch(spec).error.empty());
+        const auto status = waitForExit(spec.runDir);
+        QVERIFY(status);
+        QCOMPARE(status->kind, ExitStatus::Kind::Exited);
+        QCOMPARE(status->code, 4);
+        const QString log = readAll(spec.logPath);
+        const QString note = "\n[jobdeckd: the log reached its cap of 10000 bytes (--max-log-bytes); later "
+                             "output is discarded]\n";
+        QVERIFY2(log.startsWith("first\nxxxx"), qPrintable(log.left(100)));
+        QVERIFY2(log.endsWith(note), qPrintable(log.right(200)));
+        QCOMPARE(log.size(), 10000 + note.size());
+        QVERIFY(!log.contains("last"));
+    }
+
+    void cappedLogInOrderAndUncutBelowTheCap() {
+        QTemporaryDir dir;
+        auto spec = specFor(dir, {});
+        spec.maxLogBytes = 4096;
+        spec.argv = {"sh", "-c", "echo one; echo two >&2; echo three; echo four >&2"};
+        QVERIFY(RunLauncher::launch(spec).error.empty());
+        QVERIFY(waitForExit(spec.runDir));
+        QCOMPARE(readAll(spec.logPath), QString("one\ntwo\nthree\nfour\n"));
+    }
+
+    // A child that outlives the driver holds the output pipe open; the run still ends with its driver.
+    void cappedLogDoesNotWaitForTheDriversChildren() {
+        QTemporaryDir dir;
+        auto spec = specFor(dir, {});
+        spec.maxLogBytes = 4096;
+        spec.argv = {"sh", "-c", "sleep 60 & echo started; exit 0"};
+        const auto launched = RunLauncher::launch(spec);
+        QVERIFY(launched.error.empty());
+        const auto status = waitForExit(spec.runDir, 15000);
+        RunLauncher::signalGroup(launched.driverPid, SIGKILL); // the leftover sleep
+        QVERIFY(status);
+        QCOMPARE(status->code, 0);
+        QCOMPARE(readAll(spec.logPath), QString("started\n"));
+    }
+
     void missingProgramIsAnError() {
         QTemporaryDir dir;
         auto spec = specFor(dir, {});
