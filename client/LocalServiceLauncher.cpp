@@ -98,8 +98,32 @@ QString LocalServiceLauncher::defaultServicePath() {
 }
 
 QString LocalServiceLauncher::defaultDataDir() {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-        .filePath(QStringLiteral("local"));
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
+        .filePath(QStringLiteral("jobdeck/local"));
+}
+
+QString LocalServiceLauncher::legacyDataDir() {
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
+        .filePath(QStringLiteral("jobdeck/jobdeck/local"));
+}
+
+bool LocalServiceLauncher::moveLegacyDataDir(QString* why) {
+    const QString legacy = legacyDataDir();
+    if (QDir(m_dataDir).absolutePath() != QDir(defaultDataDir()).absolutePath() ||
+        QFileInfo::exists(m_dataDir) || !QFileInfo(legacy).isDir())
+        return true;
+    const QString oldAccount = QStringLiteral("local:") + QDir(legacy).absolutePath();
+    if (!QDir().mkpath(QFileInfo(m_dataDir).absolutePath()) || !QDir().rename(legacy, m_dataDir)) {
+        if (why)
+            *why = QStringLiteral("cannot move %1 to %2").arg(legacy, m_dataDir);
+        return false;
+    }
+    if (const auto secret = m_secrets->read(oldAccount)) {
+        if (!m_secrets->write(secretAccount(), *secret, why))
+            return false;
+        m_secrets->remove(oldAccount);
+    }
+    return true;
 }
 
 QString LocalServiceLauncher::secretAccount() const {
@@ -143,6 +167,10 @@ void LocalServiceLauncher::start() {
         return;
     if (m_running) {
         emit ready(m_connection);
+        return;
+    }
+    if (QString why; !moveLegacyDataDir(&why)) {
+        fail(QStringLiteral("Could not move the local data to %1: %2").arg(m_dataDir, why));
         return;
     }
     if (!QDir().mkpath(m_dataDir)) {

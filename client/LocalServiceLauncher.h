@@ -29,8 +29,14 @@ public:
 
     // Beside the console: <app>/../service/jobdeckd in the build tree, <app>/jobdeckd when installed.
     static QString defaultServicePath();
-    // <AppDataLocation>/local
+    // <GenericDataLocation>/jobdeck/local: ~/.local/share/jobdeck/local.
     static QString defaultDataDir();
+    // Where earlier consoles kept it (<GenericDataLocation>/<organisation>/<application>/local).
+    static QString legacyDataDir();
+    // Once: when the data directory is the default one and does not exist yet, moves legacyDataDir()
+    // there, with the Local profile's secret. start() does this first. false, with `why`, when a move
+    // was due and failed.
+    bool moveLegacyDataDir(QString* why = nullptr);
 
     void setServicePath(const QString& path) { m_servicePath = path; }
     QString servicePath() const { return m_servicePath; }
