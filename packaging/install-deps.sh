@@ -1,19 +1,41 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package Jobdeck needs to build, run and test. Idempotent.
-# Works as root or through sudo. Set JOBDECK_DEPS=runtime to skip test-only tools.
+# Installs the Debian 12 packages Jobdeck needs. Idempotent; runs apt-get through sudo when not root.
+#   bash packaging/install-deps.sh        what building and running the console and the service need
+#   bash packaging/install-deps.sh test   that, plus the test-only servers and tools
+# JOBDECK_DEPS=test (or run) chooses the same way when no argument is given.
 set -euo pipefail
 
+set_name=${1:-${JOBDECK_DEPS:-run}}
+case "$set_name" in
+  run | runtime | build) set_name=run ;;
+  test) ;;
+  *) echo "install-deps: unknown set '$set_name': expected run or test" >&2; exit 2 ;;
+esac
+
+# Building and running: the toolchain, Qt for the console, the service's libraries, python3 and a
+# JDK for the local runner (PYTHON and JAR jobs; the JDK also builds the demo's JAR).
 packages=(
-  build-essential cmake ninja-build pkg-config git clang-format ccache
-  qt6-base-dev qt6-base-dev-tools qt6-l10n-tools libgl-dev
+  build-essential cmake ninja-build pkg-config git ccache
+  qt6-base-dev qt6-base-dev-tools libgl-dev
   qtkeychain-qt6-dev
   nlohmann-json3-dev libboost-dev libsqlite3-dev libpq-dev libcli11-dev libspdlog-dev libfmt-dev
   libssl-dev
-  # tests and benches: headless Qt, a JDK for the test jar, python for the test app,
-  # postgresql for the replica storage tests, nginx + wrk for the read benchmark,
-  # openssl for the TLS tests' certificates, prometheus for promtool (checks GET /metrics)
-  default-jdk-headless python3 postgresql nginx-light wrk xvfb xauth procps openssl prometheus
+  default-jdk-headless python3
 )
+if [ "$set_name" = test ]; then
+  packages+=(
+    # formatting checks
+    clang-format
+    # the PostgreSQL storage tests; the read benchmark's reference server and load generator
+    postgresql nginx-light wrk
+    # the TLS tests' certificates; promtool (prometheus) checks GET /metrics
+    openssl prometheus
+    # fuzz/run-fuzzers.sh (libFuzzer)
+    clang
+    # tests/packaging: packages built with cpack (dpkg-shlibdeps) and checked
+    dpkg-dev lintian desktop-file-utils appstream
+  )
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -21,7 +43,7 @@ for p in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages present"
+  echo "install-deps: all ${#packages[@]} packages of the '$set_name' set present"
   exit 0
 fi
 

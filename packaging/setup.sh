@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
-# The two entry points of the README:
-#   packaging/setup.sh run    install what is missing, build, start the console on the Local profile
-#   packaging/setup.sh test   install what is missing, build, run the whole test suite headless
+# The two entry points of the README, as a normal user (apt-get goes through sudo when needed):
+#   packaging/setup.sh run    install what is missing, build the console and the service
+#                             (RelWithDebInfo, build-run/), start the console on the Local profile
+#   packaging/setup.sh test   install what is missing with the test tools, build everything (Debug,
+#                             build/), run the whole test suite headless
+#   packaging/setup.sh build  build everything (Debug, build/) without running anything
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=${JOBDECK_BUILD_DIR:-$here/build}
 mode=${1:-}
-case "$mode" in run|test|build) ;; *) echo "usage: $0 run|test|build" >&2; exit 2 ;; esac
-
-bash "$here/packaging/install-deps.sh"
+case "$mode" in run | test | build) ;; *) echo "usage: $0 run|test|build" >&2; exit 2 ;; esac
 
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
-cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DJOBDECK_WERROR=$werror >/dev/null
-cmake --build "$build" -j "$(nproc)"
+
+if [ "$mode" = run ]; then
+  bash "$here/packaging/install-deps.sh" run
+  build=${JOBDECK_BUILD_DIR:-$here/build-run}
+  cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJOBDECK_WERROR=$werror >/dev/null
+  cmake --build "$build" -j "$(nproc)" --target jobdeck jobdeckd
+else
+  bash "$here/packaging/install-deps.sh" "$([ "$mode" = test ] && echo test || echo run)"
+  build=${JOBDECK_BUILD_DIR:-$here/build}
+  cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DJOBDECK_WERROR=$werror >/dev/null
+  cmake --build "$build" -j "$(nproc)"
+fi
 
 case "$mode" in
   build) ;;
@@ -24,11 +34,13 @@ case "$mode" in
     ;;
   run)
     if [ -x "$build/app/jobdeck" ]; then
-      # The console starts the bundled jobdeckd itself (Local profile) with demo data.
-      [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || echo "setup: no display found; set DISPLAY or use xvfb-run" >&2
+      # The console starts the jobdeckd built beside it (Local profile) with demo data.
+      [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || echo "setup: no display found; set DISPLAY or WAYLAND_DISPLAY" >&2
       exec "$build/app/jobdeck" --profile Local
     fi
-    data=${JOBDECK_DATA_DIR:-$HOME/.local/share/jobdeck/local}
-    exec "$build/service/jobdeckd" serve --data-dir "$data" --demo
+    # No console was built: serve on the default address and data directory; keys come from
+    # `jobdeckd keys create --project NAME --role admin`.
+    echo "setup: the console was not built; starting jobdeckd alone on 127.0.0.1:8420" >&2
+    exec "$build/service/jobdeckd" serve --listen 127.0.0.1:8420
     ;;
 esac
