@@ -1,5 +1,6 @@
 #include "core/EffectiveConfig.h"
 
+#include "core/HudiConfigExplanation.h"
 #include "core/HudiConfigPolicy.h"
 #include "core/ParameterClassifier.h"
 
@@ -14,18 +15,7 @@ constexpr std::array<std::string_view, 4> kManagedSparkKeys{"spark.master", "spa
                                                             "spark.remote", "spark.onehouse.jobRunId"};
 
 std::string hudiDropReason(HudiConfigStatus status, const ProjectSettings& settings) {
-    switch (status) {
-    case HudiConfigStatus::Reserved:
-        return "reserved: the platform manages it";
-    case HudiConfigStatus::NotAllowed:
-        return settings.hudiConfigsEnabled ? "outside the project's allow-list"
-                                           : "--hudi-conf is not enabled for this project";
-    case HudiConfigStatus::OverriddenByPlatform:
-        return "the platform sets it for every run";
-    case HudiConfigStatus::Applied:
-        break;
-    }
-    return {};
+    return std::string(hudiConfigStatusClause(status, settings));
 }
 
 // hudi-defaults.conf is read line by line with key and value trimmed: a line break would inject another

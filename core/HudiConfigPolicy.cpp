@@ -35,13 +35,7 @@ bool HudiConfigPolicy::isHudiKey(std::string_view key) {
 }
 
 bool HudiConfigPolicy::isReserved(std::string_view key) {
-    for (const auto family : kReservedFamilies)
-        if (key.starts_with(family))
-            return true;
-    for (const auto exact : kReservedKeys)
-        if (key == exact)
-            return true;
-    return false;
+    return !reservingEntry(key).empty();
 }
 
 std::span<const std::string_view> HudiConfigPolicy::reservedFamilies() {
@@ -52,13 +46,41 @@ std::span<const std::string_view> HudiConfigPolicy::reservedKeys() {
 }
 
 bool HudiConfigPolicy::allowlistCovers(const std::vector<std::string>& allowlist, std::string_view key) {
+    return coveringEntry(allowlist, key) != nullptr;
+}
+
+const std::string* HudiConfigPolicy::coveringEntry(const std::vector<std::string>& allowlist,
+                                                   std::string_view key) {
     if (!isHudiKey(key) || isReserved(key))
-        return false;
+        return nullptr;
     for (const std::string& entry : allowlist) {
         if (entry.ends_with('.') ? (key.size() > entry.size() && key.starts_with(entry)) : key == entry)
-            return true;
+            return &entry;
     }
-    return false;
+    return nullptr;
+}
+
+std::string_view HudiConfigPolicy::reservingEntry(std::string_view key) {
+    for (const auto family : kReservedFamilies)
+        if (key.starts_with(family))
+            return family;
+    for (const auto exact : kReservedKeys)
+        if (key == exact)
+            return exact;
+    return {};
+}
+
+std::string_view HudiConfigPolicy::reservedReason(std::string_view key) {
+    const std::string_view entry = reservingEntry(key);
+    if (entry.empty())
+        return {};
+    if (entry == "hoodie.metrics.")
+        return "it is reserved for platform metrics collection";
+    if (entry == "hoodie.write.config.freeze")
+        return "it controls which configurations are protected in the first place";
+    // hoodie.write.concurrency.*, hoodie.write.lock.* and the failed-writes cleaning policy (both names).
+    return "the platform manages concurrency control; changing it risks data loss when another writer "
+           "touches the table";
 }
 
 std::optional<std::string> HudiConfigPolicy::checkAllowlistEntry(std::string_view entry) {

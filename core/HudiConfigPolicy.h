@@ -27,6 +27,13 @@ public:
     // An entry ending in '.' covers every key under that prefix, any other entry exactly one key; no entry
     // ever covers a reserved key.
     static bool allowlistCovers(const std::vector<std::string>& allowlist, std::string_view key);
+    // The first entry of `allowlist` that covers `key`, nullptr when none does.
+    static const std::string* coveringEntry(const std::vector<std::string>& allowlist, std::string_view key);
+
+    // The reserved family (ending in '.') or exact key that reserves `key`, empty when it is not reserved,
+    // and why the platform keeps it (the reasons the documentation gives).
+    static std::string_view reservingEntry(std::string_view key);
+    static std::string_view reservedReason(std::string_view key);
 
     // Why `entry` cannot be added to an allow-list, nullopt when it can: empty, malformed, not hoodie.*,
     // a reserved key, or a family inside a reserved family. A wider family ("hoodie.write.") is accepted.

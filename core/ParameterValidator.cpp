@@ -2,6 +2,7 @@
 
 #include "core/EffectiveConfig.h"
 #include "core/HudiAdvice.h"
+#include "core/HudiConfigExplanation.h"
 #include "core/HudiConfigPolicy.h"
 #include "core/ParameterClassifier.h"
 #include "core/SmallVector.h"
@@ -517,13 +518,10 @@ private:
         if (kept) {
             if (status == HudiConfigStatus::Applied)
                 return;
-            const std::string why =
-                status == HudiConfigStatus::Reserved               ? "it is reserved for the platform"
-                : status == HudiConfigStatus::OverriddenByPlatform ? "the platform sets it for every run"
-                : !settings.hudiConfigsEnabled ? "--hudi-conf is not enabled for this project"
-                                               : "it is outside the project's allow-list";
             add("hudi-conf.kept-not-applied", Severity::Warning,
-                quoted(pair.key) + " is kept on the Job but not applied to its runs: " + why + ".", index);
+                quoted(pair.key) + " is kept on the Job but not applied to its runs: " +
+                    explainHudiConfig(pair.key, settings).because + ".",
+                index);
             return;
         }
         if (!settings.hudiConfigsEnabled)
@@ -580,12 +578,7 @@ private:
             if (!HudiConfigPolicy::isHudiKey(key))
                 continue;
             auto& d =
-                add("hudi-conf.after-path", Severity::Warning,
-                    "--hudi-conf " + std::string(key) +
-                        " comes after the application path, so it is passed to the application as an "
-                        "argument and is not a Job configuration. Move it before the path if it is meant "
-                        "for the Job.",
-                    t.index);
+                add("hudi-conf.after-path", Severity::Warning, misplacedHudiConfigMessage(key), t.index);
             const int from = t.optionIndex >= 0 ? t.optionIndex : t.index;
             const int count = t.index - from + 1;
             // Inserted before the path, removed from where it stands.

@@ -49,6 +49,8 @@ void to_json(nlohmann::json& j, const Project& p) {
     j = nlohmann::json{{"projectUid", p.projectUid}, {"name", p.name}, {"settings", p.settings}};
     if (p.recentAudit)
         j["recentAudit"] = *p.recentAudit;
+    if (!p.callerRole.empty())
+        j["callerRole"] = p.callerRole;
 }
 
 void from_json(const nlohmann::json& j, Project& p) {
@@ -59,6 +61,7 @@ void from_json(const nlohmann::json& j, Project& p) {
     r.name = wire::optional<std::string>(j, object, "name").value_or("");
     r.settings = wire::optional<ProjectSettings>(j, object, "settings").value_or(ProjectSettings{});
     r.recentAudit = wire::optional<std::vector<AuditEntry>>(j, object, "recentAudit");
+    r.callerRole = wire::optional<std::string>(j, object, "callerRole").value_or("");
     p = std::move(r);
 }
 

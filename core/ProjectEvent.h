@@ -20,6 +20,9 @@ inline constexpr std::string_view kRunStatusChanged = "RUN_STATUS_CHANGED"; // j
 inline constexpr std::string_view kJobCreated = "JOB_CREATED";
 inline constexpr std::string_view kJobAltered = "JOB_ALTERED";
 inline constexpr std::string_view kJobDeleted = "JOB_DELETED";
+// Not about a job (jobName is empty): the project's settings or one of its clusters changed.
+inline constexpr std::string_view kProjectAltered = "PROJECT_ALTERED";
+inline constexpr std::string_view kClustersChanged = "CLUSTERS_CHANGED";
 } // namespace event_type
 
 // One event: {"seq", "type", "jobName", "jobRunId", "status", "at"}; every field is always written,

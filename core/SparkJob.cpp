@@ -44,6 +44,8 @@ void to_json(nlohmann::json& j, const SparkJob& job) {
         {"hudiConfigsStatus", std::move(status)},
         {"misplacedHudiConfigs", job.misplacedHudiConfigs},
     };
+    if (!job.hudiConfigsStatusReasons.empty())
+        j["hudiConfigsStatusReasons"] = job.hudiConfigsStatusReasons;
 }
 
 void from_json(const nlohmann::json& j, SparkJob& job) {
@@ -79,6 +81,8 @@ void from_json(const nlohmann::json& j, SparkJob& job) {
                         "' (expected APPLIED, NOT_ALLOWED, RESERVED or OVERRIDDEN_BY_PLATFORM)"}));
         r.hudiConfigsStatus.emplace(key, *s);
     }
+    r.hudiConfigsStatusReasons =
+        wire::optional<StringMap>(j, object, "hudiConfigsStatusReasons").value_or(StringMap{});
     r.misplacedHudiConfigs = wire::optional<Strings>(j, object, "misplacedHudiConfigs").value_or(Strings{});
     job = std::move(r);
 }

@@ -22,9 +22,9 @@ std::optional<JobType> jobTypeFromName(std::string_view name);
 // A Job as DESCRIBE JOB / SHOW JOBS answer it (apiResponse.describeJobApiResponse.sparkJob).
 // JSON field names are the member names. Required in from_json: jobId, name, type, cluster, parameters,
 // createdAt, updatedAt. Optional (default when absent or null): applicationPath (""), arguments,
-// sparkConfigs, hudiConfigs, hudiConfigsStatus, misplacedHudiConfigs (empty), maxConcurrentRuns (1),
-// activeRuns (0). Unknown fields are ignored. Configurations are std::map, so JSON objects come out
-// sorted by key; the order the user wrote them in is kept in `parameters`.
+// sparkConfigs, hudiConfigs, hudiConfigsStatus, hudiConfigsStatusReasons, misplacedHudiConfigs (empty),
+// maxConcurrentRuns (1), activeRuns (0). Unknown fields are ignored. Configurations are std::map, so JSON
+// objects come out sorted by key; the order the user wrote them in is kept in `parameters`.
 struct SparkJob final {
     std::string jobId;
     std::string name;
@@ -41,6 +41,9 @@ struct SparkJob final {
     TimePoint updatedAt{};
     // For every key of hudiConfigs: whether runs get it. Written as the HudiConfigStatus names.
     std::map<std::string, HudiConfigStatus> hudiConfigsStatus;
+    // DESCRIBE JOB only (SHOW JOBS leaves it out): for every key of hudiConfigsStatus, why it has that status
+    // and what would make it apply (core's explainHudiConfig). Written only when not empty.
+    std::map<std::string, std::string> hudiConfigsStatusReasons;
     // Extension for the console: "key=value" tokens of hoodie.* keys found after the application path,
     // which the application receives as arguments and which are therefore not in hudiConfigs.
     std::vector<std::string> misplacedHudiConfigs;

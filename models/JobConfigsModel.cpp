@@ -1,17 +1,11 @@
 #include "models/JobConfigsModel.h"
 
+#include "core/HudiConfigExplanation.h"
+
 #include <QBrush>
 #include <QColor>
 
 namespace jobdeck {
-
-namespace {
-
-bool startsWith(const std::string& s, std::string_view prefix) {
-    return s.rfind(prefix, 0) == 0;
-}
-
-} // namespace
 
 JobConfigsModel::JobConfigsModel(QObject* parent)
     : QAbstractTableModel(parent) {}
@@ -30,24 +24,13 @@ QString JobConfigsModel::statusText(HudiConfigStatus status) {
     return {};
 }
 
-QString JobConfigsModel::explain(const std::string& key, HudiConfigStatus status) {
-    switch (status) {
-    case HudiConfigStatus::Applied:
-        return tr("applied");
-    case HudiConfigStatus::NotAllowed:
-        return tr("not on the project's allow-list (or --hudi-conf is not enabled for the project); "
-                  "ask support to allow it");
-    case HudiConfigStatus::OverriddenByPlatform:
-        return tr("overridden by the platform");
-    case HudiConfigStatus::Reserved:
-        // The reserved families of the contract, each with the reason the documentation gives.
-        if (startsWith(key, "hoodie.metrics."))
-            return tr("reserved: the platform collects metrics with it");
-        if (key == "hoodie.write.config.freeze")
-            return tr("reserved: it controls which configurations the platform protects");
-        return tr("reserved: the platform manages concurrency control");
-    }
-    return {};
+QString JobConfigsModel::explain(const SparkJob& job, const std::string& key, HudiConfigStatus status) {
+    // The service's reason names the entry, family or value and the ALTER PROJECT that would apply it; a
+    // service without hudiConfigsStatusReasons leaves the status's general meaning.
+    const auto reason = job.hudiConfigsStatusReasons.find(key);
+    if (reason != job.hudiConfigsStatusReasons.end())
+        return QString::fromStdString(reason->second);
+    return QString::fromUtf8(hudiConfigStatusMeaning(status));
 }
 
 void JobConfigsModel::clear() {
@@ -65,25 +48,20 @@ void JobConfigsModel::setJob(const SparkJob& job) {
         if (it != job.hudiConfigsStatus.end()) {
             row.status = static_cast<int>(it->second);
             row.statusText = statusText(it->second);
-            row.explanation = explain(key, it->second);
+            row.explanation = explain(job, key, it->second);
         } else {
             row.statusText = tr("Unknown");
             row.explanation = tr("the service reported no status for this key");
         }
         m_rows.push_back(std::move(row));
     }
-    const QString path = QString::fromStdString(job.applicationPath);
     for (const std::string& pair : job.misplacedHudiConfigs) {
         const auto eq = pair.find('=');
-        Row row{RowKind::Misplaced,
-                QString::fromStdString(pair.substr(0, eq)),
-                eq == std::string::npos ? QString() : QString::fromStdString(pair.substr(eq + 1)),
-                -1,
-                tr("Not applied"),
-                tr("passed to your application, not applied: it comes after the application path %1. "
-                   "Move \"--hudi-conf %2\" before the path to make it a job configuration.")
-                    .arg(path, QString::fromStdString(pair))};
-        m_rows.push_back(std::move(row));
+        const std::string key = pair.substr(0, eq);
+        m_rows.push_back(
+            Row{RowKind::Misplaced, QString::fromStdString(key),
+                eq == std::string::npos ? QString() : QString::fromStdString(pair.substr(eq + 1)), -1,
+                tr("Not applied"), QString::fromStdString(misplacedHudiConfigMessage(key))});
     }
     for (const auto& [key, value] : job.sparkConfigs)
         m_rows.push_back(Row{RowKind::Spark, QString::fromStdString(key), QString::fromStdString(value), -1,

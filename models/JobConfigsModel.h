@@ -25,8 +25,8 @@ public:
     void setJob(const SparkJob& job);
     void clear();
 
-    // "not on the project's allow-list", "reserved: the platform manages concurrency control", ...
-    static QString explain(const std::string& key, HudiConfigStatus status);
+    // Why `key` of `job` has `status` and what would make it apply: the service's hudiConfigsStatusReasons.
+    static QString explain(const SparkJob& job, const std::string& key, HudiConfigStatus status);
     static QString statusText(HudiConfigStatus status);
 
     int rowCount(const QModelIndex& parent = {}) const override;

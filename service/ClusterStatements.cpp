@@ -2,57 +2,16 @@
 #include "service/StatementExecutor.h"
 
 #include "core/Cluster.h"
-#include "core/HudiConfigPolicy.h"
+#include "core/ClusterRules.h"
+#include "core/ProjectEvent.h"
 #include "core/SecretMasking.h"
 #include "service/Storage.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace jobdeck {
 
 namespace {
-
-// Far beyond any real cluster, and well inside int.
-constexpr std::int64_t maxOcuLimit = 10000;
-
-std::string lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
-
-// The problem with MAX_OCU / MIN_OCU values, if any.
-std::optional<std::string> checkOcu(std::int64_t maxOcu, std::int64_t minOcu) {
-    if (maxOcu < 1 || maxOcu > maxOcuLimit)
-        return "MAX_OCU must be between 1 and " + std::to_string(maxOcuLimit) + ", got " +
-               std::to_string(maxOcu);
-    if (minOcu < 0 || minOcu > maxOcuLimit)
-        return "MIN_OCU must be between 0 and " + std::to_string(maxOcuLimit) + ", got " +
-               std::to_string(minOcu);
-    if (minOcu > maxOcu)
-        return "MIN_OCU (" + std::to_string(minOcu) + ") must not be greater than MAX_OCU (" +
-               std::to_string(maxOcu) + ")";
-    return std::nullopt;
-}
-
-// WITH pairs become run defaults: spark.* Spark configurations, hoodie.* Hudi configurations (never the
-// platform's reserved ones). Anything else would silently do nothing, so it is refused.
-std::optional<std::string> checkWith(const std::vector<std::pair<std::string, std::string>>& with) {
-    for (const auto& [key, value] : with) {
-        if (key.starts_with("spark.") && key.size() > 6)
-            continue;
-        if (key.starts_with("hoodie.") && key.size() > 7) {
-            if (HudiConfigPolicy::isReserved(key))
-                return "Cluster configuration '" + key +
-                       "' is reserved for the platform and cannot be set (Onehouse manages it)";
-            continue;
-        }
-        return "Cluster configuration '" + key +
-               "' is neither a Spark configuration (spark.*) nor a Hudi configuration (hoodie.*)";
-    }
-    return std::nullopt;
-}
 
 nlohmann::json clusterJson(Cluster cluster) {
     maskCluster(cluster);
@@ -67,12 +26,11 @@ nlohmann::json clusterRef(const Cluster& cluster) {
 
 ApiStatus StatementExecutor::createCluster(const RequestContext& context,
                                            const CreateClusterStatement& statement) {
-    if (lower(statement.type) != "spark")
-        return ApiStatus::invalid("Cluster TYPE '" + statement.type +
-                                  "' is not supported; use TYPE = 'Spark'");
-    if (auto problem = checkOcu(statement.maxOcu, statement.minOcu))
+    if (auto problem = checkClusterType(statement.type))
         return ApiStatus::invalid(*problem);
-    if (auto problem = checkWith(statement.with))
+    if (auto problem = checkClusterOcu(statement.maxOcu, statement.minOcu))
+        return ApiStatus::invalid(*problem);
+    if (auto problem = checkClusterWith(statement.with))
         return ApiStatus::failed(*problem);
     const std::string& project = context.principal.projectUid;
     if (m_storage.findCluster(project, statement.name))
@@ -87,6 +45,7 @@ ApiStatus StatementExecutor::createCluster(const RequestContext& context,
     cluster.with = statement.with;
     cluster.createdAt = cluster.updatedAt = timestampNow();
     m_storage.insertCluster(project, cluster);
+    recordProjectEvent(context, event_type::kClustersChanged);
     return ApiStatus::success({{"createClusterApiResponse", clusterRef(cluster)}});
 }
 
@@ -94,7 +53,7 @@ ApiStatus StatementExecutor::alterCluster(const RequestContext& context,
                                           const AlterClusterStatement& statement) {
     if (!statement.maxOcu && !statement.minOcu && statement.with.empty())
         return ApiStatus::invalid("ALTER CLUSTER needs SET MAX_OCU, SET MIN_OCU or WITH");
-    if (auto problem = checkWith(statement.with))
+    if (auto problem = checkClusterWith(statement.with))
         return ApiStatus::failed(*problem);
     const std::string& project = context.principal.projectUid;
     auto cluster = m_storage.findCluster(project, statement.name);
@@ -102,7 +61,7 @@ ApiStatus StatementExecutor::alterCluster(const RequestContext& context,
         return ApiStatus::failed(clusterNotFoundMessage(statement.name));
     const std::int64_t maxOcu = statement.maxOcu.value_or(cluster->maxOcu);
     const std::int64_t minOcu = statement.minOcu.value_or(cluster->minOcu);
-    if (auto problem = checkOcu(maxOcu, minOcu))
+    if (auto problem = checkClusterOcu(maxOcu, minOcu))
         return ApiStatus::failed(*problem);
     cluster->maxOcu = static_cast<int>(maxOcu);
     cluster->minOcu = static_cast<int>(minOcu);
@@ -117,6 +76,7 @@ ApiStatus StatementExecutor::alterCluster(const RequestContext& context,
     }
     cluster->updatedAt = timestampNow();
     m_storage.updateCluster(project, *cluster);
+    recordProjectEvent(context, event_type::kClustersChanged);
     return ApiStatus::success({{"alterClusterApiResponse", clusterRef(*cluster)}});
 }
 
@@ -126,15 +86,10 @@ ApiStatus StatementExecutor::deleteCluster(const RequestContext& context,
     const auto cluster = m_storage.findCluster(project, statement.name);
     if (!cluster)
         return ApiStatus::failed(clusterNotFoundMessage(statement.name));
-    if (const auto jobs = m_storage.jobNamesOnCluster(project, statement.name); !jobs.empty()) {
-        std::string names;
-        for (const auto& name : jobs)
-            names += (names.empty() ? "" : ", ") + name;
-        return ApiStatus::failed("Cluster " + statement.name + " is used by " +
-                                 (jobs.size() == 1 ? "Job " : "Jobs ") + names +
-                                 "; delete them or move them to another cluster first");
-    }
+    if (const auto jobs = m_storage.jobNamesOnCluster(project, statement.name); !jobs.empty())
+        return ApiStatus::failed(clusterInUseMessage(statement.name, jobs));
     m_storage.deleteCluster(project, cluster->clusterId);
+    recordProjectEvent(context, event_type::kClustersChanged);
     return ApiStatus::success({{"deleteClusterApiResponse", clusterRef(*cluster)}});
 }
 

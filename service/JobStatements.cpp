@@ -1,6 +1,7 @@
 // StatementExecutor: CREATE / ALTER / DELETE / DESCRIBE JOB and SHOW JOBS.
 #include "service/StatementExecutor.h"
 
+#include "core/HudiConfigExplanation.h"
 #include "core/HugePageAllocator.h"
 #include "core/JobConfiguration.h"
 #include "core/ParameterValidator.h"
@@ -50,17 +51,24 @@ std::optional<ApiStatus> checkParameters(const std::vector<std::string>& paramet
 
 // The stored job completed with what its parameters mean, the status of its Hudi configurations under the
 // project's CURRENT settings, and secret values masked (for every role).
-nlohmann::json describedJob(SparkJob job, const ProjectSettings& settings) {
+// With `reasons`, also why each Hudi configuration has its status (DESCRIBE JOB; SHOW JOBS leaves it out).
+nlohmann::json describedJob(SparkJob job, const ProjectSettings& settings, bool reasons = false) {
     JobConfiguration configuration = describeParameters(job.parameters, settings);
     job.applicationPath = configuration.applicationPath.value_or("");
     job.arguments = std::move(configuration.arguments);
     job.sparkConfigs = std::move(configuration.sparkConfigs);
     job.hudiConfigs = std::move(configuration.hudiConfigs);
     job.hudiConfigsStatus = std::move(configuration.hudiConfigsStatus);
+    if (reasons)
+        for (const auto& [key, status] : job.hudiConfigsStatus)
+            job.hudiConfigsStatusReasons[key] = explainHudiConfig(key, settings).text();
     for (const auto& pair : configuration.misplacedHudiConfigs)
         job.misplacedHudiConfigs.push_back(pair.key + "=" + pair.value);
     maskJob(job);
-    return job;
+    nlohmann::json out = job;
+    if (reasons && !out.contains("hudiConfigsStatusReasons")) // present in every DESCRIBE JOB, even empty
+        out["hudiConfigsStatusReasons"] = nlohmann::json::object();
+    return out;
 }
 
 nlohmann::json jobRef(const SparkJob& job) {
@@ -156,7 +164,7 @@ ApiStatus StatementExecutor::describeJob(const RequestContext& context,
         return ApiStatus::failed(jobNotFoundMessage(statement.name));
     return ApiStatus::success(
         {{"describeJobApiResponse",
-          {{"sparkJob", describedJob(std::move(*job), m_storage.projectSettings(project))}}}});
+          {{"sparkJob", describedJob(std::move(*job), m_storage.projectSettings(project), true)}}}});
 }
 
 StatusJson StatementExecutor::showJobs(const RequestContext& context) {

@@ -3,6 +3,8 @@
 
 #include "core/HudiConfigPolicy.h"
 #include "core/Project.h"
+#include "core/ProjectEvent.h"
+#include "core/ProjectSettingsChange.h"
 #include "core/SecretMasking.h"
 #include "service/Storage.h"
 
@@ -12,7 +14,6 @@ namespace jobdeck {
 
 namespace {
 
-constexpr std::int64_t maxConcurrentRunsLimitCeiling = 1000;
 constexpr std::int64_t auditLimitDefault = 100;
 constexpr std::int64_t auditLimitCeiling = 1000;
 
@@ -28,6 +29,7 @@ ApiStatus StatementExecutor::describeProject(const RequestContext& context) {
     auto project = m_storage.findProject(context.principal.projectUid);
     if (!project)
         return ApiStatus::failed("Project " + context.principal.projectName + " does not exist");
+    project->callerRole = roleName(context.principal.role);
     if (context.principal.role == Role::Admin)
         project->recentAudit =
             maskedAudit(m_storage.recentAudit(project->projectUid, describeProjectAuditEntries));
@@ -45,10 +47,8 @@ ApiStatus StatementExecutor::alterProject(const RequestContext& context,
         settings.concurrentRunsEnabled = *statement.concurrentRuns;
     if (statement.maxConcurrentRunsLimit) {
         const std::int64_t limit = *statement.maxConcurrentRunsLimit;
-        if (limit < 1 || limit > maxConcurrentRunsLimitCeiling)
-            return ApiStatus::invalid("MAX_CONCURRENT_RUNS_LIMIT must be between 1 and " +
-                                      std::to_string(maxConcurrentRunsLimitCeiling) + ", got " +
-                                      std::to_string(limit));
+        if (auto problem = checkMaxConcurrentRunsLimit(limit))
+            return ApiStatus::invalid(*problem);
         // Jobs already above a lowered limit keep their setting; runs are admitted up to the lower of the
         // two.
         settings.maxConcurrentRunsLimit = static_cast<int>(limit);
@@ -76,6 +76,7 @@ ApiStatus StatementExecutor::alterProject(const RequestContext& context,
     }
     std::sort(allowlist.begin(), allowlist.end());
     m_storage.saveProjectSettings(project, settings);
+    recordProjectEvent(context, event_type::kProjectAltered);
     return ApiStatus::success({{"alterProjectApiResponse", {{"settings", settings}}}});
 }
 

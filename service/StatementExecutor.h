@@ -125,6 +125,10 @@ private:
 
     // Appends a job event inside the current transaction; execute() wakes the waiters after the commit.
     void recordJobEvent(const RequestContext& context, std::string_view type, const std::string& jobName);
+    // PROJECT_ALTERED, CLUSTERS_CHANGED: events about the project, not one of its jobs.
+    void recordProjectEvent(const RequestContext& context, std::string_view type) {
+        recordJobEvent(context, type, {});
+    }
     enum class Durability { Durable, Deferred };
     // The audit entry; durably also, when the context has a request id, the final status.
     void writeAudit(const RequestContext& context, std::string_view statementText, const StatusJson& status,

@@ -710,7 +710,7 @@ std::optional<Project> Storage::findProject(const std::string& projectUid) {
             return std::nullopt;
         name = q.text(0);
     }
-    return Project{projectUid, name, projectSettings(projectUid), std::nullopt};
+    return Project{projectUid, name, projectSettings(projectUid), std::nullopt, {}};
 }
 
 std::optional<std::string> Storage::findProjectUidByName(const std::string& projectName) {

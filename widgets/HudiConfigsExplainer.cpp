@@ -1,5 +1,6 @@
 #include "widgets/HudiConfigsExplainer.h"
 
+#include "core/HudiConfigExplanation.h"
 #include "models/JobConfigsModel.h"
 
 #include <QHeaderView>
@@ -61,14 +62,10 @@ void HudiConfigsExplainer::setJob(const SparkJob& job) {
         m_misplaced->clear();
         m_misplaced->hide();
     } else {
-        QStringList pairs;
-        for (const auto& p : job.misplacedHudiConfigs)
-            pairs << QStringLiteral("--hudi-conf %1").arg(QString::fromStdString(p));
-        m_misplaced->setText(
-            tr("Passed to your application, not applied: %1 come(s) after the application path %2, "
-               "so the application receives them as arguments and the platform does not apply them. "
-               "Fix: move them before the path.")
-                .arg(pairs.join(QStringLiteral(", ")), QString::fromStdString(job.applicationPath)));
+        QStringList lines{tr("Passed to your application, not applied:")};
+        for (const std::string& pair : job.misplacedHudiConfigs)
+            lines << QString::fromStdString(misplacedHudiConfigMessage(pair.substr(0, pair.find('='))));
+        m_misplaced->setText(lines.join(QStringLiteral("\n")));
         m_misplaced->show();
     }
     m_table->resizeColumnsToContents();

@@ -1,5 +1,6 @@
 #include "widgets/JobPreviewPanel.h"
 
+#include "core/HudiConfigExplanation.h"
 #include "core/StatementPrinter.h"
 
 #include <QApplication>
@@ -31,8 +32,8 @@ JobPreviewPanel::JobPreviewPanel(QWidget* parent)
     , m_copyButton(new QPushButton(tr("Copy statement"), this)) {
     setObjectName(QStringLiteral("jobPreviewPanel"));
     m_tree->setObjectName(QStringLiteral("describePreview"));
-    m_tree->setColumnCount(3);
-    m_tree->setHeaderLabels({tr("DESCRIBE JOB"), tr("Value"), tr("Status")});
+    m_tree->setColumnCount(4);
+    m_tree->setHeaderLabels({tr("DESCRIBE JOB"), tr("Value"), tr("Status"), tr("Why")});
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_statementText->setObjectName(QStringLiteral("statementPreview"));
     m_statementText->setReadOnly(true);
@@ -79,7 +80,8 @@ QString JobPreviewPanel::statementText() const {
 }
 
 void JobPreviewPanel::setInput(const Input& input) {
-    m_configuration = describeParameters(input.parameters, input.settings);
+    const ProjectSettings& settings = input.settings;
+    m_configuration = describeParameters(input.parameters, settings);
     m_statement = statementFor(input);
     m_statementText->setPlainText(m_statement
                                       ? q(printStatement(*m_statement, StatementLayout::ParameterPerLine))
@@ -111,12 +113,12 @@ void JobPreviewPanel::setInput(const Input& input) {
         const QString statusName = status != m_configuration.hudiConfigsStatus.end()
                                        ? q(hudiConfigStatusName(status->second))
                                        : QString();
-        auto* item = new QTreeWidgetItem(hudi, {q(k), q(v), statusName});
-        if (status != m_configuration.hudiConfigsStatus.end() &&
-            status->second != HudiConfigStatus::Applied) {
+        // The reason DESCRIBE JOB will give (hudiConfigsStatusReasons), with what would make it apply.
+        const QString why = q(explainHudiConfig(k, settings).text());
+        auto* item = new QTreeWidgetItem(hudi, {q(k), q(v), statusName, why});
+        item->setToolTip(3, why);
+        if (status != m_configuration.hudiConfigsStatus.end() && status->second != HudiConfigStatus::Applied)
             item->setForeground(2, QColor(0xc6, 0x28, 0x28));
-            item->setToolTip(2, tr("Stored on the Job but not applied to its runs as written."));
-        }
     }
     if (!m_configuration.misplacedHudiConfigs.empty()) {
         auto* misplaced =
@@ -124,8 +126,12 @@ void JobPreviewPanel::setInput(const Input& input) {
                                          tr("%n --hudi-conf pair(s) after the path: application arguments",
                                             nullptr, int(m_configuration.misplacedHudiConfigs.size()))});
         misplaced->setForeground(1, QColor(0x8d, 0x4e, 0x00));
-        for (const ConfigSetting& c : m_configuration.misplacedHudiConfigs)
-            new QTreeWidgetItem(misplaced, {q(c.key), q(c.value), tr("passed to the application")});
+        for (const ConfigSetting& c : m_configuration.misplacedHudiConfigs) {
+            const QString why = q(misplacedHudiConfigMessage(c.key));
+            auto* item =
+                new QTreeWidgetItem(misplaced, {q(c.key), q(c.value), tr("passed to the application"), why});
+            item->setToolTip(3, why);
+        }
     }
     m_tree->expandAll();
     m_tree->setUpdatesEnabled(true);

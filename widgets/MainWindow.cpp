@@ -7,6 +7,7 @@
 #include "client/LocalServiceLauncher.h"
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
+#include "widgets/AdminViews.h"
 #include "widgets/ConnectionDialog.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/DescribeViewer.h"
@@ -228,8 +229,12 @@ void MainWindow::createActions() {
     jobs->addActions({m_refreshAction, filterAction});
     QMenu* view = menuBar()->addMenu(tr("&Describe"));
     view->addActions({m_describeAction, clusterAction, runInfoAction, projectAction});
+    m_adminViews = new AdminViews(this, m_client, m_monitor, m_events);
+    view->addAction(m_adminViews->projectAction());
     QMenu* windows = menuBar()->addMenu(tr("&View"));
     windows->addActions({monitorAction, m_monitorJobRunsAction});
+    windows->addSeparator();
+    windows->addActions(m_adminViews->actions());
 
     QToolBar* toolbar = addToolBar(tr("Jobs"));
     toolbar->setObjectName(QStringLiteral("jobsToolbar"));

@@ -19,6 +19,7 @@ class QDockWidget;
 
 namespace jobdeck {
 
+class AdminViews;
 class ApiClient;
 class ConnectionMonitor;
 class ConnectionProfiles;
@@ -81,6 +82,7 @@ public:
     QDockWidget* runMonitorDock() const { return m_runMonitorDock; }
     SecretStore* secretStore() const { return m_secrets.get(); }
     ConnectionProfiles* profiles() const { return m_profiles.get(); }
+    AdminViews* adminViews() const { return m_adminViews; }
 
     QAction* newAction() const { return m_newAction; }
     QAction* editAction() const { return m_editAction; }
@@ -119,6 +121,7 @@ private:
     ConnectionStatusWidget* m_status;
     RunMonitor* m_runMonitor;
     QDockWidget* m_runMonitorDock;
+    AdminViews* m_adminViews = nullptr; // project settings, clusters, audit log
     QString m_profileName;
 
     // Events are coalesced: each job named in a burst is fetched once, and the rows are applied together.

@@ -4,6 +4,7 @@
 #include "core/ArgumentOverrides.h"
 #include "core/IdempotencyKey.h"
 #include "models/ArgumentOverridesModel.h"
+#include "models/JobConfigsModel.h"
 #include "widgets/OverridesEditor.h"
 
 #include <QDialogButtonBox>
@@ -25,20 +26,6 @@ namespace {
 
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
-}
-
-QString hudiStatusText(HudiConfigStatus status) {
-    switch (status) {
-    case HudiConfigStatus::Applied:
-        return RunDialog::tr("applied");
-    case HudiConfigStatus::NotAllowed:
-        return RunDialog::tr("not allowed: stored, not applied");
-    case HudiConfigStatus::Reserved:
-        return RunDialog::tr("reserved by the platform: not applied");
-    case HudiConfigStatus::OverriddenByPlatform:
-        return RunDialog::tr("overridden by the platform");
-    }
-    return {};
 }
 
 QLabel* note(const QString& text, const QString& objectName, QWidget* parent) {
@@ -190,7 +177,9 @@ void RunDialog::fillConfigurations() {
     for (const auto& [key, value] : m_job.hudiConfigs) {
         const auto status = m_job.hudiConfigsStatus.find(key);
         addRow(tr("Hudi"), key, value,
-               status == m_job.hudiConfigsStatus.end() ? tr("every run") : hudiStatusText(status->second));
+               status == m_job.hudiConfigsStatus.end()
+                   ? tr("every run")
+                   : JobConfigsModel::explain(m_job, key, status->second));
     }
     m_configurations->resizeColumnsToContents();
 }

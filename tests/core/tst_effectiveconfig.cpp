@@ -113,8 +113,9 @@ private slots:
         QVERIFY(!e.hudi.contains("hoodie.write.lock.provider"));
         QVERIFY(!e.hudi.contains("hoodie.d")); // an application argument
         QCOMPARE(droppedKey(e, "hoodie.b", Provenance::Job)->reason,
-                 std::string("outside the project's allow-list"));
-        QVERIFY(droppedKey(e, "hoodie.write.lock.provider", Provenance::Job)->reason.starts_with("reserved"));
+                 std::string("it is outside the project's allow-list"));
+        QVERIFY(droppedKey(e, "hoodie.write.lock.provider", Provenance::Job)
+                    ->reason.starts_with("it is reserved"));
         QVERIFY(droppedKey(e, "hoodie.write.lock.provider", Provenance::Cluster));
         QCOMPARE(droppedKey(e, "hoodie.metadata.enable", Provenance::Job)->reason,
                  std::string("the platform sets it for every run"));

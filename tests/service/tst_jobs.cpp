@@ -340,6 +340,50 @@ private slots:
         QVERIFY(found);
     }
 
+    void describeGivesAReasonForEveryStatus() {
+        // hudiConfigsStatusReasons: core's explanation for each key, under the CURRENT settings, beside the
+        // unchanged hudiConfigsStatus; SHOW JOBS leaves it out.
+        resetHudiSettings(true, {"hoodie.datasource.write.", "hoodie."});
+        QCOMPARE(statusOf(create("reasons", "'--hudi-conf', 'hoodie.datasource.write.operation=upsert', "
+                                            "'--hudi-conf', 'hoodie.metadata.enable=false', '--hudi-conf', "
+                                            "'hoodie.a.secret=s3cr3t', 'app.jar'")),
+                 kSuccess);
+        auto job = describe("reasons", &m_viewer);
+        QCOMPARE(job["hudiConfigsStatus"], json({{"hoodie.datasource.write.operation", "APPLIED"},
+                                                 {"hoodie.metadata.enable", "OVERRIDDEN_BY_PLATFORM"},
+                                                 {"hoodie.a.secret", "APPLIED"}}));
+        auto reasons = job["hudiConfigsStatusReasons"];
+        QCOMPARE(reasons.size(), std::size_t(3));
+        QCOMPARE(reasons["hoodie.datasource.write.operation"].get<std::string>(),
+                 std::string("Applied: allowed by the project's allow-list entry 'hoodie.datasource.write.' "
+                             "(a family)."));
+        QVERIFY(reasons["hoodie.metadata.enable"].get<std::string>().find("to 'true' on every run") !=
+                std::string::npos);
+        QVERIFY(job.dump().find("s3cr3t") == std::string::npos); // a reason never carries a value
+
+        // Narrowed: the reason says which statement would apply it again.
+        resetHudiSettings(true, {"hoodie.metadata."});
+        reasons = describe("reasons")["hudiConfigsStatusReasons"];
+        QVERIFY2(reasons["hoodie.datasource.write.operation"].get<std::string>().find(
+                     "ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.datasource.write.operation')") !=
+                     std::string::npos,
+                 reasons.dump().c_str());
+        resetHudiSettings(false, {"hoodie.datasource.write.operation"});
+        reasons = describe("reasons")["hudiConfigsStatusReasons"];
+        const auto off = reasons["hoodie.datasource.write.operation"].get<std::string>();
+        QVERIFY2(off.starts_with("Not applied: --hudi-conf is not enabled for this project, although"),
+                 off.c_str());
+        QVERIFY(off.find("ALTER PROJECT SET HUDI_CONFIGS = ENABLED.") != std::string::npos);
+
+        // Present (empty) for a job without Hudi configurations; absent from SHOW JOBS.
+        QCOMPARE(statusOf(create("no_reasons", "'app.jar'")), kSuccess);
+        QCOMPARE(describe("no_reasons")["hudiConfigsStatusReasons"], json::object());
+        for (const auto& listed : run("SHOW JOBS")["apiResponse"]["showJobsApiResponse"]["sparkJobs"])
+            QVERIFY(!listed.contains("hudiConfigsStatusReasons"));
+        QCOMPARE(statusOf(run("DELETE JOB reasons")), kSuccess);
+        QCOMPARE(statusOf(run("DELETE JOB no_reasons")), kSuccess);
+    }
+
     void platformManagedKeysShowAsOverridden() {
         // Allowed and stored, but the platform sets it on every run (core/HudiConfigPolicy), so it never
         // applies.
@@ -506,11 +550,13 @@ private slots:
                                       "arguments", "sparkConfigs", "hudiConfigs", "hudiConfigsStatus",
                                       "maxConcurrentRuns", "activeRuns", "createdAt", "updatedAt"})
                 QVERIFY2(job.contains(field), field);
-            // SHOW JOBS writes its jobs as text, DESCRIBE JOB through a DOM: the same object.
-            // Back-quoted: names may hold spaces.
+            // SHOW JOBS writes its jobs as text, DESCRIBE JOB through a DOM: the same object, but for the
+            // reasons DESCRIBE JOB adds. Back-quoted: names may hold spaces.
             QString name = QString::fromStdString(job["name"].get<std::string>());
             name.replace(QLatin1Char('`'), QStringLiteral("``"));
-            const json described = describe(QLatin1Char('`') + name + QLatin1Char('`'), &m_viewer);
+            json described = describe(QLatin1Char('`') + name + QLatin1Char('`'), &m_viewer);
+            QVERIFY(described.contains("hudiConfigsStatusReasons"));
+            described.erase("hudiConfigsStatusReasons");
             QVERIFY2(job == described, (job.dump() + "\n" + described.dump()).c_str());
         }
         QVERIFY(std::is_sorted(names.begin(), names.end()));

@@ -49,6 +49,11 @@ private slots:
         QVERIFY(!project.contains("recentAudit"));
         const auto forOperator = run("DESCRIBE PROJECT", &m_operator);
         QVERIFY(!forOperator["apiResponse"]["describeProjectApiResponse"]["project"].contains("recentAudit"));
+        // Each caller is told its own role.
+        QCOMPARE(project["callerRole"].get<std::string>(), std::string("viewer"));
+        QCOMPARE(forOperator["apiResponse"]["describeProjectApiResponse"]["project"]["callerRole"]
+                     .get<std::string>(),
+                 std::string("operator"));
     }
 
     void adminsSeeRecentAuditInDescribeProject() {

@@ -26,27 +26,34 @@ using nlohmann::json;
 namespace {
 
 json jobAnswer() {
-    json job{{"jobId", "job-1"},
-             {"name", "ingest_orders"},
-             {"type", "JAR"},
-             {"cluster", "demo_cluster"},
-             {"parameters",
-              {"--class", "A", "--hudi-conf", "hoodie.datasource.meta.sync.glue.catalogId=1", "--hudi-conf",
-               "hoodie.write.lock.provider=x", "s3://b/app.jar", "--hudi-conf",
-               "hoodie.datasource.write.operation=upsert"}},
-             {"applicationPath", "s3://b/app.jar"},
-             {"arguments", {"--hudi-conf", "hoodie.datasource.write.operation=upsert"}},
-             {"sparkConfigs", {{"spark.executor.memory", "2g"}}},
-             {"hudiConfigs",
-              {{"hoodie.datasource.meta.sync.glue.catalogId", "1"}, {"hoodie.write.lock.provider", "x"}}},
-             {"hudiConfigsStatus",
-              {{"hoodie.datasource.meta.sync.glue.catalogId", "APPLIED"},
-               {"hoodie.write.lock.provider", "RESERVED"}}},
-             {"misplacedHudiConfigs", {"hoodie.datasource.write.operation=upsert"}},
-             {"maxConcurrentRuns", 1},
-             {"activeRuns", 0},
-             {"createdAt", "2026-11-30T05:01:46.123Z"},
-             {"updatedAt", "2026-11-30T05:01:46.123Z"}};
+    json job{
+        {"jobId", "job-1"},
+        {"name", "ingest_orders"},
+        {"type", "JAR"},
+        {"cluster", "demo_cluster"},
+        {"parameters",
+         {"--class", "A", "--hudi-conf", "hoodie.datasource.meta.sync.glue.catalogId=1", "--hudi-conf",
+          "hoodie.write.lock.provider=x", "s3://b/app.jar", "--hudi-conf",
+          "hoodie.datasource.write.operation=upsert"}},
+        {"applicationPath", "s3://b/app.jar"},
+        {"arguments", {"--hudi-conf", "hoodie.datasource.write.operation=upsert"}},
+        {"sparkConfigs", {{"spark.executor.memory", "2g"}}},
+        {"hudiConfigs",
+         {{"hoodie.datasource.meta.sync.glue.catalogId", "1"}, {"hoodie.write.lock.provider", "x"}}},
+        {"hudiConfigsStatus",
+         {{"hoodie.datasource.meta.sync.glue.catalogId", "APPLIED"},
+          {"hoodie.write.lock.provider", "RESERVED"}}},
+        {"hudiConfigsStatusReasons",
+         {{"hoodie.datasource.meta.sync.glue.catalogId",
+           "Applied: allowed by the project's allow-list entry 'hoodie.datasource.meta.sync.' (a family)."},
+          {"hoodie.write.lock.provider",
+           "Not applied: 'hoodie.write.lock.provider' is in the reserved family 'hoodie.write.lock.*': the "
+           "platform manages concurrency control."}}},
+        {"misplacedHudiConfigs", {"hoodie.datasource.write.operation=upsert"}},
+        {"maxConcurrentRuns", 1},
+        {"activeRuns", 0},
+        {"createdAt", "2026-11-30T05:01:46.123Z"},
+        {"updatedAt", "2026-11-30T05:01:46.123Z"}};
     return json{{"describeJobApiResponse", {{"sparkJob", job}}}};
 }
 
@@ -119,14 +126,19 @@ private slots:
                  QStringLiteral("1 of 2 --hudi-conf configuration(s) are applied to runs. "
                                 "1 Spark configuration(s) are passed to spark-submit."));
         QVERIFY(explainer->misplacedText().startsWith("Passed to your application, not applied"));
-        QVERIFY(explainer->misplacedText().contains("--hudi-conf hoodie.datasource.write.operation=upsert"));
-        QVERIFY(explainer->misplacedText().contains("move them before the path"));
+        QVERIFY(
+            explainer->misplacedText().contains("--hudi-conf hoodie.datasource.write.operation comes after "
+                                                "the application path"));
+        QVERIFY(explainer->misplacedText().contains("Move it before the path"));
         const JobConfigsModel* configs = explainer->model();
         QStringList explanations;
         for (int r = 0; r < configs->rowCount(); ++r)
             explanations << configs->index(r, JobConfigsModel::Explanation).data().toString();
-        QVERIFY(explanations.contains("applied"));
-        QVERIFY(explanations.contains("reserved: the platform manages concurrency control"));
+        // The service's reasons, word for word.
+        QVERIFY(explanations.contains(
+            "Applied: allowed by the project's allow-list entry 'hoodie.datasource.meta.sync.' (a family)."));
+        QVERIFY(explanations.contains("Not applied: 'hoodie.write.lock.provider' is in the reserved family "
+                                      "'hoodie.write.lock.*': the platform manages concurrency control."));
         viewer.show();
         QVERIFY(QTest::qWaitForWindowExposed(&viewer));
         saveScreenshot(&viewer, QStringLiteral("describe-job-configuration.png"));

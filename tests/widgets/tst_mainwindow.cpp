@@ -130,7 +130,7 @@ private slots:
         DescribeViewer* viewer = window.describeViewer();
         QTRY_COMPARE_WITH_TIMEOUT(viewer->title(), QStringLiteral("DESCRIBE JOB ingest_orders"), 15000);
         QVERIFY2(viewer->explainer()->misplacedText().contains(
-                     "--hudi-conf hoodie.datasource.write.operation=upsert"),
+                     "--hudi-conf hoodie.datasource.write.operation comes after the application path"),
                  qPrintable(viewer->explainer()->misplacedText()));
         QVERIFY(viewer->explainer()->misplacedText().startsWith("Passed to your application, not applied"));
         QVERIFY(viewer->rawText().contains("misplacedHudiConfigs"));
@@ -145,8 +145,11 @@ private slots:
                  QStringLiteral("hoodie.datasource.meta.sync.glue.catalogId"));
         QCOMPARE(configs->index(0, JobConfigsModel::Status).data(JobConfigsModel::RawDataRole).toInt(),
                  int(HudiConfigStatus::Applied));
+        // The service's reason (DESCRIBE JOB's hudiConfigsStatusReasons): which entry allows it.
         QCOMPARE(configs->index(0, JobConfigsModel::Explanation).data().toString(),
-                 QStringLiteral("applied"));
+                 QStringLiteral(
+                     "Applied: allowed by the project's allow-list entry 'hoodie.datasource.meta.sync.' "
+                     "(a family)."));
         saveScreenshot(&window, QStringLiteral("mainwindow-describe-applied.png"));
 
         // The job editor: a refused key keeps the dialog open with the service's own words.

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace jobdeck {
+
+// CREATE / ALTER / DELETE CLUSTER's rules and messages, for the service and the console alike.
+inline constexpr std::int64_t kMaxOcuCeiling = 10000; // far beyond any real cluster, well inside int
+
+// TYPE must be 'Spark' (any case).
+std::optional<std::string> checkClusterType(std::string_view type);
+// MAX_OCU in 1..ceiling, MIN_OCU in 0..ceiling, MIN_OCU <= MAX_OCU.
+std::optional<std::string> checkClusterOcu(std::int64_t maxOcu, std::int64_t minOcu);
+// WITH pairs become run defaults: spark.* and hoodie.* keys only, never a reserved Hudi key.
+std::optional<std::string> checkClusterWith(const std::vector<std::pair<std::string, std::string>>& with);
+// DELETE CLUSTER while jobs use it: names them.
+std::string clusterInUseMessage(std::string_view cluster, const std::vector<std::string>& jobs);
+
+} // namespace jobdeck

@@ -1,0 +1,440 @@
+#include "widgets/ProjectView.h"
+
+#include "client/ApiClient.h"
+#include "core/StatementPrinter.h"
+#include "models/AllowlistModel.h"
+#include "models/AuditLogModel.h"
+#include "models/JsonTreeModel.h"
+#include "widgets/AdminViewSupport.h"
+
+#include <QCheckBox>
+#include <QCompleter>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStringListModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace jobdeck {
+
+namespace {
+
+using json = nlohmann::json;
+
+QString q(std::string_view s) {
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+QTableView* makeTable(QAbstractItemModel* model, const QString& objectName, QWidget* parent) {
+    auto* view = new QTableView(parent);
+    view->setObjectName(objectName);
+    view->setModel(model);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->verticalHeader()->hide();
+    view->horizontalHeader()->setStretchLastSection(true);
+    installCopyRows(view);
+    return view;
+}
+
+} // namespace
+
+ProjectView::ProjectView(ApiClient* client, QWidget* parent)
+    : QWidget(parent)
+    , m_client(client)
+    , m_tabs(new QTabWidget(this))
+    , m_busy(makeBusyBar(QStringLiteral("projectLoading"), this))
+    , m_roleNote(makeNote(QStringLiteral("projectRoleNote"), this))
+    , m_loadError(makeNote(QStringLiteral("projectLoadError"), this, true))
+    , m_allowlist(new AllowlistModel(this))
+    , m_audit(new AuditLogModel(this))
+    , m_json(new JsonTreeModel(this))
+    , m_jsonView(new QTreeView(this)) {
+    setObjectName(QStringLiteral("projectView"));
+    m_tabs->setObjectName(QStringLiteral("projectTabs"));
+    m_roleNote->hide();
+    m_loadError->hide();
+
+    auto* settingsPage = new QWidget(m_tabs);
+    buildSettingsTab(settingsPage);
+    m_tabs->addTab(settingsPage, tr("Settings"));
+
+    auto* auditPage = new QWidget(m_tabs);
+    auto* auditLayout = new QVBoxLayout(auditPage);
+    m_auditNote = makeNote(QStringLiteral("projectAuditNote"), auditPage);
+    m_auditView = makeTable(m_audit, QStringLiteral("projectAuditView"), auditPage);
+    auditLayout->addWidget(m_auditNote);
+    auditLayout->addWidget(m_auditView, 1);
+    m_tabs->addTab(auditPage, tr("Recent audit"));
+
+    m_jsonView->setObjectName(QStringLiteral("projectJsonTree"));
+    m_jsonView->setModel(m_json);
+    m_tabs->addTab(m_jsonView, tr("DESCRIBE PROJECT"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_busy);
+    layout->addWidget(m_loadError);
+    layout->addWidget(m_roleNote);
+    layout->addWidget(m_tabs, 1);
+    updateEditability();
+}
+
+void ProjectView::buildSettingsTab(QWidget* page) {
+    m_hudiSwitch = new QCheckBox(tr("Hudi configurations on jobs (--hudi-conf) enabled"), page);
+    m_hudiSwitch->setObjectName(QStringLiteral("hudiConfigsSwitch"));
+    m_concurrentSwitch = new QCheckBox(tr("Concurrent runs enabled (MAX_CONCURRENT_RUNS above 1)"), page);
+    m_concurrentSwitch->setObjectName(QStringLiteral("concurrentRunsSwitch"));
+    m_limit = new QSpinBox(page);
+    m_limit->setObjectName(QStringLiteral("maxConcurrentRunsLimit"));
+    m_limit->setRange(1, int(kMaxConcurrentRunsLimitCeiling));
+    m_limitNote = makeNote(QStringLiteral("limitNote"), page);
+    m_limitNote->setText(tr("Between 1 and %1. Jobs keep their own MAX_CONCURRENT_RUNS; a lower limit caps "
+                            "what the project admits.")
+                             .arg(kMaxConcurrentRunsLimitCeiling));
+    m_limitError = makeNote(QStringLiteral("limitError"), page, true);
+    m_limitError->hide();
+
+    auto* switches = new QGroupBox(tr("Features"), page);
+    auto* form = new QFormLayout(switches);
+    form->addRow(m_hudiSwitch);
+    form->addRow(m_concurrentSwitch);
+    form->addRow(tr("MAX_CONCURRENT_RUNS_LIMIT"), m_limit);
+    form->addRow(m_limitNote);
+    form->addRow(m_limitError);
+
+    auto* allowBox = new QGroupBox(tr("--hudi-conf allow-list"), page);
+    auto* allowLayout = new QVBoxLayout(allowBox);
+    allowLayout->addWidget(makeNote(QStringLiteral("allowlistNote"), allowBox));
+    allowLayout->itemAt(0)->widget()->setProperty(
+        "text",
+        tr("An entry ending in '.' is a family (every key under it); any other entry is one exact key. "
+           "Reserved keys and families are never granted."));
+    m_allowlistView = makeTable(m_allowlist, QStringLiteral("allowlistView"), allowBox);
+    m_allowlistView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    allowLayout->addWidget(m_allowlistView, 1);
+    auto* addRow = new QHBoxLayout;
+    m_entryEdit = new QLineEdit(allowBox);
+    m_entryEdit->setObjectName(QStringLiteral("allowlistEntryEdit"));
+    m_entryEdit->setPlaceholderText(tr("hoodie.datasource.meta.sync. or hoodie.datasource.write.operation"));
+    QStringList candidates;
+    for (const std::string& c : allowlistEntryCandidates())
+        candidates << QString::fromStdString(c);
+    auto* completer = new QCompleter(new QStringListModel(candidates, m_entryEdit), m_entryEdit);
+    completer->setObjectName(QStringLiteral("allowlistCompleter"));
+    completer->setCaseSensitivity(Qt::CaseInsensitive);
+    completer->setFilterMode(Qt::MatchContains);
+    m_entryEdit->setCompleter(completer);
+    m_addButton = new QPushButton(tr("&Add"), allowBox);
+    m_addButton->setObjectName(QStringLiteral("addAllowlistEntryButton"));
+    m_removeButton = new QPushButton(tr("&Remove selected"), allowBox);
+    m_removeButton->setObjectName(QStringLiteral("removeAllowlistEntryButton"));
+    addRow->addWidget(m_entryEdit, 1);
+    addRow->addWidget(m_addButton);
+    addRow->addWidget(m_removeButton);
+    allowLayout->addLayout(addRow);
+    m_entryError = makeNote(QStringLiteral("allowlistEntryError"), allowBox, true);
+    m_entryError->hide();
+    allowLayout->addWidget(m_entryError);
+
+    m_effectView = new QTreeWidget(page);
+    m_effectView->setObjectName(QStringLiteral("settingsEffect"));
+    m_effectView->setHeaderLabels({tr("Effect of the change"), tr("Detail")});
+    m_effectView->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_saveButton = new QPushButton(tr("&Save"), page);
+    m_saveButton->setObjectName(QStringLiteral("saveProjectButton"));
+    m_revertButton = new QPushButton(tr("Re&vert"), page);
+    m_revertButton->setObjectName(QStringLiteral("revertProjectButton"));
+    m_saveError = makeNote(QStringLiteral("projectSaveError"), page, true);
+    m_saveError->hide();
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_saveError, 1);
+    buttons->addWidget(m_revertButton);
+    buttons->addWidget(m_saveButton);
+
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(switches);
+    layout->addWidget(allowBox, 2);
+    layout->addWidget(m_effectView, 1);
+    layout->addLayout(buttons);
+
+    connect(m_hudiSwitch, &QCheckBox::toggled, this, &ProjectView::updateEffect);
+    connect(m_concurrentSwitch, &QCheckBox::toggled, this, [this] {
+        m_limit->setEnabled(isEditable() && m_concurrentSwitch->isChecked());
+        updateEffect();
+    });
+    connect(m_limit, &QSpinBox::valueChanged, this, &ProjectView::updateEffect);
+    connect(m_addButton, &QPushButton::clicked, this, &ProjectView::addTypedEntry);
+    connect(m_entryEdit, &QLineEdit::returnPressed, this, &ProjectView::addTypedEntry);
+    connect(m_entryEdit, &QLineEdit::textEdited, m_entryError, &QWidget::hide);
+    connect(m_removeButton, &QPushButton::clicked, this, [this] {
+        QList<int> rows;
+        for (const QModelIndex& index : m_allowlistView->selectionModel()->selectedRows())
+            rows << index.row();
+        std::sort(rows.begin(), rows.end(), std::greater<>());
+        for (const int row : rows)
+            m_allowlist->removeEntry(row);
+        updateEffect();
+    });
+    connect(m_saveButton, &QPushButton::clicked, this, &ProjectView::save);
+    connect(m_revertButton, &QPushButton::clicked, this, &ProjectView::revert);
+}
+
+bool ProjectView::isEditable() const {
+    if (!m_project || m_saving)
+        return false;
+    return !roleRefusal(QString::fromStdString(m_project->callerRole), AlterProjectStatement{});
+}
+
+void ProjectView::updateEditability() {
+    const bool editable = isEditable();
+    for (QWidget* w : std::initializer_list<QWidget*>{m_hudiSwitch, m_concurrentSwitch, m_entryEdit,
+                                                      m_addButton, m_removeButton})
+        w->setEnabled(editable);
+    m_limit->setEnabled(editable && m_concurrentSwitch->isChecked());
+    const bool changed = m_project && !alterProjectStatements(m_project->settings, editedSettings()).empty();
+    m_saveButton->setEnabled(editable && changed);
+    m_revertButton->setEnabled(editable && changed);
+    const auto refusal =
+        m_project ? roleRefusal(QString::fromStdString(m_project->callerRole), AlterProjectStatement{})
+                  : std::nullopt;
+    m_roleNote->setVisible(refusal.has_value());
+    if (refusal)
+        m_roleNote->setText(
+            tr("Read-only for your key's role (%1): %2. Only an admin key changes the project's "
+               "settings and allow-list.")
+                .arg(QString::fromStdString(m_project->callerRole), *refusal));
+}
+
+void ProjectView::setLoading(bool loading) {
+    m_loading = loading;
+    m_busy->setVisible(loading || m_saving);
+}
+
+void ProjectView::reload() {
+    const int generation = ++m_generation;
+    setLoading(true);
+    m_client->execute(DescribeProjectStatement{})->then(this, [this, generation](const ApiReply<json>& r) {
+        if (generation != m_generation)
+            return; // a newer reload answers
+        if (r.isError()) {
+            setLoading(false);
+            m_loadError->setText(tr("Could not read the project: %1").arg(r.error().message));
+            m_loadError->show();
+            return;
+        }
+        m_loadError->hide();
+        showProject(r.value());
+        loadJobs();
+    });
+}
+
+void ProjectView::showProject(const json& apiResponse) {
+    m_json->setJson(apiResponse);
+    m_jsonView->expandToDepth(2);
+    Project project;
+    try {
+        project = apiResponse.at("describeProjectApiResponse").at("project").get<Project>();
+    } catch (const std::exception& e) {
+        m_loadError->setText(tr("Could not read the project: %1").arg(QString::fromUtf8(e.what())));
+        m_loadError->show();
+        return;
+    }
+    // Edits not saved yet survive a re-read (another admin's change, or ours after a refusal).
+    const std::optional<ProjectSettings> pending =
+        m_project && !alterProjectStatements(m_project->settings, editedSettings()).empty()
+            ? std::optional(editedSettings())
+            : std::nullopt;
+    const ProjectSettings& stored = project.settings;
+    const ProjectSettings& shown = pending ? *pending : stored;
+    m_project = std::move(project);
+    const QSignalBlocker b1(m_hudiSwitch), b2(m_concurrentSwitch), b3(m_limit);
+    m_hudiSwitch->setChecked(shown.hudiConfigsEnabled);
+    m_concurrentSwitch->setChecked(shown.concurrentRunsEnabled);
+    m_limit->setValue(shown.maxConcurrentRunsLimit);
+    m_allowlist->setStored(stored.hudiConfigAllowlist);
+    if (pending) {
+        for (const std::string& e : stored.hudiConfigAllowlist)
+            if (std::find(shown.hudiConfigAllowlist.begin(), shown.hudiConfigAllowlist.end(), e) ==
+                shown.hudiConfigAllowlist.end())
+                m_allowlist->removeEntry(m_allowlist->rowOf(e));
+        for (const std::string& e : shown.hudiConfigAllowlist)
+            if (m_allowlist->rowOf(e) < 0)
+                m_allowlist->addEntry(QString::fromStdString(e));
+    }
+    if (m_refusedEntry)
+        m_allowlist->setProblem(m_refusedEntry->first, m_refusedEntry->second);
+    m_allowlistView->resizeColumnsToContents();
+    if (m_project->recentAudit) {
+        m_audit->merge(*m_project->recentAudit);
+        m_auditNote->setText(tr("The newest statements of the project, secrets masked as the service masks "
+                                "them. The Audit view (View menu) has the whole log with filters."));
+    } else {
+        m_audit->clear();
+        m_auditNote->setText(
+            tr("The audit log is shown to admin keys only: %1.")
+                .arg(roleRefusal(QString::fromStdString(m_project->callerRole), ShowAuditLogStatement{})
+                         .value_or(tr("your key's role may not read it"))));
+    }
+    updateEditability();
+}
+
+void ProjectView::loadJobs() {
+    const int generation = m_generation;
+    m_client->execute(ShowJobsStatement{})->then(this, [this, generation](const ApiReply<json>& r) {
+        if (generation != m_generation)
+            return;
+        setLoading(false);
+        m_jobs.clear();
+        if (!r.isError()) {
+            try {
+                m_jobs = r.value().at("showJobsApiResponse").at("sparkJobs").get<std::vector<SparkJob>>();
+            } catch (const std::exception&) {
+                m_jobs.clear(); // the effect then lists nothing; Save is unaffected
+            }
+        }
+        updateEffect();
+        emit loaded();
+    });
+}
+
+ProjectSettings ProjectView::editedSettings() const {
+    ProjectSettings s = m_project ? m_project->settings : ProjectSettings{};
+    s.hudiConfigsEnabled = m_hudiSwitch->isChecked();
+    s.concurrentRunsEnabled = m_concurrentSwitch->isChecked();
+    s.maxConcurrentRunsLimit = m_limit->value();
+    s.hudiConfigAllowlist = m_allowlist->edited();
+    return s;
+}
+
+bool ProjectView::addTypedEntry() {
+    if (!isEditable())
+        return false;
+    if (const auto problem = m_allowlist->addEntry(m_entryEdit->text())) {
+        m_entryError->setText(*problem);
+        m_entryError->show();
+        return false; // what was typed stays, to be corrected
+    }
+    m_entryError->hide();
+    m_entryEdit->clear();
+    m_allowlistView->resizeColumnsToContents();
+    updateEffect();
+    return true;
+}
+
+void ProjectView::updateEffect() {
+    m_effectView->clear();
+    updateEditability();
+    if (!m_project)
+        return;
+    const ProjectSettings edited = editedSettings();
+    const auto statements = alterProjectStatements(m_project->settings, edited);
+    m_effect = effectOnJobs(m_jobs, m_project->settings, edited);
+    if (statements.empty())
+        return;
+    auto* sent =
+        new QTreeWidgetItem(m_effectView, {tr("Statements Save sends"), QString::number(statements.size())});
+    for (const auto& s : statements)
+        new QTreeWidgetItem(sent, {q(printStatement(Statement{s})), QString()});
+    auto* configs = new QTreeWidgetItem(
+        m_effectView, {tr("Job configurations that change"), QString::number(m_effect.hudiConfigs.size())});
+    for (const auto& c : m_effect.hudiConfigs)
+        new QTreeWidgetItem(configs, {q(c.job) + QStringLiteral(" / ") + q(c.key),
+                                      q(hudiConfigStatusName(c.before)) + QStringLiteral(" → ") +
+                                          q(hudiConfigStatusName(c.after))});
+    auto* limits = new QTreeWidgetItem(m_effectView, {tr("Jobs above the concurrent runs limit"),
+                                                      QString::number(m_effect.concurrentRuns.size())});
+    for (const auto& e : m_effect.concurrentRuns) {
+        auto* item = new QTreeWidgetItem(limits, {q(e.job), q(e.message)});
+        item->setToolTip(1, q(e.message));
+    }
+    m_effectView->expandAll();
+}
+
+void ProjectView::revert() {
+    if (!m_project)
+        return;
+    const Project stored = *m_project;
+    m_refusedEntry.reset();
+    m_project.reset(); // nothing pending: showProject takes the stored settings
+    showProject(json{{"describeProjectApiResponse", {{"project", stored}}}});
+    m_saveError->hide();
+    m_limitError->hide();
+    updateEffect();
+}
+
+void ProjectView::save() {
+    if (!isEditable())
+        return;
+    auto statements = alterProjectStatements(m_project->settings, editedSettings());
+    if (statements.empty())
+        return;
+    m_saveError->hide();
+    m_limitError->hide();
+    m_refusedEntry.reset();
+    m_saving = true;
+    setLoading(m_loading);
+    updateEditability();
+    sendNext(std::move(statements));
+}
+
+void ProjectView::sendNext(std::vector<AlterProjectStatement> remaining) {
+    if (remaining.empty()) {
+        m_saving = false;
+        reload();
+        emit saveFinished(true);
+        return;
+    }
+    const AlterProjectStatement statement = remaining.front();
+    remaining.erase(remaining.begin());
+    m_client->alterProject(statement)->then(
+        this, [this, statement, remaining = std::move(remaining)](const ApiReply<json>& r) mutable {
+            if (!r.isError()) {
+                // Applied: what is stored now includes it, so a later refusal leaves only the rest pending.
+                if (r.value().contains("alterProjectApiResponse"))
+                    m_project->settings = r.value()["alterProjectApiResponse"]
+                                              .value("settings", json(m_project->settings))
+                                              .get<ProjectSettings>();
+                sendNext(std::move(remaining));
+                return;
+            }
+            m_saving = false;
+            setLoading(m_loading);
+            showRefusal(statement, r.error().message);
+            updateEffect();
+            emit saveFinished(false);
+        });
+}
+
+void ProjectView::showRefusal(const AlterProjectStatement& statement, const QString& message) {
+    if (!statement.allowlistEntries.empty()) {
+        m_refusedEntry = {statement.allowlistEntries.front(), message};
+        m_allowlist->setProblem(statement.allowlistEntries.front(), message);
+    } else if (statement.maxConcurrentRunsLimit || statement.concurrentRuns) {
+        m_limitError->setText(message);
+        m_limitError->show();
+    }
+    m_saveError->setText(tr("Not saved: %1").arg(message));
+    m_saveError->show();
+}
+
+void ProjectView::onEvents(const QList<ProjectEvent>& events) {
+    for (const ProjectEvent& e : events)
+        if (e.type == event_type::kProjectAltered || e.type == event_type::kJobCreated ||
+            e.type == event_type::kJobAltered || e.type == event_type::kJobDeleted) {
+            if (!m_saving)
+                reload();
+            return;
+        }
+}
+
+} // namespace jobdeck
