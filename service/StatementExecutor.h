@@ -22,6 +22,7 @@ namespace jobdeck {
 
 class EventBus;
 class RunStatements;
+class ServiceMetrics;
 class Storage;
 
 // Who asks and how: passed through to the run statements and recorded in the audit log.
@@ -54,6 +55,8 @@ public:
     // Until set, RUN JOB, DESCRIBE JOB_RUN, CANCEL JOB_RUN and SHOW JOB_RUNS fail with
     // "Runs are not available on this service". The object must outlive the executor's use of it.
     void setRunStatements(RunStatements* runs);
+    // Counts every executed statement by kind and outcome there; null (the default): not counted.
+    void setMetrics(ServiceMetrics* metrics) { m_metrics.store(metrics); }
 
     // What execute() did with the final status of a request (context.requestId set).
     enum class StatusRecord { Committed, NotStored };
@@ -73,7 +76,7 @@ public:
     bool isQuickRead(std::string_view statementText);
 
     // The statement text as the audit log and service logs show it: parsed, secret values masked and
-    // printed back; text that does not parse has the values of secret key=value pairs masked textually.
+    // printed back; text that does not parse masked token by token (core maskStatement).
     static std::string maskStatementText(std::string_view statementText);
 
     // "Job <name> does not exist": the same for a missing job and for another project's job. The run
@@ -89,6 +92,8 @@ private:
     // The statement parsed and its audit text masked; kept for read statements (bounded), which
     // clients send with the same text again and again.
     std::shared_ptr<const Prepared> prepare(std::string_view statementText);
+    StatusJson executePrepared(const RequestContext& context, const std::shared_ptr<const Prepared>& prepared,
+                               StatusRecord* record);
     // DESCRIBE JOB answers are kept per project and job, serialized, as long as nothing was committed
     // to the database since (Storage::changeStamp()): a change of the job, of its runs or of the
     // project's settings, by this process or another, makes the next DESCRIBE read the job again.
@@ -136,6 +141,7 @@ private:
     Storage& m_storage;
     EventBus& m_events;
     std::atomic<RunStatements*> m_runs{nullptr};
+    std::atomic<ServiceMetrics*> m_metrics{nullptr};
     std::mutex m_cacheMutex;
     std::unordered_map<std::string, std::shared_ptr<const Prepared>, TextHash, std::equal_to<>> m_prepared;
     std::unordered_map<std::string, DescribedJob> m_describedJobs; // by project uid + '\n' + job name
