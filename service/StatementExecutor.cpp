@@ -8,7 +8,6 @@
 #include "service/EventBus.h"
 #include "service/RolePolicy.h"
 #include "service/RunStatements.h"
-#include "service/ServiceMetrics.h"
 #include "service/Storage.h"
 
 #include <spdlog/spdlog.h>
@@ -37,7 +36,8 @@ void scrub(ApiStatus& status, const std::vector<std::string>& secrets) {
 
 StatementExecutor::StatementExecutor(Storage& storage, EventBus& events)
     : m_storage(storage)
-    , m_events(events) {}
+    , m_events(events)
+    , m_repeatedWrites(storage) {}
 
 void StatementExecutor::setRunStatements(RunStatements* runs) {
     m_runs.store(runs);
@@ -52,13 +52,7 @@ std::string StatementExecutor::clusterNotFoundMessage(std::string_view clusterNa
 }
 
 bool StatementExecutor::isReadStatement(const Statement& s) {
-    return std::holds_alternative<DescribeJobStatement>(s) || std::holds_alternative<ShowJobsStatement>(s) ||
-           std::holds_alternative<DescribeClusterStatement>(s) ||
-           std::holds_alternative<ShowClustersStatement>(s) ||
-           std::holds_alternative<DescribeProjectStatement>(s) ||
-           std::holds_alternative<ShowAuditLogStatement>(s) ||
-           std::holds_alternative<DescribeJobRunStatement>(s) ||
-           std::holds_alternative<ShowJobRunsStatement>(s);
+    return jobdeck::isReadStatement(s);
 }
 
 // A statement's parse and its masked text depend on its text alone.
@@ -77,6 +71,22 @@ bool StatementExecutor::isQuickRead(std::string_view statementText) {
     return prepared->parsed.statement &&
            (std::holds_alternative<DescribeJobStatement>(*prepared->parsed.statement) ||
             std::holds_alternative<DescribeClusterStatement>(*prepared->parsed.statement));
+}
+
+RepeatedWrites::Claim StatementExecutor::claimIdempotencyKey(RequestContext& context,
+                                                             std::string_view statementText) {
+    if (!context.idempotencyKey)
+        return {};
+    const auto prepared = prepare(statementText);
+    const auto& statement = prepared->parsed.statement;
+    // Reads are harmless to repeat, text that does not parse changes nothing, RUN JOB has its own rules.
+    if (!statement || isReadStatement(*statement) || std::holds_alternative<RunJobStatement>(*statement))
+        return {};
+    auto claim = m_repeatedWrites.claim(context.principal.projectUid, *context.idempotencyKey, statementText,
+                                        context.requestId);
+    if (claim.kind == RepeatedWrites::Claim::Kind::First)
+        context.writeKeyHash = claim.statementHash;
+    return claim;
 }
 
 std::string StatementExecutor::maskStatementText(std::string_view statementText) {
@@ -106,19 +116,9 @@ StatementExecutor::prepare(std::string_view statementText) {
 
 StatusJson StatementExecutor::execute(const RequestContext& context, std::string_view statementText,
                                       StatusRecord* record) {
-    const auto prepared = prepare(statementText);
-    StatusJson answer = executePrepared(context, prepared, record);
-    if (ServiceMetrics* metrics = m_metrics.load(std::memory_order_relaxed))
-        metrics->countStatement(prepared->parsed.statement ? &*prepared->parsed.statement : nullptr,
-                                answer.apiStatus());
-    return answer;
-}
-
-StatusJson StatementExecutor::executePrepared(const RequestContext& context,
-                                              const std::shared_ptr<const Prepared>& prepared,
-                                              StatusRecord* record) {
     if (record)
         *record = StatusRecord::Committed;
+    const auto prepared = prepare(statementText);
     const ParseResult& parsed = prepared->parsed;
     const MaskedStatement& masked = prepared->masked;
     const std::string& auditText = masked.text;
@@ -313,8 +313,12 @@ void StatementExecutor::writeAudit(const RequestContext& context, std::string_vi
         return;
     }
     m_storage.appendAudit(entry);
-    if (!context.requestId.empty())
-        m_storage.saveRequestStatus(context.principal.projectUid, context.requestId, status);
+    if (context.requestId.empty())
+        return;
+    m_storage.saveRequestStatus(context.principal.projectUid, context.requestId, status);
+    if (!context.writeKeyHash.empty() && context.idempotencyKey)
+        RepeatedWrites::record(m_storage, context.principal.projectUid, *context.idempotencyKey,
+                               context.writeKeyHash, context.requestId);
 }
 
 } // namespace jobdeck

@@ -3,6 +3,7 @@
 #include "core/ApiStatus.h"
 #include "core/Statement.h"
 #include "service/Principal.h"
+#include "service/RepeatedWrites.h"
 #include "service/StatusJson.h"
 #include "service/TextHash.h"
 
@@ -22,7 +23,6 @@ namespace jobdeck {
 
 class EventBus;
 class RunStatements;
-class ServiceMetrics;
 class Storage;
 
 // Who asks and how: passed through to the run statements and recorded in the audit log.
@@ -33,6 +33,9 @@ struct RequestContext final {
     std::uint64_t changeStamp = 0;
     std::string requestId; // when set, execute() stores the request's final status under it
     std::optional<std::string> idempotencyKey;
+    // Set by claimIdempotencyKey for the first write (other than RUN JOB) sent with its key: execute()
+    // records the key with the request's status (RepeatedWrites).
+    std::string writeKeyHash;
     std::map<std::string, std::string> clientHeaders; // x-onehouse-* (account-uid, link-uid, region, uuid)
 };
 
@@ -55,8 +58,6 @@ public:
     // Until set, RUN JOB, DESCRIBE JOB_RUN, CANCEL JOB_RUN and SHOW JOB_RUNS fail with
     // "Runs are not available on this service". The object must outlive the executor's use of it.
     void setRunStatements(RunStatements* runs);
-    // Counts every executed statement by kind and outcome there; null (the default): not counted.
-    void setMetrics(ServiceMetrics* metrics) { m_metrics.store(metrics); }
 
     // What execute() did with the final status of a request (context.requestId set).
     enum class StatusRecord { Committed, NotStored };
@@ -75,6 +76,11 @@ public:
     // queued writes first).
     bool isQuickRead(std::string_view statementText);
 
+    // A write other than RUN JOB sent with an Idempotency-Key (context.idempotencyKey, context.requestId
+    // set): the first with its key within RepeatedWrites::kWindow (context.writeKeyHash is then set), a
+    // repeat of it (the first request's id) or a conflict. Any other request is a First with nothing set.
+    RepeatedWrites::Claim claimIdempotencyKey(RequestContext& context, std::string_view statementText);
+
     // The statement text as the audit log and service logs show it: parsed, secret values masked and
     // printed back; text that does not parse masked token by token (core maskStatement).
     static std::string maskStatementText(std::string_view statementText);
@@ -92,8 +98,6 @@ private:
     // The statement parsed and its audit text masked; kept for read statements (bounded), which
     // clients send with the same text again and again.
     std::shared_ptr<const Prepared> prepare(std::string_view statementText);
-    StatusJson executePrepared(const RequestContext& context, const std::shared_ptr<const Prepared>& prepared,
-                               StatusRecord* record);
     // DESCRIBE JOB answers are kept per project and job, serialized, as long as nothing was committed
     // to the database since (Storage::changeStamp()): a change of the job, of its runs or of the
     // project's settings, by this process or another, makes the next DESCRIBE read the job again.
@@ -140,8 +144,8 @@ private:
 
     Storage& m_storage;
     EventBus& m_events;
+    RepeatedWrites m_repeatedWrites;
     std::atomic<RunStatements*> m_runs{nullptr};
-    std::atomic<ServiceMetrics*> m_metrics{nullptr};
     std::mutex m_cacheMutex;
     std::unordered_map<std::string, std::shared_ptr<const Prepared>, TextHash, std::equal_to<>> m_prepared;
     std::unordered_map<std::string, DescribedJob> m_describedJobs; // by project uid + '\n' + job name
