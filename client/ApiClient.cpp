@@ -3,6 +3,7 @@
 #include "client/TlsTrust.h"
 #include "core/ApiStatus.h"
 #include "core/HugePageAllocator.h"
+#include "core/IdempotencyKey.h"
 #include "core/SparkJobListDecoder.h"
 #include "core/StatementPrinter.h"
 
@@ -276,11 +277,14 @@ void ApiClient::sendGet(const QString& path, const QList<std::pair<QString, QStr
 }
 
 ApiReply<json>* ApiClient::execute(const Statement& statement, const QString& idempotencyKey) {
-    const bool isRun = std::holds_alternative<RunJobStatement>(statement);
+    // Every write carries a key, one per call, so that sending it again is safe: Qt re-sends a POST
+    // once when a kept-alive connection drops before any answer, and a lost answer is retried here. The
+    // service answers a repeated key with the first request's answer (RUN JOB: CONTRACT §4).
+    const bool isWrite = !isReadStatement(statement);
     QString key = idempotencyKey;
-    if (isRun && key.isEmpty())
+    if (isWrite && key.isEmpty())
         key = newIdempotencyKey();
-    return executeText(printStatement(statement), key, isRun);
+    return executeText(printStatement(statement), key, isWrite);
 }
 
 ApiReply<json>* ApiClient::executeText(const std::string& statement, const QString& idempotencyKey,
@@ -298,6 +302,14 @@ ApiReply<json>* ApiClient::executeText(const std::string& statement, const QStri
     if (const auto problem = connectionProblem()) {
         QTimer::singleShot(0, reply, [reply, problem = *problem] { reply->reject(problem); });
         return reply;
+    }
+    if (!idempotencyKey.isEmpty()) {
+        if (auto problem = idempotencyKeyProblem(idempotencyKey.toStdString())) {
+            QTimer::singleShot(0, reply, [reply, message = QString::fromStdString(*problem)] {
+                reply->reject({ApiError::Kind::Invalid, message});
+            });
+            return reply;
+        }
     }
     postStatement(call);
     return reply;
@@ -320,10 +332,10 @@ void ApiClient::postStatement(const std::shared_ptr<StatementCall>& call) {
             if (r.error) {
                 const bool lost =
                     r.error->kind == ApiError::Kind::Network || r.error->kind == ApiError::Kind::Timeout;
-                // Only RUN JOB is safe to repeat: its Idempotency-Key makes the service start one run.
-                if (lost && call->retryLostResponse && call->retriesDone < m_runRetryDelays.size() &&
+                // Writes are safe to repeat with their Idempotency-Key; reads are polled, not re-sent.
+                if (lost && call->retryLostResponse && call->retriesDone < m_writeRetryDelays.size() &&
                     !call->deadline.hasExpired()) {
-                    const auto delay = m_runRetryDelays[call->retriesDone++];
+                    const auto delay = m_writeRetryDelays[call->retriesDone++];
                     QTimer::singleShot(delay, this, [this, call] { postStatement(call); });
                     return;
                 }

@@ -40,8 +40,9 @@ struct LogChunk final {
 // Typed asynchronous calls to jobdeckd (CONTRACT §1, §2). Every statement goes through
 // POST /v1/resource/ with `Prefer: wait=<n>`; while the answer is PENDING the client polls
 // GET /v1/status/<requestId> until it is final or the statement timeout runs out. Every HTTP request
-// has a timeout. RUN JOB always carries an Idempotency-Key and is the only write retried after a lost
-// response (with the same key, so the service starts one run); other writes are never retried.
+// has a timeout. Every write carries an Idempotency-Key (the caller's for RUN JOB, else a fresh UUID per
+// call) and is retried with it after a lost response: the service starts one run for a RUN JOB key, and
+// answers a repeated key of another write with the first request's answer (docs/wire-format.md).
 class ApiClient final : public QObject {
     Q_OBJECT
 public:
@@ -58,9 +59,9 @@ public:
     void setStatementTimeout(std::chrono::milliseconds t) { m_statementTimeout = t; }
     // One HTTP exchange beyond any wait the service was asked to hold it for.
     void setRequestTimeout(std::chrono::milliseconds t) { m_requestTimeout = t; }
-    // Delays between RUN JOB attempts after a lost response; its size is the number of retries.
-    void setRunRetryDelays(std::vector<std::chrono::milliseconds> delays) {
-        m_runRetryDelays = std::move(delays);
+    // Delays between attempts of a write after a lost response; its size is the number of retries.
+    void setWriteRetryDelays(std::vector<std::chrono::milliseconds> delays) {
+        m_writeRetryDelays = std::move(delays);
     }
 
     // Any statement; the value is the whole apiResponse object.
@@ -150,8 +151,8 @@ private:
     int m_preferWaitSeconds = 10;
     std::chrono::milliseconds m_statementTimeout = std::chrono::seconds(60);
     std::chrono::milliseconds m_requestTimeout = std::chrono::seconds(15);
-    std::vector<std::chrono::milliseconds> m_runRetryDelays{std::chrono::milliseconds(500),
-                                                            std::chrono::milliseconds(1500)};
+    std::vector<std::chrono::milliseconds> m_writeRetryDelays{std::chrono::milliseconds(500),
+                                                              std::chrono::milliseconds(1500)};
     qint64 m_maxResponseBytes = 512LL * 1024 * 1024;
     // Decodes answers so a large one never stalls the GUI. One worker: answers are decoded and
     // delivered in the order they arrived. Declared last so it is destroyed (waiting for its work) first.

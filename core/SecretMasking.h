@@ -11,6 +11,7 @@ namespace jobdeck {
 
 struct AuditEntry;
 struct Cluster;
+struct ParseResult;
 struct SparkJob;
 struct SparkJobRun;
 
@@ -22,13 +23,25 @@ inline constexpr std::string_view kMask = "****";
 // Case-insensitive: "hoodie.x.PASSWORD", "--api-token", "spark.hadoop.fs.s3a.secret.key" are secret.
 bool isSecretKey(std::string_view key);
 
-// Masks a parameter or argument list:
-// - a "key=value" token whose key is secret keeps its key: "--db.password=x" -> "--db.password=****",
-//   "spark.a.secret=x" (after --conf, -c or --hudi-conf) -> "spark.a.secret=****";
-// - the token after an option without '=' whose name is secret: "--password x" -> "--password ****",
-//   unless that token is itself a long option ("--api-token --verbose": a flag, nothing to hide).
+// Masks a Job's PARAMETERS, read the way the service reads them (classifyParameters), in every form
+// spark-submit accepts:
+// - a configuration pair whose key is secret keeps its key, whatever carries it: "--conf" then
+//   "spark.a.secret=x", "-c" then "spark.a.secret=x", "--conf=spark.a.secret=x", "--hudi-conf" then
+//   "hoodie.x.password=y", "--hudi-conf=hoodie.x.password=y" (also after the application path) ->
+//   "...=****";
+// - any other token (an application argument, an option's value, an unknown option) is read as
+//   maskArguments reads it.
 // Everything else is returned unchanged.
 std::vector<std::string> maskParameters(const std::vector<std::string>& params);
+
+// Masks an application's arguments (what follows the path, or a run's effective arguments):
+// - "key=value" whose key is secret keeps its key: "--db.password=x" -> "--db.password=****",
+//   "auth_token=x" -> "auth_token=****", "-cspark.a.secret=x" -> "-cspark.a.secret=****";
+// - "--option=key=value" whose inner key is secret: "--conf=spark.a.secret=x",
+//   "--hoodie-conf=hoodie.x.password=y" -> "...=****";
+// - the token after an option without '=' whose name is secret: "--password x" -> "--password ****",
+//   unless that token is itself a long option ("--api-token --verbose": a flag, nothing to hide).
+std::vector<std::string> maskArguments(const std::vector<std::string>& arguments);
 
 // The inverse for ALTER: each secret value submitted as **** takes the stored value of the same key.
 // Keys match across both forms ("--password=****" finds a stored "--password x" and vice versa); the
@@ -51,6 +64,23 @@ void maskConfigs(std::map<std::string, std::string>& configs);
 void maskJob(SparkJob& job);        // parameters, arguments, sparkConfigs, hudiConfigs, misplacedHudiConfigs
 void maskRun(SparkJobRun& run);     // arguments, argumentOverrides
 void maskCluster(Cluster& cluster); // sparkConfigs, hudiConfigs, with
-void maskAudit(AuditEntry& entry);  // headers (the statement is masked by re-printing it where parsed)
+void maskAudit(AuditEntry& entry);  // headers (the statement is masked by maskStatement)
+
+// A statement's text as the audit log, SHOW AUDIT_LOG and the service's log lines show it, and the
+// secret values it hides (so that a message quoting the statement, such as a parse error naming a
+// token, can be scrubbed of them with scrubSecrets).
+struct MaskedStatement final {
+    std::string text;
+    std::vector<std::string> secrets; // longest first, none empty
+};
+// A statement that parsed is printed back with its PARAMETERS masked by maskParameters, its RUN
+// ARGUMENTS and cluster WITH pairs by maskPairs. Text that does not parse is masked token by token:
+// its quoted strings in order as maskArguments reads a list (plus: the string after a quoted secret
+// key, 'db.password' = 'x', is masked whole; an unterminated string runs to the end), and a bare
+// word=value whose word is secret loses its value. `parsed` is parseStatement(text).
+MaskedStatement maskStatement(const ParseResult& parsed, std::string_view text);
+MaskedStatement maskStatement(std::string_view text);
+// Replaces every occurrence of each secret in `message` by ****.
+void scrubSecrets(std::string& message, const std::vector<std::string>& secrets);
 
 } // namespace jobdeck

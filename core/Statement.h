@@ -145,4 +145,10 @@ inline std::string_view statementAction(const Statement& statement) {
     return actions[statement.index()];
 }
 
+// DESCRIBE and SHOW statements: they change nothing, so sending one twice is harmless.
+inline bool isReadStatement(const Statement& statement) {
+    const std::string_view action = statementAction(statement);
+    return action.starts_with("DESCRIBE") || action.starts_with("SHOW");
+}
+
 } // namespace jobdeck

@@ -204,7 +204,10 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Caller& calle
         respond(std::move(response));
         return;
     }
+    // Registered before its key is claimed, so a repeat that finds the claim finds the request too.
     context.requestId = m_registry.begin(caller.principal.projectUid);
+    if (context.idempotencyKey && answeredAsRepeat(context, statement, wait, respond))
+        return;
     if (!HttpServer::onIoThread()) {
         submitOnWorker(context, statement, wait, respond);
         return;
@@ -212,6 +215,50 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Caller& calle
     boost::asio::post(m_server.workers(),
                       [this, context = std::move(context), statement = std::move(statement), wait,
                        respond = std::move(respond)] { submitOnWorker(context, statement, wait, respond); });
+}
+
+bool HttpStatementRoutes::answeredAsRepeat(RequestContext& context, const std::string& statement,
+                                           std::optional<std::chrono::seconds> wait,
+                                           const Responder& respond) {
+    const auto claim = m_executor.claimIdempotencyKey(context, statement);
+    using Kind = RepeatedWrites::Claim::Kind;
+    if (claim.kind == Kind::First)
+        return false;
+    m_registry.abandon(context.principal.projectUid, context.requestId); // nobody was given its id
+    if (claim.kind == Kind::Conflict) {
+        respond(HttpResponse::error(400, RepeatedWrites::conflictMessage(*context.idempotencyKey)));
+        return true;
+    }
+    // The first request's answer, as it would be polled: reading it may commit queued writes (a worker's).
+    auto answer = [this, projectUid = context.principal.projectUid, requestId = claim.requestId, wait,
+                   respond] {
+        if (!wait) {
+            m_registry.acknowledge(projectUid, requestId, RequestRegistry::Durability::Durable);
+            respond(HttpResponse::json(dumpJson({{"requestId", requestId}})));
+            return;
+        }
+        m_registry.waitFor(
+            projectUid, requestId, *wait, [this, projectUid, requestId, wait, respond](StatusJson status) {
+                if (status.isFinal()) {
+                    respond(waitedAnswer(status, requestId, *wait));
+                    return;
+                }
+                boost::asio::post(m_server.workers(), [this, projectUid, requestId, wait, respond, status] {
+                    m_registry.acknowledge(projectUid, requestId, RequestRegistry::Durability::Durable);
+                    respond(waitedAnswer(status, requestId, *wait));
+                });
+            });
+    };
+    boost::asio::post(m_server.workers(), [answer = std::move(answer), respond] {
+        try {
+            answer();
+        } catch (const std::exception& e) {
+            spdlog::error("could not answer a repeated write: {}", e.what());
+            respond(HttpResponse::error(
+                503, "The service could not read the first answer to this Idempotency-Key; try again"));
+        }
+    });
+    return true;
 }
 
 HttpStatementRoutes::Outcome HttpStatementRoutes::execute(const RequestContext& context,

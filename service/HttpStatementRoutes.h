@@ -31,6 +31,11 @@ private:
     void status(const HttpRequest& request, const Caller& caller, Responder respond);
     void submitOnWorker(const RequestContext& context, const std::string& statement,
                         std::optional<std::chrono::seconds> wait, const Responder& respond);
+    // A write other than RUN JOB whose Idempotency-Key was seen within RepeatedWrites::kWindow: answered
+    // with the first request's id and status (or 400 when the key came with another statement), and
+    // true. Otherwise false (context.writeKeyHash set for a first write with a key).
+    bool answeredAsRepeat(RequestContext& context, const std::string& statement,
+                          std::optional<std::chrono::seconds> wait, const Responder& respond);
     struct Outcome {
         StatusJson status;
         RequestRegistry::Stored stored = RequestRegistry::Stored::Yes;

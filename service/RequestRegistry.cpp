@@ -69,6 +69,13 @@ std::string RequestRegistry::begin(const std::string& projectUid) {
     return id;
 }
 
+void RequestRegistry::abandon(const std::string& projectUid, const std::string& requestId) {
+    const std::lock_guard lock(m_mutex);
+    if (const auto it = m_pending.find(requestId);
+        it != m_pending.end() && it->second.projectUid == projectUid)
+        m_pending.erase(it);
+}
+
 void RequestRegistry::finish(const std::string& projectUid, const std::string& requestId,
                              const StatusJson& status, Stored stored) {
     if (stored == Stored::No) {

@@ -42,6 +42,8 @@ public:
 
     // Registers a new PENDING request of the project and returns its id.
     std::string begin(const std::string& projectUid);
+    // Forgets a request begun but never executed, whose id nobody was given.
+    void abandon(const std::string& projectUid, const std::string& requestId);
     // A new id, not registered: for a request whose id nobody sees before finish() has its status.
     static std::string newId();
     // Records the final status and wakes the waiters. With Stored::No it is persisted durably first; a

@@ -13,8 +13,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
-#include <cctype>
 #include <type_traits>
 
 namespace jobdeck {
@@ -30,170 +28,17 @@ bool isRunStatement(const Statement& s) {
            std::holds_alternative<ShowJobRunsStatement>(s);
 }
 
-// Masks inside single-quoted strings of text that did not parse: a 'key=value' whose key is secret keeps
-// its key, and the string following a quoted secret key ('--password', 'x' or 'db.password' = 'x') is
-// masked whole. Then bare key=value outside quotes. Errs on the side of masking. The values it hid are
-// added to `secrets`.
-std::string maskUnparsedText(std::string_view text, std::vector<std::string>& secrets) {
-    std::string out;
-    out.reserve(text.size());
-    bool maskNextString = false;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        if (text[i] != '\'') {
-            // Outside quotes: a bare word=value with a secret word loses its value.
-            if (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_' || text[i] == '-' ||
-                text[i] == '.') {
-                std::size_t end = i;
-                while (end < text.size() && text[end] != '\'' && text[end] != '=' &&
-                       !std::isspace(static_cast<unsigned char>(text[end])) && text[end] != ',' &&
-                       text[end] != '(' && text[end] != ')')
-                    ++end;
-                const std::string_view word = text.substr(i, end - i);
-                out += word;
-                i = end;
-                if (i < text.size() && text[i] == '=' && isSecretKey(word)) {
-                    out += '=';
-                    ++i;
-                    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
-                        out += text[i++];
-                    if (i < text.size() && text[i] != '\'') {
-                        const std::size_t valueStart = i;
-                        while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) &&
-                               text[i] != ',' && text[i] != ')')
-                            ++i;
-                        secrets.emplace_back(text.substr(valueStart, i - valueStart));
-                        out += kMask;
-                    } else {
-                        maskNextString = true;
-                    }
-                }
-                continue;
-            }
-            out += text[i++];
-            continue;
-        }
-        // A quoted string: '' inside is an escaped quote; an unterminated one runs to the end.
-        std::string content;
-        std::size_t j = i + 1;
-        while (j < text.size()) {
-            if (text[j] == '\'') {
-                if (j + 1 < text.size() && text[j + 1] == '\'') {
-                    content += '\'';
-                    j += 2;
-                    continue;
-                }
-                break;
-            }
-            content += text[j++];
-        }
-        const bool terminated = j < text.size();
-        std::string masked;
-        if (maskNextString) {
-            masked = std::string(kMask);
-            secrets.push_back(content);
-            maskNextString = false;
-        } else if (const auto eq = content.find('=');
-                   eq != std::string::npos && isSecretKey(content.substr(0, eq))) {
-            masked = content.substr(0, eq + 1) + std::string(kMask);
-            secrets.push_back(content.substr(eq + 1));
-        } else {
-            masked = content;
-            maskNextString = isSecretKey(content) && !content.empty();
-        }
-        out += '\'';
-        for (const char c : masked) {
-            out += c;
-            if (c == '\'')
-                out += '\'';
-        }
-        if (terminated)
-            out += '\'';
-        i = terminated ? j + 1 : text.size();
-    }
-    return out;
-}
-
-// What masking hid from a list: the tail of each token that masking replaced by ****.
-void collectMasked(const std::vector<std::string>& original, const std::vector<std::string>& masked,
-                   std::vector<std::string>& secrets) {
-    for (std::size_t i = 0; i < original.size() && i < masked.size(); ++i)
-        if (original[i] != masked[i] && masked[i].size() >= kMask.size())
-            secrets.push_back(
-                original[i].substr(std::min(original[i].size(), masked[i].size() - kMask.size())));
-}
-
-void maskPairsCollecting(std::vector<std::pair<std::string, std::string>>& pairs,
-                         std::vector<std::string>& secrets) {
-    const auto original = pairs;
-    maskPairs(pairs);
-    for (std::size_t i = 0; i < pairs.size(); ++i)
-        if (pairs[i].second != original[i].second)
-            secrets.push_back(original[i].second);
-}
-
-// The statement with its secret values masked; the values it hid are added to `secrets`.
-Statement maskStatement(Statement statement, std::vector<std::string>& secrets) {
-    std::visit(
-        [&](auto& s) {
-            using T = std::decay_t<decltype(s)>;
-            if constexpr (std::is_same_v<T, CreateJobStatement>) {
-                auto masked = maskParameters(s.parameters);
-                collectMasked(s.parameters, masked, secrets);
-                s.parameters = std::move(masked);
-            } else if constexpr (std::is_same_v<T, AlterJobStatement>) {
-                if (s.parameters) {
-                    auto masked = maskParameters(*s.parameters);
-                    collectMasked(*s.parameters, masked, secrets);
-                    s.parameters = std::move(masked);
-                }
-            } else if constexpr (std::is_same_v<T, RunJobStatement>) {
-                maskPairsCollecting(s.arguments, secrets);
-            } else if constexpr (std::is_same_v<T, CreateClusterStatement> ||
-                                 std::is_same_v<T, AlterClusterStatement>) {
-                maskPairsCollecting(s.with, secrets);
-            }
-        },
-        statement);
-    return statement;
-}
-
-// The text the audit log and the logs show, and the secret values it hides (so that messages quoting
-// the statement, such as a parse error naming a token, can be scrubbed of them too).
-struct MaskedStatement {
-    std::string text;
-    std::vector<std::string> secrets;
-};
-
-MaskedStatement maskedText(const ParseResult& parsed, std::string_view text) {
-    MaskedStatement result;
-    if (parsed.statement)
-        result.text = printStatement(maskStatement(*parsed.statement, result.secrets));
-    else
-        result.text = maskUnparsedText(text, result.secrets);
-    // Longest first, so a secret that contains another is replaced whole.
-    std::erase_if(result.secrets,
-                  [](const std::string& secret) { return secret.empty() || secret == kMask; });
-    std::sort(result.secrets.begin(), result.secrets.end(),
-              [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-    return result;
-}
-
 void scrub(ApiStatus& status, const std::vector<std::string>& secrets) {
-    if (!status.errorMessage)
-        return;
-    std::string& message = *status.errorMessage;
-    for (const auto& secret : secrets)
-        for (auto at = message.find(secret); at != std::string::npos;
-             at = message.find(secret, at + kMask.size()))
-            message.replace(at, secret.size(), kMask);
+    if (status.errorMessage)
+        scrubSecrets(*status.errorMessage, secrets);
 }
 
 } // namespace
 
 StatementExecutor::StatementExecutor(Storage& storage, EventBus& events)
     : m_storage(storage)
-    , m_events(events) {}
+    , m_events(events)
+    , m_repeatedWrites(storage) {}
 
 void StatementExecutor::setRunStatements(RunStatements* runs) {
     m_runs.store(runs);
@@ -208,13 +53,7 @@ std::string StatementExecutor::clusterNotFoundMessage(std::string_view clusterNa
 }
 
 bool StatementExecutor::isReadStatement(const Statement& s) {
-    return std::holds_alternative<DescribeJobStatement>(s) || std::holds_alternative<ShowJobsStatement>(s) ||
-           std::holds_alternative<DescribeClusterStatement>(s) ||
-           std::holds_alternative<ShowClustersStatement>(s) ||
-           std::holds_alternative<DescribeProjectStatement>(s) ||
-           std::holds_alternative<ShowAuditLogStatement>(s) ||
-           std::holds_alternative<DescribeJobRunStatement>(s) ||
-           std::holds_alternative<ShowJobRunsStatement>(s);
+    return jobdeck::isReadStatement(s);
 }
 
 // A statement's parse and its masked text depend on its text alone.
@@ -235,8 +74,24 @@ bool StatementExecutor::isQuickRead(std::string_view statementText) {
             std::holds_alternative<DescribeClusterStatement>(*prepared->parsed.statement));
 }
 
+RepeatedWrites::Claim StatementExecutor::claimIdempotencyKey(RequestContext& context,
+                                                             std::string_view statementText) {
+    if (!context.idempotencyKey)
+        return {};
+    const auto prepared = prepare(statementText);
+    const auto& statement = prepared->parsed.statement;
+    // Reads are harmless to repeat, text that does not parse changes nothing, RUN JOB has its own rules.
+    if (!statement || isReadStatement(*statement) || std::holds_alternative<RunJobStatement>(*statement))
+        return {};
+    auto claim = m_repeatedWrites.claim(context.principal.projectUid, *context.idempotencyKey, statementText,
+                                        context.requestId);
+    if (claim.kind == RepeatedWrites::Claim::Kind::First)
+        context.writeKeyHash = claim.statementHash;
+    return claim;
+}
+
 std::string StatementExecutor::maskStatementText(std::string_view statementText) {
-    return maskedText(parseStatement(statementText), statementText).text;
+    return maskStatement(statementText).text;
 }
 
 std::shared_ptr<const StatementExecutor::Prepared>
@@ -248,7 +103,7 @@ StatementExecutor::prepare(std::string_view statementText) {
     }
     auto prepared = std::make_shared<Prepared>();
     prepared->parsed = parseStatement(statementText);
-    prepared->masked = maskedText(prepared->parsed, statementText);
+    prepared->masked = maskStatement(prepared->parsed, statementText);
     // Reads come back with the same text again and again; writes rarely do, and may be large.
     if (prepared->parsed.statement && isReadStatement(*prepared->parsed.statement) &&
         statementText.size() <= kPreparedTextLimit) {
@@ -469,8 +324,12 @@ void StatementExecutor::writeAudit(const RequestContext& context, std::string_vi
         return;
     }
     m_storage.appendAudit(entry);
-    if (!context.requestId.empty())
-        m_storage.saveRequestStatus(context.principal.projectUid, context.requestId, status);
+    if (context.requestId.empty())
+        return;
+    m_storage.saveRequestStatus(context.principal.projectUid, context.requestId, status);
+    if (!context.writeKeyHash.empty() && context.idempotencyKey)
+        RepeatedWrites::record(m_storage, context.principal.projectUid, *context.idempotencyKey,
+                               context.writeKeyHash, context.requestId);
 }
 
 } // namespace jobdeck

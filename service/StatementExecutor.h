@@ -3,6 +3,7 @@
 #include "core/ApiStatus.h"
 #include "core/Statement.h"
 #include "service/Principal.h"
+#include "service/RepeatedWrites.h"
 #include "service/StatusJson.h"
 #include "service/TextHash.h"
 
@@ -33,6 +34,9 @@ struct RequestContext final {
     std::uint64_t changeStamp = 0;
     std::string requestId; // when set, execute() stores the request's final status under it
     std::optional<std::string> idempotencyKey;
+    // Set by claimIdempotencyKey for the first write (other than RUN JOB) sent with its key: execute()
+    // records the key with the request's status (RepeatedWrites).
+    std::string writeKeyHash;
     std::map<std::string, std::string> clientHeaders; // x-onehouse-* (account-uid, link-uid, region, uuid)
 };
 
@@ -75,8 +79,13 @@ public:
     // queued writes first).
     bool isQuickRead(std::string_view statementText);
 
+    // A write other than RUN JOB sent with an Idempotency-Key (context.idempotencyKey, context.requestId
+    // set): the first with its key within RepeatedWrites::kWindow (context.writeKeyHash is then set), a
+    // repeat of it (the first request's id) or a conflict. Any other request is a First with nothing set.
+    RepeatedWrites::Claim claimIdempotencyKey(RequestContext& context, std::string_view statementText);
+
     // The statement text as the audit log and service logs show it: parsed, secret values masked and
-    // printed back; text that does not parse has the values of secret key=value pairs masked textually.
+    // printed back; text that does not parse masked token by token (core maskStatement).
     static std::string maskStatementText(std::string_view statementText);
 
     // "Job <name> does not exist": the same for a missing job and for another project's job. The run
@@ -144,6 +153,7 @@ private:
 
     Storage& m_storage;
     EventBus& m_events;
+    RepeatedWrites m_repeatedWrites;
     std::atomic<RunStatements*> m_runs{nullptr};
     std::atomic<ServiceMetrics*> m_metrics{nullptr};
     std::mutex m_cacheMutex;

@@ -154,6 +154,19 @@ BEGIN
     UPDATE key_changes SET generation = generation + 1 WHERE id = 1;
 END;
 )sql",
+    // 3: writes other than RUN JOB sent with an Idempotency-Key, so a repeat is answered with the first
+    // request's status (HttpStatementRoutes, RepeatedWrites).
+    R"sql(
+CREATE TABLE write_keys (
+    project_uid TEXT NOT NULL,
+    idempotency_key TEXT NOT NULL,
+    statement_hash TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (project_uid, idempotency_key)
+);
+CREATE INDEX write_keys_by_age ON write_keys(created_at);
+)sql",
 };
 
 constexpr int knownVersion = static_cast<int>(std::size(migrations));
@@ -697,6 +710,27 @@ std::optional<ApiStatus> Storage::findCommittedRequestStatus(const std::string& 
     if (!q.step())
         return std::nullopt;
     return nlohmann::json::parse(q.text(0)).get<ApiStatus>();
+}
+
+// --- Keyed writes -----------------------------------------------------------------------------------
+
+void Storage::saveWriteKey(const std::string& projectUid, const WriteKey& key, TimePoint expiredBefore) {
+    m_db->execute("DELETE FROM write_keys WHERE created_at < ?", formatTimestamp(expiredBefore));
+    m_db->execute(
+        "INSERT OR REPLACE INTO write_keys(project_uid, idempotency_key, statement_hash, request_id, "
+        "created_at) VALUES (?, ?, ?, ?, ?)",
+        projectUid, key.idempotencyKey, key.statementHash, key.requestId, formatTimestamp(key.at));
+}
+
+std::optional<Storage::WriteKey>
+Storage::findWriteKey(const std::string& projectUid, const std::string& idempotencyKey, TimePoint notBefore) {
+    auto r = freshReader();
+    auto q = r->query("SELECT statement_hash, request_id, created_at FROM write_keys "
+                      "WHERE project_uid = ? AND idempotency_key = ? AND created_at >= ?",
+                      projectUid, idempotencyKey, formatTimestamp(notBefore));
+    if (!q.step())
+        return std::nullopt;
+    return WriteKey{idempotencyKey, q.text(0), q.text(1), parseTimestamp(q.text(2)).value_or(notBefore)};
 }
 
 // --- Projects -------------------------------------------------------------------------------------

@@ -69,6 +69,8 @@ struct CreatedKey final {
 //   audit(seq PK AUTOINCREMENT, at, project_uid, key_id, role, statement, outcome, error_message,
 //         request_id, headers JSON)
 //   events(seq PK AUTOINCREMENT, project_uid, type, job_name, job_run_id, status, at)
+//   write_keys(project_uid, idempotency_key, statement_hash, request_id, created_at)
+//                                                                 PK(project_uid, idempotency_key)
 // Times are ISO-8601 UTC text with milliseconds (formatTimestamp), so they sort as text.
 class Storage final {
 public:
@@ -132,6 +134,19 @@ public:
     // At start: every request still PENDING in the database gets FAILED with `message` (its process
     // ended before it finished). Returns how many.
     int failUnfinishedRequests(const std::string& message);
+
+    // --- Keyed writes (see RepeatedWrites) ---------------------------------------------------------
+    struct WriteKey final {
+        std::string idempotencyKey;
+        std::string statementHash;
+        std::string requestId; // the first request sent with the key
+        TimePoint at{};
+    };
+    // Durable (joins the caller's transaction, if any); drops the keys recorded before `expiredBefore`.
+    void saveWriteKey(const std::string& projectUid, const WriteKey& key, TimePoint expiredBefore);
+    // The key as recorded at or after `notBefore`, committed now (no fsync; may run on an IO thread).
+    std::optional<WriteKey> findWriteKey(const std::string& projectUid, const std::string& idempotencyKey,
+                                         TimePoint notBefore);
 
     // --- Projects ---------------------------------------------------------------------------------
     // The project and its settings, without recentAudit.

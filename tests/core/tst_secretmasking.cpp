@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace jobdeck;
 using Strings = std::vector<std::string>;
 
@@ -78,6 +80,44 @@ private slots:
                        "s3://b/app.jar", "--date",
                        "2026-11-30",     "--mode=full"};
         QTest::newRow("empty list") << Strings{} << Strings{};
+        // Every form the classifier accepts for a configuration pair, and the option-like forms it
+        // refuses (a refused statement is still audited).
+        QTest::newRow("--conf=k=v") << Strings{"--conf=spark.db.password=X", "/app.py"}
+                                    << Strings{"--conf=spark.db.password=****", "/app.py"};
+        QTest::newRow("--conf=k=v with = in the value")
+            << Strings{"--conf=spark.db.password=a=b", "/app.py"}
+            << Strings{"--conf=spark.db.password=****", "/app.py"};
+        QTest::newRow("--hudi-conf=k=v") << Strings{"--hudi-conf=hoodie.ds.password=Y", "/app.py"}
+                                         << Strings{"--hudi-conf=hoodie.ds.password=****", "/app.py"};
+        QTest::newRow("-c k=v") << Strings{"-c", "spark.c.token=Z", "/app.py"}
+                                << Strings{"-c", "spark.c.token=****", "/app.py"};
+        QTest::newRow("-ck=v (refused)")
+            << Strings{"-cspark.c.token=Z", "/app.py"} << Strings{"-cspark.c.token=****", "/app.py"};
+        QTest::newRow("-c=k=v (refused)")
+            << Strings{"-c=spark.c.token=Z", "/app.py"} << Strings{"-c=spark.c.token=****", "/app.py"};
+        QTest::newRow("--hoodie-conf k=v (refused)")
+            << Strings{"--hoodie-conf", "hoodie.x.password=Y", "/app.py"}
+            << Strings{"--hoodie-conf", "hoodie.x.password=****", "/app.py"};
+        QTest::newRow("--hoodie-conf=k=v (refused)")
+            << Strings{"--hoodie-conf=hoodie.x.password=Y", "/app.py"}
+            << Strings{"--hoodie-conf=hoodie.x.password=****", "/app.py"};
+        QTest::newRow("--hudi-conf after the path")
+            << Strings{"/app.py", "--hudi-conf", "hoodie.x.password=Y", "--hudi-conf=hoodie.y.secret=W"}
+            << Strings{"/app.py", "--hudi-conf", "hoodie.x.password=****",
+                       "--hudi-conf=hoodie.y.secret=****"};
+        QTest::newRow("--conf=k=v after the path")
+            << Strings{"/app.py", "--conf=spark.x.credential=C", "--hoodie-conf=hoodie.z.token=T"}
+            << Strings{"/app.py", "--conf=spark.x.credential=****", "--hoodie-conf=hoodie.z.token=****"};
+        QTest::newRow("inline option value") << Strings{"--driver-java-options=-Dpassword=P", "/app.py"}
+                                             << Strings{"--driver-java-options=-Dpassword=****", "/app.py"};
+        QTest::newRow("option value") << Strings{"--driver-java-options", "-Ddb.password=P", "/app.py"}
+                                      << Strings{"--driver-java-options", "-Ddb.password=****", "/app.py"};
+        QTest::newRow("issue 19 example")
+            << Strings{"--conf=spark.db.password=X", "--hudi-conf=hoodie.ds.password=Y", "/app.py"}
+            << Strings{"--conf=spark.db.password=****", "--hudi-conf=hoodie.ds.password=****", "/app.py"};
+        QTest::newRow("a secret word in a value is a value")
+            << Strings{"--conf=spark.app.name=my-token=abc", "--conf", "spark.x=password=1", "/app.py"}
+            << Strings{"--conf=spark.app.name=my-token=abc", "--conf", "spark.x=password=1", "/app.py"};
     }
 
     void maskParameterForms() {
@@ -97,6 +137,14 @@ private slots:
         QTest::newRow("repeated key")
             << Strings{"app.jar", "--token", "first", "--x", "1", "--token", "second"};
         QTest::newRow("nothing secret") << Strings{"--conf", "spark.a=b", "app.jar", "--date", "d"};
+        QTest::newRow("= forms") << Strings{"--conf=spark.db.password=X",
+                                            "-c",
+                                            "spark.c.token=Z",
+                                            "--hudi-conf=hoodie.ds.password=Y=1",
+                                            "/app.py",
+                                            "--conf=spark.z.secret=W",
+                                            "--hudi-conf=hoodie.q.password=Q",
+                                            "--db-password=D"};
     }
 
     void unmaskRoundTrip() {
@@ -124,6 +172,17 @@ private slots:
                  (Strings{"app.jar", "--password=x"}));
         QCOMPARE(unmaskParameters({"app.jar", "--password", "****"}, {"app.jar", "--password=x"}),
                  (Strings{"app.jar", "--password", "x"}));
+        // A configuration stored as "--conf k=v" and sent back as "--conf=k=****" keeps its value, and the
+        // reverse; -c and --conf name the same setting.
+        QCOMPARE(unmaskParameters({"--conf=spark.db.password=****", "/app.py"},
+                                  {"--conf", "spark.db.password=X", "/app.py"}),
+                 (Strings{"--conf=spark.db.password=X", "/app.py"}));
+        QCOMPARE(unmaskParameters(
+                     {"-c", "spark.db.password=****", "--hudi-conf", "hoodie.ds.password=****", "/app.py"},
+                     {"--conf=spark.db.password=X", "--hudi-conf=hoodie.ds.password=Y", "/app.py"}),
+                 (Strings{"-c", "spark.db.password=X", "--hudi-conf", "hoodie.ds.password=Y", "/app.py"}));
+        QVERIFY(!findUnresolvedMask({"--conf=spark.db.password=****", "/app.py"},
+                                    {"--conf", "spark.db.password=X", "/app.py"}));
         // More masked occurrences than stored ones reuse the last stored value.
         QCOMPARE(unmaskParameters({"app.jar", "--token=****", "--token=****"}, {"app.jar", "--token=a"}),
                  (Strings{"app.jar", "--token=a", "--token=a"}));
@@ -192,6 +251,80 @@ private slots:
         maskAudit(entry);
         QCOMPARE(entry.headers.at("x-onehouse-api-secret"), std::string("****"));
         QCOMPARE(entry.headers.at("x-onehouse-region"), std::string("r"));
+    }
+
+    void maskArgumentForms() {
+        // A run's arguments have no path: every token is read as an application argument.
+        QCOMPARE(maskArguments(
+                     {"--conf=spark.x.password=P", "--db-password", "D", "--date", "d", "hoodie.y.token=T"}),
+                 (Strings{"--conf=spark.x.password=****", "--db-password", "****", "--date", "d",
+                          "hoodie.y.token=****"}));
+        SparkJobRun run;
+        run.arguments = {"--hoodie-conf=hoodie.z.secret=S", "--x", "1"};
+        maskRun(run);
+        QCOMPARE(run.arguments, (Strings{"--hoodie-conf=hoodie.z.secret=****", "--x", "1"}));
+    }
+
+    void maskStatementText_data() {
+        QTest::addColumn<QString>("statement");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<QStringList>("secrets");
+        QTest::newRow("parsed, = forms")
+            << "create job j type = 'PYTHON' parameters = ('--conf=spark.db.password=X1', "
+               "'--hudi-conf=hoodie.ds.password=Y1', '-c', 'spark.c.token=Z1', '/app.py', '--api-token=A1') "
+               "cluster = 'c'"
+            << "CREATE JOB j TYPE = 'PYTHON' PARAMETERS = ('--conf=spark.db.password=****', "
+               "'--hudi-conf=hoodie.ds.password=****', '-c', 'spark.c.token=****', '/app.py', "
+               "'--api-token=****') CLUSTER = 'c'"
+            << QStringList{"X1", "Y1", "Z1", "A1"};
+        QTest::newRow("parsed ALTER")
+            << "ALTER JOB j SET PARAMETERS = ('--conf', 'spark.db.password=X2', '/app.py', '--password', "
+               "'P2')"
+            << "ALTER JOB j SET PARAMETERS = ('--conf', 'spark.db.password=****', '/app.py', '--password', "
+               "'****')"
+            << QStringList{"X2", "P2"};
+        QTest::newRow("parsed RUN and WITH")
+            << "RUN JOB j ARGUMENTS = ('--db-password' = 'R3', '--date' = 'd')"
+            << "RUN JOB j ARGUMENTS = ('--db-password' = '****', '--date' = 'd')" << QStringList{"R3"};
+        QTest::newRow("unparsed, = forms")
+            << "CREATE JOB j TYPE = 'PYTHON' PARAMETERS = ('--conf=spark.db.password=X4', "
+               "'--hudi-conf=hoodie.ds.password=Y4', '-c=spark.c.token=Z4', '/app.py') CLUSTER 'c'"
+            << "CREATE JOB j TYPE = 'PYTHON' PARAMETERS = ('--conf=spark.db.password=****', "
+               "'--hudi-conf=hoodie.ds.password=****', '-c=spark.c.token=****', '/app.py') CLUSTER 'c'"
+            << QStringList{"X4", "Y4", "Z4"};
+        QTest::newRow("unparsed, separate tokens")
+            << "CREATE JOB j PARAMETERS ('--conf', 'spark.x.password=X5', '--api-token', 'A5', 'it''s'"
+            << "CREATE JOB j PARAMETERS ('--conf', 'spark.x.password=****', '--api-token', '****', 'it''s'"
+            << QStringList{"X5", "A5"};
+        QTest::newRow("unparsed, quoted key then value")
+            << "ALTER CLUSTER c WITH 'db.password' = 'W6' oops"
+            << "ALTER CLUSTER c WITH 'db.password' = '****' oops" << QStringList{"W6"};
+        QTest::newRow("unparsed, bare key=value")
+            << "ALTER CLUSTER x WITH db.password=B7"
+            << "ALTER CLUSTER x WITH db.password=****" << QStringList{"B7"};
+        QTest::newRow("unparsed, unterminated")
+            << "CREATE JOB u PARAMETERS = ('--conf=spark.a.secret=U8"
+            << "CREATE JOB u PARAMETERS = ('--conf=spark.a.secret=****" << QStringList{"U8"};
+    }
+
+    void maskStatementText() {
+        QFETCH(QString, statement);
+        QFETCH(QString, expected);
+        QFETCH(QStringList, secrets);
+        const MaskedStatement masked = maskStatement(statement.toStdString());
+        QCOMPARE(QString::fromStdString(masked.text), expected);
+        std::vector<std::string> hidden;
+        for (const QString& secret : secrets) {
+            QVERIFY2(std::find(masked.secrets.begin(), masked.secrets.end(), secret.toStdString()) !=
+                         masked.secrets.end(),
+                     qPrintable(secret));
+            hidden.push_back(secret.toStdString());
+        }
+        // What a parse error quotes is scrubbed with the same list.
+        std::string message = "near '" + statement.toStdString() + "'";
+        scrubSecrets(message, masked.secrets);
+        for (const auto& secret : hidden)
+            QVERIFY2(message.find(secret) == std::string::npos, message.c_str());
     }
 
     void maskPairsForWithAndOverrides() {

@@ -5,6 +5,8 @@
 
 #include <QtTest>
 
+#include <thread>
+
 using namespace jobdeck;
 using namespace jobdeck::teststatus;
 using json = nlohmann::json;
@@ -37,6 +39,45 @@ class TestAudit final : public QObject {
         QVERIFY2(log.dump().find(secret) == std::string::npos, (secret + " in " + log.dump()).c_str());
         QVERIFY2(!m_service.errorOutput().contains(QString::fromStdString(secret)),
                  "secret in the service log");
+    }
+
+    // Every row of `sql`'s answer, columns joined: what is on disk.
+    static std::string tableText(SqliteDatabase& db, const char* sql) {
+        std::string text;
+        auto q = db.query(sql);
+        while (q.step())
+            for (int column = 0; column < 2; ++column)
+                text += q.isNull(column) ? std::string() : q.text(column) + "\n";
+        return text;
+    }
+
+    // Makes a CREATE JOB with `parameters` fail inside the service (the test holds the database's write
+    // lock beyond the service's busy timeout) and returns the "Statement failed:" line it logged.
+    QString statementFailedLine(const QString& parameters) {
+        const qsizetype logged = m_service.errorOutput().size();
+        auto db = SqliteDatabase::open(m_service.dataDir().toStdString() + "/jobdeck.db");
+        db->execute("BEGIN IMMEDIATE");
+        std::thread release([&] {
+            QDeadlineTimer guard(60000);
+            while (!m_service.errorOutput().mid(logged).contains("Statement failed:") && !guard.hasExpired())
+                QThread::msleep(100);
+            db->execute("ROLLBACK");
+        });
+        HttpHeaders headers = m_admin.headers();
+        headers.append(qMakePair(QByteArray("Prefer"), QByteArray("wait=50")));
+        headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
+        const QByteArray body = QByteArray::fromStdString(json{
+            {"statement", "CREATE JOB eqfail TYPE = 'PYTHON' PARAMETERS = (" + parameters.toStdString() +
+                              ") CLUSTER = 'c'"}}.dump());
+        const auto answer = request(m_service.url("/v1/resource/"), "POST", body, headers, 60000);
+        release.join();
+        if (answer.status != 200)
+            qWarning() << "the failing CREATE JOB was answered" << answer.status << answer.body
+                       << answer.error;
+        for (const QString& line : m_service.errorOutput().mid(logged).split('\n'))
+            if (line.contains("Statement failed:"))
+                return line;
+        return {};
     }
 
 private slots:
@@ -150,6 +191,76 @@ private slots:
         QCOMPARE(statusOf(unterminated), kInvalid);
         for (const char* secret : {"S3CR3T-broken1", "S3CR3T-broken2", "S3CR3T-bare", "S3CR3T-open"})
             verifyNowhere(secret);
+    }
+
+    // Issue 19: the '=' forms of --conf and --hudi-conf (and every other form the classifier reads) are
+    // masked wherever the statement or the job's parameters are shown or stored for display.
+    void equalsFormsAreMaskedEverywhere() {
+        QVERIFY(statementSucceeds(m_service, m_admin, "ALTER PROJECT SET HUDI_CONFIGS = ENABLED"));
+        QVERIFY(statementSucceeds(m_service, m_admin,
+                                  "ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.ds.password', "
+                                  "'hoodie.ds.token')"));
+        const QString parameters =
+            "'--conf=spark.db.password=EQX-conf', '--hudi-conf=hoodie.ds.password=EQY-hudi', "
+            "'-c', 'spark.c.token=EQZ-alias', '--hudi-conf', 'hoodie.ds.token=EQT-hudi2', "
+            "'/app.py', '--conf=spark.app.secret=EQA-arg', '--db-password', 'EQB-arg'";
+        const auto created =
+            run("CREATE JOB eqforms TYPE = 'PYTHON' PARAMETERS = (" + parameters + ") CLUSTER = 'c'");
+        QCOMPARE(statusOf(created), kSuccess);
+        const std::vector<std::string> secrets{"EQX-conf",  "EQY-hudi", "EQZ-alias",
+                                               "EQT-hudi2", "EQA-arg",  "EQB-arg"};
+        const auto job =
+            run("DESCRIBE JOB eqforms", &m_viewer)["apiResponse"]["describeJobApiResponse"]["sparkJob"];
+        QCOMPARE(job["parameters"],
+                 json({"--conf=spark.db.password=****", "--hudi-conf=hoodie.ds.password=****", "-c",
+                       "spark.c.token=****", "--hudi-conf", "hoodie.ds.token=****", "/app.py",
+                       "--conf=spark.app.secret=****", "--db-password", "****"}));
+        QCOMPARE(job["sparkConfigs"]["spark.db.password"].get<std::string>(), std::string("****"));
+        QCOMPARE(job["hudiConfigs"]["hoodie.ds.password"].get<std::string>(), std::string("****"));
+        const auto jobs = run("SHOW JOBS", &m_viewer);
+        QCOMPARE(statusOf(jobs), kSuccess);
+        // ALTER with exactly what DESCRIBE showed keeps every stored value.
+        QStringList quoted;
+        for (const auto& p : job["parameters"])
+            quoted << "'" + QString::fromStdString(p.get<std::string>()) + "'";
+        const auto altered = run("ALTER JOB eqforms SET PARAMETERS = (" + quoted.join(", ") + ")");
+        QCOMPARE(statusOf(altered), kSuccess);
+        auto db = SqliteDatabase::open(m_service.dataDir().toStdString() + "/jobdeck.db");
+        {
+            auto q = db->query("SELECT parameters FROM jobs WHERE name = 'eqforms'");
+            QVERIFY(q.step());
+            QCOMPARE(json::parse(q.text(0)),
+                     json({"--conf=spark.db.password=EQX-conf", "--hudi-conf=hoodie.ds.password=EQY-hudi",
+                           "-c", "spark.c.token=EQZ-alias", "--hudi-conf", "hoodie.ds.token=EQT-hudi2",
+                           "/app.py", "--conf=spark.app.secret=EQA-arg", "--db-password", "EQB-arg"}));
+        }
+        // A statement that does not parse (no '=' after CLUSTER) is masked token by token.
+        const auto invalid =
+            run("CREATE JOB eqbad TYPE = 'PYTHON' PARAMETERS = (" + parameters + ") CLUSTER 'c'");
+        QCOMPARE(statusOf(invalid), kInvalid);
+        // Next, while no read's audit entry waits for its group commit (the write above committed them).
+        const auto failedText = statementFailedLine(parameters);
+        QVERIFY2(
+            failedText.contains("'--conf=spark.db.password=****', '--hudi-conf=hoodie.ds.password=****'"),
+            qPrintable(failedText));
+        const auto invalidText = entryFor(invalid)["statement"].get<std::string>();
+        QVERIFY2(invalidText.find("'--conf=spark.db.password=****', '--hudi-conf=hoodie.ds.password=****'") !=
+                     std::string::npos,
+                 invalidText.c_str());
+
+        const std::string shownJobs = jobs.dump();
+        const std::string createdText = entryFor(created)["statement"].get<std::string>();
+        QVERIFY2(createdText.find("'--hudi-conf=hoodie.ds.password=****'") != std::string::npos,
+                 createdText.c_str());
+        const std::string onDisk = tableText(*db, "SELECT statement, ifnull(error_message, '') FROM audit") +
+                                   tableText(*db, "SELECT status FROM requests");
+        for (const auto& secret : secrets) {
+            QVERIFY2(job.dump().find(secret) == std::string::npos, job.dump().c_str());
+            QVERIFY2(shownJobs.find(secret) == std::string::npos, secret.c_str());
+            QVERIFY2(onDisk.find(secret) == std::string::npos, (secret + " in the database").c_str());
+            QVERIFY2(invalid.dump().find(secret) == std::string::npos, invalid.dump().c_str());
+            verifyNowhere(secret);
+        }
     }
 
     void readStatementsAreAuditedAfterTheyAreAnswered() {
