@@ -1,5 +1,7 @@
 #include "service/LogTarget.h"
 
+#include "service/LogEscaping.h"
+
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/spdlog.h>
 
@@ -56,9 +58,9 @@ void LogTarget::apply(const std::string& target) {
     if (target != "auto" && target != "journal" && target != "stderr")
         throw std::invalid_argument("invalid log target '" + target + "': expected auto, journal or stderr");
     if (target == "stderr" || (target == "auto" && !stderrIsJournal()))
-        return; // spdlog's default pattern
-    auto formatter = std::make_unique<spdlog::pattern_formatter>();
-    formatter->add_flag<PriorityFlag>('*').set_pattern("%*%v");
+        return; // spdlog's default pattern, escaped (escapeEveryLogLine)
+    auto formatter = escapingFormatter();
+    formatter->add_flag<PriorityFlag>('*').set_pattern("%*%~");
     spdlog::set_formatter(std::move(formatter));
 }
 

@@ -2,6 +2,7 @@
 // line on stderr.
 #include "core/HeapRetention.h"
 #include "service/ConfigFile.h"
+#include "service/LogEscaping.h"
 #include "service/Principal.h"
 #include "service/ServiceApp.h"
 #include "service/Storage.h"
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
     retainFreedHeap(); // every CREATE/ALTER validates its parameters
     // stdout carries only what callers parse (the listening line, keys); the log goes to stderr.
     spdlog::set_default_logger(spdlog::stderr_color_mt("jobdeckd"));
+    escapeEveryLogLine();
     if (argc > 1 && argv[1][0] != '-' && std::string_view(argv[1]) != "serve" &&
         std::string_view(argv[1]) != "keys")
         return fail("unknown command '" + std::string(argv[1]) +
@@ -100,9 +102,23 @@ int main(int argc, char** argv) {
                                          "Seconds requests in flight get at SIGTERM (default 10)")
         ->check(CLI::NonNegativeNumber);
     serveCommand
+        ->add_option_function<long long>("--first-byte-timeout", seconds(serve.firstByteTimeout),
+                                         "Seconds a new connection may stay silent (default 5)")
+        ->check(CLI::PositiveNumber);
+    serveCommand
         ->add_option("--max-connections", serve.maxConnections,
-                     "Open connections beyond which new ones get 503")
+                     "Open connections; when full, the oldest idle one makes room, else 503")
         ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    serveCommand
+        ->add_option("--reserved-connections", serve.reservedConnections,
+                     "Connections kept for requests in progress: idle ones never hold them")
+        ->check(CLI::Range(0, 100000))
+        ->capture_default_str();
+    serveCommand
+        ->add_option("--max-connections-per-address", serve.maxConnectionsPerAddress,
+                     "Open connections from one client address, beyond it 503 (0: no limit)")
+        ->check(CLI::Range(0, 100000))
         ->capture_default_str();
     serveCommand->add_option("--workers", serve.workerThreads, "Threads that run statements")
         ->check(CLI::Range(1, 256))
