@@ -1,5 +1,7 @@
 #include "service/HttpServer.h"
 
+#include "core/Utf8.h"
+#include "service/HttpRequestParser.h"
 #include "service/ServerStream.h"
 
 #include <boost/asio/dispatch.hpp>
@@ -17,6 +19,8 @@
 #include <iterator>
 #include <limits>
 #include <stdexcept>
+
+#include <sys/resource.h>
 
 namespace jobdeck {
 
@@ -44,66 +48,6 @@ std::string oneLine(std::string_view text) {
     return out;
 }
 
-int hexValue(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-std::optional<std::string> percentDecode(std::string_view text, bool plusIsSpace) {
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '%') {
-            if (i + 2 >= text.size())
-                return std::nullopt;
-            const int high = hexValue(text[i + 1]);
-            const int low = hexValue(text[i + 2]);
-            if (high < 0 || low < 0)
-                return std::nullopt;
-            out.push_back(static_cast<char>(high * 16 + low));
-            i += 2;
-        } else if (plusIsSpace && text[i] == '+') {
-            out.push_back(' ');
-        } else {
-            out.push_back(text[i]);
-        }
-    }
-    return out;
-}
-
-// Splits the target into a decoded path and query; false when the encoding is broken.
-bool splitTarget(HttpRequest& request) {
-    const std::string_view target = request.target;
-    const std::size_t mark = target.find('?');
-    auto path = percentDecode(target.substr(0, mark), false);
-    if (!path)
-        return false;
-    request.path = std::move(*path);
-    if (mark == std::string_view::npos)
-        return true;
-    std::string_view rest = target.substr(mark + 1);
-    while (!rest.empty()) {
-        const std::size_t amp = rest.find('&');
-        const std::string_view pair = rest.substr(0, amp);
-        rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
-        if (pair.empty())
-            continue;
-        const std::size_t eq = pair.find('=');
-        auto key = percentDecode(pair.substr(0, eq), true);
-        auto value =
-            percentDecode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1), true);
-        if (!key || !value)
-            return false;
-        request.query[std::move(*key)] = std::move(*value);
-    }
-    return true;
-}
-
 thread_local bool t_ioThread = false;
 
 void logRequest(bool accessLog, std::string_view method, std::string_view path, int status,
@@ -113,10 +57,10 @@ void logRequest(bool accessLog, std::string_view method, std::string_view path, 
     if (!spdlog::should_log(level))
         return;
     const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started).count();
-    // A path can be 16 KiB long; the log keeps its start.
-    spdlog::log(level, "http method={} path={} status={} duration_ms={:.3f} project={}",
-                oneLine(method.substr(0, 16)), oneLine(path.substr(0, 256)), status,
-                static_cast<double>(micros) / 1000.0, projectUid.empty() ? "-" : projectUid);
+    // A path can be 16 KiB long; the log keeps its start. The log's formatter escapes what it holds.
+    spdlog::log(level, "http method={} path={} status={} duration_ms={:.3f} project={}", method.substr(0, 16),
+                path.substr(0, 256), status, static_cast<double>(micros) / 1000.0,
+                projectUid.empty() ? "-" : projectUid);
 }
 
 } // namespace
@@ -134,7 +78,9 @@ bool HttpRequest::hasHeader(std::string_view name) const {
 HttpResponse HttpResponse::error(int status, std::string_view reason) {
     HttpResponse response;
     response.status = status;
-    const std::string line = oneLine(reason);
+    // One line of UTF-8 whatever the reason quotes (a path, a header): bytes that are not UTF-8 become
+    // U+FFFD, the same in the header and the body.
+    const std::string line = oneLine(replaceInvalidUtf8(reason));
     response.body =
         nlohmann::json{{"error", line}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     response.headers.emplace_back("grpc-message", line);
@@ -150,18 +96,47 @@ HttpResponse HttpResponse::json(const std::string& body) {
 // One connection. Everything below runs on the thread of the connection's IO context.
 class HttpServer::Session final : public std::enable_shared_from_this<Session> {
 public:
-    Session(HttpServer& server, Socket socket)
-        : m_server(server)
-        , m_stream(std::move(socket), server.m_tls.get()) {}
+    // What the connection is doing, for admission (HttpServer::admit): which connections may be
+    // closed to make room for a new one, oldest first.
+    enum class Phase : std::uint8_t {
+        Fresh, // accepted, not one byte received yet
+        Idle,  // waiting for a request, or reading its header
+        Busy,  // a request is being read, handled or answered
+        Gone,  // refused or evicted: closing
+    };
 
-    ~Session() { m_server.sessionEnded(); }
+    Session(HttpServer& server, Socket socket, std::string address)
+        : m_server(server)
+        , m_stream(std::move(socket), server.m_tls.get())
+        , m_address(std::move(address)) {}
+
+    ~Session() { m_server.sessionEnded(m_address, m_counted); }
+
+    const std::string& address() const { return m_address; }
+    // Counted against its address's limit (set by the server under its lock, before start()).
+    void setCounted() { m_counted = true; }
+    Phase phase() const { return m_phase.load(std::memory_order_relaxed); }
+    Clock::rep phaseSince() const { return m_phaseSince.load(std::memory_order_relaxed); }
+
+    // Closes the connection (from any thread) to make room for a new one; false when it has a request
+    // in progress or is already going.
+    bool evict() {
+        Phase current = phase();
+        if (current == Phase::Busy || current == Phase::Gone ||
+            !m_phase.compare_exchange_strong(current, Phase::Gone))
+            return false;
+        net::post(m_stream.get_executor(), [self = shared_from_this()] { self->close(); });
+        return true;
+    }
 
     void start() {
-        net::dispatch(m_stream.get_executor(),
-                      [self = shared_from_this()] { self->afterHandshake([self] { self->readHeader(); }); });
+        net::dispatch(m_stream.get_executor(), [self = shared_from_this()] {
+            self->afterFirstByte([self] { self->afterHandshake([self] { self->readHeader(); }); });
+        });
     }
 
     void reject(int status, std::string_view reason) {
+        m_phase.store(Phase::Gone);
         net::dispatch(m_stream.get_executor(),
                       [self = shared_from_this(), status, reason = std::string(reason)] {
                           self->afterHandshake([self, status, reason] {
@@ -196,6 +171,21 @@ public:
 private:
     // Under TLS the handshake comes first, within the header timeout; a client that fails it (plain
     // HTTP sent to the HTTPS port, an untrusted certificate) is closed without an answer.
+    // A connection that sends nothing gets a much shorter time than one that has started (a TLS
+    // handshake or a request header).
+    template <class Next> void afterFirstByte(Next next) {
+        expireAfter(m_server.m_options.firstByteTimeout);
+        m_stream.socket().async_wait(tcp::socket::wait_read, [self = shared_from_this(),
+                                                              next = std::move(next)](beast::error_code ec) {
+            if (ec) {
+                self->close();
+                return;
+            }
+            self->setPhase(Phase::Idle);
+            next();
+        });
+    }
+
     template <class Next> void afterHandshake(Next next) {
         if (!m_stream.isTls()) {
             next();
@@ -219,8 +209,8 @@ private:
         }
         m_busy = false;
         m_parser.emplace();
-        m_parser->header_limit(static_cast<std::uint32_t>(m_server.m_options.headerTotalLimit));
-        m_parser->body_limit(m_server.m_options.bodyLimit);
+        HttpRequestParser::applyLimits(*m_parser, m_server.m_options);
+        setPhase(Phase::Idle);
         expireAfter(m_firstRequest ? m_server.m_options.headerTimeout : m_server.m_options.idleTimeout);
         http::async_read_header(
             m_stream, m_buffer, *m_parser,
@@ -237,21 +227,13 @@ private:
             return;
         }
         m_busy = true;
+        setPhase(Phase::Busy);
         const auto& header = m_parser->get();
         m_method = std::string(view(header.method_string()));
         m_path = std::string(view(header.target()).substr(0, view(header.target()).find('?')));
-        const std::size_t limit = m_server.m_options.headerLineLimit;
-        if (header.method_string().size() + header.target().size() + 9 > limit) {
-            writeAndClose(
-                HttpResponse::error(431, "Request line exceeds " + std::to_string(limit / 1024) + " KiB"));
+        if (auto refusal = HttpRequestParser::headerRefusal(header, m_server.m_options)) {
+            writeAndClose(std::move(*refusal));
             return;
-        }
-        for (const auto& field : header) {
-            if (field.name_string().size() + 2 + field.value().size() > limit) {
-                writeAndClose(HttpResponse::error(431, "Request header line exceeds " +
-                                                           std::to_string(limit / 1024) + " KiB"));
-                return;
-            }
         }
         if (beast::iequals(header[http::field::expect], "100-continue")) {
             auto cont = std::make_shared<http::response<http::empty_body>>(http::status::continue_, 11);
@@ -290,22 +272,14 @@ private:
     }
 
     void readFailed(beast::error_code ec) {
-        if (ec == http::error::end_of_stream || ec == net::error::operation_aborted ||
-            ec == net::error::connection_reset || ec == net::error::eof || ec == net::error::bad_descriptor ||
-            ServerStream::isTlsFailure(ec)) {
+        // A TLS peer that went away or spoke nonsense gets no answer.
+        auto refusal = ServerStream::isTlsFailure(ec)
+                           ? std::nullopt
+                           : HttpRequestParser::readRefusal(ec, m_server.m_options);
+        if (refusal)
+            writeAndClose(std::move(*refusal));
+        else
             close();
-        } else if (ec == http::error::body_limit) {
-            writeAndClose(HttpResponse::error(
-                413, "Request body exceeds " + std::to_string(m_server.m_options.bodyLimit) + " bytes"));
-        } else if (ec == http::error::header_limit) {
-            writeAndClose(HttpResponse::error(
-                431, "Request header exceeds " + std::to_string(m_server.m_options.headerTotalLimit / 1024) +
-                         " KiB"));
-        } else if (ec == http::error::partial_message) {
-            close();
-        } else {
-            writeAndClose(HttpResponse::error(400, "Malformed HTTP request: " + ec.message()));
-        }
     }
 
     void onBody(beast::error_code ec) {
@@ -316,18 +290,14 @@ private:
         m_deadline.store(kNever, std::memory_order_relaxed);
         auto message = m_parser->release();
         m_keepAlive = message.keep_alive();
-        auto request = std::make_shared<HttpRequest>();
-        request->method = std::string(view(message.method_string()));
-        request->target = std::string(view(message.target()));
-        request->body = std::move(message.body());
-        // The parsed fields themselves: no copy, lower-cased or not, of each header.
-        request->headers = std::move(static_cast<http::fields&>(message));
-        m_method = request->method;
-        if (!splitTarget(*request)) {
-            m_path = request->target;
-            writeResponse(HttpResponse::error(400, "Malformed percent-encoding in the request target"));
+        m_method = std::string(view(message.method_string()));
+        m_path = std::string(view(message.target()));
+        auto parsed = HttpRequestParser::request(std::move(message));
+        if (auto* refusal = std::get_if<HttpResponse>(&parsed)) {
+            writeResponse(std::move(*refusal));
             return;
         }
+        auto request = std::make_shared<HttpRequest>(std::move(std::get<HttpRequest>(parsed)));
         m_path = request->path;
         m_server.dispatch(request, [self = shared_from_this()](HttpResponse response) {
             // At once when answered inline on this connection's thread; queued from other threads.
@@ -419,7 +389,17 @@ private:
         m_deadline.store((Clock::now() + timeout).time_since_epoch().count(), std::memory_order_relaxed);
     }
 
+    // Not once it is Gone: an evicted connection stays evicted.
+    void setPhase(Phase phase) {
+        Phase current = m_phase.load(std::memory_order_relaxed);
+        while (current != Phase::Gone && current != phase &&
+               !m_phase.compare_exchange_weak(current, phase, std::memory_order_relaxed))
+            ;
+        m_phaseSince.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+    }
+
     void close() {
+        m_phase.store(Phase::Gone, std::memory_order_relaxed);
         beast::error_code ignored;
         m_stream.shutdown(tcp::socket::shutdown_both, ignored);
         m_stream.close(ignored);
@@ -427,6 +407,10 @@ private:
 
     HttpServer& m_server;
     ServerStream m_stream;
+    const std::string m_address; // the client's IP address
+    bool m_counted = false;
+    std::atomic<Phase> m_phase{Phase::Fresh};
+    std::atomic<Clock::rep> m_phaseSince{Clock::now().time_since_epoch().count()};
     beast::flat_buffer m_buffer;
     std::optional<http::request_parser<http::string_body>> m_parser;
     Clock::time_point m_started = Clock::now();
@@ -448,6 +432,22 @@ private:
 };
 
 namespace {
+
+// Each connection is a descriptor: the soft limit (often 1,024) is raised towards the hard one so the
+// connection limits, not the descriptors, decide, with room for the database, runs and their logs.
+void raiseOpenFileLimit(std::size_t connections) {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return;
+    const rlim_t wanted = static_cast<rlim_t>(connections) + 512;
+    if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < wanted) {
+        limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, limit.rlim_max);
+        ::setrlimit(RLIMIT_NOFILE, &limit);
+    }
+    if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < wanted)
+        spdlog::warn("open file limit {} is below the {} that --max-connections needs; raise LimitNOFILE",
+                     limit.rlim_cur, wanted);
+}
 
 std::vector<std::unique_ptr<net::io_context>> ioContexts(unsigned count) {
     std::vector<std::unique_ptr<net::io_context>> contexts;
@@ -487,6 +487,7 @@ bool HttpServer::onIoThread() {
 void HttpServer::listen() {
     if (!m_options.tlsCertificateFile.empty() || !m_options.tlsKeyFile.empty())
         m_tls = makeServerTlsContext(m_options.tlsCertificateFile, m_options.tlsKeyFile);
+    raiseOpenFileLimit(m_options.maxConnections + m_options.reservedConnections);
     const std::string where = m_options.address + ":" + std::to_string(m_options.port);
     beast::error_code ec;
     const auto address = net::ip::make_address(m_options.address, ec);
@@ -545,21 +546,69 @@ void HttpServer::accept() {
         // Each answer is one write; Nagle's algorithm would only hold it back.
         beast::error_code ignored;
         socket.set_option(tcp::no_delay(true), ignored);
-        auto session = std::make_shared<Session>(*this, std::move(socket));
-        bool full = false;
-        {
-            const std::lock_guard lock(m_sessionsMutex);
-            full = m_sessionCount >= m_options.maxConnections;
-            ++m_sessionCount;
-            std::erase_if(m_sessions, [](const std::weak_ptr<Session>& s) { return s.expired(); });
-            m_sessions.push_back(session);
-        }
-        if (full)
-            session->reject(503, "Too many connections");
+        const auto peer = socket.remote_endpoint(ignored);
+        auto session = std::make_shared<Session>(*this, std::move(socket), peer.address().to_string());
+        if (const auto refusal = admit(session))
+            session->reject(503, *refusal);
         else
             session->start();
         accept();
     });
+}
+
+std::optional<std::string> HttpServer::admit(const std::shared_ptr<Session>& session) {
+    // Released outside the lock: dropping the last reference to a session takes the lock.
+    std::vector<std::shared_ptr<Session>> sessions;
+    std::shared_ptr<Session> fresh, idle;
+    const std::lock_guard lock(m_sessionsMutex);
+    ++m_sessionCount;
+    std::erase_if(m_sessions, [](const std::weak_ptr<Session>& s) { return s.expired(); });
+    m_sessions.push_back(session);
+    std::size_t& fromAddress = m_addressCounts[session->address()];
+    if (m_options.maxConnectionsPerAddress > 0 && fromAddress >= m_options.maxConnectionsPerAddress)
+        return "Too many connections from this address";
+    ++fromAddress;
+    session->setCounted();
+    // Below the point where the reserve starts, nothing else to look at: the usual case, no scan.
+    const std::size_t waitingLimit =
+        m_options.maxConnections - std::min(m_options.reservedConnections, m_options.maxConnections - 1);
+    if (m_sessionCount <= waitingLimit)
+        return std::nullopt;
+    // Connections waiting for a request may hold at most `waitingLimit`, and all of them together
+    // at most maxConnections: beyond either, the oldest that has sent nothing, else the oldest idle
+    // one, is closed for the new one.
+    std::size_t open = 0, waiting = 0;
+    auto older = [](const std::shared_ptr<Session>& a, const std::shared_ptr<Session>& b) {
+        return !a || b->phaseSince() < a->phaseSince();
+    };
+    for (const auto& weak : m_sessions) {
+        auto other = weak.lock();
+        if (!other || other == session || other->phase() == Session::Phase::Gone)
+            continue;
+        ++open;
+        const auto phase = other->phase();
+        waiting += phase != Session::Phase::Busy ? 1 : 0;
+        if (phase == Session::Phase::Fresh && older(fresh, other))
+            fresh = other;
+        else if (phase == Session::Phase::Idle && older(idle, other))
+            idle = other;
+        sessions.push_back(std::move(other));
+    }
+    if (open < m_options.maxConnections && waiting < waitingLimit)
+        return std::nullopt;
+    for (auto* victim : {&fresh, &idle})
+        if (*victim && (*victim)->evict()) {
+            if (const auto now = Clock::now(); now - m_lastEvictionLog >= std::chrono::seconds(10)) {
+                m_lastEvictionLog = now;
+                spdlog::warn("connection limit reached ({} open, {} waiting for a request): closing the "
+                             "oldest idle connections to admit new ones",
+                             open, waiting);
+            }
+            return std::nullopt;
+        }
+    if (open < m_options.maxConnections)
+        return std::nullopt; // busy ones fill the reserve: the new one may still use it
+    return "Too many connections";
 }
 
 void HttpServer::sweep() {
@@ -584,9 +633,14 @@ void HttpServer::sweep() {
     });
 }
 
-void HttpServer::sessionEnded() {
+void HttpServer::sessionEnded(const std::string& address, bool counted) {
     const std::lock_guard lock(m_sessionsMutex);
     --m_sessionCount;
+    if (counted) {
+        const auto it = m_addressCounts.find(address);
+        if (it != m_addressCounts.end() && --it->second == 0)
+            m_addressCounts.erase(it);
+    }
     m_sessionsDone.notify_all();
 }
 
@@ -632,16 +686,7 @@ void HttpServer::stop(std::chrono::milliseconds grace) {
 
 const HttpServer::Route* HttpServer::findRoute(const std::string& method, const std::string& path,
                                                bool& pathKnown) const {
-    const Route* best = nullptr;
-    pathKnown = false;
-    for (const auto& route : m_routes) {
-        if (!path.starts_with(route.prefix))
-            continue;
-        pathKnown = true;
-        if (route.method == method && (!best || route.prefix.size() > best->prefix.size()))
-            best = &route;
-    }
-    return best;
+    return HttpRequestParser::matchRoute(m_routes, method, path, pathKnown);
 }
 
 struct HttpServer::Reply {
@@ -667,9 +712,7 @@ void HttpServer::dispatch(const std::shared_ptr<HttpRequest>& request, Responder
     bool pathKnown = false;
     const Route* route = findRoute(request->method, request->path, pathKnown);
     if (!route) {
-        respond(pathKnown ? HttpResponse::error(405, "Method " + request->method + " is not allowed on " +
-                                                         request->path)
-                          : HttpResponse::error(404, "Not found: " + request->path));
+        respond(HttpRequestParser::routeRefusal(request->method, request->path, pathKnown));
         return;
     }
     // Exactly once, whatever a handler does; an exception becomes a 500 that names no internals.

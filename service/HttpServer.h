@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -76,8 +77,16 @@ struct HttpServerOptions final {
     std::size_t headerTotalLimit = std::size_t{64} * 1024; // all header lines together: 431 beyond
     std::chrono::milliseconds headerTimeout{30'000};       // from the first byte to the end of the header
     std::chrono::milliseconds bodyTimeout{60'000};
-    std::chrono::milliseconds idleTimeout{60'000}; // a kept-alive connection waiting for a request
-    std::size_t maxConnections = 1024;             // beyond it new connections get 503
+    std::chrono::milliseconds idleTimeout{60'000};     // a kept-alive connection waiting for a request
+    std::chrono::milliseconds firstByteTimeout{5'000}; // a new connection that has sent nothing yet
+    // Open connections. When full, a new one closes the oldest that has sent nothing (else the oldest
+    // idle one) and takes its place; only when every connection has a request in progress is it 503.
+    std::size_t maxConnections = 1024;
+    // Connections waiting for a request (nothing sent, idle, header in progress) may hold at most
+    // maxConnections - reservedConnections: the rest is kept for requests in progress (health checks,
+    // authenticated long polls), and a new connection beyond it closes the oldest waiting one.
+    std::size_t reservedConnections = 64;
+    std::size_t maxConnectionsPerAddress = 128; // per client IP address, beyond it 503; 0: no limit
     unsigned ioThreads = 2;
     unsigned workerThreads = 4;
     bool accessLog = true; // one info line per request; otherwise at debug level
@@ -156,7 +165,10 @@ private:
     struct Reply;
     void handle(const Route& route, const HttpRequest& request, Reply& reply, Responder respond);
     const Route* findRoute(const std::string& method, const std::string& path, bool& pathKnown) const;
-    void sessionEnded();
+    // Counts the new connection and decides whether it may stay: the reason to refuse it (503), or
+    // nullopt, after closing an idle one for it when the limits are reached.
+    std::optional<std::string> admit(const std::shared_ptr<Session>& session);
+    void sessionEnded(const std::string& address, bool counted);
     // Every kSweepInterval: closes the connections whose current wait ran past its timeout.
     void sweep();
     static constexpr std::chrono::milliseconds kSweepInterval{100};
@@ -172,6 +184,8 @@ private:
     std::condition_variable m_sessionsDone;
     std::size_t m_sessionCount = 0;
     std::vector<std::weak_ptr<Session>> m_sessions;
+    std::unordered_map<std::string, std::size_t> m_addressCounts; // open connections per client address
+    std::chrono::steady_clock::time_point m_lastEvictionLog;
     std::atomic<bool> m_stopping{false};
     // One IO context per IO thread, each run by its thread alone: a connection lives on one of them
     // (round robin), so its handlers need no strand and IO threads never wake or lock each other.

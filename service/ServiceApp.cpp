@@ -148,7 +148,10 @@ int ServiceApp::run() {
     httpOptions.headerTimeout = m_options.headerTimeout;
     httpOptions.bodyTimeout = m_options.readTimeout;
     httpOptions.idleTimeout = m_options.idleTimeout;
+    httpOptions.firstByteTimeout = m_options.firstByteTimeout;
     httpOptions.maxConnections = m_options.maxConnections;
+    httpOptions.reservedConnections = m_options.reservedConnections;
+    httpOptions.maxConnectionsPerAddress = m_options.maxConnectionsPerAddress;
     httpOptions.workerThreads = m_options.workerThreads;
     httpOptions.accessLog = m_options.accessLog;
     httpOptions.tlsCertificateFile = m_options.tlsCertificate;

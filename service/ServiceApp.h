@@ -17,10 +17,13 @@ struct ServeOptions final {
 
     // Transport
     std::chrono::seconds headerTimeout{30};
-    std::chrono::seconds readTimeout{60};   // the body, and writing the answer
-    std::chrono::seconds idleTimeout{60};   // a kept-alive connection between requests
-    std::chrono::seconds shutdownGrace{10}; // requests in flight at SIGTERM get this long
+    std::chrono::seconds readTimeout{60};     // the body, and writing the answer
+    std::chrono::seconds idleTimeout{60};     // a kept-alive connection between requests
+    std::chrono::seconds shutdownGrace{10};   // requests in flight at SIGTERM get this long
+    std::chrono::seconds firstByteTimeout{5}; // a new connection that has sent nothing
     std::size_t maxConnections = 1024;
+    std::size_t reservedConnections = 64;       // kept for connections with a request in progress
+    std::size_t maxConnectionsPerAddress = 128; // 0: no limit
     unsigned workerThreads = 4;
     bool accessLog = true; // a structured info line per request (method, path, status, duration, project)
     std::string tlsCertificate; // PEM; with tlsKey, the listener speaks HTTPS only
