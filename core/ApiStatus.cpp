@@ -46,6 +46,15 @@ ApiStatus ApiStatus::failed(std::string message) {
     return s;
 }
 
+ApiStatus ApiStatus::internalError(std::string_view requestId, bool storage) {
+    std::string message = storage ? "Internal error: the service could not read or write its database"
+                                  : "Internal error: the service could not complete the statement";
+    message += requestId.empty()
+                   ? std::string(" (the service log has the details)")
+                   : " (request " + std::string(requestId) + "; the service log has the details)";
+    return failed(std::move(message));
+}
+
 ApiStatus ApiStatus::invalid(std::string message) {
     ApiStatus s;
     s.apiStatus = ApiOperationStatus::Invalid;

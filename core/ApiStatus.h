@@ -34,6 +34,9 @@ struct ApiStatus final {
     static ApiStatus failed(std::string message);
     // INVALID: a syntax or semantic error in the statement.
     static ApiStatus invalid(std::string message);
+    // FAILED by a fault of the service, not of the statement: the message names no internals (the
+    // service logs them) but the request id to find them by. `storage`: the database failed.
+    static ApiStatus internalError(std::string_view requestId, bool storage);
 
     bool isFinal() const { return apiStatus != ApiOperationStatus::Pending; }
     bool isError() const {

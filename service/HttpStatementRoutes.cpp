@@ -1,6 +1,7 @@
 #include "service/HttpStatementRoutes.h"
 
 #include "core/IdempotencyKey.h"
+#include "core/Utf8.h"
 #include "service/RequestRegistry.h"
 #include "service/StatementExecutor.h"
 
@@ -12,6 +13,7 @@
 #include <charconv>
 #include <exception>
 #include <utility>
+#include <vector>
 
 namespace jobdeck {
 
@@ -50,13 +52,15 @@ std::optional<std::chrono::seconds> preferredWait(std::string_view prefer) {
 }
 
 // The "statement" field of a request body, read without building a JSON tree: the same grammar as
-// nlohmann::json::parse, and, like the tree, the last of repeated keys counts.
+// nlohmann::json::parse. A key repeated at the top level stops the reading: which of two statements
+// was meant is not for the service to guess.
 class StatementField final : public nlohmann::json_sax<nlohmann::json> {
 public:
     bool isObject = false; // the body is a JSON object
     bool found = false;    // with a "statement" field
     bool isString = false; // whose value is a string
     std::string statement;
+    std::optional<std::string> repeatedKey; // the first top-level key seen twice
 
     bool null() override { return value(); }
     bool boolean(bool) override { return value(); }
@@ -79,6 +83,13 @@ public:
         return true;
     }
     bool key(string_t& name) override {
+        if (m_depth == 1) {
+            if (std::find(m_keys.begin(), m_keys.end(), name) != m_keys.end()) {
+                repeatedKey = name;
+                return false;
+            }
+            m_keys.push_back(name);
+        }
         m_statementNext = m_depth == 1 && name == "statement";
         return true;
     }
@@ -110,6 +121,7 @@ private:
 
     std::size_t m_depth = 0;
     bool m_statementNext = false;
+    std::vector<std::string> m_keys; // at the top level; a body has few
 };
 
 // The answer to a statement sent with `Prefer: wait`: its status (final or PENDING) with its id, and
@@ -162,18 +174,9 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Caller& calle
         respond(HttpResponse::error(404, "Not found: " + request.path));
         return;
     }
-    StatementField body;
-    if (!nlohmann::json::sax_parse(request.body, &body)) {
-        respond(HttpResponse::error(400, "Malformed JSON in the request body"));
-        return;
-    }
-    if (!body.isObject || !body.found) {
-        respond(
-            HttpResponse::error(400, "The request body must be a JSON object with a \"statement\" field"));
-        return;
-    }
-    if (!body.isString) {
-        respond(HttpResponse::error(400, "The \"statement\" field must be a string"));
+    auto read = readStatement(request.body);
+    if (auto* refusal = std::get_if<HttpResponse>(&read)) {
+        respond(std::move(*refusal));
         return;
     }
 
@@ -188,11 +191,8 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Caller& calle
         }
         context.idempotencyKey = key;
     }
-    for (const char* name :
-         {"x-onehouse-account-uid", "x-onehouse-link-uid", "x-onehouse-region", "x-onehouse-uuid"})
-        if (request.hasHeader(name))
-            context.clientHeaders[name] = std::string(request.header(name));
-    std::string statement = std::move(body.statement);
+    context.clientHeaders = auditedHeaders(request);
+    std::string statement = std::move(std::get<std::string>(read));
     const auto wait = preferredWait(request.header("prefer"));
     if (wait && m_executor.isQuickRead(statement)) {
         // Answered where it runs, with no hand-off; the status is recorded before the answer leaves.
@@ -259,6 +259,33 @@ bool HttpStatementRoutes::answeredAsRepeat(RequestContext& context, const std::s
         }
     });
     return true;
+}
+
+std::variant<std::string, HttpResponse> HttpStatementRoutes::readStatement(std::string_view body) {
+    StatementField field;
+    if (!nlohmann::json::sax_parse(body, &field)) {
+        if (field.repeatedKey)
+            return HttpResponse::error(400, "The request body has the key \"" +
+                                                field.repeatedKey->substr(0, 64) +
+                                                "\" more than once; send each key once");
+        return HttpResponse::error(400, "Malformed JSON in the request body");
+    }
+    if (!field.isObject || !field.found)
+        return HttpResponse::error(400, "The request body must be a JSON object with a \"statement\" field");
+    if (!field.isString)
+        return HttpResponse::error(400, "The \"statement\" field must be a string");
+    return std::move(field.statement);
+}
+
+std::map<std::string, std::string> HttpStatementRoutes::auditedHeaders(const HttpRequest& request) {
+    std::map<std::string, std::string> headers;
+    // Recorded as sent, except bytes that are not UTF-8 (U+FFFD instead): the audit log is JSON,
+    // and one client's header must never keep another's entries from being written.
+    for (const char* name :
+         {"x-onehouse-account-uid", "x-onehouse-link-uid", "x-onehouse-region", "x-onehouse-uuid"})
+        if (request.hasHeader(name))
+            headers[name] = replaceInvalidUtf8(request.header(name));
+    return headers;
 }
 
 HttpStatementRoutes::Outcome HttpStatementRoutes::execute(const RequestContext& context,

@@ -6,9 +6,11 @@
 #include "service/StatementExecutor.h"
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 namespace jobdeck {
 
@@ -25,6 +27,12 @@ public:
 
     // Adds the two routes to the server given at construction.
     void registerRoutes();
+
+    // The statement of a POST /v1/resource/ body, or the 400 refusing the body (not JSON, not an
+    // object, no string "statement", a key repeated at the top level).
+    static std::variant<std::string, HttpResponse> readStatement(std::string_view body);
+    // The x-onehouse-* headers the audit log records, as valid UTF-8.
+    static std::map<std::string, std::string> auditedHeaders(const HttpRequest& request);
 
 private:
     void submit(const HttpRequest& request, const Caller& caller, Responder respond);

@@ -448,7 +448,7 @@ ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatemen
             return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", record.run.jobRunId}}}});
         });
     } catch (const std::exception& e) {
-        return ApiStatus::failed(std::string("Cannot start a run: ") + e.what());
+        return StatementExecutor::failedInternally(context, "RUN JOB (starting the run)", e);
     }
     if (created) {
         m_events.wake(project);
@@ -476,7 +476,7 @@ ApiStatus RunManager::describeJobRun(const RequestContext& context,
                                      " does not exist");
         return ApiStatus::success({{"describeJobRunApiResponse", {{"sparkJobRun", runJson(record->run)}}}});
     } catch (const std::exception& e) {
-        return ApiStatus::failed(std::string("Cannot read the job run: ") + e.what());
+        return StatementExecutor::failedInternally(context, "DESCRIBE JOB_RUN", e);
     }
 }
 
@@ -512,7 +512,7 @@ ApiStatus RunManager::cancelJobRun(const RequestContext& context, const CancelJo
         }
         return ApiStatus::success(answer);
     } catch (const std::exception& e) {
-        return ApiStatus::failed(std::string("Cannot cancel the job run: ") + e.what());
+        return StatementExecutor::failedInternally(context, "CANCEL JOB_RUN", e);
     }
 }
 
@@ -528,7 +528,7 @@ ApiStatus RunManager::showJobRuns(const RequestContext& context, const ShowJobRu
             runs.push_back(runJson(record.run));
         return ApiStatus::success({{"showJobRunsApiResponse", {{"sparkJobRuns", runs}}}});
     } catch (const std::exception& e) {
-        return ApiStatus::failed(std::string("Cannot list job runs: ") + e.what());
+        return StatementExecutor::failedInternally(context, "SHOW JOB_RUNS", e);
     }
 }
 

@@ -151,16 +151,14 @@ StatusJson StatementExecutor::executePrepared(const RequestContext& context,
                 const Storage::ReadScope snapshot(m_storage);
                 answer = showJobs(context); // names no secret of the statement: nothing to scrub
             } catch (const std::exception& e) {
-                spdlog::error("Statement failed: {}: {}", auditText, e.what());
-                answer = StatusJson(ApiStatus::failed(std::string("Internal error: ") + e.what()));
+                answer = StatusJson(failedInternally(context, auditText, e));
             }
         } else {
             try {
                 const Storage::ReadScope snapshot(m_storage);
                 status = dispatchGuarded(context, *parsed.statement, auditText);
             } catch (const std::exception& e) {
-                spdlog::error("Statement failed: {}: {}", auditText, e.what());
-                status = ApiStatus::failed(std::string("Internal error: ") + e.what());
+                status = failedInternally(context, auditText, e);
             }
             scrub(status, masked.secrets);
             answer = StatusJson(status);
@@ -189,8 +187,7 @@ StatusJson StatementExecutor::executePrepared(const RequestContext& context,
                 m_events.wake(context.principal.projectUid);
             return answer;
         } catch (const std::exception& e) {
-            spdlog::error("Statement failed: {}: {}", auditText, e.what());
-            status = ApiStatus::failed(std::string("Internal error: ") + e.what());
+            status = failedInternally(context, auditText, e);
         }
     }
     scrub(status, masked.secrets);
@@ -202,6 +199,13 @@ StatusJson StatementExecutor::executePrepared(const RequestContext& context,
         spdlog::error("Could not write the audit entry for request {}: {}", context.requestId, e.what());
     }
     return answer;
+}
+
+ApiStatus StatementExecutor::failedInternally(const RequestContext& context, std::string_view auditText,
+                                              const std::exception& e) {
+    spdlog::error("Statement failed: request {}: {}: {}", context.requestId.empty() ? "-" : context.requestId,
+                  auditText, e.what());
+    return ApiStatus::internalError(context.requestId, dynamic_cast<const DatabaseError*>(&e) != nullptr);
 }
 
 StatusJson StatementExecutor::describeJobCached(const RequestContext& context,
@@ -226,8 +230,7 @@ StatusJson StatementExecutor::describeJobCached(const RequestContext& context,
         const Storage::ReadScope snapshot(m_storage);
         status = describeJob(context, statement);
     } catch (const std::exception& e) {
-        spdlog::error("Statement failed: {}: {}", auditText, e.what());
-        return StatusJson(ApiStatus::failed(std::string("Internal error: ") + e.what()));
+        return StatusJson(failedInternally(context, auditText, e));
     }
     StatusJson answer(status);
     const std::lock_guard lock(m_cacheMutex);
@@ -242,8 +245,7 @@ ApiStatus StatementExecutor::dispatchGuarded(const RequestContext& context, cons
     try {
         return dispatch(context, statement);
     } catch (const std::exception& e) {
-        spdlog::error("Statement failed: {}: {}", auditText, e.what());
-        return ApiStatus::failed(std::string("Internal error: ") + e.what());
+        return failedInternally(context, auditText, e);
     }
 }
 

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -54,6 +55,9 @@ struct RequestContext final {
 // status is not stored (StatusRecord::NotStored), RequestRegistry decides whether it needs to be.
 class StatementExecutor final {
 public:
+    // Logs an unexpected exception and gives the FAILED status that answers it, naming no internals.
+    static ApiStatus failedInternally(const RequestContext& context, std::string_view auditText,
+                                      const std::exception& e);
     StatementExecutor(Storage& storage, EventBus& events);
 
     // Until set, RUN JOB, DESCRIBE JOB_RUN, CANCEL JOB_RUN and SHOW JOB_RUNS fail with

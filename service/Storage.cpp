@@ -548,10 +548,6 @@ std::string Storage::timeOrderedUuid() {
 
 std::optional<Principal> Storage::authenticate(std::string_view projectUid, std::string_view apiKey,
                                                std::string_view apiSecret, std::uint64_t* changeStampRead) {
-    // A fixed stand-in so that an unknown key costs the same hash and comparison as a known one.
-    static const std::string dummySalt(saltBytes, '\0');
-    static const std::string dummyHash(SHA256_DIGEST_LENGTH, '\0');
-
     // key_changes is read again only when something was committed since it was last read.
     const std::uint64_t stamp = changeStamp();
     if (changeStampRead)
@@ -589,37 +585,23 @@ std::optional<Principal> Storage::authenticate(std::string_view projectUid, std:
     if (cached) {
         const auto digest = hashSecret(cached->salt, apiSecret);
         ++m_secretComparisons;
-        if (CRYPTO_memcmp(digest.data(), cached->secretHash.data(), digest.size()) != 0)
-            return std::nullopt;
-        return cached->principal;
+        if (CRYPTO_memcmp(digest.data(), cached->secretHash.data(), digest.size()) == 0)
+            return cached->principal;
+        // The lookup an unknown key costs, so that a wrong secret does not answer sooner and tell
+        // that the key exists.
+        lookUpKey(projectUid, apiKey);
+        return std::nullopt;
     }
 
-    std::string salt = dummySalt;
-    std::string storedHash = dummyHash;
-    bool found = false;
-    bool revoked = false;
-    Principal principal;
-    {
-        auto r = reader();
-        auto q = r->query("SELECT k.role, k.salt, k.secret_hash, k.revoked, p.name, k.key FROM api_keys k "
-                          "JOIN projects p ON p.uid = k.project_uid WHERE k.key = ? AND k.project_uid = ?",
-                          apiKey, projectUid);
-        if (q.step()) {
-            const auto role = roleFromName(q.text(0));
-            salt = q.blob(1);
-            storedHash = q.blob(2);
-            revoked = q.int64(3) != 0;
-            found = role.has_value() && storedHash.size() == SHA256_DIGEST_LENGTH;
-            if (!found)
-                storedHash = dummyHash;
-            principal = Principal{std::string(projectUid), q.text(4), q.text(5), role.value_or(Role::Viewer)};
-        }
-    }
-    const auto digest = hashSecret(salt, apiSecret);
+    const KeyRow row = lookUpKey(projectUid, apiKey);
+    const auto digest = hashSecret(row.salt, apiSecret);
     ++m_secretComparisons;
-    const bool matches = CRYPTO_memcmp(digest.data(), storedHash.data(), digest.size()) == 0;
-    if (!found || revoked || !matches)
+    const bool matches = CRYPTO_memcmp(digest.data(), row.secretHash.data(), digest.size()) == 0;
+    if (!row.usable || !matches)
         return std::nullopt;
+    const std::string& salt = row.salt;
+    const std::string& storedHash = row.secretHash;
+    const Principal& principal = row.principal;
     {
         // Only under the generation read before the lookup: a key revoked since is never cached.
         const std::lock_guard lock(m_keysMutex);
@@ -630,6 +612,29 @@ std::optional<Principal> Storage::authenticate(std::string_view projectUid, std:
         }
     }
     return principal;
+}
+
+Storage::KeyRow Storage::lookUpKey(std::string_view projectUid, std::string_view apiKey) {
+    // A fixed stand-in so that an unknown key costs the same hash and comparison as a known one.
+    static const std::string dummySalt(saltBytes, '\0');
+    static const std::string dummyHash(SHA256_DIGEST_LENGTH, '\0');
+    ++m_keyLookups;
+    KeyRow row{dummySalt, dummyHash, false, {}};
+    auto r = reader();
+    auto q = r->query("SELECT k.role, k.salt, k.secret_hash, k.revoked, p.name, k.key FROM api_keys k "
+                      "JOIN projects p ON p.uid = k.project_uid WHERE k.key = ? AND k.project_uid = ?",
+                      apiKey, projectUid);
+    if (!q.step())
+        return row;
+    const auto role = roleFromName(q.text(0));
+    row.salt = q.blob(1);
+    row.secretHash = q.blob(2);
+    const bool wellFormed = role.has_value() && row.secretHash.size() == SHA256_DIGEST_LENGTH;
+    if (!wellFormed)
+        row.secretHash = dummyHash;
+    row.usable = wellFormed && q.int64(3) == 0;
+    row.principal = Principal{std::string(projectUid), q.text(4), q.text(5), role.value_or(Role::Viewer)};
+    return row;
 }
 
 CreatedKey Storage::createKey(const std::string& projectName, Role role) {
@@ -1064,8 +1069,12 @@ void Storage::insertAudit(const std::vector<AuditEntry>& audit, RowErrors errors
     }
     std::vector<std::string> headers;
     headers.reserve(audit.size());
+    // Never throws on a byte that is not UTF-8: one entry's header must not lose the group.
     for (const auto& entry : audit)
-        headers.push_back(entry.headers.empty() ? "{}" : nlohmann::json(entry.headers).dump());
+        headers.push_back(entry.headers.empty()
+                              ? "{}"
+                              : nlohmann::json(entry.headers)
+                                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     insertChunked(
         *m_db, audit.size(), auditSql, 0, 9, errors == RowErrors::Skip, [](SqliteDatabase::Query&) {},
         [&](SqliteDatabase::Query& q, int first, std::size_t i) {

@@ -114,6 +114,9 @@ public:
     bool revokeKey(const std::string& apiKey);
     // How many secret comparisons authenticate() has made; lets tests check that every path compares.
     std::uint64_t secretComparisons() const { return m_secretComparisons.load(); }
+    // How many times authenticate() looked a key up in the database: an unknown key and a known key
+    // with a wrong secret each cost one, so that neither answers sooner than the other.
+    std::uint64_t keyLookups() const { return m_keyLookups.load(); }
 
     // --- Request statuses -------------------------------------------------------------------------
     // Durable (joins the caller's transaction, if any).
@@ -235,6 +238,14 @@ private:
         std::string secretHash;
         Principal principal;
     };
+    // The key's row: salt and hash (stand-ins when unknown), and whether it may authenticate.
+    struct KeyRow {
+        std::string salt;
+        std::string secretHash;
+        bool usable = false; // found, with a known role and a well-formed hash, and not revoked
+        Principal principal;
+    };
+    KeyRow lookUpKey(std::string_view projectUid, std::string_view apiKey);
 
     explicit Storage(std::unique_ptr<SqliteDatabase> db);
     void migrate();
@@ -254,6 +265,7 @@ private:
     std::unique_ptr<SqliteDatabase> m_db;
     std::atomic<std::uint64_t> m_secretComparisons{0};
     std::pair<std::uint64_t, std::uint64_t> m_fileIdentity{}; // device and inode of the file at open
+    std::atomic<std::uint64_t> m_keyLookups{0};
 
     std::mutex m_readersMutex;
     std::condition_variable m_readerReturned;
