@@ -7,6 +7,7 @@
 #include <exception>
 #include <iterator>
 #include <memory>
+#include <utility>
 
 namespace jobdeck {
 
@@ -35,7 +36,7 @@ DeferredWrites::~DeferredWrites() {
 bool DeferredWrites::queuedOne() {
     // The first row starts the interval; a full batch ends it early.
     const std::size_t size = m_queue.size();
-    return size == 1 || size >= m_batch;
+    return size == 1 || size >= m_batch || m_callbackQueued;
 }
 
 void DeferredWrites::addAudit(AuditEntry entry) {
@@ -53,11 +54,18 @@ void DeferredWrites::addStatus(StatusRow row) {
     bool wake = false;
     {
         const std::lock_guard lock(m_mutex);
+        m_callbackQueued = m_callbackQueued || static_cast<bool>(row.committed);
         m_queue.statuses.push_back(std::move(row));
         wake = queuedOne();
     }
     if (wake)
         m_wake.notify_one();
+}
+
+void DeferredWrites::notify(Batch& rows, bool committed) {
+    for (auto& row : rows.statuses)
+        if (row.committed)
+            std::exchange(row.committed, {})(committed);
 }
 
 bool DeferredWrites::empty() const {
@@ -86,33 +94,49 @@ void DeferredWrites::flush() {
             writes.m_inFlight = false;
         }
     } landed{*this, took, handedOver};
+    // Callbacks of a group this flush commits by itself, called once the outcome is known.
+    Batch waiting;
     // The queue is taken inside the transaction, that is while holding the connection: a durable write
     // on another thread then either commits these first or waits until they are committed.
-    m_db.transaction([&] {
-        // Flushes take turns (the transaction holds the connection), so the written group's vectors
-        // become the next group's: no large allocation, and no large free, per group.
-        {
-            const std::lock_guard lock(m_mutex);
-            std::swap(m_writing, m_queue);
-            took = !m_writing.empty();
-            if (took)
-                m_inFlight = true;
-        }
-        struct Clear {
-            Batch& rows;
-            ~Clear() {
-                rows.audit.clear();
-                rows.statuses.clear();
+    try {
+        m_db.transaction([&] {
+            // Flushes take turns (the transaction holds the connection), so the written group's vectors
+            // become the next group's: no large allocation, and no large free, per group.
+            {
+                const std::lock_guard lock(m_mutex);
+                std::swap(m_writing, m_queue);
+                m_callbackQueued = false;
+                took = !m_writing.empty();
+                if (took)
+                    m_inFlight = true;
             }
-        } clear{m_writing};
-        m_writer(m_writing);
-        if (took && joined) {
-            m_db.onTransactionEnd(
-                [this, group = std::make_shared<Batch>(std::move(m_writing))](bool committed) {
+            if (!joined)
+                for (auto& row : m_writing.statuses)
+                    if (row.committed)
+                        waiting.statuses.push_back({{}, {}, {}, std::exchange(row.committed, {})});
+            struct Clear {
+                Batch& rows;
+                ~Clear() {
+                    rows.audit.clear();
+                    rows.statuses.clear();
+                }
+            } clear{m_writing};
+            m_writer(m_writing);
+            if (took && joined) {
+                m_db.onTransactionEnd([this, group = std::make_shared<Batch>(std::move(m_writing))](
+                                          bool committed) {
+                    if (committed) {
+                        {
+                            const std::lock_guard lock(m_mutex);
+                            m_inFlight = false;
+                        }
+                        notify(*group, true);
+                        return;
+                    }
                     const std::lock_guard lock(m_mutex);
                     m_inFlight = false;
-                    if (committed)
-                        return;
+                    for (const auto& row : group->statuses)
+                        m_callbackQueued = m_callbackQueued || static_cast<bool>(row.committed);
                     group->audit.insert(group->audit.end(), std::make_move_iterator(m_queue.audit.begin()),
                                         std::make_move_iterator(m_queue.audit.end()));
                     group->statuses.insert(group->statuses.end(),
@@ -121,9 +145,14 @@ void DeferredWrites::flush() {
                     m_queue = std::move(*group);
                     m_wake.notify_one();
                 });
-            handedOver = true;
-        }
-    });
+                handedOver = true;
+            }
+        });
+    } catch (...) {
+        notify(waiting, false);
+        throw;
+    }
+    notify(waiting, true);
 }
 
 void DeferredWrites::run() {
@@ -133,7 +162,8 @@ void DeferredWrites::run() {
         if (m_stopping)
             break;
         // Gather for up to one interval, unless a batch is already waiting.
-        m_wake.wait_for(lock, m_interval, [this] { return m_stopping || m_queue.size() >= m_batch; });
+        m_wake.wait_for(lock, m_interval,
+                        [this] { return m_stopping || m_queue.size() >= m_batch || m_callbackQueued; });
         lock.unlock();
         try {
             flush();

@@ -24,7 +24,9 @@ class SqliteDatabase;
 // queue with it, so queued audit entries always reach the database in the order they were made,
 // before later durable ones (and when that transaction rolls back, the rows go back to the head of the
 // queue rather than with it). The destructor flushes. A group whose rows fail to write is logged and
-// dropped.
+// dropped. A row can carry a `committed` callback: it is called once, with true after the row's group
+// committed or false when the group failed, and a queued callback starts the group at once (its
+// caller waits for it, so gathering more rows would only add latency).
 class DeferredWrites final {
 public:
     // A request's status row; without a status, the PENDING row of an acknowledged request (written
@@ -33,6 +35,7 @@ public:
         std::string projectUid;
         std::string requestId;
         std::optional<StatusJson> status;
+        std::function<void(bool committed)> committed; // may be empty
     };
     // What one group commits: the audit entries in the order they were made, and the status rows
     // (whose order does not matter: a PENDING row never replaces a status).
@@ -62,6 +65,8 @@ private:
     void run();
     // Under m_mutex, after a row was queued.
     bool queuedOne();
+    // Takes the callbacks out of `rows` and calls them with `committed`.
+    static void notify(Batch& rows, bool committed);
 
     SqliteDatabase& m_db;
     const Writer m_writer;
@@ -73,6 +78,7 @@ private:
     Batch m_writing;         // the group being written, inside flush()'s transaction only
     bool m_inFlight = false; // a group was taken from the queue and is not committed (or put back) yet
     bool m_stopping = false;
+    bool m_callbackQueued = false; // a queued row has a `committed` callback: write the group now
     std::thread m_thread;
 };
 

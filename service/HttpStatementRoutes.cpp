@@ -136,9 +136,17 @@ HttpResponse waitedAnswer(const StatusJson& status, const std::string& requestId
     return response;
 }
 
-void answerStatus(const std::optional<StatusJson>& status, const Responder& respond) {
+// A request whose id could not be put on disk: the client gets no id that a restart would forget.
+HttpResponse notRecorded() {
+    return HttpResponse::error(503,
+                               "The request could not be recorded: the service cannot write its database "
+                               "(see its log); try again later");
+}
+
+void answerStatus(const std::optional<StatusJson>& status, const std::string& notFound,
+                  const Responder& respond) {
     if (!status) {
-        respond(HttpResponse::error(404, "Unknown request id"));
+        respond(HttpResponse::error(404, notFound));
         return;
     }
     HttpResponse response;
@@ -320,31 +328,53 @@ void HttpStatementRoutes::submitOnWorker(const RequestContext& context, const st
     const std::string& requestId = context.requestId;
     const std::string& projectUid = context.principal.projectUid;
     if (!wait) {
-        m_registry.acknowledge(projectUid, requestId, ackDurability(statement));
-        respond(HttpResponse::json(dumpJson({{"requestId", requestId}})));
+        // The id is handed out only once it is on disk, so that it is answered after any restart.
+        try {
+            m_registry.acknowledge(
+                projectUid, requestId, ackDurability(statement), [respond, requestId](bool recorded) {
+                    respond(recorded ? HttpResponse::json(dumpJson({{"requestId", requestId}}))
+                                     : notRecorded());
+                });
+        } catch (const std::exception& e) {
+            // A write's PENDING row could not be committed: it does not run, and nobody has its id.
+            spdlog::error("could not record request {}: {}", requestId, e.what());
+            respond(notRecorded());
+            m_registry.finish(projectUid, requestId,
+                              StatusJson(ApiStatus::failed("The request could not be recorded")),
+                              RequestRegistry::Stored::OnlyIfAcknowledged);
+            return;
+        }
         run(context, statement);
         return;
     }
-    m_registry.waitFor(
-        projectUid, requestId, *wait,
-        [this, respond, projectUid, requestId, wait, statement](const StatusJson& status) {
-            auto answer = [respond, requestId, wait](const StatusJson& final) {
-                respond(waitedAnswer(final, requestId, *wait));
-            };
-            if (status.isFinal()) {
-                answer(status);
-                return;
-            }
-            // The wait ran out (on a timer thread): record the id off the IO threads, then answer.
-            boost::asio::post(m_server.workers(), [this, answer, projectUid, requestId, statement, status] {
-                try {
-                    m_registry.acknowledge(projectUid, requestId, ackDurability(statement));
-                } catch (const std::exception& e) {
-                    spdlog::error("could not record pending request {}: {}", requestId, e.what());
-                }
-                answer(status);
-            });
-        });
+    m_registry.waitFor(projectUid, requestId, *wait,
+                       [this, respond, projectUid, requestId, wait, statement](const StatusJson& status) {
+                           auto answer = [respond, requestId, wait](const StatusJson& final) {
+                               respond(waitedAnswer(final, requestId, *wait));
+                           };
+                           if (status.isFinal()) {
+                               answer(status);
+                               return;
+                           }
+                           // The wait ran out (on a timer thread): record the id off the IO threads, then
+                           // answer.
+                           boost::asio::post(m_server.workers(), [this, answer, respond, projectUid,
+                                                                  requestId, statement, status] {
+                               try {
+                                   m_registry.acknowledge(projectUid, requestId, ackDurability(statement),
+                                                          [answer, respond, status](bool recorded) {
+                                                              if (recorded)
+                                                                  answer(status);
+                                                              else
+                                                                  respond(notRecorded());
+                                                          });
+                               } catch (const std::exception& e) {
+                                   spdlog::error("could not record pending request {}: {}", requestId,
+                                                 e.what());
+                                   respond(notRecorded());
+                               }
+                           });
+                       });
     run(context, statement);
 }
 
@@ -352,18 +382,18 @@ void HttpStatementRoutes::status(const HttpRequest& request, const Caller& calle
     const Principal& principal = caller.principal;
     std::string requestId = request.path.substr(std::string_view("/v1/status/").size());
     if (requestId.empty() || requestId.find('/') != std::string::npos) {
-        respond(HttpResponse::error(404, "Unknown request id"));
+        respond(HttpResponse::error(404, m_registry.notFoundMessage()));
         return;
     }
     if (const auto status = m_registry.findQuickly(principal.projectUid, requestId)) {
-        answerStatus(status, respond);
+        answerStatus(status, {}, respond);
         return;
     }
     // Unknown, PENDING in the database or still queued: looked up again after committing the
     // queued statuses (an fsync), on a worker.
     auto lookup = [this, projectUid = principal.projectUid, requestId = std::move(requestId),
                    respond = std::move(respond)] {
-        answerStatus(m_registry.find(projectUid, requestId), respond);
+        answerStatus(m_registry.find(projectUid, requestId), m_registry.notFoundMessage(), respond);
     };
     if (HttpServer::onIoThread())
         boost::asio::post(m_server.workers(), std::move(lookup));

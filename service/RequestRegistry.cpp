@@ -1,5 +1,6 @@
 #include "service/RequestRegistry.h"
 
+#include "core/Timestamp.h"
 #include "service/Storage.h"
 
 #include <boost/asio/steady_timer.hpp>
@@ -32,9 +33,12 @@ struct RequestRegistry::Waiter {
     std::atomic<bool> fired{false};
 };
 
-RequestRegistry::RequestRegistry(Storage& storage, boost::asio::io_context& timers)
+RequestRegistry::RequestRegistry(Storage& storage, boost::asio::io_context& timers,
+                                 std::chrono::seconds statusRetention)
     : m_storage(storage)
-    , m_timers(timers) {
+    , m_timers(timers)
+    , m_statusRetention(statusRetention) {
+    m_storage.setStatusRetention(statusRetention);
     if (const int failed = m_storage.failUnfinishedRequests(restartedMessage()); failed > 0)
         spdlog::warn("{} request(s) were still pending when the service last stopped; they are now FAILED",
                      failed);
@@ -43,6 +47,14 @@ RequestRegistry::RequestRegistry(Storage& storage, boost::asio::io_context& time
 std::string RequestRegistry::restartedMessage() {
     return "The service restarted before this request finished; use SHOW or DESCRIBE to see whether its "
            "statement took effect";
+}
+
+std::string RequestRegistry::notFoundMessage() const {
+    const auto hours = std::chrono::duration_cast<std::chrono::hours>(m_statusRetention).count();
+    const std::string kept = hours >= 1 && std::chrono::hours(hours) == m_statusRetention
+                                 ? std::to_string(hours) + (hours == 1 ? " hour" : " hours")
+                                 : std::to_string(m_statusRetention.count()) + " seconds";
+    return "Unknown or expired request id (final statuses are kept for " + kept + ")";
 }
 
 RequestRegistry::~RequestRegistry() {
@@ -118,7 +130,7 @@ void RequestRegistry::storeRemembered() {
 }
 
 void RequestRegistry::acknowledge(const std::string& projectUid, const std::string& requestId,
-                                  Durability durability) {
+                                  Durability durability, std::function<void(bool recorded)> recorded) {
     {
         const std::lock_guard lock(m_mutex);
         if (const auto it = m_pending.find(requestId); it != m_pending.end()) {
@@ -126,23 +138,30 @@ void RequestRegistry::acknowledge(const std::string& projectUid, const std::stri
         } else {
             // Final already: stored with its statement, unless it is a read's kept in memory.
             const auto recent = m_recent.find(requestId);
-            if (recent == m_recent.end() || recent->second.stored || recent->second.projectUid != projectUid)
+            if (recent == m_recent.end() || recent->second.stored ||
+                recent->second.projectUid != projectUid) {
+                if (recorded)
+                    recorded(true);
                 return;
+            }
             recent->second.stored = true;
-            m_storage.deferRequestStatus(projectUid, requestId, recent->second.status);
+            m_storage.deferRequestStatus(projectUid, requestId, recent->second.status, std::move(recorded));
             return;
         }
     }
     // The row is only inserted when there is none, so a final status stored meanwhile stays.
-    if (durability == Durability::Durable)
+    if (durability == Durability::Durable) {
         m_storage.savePendingRequest(projectUid, requestId);
-    else
-        m_storage.deferPendingRequest(projectUid, requestId);
+        if (recorded)
+            recorded(true);
+    } else {
+        m_storage.deferPendingRequest(projectUid, requestId, std::move(recorded));
+    }
 }
 
 void RequestRegistry::remember(const std::string& requestId, const std::string& projectUid, StatusJson status,
-                               bool stored) {
-    Recent recent{projectUid, std::move(status), stored};
+                               bool stored, std::chrono::system_clock::time_point writtenAt) {
+    Recent recent{projectUid, std::move(status), stored, writtenAt};
     // try_emplace leaves `recent` as it is when the id is there already.
     const auto [it, added] = m_recent.try_emplace(requestId, std::move(recent));
     if (!added) {
@@ -173,14 +192,15 @@ std::optional<StatusJson> RequestRegistry::findQuickly(const std::string& projec
     if (auto status = findInMemory(projectUid, requestId))
         return status;
     // Final statuses never change; a PENDING one may have its final one still queued.
-    const auto stored = m_storage.findCommittedRequestStatus(projectUid, requestId);
+    TimePoint writtenAt;
+    const auto stored = m_storage.findCommittedRequestStatus(projectUid, requestId, &writtenAt);
     if (!stored || !stored->isFinal())
         return std::nullopt;
     // Kept among the recent ones again, so that a client polling an old id reads it from memory.
     StatusJson status(*stored);
     const std::lock_guard lock(m_mutex);
     if (!m_recent.contains(requestId))
-        remember(requestId, projectUid, status, true);
+        remember(requestId, projectUid, status, true, writtenAt);
     return status;
 }
 
@@ -189,8 +209,13 @@ std::optional<StatusJson> RequestRegistry::findInMemory(const std::string& proje
     const std::lock_guard lock(m_mutex);
     if (const auto it = m_pending.find(requestId); it != m_pending.end())
         return it->second.projectUid == projectUid ? std::optional(StatusJson()) : std::nullopt;
-    if (const auto it = m_recent.find(requestId); it != m_recent.end())
-        return it->second.projectUid == projectUid ? std::optional(it->second.status) : std::nullopt;
+    if (const auto it = m_recent.find(requestId); it != m_recent.end()) {
+        // An expired one stays until it leaves by age; then it is found nowhere.
+        if (it->second.projectUid != projectUid ||
+            it->second.writtenAt + m_statusRetention <= std::chrono::system_clock::now())
+            return std::nullopt;
+        return it->second.status;
+    }
     return std::nullopt;
 }
 

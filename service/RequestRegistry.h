@@ -24,9 +24,12 @@ class Storage;
 // A request whose id a client was given while it was still PENDING is stored as PENDING first
 // (acknowledge()); one still PENDING when the process ends is FAILED with restartedMessage() at the
 // next start. The status of a read is not written before its answer: it goes to the database with a
-// later group commit, when its client was given the id before the status, when it leaves the recent
-// ones in memory, or at a graceful stop (storeRemembered()); only kill -9 can lose it. Ids are random
-// UUIDs, and every lookup is scoped by project: another project's id is as unknown as a made-up one.
+// later group commit, when its client was given the id before the status (which is told the id only
+// once it is on disk), when it leaves the recent ones in memory, or at a graceful stop
+// (storeRemembered()); only kill -9 can lose it. A final status expires `statusRetention` after it was
+// written (Storage::setStatusRetention; RetentionSweeper deletes the rows): it is then as unknown as
+// a made-up id. Ids are random UUIDs, and every lookup is scoped by project: another project's id is
+// as unknown as a made-up one.
 class RequestRegistry final {
 public:
     // Whether finish() has to store the status (now), the executor did, or it is a read's.
@@ -35,7 +38,8 @@ public:
 
     // `timers` runs the deadlines of waitFor(); it must outlive the registry's waits. Fails the
     // requests a previous process left PENDING.
-    RequestRegistry(Storage& storage, boost::asio::io_context& timers);
+    RequestRegistry(Storage& storage, boost::asio::io_context& timers,
+                    std::chrono::seconds statusRetention = std::chrono::hours(24));
     ~RequestRegistry();
     RequestRegistry(const RequestRegistry&) = delete;
     RequestRegistry& operator=(const RequestRegistry&) = delete;
@@ -52,11 +56,17 @@ public:
     void finish(const std::string& projectUid, const std::string& requestId, const StatusJson& status,
                 Stored stored);
     // The client is being told the request id while the request may still be PENDING: record it, so
-    // that after a restart the id is still answered. Call it before telling the client; durable for
-    // statements that change something (the final status then follows in their own transaction).
-    void acknowledge(const std::string& projectUid, const std::string& requestId, Durability durability);
+    // that after a restart the id is still answered. Durable for statements that change something
+    // (the final status then follows in their own transaction): recorded before it returns; Deferred:
+    // with the next group commit. `recorded`, when given, is called once with whether the id is on
+    // disk (Durable: before acknowledge returns; Deferred: when the group committed or failed, and the
+    // group then starts at once); tell the client the id only after it said true.
+    void acknowledge(const std::string& projectUid, const std::string& requestId, Durability durability,
+                     std::function<void(bool recorded)> recorded = {});
     // The final status of a request that was PENDING when its process ended.
     static std::string restartedMessage();
+    // The 404 line of an id that is unknown, of another project, or whose status expired.
+    std::string notFoundMessage() const;
     // At a graceful stop: queues the statuses still kept in memory only (Storage writes them).
     void storeRemembered();
     // nullopt when the project has no such request.
@@ -81,14 +91,16 @@ private:
         std::string projectUid;
         StatusJson status;
         bool stored = true;
+        std::chrono::system_clock::time_point writtenAt; // when the status expires, less the retention
     };
 
     std::optional<StatusJson> findInMemory(const std::string& projectUid, const std::string& requestId);
-    void remember(const std::string& requestId, const std::string& projectUid, StatusJson status,
-                  bool stored);
+    void remember(const std::string& requestId, const std::string& projectUid, StatusJson status, bool stored,
+                  std::chrono::system_clock::time_point writtenAt = std::chrono::system_clock::now());
 
     Storage& m_storage;
     boost::asio::io_context& m_timers;
+    const std::chrono::seconds m_statusRetention;
     std::mutex m_mutex;
     std::unordered_map<std::string, Pending> m_pending;
     // Recent final statuses, so that polling clients rarely reach the database; bounded, oldest out.

@@ -57,22 +57,23 @@ std::size_t appendNumber(char* buf, std::size_t at, std::size_t cap, long long v
     return at;
 }
 
-void writeAll(int fd, const void* data, std::size_t size) {
+bool writeAll(int fd, const void* data, std::size_t size) {
     const char* p = static_cast<const char*>(data);
     while (size) {
         const ssize_t n = ::write(fd, p, size);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            return;
+            return false;
         p += n;
         size -= static_cast<std::size_t>(n);
     }
+    return true;
 }
 
 // Writes `text` to tmpPath and renames it over path, so readers never see half a file.
 void writeFileAtomically(const char* tmpPath, const char* path, const char* text) {
-    const int fd = ::open(tmpPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const int fd = ::open(tmpPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0)
         return;
     writeAll(fd, text, std::strlen(text));
@@ -252,11 +253,18 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
         result.error = "Cannot create run directory " + spec.runDir + ": " + ec.message();
         return result;
     }
+    // Only the service's user reads a run's files: Hudi configurations may hold passwords.
+    std::filesystem::permissions(spec.runDir, std::filesystem::perms::owner_all,
+                                 std::filesystem::perm_options::replace, ec);
     {
-        std::ofstream conf(hudiDefaultsPath(spec.runDir), std::ios::trunc);
-        conf << spec.hudiDefaults;
-        if (!conf.flush()) {
-            result.error = "Cannot write " + hudiDefaultsPath(spec.runDir);
+        const std::string confPath = hudiDefaultsPath(spec.runDir);
+        const int fd = ::open(confPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        const bool written = fd >= 0 && ::fchmod(fd, 0600) == 0 &&
+                             writeAll(fd, spec.hudiDefaults.data(), spec.hudiDefaults.size());
+        if (fd >= 0)
+            ::close(fd);
+        if (!written) {
+            result.error = "Cannot write " + confPath;
             return result;
         }
     }
@@ -283,14 +291,14 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
     const std::uint64_t maxLogBytes = spec.maxLogBytes;
 
     // Held from before the fork until the monitor has recorded the driver (see launchState()).
-    const int lockFd = ::open(launchLockPath(absoluteRunDir).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    const int lockFd = ::open(launchLockPath(absoluteRunDir).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (lockFd < 0 || ::flock(lockFd, LOCK_EX | LOCK_NB) != 0) {
         result.error = "Cannot lock " + launchLockPath(absoluteRunDir) + ": " + std::strerror(errno);
         if (lockFd >= 0)
             ::close(lockFd);
         return result;
     }
-    const int logFd = ::open(spec.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    const int logFd = ::open(spec.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (logFd < 0) {
         result.error = "Cannot open log " + spec.logPath + ": " + std::strerror(errno);
         ::close(lockFd);

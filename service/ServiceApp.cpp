@@ -1,15 +1,18 @@
 #include "service/ServiceApp.h"
 
+#include "service/DataDirLock.h"
 #include "service/EventBus.h"
 #include "service/HttpServer.h"
 #include "service/HttpStatementRoutes.h"
 #include "service/LogTarget.h"
 #include "service/RequestRegistry.h"
+#include "service/RetentionSweeper.h"
 #include "service/RunManager.h"
 #include "service/ServiceMetrics.h"
 #include "service/StatementExecutor.h"
 #include "service/Storage.h"
 #include "service/SystemdNotifier.h"
+#include "service/WalIndexFaults.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -107,12 +110,44 @@ void prepareDataDir(const std::string& dir) {
     std::error_code ec;
     if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
         throw std::runtime_error("data directory '" + dir + "' is not a directory");
+    const bool existed = fs::exists(dir, ec);
     fs::create_directories(dir, ec);
     if (ec)
         throw std::runtime_error("cannot create data directory '" + dir + "': " + ec.message());
+    // Job parameters and Hudi configurations may hold passwords: only the service's user gets in.
+    if (!existed) {
+        fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
+        if (ec)
+            throw std::runtime_error("cannot make data directory '" + dir + "' private: " + ec.message());
+    }
     if (::access(dir.c_str(), R_OK | W_OK | X_OK) != 0)
         throw std::runtime_error("data directory '" + dir +
                                  "' is not readable and writable: " + std::strerror(errno));
+}
+
+void refuseEmptyDatabase(const std::string& dataDir, const std::string& databaseUrl) {
+    namespace fs = std::filesystem;
+    std::string path = databaseUrl;
+    if (path.starts_with("sqlite:"))
+        path = path.substr(std::strlen("sqlite:"));
+    else if (path.find("://") != std::string::npos)
+        return; // not a file
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) != 0 || ec)
+        return;
+    // In WAL mode a new database may be all in its -wal file until the first checkpoint.
+    if (const auto wal = fs::file_size(path + "-wal", ec); !ec && wal > 0)
+        return;
+    const fs::path runs = fs::path(dataDir) / "runs";
+    const bool hasRuns = fs::is_directory(runs, ec) && !fs::is_empty(runs, ec);
+    const bool servedBefore = fs::exists(fs::path(dataDir) / "jobdeckd.lock", ec);
+    if (!hasRuns && !servedBefore)
+        return;
+    throw std::runtime_error(
+        "the database " + path + " is empty (0 bytes) but the data directory '" + dataDir +
+        "' held a previous database (" + (hasRuns ? "run directories" : "a lock file of jobdeckd") +
+        "); restore the database from a backup, or move the data directory aside to start "
+        "afresh (nothing was changed)");
 }
 
 std::string databaseUrlFor(const std::string& dataDir, const std::string& databaseUrl) {
@@ -134,13 +169,18 @@ int ServiceApp::run() {
     if (m_options.tlsCertificate.empty() != m_options.tlsKey.empty())
         throw std::runtime_error("--tls-cert and --tls-key go together: give both (HTTPS) or neither (HTTP)");
     prepareDataDir(m_options.dataDir);
+    const std::string databaseUrl = databaseUrlFor(m_options.dataDir, m_options.databaseUrl);
+    refuseEmptyDatabase(m_options.dataDir, databaseUrl); // before the lock file below exists
+    const DataDirLock lock(m_options.dataDir);
+    // From here on a fault in SQLite's mapped WAL index becomes an error, not the end of the process.
+    WalIndexFaults::install();
     // Before the storage and after it: the storage's last group commit is still timed.
     ServiceMetrics metrics;
     SqliteDatabase::setStatementTimer(&metrics);
     struct TimerReset {
         ~TimerReset() { SqliteDatabase::setStatementTimer(nullptr); }
     } timerReset;
-    auto storage = Storage::open(databaseUrlFor(m_options.dataDir, m_options.databaseUrl));
+    auto storage = Storage::open(databaseUrl);
 
     HttpServerOptions httpOptions;
     httpOptions.address = where.host;
@@ -174,7 +214,9 @@ int ServiceApp::run() {
 
     EventBus events(*storage);
     StatementExecutor executor(*storage, events);
-    RequestRegistry registry(*storage, server.ioContext());
+    RequestRegistry registry(*storage, server.ioContext(), m_options.statusRetention);
+    const RetentionSweeper sweeper(
+        *storage, {m_options.statusRetention, m_options.auditRetention, m_options.retentionSweepInterval});
     HttpStatementRoutes statements(executor, registry, server);
     statements.registerRoutes();
     RunManager runs(*storage, events, m_options);
@@ -211,7 +253,13 @@ int ServiceApp::run() {
     runs.stop();
     // Audit entries and statuses of the last reads are on disk before the process ends.
     registry.storeRemembered();
-    storage->flushDeferred();
+    try {
+        storage->flushDeferred();
+    } catch (const std::exception& e) {
+        throw std::runtime_error(std::string("stopped, but the last audit entries and request statuses could "
+                                             "not be written: ") +
+                                 e.what());
+    }
     spdlog::info("stopped");
     return 0;
 }

@@ -32,6 +32,11 @@ struct ServeOptions final {
     // Runs (RunManager)
     std::chrono::seconds cancelGrace{10}; // TERM, then KILL after this
     int retentionDays = 30;               // finished runs' directories and logs are kept this long
+
+    // Retention of what reads leave behind (RetentionSweeper)
+    std::chrono::seconds statusRetention{std::chrono::hours(24)};     // final request statuses
+    std::chrono::seconds auditRetention{std::chrono::hours(24 * 90)}; // audit entries
+    std::chrono::seconds retentionSweepInterval{60};
     std::string sparkSubmit = "spark-submit";
     std::map<std::string, std::string> s3Map; // bucket -> local directory for s3:// application paths
     std::uint64_t maxLogBytes = 64ull << 20;  // a run's driver log stops growing at this size
@@ -41,8 +46,14 @@ struct ServeOptions final {
 
 // $XDG_DATA_HOME/jobdeck, else ~/.local/share/jobdeck.
 std::string defaultDataDir();
-// The data directory exists (created if need be) and is writable; throws std::runtime_error otherwise.
+// The data directory exists (created 0700 if need be) and is writable; throws std::runtime_error
+// otherwise.
 void prepareDataDir(const std::string& dir);
+// Throws std::runtime_error with one clear line when the SQLite database of `databaseUrl` is an
+// existing empty (0-byte) file, with no write-ahead log, while the data directory shows that a
+// database was there before (run directories, or the lock file a `serve` leaves): opening it would
+// silently start an empty database beside the old runs. A fresh data directory passes.
+void refuseEmptyDatabase(const std::string& dataDir, const std::string& databaseUrl);
 // The database URL the options stand for ("sqlite:<dataDir>/jobdeck.db" by default).
 std::string databaseUrlFor(const std::string& dataDir, const std::string& databaseUrl);
 

@@ -1,5 +1,11 @@
 #include "service/SqliteDatabase.h"
 
+#include "service/WalIndexFaults.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <utility>
 
@@ -170,6 +176,15 @@ std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mo
             throw DatabaseError("Cannot create the directory " + file.parent_path().string() + ": " +
                                 ec.message());
     }
+    // Created 0600 whatever the umask: jobs' parameters may hold passwords. SQLite gives the -wal and
+    // -shm files the database file's permissions.
+    if (mode == Mode::ReadWrite) {
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            ::fchmod(fd, 0600);
+            ::close(fd);
+        }
+    }
     // SQLite's memory statistics take a global mutex on every allocation, which the parallel
     // readers contend for; nothing here reads them. Only possible before SQLite initialises.
     static const bool memoryStatisticsOff = [] {
@@ -192,9 +207,9 @@ std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mo
     std::unique_ptr<SqliteDatabase> db(new SqliteDatabase(raw, path));
     if (mode == Mode::ReadOnly) {
         // Opened read-write (a WAL reader updates the shared-memory index) but refusing any change.
-        // Pages are read through a mapping of the file: a read of 100,000 jobs (SHOW JOBS) made
-        // 100,000s of pread() calls, a sixth of its time.
-        db->executeScript("PRAGMA query_only=1; PRAGMA mmap_size=1073741824;");
+        // Pages are read with pread(), not through a mapping of the file (mmap_size stays 0): an I/O
+        // error then is an error SQLite returns, not a SIGBUS that kills the process.
+        db->executeScript("PRAGMA query_only=1;");
         return db;
     }
     // journal_mode answers with the mode it ended up in; anything but WAL means the file system
@@ -221,6 +236,7 @@ SqliteDatabase::~SqliteDatabase() {
 }
 
 SqliteDatabase::Query SqliteDatabase::prepare(std::string_view sql) {
+    refuseAfterWalIndexFault();
     std::unique_lock lock(m_mutex);
     std::string text(sql);
     if (const auto it = m_statements.find(text); it != m_statements.end() && !it->second.empty()) {
@@ -252,6 +268,7 @@ void SqliteDatabase::release(std::string sql, sqlite3_stmt* stmt) {
 }
 
 void SqliteDatabase::executeScript(const std::string& sql) {
+    refuseAfterWalIndexFault();
     std::unique_lock lock(m_mutex);
     char* error = nullptr;
     const int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &error);
@@ -298,6 +315,16 @@ void SqliteDatabase::rollback() noexcept {
     // Some errors (disk full, I/O) roll the transaction back already; then there is nothing to undo.
     if (!sqlite3_get_autocommit(m_db))
         sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void SqliteDatabase::refuseAfterWalIndexFault() {
+    if (WalIndexFaults::occurred())
+        throw DatabaseError(WalIndexFaults::message(), SQLITE_IOERR);
+}
+
+bool SqliteDatabase::transactionActive() {
+    std::unique_lock lock(m_mutex);
+    return sqlite3_get_autocommit(m_db) == 0;
 }
 
 void SqliteDatabase::fail(std::string_view what, int code) {

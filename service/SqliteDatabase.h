@@ -189,6 +189,10 @@ public:
     // not throw.
     void onTransactionEnd(std::function<void(bool committed)> action);
 
+    // False when no transaction is open on the connection: outside transaction(), or inside one that an
+    // error (disk full, I/O) has rolled back already, so that nothing more can be written in it.
+    bool transactionActive();
+
     // Locks the connection for a sequence of calls that must not interleave with other threads.
     std::unique_lock<std::recursive_mutex> lock() { return std::unique_lock(m_mutex); }
 
@@ -205,6 +209,8 @@ private:
     void rollback() noexcept;
     void ended(bool committed) noexcept;
     [[noreturn]] void fail(std::string_view what, int code);
+    // Throws once WalIndexFaults saw a fault: the database is not touched again (see WalIndexFaults).
+    static void refuseAfterWalIndexFault();
     // Called by a finished Query, which still holds the mutex.
     void release(std::string sql, sqlite3_stmt* stmt);
 

@@ -2,15 +2,12 @@
 
 #include "core/Timestamp.h"
 
-#include <fcntl.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 #include <spdlog/spdlog.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -330,8 +327,7 @@ std::unique_ptr<Storage> Storage::open(const std::string& databaseUrl) {
     if (path.empty())
         throw DatabaseError("The database URL names no file (expected sqlite:<path>)");
     std::unique_ptr<Storage> storage(new Storage(SqliteDatabase::open(path)));
-    storage->migrate(); // a transaction: the WAL index exists from here on
-    storage->mapWalIndex();
+    storage->migrate();
     struct stat file {};
     if (::stat(storage->m_db->fileName().c_str(), &file) == 0)
         storage->m_fileIdentity = {file.st_dev, file.st_ino};
@@ -367,62 +363,7 @@ struct Storage::Watch {
     std::int64_t version = -1;
 };
 
-// SQLite's WAL index (the -shm file every connection to the database maps) starts with the header
-// that readers and writers go by; a commit, by any process, rewrites it (its change counter, frame
-// count and checksums) before the commit is visible to anyone. Mapped read-only, it is a change
-// stamp that costs a 48-byte read: no read transaction, no shared-memory lock (an fcntl), as
-// PRAGMA data_version needs. While this process has the database open, the file stays (SQLite
-// recreates it only when the last connection of all goes) and the database stays in WAL mode.
-struct Storage::WalIndex {
-    static constexpr std::size_t kHeaderBytes = 48;
-    const unsigned char* header = nullptr; // the first copy of the header
-    std::size_t mappedBytes = 0;
-    std::array<unsigned char, kHeaderBytes> lastSeen{};
-    bool seen = false;
-    std::mutex mutex;
-
-    ~WalIndex() {
-        if (header)
-            munmap(const_cast<unsigned char*>(header), mappedBytes);
-    }
-};
-
-void Storage::mapWalIndex() {
-    auto index = std::make_unique<WalIndex>();
-    const std::string shm = m_db->fileName() + "-shm";
-    const int fd = ::open(shm.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        struct stat info {};
-        if (fstat(fd, &info) == 0 && static_cast<std::size_t>(info.st_size) >= WalIndex::kHeaderBytes) {
-            index->mappedBytes = WalIndex::kHeaderBytes;
-            void* at = mmap(nullptr, index->mappedBytes, PROT_READ, MAP_SHARED, fd, 0);
-            if (at != MAP_FAILED)
-                index->header = static_cast<const unsigned char*>(at);
-        }
-        ::close(fd);
-    }
-    if (index->header)
-        m_walIndex = std::move(index);
-    else
-        spdlog::warn("cannot map the WAL index {}; change stamps read PRAGMA data_version", shm);
-}
-
 std::uint64_t Storage::changeStamp() {
-    if (m_walIndex) {
-        WalIndex& index = *m_walIndex;
-        std::array<unsigned char, WalIndex::kHeaderBytes> now{};
-        const std::lock_guard lock(index.mutex);
-        // What a commit published before this read began is in it; one being written may be read
-        // half old, half new: then it differs from both and moves the stamp once more, harmlessly.
-        std::atomic_thread_fence(std::memory_order_acquire);
-        std::memcpy(now.data(), index.header, now.size());
-        if (!index.seen || now != index.lastSeen) {
-            index.lastSeen = now;
-            index.seen = true;
-            return m_stamp.fetch_add(1) + 1;
-        }
-        return m_stamp.load();
-    }
     // Any idle watch will do: each moves the stamp when it sees a commit it had not seen, and the
     // first look of every watch after a commit comes after it, so a stamp read after a commit always
     // differs from one read before it. Several watches let the IO threads look at once.
@@ -679,19 +620,22 @@ bool Storage::revokeKey(const std::string& apiKey) {
 
 void Storage::saveRequestStatus(const std::string& projectUid, const std::string& requestId,
                                 const StatusJson& status) {
-    insertStatuses({{projectUid, requestId, status}}, RowErrors::Throw);
+    insertStatuses({{projectUid, requestId, status, {}}}, RowErrors::Throw);
 }
 
-void Storage::deferRequestStatus(std::string projectUid, std::string requestId, StatusJson status) {
-    m_deferred->addStatus({std::move(projectUid), std::move(requestId), std::move(status)});
+void Storage::deferRequestStatus(std::string projectUid, std::string requestId, StatusJson status,
+                                 std::function<void(bool committed)> committed) {
+    m_deferred->addStatus(
+        {std::move(projectUid), std::move(requestId), std::move(status), std::move(committed)});
 }
 
 void Storage::savePendingRequest(const std::string& projectUid, const std::string& requestId) {
-    insertStatuses({{projectUid, requestId, std::nullopt}}, RowErrors::Throw);
+    insertStatuses({{projectUid, requestId, std::nullopt, {}}}, RowErrors::Throw);
 }
 
-void Storage::deferPendingRequest(const std::string& projectUid, const std::string& requestId) {
-    m_deferred->addStatus({projectUid, requestId, std::nullopt});
+void Storage::deferPendingRequest(const std::string& projectUid, const std::string& requestId,
+                                  std::function<void(bool committed)> committed) {
+    m_deferred->addStatus({projectUid, requestId, std::nullopt, std::move(committed)});
 }
 
 int Storage::failUnfinishedRequests(const std::string& message) {
@@ -708,12 +652,17 @@ std::optional<ApiStatus> Storage::findRequestStatus(const std::string& projectUi
 }
 
 std::optional<ApiStatus> Storage::findCommittedRequestStatus(const std::string& projectUid,
-                                                             const std::string& requestId) {
+                                                             const std::string& requestId,
+                                                             TimePoint* writtenAt) {
+    const std::string notBefore = formatTimestamp(timestampNow() - m_statusRetention.load());
     auto r = freshReader();
-    auto q = r->query("SELECT status FROM requests WHERE request_id = ? AND project_uid = ?", requestId,
-                      projectUid);
+    auto q = r->query("SELECT status, updated_at FROM requests WHERE request_id = ? AND project_uid = ? AND "
+                      "updated_at >= ?",
+                      requestId, projectUid, notBefore);
     if (!q.step())
         return std::nullopt;
+    if (writtenAt)
+        *writtenAt = readTime(q, 1);
     return nlohmann::json::parse(q.text(0)).get<ApiStatus>();
 }
 
@@ -736,6 +685,65 @@ Storage::findWriteKey(const std::string& projectUid, const std::string& idempote
     if (!q.step())
         return std::nullopt;
     return WriteKey{idempotencyKey, q.text(0), q.text(1), parseTimestamp(q.text(2)).value_or(notBefore)};
+}
+
+void Storage::setStatusRetention(std::chrono::seconds retention) {
+    m_statusRetention = retention;
+}
+
+namespace {
+
+// Rows looked at per sweep step: one short transaction each, so a request waits for the writer a
+// millisecond or so at most.
+constexpr int kSweepBatch = 500;
+
+} // namespace
+
+Storage::SweepStep Storage::sweepBatch(const SweepTable& table, TimePoint cutoff, std::int64_t after) {
+    const std::string before = formatTimestamp(cutoff);
+    SweepStep step;
+    m_db->transaction([&] {
+        std::int64_t rows = 0;
+        {
+            auto q =
+                m_db->query("SELECT count(*), max(k) FROM (SELECT " + table.key + " AS k FROM " + table.name +
+                                " WHERE " + table.key + " > ? ORDER BY " + table.key + " LIMIT ?)",
+                            after, kSweepBatch);
+            q.step();
+            rows = q.int64(0);
+            step.last = rows > 0 ? q.int64(1) : after;
+        }
+        if (rows == 0) {
+            step.done = true;
+            return;
+        }
+        // Rows come in the order they were made: once one is younger than the cutoff, so are the next.
+        {
+            auto q = m_db->query("SELECT " + table.madeAt + " >= ? FROM " + table.name + " WHERE " +
+                                     table.key + " = ?",
+                                 before, step.last);
+            step.done = rows < kSweepBatch || (q.step() && q.int64(0) != 0);
+        }
+        step.deleted =
+            m_db->execute("DELETE FROM " + table.name + " WHERE " + table.key + " > ? AND " + table.key +
+                              " <= ? AND " + table.expiresBy + " < ?" + table.alsoRequired,
+                          after, step.last, before);
+    });
+    return step;
+}
+
+const Storage::SweepTable& Storage::statusTable() {
+    // A PENDING row belongs to a request that is still running (or to a process that died: the next
+    // start makes it FAILED, and so new).
+    static const SweepTable table{
+        "requests", "rowid", "created_at", "updated_at",
+        " AND json_extract(status, '$.apiStatus') <> 'API_OPERATION_STATUS_PENDING'"};
+    return table;
+}
+
+const Storage::SweepTable& Storage::auditTable() {
+    static const SweepTable table{"audit", "seq", "at", "at", ""};
+    return table;
 }
 
 // --- Projects -------------------------------------------------------------------------------------
@@ -1001,7 +1009,8 @@ std::string chunkSql(std::string_view head, std::size_t rows, int shared, int pe
 // Writes `count` rows through the chunk statements `sql` (one per kChunkRows size): `bindShared(query)`
 // binds the parameters every row shares (1..shared), `bindRow(query, first, row)` row number `row`
 // from parameter `first`. With `skipFailedRows` (queued rows), a chunk that fails is written again
-// row by row, so a bad row loses only itself (logged); otherwise the first failure is thrown.
+// row by row, so a bad row loses only itself (logged), unless the failure ended the transaction;
+// otherwise the first failure is thrown.
 template <class BindShared, class BindRow>
 void insertChunked(SqliteDatabase& db, std::size_t count, const std::array<std::string, 3>& sql, int shared,
                    int perRow, bool skipFailedRows, const BindShared& bindShared, const BindRow& bindRow) {
@@ -1016,6 +1025,8 @@ void insertChunked(SqliteDatabase& db, std::size_t count, const std::array<std::
         try {
             write(kChunkRows.size() - 1, row, 1);
         } catch (const std::exception& e) {
+            if (!db.transactionActive())
+                throw; // the error (disk full, I/O) rolled the whole group back: nothing more can be written
             spdlog::error("a queued audit entry or status could not be written: {}", e.what());
         }
     };
@@ -1031,6 +1042,8 @@ void insertChunked(SqliteDatabase& db, std::size_t count, const std::array<std::
                 try {
                     write(statement, next, rows);
                 } catch (const std::exception& e) {
+                    if (!db.transactionActive())
+                        throw;
                     spdlog::error("queued rows could not be written together: {}; writing them one by one",
                                   e.what());
                     for (std::size_t row = next; row < next + rows; ++row)

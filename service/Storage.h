@@ -7,6 +7,7 @@
 #include "core/ProjectEvent.h"
 #include "core/ProjectSettings.h"
 #include "core/SparkJob.h"
+#include "core/Timestamp.h"
 #include "service/DeferredWrites.h"
 #include "service/Principal.h"
 #include "service/SqliteDatabase.h"
@@ -122,18 +123,46 @@ public:
     // Durable (joins the caller's transaction, if any).
     void saveRequestStatus(const std::string& projectUid, const std::string& requestId,
                            const StatusJson& status);
-    // Committed with the next group (see DeferredWrites).
-    void deferRequestStatus(std::string projectUid, std::string requestId, StatusJson status);
+    // Committed with the next group (see DeferredWrites); `committed`, when given, is called with the
+    // outcome of that group, which then starts at once.
+    void deferRequestStatus(std::string projectUid, std::string requestId, StatusJson status,
+                            std::function<void(bool committed)> committed = {});
     // Records the request as PENDING unless a status is stored already (durable / with the next group).
     void savePendingRequest(const std::string& projectUid, const std::string& requestId);
-    void deferPendingRequest(const std::string& projectUid, const std::string& requestId);
+    void deferPendingRequest(const std::string& projectUid, const std::string& requestId,
+                             std::function<void(bool committed)> committed = {});
     // Commits queued statuses first, so a status deferred a moment ago is found.
     std::optional<ApiStatus> findRequestStatus(const std::string& projectUid, const std::string& requestId);
     // What is committed now, without committing the queue (no fsync; may run on an IO thread). A
     // final status found this way is the request's last word; a PENDING one may have a final one
     // queued.
     std::optional<ApiStatus> findCommittedRequestStatus(const std::string& projectUid,
-                                                        const std::string& requestId);
+                                                        const std::string& requestId,
+                                                        TimePoint* writtenAt = nullptr);
+    // Statuses written longer ago than this are not found any more (default 24 hours); the sweep
+    // below deletes them.
+    void setStatusRetention(std::chrono::seconds retention);
+
+    // --- Retention: deletes expired rows a small batch at a time ----------------------------------
+    // A table swept in the order its rows were made (`key`), with the time each was made, the time
+    // it expires by, and a further condition for deleting it (SQL, may be empty).
+    struct SweepTable {
+        std::string name;
+        std::string key;
+        std::string madeAt;
+        std::string expiresBy;
+        std::string alsoRequired;
+    };
+    static const SweepTable& statusTable(); // final statuses, by updated_at
+    static const SweepTable& auditTable();  // audit entries, by at
+    struct SweepStep {
+        int deleted = 0;
+        std::int64_t last = 0; // where the next step starts (`after`)
+        bool done = false;     // nothing older than the cutoff follows
+    };
+    // Deletes the rows of the next batch after key `after` that expired by `cutoff`, in one short
+    // transaction.
+    SweepStep sweepBatch(const SweepTable& table, TimePoint cutoff, std::int64_t after);
     // At start: every request still PENDING in the database gets FAILED with `message` (its process
     // ended before it finished). Returns how many.
     int failUnfinishedRequests(const std::string& message);
@@ -198,8 +227,7 @@ public:
     void flushDeferred();
 
     // Moves whenever anything was committed to the database since the last call, by this process or
-    // any other (the header of SQLite's WAL index, which every commit rewrites; else SQLite's
-    // data_version, read on a connection of its own that never writes). Read it
+    // any other (SQLite's PRAGMA data_version, read on a connection of its own that never writes). Read it
     // before what is to be cached: an entry tagged with the stamp of its time is current while the
     // stamp stays. One small read; thread-safe.
     std::uint64_t changeStamp();
@@ -272,15 +300,13 @@ private:
     std::vector<std::unique_ptr<SqliteDatabase>> m_readers;
     std::vector<SqliteDatabase*> m_idleReaders;
 
-    // Change stamps from the WAL index's header (see changeStamp()); without it, from watches.
-    struct WalIndex;
-    void mapWalIndex();
-    std::unique_ptr<WalIndex> m_walIndex;
+    // Connections that read data_version for changeStamp().
     struct Watch;
     std::mutex m_watchesMutex;
     std::vector<std::unique_ptr<Watch>> m_watches;
     std::size_t m_stampLooks = 0; // spreads waiting looks over the watches when all are busy
     std::atomic<std::uint64_t> m_stamp{0};
+    std::atomic<std::chrono::seconds> m_statusRetention{std::chrono::hours(24)};
 
     std::mutex m_keysMutex;
     std::uint64_t m_keysStamp = 0; // the changeStamp() at which m_keysGeneration was read

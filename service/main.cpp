@@ -34,7 +34,9 @@ int createKey(const std::string& dataDir, const std::string& databaseUrl, const 
     if (project.empty())
         return fail("the project name must not be empty");
     prepareDataDir(dataDir);
-    auto storage = Storage::open(databaseUrlFor(dataDir, databaseUrl));
+    const std::string url = databaseUrlFor(dataDir, databaseUrl);
+    refuseEmptyDatabase(dataDir, url);
+    auto storage = Storage::open(url);
     const CreatedKey key = storage->createKey(project, *role);
     if (json) {
         std::cout << nlohmann::json{{"projectUid", key.projectUid},
@@ -136,6 +138,32 @@ int main(int argc, char** argv) {
     serveCommand->add_option("--retention-days", serve.retentionDays, "Days finished runs' logs are kept")
         ->check(CLI::Range(1, 36500))
         ->capture_default_str();
+    serveCommand
+        ->add_option_function<long long>(
+            "--status-retention-hours",
+            [&serve](long long hours) { serve.statusRetention = std::chrono::hours(hours); },
+            "Hours a final request status can be read after it was written (default 24)")
+        ->check(CLI::Range(1, 24 * 366));
+    serveCommand
+        ->add_option_function<long long>(
+            "--audit-retention-days",
+            [&serve](long long days) { serve.auditRetention = std::chrono::hours(24 * days); },
+            "Days audit entries are kept (default 90)")
+        ->check(CLI::Range(1, 36500));
+    // For tests: retention in seconds, and how often expired rows are looked for. Not in --help.
+    serveCommand
+        ->add_option_function<long long>("--status-retention-seconds", seconds(serve.statusRetention), "")
+        ->check(CLI::PositiveNumber)
+        ->group("");
+    serveCommand
+        ->add_option_function<long long>("--audit-retention-seconds", seconds(serve.auditRetention), "")
+        ->check(CLI::PositiveNumber)
+        ->group("");
+    serveCommand
+        ->add_option_function<long long>("--retention-sweep-seconds", seconds(serve.retentionSweepInterval),
+                                         "")
+        ->check(CLI::PositiveNumber)
+        ->group("");
     serveCommand
         ->add_option("--spark-submit", serve.sparkSubmit, "spark-submit executable for --runner spark-submit")
         ->capture_default_str();
