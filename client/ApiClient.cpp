@@ -128,7 +128,10 @@ void ApiClient::setConnection(const ConnectionInfo& connection) {
     m_tlsProblem.clear();
     if (!connection.caCertificateFile.isEmpty()) {
         m_tlsProblem = TlsTrust::caCertificateProblem(connection.caCertificateFile);
-        m_tls.addCaCertificates(TlsTrust::caCertificates(connection.caCertificateFile));
+        // Explicitly the system's store plus the file: adding to the default configuration would turn
+        // off its loading of system roots on demand.
+        m_tls.setCaCertificates(QSslConfiguration::systemCaCertificates() +
+                                TlsTrust::caCertificates(connection.caCertificateFile));
     }
 }
 
