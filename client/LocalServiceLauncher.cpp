@@ -27,44 +27,65 @@ struct LocalServiceLauncher::State {
 
 namespace {
 
-const char* const kDemoApp = R"(import os, sys
-print("daily_report: run", os.environ.get("ONEHOUSE_JOB_RUN_ID", "?"), "arguments", sys.argv[1:])
-print("daily_report: done")
-)";
+// The demo's applications, shipped with the console (demo/), and where the service finds them:
+// s3://demo-bucket/jobs/ maps to <data dir>/s3/demo-bucket/jobs/.
+const char* const kDemoBucket = "s3://demo-bucket/jobs/";
+const char* const kDemoPython = "jobdeck_demo.py";
+const char* const kDemoJar = "jobdeck-demo.jar";
 
-// The demo data: a cluster, the project's switches and allow-list, and jobs that show what the
-// console explains (applied, refused and misplaced --hudi-conf pairs; a PYTHON job that can run).
+// The demo data: a cluster of 2 drivers, the project's switches and allow-list, and jobs that run the
+// demo applications for 15 to 40 s. Three runs of count_transactions (its limit) fill the cluster and
+// queue one; ingest_orders has a misplaced --hudi-conf, nightly_cleanup a key the allow-list no longer
+// grants (allowed while it is created, then removed), export_partners fails on purpose.
 std::vector<Statement> demoStatements() {
-    const std::string bucket = "s3://demo-bucket/jobs/";
+    const std::string jar = std::string(kDemoBucket) + kDemoJar;
+    const std::string python = std::string(kDemoBucket) + kDemoPython;
+    using Op = AlterProjectStatement::AllowlistOp;
+    const std::string cleanerKey = "hoodie.cleaner.commits.retained";
     return {
         CreateClusterStatement{"demo_cluster", "Spark", 2, 1, {{"spark.executor.memory", "2g"}}},
-        AlterProjectStatement{true, std::nullopt, std::nullopt, AlterProjectStatement::AllowlistOp::None, {}},
-        AlterProjectStatement{std::nullopt,
-                              std::nullopt,
-                              std::nullopt,
-                              AlterProjectStatement::AllowlistOp::Add,
-                              {"hoodie.datasource.meta.sync.", "hoodie.datasource.hive_sync.database"}},
-        AlterProjectStatement{std::nullopt, true, 4, AlterProjectStatement::AllowlistOp::None, {}},
+        AlterProjectStatement{true, std::nullopt, std::nullopt, Op::None, {}},
+        AlterProjectStatement{
+            std::nullopt,
+            std::nullopt,
+            std::nullopt,
+            Op::Add,
+            {"hoodie.datasource.meta.sync.", "hoodie.datasource.hive_sync.database", cleanerKey}},
+        AlterProjectStatement{std::nullopt, true, 4, Op::None, {}},
         CreateJobStatement{"count_transactions",
                            JobType::Jar,
-                           {"--class", "com.example.MySparkApp", "--hudi-conf",
+                           {"--class", "jobdeck.demo.CountTransactions", "--hudi-conf",
                             "hoodie.datasource.meta.sync.glue.catalogId=123456789012", "--hudi-conf",
-                            "hoodie.datasource.hive_sync.database=analytics", bucket + "my-spark-app.jar"},
+                            "hoodie.datasource.hive_sync.database=analytics", jar, "--date", "2026-11-30",
+                            "--seconds", "40"},
                            "demo_cluster",
-                           2},
+                           3},
         CreateJobStatement{"ingest_orders",
                            JobType::Jar,
-                           {"--class", "com.example.IngestOrders", "--conf", "spark.executor.cores=2",
-                            bucket + "ingest-orders.jar", "--hudi-conf",
-                            "hoodie.datasource.write.operation=upsert", "--date", "2026-11-30"},
+                           {"--class", "jobdeck.demo.IngestOrders", "--conf", "spark.executor.cores=2", jar,
+                            "--hudi-conf", "hoodie.datasource.write.operation=upsert", "--date", "2026-11-30",
+                            "--seconds", "20"},
+                           "demo_cluster",
+                           std::nullopt},
+        CreateJobStatement{"daily_report",
+                           JobType::Python,
+                           {"--conf", "spark.executor.memory=1g", python, "--task", "daily_report", "--date",
+                            "2026-11-30", "--seconds", "15"},
                            "demo_cluster",
                            std::nullopt},
         CreateJobStatement{
-            "daily_report",
+            "nightly_cleanup",
             JobType::Python,
-            {"--conf", "spark.executor.memory=1g", bucket + "daily_report.py", "--date", "2026-11-30"},
+            {"--hudi-conf", cleanerKey + "=20", python, "--task", "nightly_cleanup", "--seconds", "25"},
             "demo_cluster",
             std::nullopt},
+        AlterProjectStatement{std::nullopt, std::nullopt, std::nullopt, Op::Remove, {cleanerKey}},
+        CreateJobStatement{"export_partners",
+                           JobType::Python,
+                           {python, "--task", "export_partners", "--date", "2026-11-30", "--seconds", "30",
+                            "--fail-after", "12"},
+                           "demo_cluster",
+                           std::nullopt},
     };
 }
 
@@ -75,6 +96,7 @@ LocalServiceLauncher::LocalServiceLauncher(SecretStore* secrets, QObject* parent
     , m_secrets(secrets)
     , m_servicePath(defaultServicePath())
     , m_dataDir(defaultDataDir())
+    , m_demoDir(defaultDemoDir())
     , m_state(std::make_unique<State>())
     , m_client(new ApiClient(this)) {
     m_startTimer.setSingleShot(true);
@@ -95,6 +117,14 @@ QString LocalServiceLauncher::defaultServicePath() {
     if (QFileInfo(buildTree).isExecutable())
         return QDir::cleanPath(buildTree);
     return QDir(dir).filePath(QStringLiteral("jobdeckd"));
+}
+
+QString LocalServiceLauncher::defaultDemoDir() {
+    const QDir dir(QCoreApplication::applicationDirPath());
+    const QString buildTree = dir.filePath(QStringLiteral("../demo"));
+    if (QFileInfo::exists(QDir(buildTree).filePath(QLatin1String(kDemoPython))))
+        return QDir::cleanPath(buildTree);
+    return QDir::cleanPath(dir.filePath(QStringLiteral("../share/jobdeck/demo")));
 }
 
 QString LocalServiceLauncher::defaultDataDir() {
@@ -306,18 +336,34 @@ void LocalServiceLauncher::spawn() {
 
 void LocalServiceLauncher::seedIfNeeded() {
     m_client->setConnection(m_connection);
+    installDemoApps();
     if (m_state->seeded) {
         finishReady();
         return;
     }
     emit progress(QStringLiteral("Adding demo data…"));
-    // The PYTHON demo job's application, where the service maps s3://demo-bucket/.
-    const QString appDir = QDir(m_dataDir).filePath(QStringLiteral("s3/demo-bucket/jobs"));
-    QDir().mkpath(appDir);
-    QFile app(QDir(appDir).filePath(QStringLiteral("daily_report.py")));
-    if (app.open(QIODevice::WriteOnly))
-        app.write(kDemoApp);
     seedStep(0);
+}
+
+void LocalServiceLauncher::installDemoApps() {
+    // Where the service maps s3://demo-bucket/jobs/. A shipped file newer than the copy (an upgrade)
+    // replaces it; a copy the user changed since is kept.
+    const QDir target(QDir(m_dataDir).filePath(QStringLiteral("s3/demo-bucket/jobs")));
+    QDir().mkpath(target.path());
+    for (const char* name : {kDemoPython, kDemoJar}) {
+        const QFileInfo shipped(QDir(m_demoDir).filePath(QLatin1String(name)));
+        const QFileInfo copy(target.filePath(QLatin1String(name)));
+        if (!shipped.isFile()) {
+            emit progress(QStringLiteral("The demo application %1 is not installed; its demo jobs will fail")
+                              .arg(shipped.filePath()));
+            continue;
+        }
+        if (copy.exists() && copy.lastModified() >= shipped.lastModified())
+            continue;
+        QFile::remove(copy.filePath());
+        if (!QFile::copy(shipped.filePath(), copy.filePath()))
+            emit progress(QStringLiteral("Could not copy the demo application to %1").arg(copy.filePath()));
+    }
 }
 
 void LocalServiceLauncher::seedStep(std::size_t index) {

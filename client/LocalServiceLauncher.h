@@ -19,7 +19,8 @@ class SecretStore;
 // The built-in "Local" profile: a jobdeckd of the console's own, on 127.0.0.1 with its own data dir.
 // start() reuses a service still answering at the last known port; otherwise it starts the bundled
 // jobdeckd on a free port. The first time it creates an admin key (`keys create --json`, the secret
-// goes to the SecretStore) and seeds demo data through the API. A service it started is stopped with
+// goes to the SecretStore) and seeds demo data through the API; the demo's applications are copied
+// where the service finds them at every start. A service it started is stopped with
 // it (stop() or destruction).
 class LocalServiceLauncher final : public QObject {
     Q_OBJECT
@@ -37,11 +38,15 @@ public:
     // there, with the Local profile's secret. start() does this first. false, with `why`, when a move
     // was due and failed.
     bool moveLegacyDataDir(QString* why = nullptr);
+    // The demo applications: <app>/../demo in the build tree, <app>/../share/jobdeck/demo when installed.
+    static QString defaultDemoDir();
 
     void setServicePath(const QString& path) { m_servicePath = path; }
     QString servicePath() const { return m_servicePath; }
     void setDataDir(const QString& dir) { m_dataDir = dir; }
     QString dataDir() const { return m_dataDir; }
+    void setDemoDir(const QString& dir) { m_demoDir = dir; }
+    QString demoDir() const { return m_demoDir; }
     void setStartTimeout(std::chrono::milliseconds t) { m_startTimeout = t; }
 
     // Asynchronous: ends in ready() or failed().
@@ -66,6 +71,7 @@ private:
     void ensureCredentials();
     void probeLastPort();
     void spawn();
+    void installDemoApps();
     void seedIfNeeded();
     void seedStep(std::size_t index);
     void finishReady();
@@ -75,6 +81,7 @@ private:
     SecretStore* m_secrets;
     QString m_servicePath;
     QString m_dataDir;
+    QString m_demoDir;
     std::chrono::milliseconds m_startTimeout{20000};
     std::unique_ptr<QProcess> m_process;
     std::unique_ptr<QProcess> m_keysProcess;

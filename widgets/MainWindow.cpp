@@ -74,6 +74,8 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
         m_launcher->setDataDir(options.localDataDir);
     if (!options.servicePath.isEmpty())
         m_launcher->setServicePath(options.servicePath);
+    if (!options.demoDir.isEmpty())
+        m_launcher->setDemoDir(options.demoDir);
 
     m_proxy->setSourceModel(m_jobs);
     m_jobsView = new JobsView(m_jobs, m_proxy);

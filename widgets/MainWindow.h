@@ -42,6 +42,7 @@ public:
         QString profile;      // empty: the last one used
         QString localDataDir; // empty: LocalServiceLauncher::defaultDataDir()
         QString servicePath;  // empty: LocalServiceLauncher::defaultServicePath()
+        QString demoDir;      // empty: LocalServiceLauncher::defaultDemoDir()
         QString settingsFile; // empty: the user's settings
         QString secretsDir;   // empty: <AppDataLocation>
         std::optional<SecretStore::Backend> secretBackend;

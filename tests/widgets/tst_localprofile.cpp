@@ -116,7 +116,8 @@ private slots:
         QVERIFY(!QFileInfo::exists(dataDir()));
         auto window = openConsole(QStringLiteral("localprofile-first-start.png"),
                                   {QStringLiteral("count_transactions"), QStringLiteral("daily_report"),
-                                   QStringLiteral("ingest_orders")});
+                                   QStringLiteral("export_partners"), QStringLiteral("ingest_orders"),
+                                   QStringLiteral("nightly_cleanup")});
         QVERIFY(window);
         // The user deletes a demo job: a later start must not bring it back.
         const auto deleted = test::waitFor(window->client()->deleteJob(QStringLiteral("daily_report")));
@@ -139,7 +140,8 @@ private slots:
     void secondStartDoesNotAddTheDemoDataAgain() {
         QVERIFY(QFileInfo::exists(dataDir()));
         auto window = openConsole(QStringLiteral("localprofile-second-start.png"),
-                                  {QStringLiteral("count_transactions"), QStringLiteral("ingest_orders")});
+                                  {QStringLiteral("count_transactions"), QStringLiteral("export_partners"),
+                                   QStringLiteral("ingest_orders"), QStringLiteral("nightly_cleanup")});
         QVERIFY(window);
         QVERIFY(window->localLauncher()->startedService());
         const qint64 pid = window->localLauncher()->processId();
@@ -165,7 +167,8 @@ private slots:
         const auto port = static_cast<quint16>(first.connection().baseUrl.port());
 
         auto window = openConsole(QStringLiteral("localprofile-reused.png"),
-                                  {QStringLiteral("count_transactions"), QStringLiteral("ingest_orders")});
+                                  {QStringLiteral("count_transactions"), QStringLiteral("export_partners"),
+                                   QStringLiteral("ingest_orders"), QStringLiteral("nightly_cleanup")});
         QVERIFY(window);
         QVERIFY(!window->localLauncher()->startedService());
         QCOMPARE(window->localLauncher()->connection().baseUrl.port(), int(port));
