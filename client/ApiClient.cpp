@@ -176,12 +176,16 @@ void ApiClient::send(QNetworkReply* reply, HttpCallback done, StreamSink sink) {
     connect(reply, &QNetworkReply::sslErrors, reply, [reply](const QList<QSslError>& errors) {
         reply->setProperty("jobdeckTlsErrors", QVariant::fromValue(errors));
     });
-    connect(reply, &QNetworkReply::downloadProgress, reply, [reply, limit](qint64 received, qint64) {
-        if (received > limit) {
-            reply->setProperty("jobdeckTooLarge", true);
-            reply->abort();
-        }
-    });
+    connect(reply, &QNetworkReply::downloadProgress, reply,
+            [this, reply, limit](qint64 received, qint64 total) {
+                if (received > limit) {
+                    reply->setProperty("jobdeckTooLarge", true);
+                    reply->abort();
+                    return;
+                }
+                if (total > 0)
+                    emit transferProgress(received, total);
+            });
     // The body is taken as it arrives, into one buffer of the announced size: read at the end, 70 MB
     // of SHOW JOBS would be held twice (the reply's chunks and their copy). A sink may give a
     // StreamedText for it instead, read by a decode while the rest arrives.

@@ -102,6 +102,8 @@ public:
 signals:
     // A request did not reach the service or got no answer in time: the connection monitor rechecks.
     void unreachable(const QString& reason);
+    // Bytes of an answer received so far, of the total it announced (for the status bar's progress).
+    void transferProgress(qint64 received, qint64 total);
 
 private:
     struct HttpResult;

@@ -7,19 +7,29 @@
 #include "client/LocalServiceLauncher.h"
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
+#include "widgets/AboutDialog.h"
 #include "widgets/AdminViews.h"
 #include "widgets/ConnectionDialog.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/DescribeViewer.h"
+#include "widgets/DesktopNotifier.h"
+#include "widgets/Documentation.h"
+#include "widgets/JobDescriber.h"
 #include "widgets/JobEditorDialog.h"
 #include "widgets/JobsView.h"
+#include "widgets/LoadProgress.h"
 #include "widgets/RunDialog.h"
+#include "widgets/RunEndNotifier.h"
 #include "widgets/RunMonitor.h"
+#include "widgets/TableViewSupport.h"
+#include "widgets/WindowSettings.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QFutureWatcher>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -31,6 +41,7 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QtConcurrent/QtConcurrentRun>
+#include <functional>
 
 // Resources of a static library are registered explicitly (outside any namespace).
 static void initJobdeckResources() {
@@ -55,6 +66,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     , m_secrets(std::make_unique<SecretStore>(
           options.secretsDir.isEmpty() ? defaultSecretsDir() : options.secretsDir, options.secretBackend))
     , m_profiles(std::make_unique<ConnectionProfiles>(m_secrets.get(), options.settingsFile))
+    , m_windowSettings(std::make_unique<WindowSettings>(options.settingsFile))
     , m_client(new ApiClient(this))
     , m_monitor(new ConnectionMonitor(m_client, this))
     , m_events(new EventsSubscription(m_client, this))
@@ -63,9 +75,13 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     , m_proxy(new JobsFilterProxy(this))
     , m_jobsView(nullptr)
     , m_viewer(new DescribeViewer)
+    , m_describer(new JobDescriber(m_client, m_viewer, this))
     , m_status(new ConnectionStatusWidget)
     , m_runMonitor(new RunMonitor(m_client))
-    , m_runMonitorDock(new QDockWidget(tr("Runs"), this)) {
+    , m_runMonitorDock(new QDockWidget(tr("Runs"), this))
+    , m_notifier(new DesktopNotifier(this))
+    , m_runEndNotifier(new RunEndNotifier(m_notifier, this))
+    , m_loadProgress(new LoadProgress) {
     initJobdeckResources();
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Jobdeck"));
@@ -85,8 +101,10 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     splitter->addWidget(m_viewer);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
     setCentralWidget(splitter);
     statusBar()->addPermanentWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_loadProgress);
     m_status->setMonitor(m_monitor, m_client);
     m_runMonitorDock->setObjectName(QStringLiteral("runMonitorDock"));
     m_runMonitorDock->setWidget(m_runMonitor);
@@ -128,12 +146,19 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     });
     connect(m_jobsView, &JobsView::currentJobChanged, this, &MainWindow::updateActions);
     connect(m_jobsView, &JobsView::currentJobChanged, this, [this] {
+        m_describer->selectionChanged(QString::fromStdString(m_jobsView->currentJobName().value_or("")));
+    });
+    connect(m_jobsView, &JobsView::currentJobChanged, this, [this] {
         if (m_monitorJobRunsAction->isChecked())
             followRuns();
     });
     connect(m_jobsView, &JobsView::jobActivated, this, [this] { m_editAction->trigger(); });
     connect(m_jobs, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
     resize(1280, 760);
+    setMinimumSizes();
+    connectDesktopIntegration();
+    TableViewSupport::installAll(this);
+    m_windowSettings->restore(*this);
     updateActions();
 
     const QString profile = options.profile.isEmpty() ? m_profiles->lastUsed() : options.profile;
@@ -141,9 +166,126 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+    saveWindowSettings();
     m_events->stop();
     m_monitor->stop();
     m_launcher->stop();
+}
+
+void MainWindow::setMinimumSizes() {
+    const QFontMetrics metrics = fontMetrics();
+    const int line = metrics.height() + 6;
+    const int em = metrics.averageCharWidth();
+    // About 8 rows of jobs and 30 characters of DESCRIBE, however the runs dock is sized.
+    m_jobsView->setMinimumSize(em * 30, line * 10);
+    m_viewer->setMinimumSize(em * 30, line * 10);
+    // The runs dock: its gauge, a few active runs and some log lines.
+    m_runMonitor->setMinimumSize(em * 40, line * 9);
+}
+
+void MainWindow::saveWindowSettings() {
+    m_windowSettings->save(*this);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveWindowSettings();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::connectDesktopIntegration() {
+    connect(m_events, &EventsSubscription::eventsReceived, m_runEndNotifier, &RunEndNotifier::onEvents);
+    connect(m_runEndNotifier, &RunEndNotifier::runEnded, this,
+            [this](const QString&, const QString&, const QString& text) {
+                statusBar()->showMessage(text, 15000);
+            });
+    connect(m_client, &ApiClient::transferProgress, m_loadProgress, &LoadProgress::onTransfer);
+    // File → Export offers the table the user worked in last.
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
+        for (QWidget* w = now; w && w != this; w = w->parentWidget())
+            if (auto* table = qobject_cast<QTableView*>(w); table && isAncestorOf(table)) {
+                m_lastTable = table;
+                return;
+            }
+    });
+}
+
+void MainWindow::addExportMenu(QMenu* file) {
+    QMenu* menu = file->addMenu(tr("&Export"));
+    menu->setObjectName(QStringLiteral("menuExport"));
+    const auto add = [this, menu](const QString& text, const QString& name, std::function<QTableView*()> view,
+                                  TableExport::Format format) {
+        QAction* a = menu->addAction(text);
+        a->setObjectName(name);
+        connect(a, &QAction::triggered, this, [this, view, format] { exportTable(view(), format); });
+    };
+    using F = TableExport::Format;
+    const auto jobs = [this] { return m_jobsView->table(); };
+    const auto runs = [this] { return m_runMonitor->historyView(); };
+    const auto current = [this] { return currentTable(); };
+    add(tr("Jobs list as &CSV…"), QStringLiteral("actionExportJobsCsv"), jobs, F::Csv);
+    add(tr("Jobs list as &JSON…"), QStringLiteral("actionExportJobsJson"), jobs, F::Json);
+    add(tr("Runs history as C&SV…"), QStringLiteral("actionExportRunsCsv"), runs, F::Csv);
+    add(tr("Runs history as J&SON…"), QStringLiteral("actionExportRunsJson"), runs, F::Json);
+    menu->addSeparator();
+    add(tr("Current table as CS&V…"), QStringLiteral("actionExportTableCsv"), current, F::Csv);
+    add(tr("Current table as JS&ON…"), QStringLiteral("actionExportTableJson"), current, F::Json);
+}
+
+QTableView* MainWindow::currentTable() const {
+    return m_lastTable ? m_lastTable.data() : m_jobsView->table();
+}
+
+void MainWindow::exportTable(QTableView* view, TableExport::Format format) {
+    const QString name = view ? view->objectName() : QStringLiteral("table");
+    auto* dialog = new QFileDialog(this, tr("Export"), QDir::homePath(), TableExport::fileFilter(format));
+    dialog->setObjectName(QStringLiteral("exportFileDialog"));
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix(TableExport::suffix(format));
+    dialog->selectFile(name + QLatin1Char('.') + TableExport::suffix(format));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    QPointer<QTableView> target(view);
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this, target, format](const QString& path) { exportTableTo(target, path, format); });
+    dialog->open();
+}
+
+void MainWindow::exportTableTo(QTableView* view, const QString& path, TableExport::Format format) {
+    statusBar()->showMessage(tr("Exporting to %1…").arg(path));
+    TableExport::start(view, path, format, this, [this, path](const QString& error) {
+        if (error.isEmpty())
+            statusBar()->showMessage(tr("Exported to %1.").arg(path), 8000);
+        else
+            showError(tr("Export to %1 failed").arg(path), error);
+        emit exportFinished(path, error);
+    });
+}
+
+void MainWindow::createHelpMenu() {
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("menuHelp"));
+    QAction* docs = help->addAction(tr("Jobdeck &documentation"));
+    docs->setObjectName(QStringLiteral("actionDocumentation"));
+    docs->setShortcut(QKeySequence::HelpContents);
+    connect(docs, &QAction::triggered, this, &MainWindow::openDocumentation);
+    QAction* about = help->addAction(tr("&About Jobdeck"));
+    about->setObjectName(QStringLiteral("actionAbout"));
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this, &MainWindow::openAboutDialog);
+}
+
+void MainWindow::openAboutDialog() {
+    auto* dialog = new AboutDialog(m_client, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void MainWindow::openDocumentation() {
+    if (Documentation::open(m_options.docDir.isEmpty() ? Documentation::defaultDirectory()
+                                                       : m_options.docDir))
+        return;
+    showError(tr("No documentation"),
+              tr("The documentation was not found beside the console (share/doc/jobdeck), or no program "
+                 "opens it."));
 }
 
 void MainWindow::createActions() {
@@ -224,6 +366,8 @@ void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(connectAction);
     file->addSeparator();
+    addExportMenu(file);
+    file->addSeparator();
     file->addAction(quitAction);
     QMenu* jobs = menuBar()->addMenu(tr("&Job"));
     jobs->addActions({m_newAction, m_editAction, m_runAction, m_describeAction, m_deleteAction});
@@ -237,6 +381,18 @@ void MainWindow::createActions() {
     windows->addActions({monitorAction, m_monitorJobRunsAction});
     windows->addSeparator();
     windows->addActions(m_adminViews->actions());
+    m_runNotificationsAction =
+        make(tr("&Notify when my runs end"), {}, {}, QStringLiteral("actionRunNotifications"));
+    m_runNotificationsAction->setCheckable(true);
+    m_runNotificationsAction->setChecked(m_windowSettings->runNotifications());
+    m_runEndNotifier->setNotificationsEnabled(m_runNotificationsAction->isChecked());
+    connect(m_runNotificationsAction, &QAction::toggled, this, [this](bool on) {
+        m_runEndNotifier->setNotificationsEnabled(on);
+        m_windowSettings->setRunNotifications(on);
+    });
+    windows->addSeparator();
+    windows->addAction(m_runNotificationsAction);
+    createHelpMenu();
 
     QToolBar* toolbar = addToolBar(tr("Jobs"));
     toolbar->setObjectName(QStringLiteral("jobsToolbar"));
@@ -439,6 +595,7 @@ void MainWindow::openRunDialog(const SparkJob& job) {
         m_runMonitorDock->show();
         m_runMonitorDock->raise();
         m_runMonitor->showRun(jobName, runId);
+        m_runEndNotifier->watch(jobName, runId);
     });
     dialog->open();
 }
@@ -454,20 +611,12 @@ void MainWindow::followRuns(bool reload) {
 }
 
 void MainWindow::describeCurrentJob() {
-    const auto name = m_jobsView->currentJobName();
-    if (!name)
-        return;
-    const QString qname = QString::fromStdString(*name);
-    m_client->execute(DescribeJobStatement{*name})->then(this, [this, qname](const ApiReply<json>& r) {
-        if (r.isError()) {
-            m_viewer->showMessage(tr("DESCRIBE JOB %1 failed").arg(qname), r.error().toString());
-            return;
-        }
-        m_viewer->showResponse(DescribeViewer::Subject::Job, qname, r.value());
-    });
+    if (const auto name = m_jobsView->currentJobName())
+        m_describer->describeNow(QString::fromStdString(*name));
 }
 
 void MainWindow::describeProject() {
+    m_describer->cancel();
     m_client->execute(DescribeProjectStatement{})->then(this, [this](const ApiReply<json>& r) {
         if (r.isError()) {
             m_viewer->showMessage(tr("DESCRIBE PROJECT failed"), r.error().toString());
@@ -481,6 +630,7 @@ void MainWindow::describeCurrentCluster() {
     const auto job = currentJob();
     if (!job)
         return;
+    m_describer->cancel();
     const QString cluster = QString::fromStdString(job->cluster);
     m_client->execute(DescribeClusterStatement{job->cluster})
         ->then(this, [this, cluster](const ApiReply<json>& r) {
@@ -496,6 +646,7 @@ void MainWindow::describeLatestRun() {
     const auto job = currentJob();
     if (!job)
         return;
+    m_describer->cancel();
     ShowJobRunsStatement s;
     s.jobName = job->name;
     s.limit = 1;

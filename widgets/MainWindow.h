@@ -4,9 +4,11 @@
 #include "client/SecretStore.h"
 #include "core/ProjectEvent.h"
 #include "core/SparkJob.h"
+#include "widgets/TableExport.h"
 
 #include <QHash>
 #include <QMainWindow>
+#include <QPointer>
 #include <QSet>
 #include <QTimer>
 
@@ -16,6 +18,8 @@
 
 class QAction;
 class QDockWidget;
+class QMenu;
+class QTableView;
 
 namespace jobdeck {
 
@@ -26,11 +30,16 @@ class ConnectionProfiles;
 class ConnectionStatusWidget;
 class DescribeViewer;
 class EventsSubscription;
+class JobDescriber;
 class JobsFilterProxy;
 class JobsTableModel;
+class DesktopNotifier;
 class JobsView;
+class LoadProgress;
 class LocalServiceLauncher;
+class RunEndNotifier;
 class RunMonitor;
+class WindowSettings;
 
 // The console: the Jobs list beside the DESCRIBE viewer, the connection state in the status bar, and
 // the job actions in menus, toolbar, context menu and shortcuts. Jobs follow the service's events one
@@ -43,6 +52,7 @@ public:
         QString localDataDir; // empty: LocalServiceLauncher::defaultDataDir()
         QString servicePath;  // empty: LocalServiceLauncher::defaultServicePath()
         QString demoDir;      // empty: LocalServiceLauncher::defaultDemoDir()
+        QString docDir;       // empty: Documentation::defaultDirectory()
         QString settingsFile; // empty: the user's settings
         QString secretsDir;   // empty: <AppDataLocation>
         std::optional<SecretStore::Backend> secretBackend;
@@ -77,6 +87,7 @@ public:
     JobsFilterProxy* jobsProxy() const { return m_proxy; }
     JobsView* jobsView() const { return m_jobsView; }
     DescribeViewer* describeViewer() const { return m_viewer; }
+    JobDescriber* jobDescriber() const { return m_describer; }
     ConnectionStatusWidget* statusWidget() const { return m_status; }
     LocalServiceLauncher* localLauncher() const { return m_launcher; }
     RunMonitor* runMonitor() const { return m_runMonitor; }
@@ -93,11 +104,39 @@ public:
     QAction* refreshAction() const { return m_refreshAction; }
     QAction* monitorJobRunsAction() const { return m_monitorJobRunsAction; }
 
+    // Writes what the window remembers between starts (also done when it closes).
+    void saveWindowSettings();
+
+    // File → Export: asks for a file, then exportTableTo().
+    void exportTable(QTableView* view, TableExport::Format format);
+    // Writes what `view` shows to `path`; exportFinished() and a status bar message tell how it went.
+    void exportTableTo(QTableView* view, const QString& path, TableExport::Format format);
+    // The table the user worked in last (the jobs list until another one had focus).
+    QTableView* currentTable() const;
+    void openAboutDialog();
+    void openDocumentation();
+
+    RunEndNotifier* runEndNotifier() const { return m_runEndNotifier; }
+    DesktopNotifier* desktopNotifier() const { return m_notifier; }
+    LoadProgress* loadProgress() const { return m_loadProgress; }
+    QAction* runNotificationsAction() const { return m_runNotificationsAction; }
+
 signals:
     // The first full load after (re)connecting is in the model.
     void jobsLoaded();
+    // An export ended: `error` is empty when the file was written.
+    void exportFinished(const QString& path, const QString& error);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
+    // Readable minimum sizes for the list, the side panel and the runs dock.
+    void setMinimumSizes();
+    void addExportMenu(QMenu* file);
+    void createHelpMenu();
+    // Run-end notifications, the load progress and the current table.
+    void connectDesktopIntegration();
     void createActions();
     void updateActions();
     void startLiveUpdates();
@@ -111,6 +150,7 @@ private:
     Options m_options;
     std::unique_ptr<SecretStore> m_secrets;
     std::unique_ptr<ConnectionProfiles> m_profiles;
+    std::unique_ptr<WindowSettings> m_windowSettings;
     ApiClient* m_client;
     ConnectionMonitor* m_monitor;
     EventsSubscription* m_events;
@@ -119,10 +159,15 @@ private:
     JobsFilterProxy* m_proxy;
     JobsView* m_jobsView;
     DescribeViewer* m_viewer;
+    JobDescriber* m_describer;
     ConnectionStatusWidget* m_status;
     RunMonitor* m_runMonitor;
     QDockWidget* m_runMonitorDock;
     AdminViews* m_adminViews = nullptr; // project settings, clusters, audit log
+    DesktopNotifier* m_notifier;
+    RunEndNotifier* m_runEndNotifier;
+    LoadProgress* m_loadProgress;
+    QPointer<QTableView> m_lastTable;
     QString m_profileName;
 
     // Events are coalesced: each job named in a burst is fetched once, and the rows are applied together.
@@ -143,6 +188,7 @@ private:
     QAction* m_deleteAction = nullptr;
     QAction* m_refreshAction = nullptr;
     QAction* m_monitorJobRunsAction = nullptr;
+    QAction* m_runNotificationsAction = nullptr;
 };
 
 } // namespace jobdeck

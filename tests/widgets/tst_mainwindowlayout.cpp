@@ -1,0 +1,239 @@
+// The main window's first impression against a real jobdeckd: selecting a job shows its DESCRIBE
+// without a button (debounced; an answer for a job no longer selected is dropped), the list, side
+// panel and runs dock keep readable sizes, no column header is cut, long texts are elided with the
+// whole text as a tooltip, Ctrl+C copies the selected rows, and the window remembers its layout,
+// columns, sort and profile between starts (a settings file of the test's own).
+#include "models/JobsFilterProxy.h"
+#include "models/JobsTableModel.h"
+#include "tests/support/TestHttp.h"
+#include "tests/support/TestService.h"
+#include "tests/widgets/ConsoleHome.h"
+#include "widgets/ConnectionStatusWidget.h"
+#include "widgets/DescribeViewer.h"
+#include "widgets/ElidedTextDelegate.h"
+#include "widgets/JobDescriber.h"
+#include "widgets/JobsView.h"
+#include "widgets/MainWindow.h"
+#include "widgets/RunMonitor.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QDir>
+#include <QDockWidget>
+#include <QGuiApplication>
+#include <QHeaderView>
+#include <QSignalSpy>
+#include <QSplitter>
+#include <QTableView>
+#include <QTest>
+
+#include <memory>
+
+using namespace jobdeck;
+using jobdeck::test::ConsoleHome;
+
+namespace {
+
+const QString kLongName =
+    QStringLiteral("a_job_whose_name_is_much_longer_than_any_column_would_show_by_default");
+
+void saveScreenshot(QWidget* w, const QString& name) {
+    const QString dir = QStringLiteral(JOBDECK_TEST_ARTIFACTS_DIR);
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(w->grab().save(QDir(dir).filePath(name)));
+}
+
+// Every column but a stretched last one is at least as wide as its header text needs.
+QStringList cutHeaders(const QTableView* view) {
+    QStringList cut;
+    const QHeaderView* header = view->horizontalHeader();
+    for (int visual = 0; visual + 1 < header->count(); ++visual) {
+        const int column = header->logicalIndex(visual);
+        if (!header->isSectionHidden(column) && header->sectionSize(column) < header->sectionSizeHint(column))
+            cut << view->model()->headerData(column, Qt::Horizontal).toString();
+    }
+    return cut;
+}
+
+} // namespace
+
+class TestMainWindowLayout final : public QObject {
+    Q_OBJECT
+
+    TestService m_service;
+    ApiCredentials m_admin;
+    ConsoleHome m_home;
+
+    MainWindow::Options options(const QString& profile = QStringLiteral("layout")) const {
+        return m_home.options(profile);
+    }
+
+    std::unique_ptr<MainWindow> openWindow(const QString& profile = QStringLiteral("layout")) {
+        auto window = std::make_unique<MainWindow>(options(profile));
+        QSignalSpy loaded(window.get(), &MainWindow::jobsLoaded);
+        window->show();
+        [&] {
+            QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+            QVERIFY2(loaded.wait(20000), qPrintable(window->statusWidget()->text()));
+        }();
+        return QTest::currentTestFailed() ? nullptr : std::move(window);
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        m_admin = m_service.createKey(QStringLiteral("layout"), QStringLiteral("admin"));
+        QVERIFY2(m_admin.isValid(), qPrintable(m_service.lastError()));
+        const auto ok = [this](const QString& s) { return statementSucceeds(m_service, m_admin, s); };
+        QVERIFY(ok("CREATE CLUSTER demo_cluster TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1"));
+        QVERIFY(ok("CREATE CLUSTER other_cluster TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1"));
+        QVERIFY(
+            ok("CREATE JOB alpha TYPE = 'PYTHON' PARAMETERS = ( 's3://b/a.py' ) CLUSTER = 'demo_cluster'"));
+        QVERIFY(ok("CREATE JOB beta TYPE = 'JAR' PARAMETERS = ( '--class', 'x.Y', 's3://b/b.jar' ) CLUSTER = "
+                   "'other_cluster'"));
+        QVERIFY(
+            ok("CREATE JOB gamma TYPE = 'PYTHON' PARAMETERS = ( 's3://b/g.py' ) CLUSTER = 'demo_cluster'"));
+        QVERIFY(ok("CREATE JOB " + kLongName +
+                   " TYPE = 'PYTHON' PARAMETERS = ( 's3://b/l.py' ) CLUSTER = 'demo_cluster'"));
+        QString error;
+        QVERIFY2(m_home.saveProfile(QStringLiteral("layout"), m_service, m_admin, &error), qPrintable(error));
+        QVERIFY2(m_home.saveProfile(QStringLiteral("second"), m_service, m_admin, &error), qPrintable(error));
+    }
+
+    void selectingAJobDescribesIt() {
+        auto window = openWindow();
+        QVERIFY(window);
+        DescribeViewer* viewer = window->describeViewer();
+        JobDescriber* describer = window->jobDescriber();
+        QSignalSpy described(describer, &JobDescriber::described);
+
+        QVERIFY(window->jobsView()->selectJob("beta"));
+        QTRY_COMPARE_WITH_TIMEOUT(viewer->title(), QStringLiteral("DESCRIBE JOB beta"), 15000);
+        saveScreenshot(window.get(), QStringLiteral("mainwindow-select-describes.png"));
+
+        // Moving through jobs quickly asks once, for the one the selection stops on.
+        const int sent = describer->requestsSent();
+        described.clear();
+        QVERIFY(window->jobsView()->selectJob("alpha"));
+        QVERIFY(window->jobsView()->selectJob("beta"));
+        QVERIFY(window->jobsView()->selectJob("gamma"));
+        QTRY_COMPARE_WITH_TIMEOUT(viewer->title(), QStringLiteral("DESCRIBE JOB gamma"), 15000);
+        QCOMPARE(describer->requestsSent(), sent + 1);
+        QCOMPARE(described.count(), 1);
+
+        // An answer on its way when the selection moves is dropped: the viewer never shows alpha.
+        described.clear();
+        QVERIFY(window->jobsView()->selectJob("alpha"));
+        describer->flush(); // alpha's request is sent now
+        QCOMPARE(describer->requestsSent(), sent + 2);
+        QVERIFY(window->jobsView()->selectJob("beta"));
+        QTRY_COMPARE_WITH_TIMEOUT(viewer->title(), QStringLiteral("DESCRIBE JOB beta"), 15000);
+        QTest::qWait(500); // alpha's answer, had it been kept, would have arrived meanwhile
+        QCOMPARE(described.count(), 1);
+        QCOMPARE(described.first().first().toString(), QStringLiteral("beta"));
+        QCOMPARE(viewer->title(), QStringLiteral("DESCRIBE JOB beta"));
+    }
+
+    void sizesStayReadableWithTheRunsDockOpen() {
+        auto window = openWindow();
+        QVERIFY(window);
+        window->resize(900, 640);
+        window->runMonitorDock()->show();
+        QTest::qWait(200);
+        const int line = window->fontMetrics().height();
+        QVERIFY2(window->jobsView()->height() >= 8 * line,
+                 qPrintable(QString::number(window->jobsView()->height())));
+        QVERIFY(window->describeViewer()->height() >= 8 * line);
+        QVERIFY(window->describeViewer()->width() >= 30 * window->fontMetrics().averageCharWidth());
+        QVERIFY(window->runMonitor()->height() >= 6 * line);
+        QCOMPARE(cutHeaders(window->jobsView()->table()), QStringList());
+        QCOMPARE(cutHeaders(window->runMonitor()->activeView()), QStringList());
+        QCOMPARE(cutHeaders(window->runMonitor()->historyView()), QStringList());
+        saveScreenshot(window.get(), QStringLiteral("mainwindow-runs-dock-open.png"));
+    }
+
+    void longTextsAreElidedWithATooltip() {
+        auto window = openWindow();
+        QVERIFY(window);
+        QTableView* table = window->jobsView()->table();
+        auto* delegate = qobject_cast<ElidedTextDelegate*>(table->itemDelegate());
+        QVERIFY(delegate);
+        const int row = window->jobsModel()->rowOf(kLongName.toStdString());
+        const QModelIndex index =
+            window->jobsProxy()->mapFromSource(window->jobsModel()->index(row, JobsTableModel::Name));
+        QVERIFY(index.isValid());
+        table->horizontalHeader()->resizeSection(JobsTableModel::Name, 120);
+        QCOMPARE(delegate->toolTipFor(table, index), kLongName);
+        // A short name that fits has no tooltip.
+        const QModelIndex alpha = window->jobsProxy()->mapFromSource(
+            window->jobsModel()->index(window->jobsModel()->rowOf("alpha"), JobsTableModel::Name));
+        QCOMPARE(delegate->toolTipFor(table, alpha), QString());
+        table->horizontalHeader()->resizeSection(JobsTableModel::Name, 1200);
+        QCOMPARE(delegate->toolTipFor(table, index), QString());
+    }
+
+    void ctrlCCopiesTheSelectedRows() {
+        auto window = openWindow();
+        QVERIFY(window);
+        QTableView* table = window->jobsView()->table();
+        QVERIFY(window->jobsView()->selectJob("beta"));
+        table->setFocus();
+        QGuiApplication::clipboard()->clear();
+        QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+        const QStringList lines =
+            QGuiApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY2(lines[0].startsWith(QStringLiteral("Name\t")), qPrintable(lines[0]));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("beta\t")), qPrintable(lines[1]));
+        QVERIFY2(lines[1].contains(QStringLiteral("\tother_cluster")), qPrintable(lines[1]));
+    }
+
+    void theWindowRemembersItsLayout() {
+        QHeaderView* header = nullptr;
+        QByteArray historyState;
+        QList<int> splitterSizes;
+        {
+            auto window = openWindow(QStringLiteral("second"));
+            QVERIFY(window);
+            // Within the offscreen screen (800 x 600): a larger geometry is shrunk when restored.
+            window->resize(760, 540);
+            window->addDockWidget(Qt::RightDockWidgetArea, window->runMonitorDock());
+            window->runMonitorDock()->show();
+            header = window->jobsView()->table()->horizontalHeader();
+            header->moveSection(header->visualIndex(JobsTableModel::Cluster), 0);
+            header->resizeSection(JobsTableModel::Name, 333);
+            window->jobsView()->table()->sortByColumn(JobsTableModel::Cluster, Qt::DescendingOrder);
+            auto* splitter = window->findChild<QSplitter*>(QStringLiteral("mainSplitter"));
+            QVERIFY(splitter);
+            splitter->setSizes({250, 500});
+            QTest::qWait(100);
+            splitterSizes = splitter->sizes();
+            window->runMonitor()->historyView()->horizontalHeader()->resizeSection(0, 177);
+            window->close();
+        }
+        // The next start, without naming a profile: the same layout, and the last profile.
+        auto window = std::make_unique<MainWindow>(options(QString()));
+        QSignalSpy loaded(window.get(), &MainWindow::jobsLoaded);
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        QVERIFY2(loaded.wait(20000), qPrintable(window->statusWidget()->text()));
+        QCOMPARE(window->currentProfile(), QStringLiteral("second"));
+        QCOMPARE(window->size(), QSize(760, 540));
+        QVERIFY(window->runMonitorDock()->isVisible());
+        QCOMPARE(window->dockWidgetArea(window->runMonitorDock()), Qt::RightDockWidgetArea);
+        header = window->jobsView()->table()->horizontalHeader();
+        QCOMPARE(header->visualIndex(JobsTableModel::Cluster), 0);
+        QCOMPARE(header->sectionSize(JobsTableModel::Name), 333);
+        QCOMPARE(header->sortIndicatorSection(), int(JobsTableModel::Cluster));
+        QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+        // The rows follow the remembered sort: other_cluster first.
+        QCOMPARE(window->jobsProxy()->index(0, JobsTableModel::Name).data().toString(),
+                 QStringLiteral("beta"));
+        QCOMPARE(window->findChild<QSplitter*>(QStringLiteral("mainSplitter"))->sizes(), splitterSizes);
+        QCOMPARE(window->runMonitor()->historyView()->horizontalHeader()->sectionSize(0), 177);
+        saveScreenshot(window.get(), QStringLiteral("mainwindow-remembered.png"));
+    }
+};
+
+QTEST_MAIN(TestMainWindowLayout)
+#include "tst_mainwindowlayout.moc"

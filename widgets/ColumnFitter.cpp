@@ -1,0 +1,79 @@
+#include "widgets/ColumnFitter.h"
+
+#include <QHeaderView>
+#include <QTableView>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace jobdeck {
+
+ColumnFitter::ColumnFitter(QTableView* view)
+    : QObject(view)
+    , m_view(view) {
+    QHeaderView* header = view->horizontalHeader();
+    // A column is never narrower than a few characters, whatever the user drags it to.
+    header->setMinimumSectionSize(view->fontMetrics().averageCharWidth() * 4);
+    // Only the rows near the top are measured: 100,000 rows are not read to size a column.
+    header->setResizeContentsPrecision(200);
+    connect(header, &QHeaderView::sectionResized, this, [this, header](int column) {
+        // A stretched section follows the view's width; that is not a width anybody chose.
+        const bool stretched =
+            header->sectionResizeMode(column) == QHeaderView::Stretch ||
+            (header->stretchLastSection() && header->visualIndex(column) == header->count() - 1);
+        if (!m_resizing && !stretched)
+            m_fitted = true; // the user's width, or one restored from the settings
+    });
+    if (QAbstractItemModel* model = view->model()) {
+        connect(model, &QAbstractItemModel::modelReset, this, &ColumnFitter::modelChanged);
+        connect(model, &QAbstractItemModel::rowsInserted, this, &ColumnFitter::modelChanged);
+        connect(model, &QAbstractItemModel::layoutChanged, this, &ColumnFitter::modelChanged);
+        connect(model, &QAbstractItemModel::columnsInserted, this, &ColumnFitter::fitHeaders);
+    }
+    fitHeaders();
+    modelChanged();
+}
+
+int ColumnFitter::maxColumnWidth() const {
+    return m_view ? m_view->fontMetrics().averageCharWidth() * 48 : 0;
+}
+
+void ColumnFitter::fitHeaders() {
+    if (!m_view || m_fitted)
+        return;
+    QHeaderView* header = m_view->horizontalHeader();
+    m_resizing = true;
+    for (int column = 0; column < header->count(); ++column)
+        header->resizeSection(column, std::max(header->sectionSize(column), header->sectionSizeHint(column)));
+    m_resizing = false;
+}
+
+void ColumnFitter::modelChanged() {
+    if (!m_view || m_fitted || !m_view->model() || m_view->model()->rowCount() == 0)
+        return;
+    fitHeaders();
+    // Once the rows are laid out (a model reset is seen by the view after this slot).
+    QTimer::singleShot(0, this, [this] {
+        if (!m_fitted)
+            fit();
+    });
+}
+
+void ColumnFitter::fit() {
+    if (!m_view)
+        return;
+    QHeaderView* header = m_view->horizontalHeader();
+    const int cap = maxColumnWidth();
+    m_resizing = true;
+    for (int column = 0; column < header->count(); ++column) {
+        if (header->isSectionHidden(column))
+            continue;
+        const int content = m_view->sizeHintForColumn(column);
+        const int wanted = std::max(header->sectionSizeHint(column), std::min(content, cap));
+        header->resizeSection(column, wanted);
+    }
+    m_resizing = false;
+    m_fitted = true;
+}
+
+} // namespace jobdeck

@@ -1,0 +1,60 @@
+#include "widgets/JobDescriber.h"
+
+#include "client/ApiClient.h"
+#include "widgets/DescribeViewer.h"
+
+namespace jobdeck {
+
+using nlohmann::json;
+
+JobDescriber::JobDescriber(ApiClient* client, DescribeViewer* viewer, QObject* parent)
+    : QObject(parent)
+    , m_client(client)
+    , m_viewer(viewer) {
+    m_timer.setSingleShot(true);
+    m_timer.setInterval(std::chrono::milliseconds(250));
+    connect(&m_timer, &QTimer::timeout, this, &JobDescriber::flush);
+}
+
+void JobDescriber::selectionChanged(const QString& name) {
+    delete m_inFlight; // its answer is for a job no longer selected
+    m_pending = name;
+    if (name.isEmpty())
+        m_timer.stop();
+    else
+        m_timer.start();
+}
+
+void JobDescriber::flush() {
+    m_timer.stop();
+    if (!m_pending.isEmpty())
+        describeNow(std::exchange(m_pending, {}));
+}
+
+void JobDescriber::cancel() {
+    m_timer.stop();
+    m_pending.clear();
+    delete m_inFlight;
+}
+
+void JobDescriber::describeNow(const QString& name) {
+    cancel();
+    if (name.isEmpty())
+        return;
+    auto* context = new QObject(this);
+    m_inFlight = context;
+    ++m_requestsSent;
+    m_client->execute(DescribeJobStatement{name.toStdString()})
+        ->then(context, [this, context, name](const ApiReply<json>& r) {
+            context->deleteLater();
+            if (!m_viewer)
+                return;
+            if (r.isError())
+                m_viewer->showMessage(tr("DESCRIBE JOB %1 failed").arg(name), r.error().toString());
+            else
+                m_viewer->showResponse(DescribeViewer::Subject::Job, name, r.value());
+            emit described(name);
+        });
+}
+
+} // namespace jobdeck

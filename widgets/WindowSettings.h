@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QString>
+
+#include <memory>
+
+class QMainWindow;
+class QSettings;
+
+namespace jobdeck {
+
+// What the main window remembers between starts (QSettings, group "window"): its geometry and state
+// (toolbars, docks and where they are), the sizes of every splitter, and for every table and tree the
+// header's state (column widths, order, hidden columns, sort). Widgets are found by objectName, so
+// views added later are remembered without changes here; a widget without a name is not.
+class WindowSettings final {
+public:
+    // `settingsFile` empty: the user's settings (organisation and application "jobdeck").
+    explicit WindowSettings(const QString& settingsFile);
+    ~WindowSettings();
+
+    void save(const QMainWindow& window);
+    // false when nothing was saved yet (first start).
+    bool restore(QMainWindow& window);
+
+    // Desktop notifications when a run started from the console ends (on unless turned off).
+    bool runNotifications() const;
+    void setRunNotifications(bool on);
+
+private:
+    std::unique_ptr<QSettings> m_settings;
+};
+
+} // namespace jobdeck
