@@ -10,6 +10,8 @@ int main(int argc, char* argv[]) {
     QApplication::setOrganizationName(QStringLiteral("jobdeck"));
     QApplication::setApplicationName(QStringLiteral("jobdeck"));
     QApplication::setApplicationVersion(QStringLiteral(JOBDECK_VERSION));
+    // Ties the windows (and notifications) to jobdeck.desktop and its icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral("jobdeck"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Jobdeck: the console for Spark jobs on Apache Hudi"));

@@ -1,5 +1,7 @@
 #include "models/DiagnosticsModel.h"
 
+#include "models/ThemeColors.h"
+
 #include <QColor>
 #include <QStringList>
 
@@ -98,13 +100,13 @@ int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
 QColor DiagnosticsModel::severityColor(Severity severity) {
     switch (severity) {
     case Severity::Error:
-        return QColor(0xd3, 0x2f, 0x2f);
+        return ThemeColors::color(ThemeColor::SeverityError);
     case Severity::Warning:
-        return QColor(0xef, 0x8a, 0x00);
+        return ThemeColors::color(ThemeColor::SeverityWarning);
     case Severity::Info:
-        return QColor(0x19, 0x76, 0xd2);
+        return ThemeColors::color(ThemeColor::SeverityInfo);
     }
-    return QColor(Qt::gray);
+    return ThemeColors::color(ThemeColor::StatusQueued);
 }
 
 QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {

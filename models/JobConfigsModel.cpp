@@ -1,6 +1,7 @@
 #include "models/JobConfigsModel.h"
 
 #include "core/HudiConfigExplanation.h"
+#include "models/ThemeColors.h"
 
 #include <QBrush>
 #include <QColor>
@@ -106,7 +107,7 @@ QVariant JobConfigsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole && index.column() == Status) {
         const bool applied =
             row.status == static_cast<int>(HudiConfigStatus::Applied) || row.kind == RowKind::Spark;
-        return QBrush(applied ? QColor(0x1b, 0x7f, 0x3b) : QColor(0xb0, 0x3a, 0x2e));
+        return QBrush(ThemeColors::color(applied ? ThemeColor::AppliedText : ThemeColor::ErrorText));
     }
     return {};
 }

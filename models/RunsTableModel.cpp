@@ -1,5 +1,7 @@
 #include "models/RunsTableModel.h"
 
+#include "models/ThemeColors.h"
+
 #include <QDateTime>
 #include <QLocale>
 #include <QStringList>
@@ -193,17 +195,17 @@ QString RunsTableModel::statusText(JobRunStatus status) {
 QColor RunsTableModel::statusColor(JobRunStatus status) {
     switch (status) {
     case JobRunStatus::Queued:
-        return QColor(0x9e, 0x9e, 0x9e);
+        return ThemeColors::color(ThemeColor::StatusQueued);
     case JobRunStatus::Running:
-        return QColor(0x1e, 0x88, 0xe5);
+        return ThemeColors::color(ThemeColor::StatusRunning);
     case JobRunStatus::Completed:
-        return QColor(0x2e, 0x7d, 0x32);
+        return ThemeColors::color(ThemeColor::StatusCompleted);
     case JobRunStatus::Failed:
-        return QColor(0xc6, 0x28, 0x28);
+        return ThemeColors::color(ThemeColor::StatusFailed);
     case JobRunStatus::Canceled:
-        return QColor(0xf9, 0xa8, 0x25);
+        return ThemeColors::color(ThemeColor::StatusCanceled);
     }
-    return Qt::black;
+    return ThemeColors::color(ThemeColor::StatusQueued);
 }
 
 QString RunsTableModel::formatElapsed(qint64 milliseconds) {

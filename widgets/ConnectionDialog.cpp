@@ -2,6 +2,7 @@
 
 #include "client/ConnectionProfiles.h"
 #include "client/SecretStore.h"
+#include "models/ThemeColors.h"
 
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -57,7 +58,8 @@ ConnectionDialog::ConnectionDialog(ConnectionProfiles* profiles, SecretStore* se
     m_notice->setWordWrap(true);
     m_error->setObjectName(QStringLiteral("profileError"));
     m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_error->setStyleSheet(
+        QStringLiteral("color: %1;").arg(ThemeColors::css(ThemeColor::ErrorText, palette())));
     m_save->setObjectName(QStringLiteral("saveProfile"));
     m_remove->setObjectName(QStringLiteral("removeProfile"));
 

@@ -1,6 +1,7 @@
 #include "widgets/ConnectionStatusWidget.h"
 
 #include "client/ApiClient.h"
+#include "models/ThemeColors.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -43,7 +44,8 @@ void ConnectionStatusWidget::setProfileName(const QString& name) {
 
 void ConnectionStatusWidget::showNote(const QString& text) {
     m_tick.stop();
-    m_dot->setStyleSheet(QStringLiteral("background: #9e9e9e; border-radius: 6px;"));
+    m_dot->setStyleSheet(QStringLiteral("background: %1; border-radius: 6px;")
+                             .arg(ThemeColors::css(ThemeColor::StatusQueued, palette())));
     m_text->setText(m_profile.isEmpty() ? text : m_profile + QStringLiteral(" — ") + text);
 }
 
@@ -52,7 +54,7 @@ QString ConnectionStatusWidget::text() const {
 }
 
 void ConnectionStatusWidget::refresh() {
-    QString color = QStringLiteral("#9e9e9e");
+    ThemeColor color = ThemeColor::StatusQueued;
     QString text = tr("Not connected");
     if (m_monitor) {
         const QString url = m_client ? m_client->connection().baseUrl.toString() : QString();
@@ -60,15 +62,15 @@ void ConnectionStatusWidget::refresh() {
         case ConnectionMonitor::State::Idle:
             break;
         case ConnectionMonitor::State::Connecting:
-            color = QStringLiteral("#f9a825");
+            color = ThemeColor::StatusCanceled;
             text = tr("Connecting to %1…").arg(url);
             break;
         case ConnectionMonitor::State::Connected:
-            color = QStringLiteral("#2e7d32");
+            color = ThemeColor::StatusCompleted;
             text = tr("Connected to %1 (jobdeckd %2)").arg(url, m_monitor->serviceVersion());
             break;
         case ConnectionMonitor::State::Reconnecting: {
-            color = QStringLiteral("#c62828");
+            color = ThemeColor::StatusFailed;
             const auto seconds =
                 static_cast<int>(std::ceil(static_cast<double>(m_monitor->retryIn().count()) / 1000.0));
             text = seconds > 0
@@ -77,7 +79,7 @@ void ConnectionStatusWidget::refresh() {
             break;
         }
         case ConnectionMonitor::State::Disconnected:
-            color = QStringLiteral("#c62828");
+            color = ThemeColor::StatusFailed;
             text = tr("Disconnected: %1").arg(m_monitor->reason());
             break;
         }
@@ -86,7 +88,8 @@ void ConnectionStatusWidget::refresh() {
         else
             m_tick.stop();
     }
-    m_dot->setStyleSheet(QStringLiteral("background: %1; border-radius: 6px;").arg(color));
+    m_dot->setStyleSheet(
+        QStringLiteral("background: %1; border-radius: 6px;").arg(ThemeColors::css(color, palette())));
     m_text->setText(m_profile.isEmpty() ? text : m_profile + QStringLiteral(" — ") + text);
 }
 

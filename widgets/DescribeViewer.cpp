@@ -2,6 +2,7 @@
 
 #include "core/SparkJob.h"
 #include "models/JsonTreeModel.h"
+#include "models/ThemeColors.h"
 #include "widgets/HudiConfigsExplainer.h"
 #include "widgets/JsonHighlighter.h"
 #include "widgets/JsonSearchBar.h"
@@ -38,7 +39,9 @@ QSyntaxHighlighter* makeHighlighter(QTextDocument* document) {
     const auto definition = repository.definitionForName(QStringLiteral("JSON"));
     if (definition.isValid()) {
         auto* highlighter = new KSyntaxHighlighting::SyntaxHighlighter(document);
-        highlighter->setTheme(repository.defaultTheme(KSyntaxHighlighting::Repository::LightTheme));
+        highlighter->setTheme(repository.defaultTheme(ThemeColors::isDark(QGuiApplication::palette())
+                                                          ? KSyntaxHighlighting::Repository::DarkTheme
+                                                          : KSyntaxHighlighting::Repository::LightTheme));
         highlighter->setDefinition(definition);
         return highlighter;
     }

@@ -2,6 +2,7 @@
 
 #include "core/HudiConfigExplanation.h"
 #include "models/JobConfigsModel.h"
+#include "models/ThemeColors.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -22,7 +23,10 @@ HudiConfigsExplainer::HudiConfigsExplainer(QWidget* parent)
     m_misplaced->setObjectName(QStringLiteral("misplacedNotice"));
     m_misplaced->setWordWrap(true);
     m_misplaced->setStyleSheet(
-        QStringLiteral("QLabel { background: #fff4e5; border: 1px solid #f0b866; padding: 6px; }"));
+        QStringLiteral("QLabel { color: %1; background: %2; border: 1px solid %3; padding: 6px; }")
+            .arg(ThemeColors::css(ThemeColor::NoteText, palette()),
+                 ThemeColors::css(ThemeColor::NoteBackground, palette()),
+                 ThemeColors::css(ThemeColor::NoteBorder, palette())));
     m_misplaced->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_misplaced->hide();
     m_table->setObjectName(QStringLiteral("configsTable"));

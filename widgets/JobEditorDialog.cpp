@@ -1,6 +1,7 @@
 #include "widgets/JobEditorDialog.h"
 
 #include "client/ApiClient.h"
+#include "models/ThemeColors.h"
 #include "widgets/DiagnosticsPanel.h"
 #include "widgets/ParameterDiffView.h"
 #include "widgets/ParameterEditor.h"
@@ -256,7 +257,9 @@ QString JobEditorDialog::messageText() const {
 
 void JobEditorDialog::showMessage(const QString& text, bool error) {
     m_message->setText(text);
-    m_message->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QString());
+    m_message->setStyleSheet(
+        error ? QStringLiteral("color: %1;").arg(ThemeColors::css(ThemeColor::ErrorText, palette()))
+              : QString());
 }
 
 void JobEditorDialog::setBusy(bool busy) {

@@ -1,5 +1,7 @@
 #include "widgets/JsonHighlighter.h"
 
+#include "models/ThemeColors.h"
+
 namespace jobdeck {
 
 JsonHighlighter::JsonHighlighter(QTextDocument* document)
@@ -9,25 +11,25 @@ QTextCharFormat JsonHighlighter::formatFor(JsonTokenizer::Kind kind) {
     QTextCharFormat f;
     switch (kind) {
     case JsonTokenizer::Kind::Key:
-        f.setForeground(QColor(0x88, 0x1f, 0x8a));
+        f.setForeground(ThemeColors::color(ThemeColor::JsonKey));
         f.setFontWeight(QFont::Bold);
         break;
     case JsonTokenizer::Kind::String:
-        f.setForeground(QColor(0x1a, 0x7f, 0x37));
+        f.setForeground(ThemeColors::color(ThemeColor::JsonString));
         break;
     case JsonTokenizer::Kind::Number:
-        f.setForeground(QColor(0x0b, 0x5c, 0xad));
+        f.setForeground(ThemeColors::color(ThemeColor::JsonNumber));
         break;
     case JsonTokenizer::Kind::Literal:
-        f.setForeground(QColor(0xb3, 0x5a, 0x00));
+        f.setForeground(ThemeColors::color(ThemeColor::JsonLiteral));
         f.setFontItalic(true);
         break;
     case JsonTokenizer::Kind::Punctuation:
-        f.setForeground(QColor(0x6a, 0x73, 0x7d));
+        f.setForeground(ThemeColors::color(ThemeColor::JsonPunctuation));
         break;
     case JsonTokenizer::Kind::Error:
         f.setUnderlineStyle(QTextCharFormat::WaveUnderline);
-        f.setUnderlineColor(Qt::red);
+        f.setUnderlineColor(ThemeColors::color(ThemeColor::ErrorUnderline));
         break;
     }
     return f;

@@ -1,5 +1,7 @@
 #include "widgets/ParameterDiffView.h"
 
+#include "models/ThemeColors.h"
+
 #include <QTextBlock>
 
 #include <algorithm>
@@ -70,9 +72,10 @@ void ParameterDiffView::setParameters(const std::vector<std::string>& before,
             QTextEdit::ExtraSelection s;
             s.cursor = QTextCursor(block);
             s.format.setProperty(QTextFormat::FullWidthSelection, true);
-            s.format.setBackground(l.kind == K::Added     ? QColor(0xe6, 0xf4, 0xea)
-                                   : l.kind == K::Removed ? QColor(0xfd, 0xe7, 0xe9)
-                                                          : QColor(0xff, 0xf4, 0xd6));
+            s.format.setBackground(ThemeColors::color(l.kind == K::Added     ? ThemeColor::DiffAdded
+                                                      : l.kind == K::Removed ? ThemeColor::DiffRemoved
+                                                                             : ThemeColor::DiffChanged,
+                                                      palette()));
             selections << s;
         }
         block = block.next();

@@ -4,6 +4,7 @@
 #include "core/HudiConfigPolicy.h"
 #include "models/DiagnosticsModel.h"
 #include "models/ParameterCompletionModel.h"
+#include "models/ThemeColors.h"
 #include "widgets/LineNumberArea.h"
 #include "widgets/ParameterHighlighter.h"
 
@@ -34,7 +35,7 @@ QString q(const std::string& s) {
 }
 
 QColor boundaryColor() {
-    return QColor(0xbf, 0x36, 0x0c);
+    return ThemeColors::color(ThemeColor::ApplicationPath);
 }
 
 QString statusExplanation(HudiConfigStatus status) {
@@ -607,9 +608,10 @@ void ParameterEditor::paintLineNumberArea(QPaintEvent* event) {
     while (block.isValid() && top <= event->rect().bottom()) {
         if (block.isVisible() && bottom >= event->rect().top()) {
             // Zone strip: configuration, path, arguments.
-            QColor zone = pathLine < 0 || number < pathLine ? QColor(0x90, 0xca, 0xf9)
-                          : number == pathLine              ? boundaryColor()
-                                                            : QColor(0xb0, 0xbe, 0xc5);
+            QColor zone = pathLine < 0 || number < pathLine
+                              ? ThemeColors::color(ThemeColor::ConfigurationZone)
+                          : number == pathLine ? boundaryColor()
+                                               : ThemeColors::color(ThemeColor::ArgumentZone);
             painter.fillRect(QRect(areaWidth - 4, top, 4, bottom - top), zone);
             if (const int s = severityAtLine(number); s >= 0) {
                 painter.setBrush(DiagnosticsModel::severityColor(Severity(s)));

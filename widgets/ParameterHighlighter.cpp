@@ -1,5 +1,7 @@
 #include "widgets/ParameterHighlighter.h"
 
+#include "models/ThemeColors.h"
+
 #include <QTextBlock>
 #include <QTextDocument>
 
@@ -20,42 +22,42 @@ QTextCharFormat colored(const QColor& color, bool bold = false) {
 } // namespace
 
 QColor ParameterHighlighter::argumentZoneColor() {
-    return QColor(0xee, 0xf2, 0xf7);
+    return ThemeColors::color(ThemeColor::ArgumentBackground);
 }
 
 ParameterHighlighter::ParameterHighlighter(QTextDocument* document)
     : QObject(document)
     , m_document(document) {
     auto set = [this](Style s, QTextCharFormat f) { m_formats[static_cast<std::size_t>(s)] = std::move(f); };
-    set(Style::OptionName, colored(QColor(0x6a, 0x1b, 0x9a), true));
-    set(Style::OptionValue, colored(QColor(0x2e, 0x7d, 0x32)));
-    set(Style::ConfKey, colored(QColor(0x00, 0x57, 0x9b)));
-    set(Style::ConfValue, colored(QColor(0x2e, 0x7d, 0x32)));
-    set(Style::HudiKey, colored(QColor(0x00, 0x69, 0x5c), true));
-    set(Style::HudiValue, colored(QColor(0x2e, 0x7d, 0x32)));
-    set(Style::PairSeparator, colored(QColor(0x75, 0x75, 0x75)));
-    QTextCharFormat path = colored(QColor(0xbf, 0x36, 0x0c), true);
+    set(Style::OptionName, colored(ThemeColors::color(ThemeColor::OptionName), true));
+    set(Style::OptionValue, colored(ThemeColors::color(ThemeColor::OptionValue)));
+    set(Style::ConfKey, colored(ThemeColors::color(ThemeColor::ConfKey)));
+    set(Style::ConfValue, colored(ThemeColors::color(ThemeColor::OptionValue)));
+    set(Style::HudiKey, colored(ThemeColors::color(ThemeColor::HudiKey), true));
+    set(Style::HudiValue, colored(ThemeColors::color(ThemeColor::OptionValue)));
+    set(Style::PairSeparator, colored(ThemeColors::color(ThemeColor::PairSeparator)));
+    QTextCharFormat path = colored(ThemeColors::color(ThemeColor::ApplicationPath), true);
     path.setFontUnderline(false);
     set(Style::ApplicationPath, path);
-    QTextCharFormat argument = colored(QColor(0x45, 0x5a, 0x64));
+    QTextCharFormat argument = colored(ThemeColors::color(ThemeColor::ArgumentText));
     argument.setBackground(argumentZoneColor());
     set(Style::ApplicationArgument, argument);
-    QTextCharFormat misplaced = colored(QColor(0x8d, 0x4e, 0x00));
-    misplaced.setBackground(QColor(0xff, 0xf3, 0xcd));
+    QTextCharFormat misplaced = colored(ThemeColors::color(ThemeColor::MisplacedText));
+    misplaced.setBackground(ThemeColors::color(ThemeColor::MisplacedBackground));
     misplaced.setFontItalic(true);
     set(Style::MisplacedHudiConf, misplaced);
-    QTextCharFormat notApplied = colored(QColor(0x75, 0x75, 0x75));
+    QTextCharFormat notApplied = colored(ThemeColors::color(ThemeColor::NotAppliedText));
     notApplied.setFontStrikeOut(true);
     set(Style::NotApplied, notApplied);
-    set(Style::RefusedOption, colored(QColor(0xc6, 0x28, 0x28), true));
-    set(Style::UnknownOption, colored(QColor(0xc6, 0x28, 0x28)));
+    set(Style::RefusedOption, colored(ThemeColors::color(ThemeColor::ErrorText), true));
+    set(Style::UnknownOption, colored(ThemeColors::color(ThemeColor::ErrorText)));
     QTextCharFormat error;
     error.setUnderlineStyle(QTextCharFormat::WaveUnderline);
-    error.setUnderlineColor(QColor(0xd3, 0x2f, 0x2f));
+    error.setUnderlineColor(ThemeColors::color(ThemeColor::ErrorUnderline));
     set(Style::Error, error);
     QTextCharFormat warning;
     warning.setUnderlineStyle(QTextCharFormat::WaveUnderline);
-    warning.setUnderlineColor(QColor(0xef, 0x8a, 0x00));
+    warning.setUnderlineColor(ThemeColors::color(ThemeColor::WarningUnderline));
     set(Style::Warning, warning);
 }
 

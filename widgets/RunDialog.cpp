@@ -5,6 +5,7 @@
 #include "core/IdempotencyKey.h"
 #include "models/ArgumentOverridesModel.h"
 #include "models/JobConfigsModel.h"
+#include "models/ThemeColors.h"
 #include "widgets/OverridesEditor.h"
 
 #include <QDialogButtonBox>
@@ -60,7 +61,8 @@ RunDialog::RunDialog(ApiClient* client, SparkJob job, QWidget* parent)
     m_editor = new OverridesEditor(m_overrides, this);
     m_editor->setObjectName(QStringLiteral("overridesEditor"));
     m_overrideErrorLabel = note({}, QStringLiteral("overrideError"), this);
-    m_overrideErrorLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_overrideErrorLabel->setStyleSheet(
+        QStringLiteral("color: %1;").arg(ThemeColors::css(ThemeColor::ErrorText, palette())));
     m_overrideErrorLabel->hide();
     m_effectiveView = new QPlainTextEdit(this);
     m_effectiveView->setObjectName(QStringLiteral("effectiveArguments"));
@@ -250,7 +252,8 @@ void RunDialog::submit() {
                                            "start at most one run for it.")
                                             .arg(error.toString(), key)
                                       : error.message);
-                m_result->setStyleSheet(QStringLiteral("color: #c62828;"));
+                m_result->setStyleSheet(
+                    QStringLiteral("color: %1;").arg(ThemeColors::css(ThemeColor::ErrorText, palette())));
                 m_run->setText(transient ? tr("Retry") : tr("Run"));
                 updateRunButton();
                 emit submitFinished(false);

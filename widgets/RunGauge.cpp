@@ -1,5 +1,7 @@
 #include "widgets/RunGauge.h"
 
+#include "models/ThemeColors.h"
+
 #include <QPainter>
 #include <QPalette>
 
@@ -50,7 +52,8 @@ void RunGauge::paintEvent(QPaintEvent*) {
 
     // One segment per allowed run, so "n of max" reads at a glance.
     const double segment = (frame.width() - 2) / m_limit;
-    const QColor fill = m_active >= m_limit ? QColor(0xef, 0x6c, 0x00) : QColor(0x1e, 0x88, 0xe5);
+    const QColor fill =
+        ThemeColors::color(m_active >= m_limit ? ThemeColor::GaugeFull : ThemeColor::GaugeFill, palette());
     painter.setPen(Qt::NoPen);
     painter.setBrush(fill);
     for (int i = 0; i < shownActive(); ++i) {

@@ -3,6 +3,7 @@
 #include "client/ApiClient.h"
 #include "client/EventsSubscription.h"
 #include "models/RunsTableModel.h"
+#include "models/ThemeColors.h"
 #include "widgets/LogView.h"
 #include "widgets/RunGauge.h"
 #include "widgets/RunTimeline.h"
@@ -449,7 +450,9 @@ QString RunMonitor::message() const {
 
 void RunMonitor::setMessage(const QString& text, bool error) {
     m_message->setText(text);
-    m_message->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QString());
+    m_message->setStyleSheet(
+        error ? QStringLiteral("color: %1;").arg(ThemeColors::css(ThemeColor::ErrorText, palette()))
+              : QString());
     m_message->setVisible(!text.isEmpty());
 }
 

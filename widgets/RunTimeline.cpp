@@ -1,6 +1,7 @@
 #include "widgets/RunTimeline.h"
 
 #include "models/RunsTableModel.h"
+#include "models/ThemeColors.h"
 
 #include <QDateTime>
 #include <QPainter>
@@ -67,7 +68,7 @@ void RunTimeline::paintEvent(QPaintEvent*) {
     painter.setPen(Qt::NoPen);
     for (const TimeInterval& cap : m_layout.atCap)
         painter.fillRect(QRectF(QPointF(xOf(cap.start), lanes.top()), QPointF(xOf(cap.end), plot.bottom())),
-                         QColor(0xef, 0x6c, 0x00, 40));
+                         ThemeColors::color(ThemeColor::OverLimitBand));
 
     const double laneHeight = lanes.height() / std::max(1, m_layout.laneCount);
     for (const TimelineBar& bar : m_layout.bars) {
@@ -96,7 +97,7 @@ void RunTimeline::paintEvent(QPaintEvent*) {
     painter.setBrush(Qt::NoBrush);
     painter.drawPath(path);
     if (m_limit > 0) {
-        painter.setPen(QPen(QColor(0xc6, 0x28, 0x28), 1, Qt::DashLine));
+        painter.setPen(QPen(ThemeColors::color(ThemeColor::LimitLine), 1, Qt::DashLine));
         painter.drawLine(QPointF(plot.left(), yOf(m_limit)), QPointF(plot.right(), yOf(m_limit)));
         painter.drawText(QRectF(plot.left(), yOf(m_limit) - 14, plot.width(), 14),
                          Qt::AlignRight | Qt::AlignBottom, tr("limit %1").arg(m_limit));
