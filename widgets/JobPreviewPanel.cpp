@@ -2,6 +2,7 @@
 
 #include "core/HudiConfigExplanation.h"
 #include "core/StatementPrinter.h"
+#include "models/ThemeColors.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -11,6 +12,13 @@
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#ifdef JOBDECK_HAVE_KSYNTAXHIGHLIGHTING
+#include <KSyntaxHighlighting/Definition>
+#include <KSyntaxHighlighting/Repository>
+#include <KSyntaxHighlighting/SyntaxHighlighter>
+#include <KSyntaxHighlighting/Theme>
+#endif
 
 namespace jobdeck {
 
@@ -41,6 +49,18 @@ JobPreviewPanel::JobPreviewPanel(QWidget* parent)
     QFont mono(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::Monospace);
     m_statementText->setFont(mono);
+#ifdef JOBDECK_HAVE_KSYNTAXHIGHLIGHTING
+    // resources/syntax/jobdeck-statements.xml, compiled in; without KF6 the statement stays plain.
+    static KSyntaxHighlighting::Repository repository;
+    const auto definition = repository.definitionForName(QStringLiteral("Jobdeck Statements"));
+    if (definition.isValid()) {
+        auto* highlighter = new KSyntaxHighlighting::SyntaxHighlighter(m_statementText->document());
+        highlighter->setTheme(repository.defaultTheme(ThemeColors::isDark(palette())
+                                                          ? KSyntaxHighlighting::Repository::DarkTheme
+                                                          : KSyntaxHighlighting::Repository::LightTheme));
+        highlighter->setDefinition(definition);
+    }
+#endif
     m_copyButton->setObjectName(QStringLiteral("copyStatementButton"));
 
     auto* layout = new QVBoxLayout(this);
@@ -118,14 +138,14 @@ void JobPreviewPanel::setInput(const Input& input) {
         auto* item = new QTreeWidgetItem(hudi, {q(k), q(v), statusName, why});
         item->setToolTip(3, why);
         if (status != m_configuration.hudiConfigsStatus.end() && status->second != HudiConfigStatus::Applied)
-            item->setForeground(2, QColor(0xc6, 0x28, 0x28));
+            item->setForeground(2, ThemeColors::color(ThemeColor::ErrorText, palette()));
     }
     if (!m_configuration.misplacedHudiConfigs.empty()) {
         auto* misplaced =
             new QTreeWidgetItem(m_tree, {tr("not in hudiConfigs"),
                                          tr("%n --hudi-conf pair(s) after the path: application arguments",
                                             nullptr, int(m_configuration.misplacedHudiConfigs.size()))});
-        misplaced->setForeground(1, QColor(0x8d, 0x4e, 0x00));
+        misplaced->setForeground(1, ThemeColors::color(ThemeColor::MisplacedText, palette()));
         for (const ConfigSetting& c : m_configuration.misplacedHudiConfigs) {
             const QString why = q(misplacedHudiConfigMessage(c.key));
             auto* item =
