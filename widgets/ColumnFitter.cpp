@@ -68,7 +68,8 @@ void ColumnFitter::fit() {
     for (int column = 0; column < header->count(); ++column) {
         if (header->isSectionHidden(column))
             continue;
-        const int content = m_view->sizeHintForColumn(column);
+        // Public in QAbstractItemView (QTableView's override is protected).
+        const int content = static_cast<const QAbstractItemView*>(m_view.data())->sizeHintForColumn(column);
         const int wanted = std::max(header->sectionSizeHint(column), std::min(content, cap));
         header->resizeSection(column, wanted);
     }
