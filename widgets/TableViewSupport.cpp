@@ -27,6 +27,10 @@ void TableViewSupport::install(QTableView* view) {
     // Column delegates (status dots) stay; the view-wide one draws every other cell.
     view->setItemDelegate(new ElidedTextDelegate(view));
     new ColumnFitter(view);
+    // A view with a Copy of its own keeps it (two actions on one shortcut would both be ambiguous).
+    for (const QAction* existing : view->actions())
+        if (existing->shortcut() == QKeySequence(QKeySequence::Copy))
+            return;
     auto* copy = new QAction(QObject::tr("&Copy rows"), view);
     copy->setObjectName(QStringLiteral("actionCopyRows"));
     copy->setShortcut(QKeySequence::Copy);
