@@ -43,11 +43,9 @@ struct FuzzRoute {
     std::string prefix;
 };
 inline const std::vector<FuzzRoute>& jobdeckdRoutes() {
-    static const std::vector<FuzzRoute> routes{{"POST", "/v1/resource"},
-                                               {"GET", "/v1/status/"},
-                                               {"GET", "/v1/events"},
-                                               {"GET", "/v1/jobs/"},
-                                               {"GET", "/v1/health"}};
+    static const std::vector<FuzzRoute> routes{{"POST", "/v1/resource"}, {"GET", "/v1/status/"},
+                                               {"GET", "/v1/events"},    {"GET", "/v1/jobs/"},
+                                               {"GET", "/v1/health"},    {"GET", "/metrics"}};
     return routes;
 }
 
