@@ -1,44 +1,13 @@
 #include "core/StatementLexer.h"
 
+#include "core/Utf8.h"
+
 #include <cstdio>
 #include <limits>
 
 namespace jobdeck {
 
 namespace {
-
-// Length of the well-formed UTF-8 sequence starting at text[pos] (RFC 3629: no overlongs, no
-// surrogates, nothing above U+10FFFF), or 0 when it is not one.
-std::size_t utf8SequenceLength(std::string_view text, std::size_t pos) {
-    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[pos + i]); };
-    const auto continuation = [&](std::size_t i) {
-        return pos + i < text.size() && (byte(i) & 0xC0) == 0x80;
-    };
-    const unsigned char b0 = byte(0);
-    if (b0 < 0x80)
-        return 1;
-    if (b0 >= 0xC2 && b0 <= 0xDF)
-        return continuation(1) ? 2 : 0;
-    if (b0 >= 0xE0 && b0 <= 0xEF) {
-        if (!continuation(1) || !continuation(2))
-            return 0;
-        if (b0 == 0xE0 && byte(1) < 0xA0)
-            return 0; // overlong
-        if (b0 == 0xED && byte(1) > 0x9F)
-            return 0; // surrogate
-        return 3;
-    }
-    if (b0 >= 0xF0 && b0 <= 0xF4) {
-        if (!continuation(1) || !continuation(2) || !continuation(3))
-            return 0;
-        if (b0 == 0xF0 && byte(1) < 0x90)
-            return 0; // overlong
-        if (b0 == 0xF4 && byte(1) > 0x8F)
-            return 0; // above U+10FFFF
-        return 4;
-    }
-    return 0;
-}
 
 std::string hexByte(unsigned char b) {
     char buffer[8];

@@ -3,6 +3,7 @@
 
 #include "core/Cluster.h"
 #include "core/HudiConfigPolicy.h"
+#include "core/NotFoundMessages.h"
 #include "core/SecretMasking.h"
 #include "service/Storage.h"
 

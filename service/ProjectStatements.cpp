@@ -1,7 +1,9 @@
 // StatementExecutor: DESCRIBE PROJECT, ALTER PROJECT and SHOW AUDIT_LOG.
 #include "service/StatementExecutor.h"
 
+#include "core/ConcurrentRuns.h"
 #include "core/HudiConfigPolicy.h"
+#include "core/NotFoundMessages.h"
 #include "core/Project.h"
 #include "core/SecretMasking.h"
 #include "service/Storage.h"
@@ -12,7 +14,6 @@ namespace jobdeck {
 
 namespace {
 
-constexpr std::int64_t maxConcurrentRunsLimitCeiling = 1000;
 constexpr std::int64_t auditLimitDefault = 100;
 constexpr std::int64_t auditLimitCeiling = 1000;
 
@@ -27,7 +28,7 @@ std::vector<AuditEntry> maskedAudit(std::vector<AuditEntry> entries) {
 ApiStatus StatementExecutor::describeProject(const RequestContext& context) {
     auto project = m_storage.findProject(context.principal.projectUid);
     if (!project)
-        return ApiStatus::failed("Project " + context.principal.projectName + " does not exist");
+        return ApiStatus::failed(projectNotFoundMessage(context.principal.projectName));
     if (context.principal.role == Role::Admin)
         project->recentAudit =
             maskedAudit(m_storage.recentAudit(project->projectUid, describeProjectAuditEntries));
@@ -45,12 +46,10 @@ ApiStatus StatementExecutor::alterProject(const RequestContext& context,
         settings.concurrentRunsEnabled = *statement.concurrentRuns;
     if (statement.maxConcurrentRunsLimit) {
         const std::int64_t limit = *statement.maxConcurrentRunsLimit;
-        if (limit < 1 || limit > maxConcurrentRunsLimitCeiling)
-            return ApiStatus::invalid("MAX_CONCURRENT_RUNS_LIMIT must be between 1 and " +
-                                      std::to_string(maxConcurrentRunsLimitCeiling) + ", got " +
-                                      std::to_string(limit));
-        // Jobs already above a lowered limit keep their setting; runs are admitted up to the lower of the
-        // two.
+        if (auto problem = maxConcurrentRunsLimitProblem(limit))
+            return ApiStatus::invalid(*problem);
+        // Jobs already above a lowered limit (or set while the switch was on) keep their setting; RUN JOB
+        // admits up to the lower of the two, and one at a time while the switch is off (effectiveRunLimit).
         settings.maxConcurrentRunsLimit = static_cast<int>(limit);
     }
 
