@@ -1,4 +1,4 @@
-// LIBS: jobdeck_models Qt6::Gui Qt6::Network Qt6::Test Qt6::Core
+// LIBS: jobdeck_models jobdeck_client Qt6::Gui Qt6::Network Qt6::Test Qt6::Core
 // The Jobs list with 100,000 jobs, as a user meets it. Load: the SHOW JOBS answer (HTTP on loopback, from
 // a fake service on a thread of its own, as the real one is another process)
 // through ApiClient::showJobs() into a SparkJobList (read while the bytes arrive), made into rows sorted

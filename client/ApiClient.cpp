@@ -404,8 +404,9 @@ void ApiClient::handleStatus(const std::shared_ptr<StatementCall>& call, json bo
         call->reply->resolve(std::move(response));
         return;
     case ApiOperationStatus::Failed:
-        call->reply->reject(
-            {ApiError::Kind::Failed, QString::fromStdString(status.errorMessage.value_or(""))});
+        call->reply->reject({ApiError::Kind::Failed, QString::fromStdString(status.errorMessage.value_or("")),
+                             QString::fromStdString(status.diagnosticCode.value_or("")),
+                             status.parameterIndex.value_or(-1)});
         return;
     case ApiOperationStatus::Invalid:
         call->reply->reject(

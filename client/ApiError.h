@@ -2,6 +2,8 @@
 
 #include <QString>
 
+#include <utility>
+
 namespace jobdeck {
 
 // Why a call to jobdeckd did not give a value. `message` is the service's exact errorMessage for
@@ -15,8 +17,18 @@ struct ApiError final {
         Timeout,  // no final answer in time
         Protocol, // an answer the client cannot read
     };
+    ApiError() = default;
+    ApiError(Kind kind, QString message, QString diagnosticCode = {}, int parameterIndex = -1)
+        : kind(kind)
+        , message(std::move(message))
+        , diagnosticCode(std::move(diagnosticCode))
+        , parameterIndex(parameterIndex) {}
+
     Kind kind = Kind::Protocol;
     QString message;
+    // A refusal by the parameter validator: its code and the parameter it concerns (-1: the whole list).
+    QString diagnosticCode;
+    int parameterIndex = -1;
 
     static QString kindName(Kind kind);
     // "Failed: Job run x is already COMPLETED"; for display where the kind matters.

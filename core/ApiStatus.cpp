@@ -62,12 +62,25 @@ ApiStatus ApiStatus::invalid(std::string message) {
     return s;
 }
 
+ApiStatus ApiStatus::refused(std::string message, std::string_view diagnosticCode, int parameterIndex) {
+    ApiStatus s = failed(std::move(message));
+    s.diagnosticCode = std::string(diagnosticCode);
+    if (parameterIndex >= 0)
+        s.parameterIndex = parameterIndex;
+    return s;
+}
+
 void to_json(nlohmann::json& j, const ApiStatus& s) {
     j = nlohmann::json::object();
     j["apiStatus"] = apiOperationStatusName(s.apiStatus);
     j["apiResponse"] = s.apiResponse.is_null() ? nlohmann::json::object() : s.apiResponse;
-    if (s.isError())
+    if (s.isError()) {
         j["errorMessage"] = s.errorMessage.value_or(std::string());
+        if (s.diagnosticCode)
+            j["diagnosticCode"] = *s.diagnosticCode;
+        if (s.parameterIndex)
+            j["parameterIndex"] = *s.parameterIndex;
+    }
     if (s.requestId)
         j["requestId"] = *s.requestId;
 }
@@ -87,8 +100,11 @@ void from_json(const nlohmann::json& j, ApiStatus& s) {
                                std::string("must be an object, got ") + it->type_name());
         r.apiResponse = *it;
     }
-    if (r.isError())
+    if (r.isError()) {
         r.errorMessage = wire::required<std::string>(j, object, "errorMessage");
+        r.diagnosticCode = wire::optional<std::string>(j, object, "diagnosticCode");
+        r.parameterIndex = wire::optional<int>(j, object, "parameterIndex");
+    }
     r.requestId = wire::optional<std::string>(j, object, "requestId");
     s = std::move(r);
 }

@@ -22,11 +22,16 @@ std::optional<ApiOperationStatus> apiOperationStatusFromName(std::string_view na
 // absent), requestId (only in the answer to `POST /v1/resource/` with `Prefer: wait`).
 // to_json writes errorMessage exactly when the status is FAILED or INVALID (an empty string if none was
 // set), whatever the struct holds; from_json drops an errorMessage sent with PENDING or SUCCESS.
+// A refusal by the parameter validator also carries "diagnosticCode" (its code, docs/parameters.md) and,
+// when it concerns one parameter, "parameterIndex" (0-based, into PARAMETERS as sent): this project's
+// fields, written only with FAILED or INVALID; clients of the Onehouse API ignore them.
 struct ApiStatus final {
     ApiOperationStatus apiStatus = ApiOperationStatus::Pending;
     nlohmann::json apiResponse = nlohmann::json::object();
     std::optional<std::string> errorMessage;
     std::optional<std::string> requestId;
+    std::optional<std::string> diagnosticCode;
+    std::optional<int> parameterIndex;
 
     static ApiStatus pending();
     static ApiStatus success(nlohmann::json response);
@@ -37,6 +42,8 @@ struct ApiStatus final {
     // FAILED by a fault of the service, not of the statement: the message names no internals (the
     // service logs them) but the request id to find them by. `storage`: the database failed.
     static ApiStatus internalError(std::string_view requestId, bool storage);
+    // FAILED by a diagnostic of the parameter validator: its message, code and parameter (-1: none).
+    static ApiStatus refused(std::string message, std::string_view diagnosticCode, int parameterIndex);
 
     bool isFinal() const { return apiStatus != ApiOperationStatus::Pending; }
     bool isError() const {

@@ -11,8 +11,9 @@ namespace jobdeck {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kManagedSparkKeys{"spark.master", "spark.submit.deployMode",
-                                                            "spark.remote", "spark.onehouse.jobRunId"};
+constexpr std::array<std::string_view, 5> kManagedSparkKeys{"spark.master", "spark.submit.deployMode",
+                                                            "spark.remote", "spark.onehouse.jobRunId",
+                                                            "spark.executorEnv.ONEHOUSE_JOB_RUN_ID"};
 
 std::string hudiDropReason(HudiConfigStatus status, const ProjectSettings& settings) {
     return std::string(hudiConfigStatusClause(status, settings));
@@ -68,7 +69,11 @@ const ConfigPairs& EffectiveConfig::platformDefaultHudiConfigs() {
 }
 
 ConfigPairs EffectiveConfig::platformManagedSparkConfigs(std::string_view jobRunId) {
-    return {{"spark.submit.deployMode", "client"}, {"spark.onehouse.jobRunId", std::string(jobRunId)}};
+    // The run id reaches the driver (the configuration; the environment variable is the launcher's) and
+    // the executors (their environment), as seed 001 says.
+    return {{"spark.submit.deployMode", "client"},
+            {"spark.onehouse.jobRunId", std::string(jobRunId)},
+            {"spark.executorEnv.ONEHOUSE_JOB_RUN_ID", std::string(jobRunId)}};
 }
 
 bool EffectiveConfig::isPlatformManagedSparkKey(std::string_view key) {

@@ -46,8 +46,10 @@ struct EffectiveConfig final {
 
     static const ConfigPairs& platformDefaultSparkConfigs();
     static const ConfigPairs& platformDefaultHudiConfigs();
-    // What the platform sets on every run's Spark configuration. spark.master is managed too (the runner
-    // passes --master), so it is dropped from clusters and Jobs, but its value is the runner's.
+    // What the platform sets on every run's Spark configuration: the deploy mode and the run id, for the
+    // driver (spark.onehouse.jobRunId) and the executors (spark.executorEnv.ONEHOUSE_JOB_RUN_ID).
+    // spark.master and spark.remote are managed too (where the driver runs is the runner's choice), so
+    // they are dropped from clusters and Jobs, but the platform sets no value for them.
     static ConfigPairs platformManagedSparkConfigs(std::string_view jobRunId);
     static bool isPlatformManagedSparkKey(std::string_view key);
 

@@ -1,5 +1,6 @@
 #include "core/HudiAdvice.h"
 
+#include "core/AsciiText.h"
 #include "core/Concat.h"
 #include "core/HudiCatalogue.h"
 #include "core/SmallVector.h"
@@ -147,17 +148,6 @@ const std::vector<AdviceRule> kRules = {
      "twice "
      "the job's cores"},
 };
-
-std::string lowered(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-std::string quoted(std::string_view s) {
-    return concat({"'", s, "'"});
-}
 
 std::optional<long long> positiveNumber(std::string_view s) {
     long long n = 0;
@@ -316,8 +306,8 @@ public:
 private:
     const ConfigView* hudi(Watched key) const { return m_hudi[key.slot]; }
     const ConfigView* spark(Watched key) const { return m_spark[key.slot]; }
-    static bool isTrue(const ConfigView* s) { return s && lowered(s->value) == "true"; }
-    static bool isFalse(const ConfigView* s) { return s && lowered(s->value) == "false"; }
+    static bool isTrue(const ConfigView* s) { return s && asciiLowered(s->value) == "true"; }
+    static bool isFalse(const ConfigView* s) { return s && asciiLowered(s->value) == "false"; }
 
     void reportWithFixes(std::string_view code, Severity severity, std::string message, const ConfigView* at,
                          std::vector<std::optional<Fix>> fixes) {
@@ -419,7 +409,7 @@ private:
         const ConfigView* tool = hudi(kMetaSyncTool);
         const bool hiveTool = !tool || tool->value.find("HiveSyncTool") != std::string::npos;
         const ConfigView* modeSetting = hudi(kHiveSyncMode);
-        const std::string mode = modeSetting ? lowered(modeSetting->value) : std::string();
+        const std::string mode = modeSetting ? asciiLowered(modeSetting->value) : std::string();
         // Setting the mode shows intent to sync even when enabling happens elsewhere (a Streamer's
         // --enable-sync argument after the application path).
         const bool syncing = isTrue(enable) || (isTrue(metaSync) && hiveTool) || !mode.empty();
@@ -496,7 +486,7 @@ private:
         const ConfigView* keyGenType = hudi(kKeyGeneratorType);
         auto keyGenIs = [&](std::string_view classPart, std::string_view typePrefix) {
             return (keyGenClass && keyGenClass->value.find(classPart) != std::string::npos) ||
-                   (keyGenType && lowered(keyGenType->value).starts_with(lowered(typePrefix)));
+                   (keyGenType && asciiLowered(keyGenType->value).starts_with(asciiLowered(typePrefix)));
         };
         const bool nonPartitionedKeys = keyGenIs("Nonpartitioned", "NON_PARTITION");
         const auto remove = [&] {
@@ -537,8 +527,9 @@ private:
         }
         const ConfigView* format = hudi(kOutputDateFormat);
         // A custom key generator renders "field:TIMESTAMP" partition fields with the same output format.
-        const bool customTimestamp = keyGenIs("CustomKeyGenerator", "CUSTOM") && fieldsSetting &&
-                                     lowered(fieldsSetting->value).find(":timestamp") != std::string::npos;
+        const bool customTimestamp =
+            keyGenIs("CustomKeyGenerator", "CUSTOM") && fieldsSetting &&
+            asciiLowered(fieldsSetting->value).find(":timestamp") != std::string::npos;
         const bool timestampKeys = keyGenIs("TimestampBased", "TIMESTAMP") || customTimestamp;
         if (name == "MultiPartKeysValueExtractor" && timestampKeys && format &&
             format->value.find('/') != std::string::npos) {
@@ -566,7 +557,7 @@ private:
         auto whenValue = [&](Watched watched, std::string_view bad, std::string_view good, const char* code,
                              Severity severity, std::string_view why) {
             const ConfigView* s = spark(watched);
-            if (!s || lowered(s->value) != bad)
+            if (!s || asciiLowered(s->value) != bad)
                 return;
             const std::string key(watched.key());
             report(code, severity, concat({key, "=", s->value, ": ", why}), s,
@@ -654,7 +645,7 @@ private:
         const ConfigView* sqlPartitions = spark("spark.sql.shuffle.partitions");
         const ConfigView* upsert = hudi(kUpsertParallelism);
         const ConfigView* index = hudi(kIndexType);
-        if (index && lowered(index->value) == "bucket")
+        if (index && asciiLowered(index->value) == "bucket")
             upsert = nullptr; // the guide's advice is for non-bucket tables
         if (!defaultParallelism && !sqlPartitions && !upsert)
             return;

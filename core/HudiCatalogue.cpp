@@ -1,5 +1,6 @@
 #include "core/HudiCatalogue.h"
 
+#include "core/AsciiText.h"
 #include "core/Concat.h"
 
 #include <algorithm>
@@ -46,41 +47,16 @@ std::vector<std::string> splitList(std::string_view text) {
     return values;
 }
 
-using ByteTable = std::array<unsigned char, 256>;
-
-// std::tolower of every byte, worked out once: suggest() folds every unknown key.
-const ByteTable& foldTable() {
-    static const ByteTable table = [] {
-        ByteTable t{};
-        for (std::size_t i = 0; i < t.size(); ++i)
-            t[i] = static_cast<unsigned char>(std::tolower(static_cast<int>(i)));
-        return t;
-    }();
-    return table;
-}
-
-unsigned char folded(char c) {
-    return foldTable()[static_cast<unsigned char>(c)];
-}
-
 // Folds `s` into `out`, which holds at least s.size() characters.
 std::string_view foldInto(std::string_view s, char* out) {
-    const ByteTable& fold = foldTable();
     for (std::size_t i = 0; i < s.size(); ++i)
-        out[i] = static_cast<char>(fold[static_cast<unsigned char>(s[i])]);
+        out[i] = asciiLower(s[i]);
     return {out, s.size()};
 }
 
-std::string lowered(std::string_view s) {
-    std::string out(s.size(), '\0');
-    foldInto(s, out.data());
-    return out;
-}
-
 bool equalsFolded(std::string_view value, std::string_view lowerCase) {
-    return value.size() == lowerCase.size() &&
-           std::equal(value.begin(), value.end(), lowerCase.begin(),
-                      [](char v, char l) { return folded(v) == static_cast<unsigned char>(l); });
+    return value.size() == lowerCase.size() && std::equal(value.begin(), value.end(), lowerCase.begin(),
+                                                          [](char v, char l) { return asciiLower(v) == l; });
 }
 
 // Whether every letter of every value is upper case (`upper`) or lower case, as std::isupper and
@@ -127,7 +103,7 @@ std::string joined(const std::vector<std::string>& values, std::string_view sepa
 using Histogram = std::array<unsigned char, 48>;
 
 std::size_t bin(char c) {
-    const unsigned char u = folded(c);
+    const auto u = static_cast<unsigned char>(asciiLower(c));
     if (u >= 'a' && u <= 'z')
         return u - 'a';
     if (u >= '0' && u <= '9')
@@ -140,6 +116,8 @@ std::size_t bin(char c) {
         return 38;
     return 39;
 }
+
+using ByteTable = std::array<unsigned char, 256>;
 
 // bin() of every byte.
 const ByteTable& binTable() {
@@ -299,7 +277,7 @@ bool isDuration(std::string_view v) {
         return false;
     static const std::array<std::string_view, 14> units = {
         "", "ns", "us", "ms", "s", "m", "min", "h", "d", "sec", "second", "seconds", "minutes", "hours"};
-    const std::string unit = lowered(v.substr(i));
+    const std::string unit = asciiLowered(v.substr(i));
     return std::find(units.begin(), units.end(), unit) != units.end();
 }
 
@@ -398,10 +376,10 @@ HudiCatalogue::HudiCatalogue(std::string_view hudiConfigsTsv, std::string_view f
     for (std::size_t i = 0; i < m_entries.size(); ++i) {
         const HudiConfigEntry& e = m_entries[i];
         m_allowedCase.push_back(allowedCaseOf(e.allowedValues));
-        m_candidates.push_back({lowered(e.key), e.key, i, false, histogramOf(e.key)});
+        m_candidates.push_back({asciiLowered(e.key), e.key, i, false, histogramOf(e.key)});
         for (const std::string& old : e.deprecatedNames)
             if (!m_byKey.contains(old))
-                m_candidates.push_back({lowered(old), old, i, true, histogramOf(old)});
+                m_candidates.push_back({asciiLowered(old), old, i, true, histogramOf(old)});
         const std::string_view tail = lastSegments(e.key, 2);
         if (!tail.empty()) {
             auto [it, inserted] = m_bySuffix.emplace(std::string(tail), i);
@@ -534,9 +512,8 @@ std::optional<std::string> HudiCatalogue::checkValue(const HudiConfigEntry& entr
         switch (allowedCase) {
         case AllowedCase::Upper:
             return candidate.size() == value.size() &&
-                   std::equal(value.begin(), value.end(), candidate.begin(), [](char v, char a) {
-                       return static_cast<char>(std::toupper(static_cast<unsigned char>(v))) == a;
-                   });
+                   std::equal(value.begin(), value.end(), candidate.begin(),
+                              [](char v, char a) { return asciiUpper(v) == a; });
         case AllowedCase::Lower:
             return equalsFolded(value, candidate);
         case AllowedCase::Mixed:
@@ -547,9 +524,9 @@ std::optional<std::string> HudiCatalogue::checkValue(const HudiConfigEntry& entr
     if (std::any_of(allowed.begin(), allowed.end(), accepts))
         return std::nullopt;
     std::string message = "'" + entry.key + "' expects one of " + joined(allowed, ", ") + ", " + got();
-    const std::string folded = lowered(value);
+    const std::string folded = asciiLowered(value);
     for (const std::string& candidate : allowed)
-        if (lowered(candidate) == folded)
+        if (asciiLowered(candidate) == folded)
             message += " Write it exactly as '" + candidate + "'.";
     return message;
 }

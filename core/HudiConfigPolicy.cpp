@@ -1,5 +1,7 @@
 #include "core/HudiConfigPolicy.h"
 
+#include "core/AsciiText.h"
+
 #include <array>
 
 namespace jobdeck {
@@ -16,16 +18,6 @@ constexpr std::string_view kHoodie = "hoodie.";
 bool isNameChar(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
            c == '-' || c == '.';
-}
-
-// Built by appending: GCC 12 warns (-Wrestrict, a false positive) on "'" + std::string(s).
-std::string quoted(std::string_view s) {
-    std::string out;
-    out.reserve(s.size() + 2);
-    out += '\'';
-    out += s;
-    out += '\'';
-    return out;
 }
 
 } // namespace

@@ -30,6 +30,12 @@ std::optional<std::string> idempotencyKeyProblem(std::string_view key) {
     return std::nullopt;
 }
 
+std::optional<std::string> idempotencyKeyHeaderProblem(std::string_view key) {
+    if (auto problem = idempotencyKeyProblem(key))
+        return "Invalid Idempotency-Key header: " + *problem;
+    return std::nullopt;
+}
+
 std::string suggestIdempotencyKey(std::string_view jobName, std::chrono::year_month_day date) {
     char suffix[16];
     std::snprintf(suffix, sizeof suffix, "-%04d-%02u-%02u", static_cast<int>(date.year()),

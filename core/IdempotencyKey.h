@@ -8,12 +8,15 @@
 
 namespace jobdeck {
 
-// The Idempotency-Key header of RUN JOB (CONTRACT §4): 1 to 64 printable ASCII characters. The service
-// also refuses spaces (an HTTP header value loses them at its ends), so the console does the same.
+// The Idempotency-Key header of RUN JOB (CONTRACT §1/§4): 1 to 64 printable ASCII characters, spaces
+// excluded (an HTTP header value loses them at its ends, so "k1 " and "k1" would name one run on one path
+// and two on another). The one rule for the service's HTTP layer, its run admission and the console.
 inline constexpr std::size_t kMaxIdempotencyKeyLength = 64;
 
 // Why `key` cannot be sent, or nullopt when it can.
 std::optional<std::string> idempotencyKeyProblem(std::string_view key);
+// The same as the service's refusal of the header: "Invalid Idempotency-Key header: <problem>".
+std::optional<std::string> idempotencyKeyHeaderProblem(std::string_view key);
 inline bool isValidIdempotencyKey(std::string_view key) {
     return !idempotencyKeyProblem(key);
 }

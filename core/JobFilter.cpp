@@ -1,21 +1,12 @@
 #include "core/JobFilter.h"
 
+#include "core/AsciiText.h"
+
 #include <cctype>
 
 namespace jobdeck {
 
 namespace {
-
-char lower(char c) {
-    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-}
-
-std::string toLower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = lower(c);
-    return out;
-}
 
 bool isSpace(char c) {
     return std::isspace(static_cast<unsigned char>(c)) != 0;
@@ -57,7 +48,7 @@ JobFilter JobFilter::parse(std::string_view text) {
         }
         const auto colon = token.find(':');
         if (colon != std::string::npos) {
-            const std::string key = toLower(std::string_view(token).substr(0, colon));
+            const std::string key = asciiLowered(std::string_view(token).substr(0, colon));
             const bool known = key == "name" || key == "cluster" || key == "type";
             if (known) {
                 term.field = key == "cluster" ? Field::Cluster : key == "type" ? Field::Type : Field::Name;
@@ -66,7 +57,7 @@ JobFilter JobFilter::parse(std::string_view text) {
         }
         if (token.empty())
             continue;
-        term.needle = toLower(token);
+        term.needle = asciiLowered(token);
         filter.m_terms.push_back(std::move(term));
     }
     return filter;
@@ -79,10 +70,10 @@ bool JobFilter::containsLower(std::string_view haystack, std::string_view lowerN
         return false;
     const std::size_t last = haystack.size() - lowerNeedle.size();
     for (std::size_t i = 0; i <= last; ++i) {
-        if (lower(haystack[i]) != lowerNeedle[0])
+        if (asciiLower(haystack[i]) != lowerNeedle[0])
             continue;
         std::size_t k = 1;
-        while (k < lowerNeedle.size() && lower(haystack[i + k]) == lowerNeedle[k])
+        while (k < lowerNeedle.size() && asciiLower(haystack[i + k]) == lowerNeedle[k])
             ++k;
         if (k == lowerNeedle.size())
             return true;

@@ -109,10 +109,10 @@ void reserveSettings(const std::vector<std::string>& params, ClassifiedParameter
     for (const std::string& p : params) {
         if (!p.starts_with('-'))
             continue;
-        const std::string_view option = SparkSubmitOptions::splitInline(p).option;
+        const std::string_view option = SparkSubmitOptions::nameOf(p);
         if (option == SparkSubmitOptions::kHudiConf)
             ++hudi;
-        else if (option == SparkSubmitOptions::kConf || option == "-c")
+        else if (option == SparkSubmitOptions::kConf)
             ++spark;
     }
     out.sparkConfigs.reserve(spark);

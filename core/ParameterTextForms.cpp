@@ -1,6 +1,7 @@
 #include "core/ParameterTextForms.h"
 
 #include "core/SparkSubmitOptions.h"
+#include "core/Utf8.h"
 
 #include <cstdint>
 
@@ -21,24 +22,6 @@ Lexed fail(std::string message, std::size_t offset) {
     l.error = std::move(message);
     l.errorOffset = static_cast<int>(offset);
     return l;
-}
-
-void appendUtf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
 }
 
 std::optional<std::uint32_t> hex4(std::string_view text, std::size_t pos) {

@@ -1,5 +1,7 @@
 #include "core/ParameterValidator.h"
 
+#include "core/AsciiText.h"
+#include "core/DiagnosticCode.h"
 #include "core/EffectiveConfig.h"
 #include "core/HudiAdvice.h"
 #include "core/HudiConfigExplanation.h"
@@ -30,16 +32,6 @@ const std::string kDisabledMessage = "--hudi-conf is not enabled for this organi
                                      "support to enable Hudi config overrides on Spark jobs.";
 const std::string kFlagLastMessage = "--hudi-conf must be followed by hudi config <key>=<value>";
 const std::string kFormatMessage = "Hudi config must be of format <key>=<value>";
-
-// Built by appending: GCC 12 warns (-Wrestrict, a false positive) on "'" + std::string(s).
-std::string quoted(std::string_view s) {
-    std::string out;
-    out.reserve(s.size() + 2);
-    out += '\'';
-    out += s;
-    out += '\'';
-    return out;
-}
 
 std::string notPermittedMessage(const std::vector<std::string>& sortedKeys) {
     std::string keys;
@@ -145,7 +137,7 @@ struct Order {
     int token = 0;
     std::size_t at = 0;
 };
-constexpr int kNotAnError = 8; // past every refusalRank()
+constexpr int kNotAnError = kNotARefusal + 1; // past every refusalRank()
 
 // Sorts by group, then token, keeping the order found among equals. Two counting passes (token, then
 // group) instead of a comparison sort: a long list has thousands of findings, and `tokens` bounds token.
@@ -198,7 +190,7 @@ public:
 
     std::vector<Diagnostic> run() {
         if (m_params.empty()) {
-            add("parameters.empty", Severity::Error,
+            add(DiagnosticCode::ParametersEmpty,
                 "PARAMETERS must not be empty: give at least the path of the application's JAR or Python "
                 "file.",
                 -1);
@@ -213,8 +205,9 @@ public:
     }
 
 private:
-    Pending& add(std::string_view code, Severity severity, std::string message, int tokenIndex) {
-        m_found.push_back({code, severity, std::move(message), tokenIndex, {}});
+    Pending& add(DiagnosticCode code, std::string message, int tokenIndex) {
+        const DiagnosticDescriptor& descriptor = descriptorOf(code);
+        m_found.push_back({descriptor.name, descriptor.severity, std::move(message), tokenIndex, {}});
         m_pending.push_back({m_fixes.size(), 0});
         return m_pending.back();
     }
@@ -281,18 +274,18 @@ private:
                 const SparkSubmitOption* opt = SparkSubmitOptions::find(name);
                 const bool platform = opt && opt->policy == OptionPolicy::PlatformOwned;
                 std::array<int, 2> remove{t.index, valueOf(t)}; // -1 when it has no value
-                auto& d = add(platform ? "option.platform-owned" : "option.not-for-jobs", Severity::Error,
-                              platform ? std::string(name) +
-                                             " is set by the platform for every run and cannot be part of a "
-                                             "Job's PARAMETERS. Remove it."
-                                       : std::string(name) +
-                                             " does not submit an application and cannot be part of a Job's "
-                                             "PARAMETERS. Remove it.",
-                              t.index);
+                auto& d = add(
+                    platform ? DiagnosticCode::OptionPlatformOwned : DiagnosticCode::OptionNotForJobs,
+                    platform
+                        ? std::string(name) + " is set by the platform for every run and cannot be part of a "
+                                              "Job's PARAMETERS. Remove it."
+                        : std::string(name) + " does not submit an application and cannot be part of a Job's "
+                                              "PARAMETERS. Remove it.",
+                    t.index);
                 offerRemoval(d, "Remove " + std::string(name), remove);
             } else if (t.cls == TokenClass::UnknownOption && name == SparkSubmitOptions::kHoodieConf) {
                 auto& d =
-                    add("option.hoodie-conf", Severity::Error,
+                    add(DiagnosticCode::OptionHoodieConf,
                         "--hoodie-conf is not a spark-submit option. Use --hudi-conf to set a Hudi config on "
                         "the Job.",
                         t.index);
@@ -300,7 +293,7 @@ private:
                 offerReplacement(d, "Replace --hoodie-conf by --hudi-conf", t.index, {std::move(fixed)});
             } else if (t.cls == TokenClass::UnknownOption) {
                 auto& d =
-                    add("option.unknown", Severity::Error,
+                    add(DiagnosticCode::OptionUnknown,
                         "Unrecognized option " + quoted(tok) + " before the application path.", t.index);
                 for (const std::string& s : SparkSubmitOptions::suggest(tok)) {
                     const auto split = SparkSubmitOptions::splitInline(tok);
@@ -308,12 +301,12 @@ private:
                     offerReplacement(d, "Did you mean " + s + "?", t.index, {std::move(fixed)});
                 }
             } else if (t.cls == TokenClass::MissingValue && name != SparkSubmitOptions::kHudiConf) {
-                add("option.missing-value", Severity::Error,
-                    "Missing argument for option " + quoted(name) + ".", t.index);
+                add(DiagnosticCode::OptionMissingValue, "Missing argument for option " + quoted(name) + ".",
+                    t.index);
             } else if (t.cls == TokenClass::Option && t.valueRange.first >= 0 && t.optionIndex < 0) {
                 const SparkSubmitOption* opt = SparkSubmitOptions::find(name);
                 if (opt && !opt->takesValue) {
-                    auto& d = add("option.value-ignored", Severity::Warning,
+                    auto& d = add(DiagnosticCode::OptionValueIgnored,
                                   std::string(name) + " takes no value: spark-submit ignores " +
                                       quoted(rangeText(tok, t.valueRange)) + ".",
                                   t.index);
@@ -326,13 +319,13 @@ private:
     void checkPath() {
         const int path = m_classified.applicationPath;
         if (path < 0) {
-            add("path.missing", Severity::Error,
+            add(DiagnosticCode::PathMissing,
                 "PARAMETERS have no application path: add the path of the application's JAR or Python file "
                 "after "
                 "the job configuration.",
                 -1);
         } else if (trimmed(text(path)).empty()) {
-            add("path.empty", Severity::Error,
+            add(DiagnosticCode::PathEmpty,
                 "The application path is empty: give the path of the application's JAR or Python file.",
                 path);
         }
@@ -347,12 +340,12 @@ private:
                 continue;
             const std::string& tok = text(t.index);
             if (t.equalsPos < 0) {
-                add("conf.format", Severity::Error, "Spark config without '=': " + tok, t.index);
+                add(DiagnosticCode::ConfFormat, "Spark config without '=': " + tok, t.index);
                 continue;
             }
             const std::string_view key = rangeText(tok, t.keyRange);
             if (HudiConfigPolicy::isHudiKey(key)) {
-                auto& d = add("conf.hoodie-key", Severity::Warning,
+                auto& d = add(DiagnosticCode::ConfHoodieKey,
                               "--conf only configures Spark: " + quoted(key) +
                                   " is ignored there. Move it to --hudi-conf.",
                               t.index);
@@ -365,26 +358,25 @@ private:
                 continue;
             }
             if (!key.starts_with("spark.")) {
-                add("conf.not-spark-key", Severity::Warning,
+                add(DiagnosticCode::ConfNotSparkKey,
                     "spark-submit ignores the non-Spark config property " + quoted(key) +
                         ": --conf takes spark.* keys.",
                     t.index);
                 continue;
             }
             if (EffectiveConfig::isPlatformManagedSparkKey(key))
-                add("conf.platform-managed", Severity::Warning,
+                add(DiagnosticCode::ConfPlatformManaged,
                     quoted(key) + " is set by the platform for every run; the Job's value is not used.",
                     t.index);
             if (const int earlier = last.exchange(key, t.index); earlier >= 0)
-                duplicate("conf.duplicate-key", earlier, key);
+                duplicate(DiagnosticCode::ConfDuplicateKey, earlier, key);
         }
     }
 
-    void duplicate(const char* code, int earlier, std::string_view key) {
+    void duplicate(DiagnosticCode code, int earlier, std::string_view key) {
         const ClassifiedToken& t = m_classified.tokens[static_cast<std::size_t>(earlier)];
         std::array<int, 2> remove{earlier, t.optionIndex}; // -1 when inline
-        auto& d = add(code, Severity::Warning,
-                      quoted(key) + " is set more than once; only the last value is used.", earlier);
+        auto& d = add(code, quoted(key) + " is set more than once; only the last value is used.", earlier);
         offerRemoval(d, "Remove this earlier " + std::string(key), remove);
     }
 
@@ -430,7 +422,7 @@ private:
         for (const ClassifiedToken& t : m_classified.tokens) {
             if (t.cls == TokenClass::MissingValue &&
                 rangeText(text(t.index), t.nameRange) == SparkSubmitOptions::kHudiConf) {
-                add("hudi-conf.flag-last", Severity::Error, kFlagLastMessage, t.index);
+                add(DiagnosticCode::HudiConfFlagLast, kFlagLastMessage, t.index);
                 if (!settings.hudiConfigsEnabled)
                     disabledRemove.push_back(t.index);
                 continue;
@@ -443,19 +435,19 @@ private:
             const bool kept = alter && t.equalsPos >= 0 &&
                               previous.contains(std::string(pair.key) + '\0' + std::string(pair.value));
             if (!kept && !settings.hudiConfigsEnabled) {
-                auto& d = add("hudi-conf.disabled.pair", Severity::Error, kDisabledMessage, t.index);
+                auto& d = add(DiagnosticCode::HudiConfDisabledPair, kDisabledMessage, t.index);
                 offerRemoval(d, pair);
                 for (int i = pair.first; i <= t.index; ++i)
                     disabledRemove.push_back(i);
             }
 
             if (t.equalsPos < 0) {
-                add("hudi-conf.format", Severity::Error, kFormatMessage, t.index);
+                add(DiagnosticCode::HudiConfFormat, kFormatMessage, t.index);
                 continue;
             }
             const std::string_view key = trimmed(pair.key);
             if (!HudiConfigPolicy::isHudiKey(key)) {
-                auto& d = add("hudi-conf.not-hudi-key", Severity::Error,
+                auto& d = add(DiagnosticCode::HudiConfNotHudiKey,
                               "--hudi-conf only accepts hoodie.* keys, got " + quoted(key) +
                                   ". Use --conf for Spark configs.",
                               t.index);
@@ -471,7 +463,7 @@ private:
             }
             if (paddedOrBroken(pair.key, pair.value)) {
                 auto& d =
-                    add("hudi-conf.whitespace", Severity::Error,
+                    add(DiagnosticCode::HudiConfWhitespace,
                         "--hudi-conf entry for " + quoted(key) +
                             " contains a line break or leading/trailing whitespace, which would not survive "
                             "the run's properties file intact.",
@@ -485,7 +477,7 @@ private:
                 continue;
             }
             if (pair.value.empty()) {
-                auto& d = add("hudi-conf.empty-value", Severity::Error,
+                auto& d = add(DiagnosticCode::HudiConfEmptyValue,
                               "--hudi-conf value for " + quoted(key) +
                                   " is empty. Remove the config to fall back to the platform default.",
                               t.index);
@@ -495,17 +487,17 @@ private:
             checkPermission(pair, kept, notPermitted, notPermittedRemove);
             checkMultiplePairs(pair);
             if (const int earlier = last.exchange(key, t.index); earlier >= 0)
-                duplicate("hudi-conf.duplicate-key", earlier, key);
+                duplicate(DiagnosticCode::HudiConfDuplicateKey, earlier, key);
         }
 
         if (!disabledRemove.empty()) {
-            auto& d = add("hudi-conf.disabled", Severity::Error, kDisabledMessage, -1);
+            auto& d = add(DiagnosticCode::HudiConfDisabled, kDisabledMessage, -1);
             offerRemoval(d, "Remove the --hudi-conf parameters", disabledRemove);
         }
         if (!notPermitted.empty()) {
             std::sort(notPermitted.begin(), notPermitted.end());
             notPermitted.erase(std::unique(notPermitted.begin(), notPermitted.end()), notPermitted.end());
-            auto& d = add("hudi-conf.not-permitted", Severity::Error, notPermittedMessage(notPermitted), -1);
+            auto& d = add(DiagnosticCode::HudiConfNotPermitted, notPermittedMessage(notPermitted), -1);
             offerRemoval(d, "Remove the configs that are not permitted", notPermittedRemove);
         }
     }
@@ -518,7 +510,7 @@ private:
         if (kept) {
             if (status == HudiConfigStatus::Applied)
                 return;
-            add("hudi-conf.kept-not-applied", Severity::Warning,
+            add(DiagnosticCode::HudiConfKeptNotApplied,
                 quoted(pair.key) + " is kept on the Job but not applied to its runs: " +
                     explainHudiConfig(pair.key, settings).because + ".",
                 index);
@@ -532,16 +524,16 @@ private:
                 notPermittedRemove.push_back(i);
             auto& d =
                 status == HudiConfigStatus::Reserved
-                    ? add("hudi-conf.reserved", Severity::Error,
+                    ? add(DiagnosticCode::HudiConfReserved,
                           quoted(pair.key) +
                               " is reserved: the platform manages it, so it is never granted or applied. "
                               "Remove it.",
                           index)
-                    : add("hudi-conf.not-permitted.key", Severity::Error,
+                    : add(DiagnosticCode::HudiConfNotPermittedKey,
                           notPermittedMessage({std::string(pair.key)}), index);
             offerRemoval(d, pair);
         } else if (status == HudiConfigStatus::OverriddenByPlatform) {
-            add("hudi-conf.overridden-by-platform", Severity::Info,
+            add(DiagnosticCode::HudiConfOverriddenByPlatform,
                 quoted(pair.key) + " is set by the platform for every run (" +
                     *HudiConfigPolicy::platformManagedValue(pair.key) + "); the Job's value is not applied.",
                 index);
@@ -554,7 +546,7 @@ private:
             return;
         const ClassifiedToken& t = *pair.token;
         auto& d =
-            add("hudi-conf.multiple-pairs", Severity::Warning,
+            add(DiagnosticCode::HudiConfMultiplePairs,
                 "--hudi-conf carries one config per flag: " + quoted(pair.key) + " gets the literal value " +
                     quoted(pair.value) + ". Repeat --hudi-conf for each config.",
                 t.index);
@@ -578,7 +570,7 @@ private:
             if (!HudiConfigPolicy::isHudiKey(key))
                 continue;
             auto& d =
-                add("hudi-conf.after-path", Severity::Warning, misplacedHudiConfigMessage(key), t.index);
+                add(DiagnosticCode::HudiConfAfterPath, misplacedHudiConfigMessage(key), t.index);
             const int from = t.optionIndex >= 0 ? t.optionIndex : t.index;
             const int count = t.index - from + 1;
             // Inserted before the path, removed from where it stands.
@@ -717,29 +709,8 @@ private:
 } // namespace
 
 int refusalRank(std::string_view code) {
-    static const std::unordered_map<std::string_view, int> ranks{
-        {"parameters.empty", 0},
-        {"option.platform-owned", 1},
-        {"option.not-for-jobs", 1},
-        {"option.hoodie-conf", 1},
-        {"option.unknown", 1},
-        {"option.missing-value", 1},
-        {"conf.format", 1},
-        {"hudi-conf.disabled", 2},
-        {"hudi-conf.flag-last", 3},
-        {"hudi-conf.format", 3},
-        {"hudi-conf.not-hudi-key", 3},
-        {"hudi-conf.whitespace", 3},
-        {"hudi-conf.empty-value", 3},
-        {"path.missing", 4},
-        {"path.empty", 4},
-        {"hudi-conf.not-permitted", 5},
-        {"hudi-conf.disabled.pair", 6},
-        {"hudi-conf.reserved", 6},
-        {"hudi-conf.not-permitted.key", 6},
-    };
-    const auto it = ranks.find(code);
-    return it == ranks.end() ? 7 : it->second;
+    const DiagnosticDescriptor* descriptor = findDiagnosticDescriptor(code);
+    return descriptor ? descriptor->refusalRank : kNotARefusal;
 }
 
 const Diagnostic* firstError(const std::vector<Diagnostic>& diagnostics) {
@@ -758,6 +729,21 @@ std::optional<std::string> refusalMessage(const std::vector<Diagnostic>& diagnos
     if (const Diagnostic* d = firstError(diagnostics))
         return d->message;
     return std::nullopt;
+}
+
+int refusalParameterIndex(const std::vector<Diagnostic>& diagnostics) {
+    const Diagnostic* refusal = firstError(diagnostics);
+    if (!refusal || refusal->tokenIndex >= 0)
+        return refusal ? refusal->tokenIndex : -1;
+    const DiagnosticDescriptor* whole = findDiagnosticDescriptor(refusal->code);
+    int first = -1;
+    for (const Diagnostic& d : diagnostics) {
+        const DiagnosticDescriptor* part = findDiagnosticDescriptor(d.code);
+        if (whole && part && part->partOf == whole->code && d.tokenIndex >= 0 &&
+            (first < 0 || d.tokenIndex < first))
+            first = d.tokenIndex;
+    }
+    return first;
 }
 
 std::vector<Diagnostic> validateParameters(const std::vector<std::string>& parameters,

@@ -47,5 +47,9 @@ int refusalRank(std::string_view code);
 // is in; nullptr when nothing refuses the job.
 const Diagnostic* firstError(const std::vector<Diagnostic>& diagnostics);
 std::optional<std::string> refusalMessage(const std::vector<Diagnostic>& diagnostics);
+// The parameter the service's refusal concerns, as its status names it (parameterIndex): the first
+// error's tokenIndex, or, for an error about the whole list that has per-parameter copies
+// (hudi-conf.not-permitted, hudi-conf.disabled), the first parameter one of them marks; -1 when none.
+int refusalParameterIndex(const std::vector<Diagnostic>& diagnostics);
 
 } // namespace jobdeck

@@ -1,5 +1,7 @@
 #include "core/ProjectSettingsChange.h"
 
+#include "core/ConcurrentRuns.h"
+
 #include "core/HudiCatalogue.h"
 #include "core/HudiConfigPolicy.h"
 
@@ -39,15 +41,11 @@ std::string excessMessage(const SparkJob& job, const ProjectSettings& after) {
 
 } // namespace
 
-int projectConcurrentRunsCeiling(const ProjectSettings& settings) {
-    return settings.concurrentRunsEnabled ? settings.maxConcurrentRunsLimit : 1;
-}
-
 ProjectSettingsEffect effectOnJobs(const std::vector<SparkJob>& jobs, const ProjectSettings& before,
                                    const ProjectSettings& after) {
     ProjectSettingsEffect effect;
-    const int ceilingBefore = projectConcurrentRunsCeiling(before);
-    const int ceilingAfter = projectConcurrentRunsCeiling(after);
+    const int ceilingBefore = maxConcurrentRunsAllowed(before);
+    const int ceilingAfter = maxConcurrentRunsAllowed(after);
     for (const SparkJob& job : jobs) {
         for (const auto& [key, value] : job.hudiConfigs) {
             const HudiConfigStatus was = HudiConfigPolicy::statusOf(key, before);
@@ -105,13 +103,6 @@ std::vector<std::string> allowlistEntryCandidates() {
     std::erase_if(out,
                   [](const std::string& e) { return HudiConfigPolicy::checkAllowlistEntry(e).has_value(); });
     return out;
-}
-
-std::optional<std::string> checkMaxConcurrentRunsLimit(std::int64_t limit) {
-    if (limit >= 1 && limit <= kMaxConcurrentRunsLimitCeiling)
-        return std::nullopt;
-    return "MAX_CONCURRENT_RUNS_LIMIT must be between 1 and " +
-           std::to_string(kMaxConcurrentRunsLimitCeiling) + ", got " + std::to_string(limit);
 }
 
 } // namespace jobdeck

@@ -50,11 +50,5 @@ std::vector<AlterProjectStatement> alterProjectStatements(const ProjectSettings&
 // ending in '.') of them with at least two name segments, sorted, without those checkAllowlistEntry refuses.
 std::vector<std::string> allowlistEntryCandidates();
 
-// MAX_CONCURRENT_RUNS_LIMIT's bounds and the message for a value outside them.
-inline constexpr std::int64_t kMaxConcurrentRunsLimitCeiling = 1000;
-std::optional<std::string> checkMaxConcurrentRunsLimit(std::int64_t limit);
-
-// The most concurrent runs `settings` let a job have: the limit, or 1 when concurrent runs are off.
-int projectConcurrentRunsCeiling(const ProjectSettings& settings);
 
 } // namespace jobdeck

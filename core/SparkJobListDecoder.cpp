@@ -1,6 +1,7 @@
 #include "core/SparkJobListDecoder.h"
 
 #include "core/Concat.h"
+#include "core/Utf8.h"
 
 #include <algorithm>
 #include <array>
@@ -156,37 +157,11 @@ std::string_view Scanner::string(std::string& scratch) {
 }
 
 void Scanner::utf8() {
-    // The well-formed sequences of RFC 3629 (no overlong forms, no surrogates, nothing past U+10FFFF).
     need(4);
-    const unsigned c = byteAt(0);
-    const auto in = [this](std::ptrdiff_t i, unsigned lo, unsigned hi) {
-        const unsigned b = byteAt(i);
-        return b >= lo && b <= hi;
-    };
-    const auto tail = [&](std::ptrdiff_t from, std::ptrdiff_t to) {
-        for (std::ptrdiff_t i = from; i < to; ++i)
-            if (!in(i, 0x80, 0xBF))
-                return false;
-        return true;
-    };
-    std::ptrdiff_t n = 0;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = tail(1, 2) ? 2 : 0;
-    else if (c == 0xE0)
-        n = in(1, 0xA0, 0xBF) && tail(2, 3) ? 3 : 0;
-    else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
-        n = tail(1, 3) ? 3 : 0;
-    else if (c == 0xED)
-        n = in(1, 0x80, 0x9F) && tail(2, 3) ? 3 : 0;
-    else if (c == 0xF0)
-        n = in(1, 0x90, 0xBF) && tail(2, 4) ? 4 : 0;
-    else if (c >= 0xF1 && c <= 0xF3)
-        n = tail(1, 4) ? 4 : 0;
-    else if (c == 0xF4)
-        n = in(1, 0x80, 0x8F) && tail(2, 4) ? 4 : 0;
+    const std::size_t n = utf8SequenceLength(std::string_view(m_p, static_cast<std::size_t>(m_end - m_p)), 0);
     if (n == 0)
         fail("invalid UTF-8 in a string");
-    m_p += n;
+    m_p += static_cast<std::ptrdiff_t>(n);
 }
 
 bool Scanner::number() {

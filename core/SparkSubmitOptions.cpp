@@ -100,6 +100,11 @@ SparkSubmitOptions::Inline SparkSubmitOptions::splitInline(std::string_view toke
     return {token, std::nullopt};
 }
 
+std::string_view SparkSubmitOptions::nameOf(std::string_view token) {
+    const SparkSubmitOption* option = find(splitInline(token).option);
+    return option ? option->name : std::string_view();
+}
+
 std::vector<std::string> SparkSubmitOptions::suggest(std::string_view unknown, std::size_t max) {
     const std::string_view name = splitInline(unknown).option;
     if (name.size() > 40)

@@ -36,6 +36,9 @@ public:
         std::optional<std::string_view> value;
     };
     static Inline splitInline(std::string_view token);
+    // The option a parameter is, by its name (any form: "-c", "--conf", "--conf=k=v"), or empty when it
+    // is no option of the table.
+    static std::string_view nameOf(std::string_view token);
 
     // Known option names within a small edit distance of an unknown one, closest first.
     static std::vector<std::string> suggest(std::string_view unknown, std::size_t max = 3);
@@ -44,6 +47,7 @@ public:
     static constexpr std::string_view kHoodieConf =
         "--hoodie-conf"; // Hudi Streamer's flag, not spark-submit's
     static constexpr std::string_view kConf = "--conf";
+    static constexpr std::string_view kClass = "--class";
 };
 
 } // namespace jobdeck

@@ -1,5 +1,6 @@
 #include "core/StatementParser.h"
 
+#include "core/AsciiText.h"
 #include "core/StatementLexer.h"
 
 #include <algorithm>
@@ -48,21 +49,6 @@ constexpr std::array<std::string_view, 34> kKeywords = {
     "WITH",
 };
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-    const auto upper = [](char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; };
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return upper(x) == upper(y); });
-}
-
-std::string upperCase(std::string_view word) {
-    std::string result(word);
-    for (char& c : result) {
-        if (c >= 'a' && c <= 'z')
-            c = static_cast<char>(c - 'a' + 'A');
-    }
-    return result;
-}
-
 // A long or multi-line token is shortened in messages; the position already says where it is.
 std::string shortened(std::string_view text) {
     constexpr std::size_t kMax = 40;
@@ -79,7 +65,7 @@ std::string describe(const Token& token, std::string_view source) {
     const std::string_view written = source.substr(token.offset, token.length);
     switch (token.kind) {
     case TokenKind::Word:
-        return isStatementKeyword(written) ? upperCase(written) : shortened(written);
+        return isStatementKeyword(written) ? asciiUppered(written) : shortened(written);
     case TokenKind::QuotedName:
     case TokenKind::String:
     case TokenKind::Number:
@@ -141,7 +127,7 @@ private:
     }
 
     bool at(std::string_view keyword) const {
-        return m_token.kind == TokenKind::Word && equalsIgnoreCase(m_token.text, keyword);
+        return m_token.kind == TokenKind::Word && equalsIgnoringAsciiCase(m_token.text, keyword);
     }
 
     bool accept(std::string_view keyword) {
@@ -169,7 +155,7 @@ private:
     // A clause keyword that may appear once: remembers it, or fails on the second time.
     void once(bool& seen) const {
         if (seen)
-            fail(upperCase(m_token.text) + " is given more than once", m_token);
+            fail(asciiUppered(m_token.text) + " is given more than once", m_token);
         seen = true;
     }
 
@@ -211,11 +197,11 @@ private:
 
     bool expectSwitch() {
         const bool isText = m_token.kind == TokenKind::Word || m_token.kind == TokenKind::String;
-        if (isText && equalsIgnoreCase(m_token.text, "ENABLED")) {
+        if (isText && equalsIgnoringAsciiCase(m_token.text, "ENABLED")) {
             advance();
             return true;
         }
-        if (isText && equalsIgnoreCase(m_token.text, "DISABLED")) {
+        if (isText && equalsIgnoringAsciiCase(m_token.text, "DISABLED")) {
             advance();
             return false;
         }
@@ -366,9 +352,9 @@ private:
         if (m_token.kind != TokenKind::String && m_token.kind != TokenKind::Word)
             expected("'JAR' or 'PYTHON'");
         JobType type;
-        if (equalsIgnoreCase(m_token.text, "JAR"))
+        if (equalsIgnoringAsciiCase(m_token.text, "JAR"))
             type = JobType::Jar;
-        else if (equalsIgnoreCase(m_token.text, "PYTHON"))
+        else if (equalsIgnoringAsciiCase(m_token.text, "PYTHON"))
             type = JobType::Python;
         else
             fail("unknown job type " + describe(m_token, m_text) + ": expected 'JAR' or 'PYTHON'", m_token);
@@ -599,7 +585,7 @@ private:
 
 bool isStatementKeyword(std::string_view word) {
     return std::any_of(kKeywords.begin(), kKeywords.end(),
-                       [&](std::string_view keyword) { return equalsIgnoreCase(word, keyword); });
+                       [&](std::string_view keyword) { return equalsIgnoringAsciiCase(word, keyword); });
 }
 
 ParseResult parseStatement(std::string_view text) {

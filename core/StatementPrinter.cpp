@@ -9,7 +9,8 @@ namespace jobdeck {
 
 namespace {
 
-std::string quoted(std::string_view text, char quote) {
+// `text` between two `quote`s, a quote inside doubled: how the statement language writes strings and names.
+std::string enclosedDoubling(std::string_view text, char quote) {
     std::string result;
     result.reserve(text.size() + 2);
     result.push_back(quote);
@@ -93,11 +94,11 @@ void print(std::string& out, const RunJobStatement& s) {
 
 // The contract writes run ids back-quoted whatever they look like.
 void print(std::string& out, const DescribeJobRunStatement& s) {
-    out += "DESCRIBE JOB_RUN " + quoted(s.runId, '`') + " JOB_NAME = " + quoteString(s.jobName);
+    out += "DESCRIBE JOB_RUN " + enclosedDoubling(s.runId, '`') + " JOB_NAME = " + quoteString(s.jobName);
 }
 
 void print(std::string& out, const CancelJobRunStatement& s) {
-    out += "CANCEL JOB_RUN " + quoted(s.runId, '`') + " JOB_NAME = " + quoteString(s.jobName);
+    out += "CANCEL JOB_RUN " + enclosedDoubling(s.runId, '`') + " JOB_NAME = " + quoteString(s.jobName);
 }
 
 void print(std::string& out, const ShowJobRunsStatement& s) {
@@ -187,14 +188,14 @@ std::string printStatement(const Statement& statement, StatementLayout layout) {
 }
 
 std::string quoteString(std::string_view text) {
-    return quoted(text, '\'');
+    return enclosedDoubling(text, '\'');
 }
 
 std::string quoteName(std::string_view name) {
     const bool bare = !name.empty() && StatementLexer::isNameStart(name.front()) &&
                       std::all_of(name.begin(), name.end(), StatementLexer::isNameChar) &&
                       !isStatementKeyword(name);
-    return bare ? std::string(name) : quoted(name, '`');
+    return bare ? std::string(name) : enclosedDoubling(name, '`');
 }
 
 } // namespace jobdeck

@@ -7,6 +7,8 @@ std::size_t utf8SequenceLength(std::string_view text, std::size_t pos) {
     const auto continuation = [&](std::size_t i) {
         return pos + i < text.size() && (byte(i) & 0xC0) == 0x80;
     };
+    if (pos >= text.size())
+        return 0;
     const unsigned char b0 = byte(0);
     if (b0 < 0x80)
         return 1;
@@ -59,6 +61,24 @@ std::string replaceInvalidUtf8(std::string_view text) {
         }
     }
     return out;
+}
+
+void appendUtf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
 }
 
 } // namespace jobdeck

@@ -58,25 +58,30 @@ void DiagnosticsModel::setDiagnostics(const std::vector<Diagnostic>& diagnostics
     const int oldMiddle = oldCount - prefix - suffix, newMiddle = newCount - prefix - suffix;
     if (oldMiddle == 0 && newMiddle == 0)
         return;
+    // Rows both lists have are replaced in place; then the rows only one of them has are inserted or
+    // removed, so no row changes inside an insert or remove (views and proxies rely on that).
     const int changed = std::min(oldMiddle, newMiddle);
-    if (newMiddle < oldMiddle)
-        beginRemoveRows({}, prefix + changed, prefix + oldMiddle - 1);
-    else if (newMiddle > oldMiddle)
-        beginInsertRows({}, prefix + changed, prefix + newMiddle - 1);
-    const auto first = static_cast<std::size_t>(prefix);
-    const auto from = diagnostics.begin() + prefix;
-    m_diagnostics.erase(m_diagnostics.begin() + prefix, m_diagnostics.begin() + prefix + oldMiddle);
-    m_diagnostics.insert(m_diagnostics.begin() + prefix, from, from + newMiddle);
-    m_lines.erase(m_lines.begin() + prefix, m_lines.begin() + prefix + oldMiddle);
-    m_lines.insert(m_lines.begin() + prefix, static_cast<std::size_t>(newMiddle), -1);
-    for (int n = 0; n < newMiddle; ++n)
-        m_lines[first + std::size_t(n)] = lineAt(first + std::size_t(n));
-    if (newMiddle < oldMiddle)
-        endRemoveRows();
-    else if (newMiddle > oldMiddle)
-        endInsertRows();
+    for (int n = prefix; n < prefix + changed; ++n) {
+        m_diagnostics[std::size_t(n)] = diagnostics[std::size_t(n)];
+        m_lines[std::size_t(n)] = lineAt(std::size_t(n));
+    }
     if (changed > 0)
         emit dataChanged(index(prefix, 0), index(prefix + changed - 1, ColumnCount - 1));
+    const int tail = prefix + changed;
+    if (newMiddle < oldMiddle) {
+        beginRemoveRows({}, tail, prefix + oldMiddle - 1);
+        m_diagnostics.erase(m_diagnostics.begin() + tail, m_diagnostics.begin() + prefix + oldMiddle);
+        m_lines.erase(m_lines.begin() + tail, m_lines.begin() + prefix + oldMiddle);
+        endRemoveRows();
+    } else if (newMiddle > oldMiddle) {
+        beginInsertRows({}, tail, prefix + newMiddle - 1);
+        m_diagnostics.insert(m_diagnostics.begin() + tail, diagnostics.begin() + tail,
+                             diagnostics.begin() + prefix + newMiddle);
+        m_lines.insert(m_lines.begin() + tail, static_cast<std::size_t>(newMiddle - changed), -1);
+        for (int n = tail; n < prefix + newMiddle; ++n)
+            m_lines[std::size_t(n)] = lineAt(std::size_t(n));
+        endInsertRows();
+    }
 }
 
 int DiagnosticsModel::lineOf(int row) const {

@@ -1,5 +1,7 @@
 #include "service/ApplicationPathResolver.h"
 
+#include "core/NotFoundMessages.h"
+
 #include <filesystem>
 #include <system_error>
 
@@ -37,12 +39,12 @@ ApplicationPathResolver::Result ApplicationPathResolver::map(const std::string& 
         const std::string rest = applicationPath.substr(scheme.size());
         const auto slash = rest.find('/');
         if (slash == std::string::npos || slash == 0 || slash + 1 == rest.size())
-            return {{}, "Application file " + applicationPath + " does not exist"};
+            return {{}, applicationFileNotFoundMessage(applicationPath)};
         const std::string bucket = rest.substr(0, slash);
         const fs::path key = fs::path(rest.substr(slash + 1)).lexically_normal();
         // A key must stay inside its bucket's directory.
         if (key.is_absolute() || key.empty() || *key.begin() == "..")
-            return {{}, "Application file " + applicationPath + " does not exist"};
+            return {{}, applicationFileNotFoundMessage(applicationPath)};
         const auto mapped = m_bucketDirs.find(bucket);
         const fs::path dir =
             mapped != m_bucketDirs.end() ? fs::path(mapped->second) : fs::path(m_dataDir) / "s3" / bucket;
@@ -62,7 +64,7 @@ ApplicationPathResolver::Result ApplicationPathResolver::resolve(const std::stri
         return result;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(result.localPath, ec))
-        return {{}, "Application file " + applicationPath + " does not exist"};
+        return {{}, applicationFileNotFoundMessage(applicationPath)};
     return result;
 }
 

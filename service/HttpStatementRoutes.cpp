@@ -193,8 +193,8 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Caller& calle
     context.changeStamp = caller.changeStamp;
     if (request.hasHeader("idempotency-key")) {
         const std::string key(request.header("idempotency-key"));
-        if (const auto problem = idempotencyKeyProblem(key)) {
-            respond(HttpResponse::error(400, "Invalid Idempotency-Key header: " + *problem));
+        if (const auto problem = idempotencyKeyHeaderProblem(key)) {
+            respond(HttpResponse::error(400, *problem));
             return;
         }
         context.idempotencyKey = key;

@@ -1,9 +1,11 @@
 // StatementExecutor: CREATE / ALTER / DELETE / DESCRIBE JOB and SHOW JOBS.
 #include "service/StatementExecutor.h"
 
+#include "core/ConcurrentRuns.h"
 #include "core/HudiConfigExplanation.h"
 #include "core/HugePageAllocator.h"
 #include "core/JobConfiguration.h"
+#include "core/NotFoundMessages.h"
 #include "core/ParameterValidator.h"
 #include "core/ProjectEvent.h"
 #include "core/SecretMasking.h"
@@ -14,25 +16,11 @@ namespace jobdeck {
 
 namespace {
 
-// Far beyond any project's limit, and well inside int.
-constexpr std::int64_t maxConcurrentRunsCeiling = 1000;
-
 std::optional<ApiStatus> checkMaxConcurrentRuns(std::int64_t value, const ProjectSettings& settings) {
-    if (value < 1 || value > maxConcurrentRunsCeiling)
-        return ApiStatus::invalid("MAX_CONCURRENT_RUNS must be between 1 and " +
-                                  std::to_string(maxConcurrentRunsCeiling) + ", got " +
-                                  std::to_string(value));
-    if (value == 1)
+    const auto problem = maxConcurrentRunsProblem(value, settings);
+    if (!problem)
         return std::nullopt;
-    if (!settings.concurrentRunsEnabled)
-        return ApiStatus::failed(
-            "MAX_CONCURRENT_RUNS above 1 needs concurrent runs, which are not enabled for this "
-            "project. Contact Onehouse support to enable them.");
-    if (value > settings.maxConcurrentRunsLimit)
-        return ApiStatus::failed(
-            "MAX_CONCURRENT_RUNS " + std::to_string(value) + " is above this project's limit of " +
-            std::to_string(settings.maxConcurrentRunsLimit) + ". Contact Onehouse support to raise it.");
-    return std::nullopt;
+    return problem->outOfRange ? ApiStatus::invalid(problem->message) : ApiStatus::failed(problem->message);
 }
 
 std::optional<ApiStatus> checkParameters(const std::vector<std::string>& parameters,
@@ -44,8 +32,9 @@ std::optional<ApiStatus> checkParameters(const std::vector<std::string>& paramet
     context.previousParameters = previous;
     context.withAdvice = false; // the service needs the refusal only, not the editor's advice
     context.fixBudget = 0;
-    if (auto message = refusalMessage(validateParameters(parameters, context)))
-        return ApiStatus::failed(*message);
+    const auto diagnostics = validateParameters(parameters, context);
+    if (const Diagnostic* refusal = firstError(diagnostics))
+        return ApiStatus::refused(refusal->message, refusal->code, refusalParameterIndex(diagnostics));
     return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 #include "service/LogRoutes.h"
 
+#include "core/NotFoundMessages.h"
 #include "service/HttpServer.h"
 #include "service/RunManager.h"
 
@@ -66,8 +67,7 @@ void LogRoutes::registerRoutes(HttpServer& server) {
             limit = std::min(limit, maxLimit);
             const auto record = m_runs.findRun(principal.projectUid, names->first, names->second);
             if (!record) {
-                respond(HttpResponse::error(404, "Job run " + names->second + " of Job " + names->first +
-                                                     " does not exist"));
+                respond(HttpResponse::error(404, jobRunNotFoundMessage(names->second, names->first)));
                 return;
             }
             // The status is read before the file, so "complete" never hides output written after it.

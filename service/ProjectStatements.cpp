@@ -1,7 +1,9 @@
 // StatementExecutor: DESCRIBE PROJECT, ALTER PROJECT and SHOW AUDIT_LOG.
 #include "service/StatementExecutor.h"
 
+#include "core/ConcurrentRuns.h"
 #include "core/HudiConfigPolicy.h"
+#include "core/NotFoundMessages.h"
 #include "core/Project.h"
 #include "core/ProjectEvent.h"
 #include "core/ProjectSettingsChange.h"
@@ -28,7 +30,7 @@ std::vector<AuditEntry> maskedAudit(std::vector<AuditEntry> entries) {
 ApiStatus StatementExecutor::describeProject(const RequestContext& context) {
     auto project = m_storage.findProject(context.principal.projectUid);
     if (!project)
-        return ApiStatus::failed("Project " + context.principal.projectName + " does not exist");
+        return ApiStatus::failed(projectNotFoundMessage(context.principal.projectName));
     project->callerRole = roleName(context.principal.role);
     if (context.principal.role == Role::Admin)
         project->recentAudit =
@@ -47,10 +49,10 @@ ApiStatus StatementExecutor::alterProject(const RequestContext& context,
         settings.concurrentRunsEnabled = *statement.concurrentRuns;
     if (statement.maxConcurrentRunsLimit) {
         const std::int64_t limit = *statement.maxConcurrentRunsLimit;
-        if (auto problem = checkMaxConcurrentRunsLimit(limit))
+        if (auto problem = maxConcurrentRunsLimitProblem(limit))
             return ApiStatus::invalid(*problem);
-        // Jobs already above a lowered limit keep their setting; runs are admitted up to the lower of the
-        // two.
+        // Jobs already above a lowered limit (or set while the switch was on) keep their setting; RUN JOB
+        // admits up to the lower of the two, and one at a time while the switch is off (effectiveRunLimit).
         settings.maxConcurrentRunsLimit = static_cast<int>(limit);
     }
 

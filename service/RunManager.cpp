@@ -1,7 +1,10 @@
 #include "service/RunManager.h"
 
 #include "core/ArgumentOverrides.h"
+#include "core/ConcurrentRuns.h"
 #include "core/EffectiveConfig.h"
+#include "core/IdempotencyKey.h"
+#include "core/NotFoundMessages.h"
 #include "core/ParameterClassifier.h"
 #include "core/SecretMasking.h"
 #include "service/EventBus.h"
@@ -31,7 +34,6 @@ constexpr auto kTick = std::chrono::milliseconds(150);
 // about to write the status.
 constexpr auto kGoneGrace = std::chrono::seconds(3);
 constexpr auto kRetentionInterval = std::chrono::minutes(10);
-constexpr std::size_t kMaxIdempotencyKey = 64;
 
 // The status word of "Job run <id> is already <state>": the contract's status without its prefix.
 std::string statusWord(JobRunStatus status) {
@@ -41,15 +43,6 @@ std::string statusWord(JobRunStatus status) {
 
 std::string who(const RequestContext& context) {
     return "key " + context.principal.keyId + " (" + std::string(roleName(context.principal.role)) + ")";
-}
-
-bool isValidIdempotencyKey(const std::string& key) {
-    if (key.empty() || key.size() > kMaxIdempotencyKey)
-        return false;
-    for (const unsigned char c : key)
-        if (c < 0x20 || c > 0x7e)
-            return false;
-    return true;
 }
 
 nlohmann::json runJson(SparkJobRun run) {
@@ -296,6 +289,9 @@ void RunManager::launch(RunRecord record) {
                                  : SparkSubmitCommand::local(input);
     spec.exitNotifyPath = m_wakeup.fifoPath();
     spec.extraEnv = {{"ONEHOUSE_JOB_RUN_ID", record.run.jobRunId}, {"HUDI_CONF_DIR", record.runDir}};
+    if (!m_useSparkSubmit)
+        for (auto& variable : SparkSubmitCommand::localEnvironment(input))
+            spec.extraEnv.push_back(std::move(variable));
     spec.hudiDefaults = effective.hudiDefaultsConf();
     spec.maxLogBytes = m_maxLogBytes;
     const auto launched = RunLauncher::launch(spec);
@@ -387,11 +383,10 @@ void RunManager::save(const RunRecord& record) {
 
 ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatement& statement) {
     const std::string& project = context.principal.projectUid;
-    std::optional<std::string> key = context.idempotencyKey;
-    if (key && key->empty())
-        key.reset();
-    if (key && !isValidIdempotencyKey(*key))
-        return ApiStatus::failed("Idempotency-Key must be 1 to 64 printable ASCII characters");
+    const std::optional<std::string>& key = context.idempotencyKey;
+    if (key)
+        if (auto problem = idempotencyKeyHeaderProblem(*key))
+            return ApiStatus::failed(*problem);
     bool created = false;
     std::optional<ServiceMetrics::AdmissionRefusal> refusal;
     ApiStatus status;
@@ -399,12 +394,10 @@ ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatemen
         status = m_storage.database().transaction([&]() -> ApiStatus {
             const auto job = m_storage.findJob(project, statement.name);
             if (!job)
-                return ApiStatus::failed("Job " + statement.name + " does not exist");
-            const int limit = std::max(1, job->maxConcurrentRuns);
-            if (limit > 1 && !key) {
+                return ApiStatus::failed(jobNotFoundMessage(statement.name));
+            if (job->maxConcurrentRuns > 1 && !key) {
                 refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyRequired;
-                return ApiStatus::failed("Idempotency-Key header is required for Job " + job->name +
-                                         ": its max concurrent runs is " + std::to_string(limit));
+                return ApiStatus::failed(idempotencyKeyRequiredMessage(job->name, job->maxConcurrentRuns));
             }
             if (key) {
                 if (const auto existing = m_runs.findActiveByKey(project, job->jobId, *key)) {
@@ -417,12 +410,12 @@ ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatemen
                         {{"runJobApiResponse", {{"jobRunId", existing->run.jobRunId}}}});
                 }
             }
+            const RunLimit limit =
+                effectiveRunLimit(job->maxConcurrentRuns, m_storage.projectSettings(project));
             const int active = m_runs.countActive(project, job->jobId);
-            if (active >= limit) {
+            if (active >= limit.value) {
                 refusal = ServiceMetrics::AdmissionRefusal::MaxConcurrentRuns;
-                return ApiStatus::failed("Spark Job " + job->jobId + " already has " +
-                                         std::to_string(active) + " active run(s) (max " +
-                                         std::to_string(limit) + ")");
+                return ApiStatus::failed(runLimitReachedMessage(job->jobId, active, limit));
             }
             const auto classified = classifyParameters(job->parameters);
             auto overridden =
@@ -472,8 +465,7 @@ ApiStatus RunManager::describeJobRun(const RequestContext& context,
     try {
         const auto record = findRun(context.principal.projectUid, statement.jobName, statement.runId);
         if (!record)
-            return ApiStatus::failed("Job run " + statement.runId + " of Job " + statement.jobName +
-                                     " does not exist");
+            return ApiStatus::failed(jobRunNotFoundMessage(statement.runId, statement.jobName));
         return ApiStatus::success({{"describeJobRunApiResponse", {{"sparkJobRun", runJson(record->run)}}}});
     } catch (const std::exception& e) {
         return StatementExecutor::failedInternally(context, "DESCRIBE JOB_RUN", e);
@@ -485,8 +477,7 @@ ApiStatus RunManager::cancelJobRun(const RequestContext& context, const CancelJo
         std::lock_guard lock(m_mutex);
         auto record = findRun(context.principal.projectUid, statement.jobName, statement.runId);
         if (!record)
-            return ApiStatus::failed("Job run " + statement.runId + " of Job " + statement.jobName +
-                                     " does not exist");
+            return ApiStatus::failed(jobRunNotFoundMessage(statement.runId, statement.jobName));
         const nlohmann::json answer = {{"cancelJobRunApiResponse", {{"jobRunId", record->run.jobRunId}}}};
         switch (record->run.status) {
         case JobRunStatus::Completed:
@@ -521,7 +512,7 @@ ApiStatus RunManager::showJobRuns(const RequestContext& context, const ShowJobRu
         return ApiStatus::failed("LIMIT must be at least 1");
     try {
         if (statement.jobName && !m_storage.findJob(context.principal.projectUid, *statement.jobName))
-            return ApiStatus::failed("Job " + *statement.jobName + " does not exist");
+            return ApiStatus::failed(jobNotFoundMessage(*statement.jobName));
         nlohmann::json runs = nlohmann::json::array();
         for (const auto& record : m_runs.list(context.principal.projectUid, statement.jobName,
                                               statement.activeOnly, statement.limit))

@@ -1,5 +1,7 @@
 #include "service/RunScheduler.h"
 
+#include "core/NotFoundMessages.h"
+
 #include <map>
 
 namespace jobdeck {
@@ -24,7 +26,7 @@ RunScheduler::Plan RunScheduler::plan(
         if (known == capacities.end())
             known = capacities.emplace(key, capacity(r.projectUid, r.cluster)).first;
         if (!known->second) {
-            plan.failing.emplace_back(r.run.jobRunId, "Cluster " + r.cluster + " does not exist");
+            plan.failing.emplace_back(r.run.jobRunId, clusterNotFoundMessage(r.cluster));
             continue;
         }
         int& used = inUse[key];

@@ -1,6 +1,8 @@
 #include "service/SparkSubmitCommand.h"
 
 #include "core/Concat.h"
+#include "core/ParameterClassifier.h"
+#include "core/SparkSubmitOptions.h"
 
 #include <set>
 
@@ -9,58 +11,57 @@ namespace {
 
 constexpr std::string_view kRunIdConf = "spark.onehouse.jobRunId";
 
-// Calls fn(optionName, value) for each option of `names` in either form ("--conf k=v", "--conf=k=v");
-// returns the other tokens.
-template <class Fn>
-std::vector<std::string> extract(const std::vector<std::string>& tokens,
-                                 const std::set<std::string_view>& names, Fn fn) {
-    std::vector<std::string> rest;
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-        const std::string& token = tokens[i];
-        const auto eq = token.find('=');
-        const std::string name = token.substr(0, eq);
-        if (token.rfind('-', 0) == 0 && names.count(name)) {
-            if (eq != std::string::npos)
-                fn(name, token.substr(eq + 1));
-            else if (i + 1 < tokens.size())
-                fn(name, tokens[++i]);
-            continue;
-        }
-        rest.push_back(token);
-    }
-    return rest;
-}
-
-std::pair<std::string, std::string> splitPair(const std::string& pair) {
-    const auto eq = pair.find('=');
-    if (eq == std::string::npos)
-        return {pair, {}};
-    return {pair.substr(0, eq), pair.substr(eq + 1)};
+// One word for a POSIX shell (and Python's shlex.split): single quotes, a ' inside as '\''.
+std::string shellQuoted(const std::string& text) {
+    std::string quoted = "'";
+    for (const char c : text)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
 }
 
 } // namespace
 
+// The job configuration is read by core's classifier, as the validator read it: it holds options only
+// (the application path and its arguments are not part of it).
+
 std::vector<std::pair<std::string, std::string>>
 SparkSubmitCommand::jobSparkConfigs(const std::vector<std::string>& jobConfiguration) {
     std::vector<std::pair<std::string, std::string>> configs;
-    extract(jobConfiguration, {"--conf", "-c"}, [&](const std::string&, const std::string& value) {
-        auto pair = splitPair(value);
-        if (pair.first.rfind("spark.", 0) == 0)
-            configs.push_back(std::move(pair));
-    });
+    for (auto& setting : classifyParameters(jobConfiguration).sparkConfigs)
+        configs.emplace_back(std::move(setting.key), std::move(setting.value));
     return configs;
 }
 
 std::string SparkSubmitCommand::mainClass(const std::vector<std::string>& jobConfiguration) {
     std::string result;
-    extract(jobConfiguration, {"--class"},
-            [&](const std::string&, const std::string& value) { result = value; });
+    for (const ClassifiedToken& t : classifyTokens(jobConfiguration).tokens) {
+        const std::string& token = jobConfiguration[static_cast<std::size_t>(t.index)];
+        if (t.cls == TokenClass::OptionValue && t.optionIndex >= 0 &&
+            SparkSubmitOptions::nameOf(jobConfiguration[static_cast<std::size_t>(t.optionIndex)]) ==
+                SparkSubmitOptions::kClass)
+            result = token;
+        else if (t.cls == TokenClass::Option && t.valueRange.first >= 0 &&
+                 SparkSubmitOptions::nameOf(token) == SparkSubmitOptions::kClass)
+            result = std::string(rangeText(token, t.valueRange));
+    }
     return result;
 }
 
 std::vector<std::string> SparkSubmitCommand::plainOptions(const std::vector<std::string>& jobConfiguration) {
-    return extract(jobConfiguration, {"--conf", "-c", "--hudi-conf"},
-                   [](const std::string&, const std::string&) {});
+    const auto tokens = classifyTokens(jobConfiguration).tokens;
+    std::vector<bool> isPair(jobConfiguration.size(), false);
+    for (const ClassifiedToken& t : tokens) {
+        if (t.cls != TokenClass::ConfPair && t.cls != TokenClass::HudiConfPair)
+            continue;
+        isPair[static_cast<std::size_t>(t.index)] = true;
+        if (t.optionIndex >= 0)
+            isPair[static_cast<std::size_t>(t.optionIndex)] = true; // its flag
+    }
+    std::vector<std::string> rest;
+    for (std::size_t i = 0; i < jobConfiguration.size(); ++i)
+        if (!isPair[i])
+            rest.push_back(jobConfiguration[i]);
+    return rest;
 }
 
 std::vector<std::string> SparkSubmitCommand::jobConfigurationOf(const SparkJob& job) {
@@ -70,34 +71,32 @@ std::vector<std::string> SparkSubmitCommand::jobConfigurationOf(const SparkJob& 
     return {job.parameters.begin(), job.parameters.end() - static_cast<std::ptrdiff_t>(tail)};
 }
 
+ConfigPairs SparkSubmitCommand::sparkConfigs(const DriverCommandInput& in) {
+    ConfigPairs configs{{std::string(kRunIdConf), in.runId}};
+    for (const auto& [key, value] : in.managedSparkConfigs)
+        if (key != kRunIdConf)
+            configs.emplace_back(key, value);
+    const auto jobConfigs = jobSparkConfigs(in.jobConfiguration);
+    std::set<std::string> jobKeys;
+    for (const auto& [key, value] : jobConfigs)
+        jobKeys.insert(key);
+    for (const auto& [key, value] : in.defaultSparkConfigs)
+        if (!EffectiveConfig::isPlatformManagedSparkKey(key) && !jobKeys.count(key))
+            configs.emplace_back(key, value);
+    for (const auto& [key, value] : jobConfigs)
+        if (!EffectiveConfig::isPlatformManagedSparkKey(key)) // the job cannot change those
+            configs.emplace_back(key, value);
+    return configs;
+}
+
 std::vector<std::string> SparkSubmitCommand::sparkSubmit(const std::string& sparkSubmitPath,
                                                          const DriverCommandInput& in) {
     std::vector<std::string> argv{sparkSubmitPath};
     for (auto& option : plainOptions(in.jobConfiguration))
         argv.push_back(std::move(option));
-    argv.push_back("--conf");
-    argv.push_back(std::string(kRunIdConf) + "=" + in.runId);
-    for (const auto& [key, value] : in.managedSparkConfigs) {
-        if (key != kRunIdConf) {
-            argv.push_back("--conf");
-            argv.push_back(concat({key, "=", value}));
-        }
-    }
-    const auto jobConfigs = jobSparkConfigs(in.jobConfiguration);
-    std::set<std::string> jobKeys;
-    for (const auto& [key, value] : jobConfigs)
-        jobKeys.insert(key);
-    for (const auto& [key, value] : in.defaultSparkConfigs) {
-        if (!EffectiveConfig::isPlatformManagedSparkKey(key) && !jobKeys.count(key)) {
-            argv.push_back("--conf");
-            argv.push_back(concat({key, "=", value}));
-        }
-    }
-    for (const auto& [key, value] : jobConfigs) {
-        if (!EffectiveConfig::isPlatformManagedSparkKey(key)) { // the job cannot change those
-            argv.push_back("--conf");
-            argv.push_back(concat({key, "=", value}));
-        }
+    for (const auto& [key, value] : sparkConfigs(in)) {
+        argv.push_back("--conf");
+        argv.push_back(concat({key, "=", value}));
     }
     argv.push_back(in.applicationFile);
     argv.insert(argv.end(), in.arguments.begin(), in.arguments.end());
@@ -109,12 +108,31 @@ std::vector<std::string> SparkSubmitCommand::local(const DriverCommandInput& in)
     if (in.type == JobType::Python) {
         argv = {"python3", in.applicationFile};
     } else {
+        // A SparkConf created in the JVM reads every spark.* system property.
+        argv = {"java"};
+        for (const auto& [key, value] : sparkConfigs(in))
+            argv.push_back(concat({"-D", key, "=", value}));
         const std::string cls = mainClass(in.jobConfiguration);
-        argv = cls.empty() ? std::vector<std::string>{"java", "-jar", in.applicationFile}
-                           : std::vector<std::string>{"java", "-cp", in.applicationFile, cls};
+        if (cls.empty())
+            argv.insert(argv.end(), {"-jar", in.applicationFile});
+        else
+            argv.insert(argv.end(), {"-cp", in.applicationFile, cls});
     }
     argv.insert(argv.end(), in.arguments.begin(), in.arguments.end());
     return argv;
+}
+
+std::vector<std::pair<std::string, std::string>>
+SparkSubmitCommand::localEnvironment(const DriverCommandInput& in) {
+    if (in.type != JobType::Python)
+        return {};
+    // PySpark starts its JVM with spark-submit and these arguments (shell-split), so a session created by
+    // the script gets the run's Spark configuration.
+    std::string submitArgs;
+    for (const auto& [key, value] : sparkConfigs(in))
+        submitArgs += "--conf " + shellQuoted(key + "=" + value) + " ";
+    submitArgs += "pyspark-shell";
+    return {{"PYSPARK_SUBMIT_ARGS", submitArgs}};
 }
 
 } // namespace jobdeck

@@ -29,13 +29,21 @@ struct DriverCommandInput final {
 //    configs, defaults (platform, then cluster) first and the job's values after them (spark-submit
 //    keeps the last --conf of a key, so the job wins; a default the job also sets is left out); a
 //    managed key given by the cluster or the job is dropped; then the application file and arguments.
-//  - local runner (no Spark installed): JAR -> `java -cp <jar> <--class value> <args>` (or
-//    `java -jar <jar> <args>` without --class), PYTHON -> `python3 <script> <args>`.
+//  - local runner (no Spark installed): JAR -> `java -D<key>=<value>... -cp <jar> <--class value> <args>`
+//    (or `java -D... -jar <jar> <args>` without --class), the Spark configs as system properties (a
+//    SparkConf reads spark.* ones); PYTHON -> `python3 <script> <args>` with the Spark configs in
+//    PYSPARK_SUBMIT_ARGS (localEnvironment), which PySpark hands to the spark-submit it starts.
 class SparkSubmitCommand final {
 public:
     static std::vector<std::string> sparkSubmit(const std::string& sparkSubmitPath,
                                                 const DriverCommandInput& in);
     static std::vector<std::string> local(const DriverCommandInput& in);
+    // Environment the local runner's driver needs on top of the run's own (run id, HUDI_CONF_DIR).
+    static std::vector<std::pair<std::string, std::string>> localEnvironment(const DriverCommandInput& in);
+
+    // Every Spark configuration of the run, in the order the runners pass them: the run id, the other
+    // platform-managed configs, the defaults the job does not set, then the job's own.
+    static ConfigPairs sparkConfigs(const DriverCommandInput& in);
 
     // The job's spark.* configurations from its --conf/-c options, in order (hoodie.* and other
     // keys there are ignored, as CONTRACT §3 says).

@@ -2,11 +2,11 @@
 
 #include "core/AuditEntry.h"
 #include "core/ProjectEvent.h"
+#include "core/RolePolicy.h"
 #include "core/SecretMasking.h"
 #include "core/StatementParser.h"
 #include "core/StatementPrinter.h"
 #include "service/EventBus.h"
-#include "service/RolePolicy.h"
 #include "service/RunStatements.h"
 #include "service/ServiceMetrics.h"
 #include "service/Storage.h"
@@ -42,14 +42,6 @@ StatementExecutor::StatementExecutor(Storage& storage, EventBus& events)
 
 void StatementExecutor::setRunStatements(RunStatements* runs) {
     m_runs.store(runs);
-}
-
-std::string StatementExecutor::jobNotFoundMessage(std::string_view jobName) {
-    return "Job " + std::string(jobName) + " does not exist";
-}
-
-std::string StatementExecutor::clusterNotFoundMessage(std::string_view clusterName) {
-    return "Cluster " + std::string(clusterName) + " does not exist";
 }
 
 bool StatementExecutor::isReadStatement(const Statement& s) {

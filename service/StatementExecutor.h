@@ -92,11 +92,6 @@ public:
     // printed back; text that does not parse masked token by token (core maskStatement).
     static std::string maskStatementText(std::string_view statementText);
 
-    // "Job <name> does not exist": the same for a missing job and for another project's job. The run
-    // statements answer a missing job with it too.
-    static std::string jobNotFoundMessage(std::string_view jobName);
-    static std::string clusterNotFoundMessage(std::string_view clusterName);
-
     // The number of audit entries DESCRIBE PROJECT shows to admins.
     static constexpr int describeProjectAuditEntries = 20;
 

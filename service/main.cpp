@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
     serveCommand->add_option("--data-dir", serve.dataDir,
                              "Data directory (default: $XDG_DATA_HOME/jobdeck or ~/.local/share/jobdeck)");
     serveCommand->add_option("--database", serve.databaseUrl,
-                             "sqlite:<path> (default: <data-dir>/jobdeck.db) or postgresql://...");
+                             "sqlite:<path> (default: <data-dir>/jobdeck.db)");
     serveCommand->add_option("--runner", serve.runner, "How runs are launched")
         ->check(CLI::IsMember({"local", "spark-submit"}))
         ->capture_default_str();

@@ -1,6 +1,7 @@
 #include "widgets/JobEditorDialog.h"
 
 #include "client/ApiClient.h"
+#include "core/ConcurrentRuns.h"
 #include "models/ThemeColors.h"
 #include "widgets/DiagnosticsPanel.h"
 #include "widgets/ParameterDiffView.h"
@@ -146,6 +147,7 @@ JobEditorDialog::JobEditorDialog(ApiClient* client, std::optional<SparkJob> job,
     connect(m_type, &QComboBox::currentIndexChanged, this, &JobEditorDialog::schedulePreview);
     connect(m_cluster, &QComboBox::currentTextChanged, this, &JobEditorDialog::schedulePreview);
     connect(m_maxRuns, &QSpinBox::valueChanged, this, &JobEditorDialog::schedulePreview);
+    connect(m_maxRuns, &QSpinBox::valueChanged, this, &JobEditorDialog::updateMaxRunsNote);
 
     m_diagnostics->setDiagnostics(m_editor->diagnostics(), m_editor->diagnosticLines());
     updatePreviewNow();
@@ -208,13 +210,23 @@ void JobEditorDialog::setClusters(const QStringList& clusters) {
 
 void JobEditorDialog::updateMaxRunsRange() {
     const int stored = m_job ? m_job->maxConcurrentRuns : 1;
-    const int limit = m_settings.concurrentRunsEnabled ? std::max(1, m_settings.maxConcurrentRunsLimit) : 1;
+    const int limit = maxConcurrentRunsAllowed(m_settings);
     // A stored value above today's limit stays selectable so opening the dialog never changes it silently.
     m_maxRuns->setRange(1, std::max(limit, stored));
     m_maxRuns->setEnabled(m_settings.concurrentRunsEnabled || stored > 1);
+    updateMaxRunsNote();
+}
+
+void JobEditorDialog::updateMaxRunsNote() {
+    // A stored value the project no longer allows: the service's own reason, as Save would get it.
+    if (const auto problem = maxConcurrentRunsProblem(m_maxRuns->value(), m_settings)) {
+        m_maxRunsNote->setText(QString::fromStdString(problem->message));
+        return;
+    }
     m_maxRunsNote->setText(
         m_settings.concurrentRunsEnabled
-            ? tr("Up to %1 (the project's limit); above 1, RUN JOB needs an Idempotency-Key.").arg(limit)
+            ? tr("Up to %1 (the project's limit); above 1, RUN JOB needs an Idempotency-Key.")
+                  .arg(maxConcurrentRunsAllowed(m_settings))
             : tr("Concurrent runs are not enabled for this project: the Job runs one at a time."));
 }
 
@@ -305,7 +317,7 @@ void JobEditorDialog::save() {
             const ApiError& e = r.error();
             showMessage(e.message, true);
             if (e.kind == ApiError::Kind::Failed || e.kind == ApiError::Kind::Invalid) {
-                const int line = m_editor->setServiceRefusal(e.message);
+                const int line = m_editor->setServiceRefusal(e.message, e.parameterIndex);
                 if (line >= 0)
                     m_editor->goToLine(line);
             }

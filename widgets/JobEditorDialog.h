@@ -64,6 +64,7 @@ private:
     void loadFromService();
     void loadFinished();
     void updateMaxRunsRange();
+    void updateMaxRunsNote();
     void schedulePreview();
     void showMessage(const QString& text, bool error);
     void setBusy(bool busy);

@@ -2,6 +2,7 @@
 
 #include "core/HudiCatalogue.h"
 #include "core/HudiConfigPolicy.h"
+#include "core/SparkSubmitOptions.h"
 #include "models/DiagnosticsModel.h"
 #include "models/ParameterCompletionModel.h"
 #include "models/ThemeColors.h"
@@ -54,6 +55,14 @@ QString statusExplanation(HudiConfigStatus status) {
             "OVERRIDDEN_BY_PLATFORM: the platform sets this key on every run, so its value wins.");
     }
     return {};
+}
+
+// "--hudi-conf", "--conf" or "-c" alone on a line: its key=value pair goes on the next line.
+bool takesItsPairOnTheNextLine(const QString& line) {
+    if (line.contains(QLatin1Char('=')))
+        return false;
+    const std::string_view name = SparkSubmitOptions::nameOf(line.toStdString());
+    return name == SparkSubmitOptions::kHudiConf || name == SparkSubmitOptions::kConf;
 }
 
 } // namespace
@@ -515,33 +524,14 @@ bool ParameterEditor::nextDiagnostic() {
     return true;
 }
 
-int ParameterEditor::tokenForRefusal(const QString& message) const {
-    const std::string text = message.toStdString();
-    for (const Diagnostic& d : m_diagnostics)
-        if (d.message == text && d.tokenIndex >= 0 && d.code != "service.refusal")
-            return d.tokenIndex;
-    // Else the first pair or option whose key the message names.
-    for (const ClassifiedToken& t : m_classified.tokens) {
-        const std::string& p = m_parameters[static_cast<std::size_t>(t.index)];
-        if (t.keyRange.first >= 0) {
-            const std::string key(rangeText(p, t.keyRange));
-            if (!key.empty() && text.find(key) != std::string::npos)
-                return t.index;
-        }
-    }
-    for (const ClassifiedToken& t : m_classified.tokens) {
-        const std::string& p = m_parameters[static_cast<std::size_t>(t.index)];
-        if ((t.cls == TokenClass::UnknownOption || t.cls == TokenClass::RefusedOption) &&
-            text.find(p) != std::string::npos)
-            return t.index;
-    }
-    return -1;
-}
-
-int ParameterEditor::setServiceRefusal(const QString& message) {
+int ParameterEditor::setServiceRefusal(const QString& message, int parameterIndex) {
     recheckNow();
-    m_serviceRefusal =
-        Diagnostic{"service.refusal", Severity::Error, message.toStdString(), tokenForRefusal(message), {}};
+    const int count = static_cast<int>(m_parameters.size());
+    m_serviceRefusal = Diagnostic{"service.refusal",
+                                  Severity::Error,
+                                  message.toStdString(),
+                                  parameterIndex < count ? parameterIndex : -1,
+                                  {}};
     recheckNow();
     return lineOfToken(m_serviceRefusal ? m_serviceRefusal->tokenIndex : -1);
 }
@@ -754,9 +744,7 @@ void ParameterEditor::keyPressEvent(QKeyEvent* event) {
     if (event->key() == Qt::Key_Space && event->modifiers() == Qt::NoModifier) {
         const QTextCursor c = textCursor();
         const QString line = c.block().text();
-        if (!c.hasSelection() && c.atBlockEnd() &&
-            (line.trimmed() == QLatin1String("--hudi-conf") || line.trimmed() == QLatin1String("--conf") ||
-             line.trimmed() == QLatin1String("-c"))) {
+        if (!c.hasSelection() && c.atBlockEnd() && takesItsPairOnTheNextLine(line.trimmed())) {
             textCursor().insertText(QStringLiteral("\n"));
             updateCompletion(true);
             return;
@@ -784,7 +772,11 @@ void ParameterEditor::updateCompletion(bool force) {
     using Mode = ParameterCompletionModel::Mode;
     Mode mode = Mode::None;
     QString key;
-    if (previous == QLatin1String("--hudi-conf") || previous == QLatin1String("--hoodie-conf")) {
+    // The option the previous line is on its own (no inline value), named as core's option table names it.
+    const std::string previousOption =
+        previous.contains(QLatin1Char('=')) ? std::string() : previous.toStdString();
+    const std::string_view previousName = SparkSubmitOptions::nameOf(previousOption);
+    if (previousName == SparkSubmitOptions::kHudiConf || previousOption == SparkSubmitOptions::kHoodieConf) {
         const auto eq = prefix.indexOf(QLatin1Char('='));
         if (eq < 0) {
             mode = Mode::HudiKeys;
@@ -792,7 +784,7 @@ void ParameterEditor::updateCompletion(bool force) {
             key = prefix.left(eq);
             mode = Mode::EnumValues;
         }
-    } else if (previous == QLatin1String("--conf") || previous == QLatin1String("-c")) {
+    } else if (previousName == SparkSubmitOptions::kConf) {
         if (!prefix.contains(QLatin1Char('=')))
             mode = Mode::SparkKeys;
     } else if (prefix.startsWith(QLatin1Char('-'))) {

@@ -68,11 +68,9 @@ public:
     void goToLine(int line);
     bool nextDiagnostic(); // F8: moves to the next line with a diagnostic, wrapping; false when none
 
-    // Marks the token a service refusal concerns: the diagnostic whose message equals it, else the first
-    // parameter naming a key the message names. Kept until the next edit. Returns the line, or -1.
-    int setServiceRefusal(const QString& message);
-    // Which token a refusal concerns, by the same rules; -1 when none.
-    int tokenForRefusal(const QString& message) const;
+    // Shows a service refusal on the parameter it concerns, as the service named it (the status's
+    // parameterIndex, -1 for the whole list: a banner). Kept until the next edit. Returns the line, or -1.
+    int setServiceRefusal(const QString& message, int parameterIndex);
 
     ParameterHighlighter* highlighter() const { return m_highlighter; }
     ParameterCompletionModel* completionModel() const { return m_completionModel; }

@@ -1,6 +1,7 @@
 #include "widgets/ProjectView.h"
 
 #include "client/ApiClient.h"
+#include "core/ConcurrentRuns.h"
 #include "core/StatementPrinter.h"
 #include "models/AllowlistModel.h"
 #include "models/AuditLogModel.h"
@@ -96,11 +97,11 @@ void ProjectView::buildSettingsTab(QWidget* page) {
     m_concurrentSwitch->setObjectName(QStringLiteral("concurrentRunsSwitch"));
     m_limit = new QSpinBox(page);
     m_limit->setObjectName(QStringLiteral("maxConcurrentRunsLimit"));
-    m_limit->setRange(1, int(kMaxConcurrentRunsLimitCeiling));
+    m_limit->setRange(1, int(kMaxConcurrentRunsCeiling));
     m_limitNote = makeNote(QStringLiteral("limitNote"), page);
     m_limitNote->setText(tr("Between 1 and %1. Jobs keep their own MAX_CONCURRENT_RUNS; a lower limit caps "
                             "what the project admits.")
-                             .arg(kMaxConcurrentRunsLimitCeiling));
+                             .arg(kMaxConcurrentRunsCeiling));
     m_limitError = makeNote(QStringLiteral("limitError"), page, true);
     m_limitError->hide();
 

@@ -6,13 +6,16 @@ import java.util.List;
 import java.util.Map;
 
 // Stand-in for a Spark JAR driver in the run tests; behaves like tests/apps/jobdeck_test_app.py:
-// prints the run id, the run's hudi-defaults.conf and its arguments, then follows
+// prints the run id, its spark.* system properties (a SparkConf's), the run's hudi-defaults.conf and its
+// arguments, then follows
 // --lines N, --interval-ms M, --sleep S, --exit-code C (as `--name value` or `--name=value`).
 public final class JobdeckTestApp {
     public static void main(String[] args) throws Exception {
         String runId = System.getenv("ONEHOUSE_JOB_RUN_ID");
         System.out.println("run-id: " + (runId == null ? "<unset>" : runId));
         System.out.println("pid: " + ProcessHandle.current().pid());
+        System.getProperties().stringPropertyNames().stream().filter(key -> key.startsWith("spark.")).sorted()
+                .forEach(key -> System.out.println("spark-conf: " + key + "=" + System.getProperty(key)));
         String confDir = System.getenv("HUDI_CONF_DIR");
         try {
             List<String> lines = Files.readAllLines(Path.of(confDir == null ? "" : confDir, "hudi-defaults.conf"),

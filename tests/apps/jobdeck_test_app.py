@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Stand-in for a PySpark driver in the run tests.
 
-Prints what the service gave it (the run id, the run's hudi-defaults.conf, its arguments), then
+Prints what the service gave it (the run id, the Spark configs PySpark would get from
+PYSPARK_SUBMIT_ARGS, the run's hudi-defaults.conf, its arguments), then
 behaves according to its own arguments, each as `--name value` or `--name=value`:
   --lines N      print N numbered lines ("line <i>"), one every --interval-ms (default 0)
   --sleep S      sleep S seconds (fractions allowed) before ending
@@ -10,6 +11,7 @@ behaves according to its own arguments, each as `--name value` or `--name=value`
 Unknown arguments are ignored, so job arguments and overrides can be anything.
 """
 import os
+import shlex
 import signal
 import sys
 import time
@@ -34,6 +36,10 @@ def main():
     args = sys.argv[1:]
     print("run-id: " + os.environ.get("ONEHOUSE_JOB_RUN_ID", "<unset>"))
     print("pid: %d" % os.getpid())
+    submit_args = shlex.split(os.environ.get("PYSPARK_SUBMIT_ARGS", ""))
+    for i, word in enumerate(submit_args[:-1]):
+        if word == "--conf":
+            print("spark-conf: " + submit_args[i + 1])
     conf_dir = os.environ.get("HUDI_CONF_DIR", "")
     try:
         with open(os.path.join(conf_dir, "hudi-defaults.conf")) as conf:

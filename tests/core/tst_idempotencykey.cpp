@@ -50,6 +50,15 @@ private slots:
         QVERIFY(!isValidIdempotencyKey(std::string("a\0b", 3)));
         QVERIFY(!isValidIdempotencyKey("a\x7f"));
     }
+
+    // The service's refusal of the header (HTTP layer and run admission) is the same rule and text.
+    void headerProblemIsTheKeyProblem() {
+        QVERIFY(!idempotencyKeyHeaderProblem("k1"));
+        for (const std::string& key :
+             {std::string(), std::string("a b"), std::string(65, 'k'), std::string("\x01")})
+            QCOMPARE(idempotencyKeyHeaderProblem(key).value_or(""),
+                     "Invalid Idempotency-Key header: " + idempotencyKeyProblem(key).value_or("?"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestIdempotencyKey)

@@ -1,5 +1,6 @@
 // effectOnJobs and alterProjectStatements: what a change of the project's settings does to the jobs it has,
 // and the statements that make it, one allow-list entry per statement.
+#include "core/ConcurrentRuns.h"
 #include "core/ProjectSettingsChange.h"
 #include "core/StatementParser.h"
 #include "core/StatementPrinter.h"
@@ -126,11 +127,11 @@ private slots:
     }
 
     void limitBounds() {
-        QVERIFY(!checkMaxConcurrentRunsLimit(1));
-        QVERIFY(!checkMaxConcurrentRunsLimit(kMaxConcurrentRunsLimitCeiling));
-        QCOMPARE(checkMaxConcurrentRunsLimit(0).value_or(""),
+        QVERIFY(!maxConcurrentRunsLimitProblem(1));
+        QVERIFY(!maxConcurrentRunsLimitProblem(kMaxConcurrentRunsCeiling));
+        QCOMPARE(maxConcurrentRunsLimitProblem(0).value_or(""),
                  std::string("MAX_CONCURRENT_RUNS_LIMIT must be between 1 and 1000, got 0"));
-        QVERIFY(checkMaxConcurrentRunsLimit(1001));
+        QVERIFY(maxConcurrentRunsLimitProblem(1001));
     }
 };
 

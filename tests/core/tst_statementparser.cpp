@@ -360,7 +360,8 @@ private slots:
             QElapsedTimer timer;
             timer.start();
             const ParseResult result = parseStatement(input);
-            QVERIFY2(timer.elapsed() < 2000, input.substr(0, 60).c_str());
+            QVERIFY2(timer.elapsed() < 20000,
+                     input.substr(0, 60).c_str()); // a hang guard: bench_statementparser times it
             QVERIFY(result.statement.has_value() != result.error.has_value());
         }
         QCOMPARE(parseStatement(inputs[0]).error->message,

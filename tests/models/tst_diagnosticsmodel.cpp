@@ -1,6 +1,7 @@
 #include "core/ParameterValidator.h"
 #include "models/DiagnosticsModel.h"
 
+#include <QAbstractItemModelTester>
 #include <QColor>
 #include <QSignalSpy>
 #include <QTest>
@@ -24,6 +25,7 @@ private slots:
     void showsSeverityMessageAndLine();
     void updatesInPlaceWhenShapeIsKept();
     void emptyAndOutOfRange();
+    void structureHoldsThroughEveryChange();
 };
 
 void TstDiagnosticsModel::showsSeverityMessageAndLine() {
@@ -104,6 +106,21 @@ void TstDiagnosticsModel::emptyAndOutOfRange() {
     QVERIFY(m.rowCount() >= 1);
     QCOMPARE(m.lineOf(0), -1);
     QCOMPARE(m.index(0, DiagnosticsModel::LineColumn).data().toString(), QStringLiteral("—"));
+}
+
+// QAbstractItemModelTester checks the model's structure and signals while it goes through every kind of
+// change: filled, updated in place, grown, shrunk, emptied.
+void TstDiagnosticsModel::structureHoldsThroughEveryChange() {
+    DiagnosticsModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m.setDiagnostics(diagnosticsOf({"--hudi-conf", "hoodie.zzz=1", "app.jar"}), {1});
+    m.setDiagnostics(diagnosticsOf({"--hudi-conf", "hoodie.yyy=1", "app.jar"}), {1}); // in place
+    const auto more =
+        diagnosticsOf({"--hudi-conf", "hoodie.zzz=1", "--hoodie-conf", "hoodie.a=1", "--no-such"});
+    m.setDiagnostics(more, std::vector<int>(more.size(), 2));
+    m.setDiagnostics(diagnosticsOf({}), {});
+    m.setDiagnostics({}, {});
+    QCOMPARE(m.rowCount(), 0);
 }
 
 QTEST_GUILESS_MAIN(TstDiagnosticsModel)

@@ -1,6 +1,7 @@
 #include "core/HudiCatalogue.h"
 #include "models/ParameterCompletionModel.h"
 
+#include <QAbstractItemModelTester>
 #include <QTest>
 
 using namespace jobdeck;
@@ -25,6 +26,7 @@ private slots:
     void enumValuesComplete();
     void sparkKeysAndOptions();
     void noneIsEmpty();
+    void structureHoldsThroughEveryMode();
 };
 
 void TstParameterCompletionModel::hudiKeysShowDefaultTypeAndValues() {
@@ -115,6 +117,20 @@ void TstParameterCompletionModel::noneIsEmpty() {
     m.setMode(Mode::None);
     QCOMPARE(m.rowCount(), 0);
     QCOMPARE(m.data(m.index(0), Qt::DisplayRole), QVariant());
+}
+
+// QAbstractItemModelTester checks the model's structure and signals through every mode change.
+void TstParameterCompletionModel::structureHoldsThroughEveryMode() {
+    ParameterCompletionModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m.setMode(Mode::HudiKeys);
+    m.setMode(Mode::EnumValues, QStringLiteral("hoodie.datasource.write.operation"));
+    m.setMode(Mode::EnumValues, QStringLiteral("hoodie.no.such.key"));
+    m.setMode(Mode::SparkKeys);
+    m.setMode(Mode::Options);
+    m.setMode(Mode::Options);
+    m.setMode(Mode::None);
+    QCOMPARE(m.rowCount(), 0);
 }
 
 QTEST_GUILESS_MAIN(TstParameterCompletionModel)

@@ -45,6 +45,8 @@ private slots:
         const auto exit = TestService::runJobdeckd(arguments);
         QCOMPARE(exit.status, 0);
         QVERIFY2(QString::fromUtf8(exit.out).contains(mentions), exit.out.constData());
+        // Only what this build serves is offered (a postgresql:// URL is refused).
+        QVERIFY2(!QString::fromUtf8(exit.out).contains(QStringLiteral("postgresql")), exit.out.constData());
     }
 
     void failures_data() {

@@ -250,6 +250,24 @@ private slots:
                                "'--hudi-conf', 'hoodie.datasource.meta.sync.glue.catalogId=3', 'app.jar'");
         QCOMPARE(statusOf(r), kFailed);
         QCOMPARE(errorOf(r), notPermitted("hoodie.alpha, hoodie.zeta"));
+        // The status names the refusal's code and the first parameter it concerns (docs/wire-format.md).
+        QCOMPARE(r.value("diagnosticCode", std::string()), std::string("hudi-conf.not-permitted"));
+        QCOMPARE(r.value("parameterIndex", -1), 1);
+    }
+
+    // A refusal carries the validator's code, and the parameter when it concerns one; other failures do not.
+    void refusalsCarryTheirDiagnosticCodeAndParameter() {
+        resetHudiSettings(true, {"hoodie."});
+        const auto unknown = create("bad_opt", "'--class', 'A', '--no-such-option', 'app.jar'");
+        QCOMPARE(statusOf(unknown), kFailed);
+        QCOMPARE(unknown.value("diagnosticCode", std::string()), std::string("option.unknown"));
+        QCOMPARE(unknown.value("parameterIndex", -1), 2);
+        const auto empty = run("ALTER JOB no_such_job SET PARAMETERS = ('app.jar')");
+        QCOMPARE(statusOf(empty), kFailed);
+        QVERIFY(!empty.contains("diagnosticCode") && !empty.contains("parameterIndex"));
+        const auto noPath = create("bad_path", "'--class', 'A'");
+        QCOMPARE(noPath.value("diagnosticCode", std::string()), std::string("path.missing"));
+        QVERIFY(!noPath.contains("parameterIndex"));
     }
 
     void featureOffRefusesEveryHudiConf() {

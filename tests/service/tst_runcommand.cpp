@@ -67,13 +67,29 @@ private slots:
         in.jobConfiguration = {"--class=com.example.App", "--conf", "spark.a=1"};
         in.applicationFile = "/apps/app.jar";
         in.arguments = {"a", "--b=c"};
+        in.runId = "r1";
+        in.managedSparkConfigs = {{"spark.onehouse.jobRunId", "r1"},
+                                  {"spark.executorEnv.ONEHOUSE_JOB_RUN_ID", "r1"}};
+        // A JVM's SparkConf reads the spark.* system properties: the run id reaches driver and executors.
         QCOMPARE(SparkSubmitCommand::local(in),
-                 (Args{"java", "-cp", "/apps/app.jar", "com.example.App", "a", "--b=c"}));
+                 (Args{"java", "-Dspark.onehouse.jobRunId=r1", "-Dspark.executorEnv.ONEHOUSE_JOB_RUN_ID=r1",
+                       "-Dspark.a=1", "-cp", "/apps/app.jar", "com.example.App", "a", "--b=c"}));
+        QVERIFY(SparkSubmitCommand::localEnvironment(in).empty());
         in.jobConfiguration = {};
-        QCOMPARE(SparkSubmitCommand::local(in), (Args{"java", "-jar", "/apps/app.jar", "a", "--b=c"}));
+        QCOMPARE(SparkSubmitCommand::local(in),
+                 (Args{"java", "-Dspark.onehouse.jobRunId=r1", "-Dspark.executorEnv.ONEHOUSE_JOB_RUN_ID=r1",
+                       "-jar", "/apps/app.jar", "a", "--b=c"}));
         in.type = JobType::Python;
         in.applicationFile = "/apps/app.py";
+        in.jobConfiguration = {"--conf", "spark.app.name=it's mine"};
         QCOMPARE(SparkSubmitCommand::local(in), (Args{"python3", "/apps/app.py", "a", "--b=c"}));
+        // PySpark shell-splits PYSPARK_SUBMIT_ARGS for the spark-submit it starts.
+        using Env = std::vector<std::pair<std::string, std::string>>;
+        QCOMPARE(
+            SparkSubmitCommand::localEnvironment(in),
+            (Env{{"PYSPARK_SUBMIT_ARGS",
+                  "--conf 'spark.onehouse.jobRunId=r1' --conf 'spark.executorEnv.ONEHOUSE_JOB_RUN_ID=r1' "
+                  "--conf 'spark.app.name=it'\\''s mine' pyspark-shell"}}));
     }
 
     void jobConfigurationIsWhatPrecedesThePath() {

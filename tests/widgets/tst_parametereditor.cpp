@@ -426,10 +426,11 @@ void TstParameterEditor::nextDiagnosticAndRefusalMapping() {
     const QString refusal =
         QStringLiteral("--hudi-conf keys are not permitted for this organization: hoodie.zzz. "
                        "Remove them, or contact Onehouse support to allow them.");
-    QCOMPARE(editor.tokenForRefusal(refusal), 5);
-    // A message no diagnostic has verbatim still finds the key it names.
-    QCOMPARE(editor.tokenForRefusal(QStringLiteral("something about 'hoodie.a' went wrong")), 3);
-    QCOMPARE(editor.setServiceRefusal(refusal), 5);
+    // The parameter is the one the service's status names (parameterIndex), whatever the message says.
+    QCOMPARE(editor.setServiceRefusal(QStringLiteral("something about 'hoodie.zzz' went wrong"), 3), 3);
+    QCOMPARE(editor.setServiceRefusal(refusal, -1), -1);
+    QCOMPARE(editor.setServiceRefusal(refusal, 99), -1);
+    QCOMPARE(editor.setServiceRefusal(refusal, 5), 5);
     bool marked = false;
     for (std::size_t i = 0; i < editor.diagnostics().size(); ++i)
         marked =

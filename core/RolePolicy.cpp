@@ -1,4 +1,4 @@
-#include "service/RolePolicy.h"
+#include "core/RolePolicy.h"
 
 #include <type_traits>
 

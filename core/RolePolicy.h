@@ -1,15 +1,17 @@
 #pragma once
 
+#include "core/Role.h"
 #include "core/Statement.h"
-#include "service/Principal.h"
 
 #include <optional>
 #include <string>
 
 namespace jobdeck {
 
-// Which role a statement needs (CONTRACT §1): viewer reads (DESCRIBE, SHOW), operator also changes jobs,
-// runs and clusters, admin also the project's settings and allow-list and reads the audit log.
+// Which role a statement needs (CONTRACT §1), and the refusal's text. The service refuses with it; a
+// console that knows its key's role shows the same reason before sending: viewer reads (DESCRIBE, SHOW),
+// operator also changes jobs, runs and clusters, admin also the project's settings and allow-list and reads
+// the audit log.
 class RolePolicy final {
 public:
     static Role requiredRole(const Statement& statement);
