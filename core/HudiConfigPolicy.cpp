@@ -45,11 +45,16 @@ const std::string* HudiConfigPolicy::coveringEntry(const std::vector<std::string
                                                    std::string_view key) {
     if (!isHudiKey(key) || isReserved(key))
         return nullptr;
+    // The exact key, else the narrowest family: the entry whose removal would matter most.
+    const std::string* best = nullptr;
     for (const std::string& entry : allowlist) {
-        if (entry.ends_with('.') ? (key.size() > entry.size() && key.starts_with(entry)) : key == entry)
+        if (entry == key)
             return &entry;
+        if (entry.ends_with('.') && key.size() > entry.size() && key.starts_with(entry) &&
+            (!best || entry.size() > best->size()))
+            best = &entry;
     }
-    return nullptr;
+    return best;
 }
 
 std::string_view HudiConfigPolicy::reservingEntry(std::string_view key) {

@@ -27,7 +27,8 @@ public:
     // An entry ending in '.' covers every key under that prefix, any other entry exactly one key; no entry
     // ever covers a reserved key.
     static bool allowlistCovers(const std::vector<std::string>& allowlist, std::string_view key);
-    // The first entry of `allowlist` that covers `key`, nullptr when none does.
+    // The entry of `allowlist` that covers `key` most narrowly (the exact key, else the longest family),
+    // nullptr when none does.
     static const std::string* coveringEntry(const std::vector<std::string>& allowlist, std::string_view key);
 
     // The reserved family (ending in '.') or exact key that reserves `key`, empty when it is not reserved,

@@ -92,7 +92,7 @@ QVariant ClustersModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole && index.column() == Queued && row.queued > 0)
         return QBrush(QColor(0xb0, 0x6a, 0x00));
     if (role == Qt::TextAlignmentRole && index.column() >= MaxOcu && index.column() <= Queued)
-        return int(Qt::AlignRight | Qt::AlignVCenter);
+        return (Qt::AlignRight | Qt::AlignVCenter).toInt();
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (index.column()) {

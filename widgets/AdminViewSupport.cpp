@@ -66,7 +66,8 @@ QLabel* makeNote(const QString& objectName, QWidget* parent, bool error) {
 std::optional<QString> roleRefusal(const QString& role, const Statement& statement) {
     // Until the role policy is in core (it is the service's today), the three levels of CONTRACT §1 for the
     // statements these views send, with the service's "Permission denied" text.
-    static const QStringList roles{QStringLiteral("viewer"), QStringLiteral("operator"), QStringLiteral("admin")};
+    static const QStringList roles{QStringLiteral("viewer"), QStringLiteral("operator"),
+                                   QStringLiteral("admin")};
     const qsizetype level = roles.indexOf(role);
     if (level < 0)
         return std::nullopt;
@@ -79,7 +80,8 @@ std::optional<QString> roleRefusal(const QString& role, const Statement& stateme
     if (level >= needed)
         return std::nullopt;
     return QStringLiteral("Permission denied: %1 cannot %2")
-        .arg(role, QString::fromUtf8(statementAction(statement).data(), qsizetype(statementAction(statement).size())));
+        .arg(role, QString::fromUtf8(statementAction(statement).data(),
+                                     qsizetype(statementAction(statement).size())));
 }
 
 } // namespace jobdeck

@@ -15,6 +15,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <utility>
+
 namespace jobdeck {
 
 namespace {

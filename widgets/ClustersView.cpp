@@ -8,6 +8,7 @@
 #include "widgets/AdminViewSupport.h"
 #include "widgets/ClusterDialog.h"
 
+#include <QAbstractButton>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -16,6 +17,8 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <chrono>
 
 namespace jobdeck {
 

@@ -26,6 +26,9 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <functional>
+
 namespace jobdeck {
 
 namespace {

@@ -29,7 +29,7 @@ class TestHudiConfigExplanation : public QObject {
 
 private slots:
     void appliedNamesTheEntryThatAllowsIt() {
-        const auto s = settings(true, {"hoodie.x", "hoodie.datasource.meta.sync."});
+        const auto s = settings(true, {"hoodie.", "hoodie.x", "hoodie.datasource.meta.sync."});
         const auto family = explainHudiConfig("hoodie.datasource.meta.sync.glue.catalogId", s);
         QCOMPARE(family.status, HudiConfigStatus::Applied);
         QCOMPARE(family.reason, Reason::Applied);
@@ -38,7 +38,7 @@ private slots:
                                             "'hoodie.datasource.meta.sync.' (a family)."));
         QVERIFY(family.remedy.empty() && family.alterProject.empty());
         const auto exact = explainHudiConfig("hoodie.x", s);
-        QCOMPARE(exact.entry, std::string("hoodie.x"));
+        QCOMPARE(exact.entry, std::string("hoodie.x")); // the narrowest entry, not the first that covers it
         QVERIFY(contains(exact.text(), "(the exact key)"));
     }
 
