@@ -401,14 +401,14 @@ void ProjectView::sendNext(std::vector<AlterProjectStatement> remaining) {
     const AlterProjectStatement statement = remaining.front();
     remaining.erase(remaining.begin());
     m_client->alterProject(statement)->then(
-        this, [this, statement, remaining = std::move(remaining)](const ApiReply<json>& r) mutable {
+        this, [this, statement, remaining = std::move(remaining)](const ApiReply<json>& r) {
             if (!r.isError()) {
                 // Applied: what is stored now includes it, so a later refusal leaves only the rest pending.
                 if (r.value().contains("alterProjectApiResponse"))
                     m_project->settings = r.value()["alterProjectApiResponse"]
                                               .value("settings", json(m_project->settings))
                                               .get<ProjectSettings>();
-                sendNext(std::move(remaining));
+                sendNext(remaining); // the reply calls this const: the rest is copied
                 return;
             }
             m_saving = false;
