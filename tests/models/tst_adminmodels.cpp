@@ -104,7 +104,7 @@ private slots:
                       entry(4, "bogus statement here", ApiOperationStatus::Invalid, "viewer")}),
                  2);
         QCOMPARE(model.rowCount(), 4);
-        QCOMPARE(model.index(0, AuditLogModel::SeqRole).data(AuditLogModel::SeqRole).toLongLong(), 4);
+        QCOMPARE(model.index(0, AuditLogModel::Time).data(AuditLogModel::SeqRole).toLongLong(), 4);
         QCOMPARE(model.index(0, AuditLogModel::Kind).data().toString(), QStringLiteral("BOGUS STATEMENT"));
         QCOMPARE(model.index(1, AuditLogModel::Kind).data().toString(), QStringLiteral("DELETE CLUSTER"));
         QCOMPARE(model.index(1, AuditLogModel::Target).data().toString(), QStringLiteral("c"));
