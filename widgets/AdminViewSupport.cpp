@@ -1,5 +1,8 @@
 #include "widgets/AdminViewSupport.h"
 
+#include "core/Role.h"
+#include "core/RolePolicy.h"
+
 #include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
@@ -64,24 +67,12 @@ QLabel* makeNote(const QString& objectName, QWidget* parent, bool error) {
 }
 
 std::optional<QString> roleRefusal(const QString& role, const Statement& statement) {
-    // Until the role policy is in core (it is the service's today), the three levels of CONTRACT §1 for the
-    // statements these views send, with the service's "Permission denied" text.
-    static const QStringList roles{QStringLiteral("viewer"), QStringLiteral("operator"),
-                                   QStringLiteral("admin")};
-    const qsizetype level = roles.indexOf(role);
-    if (level < 0)
+    const auto known = roleFromName(role.toStdString());
+    if (!known)
         return std::nullopt;
-    const bool adminOnly = std::holds_alternative<AlterProjectStatement>(statement) ||
-                           std::holds_alternative<ShowAuditLogStatement>(statement);
-    const bool reads = std::holds_alternative<DescribeProjectStatement>(statement) ||
-                       std::holds_alternative<ShowClustersStatement>(statement) ||
-                       std::holds_alternative<DescribeClusterStatement>(statement);
-    const qsizetype needed = adminOnly ? 2 : reads ? 0 : 1;
-    if (level >= needed)
-        return std::nullopt;
-    return QStringLiteral("Permission denied: %1 cannot %2")
-        .arg(role, QString::fromUtf8(statementAction(statement).data(),
-                                     qsizetype(statementAction(statement).size())));
+    if (auto refusal = RolePolicy::refusal(*known, statement))
+        return QString::fromStdString(*refusal);
+    return std::nullopt;
 }
 
 } // namespace jobdeck
