@@ -26,8 +26,8 @@ if [ "$set_name" = test ]; then
   packages+=(
     # formatting checks
     clang-format
-    # the PostgreSQL storage tests; the read benchmark's reference server and load generator
-    postgresql nginx-light wrk
+    # the read benchmark's reference server and load generator (bench/run-service-bench.sh)
+    nginx-light wrk
     # the TLS tests' certificates; promtool (prometheus) checks GET /metrics
     openssl prometheus
     # fuzz/run-fuzzers.sh (libFuzzer)
