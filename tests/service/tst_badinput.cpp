@@ -107,10 +107,13 @@ private slots:
             << QByteArray(R"({"a": {"statement": "SHOW JOBS"}})") << notAnObject;
         QTest::newRow("number") << QByteArray(R"({"statement": 5})") << notAString;
         QTest::newRow("array") << QByteArray(R"({"statement": ["SHOW JOBS"]})") << notAString;
+        // A key twice at the top level: which value was meant is not guessed (issue 19 item 11).
+        const QByteArray repeated =
+            R"(The request body has the key "statement" more than once; send each key once)";
         QTest::newRow("string after number")
-            << QByteArray(R"({"statement": 5, "statement": "SHOW JOBS"})") << QByteArray();
+            << QByteArray(R"({"statement": 5, "statement": "SHOW JOBS"})") << repeated;
         QTest::newRow("number after string")
-            << QByteArray(R"({"statement": "SHOW JOBS", "statement": false})") << notAString;
+            << QByteArray(R"({"statement": "SHOW JOBS", "statement": false})") << repeated;
         QTest::newRow("other fields")
             << QByteArray(
                    R"({"x": [1, {"statement": 2}], "statement": "SHOW JOBS", "y": {"statement": null}})")
@@ -327,14 +330,19 @@ private slots:
         QCOMPARE(strict.stop(), 0);
     }
 
+    // Idle connections make room for new ones (tst_connectionlimits); 503 is for when every open
+    // connection has a request in progress, here a body still being sent.
     void connectionCapAnswers503() {
-        TestService capped({QStringLiteral("--max-connections"), QStringLiteral("3")});
+        TestService capped({QStringLiteral("--max-connections"), QStringLiteral("3"),
+                            QStringLiteral("--reserved-connections"), QStringLiteral("0")});
         QVERIFY2(capped.start(), qPrintable(capped.lastError()));
         std::vector<std::unique_ptr<QTcpSocket>> held;
         for (int i = 0; i < 3; ++i) {
             held.push_back(std::make_unique<QTcpSocket>());
             held.back()->connectToHost(QStringLiteral("127.0.0.1"), capped.port());
             QVERIFY(held.back()->waitForConnected(5000));
+            held.back()->write("POST /v1/resource/ HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{");
+            QVERIFY(held.back()->waitForBytesWritten(5000));
         }
         QTest::qWait(200);
         const QByteArray raw = rawExchange(capped.port(), "GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n", 5000);
