@@ -81,7 +81,7 @@ class TestDarkPalette final : public QObject {
 
     TestService m_service;
     ApiCredentials m_operator;
-    ConsoleHome m_home;
+    jobdeck::test::ConsoleHome m_home;
 
 private slots:
     void initTestCase() {

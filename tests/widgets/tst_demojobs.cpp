@@ -23,6 +23,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -60,7 +61,7 @@ class TestDemoJobs final : public QObject {
     // Polls DESCRIBE JOB_RUN until the run is final (a JVM start on a busy machine takes seconds).
     std::optional<SparkJobRun> waitUntilFinal(const QString& job, const QString& runId) {
         std::optional<SparkJobRun> last;
-        QTest::qWaitFor(
+        (void)QTest::qWaitFor(
             [&] {
                 const auto r = test::waitFor(m_client.describeJobRun(runId, job));
                 if (r.value)
@@ -216,7 +217,7 @@ private slots:
         int running = 0;
         int queued = 0;
         QString reason;
-        QTest::qWaitFor(
+        (void)QTest::qWaitFor(
             [&] {
                 running = queued = 0;
                 for (const QString& id : runIds) {

@@ -27,6 +27,7 @@
 #include <QDBusConnectionInterface>
 #include <QDesktopServices>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
