@@ -1,5 +1,6 @@
 #include "models/ThemeColors.h"
 
+#include <QCoreApplication>
 #include <QGuiApplication>
 
 #include <array>
@@ -77,6 +78,10 @@ QColor ThemeColors::color(ThemeColor role, const QPalette& palette) {
 }
 
 QColor ThemeColors::color(ThemeColor role) {
+    // Models also live in processes without a QGuiApplication (jobdeckd-side tools, GUI-less tests),
+    // where there is no application palette to ask: they get the light variant.
+    if (!qobject_cast<QGuiApplication*>(QCoreApplication::instance()))
+        return color(role, false);
     return color(role, QGuiApplication::palette());
 }
 

@@ -174,7 +174,9 @@ private:
     // A connection that sends nothing gets a much shorter time than one that has started (a TLS
     // handshake or a request header).
     template <class Next> void afterFirstByte(Next next) {
-        expireAfter(m_server.m_options.firstByteTimeout);
+        // Never longer than the header timeout: a connection that has sent nothing is no more welcome
+        // than one that has sent part of a header.
+        expireAfter(std::min(m_server.m_options.firstByteTimeout, m_server.m_options.headerTimeout));
         m_stream.socket().async_wait(tcp::socket::wait_read, [self = shared_from_this(),
                                                               next = std::move(next)](beast::error_code ec) {
             if (ec) {

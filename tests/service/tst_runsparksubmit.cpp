@@ -72,6 +72,8 @@ private slots:
             "--conf",
             "spark.submit.deployMode=client",
             "--conf",
+            "spark.executorEnv.ONEHOUSE_JOB_RUN_ID=" + id,
+            "--conf",
             "spark.c=cl",
             "--conf",
             "spark.kryo.registrator=org.apache.spark.HoodieSparkKryoRegistrar",
@@ -86,7 +88,7 @@ private slots:
             m_bucket.filePath("app.jar"),
             "--date",
             "e"};
-        QCOMPARE(args, expected);
+        QVERIFY2(args == expected, qPrintable(args.join(' ')));
         QVERIFY(log.contains("run-id-env: " + id));
         QVERIFY(log.contains("hudi-conf: hoodie.insert.shuffle.parallelism=10"));
         QVERIFY(log.contains("hudi-conf: hoodie.upsert.shuffle.parallelism=8"));
