@@ -34,12 +34,26 @@ ColumnFitter::ColumnFitter(QTableView* view)
     modelChanged();
 }
 
+namespace {
+constexpr const char* kRestoredProperty = "jobdeckColumnWidthsRestored";
+}
+
+void ColumnFitter::markRestored(QHeaderView* header) {
+    header->setProperty(kRestoredProperty, true);
+}
+
+bool ColumnFitter::widthsAreTheUsers() {
+    if (m_view && m_view->horizontalHeader()->property(kRestoredProperty).toBool())
+        m_fitted = true;
+    return m_fitted;
+}
+
 int ColumnFitter::maxColumnWidth() const {
     return m_view ? m_view->fontMetrics().averageCharWidth() * 48 : 0;
 }
 
 void ColumnFitter::fitHeaders() {
-    if (!m_view || m_fitted)
+    if (!m_view || widthsAreTheUsers())
         return;
     QHeaderView* header = m_view->horizontalHeader();
     m_resizing = true;
@@ -49,12 +63,12 @@ void ColumnFitter::fitHeaders() {
 }
 
 void ColumnFitter::modelChanged() {
-    if (!m_view || m_fitted || !m_view->model() || m_view->model()->rowCount() == 0)
+    if (!m_view || widthsAreTheUsers() || !m_view->model() || m_view->model()->rowCount() == 0)
         return;
     fitHeaders();
     // Once the rows are laid out (a model reset is seen by the view after this slot).
     QTimer::singleShot(0, this, [this] {
-        if (!m_fitted)
+        if (!widthsAreTheUsers())
             fit();
     });
 }

@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QPointer>
 
+class QHeaderView;
 class QTableView;
 
 namespace jobdeck {
@@ -21,9 +22,14 @@ public:
     bool isFitted() const { return m_fitted; }
     int maxColumnWidth() const;
 
+    // The header's widths came from the settings: no fitter of its view changes them (restoreState
+    // emits no sectionResized for the fitter to see, and the fitter may be made after the restore).
+    static void markRestored(QHeaderView* header);
+
 private:
     void fitHeaders();
     void modelChanged();
+    bool widthsAreTheUsers();
 
     QPointer<QTableView> m_view;
     bool m_fitted = false;

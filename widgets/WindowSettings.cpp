@@ -1,5 +1,7 @@
 #include "widgets/WindowSettings.h"
 
+#include "widgets/ColumnFitter.h"
+
 #include <QAbstractItemView>
 #include <QHeaderView>
 #include <QMainWindow>
@@ -60,8 +62,8 @@ bool WindowSettings::restore(QMainWindow& window) {
                 splitter->restoreState(m_settings->value(key).toByteArray());
         }
         for (const auto& [key, header] : headers(window))
-            if (m_settings->contains(key))
-                header->restoreState(m_settings->value(key).toByteArray());
+            if (m_settings->contains(key) && header->restoreState(m_settings->value(key).toByteArray()))
+                ColumnFitter::markRestored(header);
     }
     m_settings->endGroup();
     return saved;

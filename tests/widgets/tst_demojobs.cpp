@@ -250,8 +250,10 @@ private slots:
         QVERIFY(window.jobsView()->selectJob(job.toStdString()));
         window.monitorJobRunsAction()->setChecked(true);
         RunMonitor* monitor = window.runMonitor();
+        // The monitor follows the job once the window is connected (it may still be connecting here).
+        QTRY_COMPARE_WITH_TIMEOUT(monitor->jobName(), job, 20000);
         QTRY_COMPARE_WITH_TIMEOUT(monitor->gauge()->active(), 3, 20000);
-        QCOMPARE(monitor->gauge()->limit(), 3);
+        QTRY_COMPARE_WITH_TIMEOUT(monitor->gauge()->limit(), 3, 20000);
         QTRY_COMPARE_WITH_TIMEOUT(monitor->activeProxy()->rowCount(), 3, 20000);
         window.runMonitor()->showRun(job, runIds.first());
         QTest::qWait(1500); // a few log lines
