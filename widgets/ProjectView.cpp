@@ -258,9 +258,9 @@ void ProjectView::showProject(const json& apiResponse) {
         m_project && !alterProjectStatements(m_project->settings, editedSettings()).empty()
             ? std::optional(editedSettings())
             : std::nullopt;
-    const ProjectSettings& stored = project.settings;
-    const ProjectSettings& shown = pending ? *pending : stored;
     m_project = std::move(project);
+    const ProjectSettings& stored = m_project->settings; // after the move: `project` is empty now
+    const ProjectSettings& shown = pending ? *pending : stored;
     const QSignalBlocker b1(m_hudiSwitch), b2(m_concurrentSwitch), b3(m_limit);
     m_hudiSwitch->setChecked(shown.hudiConfigsEnabled);
     m_concurrentSwitch->setChecked(shown.concurrentRunsEnabled);

@@ -398,13 +398,16 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(clusters->model()->rowOf("onehouse_cluster_spark"), -1, 20000);
         QVERIFY(!statementSucceeds(m_service, m_admin, "DESCRIBE CLUSTER onehouse_cluster_spark"));
 
-        // The other views from the menu and their shortcuts.
+        // The other views from the menu and their shortcuts (window shortcuts need the window active
+        // again after the confirmation box).
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
         QTest::keyClick(&window, Qt::Key_P, Qt::ControlModifier | Qt::AltModifier);
-        QVERIFY(views->projectDock()->isVisible());
+        QTRY_VERIFY(views->projectDock()->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(views->projectView()->project().has_value(), 20000);
         saveScreenshot(&window, QStringLiteral("project-settings-view.png"));
         QTest::keyClick(&window, Qt::Key_A, Qt::ControlModifier | Qt::AltModifier);
-        QVERIFY(views->auditDock()->isVisible());
+        QTRY_VERIFY(views->auditDock()->isVisible());
     }
 };
 
