@@ -3,6 +3,7 @@
 #include "core/HudiConfigExplanation.h"
 #include "core/StatementPrinter.h"
 #include "models/ThemeColors.h"
+#include "widgets/StatementHighlighter.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -49,8 +50,9 @@ JobPreviewPanel::JobPreviewPanel(QWidget* parent)
     QFont mono(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::Monospace);
     m_statementText->setFont(mono);
+    bool highlighted = false;
 #ifdef JOBDECK_HAVE_KSYNTAXHIGHLIGHTING
-    // resources/syntax/jobdeck-statements.xml, compiled in; without KF6 the statement stays plain.
+    // resources/syntax/jobdeck-statements.xml, compiled in.
     static KSyntaxHighlighting::Repository repository;
     const auto definition = repository.definitionForName(QStringLiteral("Jobdeck Statements"));
     if (definition.isValid()) {
@@ -59,8 +61,11 @@ JobPreviewPanel::JobPreviewPanel(QWidget* parent)
                                                           ? KSyntaxHighlighting::Repository::DarkTheme
                                                           : KSyntaxHighlighting::Repository::LightTheme));
         highlighter->setDefinition(definition);
+        highlighted = true;
     }
 #endif
+    if (!highlighted)
+        new StatementHighlighter(m_statementText->document());
     m_copyButton->setObjectName(QStringLiteral("copyStatementButton"));
 
     auto* layout = new QVBoxLayout(this);
