@@ -569,8 +569,7 @@ private:
             const std::string_view key = rangeText(text(t.index), t.keyRange);
             if (!HudiConfigPolicy::isHudiKey(key))
                 continue;
-            auto& d =
-                add(DiagnosticCode::HudiConfAfterPath, misplacedHudiConfigMessage(key), t.index);
+            auto& d = add(DiagnosticCode::HudiConfAfterPath, misplacedHudiConfigMessage(key), t.index);
             const int from = t.optionIndex >= 0 ? t.optionIndex : t.index;
             const int count = t.index - from + 1;
             // Inserted before the path, removed from where it stands.

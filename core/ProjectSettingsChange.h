@@ -50,5 +50,4 @@ std::vector<AlterProjectStatement> alterProjectStatements(const ProjectSettings&
 // ending in '.') of them with at least two name segments, sorted, without those checkAllowlistEntry refuses.
 std::vector<std::string> allowlistEntryCandidates();
 
-
 } // namespace jobdeck

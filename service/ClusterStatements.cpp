@@ -3,9 +3,9 @@
 
 #include "core/Cluster.h"
 #include "core/ClusterRules.h"
-#include "core/ProjectEvent.h"
 #include "core/HudiConfigPolicy.h"
 #include "core/NotFoundMessages.h"
+#include "core/ProjectEvent.h"
 #include "core/SecretMasking.h"
 #include "service/Storage.h"
 
