@@ -1,4 +1,5 @@
 // The jobdeckd command line (CONTRACT §5): every failure exits non-zero with one line on stderr.
+#include "tests/support/ServiceProcess.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -11,18 +12,7 @@
 #include <sys/types.h>
 
 using namespace jobdeck;
-
-namespace {
-
-QStringList nonEmptyLines(const QByteArray& text) {
-    QStringList lines;
-    for (const QByteArray& line : text.split('\n'))
-        if (!line.trimmed().isEmpty())
-            lines << QString::fromUtf8(line);
-    return lines;
-}
-
-} // namespace
+using jobdeck::test::nonEmptyLines;
 
 class TestCli : public QObject {
     Q_OBJECT

@@ -1,6 +1,7 @@
 // jobdeckd serving HTTPS itself (`serve --tls-cert --tls-key`): a statement round trip over TLS with a
 // CA made for the test, plain HTTP on the TLS port refused without harming the service, and every bad
 // TLS command line refused with one line.
+#include "tests/support/ServiceProcess.h"
 #include "tests/support/TestCertificates.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -13,19 +14,8 @@
 #include <QTest>
 
 using namespace jobdeck;
+using jobdeck::test::nonEmptyLines;
 using namespace jobdeck::teststatus;
-
-namespace {
-
-QStringList nonEmptyLines(const QByteArray& text) {
-    QStringList lines;
-    for (const QByteArray& line : text.split('\n'))
-        if (!line.trimmed().isEmpty())
-            lines << QString::fromUtf8(line);
-    return lines;
-}
-
-} // namespace
 
 class TestTls : public QObject {
     Q_OBJECT

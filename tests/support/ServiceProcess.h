@@ -5,8 +5,18 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QString>
+#include <QStringList>
 
 namespace jobdeck::test {
+
+// A process's output as lines, blank ones left out (a one-line error is exactly one of them).
+inline QStringList nonEmptyLines(const QByteArray& text) {
+    QStringList lines;
+    for (const QByteArray& line : text.split('\n'))
+        if (!line.trimmed().isEmpty())
+            lines << QString::fromUtf8(line);
+    return lines;
+}
 
 // For tests that start jobdeckd with a QProcess of their own (environment, stderr, arguments that
 // TestService does not pass): waits for its `listening on 127.0.0.1:<port>` line on stdout and
