@@ -1,6 +1,8 @@
 // The stand-in spark-submit (tests/apps/spark-submit-standin) that cluster-mode tests submit to: it
 // answers as the standalone master's REST submission client does (submission id, driverState, kill)
 // and runs the driver as a real process with what a cluster's worker would give it.
+#include "tests/support/ProcessState.h"
+
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -42,10 +44,6 @@ QJsonObject responseAfter(const QString& output, const QString& type) {
     const qsizetype brace = output.indexOf('{', at);
     const qsizetype end = output.lastIndexOf('}');
     return QJsonDocument::fromJson(output.mid(brace, end - brace + 1).toUtf8()).object();
-}
-
-bool processExists(qint64 pid) {
-    return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) == 0;
 }
 
 } // namespace
@@ -196,7 +194,7 @@ private slots:
         QVERIFY(!id.isEmpty());
         QCOMPARE(status(id).value("driverState").toString(), QString("RUNNING"));
         const qint64 pid = record(id).value("pid").toInteger();
-        QVERIFY(processExists(pid));
+        QVERIFY(jobdeck::test::processIsRunning(pid));
 
         const Invocation killed = run({"--master", kMaster, "--kill", id});
         QCOMPARE(killed.exitCode, 0);
@@ -206,7 +204,7 @@ private slots:
         QVERIFY2(killed.err.contains(id + " is killed successfully."), qPrintable(killed.err));
 
         QCOMPARE(waitForState(id, "KILLED"), QString("KILLED"));
-        QVERIFY(!processExists(pid));
+        QVERIFY(!jobdeck::test::processIsRunning(pid));
         const Invocation again = run({"--master", kMaster, "--kill", id});
         QCOMPARE(responseAfter(again.err, "KillSubmissionResponse").value("success").toBool(true), false);
         QVERIFY2(again.err.contains("Error: Driver " + id + " has already finished or does not exist"),
@@ -231,6 +229,16 @@ private slots:
         const QJsonObject answer = status(id);
         QCOMPARE(answer.value("driverState").toString(), QString("ERROR"));
         QVERIFY(answer.value("message").toString().startsWith("Exception from the cluster:\n"));
+    }
+
+    // As when a worker is lost: the master reports an unsupervised driver as ERROR.
+    void lostSupervisorIsAnError() {
+        const QString id = submit({"--sleep", "300"});
+        QVERIFY(!id.isEmpty());
+        const int supervisor = record(id).value("supervisorPid").toInt();
+        QVERIFY(jobdeck::test::processIsRunning(supervisor));
+        QCOMPARE(::kill(supervisor, SIGKILL), 0);
+        QCOMPARE(waitForState(id, "ERROR"), QString("ERROR"));
     }
 
     // The driver gets its Spark configuration and spark.executorEnv.* as on a cluster, not the
