@@ -26,6 +26,9 @@ if [ "$set_name" = test ]; then
   packages+=(
     # formatting checks
     clang-format
+    # the PostgreSQL server whose private clusters the tests start (initdb in a temporary directory,
+    # tests/support/PostgresCluster)
+    postgresql-15
     # the read benchmark's reference server and load generator (bench/run-service-bench.sh)
     nginx-light wrk
     # the TLS tests' certificates; promtool (prometheus) checks GET /metrics

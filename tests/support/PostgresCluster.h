@@ -1,0 +1,64 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace jobdeck {
+
+// A private PostgreSQL cluster for one test: initdb in a temporary directory, a server listening on
+// a unix socket in that directory and on 127.0.0.1 at a free port (trust authentication, loopback
+// only), one database. initdb refuses root, so when the test runs as root the server's tools run as
+// the `postgres` OS user (runuser) and the directory is handed to it. stop() or the destructor stops
+// the server (`pg_ctl stop -m fast`) and removes the directory, also when the test failed.
+class PostgresCluster final {
+public:
+    PostgresCluster() = default;
+    ~PostgresCluster();
+    PostgresCluster(const PostgresCluster&) = delete;
+    PostgresCluster& operator=(const PostgresCluster&) = delete;
+
+    // initdb, start, wait until it accepts connections, create the database. false, with
+    // lastError() saying what failed (and how to install PostgreSQL when it is missing).
+    bool start(int timeoutMs = 30000);
+    // Stops the server and removes its directory; nothing when it is not started.
+    void stop();
+    bool isStarted() const { return m_dir != nullptr; }
+
+    // postgresql://<user>@127.0.0.1:<port>/<database>
+    QString connectionUri() const;
+    quint16 port() const { return m_port; }
+    QString userName() const { return QStringLiteral("jobdeck"); }
+    QString databaseName() const { return QStringLiteral("jobdeck_test"); }
+    // The directory holding data/, the socket and the server log; empty when not started.
+    QString directory() const { return m_dir ? m_dir->path() : QString(); }
+    // The postmaster's pid (postmaster.pid); 0 when it is not running.
+    qint64 serverProcessId() const;
+    QString lastError() const { return m_lastError; }
+
+    // Where initdb, pg_ctl and postgres are: `pg_config --bindir`, else /usr/lib/postgresql/15/bin;
+    // empty when neither has them.
+    static QString binDirectory();
+
+private:
+    QString dataDirectory() const;
+    QString serverLog() const;
+    bool prepareDirectory(const QString& bin);
+    bool initialise(const QString& bin, int timeoutMs);
+    bool configure();
+    bool startServer(const QString& bin, int timeoutMs);
+    bool createDatabase(const QString& bin, int timeoutMs);
+    // Runs a tool (as the postgres user when `asServerUser` and this process is root); false, with
+    // m_lastError holding its output, when it fails or outlasts `timeoutMs`.
+    bool runTool(const QString& program, const QStringList& arguments, bool asServerUser, int timeoutMs);
+    bool fail(const QString& message);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_bin;
+    quint16 m_port = 0;
+    QString m_lastError;
+};
+
+} // namespace jobdeck
