@@ -1,7 +1,7 @@
 #pragma once
 
 #include "service/ApplicationPathResolver.h"
-#include "service/RunStatements.h"
+#include "service/RunStatementHandler.h"
 #include "service/RunStore.h"
 #include "service/RunWakeup.h"
 #include "service/ServiceApp.h"
@@ -32,7 +32,7 @@ struct ExitStatus;
 // cancels (TERM, then KILL after the grace period) and removes finished runs after the retention
 // period. Drivers survive the service; on start() the manager re-attaches to them from the runs
 // table and the per-run directories, and never starts a run twice (RunLauncher::launchState).
-class RunManager final : public RunStatements {
+class RunManager final : public RunStatementHandler {
 public:
     RunManager(Storage& storage, EventBus& events, const ServeOptions& options);
     ~RunManager() override;

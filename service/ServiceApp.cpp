@@ -203,12 +203,12 @@ int ServiceApp::run() {
     httpOptions.ioThreads = cores > 2 ? cores - 1 : 1;
     HttpServer server(
         httpOptions, [&storage](std::string_view projectUid, std::string_view key, std::string_view secret) {
-            Caller caller;
-            auto principal = storage->authenticate(projectUid, key, secret, &caller.changeStamp);
+            RequestContext context;
+            auto principal = storage->authenticate(projectUid, key, secret, &context.changeStamp);
             if (!principal)
-                return std::optional<Caller>();
-            caller.principal = std::move(*principal);
-            return std::optional<Caller>(std::move(caller));
+                return std::optional<RequestContext>();
+            context.principal = std::move(*principal);
+            return std::optional<RequestContext>(std::move(context));
         });
     server.listen();
 
@@ -220,7 +220,7 @@ int ServiceApp::run() {
     HttpStatementRoutes statements(executor, registry, server);
     statements.registerRoutes();
     RunManager runs(*storage, events, m_options);
-    executor.setRunStatements(&runs);
+    executor.setRunStatementHandler(&runs);
     runs.registerRoutes(server);
     registerOperationalRoutes(server, *storage, runs, metrics);
     executor.setMetrics(&metrics);

@@ -7,7 +7,7 @@
 #include "core/StatementParser.h"
 #include "core/StatementPrinter.h"
 #include "service/EventBus.h"
-#include "service/RunStatements.h"
+#include "service/RunStatementHandler.h"
 #include "service/ServiceMetrics.h"
 #include "service/Storage.h"
 
@@ -40,7 +40,7 @@ StatementExecutor::StatementExecutor(Storage& storage, EventBus& events)
     , m_events(events)
     , m_repeatedWrites(storage) {}
 
-void StatementExecutor::setRunStatements(RunStatements* runs) {
+void StatementExecutor::setRunStatementHandler(RunStatementHandler* runs) {
     m_runs.store(runs);
 }
 
@@ -272,7 +272,7 @@ ApiStatus StatementExecutor::dispatch(const RequestContext& context, const State
             else if constexpr (std::is_same_v<T, ShowAuditLogStatement>)
                 return showAuditLog(context, s);
             else {
-                RunStatements* runs = m_runs.load();
+                RunStatementHandler* runs = m_runs.load();
                 if (!runs)
                     return ApiStatus::failed("Runs are not available on this service");
                 if constexpr (std::is_same_v<T, RunJobStatement>)

@@ -105,7 +105,7 @@ public:
     // cached (salt, hash, principal; never the secret), so a known key costs one hash and no lookup
     // of the key; the cache is dropped whenever key_changes moves (a revocation, by any process),
     // which is read again only when changeStamp() moved. `changeStampRead`, when given, gets the
-    // changeStamp() read before anything else (for the request's Caller; never kept with the key).
+    // changeStamp() read before anything else (for the request's RequestContext; never kept with the key).
     std::optional<Principal> authenticate(std::string_view projectUid, std::string_view apiKey,
                                           std::string_view apiSecret,
                                           std::uint64_t* changeStampRead = nullptr);

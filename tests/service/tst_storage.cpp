@@ -462,7 +462,7 @@ private slots:
         const auto key = storage->createKey("alpha", Role::Operator);
         EventBus bus(*storage);
         StatementExecutor executor(*storage, bus);
-        // A context per request, as the HTTP routes build one from the request's Caller.
+        // A context per request, as the HTTP routes build one when the request's key is checked.
         const auto contextOfARequest = [&] {
             RequestContext context;
             const auto principal =
