@@ -26,7 +26,7 @@ namespace jobdeck {
 class EventBus;
 class RunStatementHandler;
 class ServiceMetrics;
-class Storage;
+class Stores;
 
 // Executes one statement of CONTRACT §2 for a principal: parse (INVALID with the parser's message when it
 // does not parse), role check (FAILED "Permission denied: <role> cannot <action>"), execution scoped to the
@@ -38,7 +38,7 @@ class Storage;
 // Durability: a statement that may change something (and one refused or invalid, which the audit log
 // must not lose) commits its change, its audit entry and its final status in one transaction, so one
 // fsync covers all three and an acknowledged statement survives kill -9. A read (isReadStatement) writes
-// nothing before it answers: its audit entry goes to Storage's deferred writes, committed in a group
+// nothing before it answers: its audit entry goes to the audit store's deferred writes, committed in a group
 // within DeferredWrites' interval, before any later durable write and before the audit is read; its
 // status is not stored (StatusRecord::NotStored), RequestRegistry decides whether it needs to be.
 class StatementExecutor final {
@@ -46,7 +46,7 @@ public:
     // Logs an unexpected exception and gives the FAILED status that answers it, naming no internals.
     static ApiStatus failedInternally(const RequestContext& context, std::string_view auditText,
                                       const std::exception& e);
-    StatementExecutor(Storage& storage, EventBus& events);
+    StatementExecutor(Stores& stores, EventBus& events);
 
     // Until set, RUN JOB, DESCRIBE JOB_RUN, CANCEL JOB_RUN and SHOW JOB_RUNS fail with
     // "Runs are not available on this service". The object must outlive the executor's use of it.
@@ -91,7 +91,7 @@ private:
     StatusJson executePrepared(const RequestContext& context, const std::shared_ptr<const Prepared>& prepared,
                                StatusRecord* record);
     // DESCRIBE JOB answers are kept per project and job, serialized, as long as nothing was committed
-    // to the database since (Storage::changeStamp()): a change of the job, of its runs or of the
+    // to the database since (ChangeStamp): a change of the job, of its runs or of the
     // project's settings, by this process or another, makes the next DESCRIBE read the job again.
     StatusJson describeJobCached(const RequestContext& context, const DescribeJobStatement& statement,
                                  const std::string& auditText);
@@ -138,7 +138,7 @@ private:
         StatusJson answer;
     };
 
-    Storage& m_storage;
+    Stores& m_stores;
     EventBus& m_events;
     RepeatedWrites m_repeatedWrites;
     std::atomic<RunStatementHandler*> m_runs{nullptr};

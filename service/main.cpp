@@ -5,7 +5,7 @@
 #include "service/LogEscaping.h"
 #include "service/Principal.h"
 #include "service/ServiceApp.h"
-#include "service/Storage.h"
+#include "service/SqliteStores.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -36,8 +36,8 @@ int createKey(const std::string& dataDir, const std::string& databaseUrl, const 
     prepareDataDir(dataDir);
     const std::string url = databaseUrlFor(dataDir, databaseUrl);
     refuseEmptyDatabase(dataDir, url);
-    auto storage = Storage::open(url);
-    const CreatedKey key = storage->createKey(project, *role);
+    const auto stores = SqliteStores::open(url);
+    const CreatedKey key = stores->keys().createKey(project, *role);
     if (json) {
         std::cout << nlohmann::json{{"projectUid", key.projectUid},
                                     {"apiKey", key.apiKey},
