@@ -1,8 +1,8 @@
 // LIBS: jobdeck_service
-// The key-existence timing oracle (docs/reliability.md): medians of Storage::authenticate for an
+// The key-existence timing oracle (docs/reliability.md): medians of KeyStore::authenticate for an
 // unknown key and for a known (cached) key with a wrong secret, and for the right secret as the
 // reference. The first two must be close: both look the key up and hash once.
-#include "service/Storage.h"
+#include "service/SqliteStores.h"
 
 #include <algorithm>
 #include <chrono>
@@ -39,15 +39,15 @@ int main(int argc, char** argv) {
     const std::filesystem::path dir(pattern);
     int status = 0;
     try {
-        auto storage = Storage::open("sqlite:" + (dir / "jobdeck.db").string());
-        const CreatedKey key = storage->createKey("bench", Role::Viewer);
+        auto stores = SqliteStores::open("sqlite:" + (dir / "jobdeck.db").string());
+        const CreatedKey key = stores->keys().createKey("bench", Role::Viewer);
         const std::string wrongSecret(key.apiSecret.size(), '0');
         const std::string unknownKey(key.apiKey.size(), '0');
-        storage->authenticate(key.projectUid, key.apiKey, key.apiSecret); // cached from here on
+        stores->keys().authenticate(key.projectUid, key.apiKey, key.apiSecret); // cached from here on
         std::vector<double> unknown, wrong, right;
         auto time = [&](std::vector<double>& into, const std::string& apiKey, const std::string& secret) {
             const auto start = Clock::now();
-            storage->authenticate(key.projectUid, apiKey, secret);
+            stores->keys().authenticate(key.projectUid, apiKey, secret);
             into.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
         };
         for (int i = 0; i < count; ++i) { // interleaved, so drifts of the machine hit all three alike

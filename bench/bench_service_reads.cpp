@@ -9,7 +9,7 @@
 // bench/run-service-bench.sh starts nginx and passes its port and document root.
 #include "core/Timestamp.h"
 #include "service/SqliteDatabase.h"
-#include "service/Storage.h"
+#include "service/SqliteStores.h"
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -392,9 +392,9 @@ void measureWrites(unsigned short port, const Credentials& credentials, std::siz
 void measureShowJobs(unsigned short port, const Credentials& credentials, Service& service) {
     constexpr int kJobs = 100000;
     {
-        auto storage = jobdeck::Storage::open(service.databasePath());
+        auto stores = jobdeck::SqliteStores::open(service.databasePath());
         const jobdeck::TimePoint now = jobdeck::timestampNow();
-        storage->database().transaction([&] {
+        stores->database().transaction([&] {
             for (int i = 0; i < kJobs; ++i) {
                 jobdeck::SparkJob job;
                 job.jobId = "00000000-0000-4000-8000-" + std::to_string(100000000000 + i);
@@ -411,7 +411,7 @@ void measureShowJobs(unsigned short port, const Credentials& credentials, Servic
                 job.maxConcurrentRuns = 1 + i % 4;
                 job.createdAt = now - std::chrono::minutes(i);
                 job.updatedAt = now - std::chrono::seconds(i);
-                storage->insertJob(credentials.projectUid, job);
+                stores->jobs().insertJob(credentials.projectUid, job);
             }
         });
     }

@@ -5,8 +5,8 @@
 // transaction with the same settings. The ratio says what parsing, validation, the audit entry and the
 // event cost on top of the one durable write they share.
 #include "service/EventBus.h"
+#include "service/SqliteStores.h"
 #include "service/StatementExecutor.h"
-#include "service/Storage.h"
 
 #include <chrono>
 #include <cstdio>
@@ -46,12 +46,12 @@ int main(int argc, char** argv) {
     const std::filesystem::path dir(pattern);
     int status = 0;
     try {
-        auto storage = Storage::open("sqlite:" + (dir / "jobdeck.db").string());
-        EventBus events(*storage);
-        StatementExecutor executor(*storage, events);
-        const CreatedKey key = storage->createKey("bench", Role::Admin);
+        auto stores = SqliteStores::open("sqlite:" + (dir / "jobdeck.db").string());
+        EventBus events(stores->events());
+        StatementExecutor executor(*stores, events);
+        const CreatedKey key = stores->keys().createKey("bench", Role::Admin);
         RequestContext context;
-        context.principal = *storage->authenticate(key.projectUid, key.apiKey, key.apiSecret);
+        context.principal = *stores->keys().authenticate(key.projectUid, key.apiKey, key.apiSecret);
         const auto check = [&](const std::string& statement) {
             const StatusJson s = executor.execute(context, statement);
             if (s.apiStatus() != ApiOperationStatus::Success)

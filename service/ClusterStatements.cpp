@@ -7,7 +7,8 @@
 #include "core/NotFoundMessages.h"
 #include "core/ProjectEvent.h"
 #include "core/SecretMasking.h"
-#include "service/Storage.h"
+#include "service/RandomIds.h"
+#include "service/Stores.h"
 
 #include <algorithm>
 
@@ -35,18 +36,18 @@ ApiStatus StatementExecutor::createCluster(const RequestContext& context,
     if (auto problem = checkClusterWith(statement.with))
         return ApiStatus::failed(*problem);
     const std::string& project = context.principal.projectUid;
-    if (m_storage.findCluster(project, statement.name))
+    if (m_stores.clusters().findCluster(project, statement.name))
         return ApiStatus::failed("Cluster " + statement.name + " already exists");
 
     Cluster cluster;
-    cluster.clusterId = Storage::randomUuid();
+    cluster.clusterId = RandomIds::randomUuid();
     cluster.name = statement.name;
     cluster.type = "Spark";
     cluster.maxOcu = static_cast<int>(statement.maxOcu);
     cluster.minOcu = static_cast<int>(statement.minOcu);
     cluster.with = statement.with;
     cluster.createdAt = cluster.updatedAt = timestampNow();
-    m_storage.insertCluster(project, cluster);
+    m_stores.clusters().insertCluster(project, cluster);
     recordProjectEvent(context, event_type::kClustersChanged);
     return ApiStatus::success({{"createClusterApiResponse", clusterRef(cluster)}});
 }
@@ -58,7 +59,7 @@ ApiStatus StatementExecutor::alterCluster(const RequestContext& context,
     if (auto problem = checkClusterWith(statement.with))
         return ApiStatus::failed(*problem);
     const std::string& project = context.principal.projectUid;
-    auto cluster = m_storage.findCluster(project, statement.name);
+    auto cluster = m_stores.clusters().findCluster(project, statement.name);
     if (!cluster)
         return ApiStatus::failed(clusterNotFoundMessage(statement.name));
     const std::int64_t maxOcu = statement.maxOcu.value_or(cluster->maxOcu);
@@ -77,7 +78,7 @@ ApiStatus StatementExecutor::alterCluster(const RequestContext& context,
             cluster->with.push_back(pair);
     }
     cluster->updatedAt = timestampNow();
-    m_storage.updateCluster(project, *cluster);
+    m_stores.clusters().updateCluster(project, *cluster);
     recordProjectEvent(context, event_type::kClustersChanged);
     return ApiStatus::success({{"alterClusterApiResponse", clusterRef(*cluster)}});
 }
@@ -85,19 +86,19 @@ ApiStatus StatementExecutor::alterCluster(const RequestContext& context,
 ApiStatus StatementExecutor::deleteCluster(const RequestContext& context,
                                            const DeleteClusterStatement& statement) {
     const std::string& project = context.principal.projectUid;
-    const auto cluster = m_storage.findCluster(project, statement.name);
+    const auto cluster = m_stores.clusters().findCluster(project, statement.name);
     if (!cluster)
         return ApiStatus::failed(clusterNotFoundMessage(statement.name));
-    if (const auto jobs = m_storage.jobNamesOnCluster(project, statement.name); !jobs.empty())
+    if (const auto jobs = m_stores.jobs().jobNamesOnCluster(project, statement.name); !jobs.empty())
         return ApiStatus::failed(clusterInUseMessage(statement.name, jobs));
-    m_storage.deleteCluster(project, cluster->clusterId);
+    m_stores.clusters().deleteCluster(project, cluster->clusterId);
     recordProjectEvent(context, event_type::kClustersChanged);
     return ApiStatus::success({{"deleteClusterApiResponse", clusterRef(*cluster)}});
 }
 
 ApiStatus StatementExecutor::describeCluster(const RequestContext& context,
                                              const DescribeClusterStatement& statement) {
-    auto cluster = m_storage.findCluster(context.principal.projectUid, statement.name);
+    auto cluster = m_stores.clusters().findCluster(context.principal.projectUid, statement.name);
     if (!cluster)
         return ApiStatus::failed(clusterNotFoundMessage(statement.name));
     return ApiStatus::success({{"describeClusterApiResponse", {{"cluster", clusterJson(*cluster)}}}});
@@ -105,7 +106,7 @@ ApiStatus StatementExecutor::describeCluster(const RequestContext& context,
 
 ApiStatus StatementExecutor::showClusters(const RequestContext& context) {
     nlohmann::json clusters = nlohmann::json::array();
-    for (auto& cluster : m_storage.listClusters(context.principal.projectUid))
+    for (auto& cluster : m_stores.clusters().listClusters(context.principal.projectUid))
         clusters.push_back(clusterJson(std::move(cluster)));
     return ApiStatus::success({{"showClustersApiResponse", {{"clusters", clusters}}}});
 }

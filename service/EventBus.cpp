@@ -1,6 +1,6 @@
 #include "service/EventBus.h"
 
-#include "service/Storage.h"
+#include "service/EventStore.h"
 
 #include <spdlog/spdlog.h>
 
@@ -15,8 +15,8 @@ constexpr int pruneEvery = 100;
 
 } // namespace
 
-EventBus::EventBus(Storage& storage, int keepPerProject)
-    : m_storage(storage)
+EventBus::EventBus(EventStore& store, int keepPerProject)
+    : m_store(store)
     , m_keepPerProject(keepPerProject)
     , m_thread([this] { loop(); }) {}
 
@@ -27,7 +27,7 @@ EventBus::~EventBus() {
 std::int64_t EventBus::publish(const std::string& projectUid, ProjectEvent event) {
     if (event.at == TimePoint{})
         event.at = timestampNow();
-    const std::int64_t seq = m_storage.appendEvent(projectUid, event);
+    const std::int64_t seq = m_store.appendEvent(projectUid, event);
     wake(projectUid);
     return seq;
 }
@@ -42,7 +42,7 @@ void EventBus::wake(const std::string& projectUid) {
     m_wake.notify_all();
     if (prune) {
         try {
-            m_storage.pruneEvents(projectUid, m_keepPerProject);
+            m_store.pruneEvents(projectUid, m_keepPerProject);
         } catch (const std::exception& e) {
             spdlog::warn("Could not prune old events: {}", e.what());
         }
@@ -51,15 +51,15 @@ void EventBus::wake(const std::string& projectUid) {
 
 EventsPage EventBus::page(const std::string& projectUid, std::int64_t after) {
     EventsPage page;
-    const std::int64_t pruned = m_storage.prunedEventSeq(projectUid);
+    const std::int64_t pruned = m_store.prunedEventSeq(projectUid);
     // A seq from before the kept history, or one this database never handed out (the client followed
     // another database): the client's picture cannot be brought up to date event by event.
-    if (after < pruned || after > m_storage.latestEventSeqOverall()) {
+    if (after < pruned || after > m_store.latestEventSeqOverall()) {
         page.reload = true;
-        page.next = m_storage.latestEventSeq(projectUid);
+        page.next = m_store.latestEventSeq(projectUid);
         return page;
     }
-    page.events = m_storage.eventsAfter(projectUid, after, pageLimit());
+    page.events = m_store.eventsAfter(projectUid, after, pageLimit());
     page.next = page.events.empty() ? after : page.events.back().seq;
     return page;
 }

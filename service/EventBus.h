@@ -15,7 +15,7 @@
 
 namespace jobdeck {
 
-class Storage;
+class EventStore;
 
 // The per-project event feed behind GET /v1/events: events are persisted with an increasing seq (so a
 // client can resume after a restart of either side) and long-poll waiters are woken when their project
@@ -25,7 +25,7 @@ class EventBus final {
 public:
     // Keeps the newest `keepPerProject` events of each project; a client asking from before them is
     // told to reload (EventsPage::reload).
-    explicit EventBus(Storage& storage, int keepPerProject = 10000);
+    explicit EventBus(EventStore& store, int keepPerProject = 10000);
     ~EventBus();
     EventBus(const EventBus&) = delete;
     EventBus& operator=(const EventBus&) = delete;
@@ -34,7 +34,7 @@ public:
     // returns the seq. Throws DatabaseError when it cannot be stored.
     std::int64_t publish(const std::string& projectUid, ProjectEvent event);
 
-    // Wakes the project's waiters after a commit that stored events with Storage::appendEvent inside a
+    // Wakes the project's waiters after a commit that stored events with EventStore::appendEvent inside a
     // larger transaction (so the event is atomic with the change it reports).
     void wake(const std::string& projectUid);
 
@@ -64,7 +64,7 @@ private:
     void loop();
     static void deliver(std::function<void(EventsPage)>& done, EventsPage page);
 
-    Storage& m_storage;
+    EventStore& m_store;
     const int m_keepPerProject;
     std::mutex m_mutex;
     std::condition_variable m_wake;

@@ -23,8 +23,8 @@ std::optional<std::int64_t> parseNonNegative(const std::string& text) {
 void EventRoutes::registerRoutes(HttpServer& server) {
     server.addAuthenticatedRoute(
         "GET", "/v1/events",
-        [this](const HttpRequest& request, const Caller& caller, const Responder& respond) {
-            const Principal& principal = caller.principal;
+        [this](const HttpRequest& request, const RequestContext& authenticated, const Responder& respond) {
+            const Principal& principal = authenticated.principal;
             if (request.path != "/v1/events" && request.path != "/v1/events/") {
                 respond(HttpResponse::error(404, "Not found: " + request.path));
                 return;

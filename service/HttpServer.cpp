@@ -738,15 +738,15 @@ void HttpServer::handle(const Route& route, const HttpRequest& request, Reply& r
         const std::string_view projectUid = request.header("x-onehouse-project-uid");
         const std::string_view apiKey = request.header("x-onehouse-api-key");
         const std::string_view apiSecret = request.header("x-onehouse-api-secret");
-        std::optional<Caller> caller;
+        std::optional<RequestContext> context;
         if (!projectUid.empty() && !apiKey.empty() && !apiSecret.empty())
-            caller = m_authenticator(projectUid, apiKey, apiSecret);
-        if (!caller) {
+            context = m_authenticator(projectUid, apiKey, apiSecret);
+        if (!context) {
             respond(HttpResponse::error(401, "Missing or invalid credentials"));
             return;
         }
-        reply.projectUid = caller->principal.projectUid;
-        route.handler(request, *caller, std::move(respond));
+        reply.projectUid = context->principal.projectUid;
+        route.handler(request, *context, std::move(respond));
     } catch (const std::exception& e) {
         spdlog::error("http handler for {} failed: {}", request.path, e.what());
         reply.answer(HttpResponse::error(500, "Internal server error"));

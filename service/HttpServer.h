@@ -1,6 +1,6 @@
 #pragma once
 
-#include "service/Caller.h"
+#include "service/RequestContext.h"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -64,9 +64,9 @@ struct HttpResponse final {
 
 // Call exactly once, from any thread.
 using Responder = std::function<void(HttpResponse)>;
-using RouteHandler = std::function<void(const HttpRequest&, const Caller&, Responder)>;
+using RouteHandler = std::function<void(const HttpRequest&, const RequestContext&, Responder)>;
 using PublicRouteHandler = std::function<void(const HttpRequest&, Responder)>;
-using Authenticator = std::function<std::optional<Caller>(
+using Authenticator = std::function<std::optional<RequestContext>(
     std::string_view projectUid, std::string_view apiKey, std::string_view apiSecret)>;
 
 struct HttpServerOptions final {

@@ -165,19 +165,20 @@ HttpStatementRoutes::HttpStatementRoutes(StatementExecutor& executor, RequestReg
     , m_server(server) {}
 
 void HttpStatementRoutes::registerRoutes() {
-    auto submit = [this](const HttpRequest& request, const Caller& caller, Responder respond) {
-        this->submit(request, caller, std::move(respond));
+    auto submit = [this](const HttpRequest& request, const RequestContext& authenticated, Responder respond) {
+        this->submit(request, authenticated, std::move(respond));
     };
     m_server.addAuthenticatedRoute("POST", "/v1/resource", submit, RoutePlacement::IoThread);
     m_server.addAuthenticatedRoute(
         "GET", "/v1/status/",
-        [this](const HttpRequest& request, const Caller& caller, Responder respond) {
-            this->status(request, caller, std::move(respond));
+        [this](const HttpRequest& request, const RequestContext& authenticated, Responder respond) {
+            this->status(request, authenticated, std::move(respond));
         },
         RoutePlacement::IoThread);
 }
 
-void HttpStatementRoutes::submit(const HttpRequest& request, const Caller& caller, Responder respond) {
+void HttpStatementRoutes::submit(const HttpRequest& request, const RequestContext& authenticated,
+                                 Responder respond) {
     if (request.path != "/v1/resource" && request.path != "/v1/resource/") {
         respond(HttpResponse::error(404, "Not found: " + request.path));
         return;
@@ -188,9 +189,7 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Caller& calle
         return;
     }
 
-    RequestContext context;
-    context.principal = caller.principal;
-    context.changeStamp = caller.changeStamp;
+    RequestContext context = authenticated;
     if (request.hasHeader("idempotency-key")) {
         const std::string key(request.header("idempotency-key"));
         if (const auto problem = idempotencyKeyHeaderProblem(key)) {
@@ -213,7 +212,7 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const Caller& calle
         return;
     }
     // Registered before its key is claimed, so a repeat that finds the claim finds the request too.
-    context.requestId = m_registry.begin(caller.principal.projectUid);
+    context.requestId = m_registry.begin(authenticated.principal.projectUid);
     if (context.idempotencyKey && answeredAsRepeat(context, statement, wait, respond))
         return;
     if (!HttpServer::onIoThread()) {
@@ -378,8 +377,9 @@ void HttpStatementRoutes::submitOnWorker(const RequestContext& context, const st
     run(context, statement);
 }
 
-void HttpStatementRoutes::status(const HttpRequest& request, const Caller& caller, Responder respond) {
-    const Principal& principal = caller.principal;
+void HttpStatementRoutes::status(const HttpRequest& request, const RequestContext& authenticated,
+                                 Responder respond) {
+    const Principal& principal = authenticated.principal;
     std::string requestId = request.path.substr(std::string_view("/v1/status/").size());
     if (requestId.empty() || requestId.find('/') != std::string::npos) {
         respond(HttpResponse::error(404, m_registry.notFoundMessage()));

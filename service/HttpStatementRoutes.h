@@ -35,8 +35,8 @@ public:
     static std::map<std::string, std::string> auditedHeaders(const HttpRequest& request);
 
 private:
-    void submit(const HttpRequest& request, const Caller& caller, Responder respond);
-    void status(const HttpRequest& request, const Caller& caller, Responder respond);
+    void submit(const HttpRequest& request, const RequestContext& authenticated, Responder respond);
+    void status(const HttpRequest& request, const RequestContext& authenticated, Responder respond);
     void submitOnWorker(const RequestContext& context, const std::string& statement,
                         std::optional<std::chrono::seconds> wait, const Responder& respond);
     // A write other than RUN JOB whose Idempotency-Key was seen within RepeatedWrites::kWindow: answered

@@ -10,7 +10,8 @@
 #include "core/ProjectEvent.h"
 #include "core/SecretMasking.h"
 #include "core/SparkJob.h"
-#include "service/Storage.h"
+#include "service/RandomIds.h"
+#include "service/Stores.h"
 
 namespace jobdeck {
 
@@ -68,13 +69,13 @@ nlohmann::json jobRef(const SparkJob& job) {
 
 ApiStatus StatementExecutor::createJob(const RequestContext& context, const CreateJobStatement& statement) {
     const std::string& project = context.principal.projectUid;
-    const ProjectSettings settings = m_storage.projectSettings(project);
+    const ProjectSettings settings = m_stores.projects().projectSettings(project);
     const std::int64_t maxRuns = statement.maxConcurrentRuns.value_or(1);
     if (auto refused = checkMaxConcurrentRuns(maxRuns, settings))
         return *refused;
-    if (m_storage.findJob(project, statement.name))
+    if (m_stores.jobs().findJob(project, statement.name))
         return ApiStatus::failed("Job " + statement.name + " already exists");
-    if (!m_storage.findCluster(project, statement.cluster))
+    if (!m_stores.clusters().findCluster(project, statement.cluster))
         return ApiStatus::failed(clusterNotFoundMessage(statement.cluster));
     // A new job has no stored values for **** to stand for.
     if (auto masked = findUnresolvedMask(statement.parameters, {}))
@@ -83,14 +84,14 @@ ApiStatus StatementExecutor::createJob(const RequestContext& context, const Crea
         return *refused;
 
     SparkJob job;
-    job.jobId = Storage::randomUuid();
+    job.jobId = RandomIds::randomUuid();
     job.name = statement.name;
     job.type = statement.type;
     job.cluster = statement.cluster;
     job.parameters = statement.parameters;
     job.maxConcurrentRuns = static_cast<int>(maxRuns);
     job.createdAt = job.updatedAt = timestampNow();
-    m_storage.insertJob(project, job);
+    m_stores.jobs().insertJob(project, job);
     recordJobEvent(context, event_type::kJobCreated, job.name);
     return ApiStatus::success({{"createJobApiResponse", jobRef(job)}});
 }
@@ -99,10 +100,10 @@ ApiStatus StatementExecutor::alterJob(const RequestContext& context, const Alter
     if (!statement.parameters && !statement.cluster && !statement.maxConcurrentRuns)
         return ApiStatus::invalid("ALTER JOB needs SET PARAMETERS, SET CLUSTER or SET MAX_CONCURRENT_RUNS");
     const std::string& project = context.principal.projectUid;
-    auto job = m_storage.findJob(project, statement.name);
+    auto job = m_stores.jobs().findJob(project, statement.name);
     if (!job)
         return ApiStatus::failed(jobNotFoundMessage(statement.name));
-    const ProjectSettings settings = m_storage.projectSettings(project);
+    const ProjectSettings settings = m_stores.projects().projectSettings(project);
     // Only a MAX_CONCURRENT_RUNS being set is checked against the project: other clauses must not trip over a
     // value the job got before the project's concurrency settings changed.
     if (statement.maxConcurrentRuns) {
@@ -111,7 +112,7 @@ ApiStatus StatementExecutor::alterJob(const RequestContext& context, const Alter
         job->maxConcurrentRuns = static_cast<int>(*statement.maxConcurrentRuns);
     }
     if (statement.cluster) {
-        if (!m_storage.findCluster(project, *statement.cluster))
+        if (!m_stores.clusters().findCluster(project, *statement.cluster))
             return ApiStatus::failed(clusterNotFoundMessage(*statement.cluster));
         job->cluster = *statement.cluster;
     }
@@ -126,21 +127,21 @@ ApiStatus StatementExecutor::alterJob(const RequestContext& context, const Alter
         job->parameters = std::move(parameters);
     }
     job->updatedAt = timestampNow();
-    m_storage.updateJob(project, *job);
+    m_stores.jobs().updateJob(project, *job);
     recordJobEvent(context, event_type::kJobAltered, job->name);
     return ApiStatus::success({{"alterJobApiResponse", jobRef(*job)}});
 }
 
 ApiStatus StatementExecutor::deleteJob(const RequestContext& context, const DeleteJobStatement& statement) {
     const std::string& project = context.principal.projectUid;
-    const auto job = m_storage.findJob(project, statement.name);
+    const auto job = m_stores.jobs().findJob(project, statement.name);
     if (!job)
         return ApiStatus::failed(jobNotFoundMessage(statement.name));
     // Counted inside the statement's transaction, so no run can be admitted between the check and the delete.
-    if (const int active = m_storage.activeRunCount(project, job->jobId); active > 0)
+    if (const int active = m_stores.jobs().activeRunCount(project, job->jobId); active > 0)
         return ApiStatus::failed("Job " + statement.name + " has " + std::to_string(active) +
                                  " active run(s); cancel them or wait for them to finish before deleting it");
-    m_storage.deleteJob(project, job->jobId);
+    m_stores.jobs().deleteJob(project, job->jobId);
     recordJobEvent(context, event_type::kJobDeleted, job->name);
     return ApiStatus::success({{"deleteJobApiResponse", jobRef(*job)}});
 }
@@ -148,27 +149,28 @@ ApiStatus StatementExecutor::deleteJob(const RequestContext& context, const Dele
 ApiStatus StatementExecutor::describeJob(const RequestContext& context,
                                          const DescribeJobStatement& statement) {
     const std::string& project = context.principal.projectUid;
-    auto job = m_storage.findJob(project, statement.name);
+    auto job = m_stores.jobs().findJob(project, statement.name);
     if (!job)
         return ApiStatus::failed(jobNotFoundMessage(statement.name));
     return ApiStatus::success(
         {{"describeJobApiResponse",
-          {{"sparkJob", describedJob(std::move(*job), m_storage.projectSettings(project), true)}}}});
+          {{"sparkJob",
+            describedJob(std::move(*job), m_stores.projects().projectSettings(project), true)}}}});
 }
 
 StatusJson StatementExecutor::showJobs(const RequestContext& context) {
     const std::string& project = context.principal.projectUid;
-    const ProjectSettings settings = m_storage.projectSettings(project);
+    const ProjectSettings settings = m_stores.projects().projectSettings(project);
     return StatusJson::success([&](std::string& text) {
         // Room for all of it at once (growing 70 MB step by step copied it and faulted in twice as
         // much). A described job is about its stored parameters twice over (parameters, then what
         // they mean) and 400 bytes of fields; room never written to is never touched.
-        const auto [jobs, parameterBytes] = m_storage.jobsSize(project);
+        const auto [jobs, parameterBytes] = m_stores.jobs().jobsSize(project);
         text.reserve(text.size() + static_cast<std::size_t>(3 * parameterBytes + 512 * jobs) + 64);
         huge_pages::advise(text.data(), text.capacity()); // 70 MB first written: 2 MiB per fault
         text += R"({"showJobsApiResponse":{"sparkJobs":[)";
         bool first = true;
-        m_storage.forEachJob(project, [&](SparkJob&& job) {
+        m_stores.jobs().forEachJob(project, [&](SparkJob&& job) {
             if (!first)
                 text += ',';
             first = false;

@@ -42,8 +42,8 @@ std::optional<std::pair<std::string, std::string>> parsePath(const std::string& 
 void LogRoutes::registerRoutes(HttpServer& server) {
     server.addAuthenticatedRoute(
         "GET", "/v1/jobs/",
-        [this](const HttpRequest& request, const Caller& caller, const Responder& respond) {
-            const Principal& principal = caller.principal;
+        [this](const HttpRequest& request, const RequestContext& authenticated, const Responder& respond) {
+            const Principal& principal = authenticated.principal;
             const auto names = parsePath(request.path);
             if (!names) {
                 respond(HttpResponse::error(404, "Not found: " + request.path));

@@ -8,7 +8,7 @@
 #include "core/ProjectEvent.h"
 #include "core/ProjectSettingsChange.h"
 #include "core/SecretMasking.h"
-#include "service/Storage.h"
+#include "service/Stores.h"
 
 #include <algorithm>
 
@@ -28,20 +28,20 @@ std::vector<AuditEntry> maskedAudit(std::vector<AuditEntry> entries) {
 } // namespace
 
 ApiStatus StatementExecutor::describeProject(const RequestContext& context) {
-    auto project = m_storage.findProject(context.principal.projectUid);
+    auto project = m_stores.projects().findProject(context.principal.projectUid);
     if (!project)
         return ApiStatus::failed(projectNotFoundMessage(context.principal.projectName));
     project->callerRole = roleName(context.principal.role);
     if (context.principal.role == Role::Admin)
         project->recentAudit =
-            maskedAudit(m_storage.recentAudit(project->projectUid, describeProjectAuditEntries));
+            maskedAudit(m_stores.audit().recentAudit(project->projectUid, describeProjectAuditEntries));
     return ApiStatus::success({{"describeProjectApiResponse", {{"project", *project}}}});
 }
 
 ApiStatus StatementExecutor::alterProject(const RequestContext& context,
                                           const AlterProjectStatement& statement) {
     const std::string& project = context.principal.projectUid;
-    ProjectSettings settings = m_storage.projectSettings(project);
+    ProjectSettings settings = m_stores.projects().projectSettings(project);
 
     if (statement.hudiConfigs)
         settings.hudiConfigsEnabled = *statement.hudiConfigs;
@@ -77,7 +77,7 @@ ApiStatus StatementExecutor::alterProject(const RequestContext& context,
         }
     }
     std::sort(allowlist.begin(), allowlist.end());
-    m_storage.saveProjectSettings(project, settings);
+    m_stores.projects().saveProjectSettings(project, settings);
     recordProjectEvent(context, event_type::kProjectAltered);
     return ApiStatus::success({{"alterProjectApiResponse", {{"settings", settings}}}});
 }
@@ -89,7 +89,7 @@ ApiStatus StatementExecutor::showAuditLog(const RequestContext& context,
         return ApiStatus::invalid("LIMIT must be between 1 and " + std::to_string(auditLimitCeiling) +
                                   ", got " + std::to_string(limit));
     const auto entries =
-        maskedAudit(m_storage.recentAudit(context.principal.projectUid, static_cast<int>(limit)));
+        maskedAudit(m_stores.audit().recentAudit(context.principal.projectUid, static_cast<int>(limit)));
     return ApiStatus::success({{"showAuditLogApiResponse", {{"auditEntries", entries}}}});
 }
 

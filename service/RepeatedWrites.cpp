@@ -28,8 +28,8 @@ std::string sha256Hex(std::string_view text) {
 
 } // namespace
 
-RepeatedWrites::RepeatedWrites(Storage& storage)
-    : m_storage(storage) {}
+RepeatedWrites::RepeatedWrites(WriteKeyStore& writeKeys)
+    : m_writeKeys(writeKeys) {}
 
 std::string RepeatedWrites::conflictMessage(std::string_view key) {
     return "Idempotency-Key " + std::string(key) +
@@ -63,17 +63,17 @@ RepeatedWrites::Claim RepeatedWrites::claim(const std::string& projectUid, const
     if (const auto it = m_claims.find(mapKey); it != m_claims.end())
         return answer(it->second.statementHash, it->second.requestId);
     // Recorded by an earlier process within the window.
-    if (const auto stored = m_storage.findWriteKey(projectUid, key, timestampNow() - kWindow))
+    if (const auto stored = m_writeKeys.findWriteKey(projectUid, key, timestampNow() - kWindow))
         return answer(stored->statementHash, stored->requestId);
     m_claims[mapKey] = Entry{hash, requestId, now};
     m_order.emplace_back(now, std::move(mapKey));
     return Claim{Claim::Kind::First, {}, hash};
 }
 
-void RepeatedWrites::record(Storage& storage, const std::string& projectUid, const std::string& key,
+void RepeatedWrites::record(WriteKeyStore& writeKeys, const std::string& projectUid, const std::string& key,
                             const std::string& statementHash, const std::string& requestId) {
     const TimePoint now = timestampNow();
-    storage.saveWriteKey(projectUid, {key, statementHash, requestId, now}, now - kWindow);
+    writeKeys.saveWriteKey(projectUid, {key, statementHash, requestId, now}, now - kWindow);
 }
 
 } // namespace jobdeck

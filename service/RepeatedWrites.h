@@ -1,6 +1,6 @@
 #pragma once
 
-#include "service/Storage.h"
+#include "service/WriteKeyStore.h"
 
 #include <chrono>
 #include <deque>
@@ -27,7 +27,7 @@ class RepeatedWrites final {
 public:
     static constexpr std::chrono::minutes kWindow{10};
 
-    explicit RepeatedWrites(Storage& storage);
+    explicit RepeatedWrites(WriteKeyStore& writeKeys);
 
     struct Claim final {
         enum class Kind { First, Repeat, Conflict };
@@ -39,7 +39,7 @@ public:
     Claim claim(const std::string& projectUid, const std::string& key, std::string_view statement,
                 const std::string& requestId);
     // Inside the first request's transaction, beside its status.
-    static void record(Storage& storage, const std::string& projectUid, const std::string& key,
+    static void record(WriteKeyStore& writeKeys, const std::string& projectUid, const std::string& key,
                        const std::string& statementHash, const std::string& requestId);
 
     // "Idempotency-Key <key> was already used with a different statement in the last 10 minutes; send
@@ -55,7 +55,7 @@ private:
     };
     void forgetExpired(Clock::time_point now);
 
-    Storage& m_storage;
+    WriteKeyStore& m_writeKeys;
     std::mutex m_mutex;
     std::unordered_map<std::string, Entry> m_claims;               // by project uid + '\n' + key
     std::deque<std::pair<Clock::time_point, std::string>> m_order; // claims' map keys, oldest first

@@ -1,7 +1,8 @@
 #include "service/RequestRegistry.h"
 
 #include "core/Timestamp.h"
-#include "service/Storage.h"
+#include "service/RandomIds.h"
+#include "service/StatusStore.h"
 
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
@@ -33,13 +34,13 @@ struct RequestRegistry::Waiter {
     std::atomic<bool> fired{false};
 };
 
-RequestRegistry::RequestRegistry(Storage& storage, boost::asio::io_context& timers,
+RequestRegistry::RequestRegistry(StatusStore& statuses, boost::asio::io_context& timers,
                                  std::chrono::seconds statusRetention)
-    : m_storage(storage)
+    : m_statuses(statuses)
     , m_timers(timers)
     , m_statusRetention(statusRetention) {
-    m_storage.setStatusRetention(statusRetention);
-    if (const int failed = m_storage.failUnfinishedRequests(restartedMessage()); failed > 0)
+    m_statuses.setStatusRetention(statusRetention);
+    if (const int failed = m_statuses.failUnfinishedRequests(restartedMessage()); failed > 0)
         spdlog::warn("{} request(s) were still pending when the service last stopped; they are now FAILED",
                      failed);
 }
@@ -71,7 +72,7 @@ RequestRegistry::~RequestRegistry() {
 }
 
 std::string RequestRegistry::newId() {
-    return Storage::timeOrderedUuid();
+    return RandomIds::timeOrderedUuid();
 }
 
 std::string RequestRegistry::begin(const std::string& projectUid) {
@@ -92,7 +93,7 @@ void RequestRegistry::finish(const std::string& projectUid, const std::string& r
                              const StatusJson& status, Stored stored) {
     if (stored == Stored::No) {
         try {
-            m_storage.saveRequestStatus(projectUid, requestId, status);
+            m_statuses.saveRequestStatus(projectUid, requestId, status);
         } catch (const std::exception& e) {
             spdlog::error("could not persist the status of request {}: {}", requestId, e.what());
         }
@@ -110,7 +111,7 @@ void RequestRegistry::finish(const std::string& projectUid, const std::string& r
     }
     // The client holds only the id: the status must outlive this process's memory.
     if (stored == Stored::OnlyIfAcknowledged && acknowledged)
-        m_storage.deferRequestStatus(projectUid, requestId, status);
+        m_statuses.deferRequestStatus(projectUid, requestId, status);
     for (const auto& waiter : waiters)
         waiter->fire(status);
 }
@@ -126,7 +127,7 @@ void RequestRegistry::storeRemembered() {
             }
     }
     for (auto& [id, recent] : unstored)
-        m_storage.deferRequestStatus(recent.projectUid, id, recent.status);
+        m_statuses.deferRequestStatus(recent.projectUid, id, recent.status);
 }
 
 void RequestRegistry::acknowledge(const std::string& projectUid, const std::string& requestId,
@@ -145,17 +146,17 @@ void RequestRegistry::acknowledge(const std::string& projectUid, const std::stri
                 return;
             }
             recent->second.stored = true;
-            m_storage.deferRequestStatus(projectUid, requestId, recent->second.status, std::move(recorded));
+            m_statuses.deferRequestStatus(projectUid, requestId, recent->second.status, std::move(recorded));
             return;
         }
     }
     // The row is only inserted when there is none, so a final status stored meanwhile stays.
     if (durability == Durability::Durable) {
-        m_storage.savePendingRequest(projectUid, requestId);
+        m_statuses.savePendingRequest(projectUid, requestId);
         if (recorded)
             recorded(true);
     } else {
-        m_storage.deferPendingRequest(projectUid, requestId, std::move(recorded));
+        m_statuses.deferPendingRequest(projectUid, requestId, std::move(recorded));
     }
 }
 
@@ -174,15 +175,15 @@ void RequestRegistry::remember(const std::string& requestId, const std::string& 
         auto node = m_recent.extract(*m_recentOrder.front());
         m_recentOrder.pop_front();
         if (!node.mapped().stored)
-            m_storage.deferRequestStatus(std::move(node.mapped().projectUid), std::move(node.key()),
-                                         std::move(node.mapped().status));
+            m_statuses.deferRequestStatus(std::move(node.mapped().projectUid), std::move(node.key()),
+                                          std::move(node.mapped().status));
     }
 }
 
 std::optional<StatusJson> RequestRegistry::find(const std::string& projectUid, const std::string& requestId) {
     if (auto status = findInMemory(projectUid, requestId))
         return status;
-    if (auto stored = m_storage.findRequestStatus(projectUid, requestId))
+    if (auto stored = m_statuses.findRequestStatus(projectUid, requestId))
         return StatusJson(*stored);
     return std::nullopt;
 }
@@ -193,7 +194,7 @@ std::optional<StatusJson> RequestRegistry::findQuickly(const std::string& projec
         return status;
     // Final statuses never change; a PENDING one may have its final one still queued.
     TimePoint writtenAt;
-    const auto stored = m_storage.findCommittedRequestStatus(projectUid, requestId, &writtenAt);
+    const auto stored = m_statuses.findCommittedRequestStatus(projectUid, requestId, &writtenAt);
     if (!stored || !stored->isFinal())
         return std::nullopt;
     // Kept among the recent ones again, so that a client polling an old id reads it from memory.

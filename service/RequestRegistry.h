@@ -16,7 +16,7 @@
 
 namespace jobdeck {
 
-class Storage;
+class StatusStore;
 
 // The statuses behind GET /v1/status/<requestId>. A request is PENDING in memory until its
 // statement has run; StatementExecutor commits the final status of a write with the statement, and
@@ -27,7 +27,7 @@ class Storage;
 // later group commit, when its client was given the id before the status (which is told the id only
 // once it is on disk), when it leaves the recent ones in memory, or at a graceful stop
 // (storeRemembered()); only kill -9 can lose it. A final status expires `statusRetention` after it was
-// written (Storage::setStatusRetention; RetentionSweeper deletes the rows): it is then as unknown as
+// written (StatusStore::setStatusRetention; RetentionSweeper deletes the rows): it is then as unknown as
 // a made-up id. Ids are random UUIDs, and every lookup is scoped by project: another project's id is
 // as unknown as a made-up one.
 class RequestRegistry final {
@@ -38,7 +38,7 @@ public:
 
     // `timers` runs the deadlines of waitFor(); it must outlive the registry's waits. Fails the
     // requests a previous process left PENDING.
-    RequestRegistry(Storage& storage, boost::asio::io_context& timers,
+    RequestRegistry(StatusStore& statuses, boost::asio::io_context& timers,
                     std::chrono::seconds statusRetention = std::chrono::hours(24));
     ~RequestRegistry();
     RequestRegistry(const RequestRegistry&) = delete;
@@ -67,7 +67,7 @@ public:
     static std::string restartedMessage();
     // The 404 line of an id that is unknown, of another project, or whose status expired.
     std::string notFoundMessage() const;
-    // At a graceful stop: queues the statuses still kept in memory only (Storage writes them).
+    // At a graceful stop: queues the statuses still kept in memory only (the status store writes them).
     void storeRemembered();
     // nullopt when the project has no such request.
     std::optional<StatusJson> find(const std::string& projectUid, const std::string& requestId);
@@ -98,7 +98,7 @@ private:
     void remember(const std::string& requestId, const std::string& projectUid, StatusJson status, bool stored,
                   std::chrono::system_clock::time_point writtenAt = std::chrono::system_clock::now());
 
-    Storage& m_storage;
+    StatusStore& m_statuses;
     boost::asio::io_context& m_timers;
     const std::chrono::seconds m_statusRetention;
     std::mutex m_mutex;

@@ -1,10 +1,12 @@
 #include "service/RetentionSweeper.h"
 
-#include "service/Storage.h"
+#include "service/AuditStore.h"
+#include "service/StatusStore.h"
 
 #include <spdlog/spdlog.h>
 
 #include <exception>
+#include <functional>
 
 namespace jobdeck {
 
@@ -15,8 +17,9 @@ constexpr std::chrono::milliseconds kBatchPause{5};
 
 } // namespace
 
-RetentionSweeper::RetentionSweeper(Storage& storage, Settings settings)
-    : m_storage(storage)
+RetentionSweeper::RetentionSweeper(StatusStore& statuses, AuditStore& audit, Settings settings)
+    : m_statuses(statuses)
+    , m_audit(audit)
     , m_settings(settings)
     , m_thread([this] { run(); }) {}
 
@@ -47,17 +50,20 @@ void RetentionSweeper::run() {
 
 bool RetentionSweeper::sweep() {
     const struct {
-        const Storage::SweepTable& table;
+        std::function<SweepStep(TimePoint cutoff, std::int64_t after)> sweepBatch;
         std::chrono::seconds retention;
         const char* what;
-    } tables[] = {{Storage::statusTable(), m_settings.statusRetention, "request statuses"},
-                  {Storage::auditTable(), m_settings.auditRetention, "audit entries"}};
-    for (const auto& [table, retention, what] : tables) {
+    } tables[] = {
+        {[this](TimePoint cutoff, std::int64_t after) { return m_statuses.sweepExpired(cutoff, after); },
+         m_settings.statusRetention, "request statuses"},
+        {[this](TimePoint cutoff, std::int64_t after) { return m_audit.sweepExpired(cutoff, after); },
+         m_settings.auditRetention, "audit entries"}};
+    for (const auto& [sweepBatch, retention, what] : tables) {
         const TimePoint cutoff = timestampNow() - retention;
         std::int64_t after = 0;
         long long deleted = 0;
         for (;;) {
-            const Storage::SweepStep step = m_storage.sweepBatch(table, cutoff, after);
+            const SweepStep step = sweepBatch(cutoff, after);
             deleted += step.deleted;
             after = step.last;
             if (step.done)

@@ -7,13 +7,14 @@
 
 namespace jobdeck {
 
-class Storage;
+class AuditStore;
+class StatusStore;
 
 // Deletes final request statuses older than `statusRetention` and audit entries older than
 // `auditRetention`, on a thread of its own: every `interval` it walks each table from its oldest
-// row, a small batch per short transaction (Storage::sweepBatch) with a pause between batches, so
-// requests never wait for more than one batch; it stops at the first batch that reaches rows
-// younger than the cutoff.
+// row, a small batch per short transaction (StatusStore::sweepExpired, AuditStore::sweepExpired) with a pause
+// between batches, so requests never wait for more than one batch; it stops at the first batch that reaches
+// rows younger than the cutoff.
 class RetentionSweeper final {
 public:
     struct Settings {
@@ -22,7 +23,7 @@ public:
         std::chrono::seconds interval{60};
     };
 
-    RetentionSweeper(Storage& storage, Settings settings);
+    RetentionSweeper(StatusStore& statuses, AuditStore& audit, Settings settings);
     ~RetentionSweeper(); // stops the thread (a batch under way finishes)
     RetentionSweeper(const RetentionSweeper&) = delete;
     RetentionSweeper& operator=(const RetentionSweeper&) = delete;
@@ -34,7 +35,8 @@ private:
     // Waits up to `duration`; false when stopped meanwhile.
     bool pause(std::chrono::milliseconds duration);
 
-    Storage& m_storage;
+    StatusStore& m_statuses;
+    AuditStore& m_audit;
     const Settings m_settings;
     std::mutex m_mutex;
     std::condition_variable m_wake;

@@ -239,6 +239,242 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
     return result;
 }
 
+// The run directory with its hudi-defaults.conf, readable by the service's user only (Hudi
+// configurations may hold passwords); the error, or empty.
+std::string prepareRunDir(const LaunchSpec& spec) {
+    std::error_code ec;
+    std::filesystem::create_directories(spec.runDir, ec);
+    if (ec)
+        return "Cannot create run directory " + spec.runDir + ": " + ec.message();
+    std::filesystem::permissions(spec.runDir, std::filesystem::perms::owner_all,
+                                 std::filesystem::perm_options::replace, ec);
+    const std::string confPath = RunLauncher::hudiDefaultsPath(spec.runDir);
+    const int fd = ::open(confPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    const bool written = fd >= 0 && ::fchmod(fd, 0600) == 0 &&
+                         writeAll(fd, spec.hudiDefaults.data(), spec.hudiDefaults.size());
+    if (fd >= 0)
+        ::close(fd);
+    return written ? std::string() : "Cannot write " + confPath;
+}
+
+// Everything the children touch, prepared before fork (they may not allocate). Not movable: argv and
+// envp point into the strings.
+struct PreparedLaunch {
+    PreparedLaunch(const LaunchSpec& spec, std::string programPath)
+        : program(std::move(programPath))
+        , argvStrings(spec.argv)
+        , envStrings(buildEnvironment(spec))
+        , argv(pointers(argvStrings))
+        , envp(pointers(envStrings))
+        // Absolute: the monitor and the driver work inside the run directory.
+        , runDir(std::filesystem::absolute(spec.runDir).string())
+        , statusPath(RunLauncher::exitStatusPath(runDir))
+        , statusTmp(statusPath + ".tmp")
+        , pidPath(runDir + "/driver-pid")
+        , pidTmp(pidPath + ".tmp")
+        , notifyPath(spec.exitNotifyPath.empty() ? nullptr : spec.exitNotifyPath.c_str())
+        , killAfterFork(testKillAfterForkMs())
+        , maxLogBytes(spec.maxLogBytes) {}
+    PreparedLaunch(const PreparedLaunch&) = delete;
+    PreparedLaunch& operator=(const PreparedLaunch&) = delete;
+
+    const std::string program;
+    std::vector<std::string> argvStrings;
+    std::vector<std::string> envStrings;
+    std::vector<char*> argv;
+    std::vector<char*> envp;
+    const std::string runDir;
+    const std::string statusPath;
+    const std::string statusTmp;
+    const std::string pidPath;
+    const std::string pidTmp;
+    const char* notifyPath;
+    const std::optional<int> killAfterFork;
+    const std::uint64_t maxLogBytes;
+};
+
+// The descriptors the intermediate child inherits.
+struct LaunchFds {
+    int lock = -1; // held from before the fork until the monitor has recorded the driver (see launchState())
+    int log = -1;
+    int null = -1;
+    int report[2] = {-1, -1};
+
+    void closeAll() {
+        for (const int fd : {lock, log, null, report[0], report[1]})
+            if (fd >= 0)
+                ::close(fd);
+    }
+};
+
+// Opens and locks what the children need; the error, or empty (then nothing is left open).
+std::string openLaunchFds(const LaunchSpec& spec, const PreparedLaunch& launch, LaunchFds& fds) {
+    const std::string lockPath = launchLockPath(launch.runDir);
+    fds.lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fds.lock < 0 || ::flock(fds.lock, LOCK_EX | LOCK_NB) != 0) {
+        std::string error = "Cannot lock " + lockPath + ": " + std::strerror(errno);
+        fds.closeAll();
+        return error;
+    }
+    fds.log = ::open(spec.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (fds.log < 0) {
+        std::string error = "Cannot open log " + spec.logPath + ": " + std::strerror(errno);
+        fds.closeAll();
+        return error;
+    }
+    fds.null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (fds.null < 0 || ::pipe2(fds.report, O_CLOEXEC) != 0) {
+        std::string error = std::string("Cannot prepare the driver: ") + std::strerror(errno);
+        fds.report[0] = fds.report[1] = -1;
+        fds.closeAll();
+        return error;
+    }
+    return {};
+}
+
+// In the driver's process, after fork: its own session, its output to the pipe when capped, exec.
+[[noreturn]] void execDriver(const PreparedLaunch& launch, const int output[2], const int execError[2]) {
+    setSignal(SIGPIPE, SIG_DFL);
+    ::setsid();
+    if (output[1] >= 0 && (::dup2(output[1], 1) != 1 || ::dup2(output[1], 2) != 2))
+        _exit(127);
+    ::close(3);
+    ::close(4);
+    ::close(execError[0]);
+    ::execve(launch.program.c_str(), launch.argv.data(), launch.envp.data());
+    const int e = errno;
+    writeAll(execError[1], &e, sizeof e);
+    _exit(127);
+}
+
+// <runDir>/driver-pid: "<pid> <start ticks>". Not fsync'd: it only matters while the machine (and so
+// the driver) is up.
+void recordDriver(const PreparedLaunch& launch, pid_t driver) {
+    char pidText[64];
+    std::size_t at = appendNumber(pidText, 0, sizeof pidText, driver);
+    at = appendText(pidText, at, sizeof pidText, " ");
+    at = appendNumber(pidText, at, sizeof pidText, static_cast<long long>(startTicksOf(driver)));
+    appendText(pidText, at, sizeof pidText, "\n");
+    writeFileAtomically(launch.pidTmp.c_str(), launch.pidPath.c_str(), pidText);
+}
+
+// <runDir>/exit-status, then the wake-up of the service, then the fsync.
+void recordExit(const PreparedLaunch& launch, int execErrno, int status) {
+    char text[64];
+    std::size_t at = 0;
+    if (execErrno != 0) {
+        at = appendText(text, at, sizeof text, "spawn-error ");
+        at = appendNumber(text, at, sizeof text, execErrno);
+    } else if (WIFSIGNALED(status)) {
+        at = appendText(text, at, sizeof text, "signaled ");
+        at = appendNumber(text, at, sizeof text, WTERMSIG(status));
+    } else {
+        at = appendText(text, at, sizeof text, "exited ");
+        at = appendNumber(text, at, sizeof text, WEXITSTATUS(status));
+    }
+    appendText(text, at, sizeof text, "\n");
+    writeFileAtomically(launch.statusTmp.c_str(), launch.statusPath.c_str(), text);
+    // Wakes the service at once instead of at its next poll; nobody listens while it is down.
+    if (launch.notifyPath) {
+        const int notify = ::open(launch.notifyPath, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (notify >= 0) {
+            writeAll(notify, "x", 1);
+            ::close(notify);
+        }
+    }
+    // Then fsync'd, so that after a power loss it is still the driver's true end; not before the
+    // wake-up, which needs only the page cache (the service commits the state durably itself).
+    if (const int written = ::open(launch.statusPath.c_str(), O_RDONLY | O_CLOEXEC); written >= 0) {
+        ::fsync(written);
+        ::close(written);
+    }
+}
+
+// The monitor: forks the driver, records it, reports to the service on fd 3, releases the launch lock
+// (fd 4), waits for the driver (copying its capped output) and records how it ended.
+[[noreturn]] void runMonitor(const PreparedLaunch& launch) {
+    // A service that died must not take it along through SIGPIPE on the report pipe.
+    setSignal(SIGPIPE, SIG_IGN);
+    if (launch.killAfterFork)
+        sleepMs(*launch.killAfterFork);
+    int execError[2];
+    if (::pipe2(execError, O_CLOEXEC) != 0)
+        _exit(1);
+    int output[2] = {-1, -1};
+    if (launch.maxLogBytes > 0 && ::pipe2(output, O_CLOEXEC) != 0)
+        _exit(1);
+    const pid_t driver = ::fork();
+    if (driver == 0)
+        execDriver(launch, output, execError);
+    MonitorReport out{driver, driver < 0 ? errno : 0};
+    ::close(execError[1]);
+    if (output[1] >= 0)
+        ::close(output[1]);
+    if (driver > 0)
+        recordDriver(launch, driver);
+    ::close(4); // the driver is recorded (or was never forked): the launch is no longer in doubt
+    if (driver > 0) {
+        int e = 0;
+        ssize_t n;
+        while ((n = ::read(execError[0], &e, sizeof e)) < 0 && errno == EINTR) {
+        }
+        if (n == static_cast<ssize_t>(sizeof e))
+            out.execErrno = e;
+    }
+    ::close(execError[0]);
+    writeAll(3, &out, sizeof out);
+    ::close(3);
+    if (driver < 0)
+        _exit(1);
+    int status = 0;
+    if (output[0] >= 0)
+        copyCappedLogUntilExit(output[0], 1, launch.maxLogBytes, driver, status);
+    else
+        while (::waitpid(driver, &status, 0) < 0 && errno == EINTR) {
+        }
+    recordExit(launch, out.execErrno, status);
+    _exit(0);
+}
+
+// The short-lived child: new session, clean fds and signals, fork the monitor, exit.
+// fds: 0 /dev/null, 1 and 2 the log, 3 the report pipe, 4 the launch lock.
+[[noreturn]] void runIntermediate(const PreparedLaunch& launch, const LaunchFds& fds) {
+    resetSignals();
+    ::setsid();
+    ::dup2(fds.null, 0);
+    ::dup2(fds.log, 1);
+    ::dup2(fds.log, 2);
+    // Moved out of the way first, so that neither dup2 below overwrites the other's source.
+    const int reportCopy = ::fcntl(fds.report[1], F_DUPFD, 10);
+    const int lockCopy = ::fcntl(fds.lock, F_DUPFD, 10);
+    if (reportCopy < 0 || lockCopy < 0 || ::dup2(reportCopy, 3) != 3 || ::dup2(lockCopy, 4) != 4)
+        _exit(1);
+    ::close_range(5, ~0U, 0);
+    if (::chdir(launch.runDir.c_str()) != 0)
+        _exit(1);
+    const pid_t monitor = ::fork();
+    if (monitor != 0)
+        _exit(monitor < 0 ? 1 : 0);
+    runMonitor(launch);
+}
+
+// In the service: what the monitor reported on the pipe (nothing when it never started).
+std::optional<MonitorReport> readMonitorReport(int fd) {
+    MonitorReport in{};
+    std::size_t got = 0;
+    while (got < sizeof in) {
+        const ssize_t n = ::read(fd, reinterpret_cast<char*>(&in) + got, sizeof in - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += static_cast<std::size_t>(n);
+    }
+    if (got != sizeof in || in.driverPid <= 0)
+        return std::nullopt;
+    return in;
+}
+
 } // namespace
 
 LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
@@ -247,218 +483,46 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
         result.error = "Nothing to run";
         return result;
     }
-    std::error_code ec;
-    std::filesystem::create_directories(spec.runDir, ec);
-    if (ec) {
-        result.error = "Cannot create run directory " + spec.runDir + ": " + ec.message();
+    if (result.error = prepareRunDir(spec); !result.error.empty())
         return result;
-    }
-    // Only the service's user reads a run's files: Hudi configurations may hold passwords.
-    std::filesystem::permissions(spec.runDir, std::filesystem::perms::owner_all,
-                                 std::filesystem::perm_options::replace, ec);
-    {
-        const std::string confPath = hudiDefaultsPath(spec.runDir);
-        const int fd = ::open(confPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-        const bool written = fd >= 0 && ::fchmod(fd, 0600) == 0 &&
-                             writeAll(fd, spec.hudiDefaults.data(), spec.hudiDefaults.size());
-        if (fd >= 0)
-            ::close(fd);
-        if (!written) {
-            result.error = "Cannot write " + confPath;
-            return result;
-        }
-    }
-    const std::string program = findExecutable(spec.argv.front());
+    std::string program = findExecutable(spec.argv.front());
     if (program.empty()) {
         result.error = "Cannot find " + spec.argv.front() + " in PATH";
         return result;
     }
-
-    // Everything the children touch is prepared here, before fork.
-    std::vector<std::string> argvStrings = spec.argv;
-    std::vector<std::string> envStrings = buildEnvironment(spec);
-    std::vector<char*> argv = pointers(argvStrings);
-    std::vector<char*> envp = pointers(envStrings);
-    // Absolute: the monitor and the driver work inside the run directory.
-    const std::string absoluteRunDir = std::filesystem::absolute(spec.runDir).string();
-    const std::string statusPath = exitStatusPath(absoluteRunDir);
-    const std::string statusTmp = statusPath + ".tmp";
-    const std::string pidPath = absoluteRunDir + "/driver-pid";
-    const std::string pidTmp = pidPath + ".tmp";
-    const char* runDir = absoluteRunDir.c_str();
-    const char* notifyPath = spec.exitNotifyPath.empty() ? nullptr : spec.exitNotifyPath.c_str();
-    const std::optional<int> killAfterFork = testKillAfterForkMs();
-    const std::uint64_t maxLogBytes = spec.maxLogBytes;
-
-    // Held from before the fork until the monitor has recorded the driver (see launchState()).
-    const int lockFd = ::open(launchLockPath(absoluteRunDir).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (lockFd < 0 || ::flock(lockFd, LOCK_EX | LOCK_NB) != 0) {
-        result.error = "Cannot lock " + launchLockPath(absoluteRunDir) + ": " + std::strerror(errno);
-        if (lockFd >= 0)
-            ::close(lockFd);
+    const PreparedLaunch launch(spec, std::move(program));
+    LaunchFds fds;
+    if (result.error = openLaunchFds(spec, launch, fds); !result.error.empty())
         return result;
-    }
-    const int logFd = ::open(spec.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    if (logFd < 0) {
-        result.error = "Cannot open log " + spec.logPath + ": " + std::strerror(errno);
-        ::close(lockFd);
-        return result;
-    }
-    const int nullFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    int report[2];
-    if (nullFd < 0 || ::pipe2(report, O_CLOEXEC) != 0) {
-        result.error = std::string("Cannot prepare the driver: ") + std::strerror(errno);
-        ::close(lockFd);
-        ::close(logFd);
-        if (nullFd >= 0)
-            ::close(nullFd);
-        return result;
-    }
 
     const pid_t intermediate = ::fork();
-    if (intermediate == 0) {
-        // Short-lived child: new session, clean fds and signals, fork the monitor, exit.
-        // fds: 0 /dev/null, 1 and 2 the log, 3 the report pipe, 4 the launch lock.
-        resetSignals();
-        ::setsid();
-        ::dup2(nullFd, 0);
-        ::dup2(logFd, 1);
-        ::dup2(logFd, 2);
-        // Moved out of the way first, so that neither dup2 below overwrites the other's source.
-        const int reportCopy = ::fcntl(report[1], F_DUPFD, 10);
-        const int lockCopy = ::fcntl(lockFd, F_DUPFD, 10);
-        if (reportCopy < 0 || lockCopy < 0 || ::dup2(reportCopy, 3) != 3 || ::dup2(lockCopy, 4) != 4)
-            _exit(1);
-        ::close_range(5, ~0U, 0);
-        if (::chdir(runDir) != 0)
-            _exit(1);
-        const pid_t monitor = ::fork();
-        if (monitor != 0)
-            _exit(monitor < 0 ? 1 : 0);
-
-        // Monitor. A service that died must not take it along through SIGPIPE on the report pipe.
-        setSignal(SIGPIPE, SIG_IGN);
-        if (killAfterFork)
-            sleepMs(*killAfterFork);
-        int execError[2];
-        if (::pipe2(execError, O_CLOEXEC) != 0)
-            _exit(1);
-        int output[2] = {-1, -1};
-        if (maxLogBytes > 0 && ::pipe2(output, O_CLOEXEC) != 0)
-            _exit(1);
-        const pid_t driver = ::fork();
-        if (driver == 0) {
-            setSignal(SIGPIPE, SIG_DFL);
-            ::setsid();
-            if (output[1] >= 0 && (::dup2(output[1], 1) != 1 || ::dup2(output[1], 2) != 2))
-                _exit(127);
-            ::close(3);
-            ::close(4);
-            ::close(execError[0]);
-            ::execve(program.c_str(), argv.data(), envp.data());
-            const int e = errno;
-            writeAll(execError[1], &e, sizeof e);
-            _exit(127);
-        }
-        MonitorReport out{driver, driver < 0 ? errno : 0};
-        ::close(execError[1]);
-        if (output[1] >= 0)
-            ::close(output[1]);
-        if (driver > 0) {
-            char pidText[64];
-            std::size_t at = appendNumber(pidText, 0, sizeof pidText, driver);
-            at = appendText(pidText, at, sizeof pidText, " ");
-            at = appendNumber(pidText, at, sizeof pidText, static_cast<long long>(startTicksOf(driver)));
-            appendText(pidText, at, sizeof pidText, "\n");
-            // Not fsync'd: it only matters while the machine (and so the driver) is up.
-            writeFileAtomically(pidTmp.c_str(), pidPath.c_str(), pidText);
-        }
-        ::close(4); // the driver is recorded (or was never forked): the launch is no longer in doubt
-        if (driver > 0) {
-            int e = 0;
-            ssize_t n;
-            while ((n = ::read(execError[0], &e, sizeof e)) < 0 && errno == EINTR) {
-            }
-            if (n == static_cast<ssize_t>(sizeof e))
-                out.execErrno = e;
-        }
-        ::close(execError[0]);
-        writeAll(3, &out, sizeof out);
-        ::close(3);
-        if (driver < 0)
-            _exit(1);
-        int status = 0;
-        if (output[0] >= 0)
-            copyCappedLogUntilExit(output[0], 1, maxLogBytes, driver, status);
-        else
-            while (::waitpid(driver, &status, 0) < 0 && errno == EINTR) {
-            }
-        char text[64];
-        std::size_t at = 0;
-        if (out.execErrno != 0) {
-            at = appendText(text, at, sizeof text, "spawn-error ");
-            at = appendNumber(text, at, sizeof text, out.execErrno);
-        } else if (WIFSIGNALED(status)) {
-            at = appendText(text, at, sizeof text, "signaled ");
-            at = appendNumber(text, at, sizeof text, WTERMSIG(status));
-        } else {
-            at = appendText(text, at, sizeof text, "exited ");
-            at = appendNumber(text, at, sizeof text, WEXITSTATUS(status));
-        }
-        appendText(text, at, sizeof text, "\n");
-        writeFileAtomically(statusTmp.c_str(), statusPath.c_str(), text);
-        // Wakes the service at once instead of at its next poll; nobody listens while it is down.
-        if (notifyPath) {
-            const int notify = ::open(notifyPath, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-            if (notify >= 0) {
-                writeAll(notify, "x", 1);
-                ::close(notify);
-            }
-        }
-        // Then fsync'd, so that after a power loss it is still the driver's true end; not before the
-        // wake-up, which needs only the page cache (the service commits the state durably itself).
-        if (const int written = ::open(statusPath.c_str(), O_RDONLY | O_CLOEXEC); written >= 0) {
-            ::fsync(written);
-            ::close(written);
-        }
-        _exit(0);
-    }
-
+    if (intermediate == 0)
+        runIntermediate(launch, fds);
     const int forkErrno = errno;
-    if (intermediate > 0 && killAfterFork)
+    if (intermediate > 0 && launch.killAfterFork)
         ::kill(::getpid(), SIGKILL);
-    ::close(report[1]);
-    ::close(lockFd);
-    ::close(logFd);
-    ::close(nullFd);
+    const int reportFd = fds.report[0];
+    fds.report[0] = -1;
+    fds.closeAll();
     if (intermediate < 0) {
-        ::close(report[0]);
+        ::close(reportFd);
         result.error = std::string("Cannot fork the driver monitor: ") + std::strerror(forkErrno);
         return result;
     }
     while (::waitpid(intermediate, nullptr, 0) < 0 && errno == EINTR) {
     }
-    MonitorReport in{};
-    std::size_t got = 0;
-    while (got < sizeof in) {
-        const ssize_t n = ::read(report[0], reinterpret_cast<char*>(&in) + got, sizeof in - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += static_cast<std::size_t>(n);
-    }
-    ::close(report[0]);
-    if (got != sizeof in || in.driverPid <= 0) {
+    const auto report = readMonitorReport(reportFd);
+    ::close(reportFd);
+    if (!report) {
         result.error = "The driver monitor did not start";
         return result;
     }
-    result.driverPid = in.driverPid;
-    if (in.execErrno != 0) {
-        result.error = "Cannot execute " + program + ": " + std::strerror(in.execErrno);
+    result.driverPid = report->driverPid;
+    if (report->execErrno != 0) {
+        result.error = "Cannot execute " + launch.program + ": " + std::strerror(report->execErrno);
         return result;
     }
-    result.driverStartTicks = processStartTicks(in.driverPid).value_or(0);
+    result.driverStartTicks = processStartTicks(report->driverPid).value_or(0);
     return result;
 }
 

@@ -10,12 +10,13 @@
 #include "service/EventBus.h"
 #include "service/EventRoutes.h"
 #include "service/LogRoutes.h"
+#include "service/RandomIds.h"
 #include "service/RunLauncher.h"
 #include "service/RunScheduler.h"
 #include "service/ServiceMetrics.h"
 #include "service/SparkSubmitCommand.h"
 #include "service/StatementExecutor.h"
-#include "service/Storage.h"
+#include "service/Stores.h"
 
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
@@ -68,10 +69,10 @@ std::string signalName(int signal) {
 
 } // namespace
 
-RunManager::RunManager(Storage& storage, EventBus& events, const ServeOptions& options)
-    : m_storage(storage)
+RunManager::RunManager(Stores& stores, EventBus& events, const ServeOptions& options)
+    : m_stores(stores)
     , m_events(events)
-    , m_runs(storage.database())
+    , m_runs(stores.runs())
     // Absolute, because drivers and their monitors run in the run directory.
     , m_resolver(std::filesystem::absolute(options.dataDir).string(), options.s3Map)
     , m_dataDir(std::filesystem::absolute(options.dataDir).string())
@@ -220,7 +221,7 @@ void RunManager::schedule() {
     const auto running = m_runs.withStatus(JobRunStatus::Running);
     const auto plan =
         RunScheduler::plan(queued, running, [this](const std::string& project, const std::string& name) {
-            const auto cluster = m_storage.findCluster(project, name);
+            const auto cluster = m_stores.clusters().findCluster(project, name);
             return cluster ? std::optional<int>(cluster->maxOcu) : std::nullopt;
         });
     std::map<std::string, const RunRecord*> byId;
@@ -242,7 +243,7 @@ void RunManager::schedule() {
 }
 
 void RunManager::launch(RunRecord record) {
-    const auto job = m_storage.findJob(record.projectUid, record.run.jobName);
+    const auto job = m_stores.jobs().findJob(record.projectUid, record.run.jobName);
     if (!job || job->jobId != record.run.jobId) {
         endRun(record, JobRunStatus::Failed, "Job " + record.run.jobName + " no longer exists");
         return;
@@ -259,7 +260,7 @@ void RunManager::launch(RunRecord record) {
         endRun(record, JobRunStatus::Failed, resolved.error);
         return;
     }
-    const auto cluster = m_storage.findCluster(record.projectUid, record.cluster);
+    const auto cluster = m_stores.clusters().findCluster(record.projectUid, record.cluster);
 
     DriverCommandInput input;
     input.type = job->type;
@@ -270,7 +271,7 @@ void RunManager::launch(RunRecord record) {
     input.runId = record.run.jobRunId;
     const auto effective =
         EffectiveConfig::resolve(cluster ? cluster->with : ConfigPairs{}, job->parameters,
-                                 m_storage.projectSettings(record.projectUid), record.run.jobRunId);
+                                 m_stores.projects().projectSettings(record.projectUid), record.run.jobRunId);
     for (const auto& [key, resolvedValue] : effective.spark)
         if (resolvedValue.source == Provenance::PlatformDefault ||
             resolvedValue.source == Provenance::Cluster)
@@ -374,9 +375,9 @@ void RunManager::applyRetention() {
 // The new state and its event in one commit (one fsync, and a reader never sees one without the
 // other), then the event waiters are woken.
 void RunManager::save(const RunRecord& record) {
-    m_storage.database().transaction([&] {
+    m_stores.unitOfWork().run([&] {
         m_runs.update(record);
-        m_storage.appendEvent(record.projectUid, statusEvent(record));
+        m_stores.events().appendEvent(record.projectUid, statusEvent(record));
     });
     m_events.wake(record.projectUid);
 }
@@ -391,8 +392,8 @@ ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatemen
     std::optional<ServiceMetrics::AdmissionRefusal> refusal;
     ApiStatus status;
     try {
-        status = m_storage.database().transaction([&]() -> ApiStatus {
-            const auto job = m_storage.findJob(project, statement.name);
+        status = m_stores.unitOfWork().run([&]() -> ApiStatus {
+            const auto job = m_stores.jobs().findJob(project, statement.name);
             if (!job)
                 return ApiStatus::failed(jobNotFoundMessage(statement.name));
             if (job->maxConcurrentRuns > 1 && !key) {
@@ -411,7 +412,7 @@ ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatemen
                 }
             }
             const RunLimit limit =
-                effectiveRunLimit(job->maxConcurrentRuns, m_storage.projectSettings(project));
+                effectiveRunLimit(job->maxConcurrentRuns, m_stores.projects().projectSettings(project));
             const int active = m_runs.countActive(project, job->jobId);
             if (active >= limit.value) {
                 refusal = ServiceMetrics::AdmissionRefusal::MaxConcurrentRuns;
@@ -426,7 +427,7 @@ ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatemen
             RunRecord record;
             record.projectUid = project;
             record.cluster = job->cluster;
-            record.run.jobRunId = Storage::randomUuid();
+            record.run.jobRunId = RandomIds::randomUuid();
             record.run.jobName = job->name;
             record.run.jobId = job->jobId;
             record.run.status = JobRunStatus::Queued;
@@ -436,7 +437,7 @@ ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatemen
             record.run.arguments = std::move(overridden.effective);
             record.run.queuedAt = timestampNow();
             m_runs.insert(record);
-            m_storage.appendEvent(project, statusEvent(record));
+            m_stores.events().appendEvent(project, statusEvent(record));
             created = true;
             return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", record.run.jobRunId}}}});
         });
@@ -511,7 +512,7 @@ ApiStatus RunManager::showJobRuns(const RequestContext& context, const ShowJobRu
     if (statement.limit && *statement.limit < 1)
         return ApiStatus::failed("LIMIT must be at least 1");
     try {
-        if (statement.jobName && !m_storage.findJob(context.principal.projectUid, *statement.jobName))
+        if (statement.jobName && !m_stores.jobs().findJob(context.principal.projectUid, *statement.jobName))
             return ApiStatus::failed(jobNotFoundMessage(*statement.jobName));
         nlohmann::json runs = nlohmann::json::array();
         for (const auto& record : m_runs.list(context.principal.projectUid, statement.jobName,

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "service/ApplicationPathResolver.h"
-#include "service/RunStatements.h"
+#include "service/RunStatementHandler.h"
 #include "service/RunStore.h"
 #include "service/RunWakeup.h"
 #include "service/ServiceApp.h"
@@ -23,7 +23,7 @@ class EventRoutes;
 class HttpServer;
 class LogRoutes;
 class ServiceMetrics;
-class Storage;
+class Stores;
 struct ExitStatus;
 
 // Runs of Jobs (CONTRACT §4): admission (concurrency limit, idempotency keys, argument overrides)
@@ -32,9 +32,9 @@ struct ExitStatus;
 // cancels (TERM, then KILL after the grace period) and removes finished runs after the retention
 // period. Drivers survive the service; on start() the manager re-attaches to them from the runs
 // table and the per-run directories, and never starts a run twice (RunLauncher::launchState).
-class RunManager final : public RunStatements {
+class RunManager final : public RunStatementHandler {
 public:
-    RunManager(Storage& storage, EventBus& events, const ServeOptions& options);
+    RunManager(Stores& stores, EventBus& events, const ServeOptions& options);
     ~RunManager() override;
     RunManager(const RunManager&) = delete;
     RunManager& operator=(const RunManager&) = delete;
@@ -71,9 +71,9 @@ private:
     void applyRetention();
     void save(const RunRecord& record);
 
-    Storage& m_storage;
+    Stores& m_stores;
     EventBus& m_events;
-    RunStore m_runs;
+    RunStore& m_runs;
     std::atomic<ServiceMetrics*> m_metrics{nullptr};
     ApplicationPathResolver m_resolver;
     std::string m_dataDir;

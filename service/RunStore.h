@@ -1,7 +1,6 @@
 #pragma once
 
 #include "core/SparkJobRun.h"
-#include "service/SqliteDatabase.h"
 
 #include <cstdint>
 #include <map>
@@ -24,39 +23,33 @@ struct RunRecord final {
     std::string canceledBy; // who asked, for the CANCELED message (kept in launch_spec)
 };
 
-// SQL over the runs table (schema owned by Storage). Every call may join a surrounding
-// SqliteDatabase::transaction on the same thread.
-class RunStore final {
+// The runs: one row per run with what the launcher needs to find its driver again, scoped by project
+// where a method takes the project's uid. Every call joins the caller's UnitOfWork, if any.
+class RunStore {
 public:
-    explicit RunStore(SqliteDatabase& db)
-        : m_db(db) {}
+    virtual ~RunStore() = default;
 
-    void insert(const RunRecord& record);
+    virtual void insert(const RunRecord& record) = 0;
     // Writes every mutable column of the run (status, times, launcher bookkeeping, ...).
-    void update(const RunRecord& record);
-    void remove(const std::string& runId);
+    virtual void update(const RunRecord& record) = 0;
+    virtual void remove(const std::string& runId) = 0;
     // Whether any project has a run with this id.
-    bool exists(const std::string& runId);
+    virtual bool exists(const std::string& runId) = 0;
 
-    std::optional<RunRecord> find(const std::string& projectUid, const std::string& runId);
+    virtual std::optional<RunRecord> find(const std::string& projectUid, const std::string& runId) = 0;
     // Newest first.
-    std::vector<RunRecord> list(const std::string& projectUid, const std::optional<std::string>& jobName,
-                                bool activeOnly, std::optional<std::int64_t> limit);
-    int countActive(const std::string& projectUid, const std::string& jobId);
+    virtual std::vector<RunRecord> list(const std::string& projectUid,
+                                        const std::optional<std::string>& jobName, bool activeOnly,
+                                        std::optional<std::int64_t> limit) = 0;
+    virtual int countActive(const std::string& projectUid, const std::string& jobId) = 0;
     // Every project's runs: status (wire name) -> how many.
-    std::map<std::string, std::int64_t> countByStatus();
-    std::optional<RunRecord> findActiveByKey(const std::string& projectUid, const std::string& jobId,
-                                             const std::string& idempotencyKey);
+    virtual std::map<std::string, std::int64_t> countByStatus() = 0;
+    virtual std::optional<RunRecord> findActiveByKey(const std::string& projectUid, const std::string& jobId,
+                                                     const std::string& idempotencyKey) = 0;
     // Every project's runs in that status, oldest first (FIFO).
-    std::vector<RunRecord> withStatus(JobRunStatus status);
+    virtual std::vector<RunRecord> withStatus(JobRunStatus status) = 0;
     // Finished runs that ended before `cutoff` (ISO text).
-    std::vector<RunRecord> endedBefore(const std::string& cutoff);
-
-private:
-    std::vector<RunRecord> select(const std::string& where, const std::vector<std::string>& args,
-                                  const std::string& tail = {});
-
-    SqliteDatabase& m_db;
+    virtual std::vector<RunRecord> endedBefore(const std::string& cutoff) = 0;
 };
 
 } // namespace jobdeck

@@ -9,8 +9,8 @@
 #include "service/RetentionSweeper.h"
 #include "service/RunManager.h"
 #include "service/ServiceMetrics.h"
+#include "service/SqliteStores.h"
 #include "service/StatementExecutor.h"
-#include "service/Storage.h"
 #include "service/SystemdNotifier.h"
 #include "service/WalIndexFaults.h"
 
@@ -62,14 +62,14 @@ ListenAddress parseListen(const std::string& listen) {
 }
 
 // GET /v1/health (whether the database answers) and GET /metrics: no credentials, no names.
-void registerOperationalRoutes(HttpServer& server, Storage& storage, RunManager& runs,
+void registerOperationalRoutes(HttpServer& server, Stores& stores, RunManager& runs,
                                const ServiceMetrics& metrics) {
-    server.addRoute("GET", "/v1/health", [&storage](const HttpRequest& request, const Responder& respond) {
+    server.addRoute("GET", "/v1/health", [&stores](const HttpRequest& request, const Responder& respond) {
         if (request.path != "/v1/health") {
             respond(HttpResponse::error(404, "Not found: " + request.path));
             return;
         }
-        if (const auto reason = storage.unavailableReason()) {
+        if (const auto reason = stores.unavailableReason()) {
             spdlog::warn("health: {}", *reason);
             respond(HttpResponse::error(503, "Database unavailable: " + *reason));
             return;
@@ -174,13 +174,13 @@ int ServiceApp::run() {
     const DataDirLock lock(m_options.dataDir);
     // From here on a fault in SQLite's mapped WAL index becomes an error, not the end of the process.
     WalIndexFaults::install();
-    // Before the storage and after it: the storage's last group commit is still timed.
+    // Before the stores and after them: their last group commit is still timed.
     ServiceMetrics metrics;
     SqliteDatabase::setStatementTimer(&metrics);
     struct TimerReset {
         ~TimerReset() { SqliteDatabase::setStatementTimer(nullptr); }
     } timerReset;
-    auto storage = Storage::open(databaseUrl);
+    const auto stores = SqliteStores::open(databaseUrl);
 
     HttpServerOptions httpOptions;
     httpOptions.address = where.host;
@@ -202,27 +202,28 @@ int ServiceApp::run() {
     const unsigned cores = std::thread::hardware_concurrency();
     httpOptions.ioThreads = cores > 2 ? cores - 1 : 1;
     HttpServer server(
-        httpOptions, [&storage](std::string_view projectUid, std::string_view key, std::string_view secret) {
-            Caller caller;
-            auto principal = storage->authenticate(projectUid, key, secret, &caller.changeStamp);
+        httpOptions, [&stores](std::string_view projectUid, std::string_view key, std::string_view secret) {
+            RequestContext context;
+            auto principal = stores->keys().authenticate(projectUid, key, secret, &context.changeStamp);
             if (!principal)
-                return std::optional<Caller>();
-            caller.principal = std::move(*principal);
-            return std::optional<Caller>(std::move(caller));
+                return std::optional<RequestContext>();
+            context.principal = std::move(*principal);
+            return std::optional<RequestContext>(std::move(context));
         });
     server.listen();
 
-    EventBus events(*storage);
-    StatementExecutor executor(*storage, events);
-    RequestRegistry registry(*storage, server.ioContext(), m_options.statusRetention);
+    EventBus events(stores->events());
+    StatementExecutor executor(*stores, events);
+    RequestRegistry registry(stores->statuses(), server.ioContext(), m_options.statusRetention);
     const RetentionSweeper sweeper(
-        *storage, {m_options.statusRetention, m_options.auditRetention, m_options.retentionSweepInterval});
+        stores->statuses(), stores->audit(),
+        {m_options.statusRetention, m_options.auditRetention, m_options.retentionSweepInterval});
     HttpStatementRoutes statements(executor, registry, server);
     statements.registerRoutes();
-    RunManager runs(*storage, events, m_options);
-    executor.setRunStatements(&runs);
+    RunManager runs(*stores, events, m_options);
+    executor.setRunStatementHandler(&runs);
     runs.registerRoutes(server);
-    registerOperationalRoutes(server, *storage, runs, metrics);
+    registerOperationalRoutes(server, *stores, runs, metrics);
     executor.setMetrics(&metrics);
     runs.setMetrics(&metrics);
     server.setAnswerObserver([&metrics](const AnsweredRequest& answer) {
@@ -254,7 +255,7 @@ int ServiceApp::run() {
     // Audit entries and statuses of the last reads are on disk before the process ends.
     registry.storeRemembered();
     try {
-        storage->flushDeferred();
+        stores->flushDeferred();
     } catch (const std::exception& e) {
         throw std::runtime_error(std::string("stopped, but the last audit entries and request statuses could "
                                              "not be written: ") +

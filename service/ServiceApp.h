@@ -57,7 +57,7 @@ void refuseEmptyDatabase(const std::string& dataDir, const std::string& database
 // The database URL the options stand for ("sqlite:<dataDir>/jobdeck.db" by default).
 std::string databaseUrlFor(const std::string& dataDir, const std::string& databaseUrl);
 
-// The composition root of jobdeckd: storage, event bus, statement executor, runs and the HTTP
+// The composition root of jobdeckd: stores, event bus, statement executor, runs and the HTTP
 // server, wired together; serves until SIGTERM or SIGINT, then shuts down gracefully.
 class ServiceApp final {
 public:

@@ -165,6 +165,10 @@ std::optional<std::int64_t> SqliteDatabase::Query::optionalInt64(int column) con
     return int64(column);
 }
 
+TimePoint SqliteDatabase::Query::timestamp(int column) const {
+    return parseTimestamp(text(column)).value_or(TimePoint{});
+}
+
 std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mode mode) {
     if (path.empty())
         throw DatabaseError("Cannot open the database: no path given");

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/Timestamp.h"
+
 #include <sqlite3.h>
 
 #include <atomic>
@@ -85,6 +87,8 @@ public:
         std::string blob(int column) const;
         std::optional<std::string> optionalText(int column) const;
         std::optional<std::int64_t> optionalInt64(int column) const;
+        // A time stored as formatTimestamp() text; the epoch when it does not parse.
+        TimePoint timestamp(int column) const;
 
     private:
         friend class SqliteDatabase;

@@ -7,9 +7,9 @@
 #include "core/StatementParser.h"
 #include "core/StatementPrinter.h"
 #include "service/EventBus.h"
-#include "service/RunStatements.h"
+#include "service/RunStatementHandler.h"
 #include "service/ServiceMetrics.h"
-#include "service/Storage.h"
+#include "service/Stores.h"
 
 #include <spdlog/spdlog.h>
 
@@ -35,12 +35,12 @@ void scrub(ApiStatus& status, const std::vector<std::string>& secrets) {
 
 } // namespace
 
-StatementExecutor::StatementExecutor(Storage& storage, EventBus& events)
-    : m_storage(storage)
+StatementExecutor::StatementExecutor(Stores& stores, EventBus& events)
+    : m_stores(stores)
     , m_events(events)
-    , m_repeatedWrites(storage) {}
+    , m_repeatedWrites(stores.writeKeys()) {}
 
-void StatementExecutor::setRunStatements(RunStatements* runs) {
+void StatementExecutor::setRunStatementHandler(RunStatementHandler* runs) {
     m_runs.store(runs);
 }
 
@@ -140,14 +140,14 @@ StatusJson StatementExecutor::executePrepared(const RequestContext& context,
             answer = describeJobCached(context, *describe, auditText);
         } else if (std::holds_alternative<ShowJobsStatement>(*parsed.statement)) {
             try {
-                const Storage::ReadScope snapshot(m_storage);
+                const auto snapshot = m_stores.unitOfWork().snapshot();
                 answer = showJobs(context); // names no secret of the statement: nothing to scrub
             } catch (const std::exception& e) {
                 answer = StatusJson(failedInternally(context, auditText, e));
             }
         } else {
             try {
-                const Storage::ReadScope snapshot(m_storage);
+                const auto snapshot = m_stores.unitOfWork().snapshot();
                 status = dispatchGuarded(context, *parsed.statement, auditText);
             } catch (const std::exception& e) {
                 status = failedInternally(context, auditText, e);
@@ -168,7 +168,7 @@ StatusJson StatementExecutor::executePrepared(const RequestContext& context,
         // The change, its events, its audit entry and its status commit together: one durable write.
         try {
             t_eventsRecorded = false;
-            StatusJson answer = m_storage.database().transaction([&] {
+            StatusJson answer = m_stores.unitOfWork().run([&] {
                 ApiStatus result = dispatch(context, *parsed.statement);
                 scrub(result, masked.secrets);
                 StatusJson committed(result);
@@ -185,8 +185,7 @@ StatusJson StatementExecutor::executePrepared(const RequestContext& context,
     scrub(status, masked.secrets);
     StatusJson answer(status);
     try {
-        m_storage.database().transaction(
-            [&] { writeAudit(context, auditText, answer, Durability::Durable); });
+        m_stores.unitOfWork().run([&] { writeAudit(context, auditText, answer, Durability::Durable); });
     } catch (const std::exception& e) {
         spdlog::error("Could not write the audit entry for request {}: {}", context.requestId, e.what());
     }
@@ -205,7 +204,8 @@ StatusJson StatementExecutor::describeJobCached(const RequestContext& context,
                                                 const std::string& auditText) {
     // The stamp is read before the job, so an entry is never older than the stamp it is kept under.
     // The one read when the request was authenticated will do: what was committed before is in it.
-    const std::uint64_t stamp = context.changeStamp != 0 ? context.changeStamp : m_storage.changeStamp();
+    const std::uint64_t stamp =
+        context.changeStamp != 0 ? context.changeStamp : m_stores.changeStamp().current();
     // Built in a buffer of the thread's: a cached answer costs no allocation for its key.
     thread_local std::string key;
     key.assign(context.principal.projectUid);
@@ -219,7 +219,7 @@ StatusJson StatementExecutor::describeJobCached(const RequestContext& context,
     }
     ApiStatus status;
     try {
-        const Storage::ReadScope snapshot(m_storage);
+        const auto snapshot = m_stores.unitOfWork().snapshot();
         status = describeJob(context, statement);
     } catch (const std::exception& e) {
         return StatusJson(failedInternally(context, auditText, e));
@@ -272,7 +272,7 @@ ApiStatus StatementExecutor::dispatch(const RequestContext& context, const State
             else if constexpr (std::is_same_v<T, ShowAuditLogStatement>)
                 return showAuditLog(context, s);
             else {
-                RunStatements* runs = m_runs.load();
+                RunStatementHandler* runs = m_runs.load();
                 if (!runs)
                     return ApiStatus::failed("Runs are not available on this service");
                 if constexpr (std::is_same_v<T, RunJobStatement>)
@@ -296,7 +296,7 @@ void StatementExecutor::recordJobEvent(const RequestContext& context, std::strin
     event.type = std::string(type);
     event.jobName = jobName;
     event.at = timestampNow();
-    m_storage.appendEvent(context.principal.projectUid, event);
+    m_stores.events().appendEvent(context.principal.projectUid, event);
     t_eventsRecorded = true;
 }
 
@@ -314,15 +314,15 @@ void StatementExecutor::writeAudit(const RequestContext& context, std::string_vi
     entry.headers = context.clientHeaders;
     maskAudit(entry);
     if (durability == Durability::Deferred) {
-        m_storage.deferAudit(std::move(entry));
+        m_stores.audit().deferAudit(std::move(entry));
         return;
     }
-    m_storage.appendAudit(entry);
+    m_stores.audit().appendAudit(entry);
     if (context.requestId.empty())
         return;
-    m_storage.saveRequestStatus(context.principal.projectUid, context.requestId, status);
+    m_stores.statuses().saveRequestStatus(context.principal.projectUid, context.requestId, status);
     if (!context.writeKeyHash.empty() && context.idempotencyKey)
-        RepeatedWrites::record(m_storage, context.principal.projectUid, *context.idempotencyKey,
+        RepeatedWrites::record(m_stores.writeKeys(), context.principal.projectUid, *context.idempotencyKey,
                                context.writeKeyHash, context.requestId);
 }
 

@@ -4,6 +4,7 @@
 #include "core/Statement.h"
 #include "service/Principal.h"
 #include "service/RepeatedWrites.h"
+#include "service/RequestContext.h"
 #include "service/StatusJson.h"
 #include "service/TextHash.h"
 
@@ -23,34 +24,21 @@
 namespace jobdeck {
 
 class EventBus;
-class RunStatements;
+class RunStatementHandler;
 class ServiceMetrics;
-class Storage;
-
-// Who asks and how: passed through to the run statements and recorded in the audit log.
-struct RequestContext final {
-    Principal principal;
-    // Storage::changeStamp() read for this request before anything it reads (its Caller's), else 0:
-    // then the DESCRIBE JOB cache reads it itself. Never carried over to another request.
-    std::uint64_t changeStamp = 0;
-    std::string requestId; // when set, execute() stores the request's final status under it
-    std::optional<std::string> idempotencyKey;
-    // Set by claimIdempotencyKey for the first write (other than RUN JOB) sent with its key: execute()
-    // records the key with the request's status (RepeatedWrites).
-    std::string writeKeyHash;
-    std::map<std::string, std::string> clientHeaders; // x-onehouse-* (account-uid, link-uid, region, uuid)
-};
+class Stores;
 
 // Executes one statement of CONTRACT §2 for a principal: parse (INVALID with the parser's message when it
 // does not parse), role check (FAILED "Permission denied: <role> cannot <action>"), execution scoped to the
 // principal's project, and an audit entry with secrets masked, whatever the outcome. Jobs, clusters and the
-// project are handled here; the four run statements go to the RunStatements set with setRunStatements().
+// project are handled here; the four run statements go to the RunStatementHandler set with
+// setRunStatementHandler().
 // Synchronous and thread-safe: called concurrently from the HTTP worker pool.
 //
 // Durability: a statement that may change something (and one refused or invalid, which the audit log
 // must not lose) commits its change, its audit entry and its final status in one transaction, so one
 // fsync covers all three and an acknowledged statement survives kill -9. A read (isReadStatement) writes
-// nothing before it answers: its audit entry goes to Storage's deferred writes, committed in a group
+// nothing before it answers: its audit entry goes to the audit store's deferred writes, committed in a group
 // within DeferredWrites' interval, before any later durable write and before the audit is read; its
 // status is not stored (StatusRecord::NotStored), RequestRegistry decides whether it needs to be.
 class StatementExecutor final {
@@ -58,11 +46,11 @@ public:
     // Logs an unexpected exception and gives the FAILED status that answers it, naming no internals.
     static ApiStatus failedInternally(const RequestContext& context, std::string_view auditText,
                                       const std::exception& e);
-    StatementExecutor(Storage& storage, EventBus& events);
+    StatementExecutor(Stores& stores, EventBus& events);
 
     // Until set, RUN JOB, DESCRIBE JOB_RUN, CANCEL JOB_RUN and SHOW JOB_RUNS fail with
     // "Runs are not available on this service". The object must outlive the executor's use of it.
-    void setRunStatements(RunStatements* runs);
+    void setRunStatementHandler(RunStatementHandler* runs);
     // Counts every executed statement by kind and outcome there; null (the default): not counted.
     void setMetrics(ServiceMetrics* metrics) { m_metrics.store(metrics); }
 
@@ -103,7 +91,7 @@ private:
     StatusJson executePrepared(const RequestContext& context, const std::shared_ptr<const Prepared>& prepared,
                                StatusRecord* record);
     // DESCRIBE JOB answers are kept per project and job, serialized, as long as nothing was committed
-    // to the database since (Storage::changeStamp()): a change of the job, of its runs or of the
+    // to the database since (ChangeStamp): a change of the job, of its runs or of the
     // project's settings, by this process or another, makes the next DESCRIBE read the job again.
     StatusJson describeJobCached(const RequestContext& context, const DescribeJobStatement& statement,
                                  const std::string& auditText);
@@ -150,10 +138,10 @@ private:
         StatusJson answer;
     };
 
-    Storage& m_storage;
+    Stores& m_stores;
     EventBus& m_events;
     RepeatedWrites m_repeatedWrites;
-    std::atomic<RunStatements*> m_runs{nullptr};
+    std::atomic<RunStatementHandler*> m_runs{nullptr};
     std::atomic<ServiceMetrics*> m_metrics{nullptr};
     std::mutex m_cacheMutex;
     std::unordered_map<std::string, std::shared_ptr<const Prepared>, TextHash, std::equal_to<>> m_prepared;

@@ -1,5 +1,5 @@
 // Credentials and roles (CONTRACT §1) against the real jobdeckd.
-#include "service/Storage.h"
+#include "service/SqliteStores.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -110,8 +110,8 @@ private slots:
                      runStatement(m_service, doomed, QStringLiteral("SHOW JOBS")).value("apiStatus", "")),
                  QStringLiteral("API_OPERATION_STATUS_SUCCESS"));
         {
-            auto storage = Storage::open("sqlite:" + m_service.dataDir().toStdString() + "/jobdeck.db");
-            QVERIFY(storage->revokeKey(doomed.apiKey.toStdString()));
+            auto stores = SqliteStores::open("sqlite:" + m_service.dataDir().toStdString() + "/jobdeck.db");
+            QVERIFY(stores->keys().revokeKey(doomed.apiKey.toStdString()));
         }
         const HttpResult result =
             request(m_service.url(QStringLiteral("/v1/resource/")), "POST", showJobs(), doomed.headers());

@@ -1,8 +1,8 @@
 // What one hostile or broken client sends must never reach another client, the audit log's other
 // entries, the status of another request or the log's line structure (the real jobdeckd, loopback).
 #include "core/Utf8.h"
+#include "service/SqliteStores.h"
 #include "service/StatementExecutor.h"
-#include "service/Storage.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -210,15 +210,16 @@ private slots:
     void unknownKeyAndWrongSecretDoTheSameWork() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        auto storage = Storage::open(dir.filePath(QStringLiteral("jobdeck.db")).toStdString());
-        const CreatedKey key = storage->createKey("p", Role::Viewer);
-        QVERIFY(storage->authenticate(key.projectUid, key.apiKey, key.apiSecret)); // now cached
+        auto stores = SqliteStores::open(dir.filePath(QStringLiteral("jobdeck.db")).toStdString());
+        const CreatedKey key = stores->keys().createKey("p", Role::Viewer);
+        QVERIFY(stores->keys().authenticate(key.projectUid, key.apiKey, key.apiSecret)); // now cached
         const std::string wrong(key.apiSecret.size(), '0');
         auto cost = [&](const std::string& apiKey) {
-            const auto lookups = storage->keyLookups();
-            const auto hashes = storage->secretComparisons();
-            const bool ok = storage->authenticate(key.projectUid, apiKey, wrong).has_value();
-            return std::tuple(ok, storage->keyLookups() - lookups, storage->secretComparisons() - hashes);
+            const auto lookups = stores->keys().keyLookups();
+            const auto hashes = stores->keys().secretComparisons();
+            const bool ok = stores->keys().authenticate(key.projectUid, apiKey, wrong).has_value();
+            return std::tuple(ok, stores->keys().keyLookups() - lookups,
+                              stores->keys().secretComparisons() - hashes);
         };
         const auto knownKey = cost(key.apiKey);
         const auto unknownKey = cost(std::string(key.apiKey.size(), '0'));

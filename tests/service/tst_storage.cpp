@@ -1,8 +1,8 @@
-// Storage, SqliteDatabase and EventBus in-process, on a temporary data directory.
+// The SQLite stores, SqliteDatabase and EventBus in-process, on a temporary data directory.
 #include "service/EventBus.h"
 #include "service/RequestRegistry.h"
+#include "service/SqliteStores.h"
 #include "service/StatementExecutor.h"
-#include "service/Storage.h"
 
 #include <boost/asio/io_context.hpp>
 
@@ -40,9 +40,9 @@ AuditEntry auditEntry(const std::string& projectUid, const std::string& statemen
     return e;
 }
 
-std::vector<std::string> auditStatements(Storage& storage, const std::string& projectUid) {
+std::vector<std::string> auditStatements(AuditStore& audit, const std::string& projectUid) {
     std::vector<std::string> statements;
-    for (const auto& entry : storage.recentAudit(projectUid, 100))
+    for (const auto& entry : audit.recentAudit(projectUid, 100))
         statements.push_back(entry.statement);
     return statements;
 }
@@ -62,9 +62,9 @@ class TestStorage final : public QObject {
 private slots:
     void createsTheSchemaAtOpen() {
         QTemporaryDir dir;
-        auto storage = Storage::open("sqlite:" + dbPath(dir));
-        auto& db = storage->database();
-        QCOMPARE(scalar(db, "SELECT version FROM schema_version"), Storage::schemaVersion());
+        auto stores = SqliteStores::open("sqlite:" + dbPath(dir));
+        auto& db = stores->database();
+        QCOMPARE(scalar(db, "SELECT version FROM schema_version"), SqliteStores::schemaVersion());
         for (const char* table :
              {"projects", "api_keys", "jobs", "clusters", "runs", "requests", "audit", "events"})
             QVERIFY2(
@@ -82,23 +82,23 @@ private slots:
         QTemporaryDir dir;
         std::string uid;
         {
-            auto storage = Storage::open(dbPath(dir)); // a plain path works as well
-            uid = storage->createKey("alpha", Role::Admin).projectUid;
+            auto stores = SqliteStores::open(dbPath(dir)); // a plain path works as well
+            uid = stores->keys().createKey("alpha", Role::Admin).projectUid;
         }
-        auto storage = Storage::open("sqlite:" + dbPath(dir));
-        QCOMPARE(storage->findProjectUidByName("alpha").value_or(""), uid);
-        QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM schema_version"), 1);
+        auto stores = SqliteStores::open("sqlite:" + dbPath(dir));
+        QCOMPARE(stores->projects().findProjectUidByName("alpha").value_or(""), uid);
+        QCOMPARE(scalar(stores->database(), "SELECT count(*) FROM schema_version"), 1);
     }
 
     void refusesANewerSchemaAndLeavesItAlone() {
         QTemporaryDir dir;
         {
-            auto storage = Storage::open("sqlite:" + dbPath(dir));
-            storage->database().execute("UPDATE schema_version SET version = ?",
-                                        Storage::schemaVersion() + 5);
+            auto stores = SqliteStores::open("sqlite:" + dbPath(dir));
+            stores->database().execute("UPDATE schema_version SET version = ?",
+                                       SqliteStores::schemaVersion() + 5);
         }
         try {
-            Storage::open("sqlite:" + dbPath(dir));
+            SqliteStores::open("sqlite:" + dbPath(dir));
             QFAIL("a newer schema was accepted");
         } catch (const DatabaseError& e) {
             const std::string message = e.what();
@@ -106,15 +106,15 @@ private slots:
             QVERIFY2(message.find("was not changed") != std::string::npos, e.what());
         }
         auto db = SqliteDatabase::open(dbPath(dir));
-        QCOMPARE(scalar(*db, "SELECT version FROM schema_version"), Storage::schemaVersion() + 5);
+        QCOMPARE(scalar(*db, "SELECT version FROM schema_version"), SqliteStores::schemaVersion() + 5);
     }
 
     void refusesUnsupportedUrls() {
-        QVERIFY_THROWS_EXCEPTION(DatabaseError, Storage::open("postgresql://localhost/jobdeck"));
-        QVERIFY_THROWS_EXCEPTION(DatabaseError, Storage::open("mysql://localhost/jobdeck"));
-        QVERIFY_THROWS_EXCEPTION(DatabaseError, Storage::open("sqlite:"));
+        QVERIFY_THROWS_EXCEPTION(DatabaseError, SqliteStores::open("postgresql://localhost/jobdeck"));
+        QVERIFY_THROWS_EXCEPTION(DatabaseError, SqliteStores::open("mysql://localhost/jobdeck"));
+        QVERIFY_THROWS_EXCEPTION(DatabaseError, SqliteStores::open("sqlite:"));
         try {
-            Storage::open("postgresql://localhost/jobdeck");
+            SqliteStores::open("postgresql://localhost/jobdeck");
         } catch (const DatabaseError& e) {
             QVERIFY2(std::string(e.what()).find("not supported in this build") != std::string::npos,
                      e.what());
@@ -127,18 +127,18 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(QByteArray(4096, 'x'));
         file.close();
-        QVERIFY_THROWS_EXCEPTION(DatabaseError, Storage::open(dbPath(dir)));
+        QVERIFY_THROWS_EXCEPTION(DatabaseError, SqliteStores::open(dbPath(dir)));
     }
 
     void authenticatesOnlyTheRightSecret() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const CreatedKey key = storage->createKey("alpha", Role::Operator);
+        auto stores = SqliteStores::open(dbPath(dir));
+        const CreatedKey key = stores->keys().createKey("alpha", Role::Operator);
         QCOMPARE(key.apiKey.size(), std::size_t(32));
         QCOMPARE(key.apiSecret.size(), std::size_t(64));
         QCOMPARE(key.projectUid.size(), std::size_t(36));
 
-        const auto principal = storage->authenticate(key.projectUid, key.apiKey, key.apiSecret);
+        const auto principal = stores->keys().authenticate(key.projectUid, key.apiKey, key.apiSecret);
         QVERIFY(principal);
         QCOMPARE(principal->projectUid, key.projectUid);
         QCOMPARE(principal->projectName, std::string("alpha"));
@@ -147,46 +147,46 @@ private slots:
 
         std::string wrong = key.apiSecret;
         wrong.back() = wrong.back() == '0' ? '1' : '0';
-        QVERIFY(!storage->authenticate(key.projectUid, key.apiKey, wrong));
-        QVERIFY(!storage->authenticate(key.projectUid, key.apiKey, ""));
-        QVERIFY(!storage->authenticate(key.projectUid, "unknown", key.apiSecret));
-        QVERIFY(!storage->authenticate("other-project", key.apiKey, key.apiSecret));
+        QVERIFY(!stores->keys().authenticate(key.projectUid, key.apiKey, wrong));
+        QVERIFY(!stores->keys().authenticate(key.projectUid, key.apiKey, ""));
+        QVERIFY(!stores->keys().authenticate(key.projectUid, "unknown", key.apiSecret));
+        QVERIFY(!stores->keys().authenticate("other-project", key.apiKey, key.apiSecret));
 
         // The secret is not stored, only a salted hash of it.
-        auto q = storage->database().query("SELECT count(*) FROM api_keys WHERE secret_hash = ? OR salt = ?",
-                                           key.apiSecret, key.apiSecret);
+        auto q = stores->database().query("SELECT count(*) FROM api_keys WHERE secret_hash = ? OR salt = ?",
+                                          key.apiSecret, key.apiSecret);
         q.step();
         QCOMPARE(q.integer(0), 0);
     }
 
     void everyAuthenticationPathComparesTheSecret() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const CreatedKey key = storage->createKey("alpha", Role::Viewer);
-        const auto before = storage->secretComparisons();
-        storage->authenticate(key.projectUid, key.apiKey, key.apiSecret); // right
-        storage->authenticate(key.projectUid, key.apiKey, "nope");        // wrong secret
-        storage->authenticate(key.projectUid, "no-such-key", "nope");     // unknown key
-        storage->authenticate("no-such-project", key.apiKey, key.apiSecret);
-        QVERIFY(storage->revokeKey(key.apiKey));
-        QVERIFY(!storage->authenticate(key.projectUid, key.apiKey, key.apiSecret)); // revoked
-        QCOMPARE(storage->secretComparisons() - before, std::uint64_t(5));
+        auto stores = SqliteStores::open(dbPath(dir));
+        const CreatedKey key = stores->keys().createKey("alpha", Role::Viewer);
+        const auto before = stores->keys().secretComparisons();
+        stores->keys().authenticate(key.projectUid, key.apiKey, key.apiSecret); // right
+        stores->keys().authenticate(key.projectUid, key.apiKey, "nope");        // wrong secret
+        stores->keys().authenticate(key.projectUid, "no-such-key", "nope");     // unknown key
+        stores->keys().authenticate("no-such-project", key.apiKey, key.apiSecret);
+        QVERIFY(stores->keys().revokeKey(key.apiKey));
+        QVERIFY(!stores->keys().authenticate(key.projectUid, key.apiKey, key.apiSecret)); // revoked
+        QCOMPARE(stores->keys().secretComparisons() - before, std::uint64_t(5));
     }
 
     void revokedKeysAreRefusedOthersStillWork() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const CreatedKey a = storage->createKey("alpha", Role::Admin);
-        const CreatedKey b = storage->createKey("alpha", Role::Viewer);
+        auto stores = SqliteStores::open(dbPath(dir));
+        const CreatedKey a = stores->keys().createKey("alpha", Role::Admin);
+        const CreatedKey b = stores->keys().createKey("alpha", Role::Viewer);
         QCOMPARE(a.projectUid, b.projectUid); // the project is created once
-        QVERIFY(storage->revokeKey(a.apiKey));
-        QVERIFY(!storage->revokeKey("no-such-key"));
-        QVERIFY(!storage->authenticate(a.projectUid, a.apiKey, a.apiSecret));
-        const auto principal = storage->authenticate(b.projectUid, b.apiKey, b.apiSecret);
+        QVERIFY(stores->keys().revokeKey(a.apiKey));
+        QVERIFY(!stores->keys().revokeKey("no-such-key"));
+        QVERIFY(!stores->keys().authenticate(a.projectUid, a.apiKey, a.apiSecret));
+        const auto principal = stores->keys().authenticate(b.projectUid, b.apiKey, b.apiSecret);
         QVERIFY(principal);
         QVERIFY(principal->role == Role::Viewer);
-        QVERIFY(storage->createKey("beta", Role::Admin).projectUid != a.projectUid);
-        QVERIFY_THROWS_EXCEPTION(DatabaseError, storage->createKey("", Role::Admin));
+        QVERIFY(stores->keys().createKey("beta", Role::Admin).projectUid != a.projectUid);
+        QVERIFY_THROWS_EXCEPTION(DatabaseError, stores->keys().createKey("", Role::Admin));
     }
 
     void rolesHaveNames() {
@@ -198,45 +198,45 @@ private slots:
 
     void requestStatusesAreScopedByProject() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
-        const auto b = storage->createKey("beta", Role::Admin).projectUid;
-        storage->saveRequestStatus(a, "r1", StatusJson(ApiStatus::pending()));
-        storage->saveRequestStatus(a, "r1", StatusJson(ApiStatus::failed("nope")));
-        const auto found = storage->findRequestStatus(a, "r1");
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto a = stores->keys().createKey("alpha", Role::Admin).projectUid;
+        const auto b = stores->keys().createKey("beta", Role::Admin).projectUid;
+        stores->statuses().saveRequestStatus(a, "r1", StatusJson(ApiStatus::pending()));
+        stores->statuses().saveRequestStatus(a, "r1", StatusJson(ApiStatus::failed("nope")));
+        const auto found = stores->statuses().findRequestStatus(a, "r1");
         QVERIFY(found);
         QVERIFY(*found == ApiStatus::failed("nope"));
-        QVERIFY(!storage->findRequestStatus(b, "r1"));
+        QVERIFY(!stores->statuses().findRequestStatus(b, "r1"));
         // Another project cannot overwrite it either.
-        storage->saveRequestStatus(b, "r1", StatusJson(ApiStatus::success({})));
-        QVERIFY(*storage->findRequestStatus(a, "r1") == ApiStatus::failed("nope"));
+        stores->statuses().saveRequestStatus(b, "r1", StatusJson(ApiStatus::success({})));
+        QVERIFY(*stores->statuses().findRequestStatus(a, "r1") == ApiStatus::failed("nope"));
     }
 
     void projectSettingsRoundTrip() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto uid = storage->createKey("alpha", Role::Admin).projectUid;
-        QVERIFY(storage->projectSettings(uid) == ProjectSettings{});
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto uid = stores->keys().createKey("alpha", Role::Admin).projectUid;
+        QVERIFY(stores->projects().projectSettings(uid) == ProjectSettings{});
         ProjectSettings s;
         s.hudiConfigsEnabled = true;
         s.hudiConfigAllowlist = {"hoodie.datasource.meta.sync.", "hoodie.datasource.write.operation"};
         s.concurrentRunsEnabled = true;
         s.maxConcurrentRunsLimit = 4;
-        storage->saveProjectSettings(uid, s);
-        QVERIFY(storage->projectSettings(uid) == s);
+        stores->projects().saveProjectSettings(uid, s);
+        QVERIFY(stores->projects().projectSettings(uid) == s);
         s.hudiConfigAllowlist = {"hoodie.datasource.write.operation"};
-        storage->saveProjectSettings(uid, s);
-        QVERIFY(storage->projectSettings(uid) == s);
-        const auto project = storage->findProject(uid);
+        stores->projects().saveProjectSettings(uid, s);
+        QVERIFY(stores->projects().projectSettings(uid) == s);
+        const auto project = stores->projects().findProject(uid);
         QVERIFY(project);
         QCOMPARE(project->name, std::string("alpha"));
-        QVERIFY(!storage->findProject("nope"));
+        QVERIFY(!stores->projects().findProject("nope"));
     }
 
     void transactionsRollBackOnException() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        auto& db = storage->database();
+        auto stores = SqliteStores::open(dbPath(dir));
+        auto& db = stores->database();
         try {
             db.transaction([&] {
                 db.execute("INSERT INTO projects(uid, name, created_at) VALUES ('u', 'n', 'now')");
@@ -262,26 +262,27 @@ private slots:
 
     void concurrentWritersAllSucceed() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto uid = storage->createKey("alpha", Role::Admin).projectUid;
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto uid = stores->keys().createKey("alpha", Role::Admin).projectUid;
         std::vector<std::future<void>> writers;
         for (int t = 0; t < 4; ++t)
             writers.push_back(std::async(std::launch::async, [&, t] {
                 for (int i = 0; i < 25; ++i)
-                    storage->saveRequestStatus(uid, "r" + std::to_string(t) + "-" + std::to_string(i),
-                                               StatusJson(ApiStatus::success({})));
+                    stores->statuses().saveRequestStatus(uid,
+                                                         "r" + std::to_string(t) + "-" + std::to_string(i),
+                                                         StatusJson(ApiStatus::success({})));
             }));
         for (auto& w : writers)
             w.get();
-        QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM requests"), 100);
+        QCOMPARE(scalar(stores->database(), "SELECT count(*) FROM requests"), 100);
     }
 
     void eventsArePersistedInOrderPerProject() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
-        const auto b = storage->createKey("beta", Role::Admin).projectUid;
-        EventBus bus(*storage);
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto a = stores->keys().createKey("alpha", Role::Admin).projectUid;
+        const auto b = stores->keys().createKey("beta", Role::Admin).projectUid;
+        EventBus bus(stores->events());
         const auto s1 = bus.publish(a, jobEvent("JOB_CREATED", "j1"));
         const auto s2 = bus.publish(b, jobEvent("JOB_CREATED", "other"));
         const auto s3 = bus.publish(a, jobEvent("JOB_DELETED", "j1"));
@@ -299,9 +300,9 @@ private slots:
 
     void waitAnswersWhenTheWaitRunsOut() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
-        EventBus bus(*storage);
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto a = stores->keys().createKey("alpha", Role::Admin).projectUid;
+        EventBus bus(stores->events());
         std::promise<EventsPage> answered;
         auto future = answered.get_future();
         QElapsedTimer timer;
@@ -319,10 +320,10 @@ private slots:
 
     void waitWakesUpOnPublishOfItsProjectOnly() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
-        const auto b = storage->createKey("beta", Role::Admin).projectUid;
-        EventBus bus(*storage);
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto a = stores->keys().createKey("alpha", Role::Admin).projectUid;
+        const auto b = stores->keys().createKey("beta", Role::Admin).projectUid;
+        EventBus bus(stores->events());
         std::promise<EventsPage> answered;
         std::atomic<int> calls = 0;
         QElapsedTimer timer;
@@ -347,9 +348,9 @@ private slots:
 
     void waitAnswersAtOnceWhenEventsAreThere() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
-        EventBus bus(*storage);
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto a = stores->keys().createKey("alpha", Role::Admin).projectUid;
+        EventBus bus(stores->events());
         bus.publish(a, jobEvent("JOB_CREATED", "j1"));
         std::promise<EventsPage> answered;
         QElapsedTimer timer;
@@ -363,9 +364,9 @@ private slots:
 
     void stopAnswersPendingWaiters() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
-        EventBus bus(*storage);
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto a = stores->keys().createKey("alpha", Role::Admin).projectUid;
+        EventBus bus(stores->events());
         std::atomic<int> calls = 0;
         for (int i = 0; i < 3; ++i)
             bus.waitForEvents(a, 0, 60s, [&](EventsPage) { ++calls; });
@@ -381,12 +382,12 @@ private slots:
 
     void executorIsSafeUnderConcurrentStatements() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        EventBus bus(*storage);
-        StatementExecutor executor(*storage, bus);
-        const auto key = storage->createKey("alpha", Role::Operator);
+        auto stores = SqliteStores::open(dbPath(dir));
+        EventBus bus(stores->events());
+        StatementExecutor executor(*stores, bus);
+        const auto key = stores->keys().createKey("alpha", Role::Operator);
         RequestContext context;
-        context.principal = *storage->authenticate(key.projectUid, key.apiKey, key.apiSecret);
+        context.principal = *stores->keys().authenticate(key.projectUid, key.apiKey, key.apiSecret);
         QCOMPARE(
             executor.execute(context, "CREATE CLUSTER c TYPE = 'Spark' MAX_OCU = 1 MIN_OCU = 0").apiStatus(),
             ApiOperationStatus::Success);
@@ -426,10 +427,10 @@ private slots:
             }));
         for (auto& w : workers)
             QVERIFY(w.get());
-        QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM jobs"), 41);
-        storage->flushDeferred(); // the reads' entries are committed in groups
-        QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM audit"), 1 + 8 + 4 * 10 * 3);
-        QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM events WHERE type = 'JOB_CREATED'"), 41);
+        QCOMPARE(scalar(stores->database(), "SELECT count(*) FROM jobs"), 41);
+        stores->flushDeferred(); // the reads' entries are committed in groups
+        QCOMPARE(scalar(stores->database(), "SELECT count(*) FROM audit"), 1 + 8 + 4 * 10 * 3);
+        QCOMPARE(scalar(stores->database(), "SELECT count(*) FROM events WHERE type = 'JOB_CREATED'"), 41);
         // Run statements without a run manager fail, never succeed silently.
         const StatusJson run = executor.execute(context, "RUN JOB same");
         QCOMPARE(run.apiStatus(), ApiOperationStatus::Failed);
@@ -438,13 +439,13 @@ private slots:
 
     void prunedHistoryAsksForAReload() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto a = storage->createKey("alpha", Role::Admin).projectUid;
-        EventBus bus(*storage, 10);
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto a = stores->keys().createKey("alpha", Role::Admin).projectUid;
+        EventBus bus(stores->events(), 10);
         std::int64_t last = 0;
         for (int i = 0; i < 100; ++i) // pruning happens every 100 events of a project
             last = bus.publish(a, jobEvent("JOB_ALTERED", "j" + std::to_string(i)));
-        QCOMPARE(scalar(storage->database(), "SELECT count(*) FROM events"), 10);
+        QCOMPARE(scalar(stores->database(), "SELECT count(*) FROM events"), 10);
         const auto stale = bus.page(a, 5);
         QVERIFY(stale.reload);
         QVERIFY(stale.events.empty());
@@ -458,15 +459,15 @@ private slots:
 
     void describeIsCachedUnderTheStampOfEachRequestOnly() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto key = storage->createKey("alpha", Role::Operator);
-        EventBus bus(*storage);
-        StatementExecutor executor(*storage, bus);
-        // A context per request, as the HTTP routes build one from the request's Caller.
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto key = stores->keys().createKey("alpha", Role::Operator);
+        EventBus bus(stores->events());
+        StatementExecutor executor(*stores, bus);
+        // A context per request, as the HTTP routes build one when the request's key is checked.
         const auto contextOfARequest = [&] {
             RequestContext context;
             const auto principal =
-                storage->authenticate(key.projectUid, key.apiKey, key.apiSecret, &context.changeStamp);
+                stores->keys().authenticate(key.projectUid, key.apiKey, key.apiSecret, &context.changeStamp);
             if (principal)
                 context.principal = *principal;
             return context;
@@ -501,18 +502,19 @@ private slots:
 
     void changeStampMovesWithEveryCommitWhoeverMadeIt() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto first = storage->changeStamp();
-        QCOMPARE(storage->changeStamp(), first);                                  // nothing committed since
-        const auto project = storage->createKey("alpha", Role::Admin).projectUid; // this process's writer
-        const auto second = storage->changeStamp();
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto first = stores->changeStamp().current();
+        QCOMPARE(stores->changeStamp().current(), first); // nothing committed since
+        const auto project =
+            stores->keys().createKey("alpha", Role::Admin).projectUid; // this process's writer
+        const auto second = stores->changeStamp().current();
         QVERIFY(second != first);
         {
             // Another connection, as `sqlite3` or a second process would be.
             auto other = SqliteDatabase::open(dbPath(dir));
             QCOMPARE(other->execute("UPDATE projects SET max_concurrent_runs_limit = 3"), 1);
         }
-        const auto third = storage->changeStamp();
+        const auto third = stores->changeStamp().current();
         QVERIFY(third != second && third != first);
         // Looked at from several threads at once (several watch connections): after a commit, every
         // look differs from the stamp read before it.
@@ -521,10 +523,11 @@ private slots:
             lookers.push_back(std::async(std::launch::async, [&, t] {
                 bool ok = true;
                 for (int i = 0; i < 50; ++i) {
-                    const auto before = storage->changeStamp();
-                    storage->saveRequestStatus(project, "r" + std::to_string(t) + "-" + std::to_string(i),
-                                               StatusJson(ApiStatus::failed("x")));
-                    ok &= storage->changeStamp() != before;
+                    const auto before = stores->changeStamp().current();
+                    stores->statuses().saveRequestStatus(project,
+                                                         "r" + std::to_string(t) + "-" + std::to_string(i),
+                                                         StatusJson(ApiStatus::failed("x")));
+                    ok &= stores->changeStamp().current() != before;
                 }
                 return ok;
             }));
@@ -532,7 +535,7 @@ private slots:
             QVERIFY(looker.get());
         // Another process (jobdeckd keys create on the same data directory), one commit after another.
         for (int i = 0; i < 3; ++i) {
-            const auto before = storage->changeStamp();
+            const auto before = stores->changeStamp().current();
             QProcess other;
             other.start(QStringLiteral(JOBDECKD_PATH),
                         {QStringLiteral("keys"), QStringLiteral("create"), QStringLiteral("--data-dir"),
@@ -540,39 +543,41 @@ private slots:
                          QStringLiteral("--role"), QStringLiteral("viewer")});
             QVERIFY(other.waitForFinished(10000));
             QCOMPARE(other.exitCode(), 0);
-            QVERIFY(storage->changeStamp() != before);
-            QVERIFY(storage->findProjectUidByName("beta"));
+            QVERIFY(stores->changeStamp().current() != before);
+            QVERIFY(stores->projects().findProjectUidByName("beta"));
         }
     }
 
     void cachedKeysNoticeARevocationByAnotherProcess() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const CreatedKey key = storage->createKey("alpha", Role::Operator);
-        QVERIFY(storage->authenticate(key.projectUid, key.apiKey, key.apiSecret)); // now cached
-        const auto before = storage->secretComparisons();
-        QVERIFY(storage->authenticate(key.projectUid, key.apiKey, key.apiSecret));
-        QVERIFY(!storage->authenticate(key.projectUid, key.apiKey, "wrong")); // the cache checks the secret
-        QCOMPARE(storage->secretComparisons() - before, std::uint64_t(2));
+        auto stores = SqliteStores::open(dbPath(dir));
+        const CreatedKey key = stores->keys().createKey("alpha", Role::Operator);
+        QVERIFY(stores->keys().authenticate(key.projectUid, key.apiKey, key.apiSecret)); // now cached
+        const auto before = stores->keys().secretComparisons();
+        QVERIFY(stores->keys().authenticate(key.projectUid, key.apiKey, key.apiSecret));
+        QVERIFY(
+            !stores->keys().authenticate(key.projectUid, key.apiKey, "wrong")); // the cache checks the secret
+        QCOMPARE(stores->keys().secretComparisons() - before, std::uint64_t(2));
         {
             // Another connection, as `sqlite3` or a second process would be.
-            auto other = Storage::open(dbPath(dir));
-            QVERIFY(other->revokeKey(key.apiKey));
+            auto other = SqliteStores::open(dbPath(dir));
+            QVERIFY(other->keys().revokeKey(key.apiKey));
         }
-        QVERIFY(!storage->authenticate(key.projectUid, key.apiKey, key.apiSecret));
+        QVERIFY(!stores->keys().authenticate(key.projectUid, key.apiKey, key.apiSecret));
     }
 
     void deferredAuditKeepsTheOrderOfTheAnswers() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto project = storage->createKey("alpha", Role::Admin).projectUid;
-        storage->deferAudit(auditEntry(project, "read 1"));
-        storage->appendAudit(auditEntry(project, "write 2")); // commits "read 1" first
-        storage->deferAudit(auditEntry(project, "read 3"));
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto project = stores->keys().createKey("alpha", Role::Admin).projectUid;
+        stores->audit().deferAudit(auditEntry(project, "read 1"));
+        stores->audit().appendAudit(auditEntry(project, "write 2")); // commits "read 1" first
+        stores->audit().deferAudit(auditEntry(project, "read 3"));
         // Reading the audit commits what is deferred: newest first, in the order they were made.
-        QCOMPARE(auditStatements(*storage, project),
+        QCOMPARE(auditStatements(stores->audit(), project),
                  (std::vector<std::string>{"read 3", "write 2", "read 1"}));
-        QVERIFY(auditStatements(*storage, storage->createKey("beta", Role::Admin).projectUid).empty());
+        QVERIFY(auditStatements(stores->audit(), stores->keys().createKey("beta", Role::Admin).projectUid)
+                    .empty());
     }
 
     void aFailedDurableWriteKeepsTheQueuedEntries() {
@@ -580,33 +585,33 @@ private slots:
         // back, the queued entries of earlier requests must not go with it. The database itself refuses
         // the durable entry (a trigger another connection adds, as a full disk or a constraint would).
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto project = storage->createKey("alpha", Role::Admin).projectUid;
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto project = stores->keys().createKey("alpha", Role::Admin).projectUid;
         SqliteDatabase::open(dbPath(dir))
             ->executeScript("CREATE TRIGGER refuse BEFORE INSERT ON audit WHEN NEW.statement = 'write 2' "
                             "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;");
-        storage->deferAudit(auditEntry(project, "read 1"));
-        QVERIFY_THROWS_EXCEPTION(std::exception, storage->appendAudit(auditEntry(project, "write 2")));
-        storage->deferAudit(auditEntry(project, "read 3"));
-        QCOMPARE(auditStatements(*storage, project), (std::vector<std::string>{"read 3", "read 1"}));
+        stores->audit().deferAudit(auditEntry(project, "read 1"));
+        QVERIFY_THROWS_EXCEPTION(std::exception, stores->audit().appendAudit(auditEntry(project, "write 2")));
+        stores->audit().deferAudit(auditEntry(project, "read 3"));
+        QCOMPARE(auditStatements(stores->audit(), project), (std::vector<std::string>{"read 3", "read 1"}));
         // A refusal caught inside the outer transaction undoes its own statement only: the rest commits.
-        storage->deferAudit(auditEntry(project, "read 4"));
-        storage->database().transaction([&] {
-            storage->appendAudit(auditEntry(project, "write 5"));
+        stores->audit().deferAudit(auditEntry(project, "read 4"));
+        stores->database().transaction([&] {
+            stores->audit().appendAudit(auditEntry(project, "write 5"));
             try {
-                storage->appendAudit(auditEntry(project, "write 2"));
+                stores->audit().appendAudit(auditEntry(project, "write 2"));
             } catch (const std::exception&) {
             }
         });
-        QCOMPARE(auditStatements(*storage, project),
+        QCOMPARE(auditStatements(stores->audit(), project),
                  (std::vector<std::string>{"write 5", "read 4", "read 3", "read 1"}));
     }
 
     void deferredGroupsOfEverySizeKeepOrderAndFields() {
         // 75 entries: chunks of 64 and 8 rows, then single rows; the same for statuses.
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto project = storage->createKey("alpha", Role::Admin).projectUid;
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto project = stores->keys().createKey("alpha", Role::Admin).projectUid;
         std::vector<std::string> expected;
         for (int i = 0; i < 75; ++i) {
             AuditEntry entry = auditEntry(project, "read " + std::to_string(i));
@@ -615,19 +620,20 @@ private slots:
                 entry.errorMessage = "Job j does not exist";
                 entry.headers = {{"x-onehouse-region", "eu"}, {"x-onehouse-uuid", "u"}};
             }
-            storage->deferAudit(entry);
+            stores->audit().deferAudit(entry);
             expected.insert(expected.begin(), entry.statement);
         }
         for (int i = 0; i < 75; ++i) {
             const std::string id = "r" + std::to_string(i);
             if (i % 5 == 0) // acknowledged before its status was known: both rows queued
-                storage->deferPendingRequest(project, id);
+                stores->statuses().deferPendingRequest(project, id);
             if (i % 7 != 0)
-                storage->deferRequestStatus(project, id, StatusJson(ApiStatus::failed("nope " + id)));
+                stores->statuses().deferRequestStatus(project, id,
+                                                      StatusJson(ApiStatus::failed("nope " + id)));
         }
-        storage->flushDeferred();
-        QCOMPARE(auditStatements(*storage, project), expected);
-        const auto entries = storage->recentAudit(project, 100);
+        stores->flushDeferred();
+        QCOMPARE(auditStatements(stores->audit(), project), expected);
+        const auto entries = stores->audit().recentAudit(project, 100);
         const AuditEntry& failed = entries[75 - 1 - 70];
         QCOMPARE(failed.statement, std::string("read 70"));
         QCOMPARE(failed.outcome, ApiOperationStatus::Failed);
@@ -638,7 +644,7 @@ private slots:
         QCOMPARE(entries.front().requestId, std::string("r-read 74"));
         for (int i = 0; i < 75; ++i) {
             const std::string id = "r" + std::to_string(i);
-            const auto status = storage->findCommittedRequestStatus(project, id);
+            const auto status = stores->statuses().findCommittedRequestStatus(project, id);
             if (i % 7 != 0) {
                 QVERIFY(status);
                 QCOMPARE(status->errorMessage, std::optional<std::string>("nope " + id));
@@ -655,10 +661,10 @@ private slots:
         QTemporaryDir dir;
         std::string project;
         {
-            auto storage = Storage::open(dbPath(dir));
-            project = storage->createKey("alpha", Role::Admin).projectUid;
-            storage->deferAudit(auditEntry(project, "read"));
-            storage->deferRequestStatus(project, "r1", StatusJson(ApiStatus::failed("nope")));
+            auto stores = SqliteStores::open(dbPath(dir));
+            project = stores->keys().createKey("alpha", Role::Admin).projectUid;
+            stores->audit().deferAudit(auditEntry(project, "read"));
+            stores->statuses().deferRequestStatus(project, "r1", StatusJson(ApiStatus::failed("nope")));
         }
         auto db = SqliteDatabase::open(dbPath(dir));
         QCOMPARE(scalar(*db, "SELECT count(*) FROM audit WHERE statement = 'read'"), 1);
@@ -667,17 +673,17 @@ private slots:
 
     void readsSeeWhatTheirTransactionWrote() {
         QTemporaryDir dir;
-        auto storage = Storage::open(dbPath(dir));
-        const auto project = storage->createKey("alpha", Role::Admin).projectUid;
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto project = stores->keys().createKey("alpha", Role::Admin).projectUid;
         Cluster cluster;
         cluster.clusterId = "c-1";
         cluster.name = "c";
         cluster.type = "Spark";
-        storage->database().transaction([&] {
-            storage->insertCluster(project, cluster);
-            QVERIFY(storage->findCluster(project, "c")); // through the writer, uncommitted
+        stores->database().transaction([&] {
+            stores->clusters().insertCluster(project, cluster);
+            QVERIFY(stores->clusters().findCluster(project, "c")); // through the writer, uncommitted
         });
-        QVERIFY(storage->findCluster(project, "c")); // through a reader, committed
+        QVERIFY(stores->clusters().findCluster(project, "c")); // through a reader, committed
     }
 
     void pendingRequestsAreFailedAfterARestart() {
@@ -687,9 +693,9 @@ private slots:
         std::string pending;
         std::string finished;
         {
-            auto storage = Storage::open(dbPath(dir));
-            project = storage->createKey("alpha", Role::Admin).projectUid;
-            RequestRegistry registry(*storage, io);
+            auto stores = SqliteStores::open(dbPath(dir));
+            project = stores->keys().createKey("alpha", Role::Admin).projectUid;
+            RequestRegistry registry(stores->statuses(), io);
             pending = registry.begin(project);
             registry.acknowledge(project, pending, RequestRegistry::Durability::Durable);
             finished = registry.begin(project);
@@ -698,36 +704,36 @@ private slots:
                             RequestRegistry::Stored::No);
             QVERIFY(*registry.find(project, pending) == StatusJson(ApiStatus::pending()));
         } // the process "ends" with one request unfinished
-        auto storage = Storage::open(dbPath(dir));
-        RequestRegistry registry(*storage, io);
+        auto stores = SqliteStores::open(dbPath(dir));
+        RequestRegistry registry(stores->statuses(), io);
         const auto status = registry.find(project, pending);
         QVERIFY(status);
         QVERIFY(*status == StatusJson(ApiStatus::failed(RequestRegistry::restartedMessage())));
         QVERIFY(*registry.find(project, finished) == StatusJson(ApiStatus::failed("done")));
-        QVERIFY(!registry.find(storage->createKey("beta", Role::Admin).projectUid, pending));
+        QVERIFY(!registry.find(stores->keys().createKey("beta", Role::Admin).projectUid, pending));
     }
 
     void readStatusesAreStoredWhenSomeoneMayAskLater() {
         QTemporaryDir dir;
         boost::asio::io_context io;
-        auto storage = Storage::open(dbPath(dir));
-        const auto project = storage->createKey("alpha", Role::Admin).projectUid;
-        RequestRegistry registry(*storage, io);
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto project = stores->keys().createKey("alpha", Role::Admin).projectUid;
+        RequestRegistry registry(stores->statuses(), io);
         const StatusJson shown(ApiStatus::failed("Job x does not exist"));
         using Stored = RequestRegistry::Stored;
         // Answered at once: kept in memory only.
         const std::string inline_ = registry.begin(project);
         registry.finish(project, inline_, shown, Stored::OnlyIfAcknowledged);
         QVERIFY(*registry.find(project, inline_) == shown);
-        QVERIFY(!storage->findRequestStatus(project, inline_));
+        QVERIFY(!stores->statuses().findRequestStatus(project, inline_));
         // Its id handed out first: stored.
         const std::string polled = registry.begin(project);
         registry.acknowledge(project, polled, RequestRegistry::Durability::Deferred);
         registry.finish(project, polled, shown, Stored::OnlyIfAcknowledged);
-        QVERIFY(StatusJson(*storage->findRequestStatus(project, polled)) == shown);
+        QVERIFY(StatusJson(*stores->statuses().findRequestStatus(project, polled)) == shown);
         // Handed out after it finished: stored then.
         registry.acknowledge(project, inline_, RequestRegistry::Durability::Deferred);
-        QVERIFY(StatusJson(*storage->findRequestStatus(project, inline_)) == shown);
+        QVERIFY(StatusJson(*stores->statuses().findRequestStatus(project, inline_)) == shown);
         // Finished again (an id never handed out before): the later status replaces the first.
         const std::string twice = RequestRegistry::newId();
         registry.finish(project, twice, StatusJson(ApiStatus::failed("first")), Stored::OnlyIfAcknowledged);
@@ -738,7 +744,7 @@ private slots:
         const std::string last = registry.begin(project);
         registry.finish(project, last, shown, Stored::OnlyIfAcknowledged);
         registry.storeRemembered();
-        QVERIFY(StatusJson(*storage->findRequestStatus(project, last)) == shown);
+        QVERIFY(StatusJson(*stores->statuses().findRequestStatus(project, last)) == shown);
         // Leaving memory: stored, so a later lookup still finds it.
         const std::string early = registry.begin(project);
         registry.finish(project, early, shown, Stored::OnlyIfAcknowledged);
@@ -749,7 +755,7 @@ private slots:
         // Committed and final: found without committing the queue (as the IO threads look it up).
         QVERIFY(*registry.findQuickly(project, early) == shown);
         QVERIFY(!registry.findQuickly(project, "made-up"));
-        QVERIFY(!registry.findQuickly(storage->createKey("beta", Role::Admin).projectUid, early));
+        QVERIFY(!registry.findQuickly(stores->keys().createKey("beta", Role::Admin).projectUid, early));
     }
 };
 

@@ -10,9 +10,9 @@ struct RequestContext;
 // The four run statements, which StatementExecutor hands to the run manager after parsing, the role
 // check and before writing the audit entry. Implementations are called concurrently from the worker
 // pool and must answer synchronously with a final status (SUCCESS, FAILED or INVALID).
-class RunStatements {
+class RunStatementHandler {
 public:
-    virtual ~RunStatements() = default;
+    virtual ~RunStatementHandler() = default;
     virtual ApiStatus runJob(const RequestContext& context, const RunJobStatement& statement) = 0;
     virtual ApiStatus describeJobRun(const RequestContext& context,
                                      const DescribeJobRunStatement& statement) = 0;

@@ -1,4 +1,4 @@
-#include "service/RunStore.h"
+#include "service/SqliteRunStore.h"
 
 #include <nlohmann/json.hpp>
 
@@ -66,7 +66,7 @@ std::string launchSpecJson(const RunRecord& r) {
 
 } // namespace
 
-void RunStore::insert(const RunRecord& r) {
+void SqliteRunStore::insert(const RunRecord& r) {
     m_db.execute(
         std::string("INSERT INTO runs (") + kColumns + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         r.run.jobRunId, r.projectUid, r.run.jobId, r.run.jobName, r.cluster,
@@ -79,7 +79,7 @@ void RunStore::insert(const RunRecord& r) {
         launchSpecJson(r));
 }
 
-void RunStore::update(const RunRecord& r) {
+void SqliteRunStore::update(const RunRecord& r) {
     m_db.execute(
         "UPDATE runs SET status = ?, queue_reason = ?, arguments = ?, started_at = ?, ended_at = ?, "
         "exit_code = ?, message = ?, driver_pid = ?, driver_start_ticks = ?, run_dir = ?, log_path = ?, "
@@ -93,16 +93,16 @@ void RunStore::update(const RunRecord& r) {
         launchSpecJson(r), r.run.jobRunId);
 }
 
-bool RunStore::exists(const std::string& runId) {
+bool SqliteRunStore::exists(const std::string& runId) {
     return m_db.query("SELECT 1 FROM runs WHERE run_id = ?", runId).step();
 }
 
-void RunStore::remove(const std::string& runId) {
+void SqliteRunStore::remove(const std::string& runId) {
     m_db.execute("DELETE FROM runs WHERE run_id = ?", runId);
 }
 
-std::vector<RunRecord> RunStore::select(const std::string& where, const std::vector<std::string>& args,
-                                        const std::string& tail) {
+std::vector<RunRecord> SqliteRunStore::select(const std::string& where, const std::vector<std::string>& args,
+                                              const std::string& tail) {
     auto q = m_db.prepare(std::string("SELECT ") + kColumns + " FROM runs WHERE " + where + " " + tail);
     int index = 0;
     for (const auto& arg : args)
@@ -113,16 +113,16 @@ std::vector<RunRecord> RunStore::select(const std::string& where, const std::vec
     return result;
 }
 
-std::optional<RunRecord> RunStore::find(const std::string& projectUid, const std::string& runId) {
+std::optional<RunRecord> SqliteRunStore::find(const std::string& projectUid, const std::string& runId) {
     auto rows = select("project_uid = ? AND run_id = ?", {projectUid, runId});
     if (rows.empty())
         return std::nullopt;
     return std::move(rows.front());
 }
 
-std::vector<RunRecord> RunStore::list(const std::string& projectUid,
-                                      const std::optional<std::string>& jobName, bool activeOnly,
-                                      std::optional<std::int64_t> limit) {
+std::vector<RunRecord> SqliteRunStore::list(const std::string& projectUid,
+                                            const std::optional<std::string>& jobName, bool activeOnly,
+                                            std::optional<std::int64_t> limit) {
     std::string where = "project_uid = ?";
     std::vector<std::string> args{projectUid};
     if (jobName) {
@@ -137,14 +137,14 @@ std::vector<RunRecord> RunStore::list(const std::string& projectUid,
     return select(where, args, tail);
 }
 
-int RunStore::countActive(const std::string& projectUid, const std::string& jobId) {
+int SqliteRunStore::countActive(const std::string& projectUid, const std::string& jobId) {
     auto q = m_db.query("SELECT COUNT(*) FROM runs WHERE project_uid = ? AND job_id = ? AND status IN "
                         "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')",
                         projectUid, jobId);
     return q.step() ? q.integer(0) : 0;
 }
 
-std::map<std::string, std::int64_t> RunStore::countByStatus() {
+std::map<std::string, std::int64_t> SqliteRunStore::countByStatus() {
     std::map<std::string, std::int64_t> counts;
     auto q = m_db.query("SELECT status, COUNT(*) FROM runs GROUP BY status");
     while (q.step())
@@ -152,8 +152,9 @@ std::map<std::string, std::int64_t> RunStore::countByStatus() {
     return counts;
 }
 
-std::optional<RunRecord> RunStore::findActiveByKey(const std::string& projectUid, const std::string& jobId,
-                                                   const std::string& idempotencyKey) {
+std::optional<RunRecord> SqliteRunStore::findActiveByKey(const std::string& projectUid,
+                                                         const std::string& jobId,
+                                                         const std::string& idempotencyKey) {
     auto rows = select("project_uid = ? AND job_id = ? AND idempotency_key = ? AND status IN "
                        "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')",
                        {projectUid, jobId, idempotencyKey}, "ORDER BY id LIMIT 1");
@@ -162,11 +163,11 @@ std::optional<RunRecord> RunStore::findActiveByKey(const std::string& projectUid
     return std::move(rows.front());
 }
 
-std::vector<RunRecord> RunStore::withStatus(JobRunStatus status) {
+std::vector<RunRecord> SqliteRunStore::withStatus(JobRunStatus status) {
     return select("status = ?", {std::string(jobRunStatusName(status))}, "ORDER BY id");
 }
 
-std::vector<RunRecord> RunStore::endedBefore(const std::string& cutoff) {
+std::vector<RunRecord> SqliteRunStore::endedBefore(const std::string& cutoff) {
     return select("ended_at IS NOT NULL AND ended_at < ? AND status IN ('SPARK_JOB_RUN_STATUS_COMPLETED', "
                   "'SPARK_JOB_RUN_STATUS_FAILED', 'SPARK_JOB_RUN_STATUS_CANCELED')",
                   {cutoff}, "ORDER BY id");

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+namespace jobdeck {
+
+// While it lives, this thread's reads through the stores share one snapshot (see UnitOfWork::snapshot).
+class ReadSnapshot {
+public:
+    virtual ~ReadSnapshot() = default;
+};
+
+// How writes to several stores become one atomic, durable step (a change, its event, its audit entry and
+// its request's status), and how reads share one snapshot. Each backend implements it over its
+// connections; every store of that backend joins the step that is under way on the calling thread.
+class UnitOfWork {
+public:
+    virtual ~UnitOfWork() = default;
+
+    // Runs `work` so that what the stores write inside it is committed together, durably, when it
+    // returns, or not at all when it throws (rethrown). Inside another on the same thread it joins
+    // that one. Returns what `work` returns.
+    template <class Work> auto run(Work&& work) -> std::invoke_result_t<Work&> {
+        using Result = std::invoke_result_t<Work&>;
+        if constexpr (std::is_void_v<Result>) {
+            runAtomically([&] { work(); });
+        } else {
+            std::optional<Result> result;
+            runAtomically([&] { result.emplace(work()); });
+            return std::move(*result);
+        }
+    }
+
+    // While the returned object lives, this thread's reads see one snapshot. Inside run() it does
+    // nothing (reads there see what the step wrote so far).
+    [[nodiscard]] virtual std::unique_ptr<ReadSnapshot> snapshot() = 0;
+
+protected:
+    virtual void runAtomically(const std::function<void()>& work) = 0;
+};
+
+} // namespace jobdeck
