@@ -574,6 +574,7 @@ void MainWindow::flushEvents() {
 void MainWindow::openJobEditor(std::optional<SparkJob> job) {
     auto* dialog = new JobEditorDialog(m_client, std::move(job), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->followProjectEvents(m_events);
     connect(dialog, &JobEditorDialog::saved, this, [this](const QString& name, const QString& message) {
         statusBar()->showMessage(message, 8000);
         // The event will update the row too; describing now shows the result at once.

@@ -1,5 +1,6 @@
 #include "widgets/ParameterEditor.h"
 
+#include "core/DiagnosticCode.h"
 #include "core/HudiCatalogue.h"
 #include "core/HudiConfigPolicy.h"
 #include "core/SparkSubmitOptions.h"
@@ -127,6 +128,13 @@ void ParameterEditor::setValidationContext(const ValidationContext& context) {
     recheckNow();
 }
 
+void ParameterEditor::setProjectSettingsKnown(bool known) {
+    if (known == m_settingsKnown)
+        return;
+    m_settingsKnown = known;
+    recheckNow();
+}
+
 bool ParameterEditor::recheckPending() const {
     return m_recheckTimer->isActive();
 }
@@ -218,6 +226,8 @@ void ParameterEditor::recheckNow() {
         m_diagnosticLines.push_back(lineOfToken(m_serviceRefusal->tokenIndex));
     }
     for (Diagnostic& d : found) {
+        if (!m_settingsKnown && dependsOnProjectSettings(d.code))
+            continue;
         // A fix rewrites the whole list from the parameters read; with an unreadable line it would drop it.
         if (textErrors)
             d.fixes.clear();
@@ -237,7 +247,7 @@ void ParameterEditor::recheckNow() {
     }
     std::vector<HudiConfigStatus> hudiStatus(m_parameters.size(), HudiConfigStatus::Applied);
     for (const ClassifiedToken& t : m_classified.tokens)
-        if (t.cls == TokenClass::HudiConfPair && t.equalsPos >= 0)
+        if (m_settingsKnown && t.cls == TokenClass::HudiConfPair && t.equalsPos >= 0)
             hudiStatus[static_cast<std::size_t>(t.index)] = HudiConfigPolicy::statusOf(
                 rangeText(m_parameters[static_cast<std::size_t>(t.index)], t.keyRange), m_context.settings);
 
@@ -404,7 +414,7 @@ int ParameterEditor::bottomInView(int line) const {
 
 std::optional<HudiConfigStatus> ParameterEditor::hudiStatusAtLine(int line) const {
     const int token = tokenAtLine(line);
-    if (token < 0)
+    if (token < 0 || !m_settingsKnown)
         return std::nullopt;
     const ClassifiedToken& t = m_classified.tokens[static_cast<std::size_t>(token)];
     if (t.cls != TokenClass::HudiConfPair || t.equalsPos < 0)
@@ -447,6 +457,10 @@ QString ParameterEditor::toolTipForLine(int line) const {
                 const std::string key(rangeText(p, t.keyRange));
                 if (auto status = hudiStatusAtLine(line))
                     parts << tr("Hudi configuration %1 — %2").arg(q(key), statusExplanation(*status));
+                else if (!m_settingsKnown)
+                    parts << tr("Hudi configuration %1 — whether the project applies it shows once its "
+                                "settings are read.")
+                                 .arg(q(key));
                 if (const HudiConfigEntry* e = HudiCatalogue::instance().find(key)) {
                     QString about = q(e->summary);
                     if (!e->defaultValue.empty())

@@ -42,6 +42,11 @@ public:
     // What the service will check against: the project's settings, CREATE or ALTER and the stored list.
     void setValidationContext(const ValidationContext& context);
     const ValidationContext& validationContext() const { return m_context; }
+    // False while the project's settings are not read yet (or could not be): the findings that depend on
+    // them (dependsOnProjectSettings) are held back and --hudi-conf pairs show no status, rather than
+    // being judged against default settings. True unless set.
+    void setProjectSettingsKnown(bool known);
+    bool projectSettingsKnown() const { return m_settingsKnown; }
 
     void recheckNow();
     bool recheckPending() const;
@@ -142,6 +147,7 @@ private:
     QCompleter* m_completer;
     QTimer* m_recheckTimer;
     bool m_hasTextErrors = false;
+    bool m_settingsKnown = true;
 };
 
 } // namespace jobdeck
