@@ -331,7 +331,7 @@ private slots:
     // before DESCRIBE PROJECT answers would flag it: the editor holds those checks while they load.
     void noFalseErrorWhileProjectSettingsLoad() {
         const Params allowed{"--hudi-conf", "hoodie.datasource.write.operation=upsert", "s3://b/app.jar"};
-        QVERIFY(!validateParameters(allowed, ValidationContext{}).empty()); // what defaults would say
+        QVERIFY(refusalMessage(validateParameters(allowed, ValidationContext{}))); // what defaults would say
         QVERIFY(statement(m_operator, "CREATE JOB allowed_conf TYPE = 'JAR' PARAMETERS = ( '--hudi-conf', "
                                       "'hoodie.datasource.write.operation=upsert', 's3://b/app.jar' ) "
                                       "CLUSTER = 'onehouse_cluster_spark'"));
