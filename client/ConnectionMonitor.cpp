@@ -88,6 +88,7 @@ void ConnectionMonitor::verifyCredentials() {
             return;
         }
         m_backoff = std::chrono::milliseconds(0);
+        m_callerRole = QString::fromStdString(r.value().callerRole);
         setState(State::Connected);
         m_timer.start(m_healthInterval);
         emit connected();

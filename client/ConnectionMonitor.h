@@ -35,6 +35,8 @@ public:
     State state() const { return m_state; }
     QString reason() const { return m_reason; }
     QString serviceVersion() const { return m_version; }
+    // The key's role as the last credentials check (DESCRIBE PROJECT's callerRole) read it; "" before.
+    QString callerRole() const { return m_callerRole; }
     // Time left until the next attempt while Reconnecting.
     std::chrono::milliseconds retryIn() const;
 
@@ -55,6 +57,7 @@ private:
     State m_state = State::Idle;
     QString m_reason;
     QString m_version;
+    QString m_callerRole;
     std::chrono::milliseconds m_healthInterval{3000};
     std::chrono::milliseconds m_initialBackoff{1000};
     std::chrono::milliseconds m_maxBackoff{30000};

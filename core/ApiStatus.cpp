@@ -1,6 +1,6 @@
 #include "core/ApiStatus.h"
 
-#include "core/Timestamp.h"
+#include "core/WireFields.h"
 
 #include <utility>
 

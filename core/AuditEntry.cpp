@@ -1,5 +1,7 @@
 #include "core/AuditEntry.h"
 
+#include "core/WireFields.h"
+
 namespace jobdeck {
 
 void to_json(nlohmann::json& j, const AuditEntry& e) {

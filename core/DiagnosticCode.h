@@ -13,6 +13,7 @@ namespace jobdeck {
 // order: the validator names findings by this enum only.
 enum class DiagnosticCode : unsigned char {
     ParametersEmpty,
+    SecretMaskUnresolved,
     OptionPlatformOwned,
     OptionNotForJobs,
     OptionHoodieConf,
@@ -54,6 +55,9 @@ struct DiagnosticDescriptor final {
     // A per-parameter copy of an error that the service answers for the whole list (hudi-conf.disabled,
     // hudi-conf.not-permitted): the one it is part of.
     std::optional<DiagnosticCode> partOf = std::nullopt;
+    // Given or not depending on the project's settings (the --hudi-conf switch and allow-list): an editor
+    // holds these back until it has read them.
+    bool dependsOnProject = false;
 };
 
 // In the order of the enum.
@@ -61,5 +65,7 @@ std::span<const DiagnosticDescriptor> diagnosticDescriptors();
 const DiagnosticDescriptor& descriptorOf(DiagnosticCode code);
 // By wire name; nullptr for a name the validator never gives (an advice or catalogue code, a typo).
 const DiagnosticDescriptor* findDiagnosticDescriptor(std::string_view name);
+// False for a code the validator never gives.
+bool dependsOnProjectSettings(std::string_view name);
 
 } // namespace jobdeck

@@ -7,6 +7,7 @@
 #include "core/HudiConfigExplanation.h"
 #include "core/HudiConfigPolicy.h"
 #include "core/ParameterClassifier.h"
+#include "core/SecretMasking.h"
 #include "core/SmallVector.h"
 #include "core/SparkSubmitOptions.h"
 
@@ -196,6 +197,7 @@ public:
                 -1);
             return finish();
         }
+        checkMasks();
         checkOptions();
         checkPath();
         checkConfs();
@@ -205,6 +207,15 @@ public:
     }
 
 private:
+    // The service puts the stored secret back in place of each **** before it validates (ALTER), and
+    // refuses a **** it has no stored value for, before anything else.
+    void checkMasks() {
+        static const Params kNothingStored;
+        const bool alter = m_context.mode == ValidationContext::Mode::Alter;
+        if (auto unresolved = unresolvedMask(m_params, alter ? m_context.previousParameters : kNothingStored))
+            add(DiagnosticCode::SecretMaskUnresolved, unresolved->message(), unresolved->parameterIndex);
+    }
+
     Pending& add(DiagnosticCode code, std::string message, int tokenIndex) {
         const DiagnosticDescriptor& descriptor = descriptorOf(code);
         m_found.push_back({descriptor.name, descriptor.severity, std::move(message), tokenIndex, {}});

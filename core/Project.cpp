@@ -1,6 +1,6 @@
 #include "core/Project.h"
 
-#include "core/Timestamp.h"
+#include "core/WireFields.h"
 
 namespace jobdeck {
 

@@ -110,7 +110,7 @@ std::vector<std::string> maskSlots(const std::vector<std::string>& params, bool 
 
 struct Unmasked {
     std::vector<std::string> params;
-    std::optional<std::string> unresolvedKey;
+    std::optional<UnresolvedMask> unresolved; // the first ****, in parameter order, without a stored value
 };
 
 Unmasked unmask(const std::vector<std::string>& submitted, const std::vector<std::string>& stored) {
@@ -126,8 +126,8 @@ Unmasked unmask(const std::vector<std::string>& submitted, const std::vector<std
             continue;
         const auto it = storedValues.find(s.key);
         if (it == storedValues.end()) {
-            if (!r.unresolvedKey)
-                r.unresolvedKey = s.key;
+            if (!r.unresolved)
+                r.unresolved = UnresolvedMask{s.key, static_cast<int>(s.valueToken)};
             continue;
         }
         const auto& values = it->second;
@@ -161,13 +161,24 @@ std::vector<std::string> unmaskParameters(const std::vector<std::string>& submit
     return unmask(submitted, stored).params;
 }
 
+std::string UnresolvedMask::message() const {
+    return "The value of '" + key +
+           "' is masked (****) but the Job has no stored value for it; send the real value.";
+}
+
+std::optional<UnresolvedMask> unresolvedMask(const std::vector<std::string>& submitted,
+                                             const std::vector<std::string>& stored) {
+    // Most lists hold no **** at all: they need no reading.
+    if (std::none_of(submitted.begin(), submitted.end(),
+                     [](const std::string& p) { return p.find(kMask) != std::string::npos; }))
+        return std::nullopt;
+    return unmask(submitted, stored).unresolved;
+}
+
 std::optional<std::string> findUnresolvedMask(const std::vector<std::string>& submitted,
                                               const std::vector<std::string>& stored) {
-    const auto key = unmask(submitted, stored).unresolvedKey;
-    if (!key)
-        return std::nullopt;
-    return "The value of '" + *key +
-           "' is masked (****) but the Job has no stored value for it; send the real value.";
+    const auto unresolved = unresolvedMask(submitted, stored);
+    return unresolved ? std::optional(unresolved->message()) : std::nullopt;
 }
 
 void maskPairs(std::vector<std::pair<std::string, std::string>>& pairs) {

@@ -51,6 +51,16 @@ std::vector<std::string> maskArguments(const std::vector<std::string>& arguments
 std::vector<std::string> unmaskParameters(const std::vector<std::string>& submitted,
                                           const std::vector<std::string>& stored);
 
+// The first **** (in parameter order) that unmaskParameters cannot resolve: its key, the parameter
+// holding it, and the service's refusal for it.
+struct UnresolvedMask final {
+    std::string key;
+    int parameterIndex = -1;
+    std::string message() const;
+};
+std::optional<UnresolvedMask> unresolvedMask(const std::vector<std::string>& submitted,
+                                             const std::vector<std::string>& stored);
+
 // The refusal for the first **** that unmaskParameters cannot resolve, nullopt when there is none:
 // "The value of '<key>' is masked (****) but the Job has no stored value for it; send the real value."
 std::optional<std::string> findUnresolvedMask(const std::vector<std::string>& submitted,

@@ -1,6 +1,7 @@
 #include "core/SparkJob.h"
 
 #include "core/Concat.h"
+#include "core/WireFields.h"
 
 #include <utility>
 

@@ -2,6 +2,7 @@
 
 #include "core/Concat.h"
 #include "core/Utf8.h"
+#include "core/WireFields.h"
 
 #include <algorithm>
 #include <array>

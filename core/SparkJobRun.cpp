@@ -1,5 +1,7 @@
 #include "core/SparkJobRun.h"
 
+#include "core/WireFields.h"
+
 namespace jobdeck {
 
 std::string_view jobRunStatusName(JobRunStatus s) {

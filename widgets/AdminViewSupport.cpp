@@ -3,10 +3,13 @@
 #include "core/Role.h"
 #include "core/RolePolicy.h"
 
+#include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QClipboard>
+#include <QEvent>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QProgressBar>
@@ -73,6 +76,57 @@ std::optional<QString> roleRefusal(const QString& role, const Statement& stateme
     if (auto refusal = RolePolicy::refusal(*known, statement))
         return QString::fromStdString(*refusal);
     return std::nullopt;
+}
+
+RoleGate::RoleGate(QObject* parent)
+    : QObject(parent) {}
+
+void RoleGate::gate(QAction* action, Statement statement) {
+    auto* group = new QActionGroup(this);
+    group->setExclusionPolicy(QActionGroup::ExclusionPolicy::None);
+    group->addAction(action);
+    m_gated.push_back({action, group, nullptr, std::move(statement), action->toolTip(), action->statusTip()});
+    apply(m_gated.back());
+}
+
+void RoleGate::gate(QAbstractButton* button, Statement statement) {
+    if (!button)
+        return;
+    button->installEventFilter(this);
+    m_gated.push_back(
+        {nullptr, nullptr, button, std::move(statement), button->toolTip(), button->statusTip()});
+    apply(m_gated.back());
+}
+
+bool RoleGate::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::EnabledChange) {
+        auto* button = static_cast<QAbstractButton*>(watched);
+        for (const Gated& gated : m_gated)
+            if (gated.button == button && button->isEnabled() && roleRefusal(m_role, gated.statement))
+                button->setEnabled(false); // its owner enabled it; the role still may not send it
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+void RoleGate::setRole(const QString& role) {
+    m_role = role;
+    for (Gated& gated : m_gated)
+        apply(gated);
+}
+
+void RoleGate::apply(Gated& gated) const {
+    const std::optional<QString> refusal = roleRefusal(m_role, gated.statement);
+    if (gated.action) {
+        gated.group->setEnabled(!refusal);
+        gated.action->setToolTip(refusal ? *refusal : gated.toolTip);
+        gated.action->setStatusTip(refusal ? *refusal : gated.statusTip);
+    }
+    if (gated.button) {
+        if (refusal)
+            gated.button->setEnabled(false); // the owner enables it again once allowed (a new selection)
+        gated.button->setToolTip(refusal ? *refusal : gated.toolTip);
+        gated.button->setStatusTip(refusal ? *refusal : gated.statusTip);
+    }
 }
 
 } // namespace jobdeck

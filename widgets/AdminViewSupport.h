@@ -2,11 +2,17 @@
 
 #include "core/Statement.h"
 
+#include <QObject>
+#include <QPointer>
 #include <QString>
 
 #include <optional>
+#include <vector>
 
+class QAbstractButton;
 class QAbstractItemView;
+class QAction;
+class QActionGroup;
 class QLabel;
 class QProgressBar;
 class QWidget;
@@ -28,5 +34,37 @@ QLabel* makeNote(const QString& objectName, QWidget* parent, bool error = false)
 // The service's refusal for a key of `role` sending `statement` ("Permission denied: <role> cannot
 // <action>"), nullopt when the role may send it or the role is not known yet.
 std::optional<QString> roleRefusal(const QString& role, const Statement& statement);
+
+// Disables the actions the key's role may not send, with roleRefusal's text as their tooltip and status
+// tip, so the reason shows before anything is sent. Each gated action sits in a group of its own that the
+// gate disables: whatever else enables the action (a selection) applies again once the role allows it.
+class RoleGate final : public QObject {
+public:
+    explicit RoleGate(QObject* parent = nullptr);
+
+    // `statement` is what the action sends (its fields do not matter).
+    void gate(QAction* action, Statement statement);
+    // A button its owner enables by itself (a selection): kept disabled while the role may not send
+    // `statement`, whatever its owner does.
+    void gate(QAbstractButton* button, Statement statement);
+    // An unknown role ("" before DESCRIBE PROJECT has answered) disables nothing: the service decides.
+    void setRole(const QString& role);
+    const QString& role() const { return m_role; }
+
+private:
+    struct Gated final {
+        QPointer<QAction> action;
+        QActionGroup* group;
+        QPointer<QAbstractButton> button;
+        Statement statement;
+        QString toolTip; // the action's own, shown while the role allows it
+        QString statusTip;
+    };
+    void apply(Gated& gated) const;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+    std::vector<Gated> m_gated;
+    QString m_role;
+};
 
 } // namespace jobdeck

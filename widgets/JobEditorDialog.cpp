@@ -1,6 +1,7 @@
 #include "widgets/JobEditorDialog.h"
 
 #include "client/ApiClient.h"
+#include "client/EventsSubscription.h"
 #include "core/ConcurrentRuns.h"
 #include "models/ThemeColors.h"
 #include "widgets/DiagnosticsPanel.h"
@@ -127,6 +128,7 @@ JobEditorDialog::JobEditorDialog(ApiClient* client, std::optional<SparkJob> job,
         context.mode = ValidationContext::Mode::Alter;
         context.previousParameters = m_job->parameters;
     }
+    m_editor->setProjectSettingsKnown(false);
     m_editor->setValidationContext(context);
     updateMaxRunsRange();
     if (m_job)
@@ -156,19 +158,13 @@ JobEditorDialog::JobEditorDialog(ApiClient* client, std::optional<SparkJob> job,
 }
 
 void JobEditorDialog::loadFromService() {
-    if (!m_client)
+    if (!m_client) {
+        projectSettingsFailed(tr("not connected to a Jobs service"));
         return;
+    }
     m_pendingLoads = 2;
-    m_client->describeProject()->then(this, [this](const ApiReply<Project>& r) {
-        if (r.isError())
-            showMessage(
-                tr("Could not read the project's settings (%1); limits are checked by the service on Save.")
-                    .arg(r.error().message),
-                true);
-        else
-            setProjectSettings(r.value().settings);
-        loadFinished();
-    });
+    showMessage(tr("Checking the project's settings…"), false);
+    readProjectSettings(true);
     m_client->showClusters()->then(this, [this](const ApiReply<std::vector<Cluster>>& r) {
         if (!r.isError()) {
             QStringList names;
@@ -180,16 +176,58 @@ void JobEditorDialog::loadFromService() {
     });
 }
 
+void JobEditorDialog::followProjectEvents(EventsSubscription* events) {
+    connect(events, &EventsSubscription::eventsReceived, this, [this](const QList<ProjectEvent>& list) {
+        if (std::any_of(list.begin(), list.end(),
+                        [](const ProjectEvent& e) { return e.type == event_type::kProjectAltered; }))
+            readProjectSettings(false);
+    });
+    // Events were dropped: one of them may have been the project's.
+    connect(events, &EventsSubscription::reloadNeeded, this, [this] { readProjectSettings(false); });
+}
+
+void JobEditorDialog::readProjectSettings(bool initialLoad) {
+    if (!m_client)
+        return;
+    const int read = ++m_settingsReads;
+    m_client->describeProject()->then(this, [this, read, initialLoad](const ApiReply<Project>& r) {
+        if (read == m_settingsReads) {
+            if (r.isError())
+                projectSettingsFailed(r.error().message);
+            else
+                setProjectSettings(r.value().settings);
+            emit projectSettingsRead();
+        }
+        if (initialLoad)
+            loadFinished();
+    });
+}
+
+void JobEditorDialog::projectSettingsFailed(const QString& error) {
+    if (m_settingsState == SettingsState::Loaded)
+        return; // the settings read before stay the best known
+    m_settingsState = SettingsState::Failed;
+    updateMaxRunsRange();
+    showMessage(tr("Could not read the project's settings (%1): the --hudi-conf and concurrent-runs checks "
+                   "that depend on them are left to the service, which makes them on Save.")
+                    .arg(error),
+                true);
+}
+
 void JobEditorDialog::loadFinished() {
     if (--m_pendingLoads == 0)
         emit loaded();
 }
 
 void JobEditorDialog::setProjectSettings(const ProjectSettings& settings) {
+    if (m_settingsState != SettingsState::Loaded && !m_busy)
+        showMessage(QString(), false); // the "checking" or "could not read" note no longer holds
+    m_settingsState = SettingsState::Loaded;
     m_settings = settings;
     ValidationContext context = m_editor->validationContext();
     context.settings = settings;
     m_editor->setValidationContext(context);
+    m_editor->setProjectSettingsKnown(true);
     updateMaxRunsRange();
     updatePreviewNow();
 }
@@ -210,6 +248,14 @@ void JobEditorDialog::setClusters(const QStringList& clusters) {
 
 void JobEditorDialog::updateMaxRunsRange() {
     const int stored = m_job ? m_job->maxConcurrentRuns : 1;
+    if (m_settingsState != SettingsState::Loaded) {
+        // Not the default settings' limit of 1: unknown while loading, and left to the service if unreadable.
+        m_maxRuns->setRange(1, m_settingsState == SettingsState::Failed ? int(kMaxConcurrentRunsCeiling)
+                                                                        : std::max(1, stored));
+        m_maxRuns->setEnabled(m_settingsState == SettingsState::Failed);
+        updateMaxRunsNote();
+        return;
+    }
     const int limit = maxConcurrentRunsAllowed(m_settings);
     // A stored value above today's limit stays selectable so opening the dialog never changes it silently.
     m_maxRuns->setRange(1, std::max(limit, stored));
@@ -218,6 +264,14 @@ void JobEditorDialog::updateMaxRunsRange() {
 }
 
 void JobEditorDialog::updateMaxRunsNote() {
+    if (m_settingsState == SettingsState::Loading) {
+        m_maxRunsNote->setText(tr("Checking the project's limit…"));
+        return;
+    }
+    if (m_settingsState == SettingsState::Failed) {
+        m_maxRunsNote->setText(tr("The project's limit could not be read: the service checks it on Save."));
+        return;
+    }
     // A stored value the project no longer allows: the service's own reason, as Save would get it.
     if (const auto problem = maxConcurrentRunsProblem(m_maxRuns->value(), m_settings)) {
         m_maxRunsNote->setText(QString::fromStdString(problem->message));
@@ -238,6 +292,7 @@ JobPreviewPanel::Input JobEditorDialog::currentInput() const {
     in.maxConcurrentRuns = m_maxRuns->value();
     in.parameters = m_editor->parameters();
     in.settings = m_settings;
+    in.settingsKnown = m_settingsState == SettingsState::Loaded;
     in.stored = m_job;
     return in;
 }

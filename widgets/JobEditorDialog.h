@@ -21,6 +21,7 @@ namespace jobdeck {
 
 class ApiClient;
 class DiagnosticsPanel;
+class EventsSubscription;
 class ParameterDiffView;
 class ParameterEditor;
 
@@ -35,9 +36,14 @@ class JobEditorDialog final : public QDialog {
 public:
     JobEditorDialog(ApiClient* client, std::optional<SparkJob> job, QWidget* parent = nullptr);
 
-    // Normally read with DESCRIBE PROJECT when the dialog opens.
+    // Normally read with DESCRIBE PROJECT when the dialog opens, and again on each PROJECT_ALTERED event
+    // once followProjectEvents() is called. Until they are read (or when they cannot be) the checks that
+    // depend on them are held back, never made against default settings.
     void setProjectSettings(const ProjectSettings& settings);
     const ProjectSettings& projectSettings() const { return m_settings; }
+    enum class SettingsState { Loading, Loaded, Failed };
+    SettingsState settingsState() const { return m_settingsState; }
+    void followProjectEvents(EventsSubscription* events);
     void setClusters(const QStringList& clusters);
 
     ParameterEditor* editor() const { return m_editor; }
@@ -58,11 +64,14 @@ signals:
     // The service accepted the statement; `message` says what was done.
     void saved(const QString& jobName, const QString& message);
     void saveFailed(const QString& message);
-    void loaded(); // project settings and clusters have arrived (or failed to)
+    void loaded();              // project settings and clusters have arrived (or failed to)
+    void projectSettingsRead(); // a DESCRIBE PROJECT answered, whether or not it could be read
 
 private:
     void loadFromService();
     void loadFinished();
+    void readProjectSettings(bool initialLoad);
+    void projectSettingsFailed(const QString& error);
     void updateMaxRunsRange();
     void updateMaxRunsNote();
     void schedulePreview();
@@ -88,6 +97,8 @@ private:
     QTimer* m_previewTimer;
     bool m_busy = false;
     int m_pendingLoads = 0;
+    SettingsState m_settingsState = SettingsState::Loading;
+    int m_settingsReads = 0; // numbers the DESCRIBE PROJECTs sent, so only the latest answer counts
 };
 
 } // namespace jobdeck

@@ -135,6 +135,10 @@ void JobPreviewPanel::setInput(const Input& input) {
                                      tr("%n config(s)", nullptr, int(m_configuration.hudiConfigs.size()))});
     for (const auto& [k, v] : m_configuration.hudiConfigs) {
         const auto status = m_configuration.hudiConfigsStatus.find(k);
+        if (!input.settingsKnown) {
+            new QTreeWidgetItem(hudi, {q(k), q(v), tr("shown once the project's settings are read")});
+            continue;
+        }
         const QString statusName = status != m_configuration.hudiConfigsStatus.end()
                                        ? q(hudiConfigStatusName(status->second))
                                        : QString();

@@ -30,6 +30,7 @@ public:
         int maxConcurrentRuns = 1;
         std::vector<std::string> parameters;
         ProjectSettings settings;
+        bool settingsKnown = true;      // false: `settings` are not read yet, so no config gets a status
         std::optional<SparkJob> stored; // set when editing: the statement is an ALTER of what changed
     };
 

@@ -8,6 +8,7 @@
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
 #include "widgets/AboutDialog.h"
+#include "widgets/AdminViewSupport.h"
 #include "widgets/AdminViews.h"
 #include "widgets/ConnectionDialog.h"
 #include "widgets/ConnectionStatusWidget.h"
@@ -24,6 +25,7 @@
 #include "widgets/TableViewSupport.h"
 #include "widgets/WindowSettings.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -111,6 +113,16 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_runMonitorDock);
     m_runMonitorDock->hide(); // shown when a run starts, or from the View menu
     createActions();
+    // What the key's role may not send is disabled with the service's reason before anything is sent.
+    auto* roleGate = new RoleGate(this);
+    roleGate->gate(m_newAction, CreateJobStatement{});
+    roleGate->gate(m_editAction, AlterJobStatement{});
+    roleGate->gate(m_runAction, RunJobStatement{});
+    roleGate->gate(m_deleteAction, DeleteJobStatement{});
+    roleGate->gate(m_runMonitor->findChild<QAbstractButton*>(QStringLiteral("cancelButton")),
+                   CancelJobRunStatement{});
+    connect(m_monitor, &ConnectionMonitor::connected, roleGate,
+            [this, roleGate] { roleGate->setRole(m_monitor->callerRole()); });
 
     m_eventsTimer.setSingleShot(true);
     m_eventsTimer.setInterval(20);
@@ -574,6 +586,7 @@ void MainWindow::flushEvents() {
 void MainWindow::openJobEditor(std::optional<SparkJob> job) {
     auto* dialog = new JobEditorDialog(m_client, std::move(job), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->followProjectEvents(m_events);
     connect(dialog, &JobEditorDialog::saved, this, [this](const QString& name, const QString& message) {
         statusBar()->showMessage(message, 8000);
         // The event will update the row too; describing now shows the result at once.

@@ -28,9 +28,6 @@ namespace jobdeck {
 
 namespace {
 
-using Style = ParameterHighlighter::Style;
-using Span = ParameterHighlighter::Span;
-
 QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
@@ -91,7 +88,7 @@ ParameterEditor::ParameterEditor(QWidget* parent)
     connect(document(), &QTextDocument::contentsChange, this,
             [this](int position, int, int added) { markLinesEdited(position, added); });
     connect(document(), &QTextDocument::contentsChanged, this, [this] {
-        m_serviceRefusal.reset();
+        m_context.serviceRefusal.reset();
         scheduleRecheck();
     });
 
@@ -123,7 +120,14 @@ void ParameterEditor::setParameters(const std::vector<std::string>& parameters) 
 }
 
 void ParameterEditor::setValidationContext(const ValidationContext& context) {
-    m_context = context;
+    m_context.validation = context;
+    recheckNow();
+}
+
+void ParameterEditor::setProjectSettingsKnown(bool known) {
+    if (known == m_context.settingsKnown)
+        return;
+    m_context.settingsKnown = known;
     recheckNow();
 }
 
@@ -150,28 +154,8 @@ void ParameterEditor::markLinesEdited(int position, int added) {
     }
     const auto at = m_lines.begin() + first;
     const int newLines = lastNew - first + 1;
-    m_lines.insert(m_lines.erase(at, at + removed), static_cast<std::size_t>(newLines), LineInfo{});
+    m_lines.insert(m_lines.erase(at, at + removed), static_cast<std::size_t>(newLines), ParameterLine{});
     m_highlighter->spliceLines(first, removed, newLines);
-}
-
-void ParameterEditor::readLine(LineInfo& info, const QString& text) {
-    info = LineInfo{};
-    info.read = true;
-    info.text = text.toStdString();
-    info.utf16Length = int(text.size());
-    if (info.text.size() != static_cast<std::size_t>(text.size()))
-        info.utf16Offsets = utf16OffsetTable(info.text);
-    if (info.text.find_first_not_of(" \t\r") == std::string::npos)
-        return;
-    TextParameters read = parseParameterText(info.text, ParameterTextForm::PerLine);
-    if (!read.ok() || read.parameters.size() != 1) {
-        info.error = read.error.value_or("This line could not be read as one parameter");
-        return;
-    }
-    info.begin = read.ranges[0].first;
-    info.end = read.ranges[0].second;
-    info.quoted = info.text[static_cast<std::size_t>(info.begin)] == '"';
-    info.parameter = std::move(read.parameters[0]);
 }
 
 void ParameterEditor::recheckNow() {
@@ -179,201 +163,51 @@ void ParameterEditor::recheckNow() {
     QTextDocument* doc = document();
     const int lineCount = doc->blockCount();
     const int previousPathLine = applicationPathLine();
-    m_parameters.clear();
-    m_tokenLines.clear();
     if (m_lines.size() != static_cast<std::size_t>(lineCount)) {
-        m_lines.assign(static_cast<std::size_t>(lineCount), LineInfo{});
+        m_lines.assign(static_cast<std::size_t>(lineCount), ParameterLine{});
         m_highlighter->spliceLines(0, lineCount, lineCount);
     }
-
-    // 1. Read each line with the core's per-line form, so a broken line does not hide the others. Only the
-    // lines edited since the last re-check are read again.
+    // Only the lines edited since the last re-check are read again.
     for (int line = 0; line < lineCount; ++line) {
-        LineInfo& info = m_lines[static_cast<std::size_t>(line)];
-        if (!info.read)
-            readLine(info, doc->findBlockByNumber(line).text());
-        info.token = info.parameter ? int(m_parameters.size()) : -1;
-        if (!info.parameter)
-            continue;
-        m_parameters.push_back(*info.parameter);
-        m_tokenLines.push_back(line);
-    }
-
-    // 2. Classify and validate exactly as the service will.
-    m_classified = classifyTokens(m_parameters); // colours and checks read the parameters through ranges
-    std::vector<Diagnostic> found = validateParameters(m_parameters, m_classified, m_context);
-    m_diagnostics.clear();
-    m_diagnosticLines.clear();
-    bool textErrors = false;
-    for (int i = 0; i < lineCount; ++i) {
-        const LineInfo& info = m_lines[static_cast<std::size_t>(i)];
-        if (!info.error)
-            continue;
-        textErrors = true;
-        m_diagnostics.push_back(Diagnostic{"text.line", Severity::Error, *info.error, -1, {}});
-        m_diagnosticLines.push_back(i);
-    }
-    if (m_serviceRefusal) {
-        m_diagnostics.push_back(*m_serviceRefusal);
-        m_diagnosticLines.push_back(lineOfToken(m_serviceRefusal->tokenIndex));
-    }
-    for (Diagnostic& d : found) {
-        // A fix rewrites the whole list from the parameters read; with an unreadable line it would drop it.
-        if (textErrors)
-            d.fixes.clear();
-        m_diagnosticLines.push_back(d.tokenIndex >= 0 ? lineOfToken(d.tokenIndex) : -1);
-        m_diagnostics.push_back(std::move(d));
-    }
-
-    m_hasTextErrors = textErrors;
-
-    // 3. Spans per line for the highlighter.
-    // Kept between re-checks so a keystroke allocates nothing for the lines that did not change.
-    std::vector<ParameterHighlighter::LineSpans>& spans = m_spans;
-    spans.resize(static_cast<std::size_t>(lineCount));
-    for (ParameterHighlighter::LineSpans& line : spans) {
-        line.spans.clear();
-        line.underlines.clear();
-    }
-    std::vector<HudiConfigStatus> hudiStatus(m_parameters.size(), HudiConfigStatus::Applied);
-    for (const ClassifiedToken& t : m_classified.tokens)
-        if (t.cls == TokenClass::HudiConfPair && t.equalsPos >= 0)
-            hudiStatus[static_cast<std::size_t>(t.index)] = HudiConfigPolicy::statusOf(
-                rangeText(m_parameters[static_cast<std::size_t>(t.index)], t.keyRange), m_context.settings);
-
-    for (const ClassifiedToken& t : m_classified.tokens) {
-        const int l = m_tokenLines[static_cast<std::size_t>(t.index)];
-        const LineInfo& info = m_lines[static_cast<std::size_t>(l)];
-        const std::string& text = info.text;
-        const bool ascii = info.utf16Offsets.empty();
-        const std::vector<int>& table = info.utf16Offsets;
-        const int tokenLength = int(m_parameters[static_cast<std::size_t>(t.index)].size());
-        // Byte offset in the parameter -> UTF-16 offset in the line.
-        auto at = [&](int offsetInToken) {
-            int byte = info.quoted
-                           ? sourceOffsetInToken(text, ParameterTextForm::PerLine, {info.begin, info.end},
-                                                 std::clamp(offsetInToken, 0, tokenLength))
-                           : info.begin + offsetInToken;
-            byte = std::clamp(byte, 0, int(text.size()));
-            return ascii ? byte : table[static_cast<std::size_t>(byte)];
-        };
-        auto& out = spans[static_cast<std::size_t>(l)].spans;
-        auto add = [&](int from, int to, Style s, bool wholeLiteral = false) {
-            const int a =
-                wholeLiteral ? (ascii ? info.begin : table[static_cast<std::size_t>(info.begin)]) : at(from);
-            const int b =
-                wholeLiteral ? (ascii ? info.end : table[static_cast<std::size_t>(info.end)]) : at(to);
-            if (b > a)
-                out.push_back(Span{a, b - a, s});
-        };
-        auto addPair = [&](Style key, Style value) {
-            if (t.nameRange.first >= 0)
-                add(t.nameRange.first, t.nameRange.second, Style::OptionName);
-            if (t.keyRange.first >= 0)
-                add(t.keyRange.first, t.keyRange.second, key);
-            if (t.equalsPos >= 0)
-                add(t.equalsPos, t.equalsPos + 1, Style::PairSeparator);
-            if (t.valueRange.first >= 0)
-                add(t.valueRange.first, t.valueRange.second, value);
-        };
-        switch (t.cls) {
-        case TokenClass::Option:
-        case TokenClass::MissingValue:
-            add(0, 0, Style::OptionName, true);
-            if (t.valueRange.first >= 0 && t.nameRange.first >= 0) {
-                out.clear();
-                add(t.nameRange.first, t.nameRange.second, Style::OptionName);
-                add(t.valueRange.first, t.valueRange.second, Style::OptionValue);
-            }
-            break;
-        case TokenClass::OptionValue:
-            add(0, 0, Style::OptionValue, true);
-            break;
-        case TokenClass::ConfPair:
-            addPair(Style::ConfKey, Style::ConfValue);
-            break;
-        case TokenClass::HudiConfPair:
-            addPair(hudiStatus[static_cast<std::size_t>(t.index)] == HudiConfigStatus::NotAllowed ||
-                            hudiStatus[static_cast<std::size_t>(t.index)] == HudiConfigStatus::Reserved
-                        ? Style::NotApplied
-                        : Style::HudiKey,
-                    Style::HudiValue);
-            break;
-        case TokenClass::RefusedOption:
-            add(0, 0, Style::RefusedOption, true);
-            break;
-        case TokenClass::UnknownOption:
-            add(0, 0, Style::UnknownOption, true);
-            break;
-        case TokenClass::ApplicationPath:
-            add(0, 0, Style::ApplicationPath, true);
-            break;
-        case TokenClass::ApplicationArgument:
-            add(0, 0, Style::ApplicationArgument, true);
-            break;
-        case TokenClass::MisplacedHudiConfFlag:
-        case TokenClass::MisplacedHudiConfPair:
-            add(0, 0, Style::MisplacedHudiConf, true);
-            break;
+        ParameterLine& info = m_lines[static_cast<std::size_t>(line)];
+        if (!info.read) {
+            const QString text = doc->findBlockByNumber(line).text();
+            info = readParameterLine(text.toStdString(), int(text.size()));
         }
     }
-    for (std::size_t i = 0; i < m_diagnostics.size(); ++i) {
-        const Diagnostic& d = m_diagnostics[i];
-        const int l = m_diagnosticLines[i];
-        if (l < 0 || d.severity == Severity::Info)
-            continue;
-        const Style s = d.severity == Severity::Error ? Style::Error : Style::Warning;
-        auto& under = spans[static_cast<std::size_t>(l)].underlines;
-        const Span whole{0, m_lines[static_cast<std::size_t>(l)].utf16Length, s};
-        // An error wins over a warning on the same line.
-        if (std::none_of(under.begin(), under.end(), [](const Span& u) { return u.style == Style::Error; })) {
-            under.clear();
-            under.push_back(whole);
-        }
-    }
-    m_highlighter->setLines(spans);
+    const std::vector<int> previousSeverity = std::move(m_analysis.lineSeverity);
+    analyseParameterLines(m_lines, m_context, m_analysis);
+    m_highlighter->setLines(m_analysis.spans);
 
     // The highlighter's re-highlighted lines repaint themselves; the zones, the boundary and the gutter's
     // marks only when they moved.
-    std::vector<int> severity(static_cast<std::size_t>(lineCount), -1); // -1 none, else Severity
-    for (std::size_t i = 0; i < m_diagnostics.size(); ++i) {
-        const int l = m_diagnosticLines[i];
-        if (l < 0 || l >= lineCount || m_diagnostics[i].severity == Severity::Info)
-            continue;
-        int& mark = severity[static_cast<std::size_t>(l)];
-        const int sev = int(m_diagnostics[i].severity);
-        mark = mark < 0 ? sev : std::min(mark, sev);
-    }
     const bool zonesMoved = applicationPathLine() != previousPathLine || lineCount != m_paintedLineCount;
     if (zonesMoved)
         viewport()->update();
-    if (zonesMoved || severity != m_lineSeverity)
+    if (zonesMoved || m_analysis.lineSeverity != previousSeverity)
         m_lineNumberArea->update();
-    m_lineSeverity = std::move(severity);
     m_paintedLineCount = lineCount;
     emit analysisUpdated();
 }
 
 int ParameterEditor::lineOfToken(int tokenIndex) const {
-    return tokenIndex >= 0 && static_cast<std::size_t>(tokenIndex) < m_tokenLines.size()
-               ? m_tokenLines[static_cast<std::size_t>(tokenIndex)]
-               : -1;
+    return m_analysis.lineOfToken(tokenIndex);
 }
 
 int ParameterEditor::severityAtLine(int line) const {
-    return line >= 0 && static_cast<std::size_t>(line) < m_lineSeverity.size()
-               ? m_lineSeverity[static_cast<std::size_t>(line)]
+    return line >= 0 && static_cast<std::size_t>(line) < m_analysis.lineSeverity.size()
+               ? m_analysis.lineSeverity[static_cast<std::size_t>(line)]
                : -1;
 }
 
 int ParameterEditor::tokenAtLine(int line) const {
-    return line >= 0 && static_cast<std::size_t>(line) < m_lines.size()
-               ? m_lines[static_cast<std::size_t>(line)].token
+    return line >= 0 && static_cast<std::size_t>(line) < m_analysis.lineTokens.size()
+               ? m_analysis.lineTokens[static_cast<std::size_t>(line)]
                : -1;
 }
 
 int ParameterEditor::applicationPathLine() const {
-    return lineOfToken(m_classified.applicationPath);
+    return lineOfToken(m_analysis.classified.applicationPath);
 }
 
 int ParameterEditor::boundaryLineY() const {
@@ -404,13 +238,14 @@ int ParameterEditor::bottomInView(int line) const {
 
 std::optional<HudiConfigStatus> ParameterEditor::hudiStatusAtLine(int line) const {
     const int token = tokenAtLine(line);
-    if (token < 0)
+    if (token < 0 || !m_context.settingsKnown)
         return std::nullopt;
-    const ClassifiedToken& t = m_classified.tokens[static_cast<std::size_t>(token)];
+    const ClassifiedToken& t = m_analysis.classified.tokens[static_cast<std::size_t>(token)];
     if (t.cls != TokenClass::HudiConfPair || t.equalsPos < 0)
         return std::nullopt;
-    return HudiConfigPolicy::statusOf(rangeText(m_parameters[static_cast<std::size_t>(token)], t.keyRange),
-                                      m_context.settings);
+    return HudiConfigPolicy::statusOf(
+        rangeText(m_analysis.parameters[static_cast<std::size_t>(token)], t.keyRange),
+        m_context.validation.settings);
 }
 
 QString ParameterEditor::lineText(int line) const {
@@ -419,13 +254,14 @@ QString ParameterEditor::lineText(int line) const {
 
 QString ParameterEditor::toolTipForLine(int line) const {
     QStringList parts;
-    for (std::size_t i = 0; i < m_diagnostics.size(); ++i)
-        if (m_diagnosticLines[i] == line)
+    for (std::size_t i = 0; i < m_analysis.diagnostics.size(); ++i)
+        if (m_analysis.diagnosticLines[i] == line)
             parts << QStringLiteral("%1: %2").arg(
-                QString::fromLatin1(severityName(m_diagnostics[i].severity)), q(m_diagnostics[i].message));
+                QString::fromLatin1(severityName(m_analysis.diagnostics[i].severity)),
+                q(m_analysis.diagnostics[i].message));
     const int token = tokenAtLine(line);
     if (token >= 0) {
-        const ClassifiedToken& t = m_classified.tokens[static_cast<std::size_t>(token)];
+        const ClassifiedToken& t = m_analysis.classified.tokens[static_cast<std::size_t>(token)];
         switch (t.cls) {
         case TokenClass::MisplacedHudiConfFlag:
         case TokenClass::MisplacedHudiConfPair:
@@ -442,11 +278,15 @@ QString ParameterEditor::toolTipForLine(int line) const {
             parts << tr("Application argument: passed to the application.");
             break;
         case TokenClass::HudiConfPair: {
-            const std::string& p = m_parameters[static_cast<std::size_t>(token)];
+            const std::string& p = m_analysis.parameters[static_cast<std::size_t>(token)];
             if (t.keyRange.first >= 0) {
                 const std::string key(rangeText(p, t.keyRange));
                 if (auto status = hudiStatusAtLine(line))
                     parts << tr("Hudi configuration %1 — %2").arg(q(key), statusExplanation(*status));
+                else if (!m_context.settingsKnown)
+                    parts << tr("Hudi configuration %1 — whether the project applies it shows once its "
+                                "settings are read.")
+                                 .arg(q(key));
                 if (const HudiConfigEntry* e = HudiCatalogue::instance().find(key)) {
                     QString about = q(e->summary);
                     if (!e->defaultValue.empty())
@@ -468,8 +308,8 @@ std::vector<Fix> ParameterEditor::fixesAtLine(int line) const {
     const int token = tokenAtLine(line);
     if (token < 0)
         return fixes;
-    for (std::size_t i = 0; i < m_diagnostics.size(); ++i)
-        if (m_diagnostics[i].tokenIndex == token && m_diagnosticLines[i] == line) {
+    for (std::size_t i = 0; i < m_analysis.diagnostics.size(); ++i)
+        if (m_analysis.diagnostics[i].tokenIndex == token && m_analysis.diagnosticLines[i] == line) {
             const std::vector<Fix> f = fixesForDiagnostic(int(i));
             fixes.insert(fixes.end(), f.begin(), f.end());
         }
@@ -477,15 +317,15 @@ std::vector<Fix> ParameterEditor::fixesAtLine(int line) const {
 }
 
 std::vector<Fix> ParameterEditor::fixesForDiagnostic(int index) const {
-    if (index < 0 || static_cast<std::size_t>(index) >= m_diagnostics.size())
+    if (index < 0 || static_cast<std::size_t>(index) >= m_analysis.diagnostics.size())
         return {};
-    const Diagnostic& d = m_diagnostics[static_cast<std::size_t>(index)];
-    if (!d.fixes.empty() || d.code == "text.line" || d.code == "service.refusal" || m_hasTextErrors)
+    const Diagnostic& d = m_analysis.diagnostics[static_cast<std::size_t>(index)];
+    if (!d.fixes.empty() || d.code == "text.line" || d.code == "service.refusal" || m_analysis.hasTextErrors)
         return d.fixes;
     // A long list gets fixes for its first findings only (the validator's budget): ask for this one's.
-    ValidationContext focused = m_context;
+    ValidationContext focused = m_context.validation;
     focused.fixesForToken = d.tokenIndex;
-    for (const Diagnostic& again : validateParameters(m_parameters, focused))
+    for (const Diagnostic& again : validateParameters(m_analysis.parameters, focused))
         if (again.code == d.code && again.tokenIndex == d.tokenIndex && again.message == d.message)
             return again.fixes;
     return {};
@@ -512,7 +352,7 @@ void ParameterEditor::goToLine(int line) {
 
 bool ParameterEditor::nextDiagnostic() {
     std::vector<int> lines;
-    for (int l : m_diagnosticLines)
+    for (int l : m_analysis.diagnosticLines)
         if (l >= 0)
             lines.push_back(l);
     if (lines.empty())
@@ -526,14 +366,14 @@ bool ParameterEditor::nextDiagnostic() {
 
 int ParameterEditor::setServiceRefusal(const QString& message, int parameterIndex) {
     recheckNow();
-    const int count = static_cast<int>(m_parameters.size());
-    m_serviceRefusal = Diagnostic{"service.refusal",
-                                  Severity::Error,
-                                  message.toStdString(),
-                                  parameterIndex < count ? parameterIndex : -1,
-                                  {}};
+    const int count = static_cast<int>(m_analysis.parameters.size());
+    m_context.serviceRefusal = Diagnostic{"service.refusal",
+                                          Severity::Error,
+                                          message.toStdString(),
+                                          parameterIndex < count ? parameterIndex : -1,
+                                          {}};
     recheckNow();
-    return lineOfToken(m_serviceRefusal ? m_serviceRefusal->tokenIndex : -1);
+    return lineOfToken(m_context.serviceRefusal ? m_context.serviceRefusal->tokenIndex : -1);
 }
 
 // --- painting ---

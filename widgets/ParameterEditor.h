@@ -3,6 +3,7 @@
 #include "core/Diagnostic.h"
 #include "core/HudiConfigStatus.h"
 #include "core/ParameterClassifier.h"
+#include "core/ParameterLineAnalysis.h"
 #include "core/ParameterTextForms.h"
 #include "core/ParameterValidator.h"
 #include "widgets/ParameterHighlighter.h"
@@ -26,7 +27,8 @@ class ParameterCompletionModel;
 // A Job's parameters, one per line. Everything it shows comes from the core: the classifier decides each
 // line's colour and zone (job configuration / application path / application arguments, with a line drawn
 // under the path), the validator the underlines, tooltips and quick fixes, the text forms how a paste is
-// converted. Re-checks run after each edit on a zero-delay timer (coalescing bursts), or at once with
+// converted; core's analyseParameterLines computes all of it from the lines, the editor applies it.
+// Re-checks run after each edit on a zero-delay timer (coalescing bursts), or at once with
 // recheckNow().
 class ParameterEditor final : public QPlainTextEdit {
     Q_OBJECT
@@ -37,19 +39,24 @@ public:
     // Replaces the text (and the undo history) with `parameters`, one per line.
     void setParameters(const std::vector<std::string>& parameters);
     // The parameters of the lines that could be read (a malformed quoted line is left out and reported).
-    const std::vector<std::string>& parameters() const { return m_parameters; }
+    const std::vector<std::string>& parameters() const { return m_analysis.parameters; }
 
     // What the service will check against: the project's settings, CREATE or ALTER and the stored list.
     void setValidationContext(const ValidationContext& context);
-    const ValidationContext& validationContext() const { return m_context; }
+    const ValidationContext& validationContext() const { return m_context.validation; }
+    // False while the project's settings are not read yet (or could not be): the findings that depend on
+    // them (dependsOnProjectSettings) are held back and --hudi-conf pairs show no status, rather than
+    // being judged against default settings. True unless set.
+    void setProjectSettingsKnown(bool known);
+    bool projectSettingsKnown() const { return m_context.settingsKnown; }
 
     void recheckNow();
     bool recheckPending() const;
 
     // The validator's findings, plus a line's text error and the last service refusal, with their lines.
-    const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
-    const std::vector<int>& diagnosticLines() const { return m_diagnosticLines; }
-    const ClassifiedParameters& classified() const { return m_classified; }
+    const std::vector<Diagnostic>& diagnostics() const { return m_analysis.diagnostics; }
+    const std::vector<int>& diagnosticLines() const { return m_analysis.diagnosticLines; }
+    const ClassifiedParameters& classified() const { return m_analysis.classified; }
 
     int lineOfToken(int tokenIndex) const;
     int tokenAtLine(int line) const;
@@ -98,22 +105,7 @@ protected:
     void insertFromMimeData(const QMimeData* source) override;
 
 private:
-    // A line as last read; kept while the line is not edited, so a keystroke reads only its own line.
-    struct LineInfo final {
-        bool read = false; // false: edited since, read it again
-        std::string text;  // UTF-8
-        int utf16Length = 0;
-        std::vector<int> utf16Offsets;        // byte -> UTF-16 offset; empty when the line is ASCII
-        std::optional<std::string> parameter; // nullopt for a blank or malformed line
-        int token = -1; // parameter index of this line, -1 for a blank or malformed line
-        int begin = 0;  // UTF-8 range of the literal within the line
-        int end = 0;
-        bool quoted = false;
-        std::optional<std::string> error; // the text form's reason a line could not be read
-    };
-
     void markLinesEdited(int position, int added);
-    static void readLine(LineInfo& info, const QString& text);
     int severityAtLine(int line) const;
     int bottomInView(int line) const; // viewport y of the line's bottom when it is in view, else -1 // the
                                       // gutter's mark: -1 none, else the most severe Severity
@@ -123,17 +115,11 @@ private:
     QString lineText(int line) const;
     void showFixMenu(int line, const QPoint& globalPos);
 
-    ValidationContext m_context;
-    std::vector<std::string> m_parameters;
-    std::vector<LineInfo> m_lines;
-    std::vector<int> m_tokenLines;
-    ClassifiedParameters m_classified;
-    std::vector<Diagnostic> m_diagnostics;
-    std::vector<int> m_diagnosticLines;
-    std::vector<int> m_lineSeverity;
-    std::vector<ParameterHighlighter::LineSpans> m_spans;
+    ParameterLineContext m_context;
+    // Each line as last read; kept while the line is not edited, so a keystroke reads only its own line.
+    std::vector<ParameterLine> m_lines;
+    ParameterLineAnalysis m_analysis; // kept between re-checks: its buffers are reused
     int m_paintedLineCount = -1;
-    std::optional<Diagnostic> m_serviceRefusal;
     std::optional<ParameterTextForm> m_lastConvertedPaste;
 
     ParameterHighlighter* m_highlighter;
@@ -141,7 +127,6 @@ private:
     ParameterCompletionModel* m_completionModel;
     QCompleter* m_completer;
     QTimer* m_recheckTimer;
-    bool m_hasTextErrors = false;
 };
 
 } // namespace jobdeck

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/ParameterLineAnalysis.h"
+
 #include <QList>
 #include <QObject>
 #include <QTextCharFormat>
@@ -20,36 +22,10 @@ namespace jobdeck {
 class ParameterHighlighter final : public QObject {
     Q_OBJECT
 public:
-    enum class Style {
-        OptionName,
-        OptionValue,
-        ConfKey,
-        ConfValue,
-        HudiKey,
-        HudiValue,
-        PairSeparator,
-        ApplicationPath,
-        ApplicationArgument,
-        MisplacedHudiConf, // --hudi-conf flag or pair after the path: passed to the application, not applied
-        NotApplied,        // a --hudi-conf key the project will not apply (NOT_ALLOWED / RESERVED)
-        RefusedOption,
-        UnknownOption,
-        Error,   // wave underline, red
-        Warning, // wave underline, orange
-        Count
-    };
-    struct Span final {
-        int start = 0; // UTF-16 offset within the line
-        int length = 0;
-        Style style = Style::OptionName;
-        bool operator==(const Span&) const = default;
-    };
-    struct LineSpans final {
-        std::vector<Span> spans;      // base colours, in order
-        std::vector<Span> underlines; // Error/Warning, drawn over the base colours
-        bool stale = false;           // edited since its spans were set: re-highlight it whatever they are
-        bool operator==(const LineSpans&) const = default;
-    };
+    // What to draw is decided by core (analyseParameterLines); these name it here.
+    using Style = ParameterSpanStyle;
+    using Span = ParameterSpan;
+    using LineSpans = ParameterLineSpans;
 
     explicit ParameterHighlighter(QTextDocument* document);
 

@@ -1,4 +1,8 @@
 #include "client/ApiClient.h"
+#include "client/EventsSubscription.h"
+#include "core/DiagnosticCode.h"
+#include "core/ParameterValidator.h"
+#include "core/SecretMasking.h"
 #include "core/StatementParser.h"
 #include "models/DiagnosticsModel.h"
 #include "tests/support/AwaitReply.h"
@@ -41,6 +45,22 @@ QString perLine(const Params& p) {
     for (const std::string& x : p)
         s += QString::fromStdString(x) + QLatin1Char('\n');
     return s;
+}
+
+// The codes of the editor's error diagnostics, each with its line.
+QStringList errorsOf(const ParameterEditor* editor) {
+    QStringList errors;
+    for (std::size_t i = 0; i < editor->diagnostics().size(); ++i)
+        if (editor->diagnostics()[i].severity == Severity::Error)
+            errors << QStringLiteral("%1@%2")
+                          .arg(QString::fromStdString(std::string(editor->diagnostics()[i].code)))
+                          .arg(editor->diagnosticLines()[i]);
+    return errors;
+}
+
+bool hasCode(const ParameterEditor* editor, std::string_view code) {
+    const auto& all = editor->diagnostics();
+    return std::any_of(all.begin(), all.end(), [code](const Diagnostic& d) { return d.code == code; });
 }
 
 template <class W> W* child(QObject* parent, const char* name) {
@@ -305,6 +325,128 @@ private slots:
         QCOMPARE(after->parameters, edited);
         QCOMPARE(after->cluster, std::string("second"));
         QCOMPARE(after->sparkConfigs.at("spark.sql.shuffle.partitions"), std::string("16"));
+    }
+
+    // The project allows hoodie.datasource.write.operation. Its default settings do not, so a check made
+    // before DESCRIBE PROJECT answers would flag it: the editor holds those checks while they load.
+    void noFalseErrorWhileProjectSettingsLoad() {
+        const Params allowed{"--hudi-conf", "hoodie.datasource.write.operation=upsert", "s3://b/app.jar"};
+        QVERIFY(refusalMessage(validateParameters(allowed, ValidationContext{}))); // what defaults would say
+        QVERIFY(statement(m_operator, "CREATE JOB allowed_conf TYPE = 'JAR' PARAMETERS = ( '--hudi-conf', "
+                                      "'hoodie.datasource.write.operation=upsert', 's3://b/app.jar' ) "
+                                      "CLUSTER = 'onehouse_cluster_spark'"));
+        const auto stored = awaitReply(m_client->describeJob(QStringLiteral("allowed_conf")));
+        QVERIFY(stored);
+        for (const bool editing : {true, false}) {
+            JobEditorDialog d(m_client, editing ? stored : std::nullopt);
+            QCOMPARE(d.settingsState(), JobEditorDialog::SettingsState::Loading);
+            QVERIFY2(d.messageText().contains(QStringLiteral("Checking the project's settings")),
+                     qPrintable(d.messageText()));
+            if (!editing)
+                type(d, perLine(allowed));
+            QStringList seen = errorsOf(d.editor());
+            connect(d.editor(), &ParameterEditor::analysisUpdated, &d, [&] { seen << errorsOf(d.editor()); });
+            QSignalSpy loaded(&d, &JobEditorDialog::loaded);
+            d.show();
+            QVERIFY(loaded.wait(20000));
+            QCOMPARE(d.settingsState(), JobEditorDialog::SettingsState::Loaded);
+            QVERIFY(d.projectSettings().hudiConfigsEnabled);
+            seen << errorsOf(d.editor());
+            QVERIFY2(seen.isEmpty(), qPrintable(seen.join(QStringLiteral(", "))));
+            QVERIFY(d.messageText().isEmpty());
+            QCOMPARE(d.editor()->hudiStatusAtLine(1), std::optional(HudiConfigStatus::Applied));
+            // The held checks are made once the settings are in: a key outside the allow-list is refused.
+            type(d, perLine({"--hudi-conf", "hoodie.index.type=BLOOM", "s3://b/app.jar"}));
+            QVERIFY(hasCode(d.editor(), "hudi-conf.not-permitted.key"));
+            QString ignored;
+            answerNextMessageBox(QMessageBox::Discard, &ignored);
+            d.reject();
+        }
+    }
+
+    // DESCRIBE PROJECT refused: the dialog says so, keeps every check that does not need the project and
+    // holds the ones that do; Save is left to the service.
+    void unreadableProjectSettingsAreSaid() {
+        ApiClient wrongKey;
+        wrongKey.setConnection({m_service.baseUrl(), m_operator.projectUid, m_operator.apiKey,
+                                QStringLiteral("not-the-secret")});
+        JobEditorDialog d(&wrongKey, std::nullopt);
+        type(d, perLine({"--bogus", "--hudi-conf", "hoodie.index.type=BLOOM", "s3://b/app.jar"}));
+        QSignalSpy loaded(&d, &JobEditorDialog::loaded);
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(d.settingsState(), JobEditorDialog::SettingsState::Failed);
+        QVERIFY2(d.messageText().startsWith(QStringLiteral("Could not read the project's settings (")),
+                 qPrintable(d.messageText()));
+        QVERIFY(hasCode(d.editor(), "option.unknown"));
+        for (const Diagnostic& held : d.editor()->diagnostics())
+            QVERIFY2(!dependsOnProjectSettings(held.code), held.message.c_str());
+        QVERIFY(child<QSpinBox>(&d, "maxRunsSpin")->isEnabled());
+        QString ignored;
+        answerNextMessageBox(QMessageBox::Discard, &ignored);
+        d.reject();
+    }
+
+    // Another client alters the project while the dialog is open: its diagnostics follow without reopening.
+    void followsProjectChangesWhileOpen() {
+        EventsSubscription events(m_client);
+        events.setWaitSeconds(5);
+        events.start();
+        auto d = open(std::nullopt);
+        d->followProjectEvents(&events);
+        type(*d, perLine({"--hudi-conf", "hoodie.index.type=BLOOM", "s3://b/app.jar"}));
+        QVERIFY(hasCode(d->editor(), "hudi-conf.not-permitted.key"));
+
+        QVERIFY(statement(m_admin, "ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.index.type')"));
+        QTRY_VERIFY_WITH_TIMEOUT(!hasCode(d->editor(), "hudi-conf.not-permitted.key"), 20000);
+        QVERIFY(errorsOf(d->editor()).isEmpty());
+        QCOMPARE(d->editor()->hudiStatusAtLine(1), std::optional(HudiConfigStatus::Applied));
+
+        QVERIFY(statement(m_admin, "ALTER PROJECT SET HUDI_CONFIGS = DISABLED"));
+        QTRY_VERIFY_WITH_TIMEOUT(hasCode(d->editor(), "hudi-conf.disabled"), 20000);
+        QVERIFY(!d->projectSettings().hudiConfigsEnabled);
+
+        QVERIFY(statement(m_admin, "ALTER PROJECT SET HUDI_CONFIGS = ENABLED"));
+        QVERIFY(statement(m_admin, "ALTER PROJECT REMOVE HUDI_CONFIG_ALLOWLIST ('hoodie.index.type')"));
+        QTRY_VERIFY_WITH_TIMEOUT(hasCode(d->editor(), "hudi-conf.not-permitted.key"), 20000);
+        events.stop();
+        QString ignored;
+        answerNextMessageBox(QMessageBox::Discard, &ignored);
+        d->reject();
+    }
+
+    // A **** with no stored value is flagged on its line with the service's message, which Save then gets.
+    void maskedValueWithoutStoredValueIsFlagged() {
+        auto d = open(std::nullopt);
+        child<QLineEdit>(d.get(), "nameEdit")->setText(QStringLiteral("masked_new"));
+        type(*d, perLine({"--conf", "spark.hadoop.fs.s3a.secret.key=****", "s3://b/app.jar"}));
+        const ParameterEditor* editor = d->editor();
+        QCOMPARE(errorsOf(editor), QStringList{QStringLiteral("secret.unresolved-mask@1")});
+        const std::string expected = *findUnresolvedMask(editor->parameters(), {});
+        QCOMPARE(editor->diagnostics().front().message, expected);
+        QString error;
+        QVERIFY(!clickSaveAndWait(*d, &error));
+        QCOMPARE(error.toStdString(), expected);
+
+        // Editing: the stored secret's **** stands for its value; a new key's **** does not.
+        QVERIFY(statement(m_operator, "CREATE JOB masked_edit TYPE = 'JAR' PARAMETERS = ( '--conf', "
+                                      "'spark.hadoop.fs.s3a.secret.key=real', 's3://b/app.jar' ) "
+                                      "CLUSTER = 'onehouse_cluster_spark'"));
+        const auto stored = awaitReply(m_client->describeJob(QStringLiteral("masked_edit")));
+        QVERIFY(stored);
+        QCOMPARE(stored->parameters[1], std::string("spark.hadoop.fs.s3a.secret.key=****"));
+        auto e = open(*stored);
+        QVERIFY(errorsOf(e->editor()).isEmpty());
+        type(*e, perLine({"--conf", "spark.hadoop.fs.s3a.secret.key=****", "s3://b/app.jar",
+                          "--db.password=****"}));
+        QCOMPARE(errorsOf(e->editor()), QStringList{QStringLiteral("secret.unresolved-mask@3")});
+        const std::string message = e->editor()->diagnostics().front().message;
+        QVERIFY(!clickSaveAndWait(*e, &error));
+        QCOMPARE(error.toStdString(), message);
+        QString ignored;
+        answerNextMessageBox(QMessageBox::Discard, &ignored);
+        e->reject();
+        answerNextMessageBox(QMessageBox::Discard, &ignored);
+        d->reject();
     }
 
     void panelFixButtonAppliesAndUndoes() {
