@@ -39,6 +39,16 @@ std::optional<ApiStatus> checkParameters(const std::vector<std::string>& paramet
     return std::nullopt;
 }
 
+// A **** that stands for no stored value (CREATE: none is stored), refused on the parameter holding it.
+std::optional<ApiStatus> checkMasks(const std::vector<std::string>& submitted,
+                                    const std::vector<std::string>& stored) {
+    const auto unresolved = unresolvedMask(submitted, stored);
+    if (!unresolved)
+        return std::nullopt;
+    return ApiStatus::refused(unresolved->message(), descriptorOf(DiagnosticCode::SecretMaskUnresolved).name,
+                              unresolved->parameterIndex);
+}
+
 // The stored job completed with what its parameters mean, the status of its Hudi configurations under the
 // project's CURRENT settings, and secret values masked (for every role).
 // With `reasons`, also why each Hudi configuration has its status (DESCRIBE JOB; SHOW JOBS leaves it out).
@@ -78,8 +88,8 @@ ApiStatus StatementExecutor::createJob(const RequestContext& context, const Crea
     if (!m_stores.clusters().findCluster(project, statement.cluster))
         return ApiStatus::failed(clusterNotFoundMessage(statement.cluster));
     // A new job has no stored values for **** to stand for.
-    if (auto masked = findUnresolvedMask(statement.parameters, {}))
-        return ApiStatus::failed(*masked);
+    if (auto refused = checkMasks(statement.parameters, {}))
+        return *refused;
     if (auto refused = checkParameters(statement.parameters, settings, ValidationContext::Mode::Create, {}))
         return *refused;
 
@@ -118,8 +128,8 @@ ApiStatus StatementExecutor::alterJob(const RequestContext& context, const Alter
     }
     if (statement.parameters) {
         // **** sent back for a secret key keeps the stored value.
-        if (auto masked = findUnresolvedMask(*statement.parameters, job->parameters))
-            return ApiStatus::failed(*masked);
+        if (auto refused = checkMasks(*statement.parameters, job->parameters))
+            return *refused;
         auto parameters = unmaskParameters(*statement.parameters, job->parameters);
         if (auto refused =
                 checkParameters(parameters, settings, ValidationContext::Mode::Alter, job->parameters))

@@ -268,6 +268,12 @@ private slots:
         const auto noPath = create("bad_path", "'--class', 'A'");
         QCOMPARE(noPath.value("diagnosticCode", std::string()), std::string("path.missing"));
         QVERIFY(!noPath.contains("parameterIndex"));
+        // A **** standing for no stored value: the same code and parameter the console's editor shows.
+        const auto masked = create("bad_mask", "'--conf', 'spark.db.password=****', 'app.jar'");
+        QCOMPARE(statusOf(masked), kFailed);
+        QCOMPARE(masked.value("diagnosticCode", std::string()), std::string("secret.unresolved-mask"));
+        QCOMPARE(masked.value("parameterIndex", -1), 1);
+        QVERIFY(errorOf(masked).find("no stored value") != std::string::npos);
     }
 
     void featureOffRefusesEveryHudiConf() {
