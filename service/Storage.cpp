@@ -815,10 +815,15 @@ void Storage::saveProjectSettings(const std::string& projectUid, const ProjectSe
 
 namespace {
 
+#define JOBDECK_ACTIVE_RUNS_COLUMN                                                                           \
+    "(SELECT count(*) FROM runs r WHERE r.job_id = j.job_id AND r.status IN "                                \
+    "('SPARK_JOB_RUN_STATUS_QUEUED', "                                                                       \
+    "'SPARK_JOB_RUN_STATUS_RUNNING'))"
 constexpr const char* jobColumns =
-    "j.job_id, j.name, j.type, j.cluster, j.parameters, j.max_concurrent_runs, j.created_at, j.updated_at, "
-    "(SELECT count(*) FROM runs r WHERE r.job_id = j.job_id AND r.status IN ('SPARK_JOB_RUN_STATUS_QUEUED', "
-    "'SPARK_JOB_RUN_STATUS_RUNNING'))";
+    "j.job_id, j.name, j.type, j.cluster, j.parameters, j.max_concurrent_runs, j.created_at, "
+    "j.updated_at, " JOBDECK_ACTIVE_RUNS_COLUMN;
+constexpr const char* jobSummaryColumns =
+    "j.name, j.type, j.cluster, j.max_concurrent_runs, j.updated_at, " JOBDECK_ACTIVE_RUNS_COLUMN;
 
 SparkJob readJob(const SqliteDatabase::Query& q) {
     SparkJob job;
@@ -861,6 +866,17 @@ void Storage::forEachJob(const std::string& projectUid, const std::function<void
                  projectUid);
     while (q.step())
         each(readJob(q));
+}
+
+void Storage::forEachJobSummary(const std::string& projectUid, std::int64_t limit,
+                                const std::function<void(SparkJobSummary&&)>& each) {
+    auto r = reader();
+    auto q = r->query(std::string("SELECT ") + jobSummaryColumns +
+                          " FROM jobs j WHERE j.project_uid = ? ORDER BY j.name LIMIT ?",
+                      projectUid, limit);
+    while (q.step())
+        each({q.text(0), jobTypeFromName(q.text(1)).value_or(JobType::Jar), q.text(2), q.integer(3),
+              q.integer(5), readTime(q, 4)});
 }
 
 void Storage::insertJob(const std::string& projectUid, const SparkJob& job) {

@@ -7,6 +7,7 @@
 #include "core/ProjectEvent.h"
 #include "core/ProjectSettings.h"
 #include "core/SparkJob.h"
+#include "core/SparkJobSummary.h"
 #include "core/Timestamp.h"
 #include "service/DeferredWrites.h"
 #include "service/Principal.h"
@@ -192,6 +193,10 @@ public:
     std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name);
     // Every job of the project by name, one at a time (100,000 jobs are not held at once).
     void forEachJob(const std::string& projectUid, const std::function<void(SparkJob&&)>& each);
+    // Every job's summary (SHOW JOBS SUMMARY) by name, one at a time, the first `limit` (-1: all);
+    // parameters are not read.
+    void forEachJobSummary(const std::string& projectUid, std::int64_t limit,
+                           const std::function<void(SparkJobSummary&&)>& each);
     // How many jobs the project has, and the length of all their stored parameters (JSON text).
     std::pair<std::int64_t, std::int64_t> jobsSize(const std::string& projectUid);
     void insertJob(const std::string& projectUid, const SparkJob& job);
