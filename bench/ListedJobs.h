@@ -4,6 +4,7 @@
 // service's own store code (Storage::insertJob) in one transaction, before or while the service runs,
 // as 100,000 CREATE JOBs would take minutes.
 
+#include "core/Cluster.h"
 #include "core/SparkJob.h"
 #include "core/Timestamp.h"
 #include "service/Storage.h"
@@ -12,13 +13,15 @@
 
 namespace jobdeck::bench {
 
+constexpr int kListedClusters = 20;
+
 // Job i of `count`: names spread over the name order, a third PYTHON, clusters cluster_0..19.
 inline SparkJob listedJob(int i, int count, TimePoint now) {
     SparkJob job;
     job.jobId = "00000000-0000-4000-8000-" + std::to_string(100000000000 + i);
     job.name = "list_job_" + std::to_string(i * 7919 % count);
     job.type = i % 3 == 0 ? JobType::Python : JobType::Jar;
-    job.cluster = "cluster_" + std::to_string(i % 20);
+    job.cluster = "cluster_" + std::to_string(i % kListedClusters);
     job.parameters = {"--class",
                       "com.example.App" + std::to_string(i % 20),
                       "--conf",
@@ -32,11 +35,18 @@ inline SparkJob listedJob(int i, int count, TimePoint now) {
     return job;
 }
 
-// Writes `count` listed jobs into the project of the database at `databasePath`.
+// Writes their clusters and `count` listed jobs into the project of the database at `databasePath`.
 inline void seedListedJobs(const std::string& databasePath, const std::string& projectUid, int count) {
     auto storage = Storage::open(databasePath);
     const TimePoint now = timestampNow();
     storage->database().transaction([&] {
+        for (int c = 0; c < kListedClusters; ++c) {
+            Cluster cluster;
+            cluster.clusterId = "00000000-0000-4000-9000-" + std::to_string(100000000000 + c);
+            cluster.name = "cluster_" + std::to_string(c);
+            cluster.createdAt = cluster.updatedAt = now;
+            storage->insertCluster(projectUid, cluster);
+        }
         for (int i = 0; i < count; ++i)
             storage->insertJob(projectUid, listedJob(i, count, now));
     });

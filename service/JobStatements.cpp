@@ -11,8 +11,6 @@
 #include "core/SparkJob.h"
 #include "service/Storage.h"
 
-#include <algorithm>
-
 namespace jobdeck {
 
 namespace {
@@ -186,9 +184,7 @@ StatusJson StatementExecutor::showJobs(const RequestContext& context, const Show
 StatusJson StatementExecutor::showJobSummaries(const std::string& project, std::int64_t limit) {
     // No parameters, so nothing to mask: a summary holds no value a user wrote into a job's parameters.
     return StatusJson::success([&](std::string& text) {
-        const std::int64_t jobs = m_storage.jobsSize(project).first;
-        text.reserve(text.size() +
-                     static_cast<std::size_t>(128 * (limit < 0 ? jobs : std::min(jobs, limit))) + 64);
+        // Not reserved from jobsSize(): that reads every job's parameters, and a few MB grow cheaply.
         text += R"({"showJobsSummaryApiResponse":{"jobs":[)";
         bool first = true;
         m_storage.forEachJobSummary(project, limit, [&](SparkJobSummary&& summary) {
