@@ -1,11 +1,9 @@
-#include "core/HeapRetention.h"
 #include "widgets/MainWindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 
 int main(int argc, char* argv[]) {
-    jobdeck::retainFreedHeap(); // the editor re-checks a long job on every keystroke
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("jobdeck"));
     QApplication::setApplicationName(QStringLiteral("jobdeck"));

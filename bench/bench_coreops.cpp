@@ -1,9 +1,7 @@
 // LIBS: jobdeck_core
 // Core operations against the budgets: classify + validate a typical 20-parameter job (< 2 µs) and a
 // 5,000-parameter job (< 1 ms), and parse 10,000 statements; each next to a reference measured in the
-// same run so the figures can be compared across machines. The heap is kept as the console and the
-// service keep it (core/HeapRetention): with glibc's defaults a long job's check page-faults its memory back.
-#include "core/HeapRetention.h"
+// same run so the figures can be compared across machines.
 #include "core/ParameterClassifier.h"
 #include "core/ParameterValidator.h"
 #include "core/StatementParser.h"
@@ -137,7 +135,6 @@ void benchParameters(const char* what, const std::vector<std::string>& params, i
 } // namespace
 
 int main() {
-    jobdeck::retainFreedHeap();
     benchParameters("classify+validate, typical 20-parameter job", typicalJob(), 44000, 2000);
     benchParameters("classify+validate, 5,000-parameter job", largeJob(), 220, 1e6);
 

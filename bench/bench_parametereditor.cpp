@@ -8,7 +8,6 @@
 // (p99) for 5,000 parameters. The live preview is rebuilt once typing pauses; its cost is printed apart.
 // Run offscreen: QT_QPA_PLATFORM=offscreen bench_parametereditor
 
-#include "core/HeapRetention.h"
 #include "core/ParameterClassifier.h"
 #include "core/ParameterValidator.h"
 #include "widgets/JobEditorDialog.h"
@@ -206,7 +205,6 @@ void run(const char* label, const std::vector<std::string>& parameters, int roun
 } // namespace
 
 int main(int argc, char** argv) {
-    retainFreedHeap(); // as the console does
     qputenv("QT_QPA_PLATFORM",
             qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
     QApplication app(argc, argv);

@@ -7,6 +7,7 @@
 //   bench_service_reads [--jobdeckd PATH] [--nginx-port N --nginx-root DIR] [--seconds S] [--requests N]
 //                       [--only describe|status|writes|showjobs]   (one part alone, e.g. under perf)
 // bench/run-service-bench.sh starts nginx and passes its port and document root.
+#include "bench/ListedJobs.h"
 #include "core/Timestamp.h"
 #include "service/SqliteDatabase.h"
 #include "service/SqliteStores.h"
@@ -385,36 +386,11 @@ void measureWrites(unsigned short port, const Credentials& credentials, std::siz
     }
 }
 
-// SHOW JOBS of 100,000 jobs, the answer the console's Jobs list loads. The jobs go straight into the
-// service's database in one transaction (100,000 CREATE JOBs would take minutes); the service reads
-// them as any others. Reference: json::parse and dump of the same answer, in this process (what any
-// DOM of the answer costs).
+// SHOW JOBS of 100,000 jobs (bench/ListedJobs.h); the service reads them as any others. Reference:
+// json::parse and dump of the same answer, in this process (what any DOM of the answer costs).
 void measureShowJobs(unsigned short port, const Credentials& credentials, Service& service) {
     constexpr int kJobs = 100000;
-    {
-        auto stores = jobdeck::SqliteStores::open(service.databasePath());
-        const jobdeck::TimePoint now = jobdeck::timestampNow();
-        stores->database().transaction([&] {
-            for (int i = 0; i < kJobs; ++i) {
-                jobdeck::SparkJob job;
-                job.jobId = "00000000-0000-4000-8000-" + std::to_string(100000000000 + i);
-                job.name = "list_job_" + std::to_string(i * 7919 % kJobs);
-                job.type = i % 3 == 0 ? jobdeck::JobType::Python : jobdeck::JobType::Jar;
-                job.cluster = "bench_cluster";
-                job.parameters = {"--class",
-                                  "com.example.App" + std::to_string(i % 20),
-                                  "--conf",
-                                  "spark.executor.memory=4g",
-                                  "s3://bucket-" + std::to_string(i % 100) + "/jobs/" + job.name + ".jar",
-                                  "--date",
-                                  "2026-11-30"};
-                job.maxConcurrentRuns = 1 + i % 4;
-                job.createdAt = now - std::chrono::minutes(i);
-                job.updatedAt = now - std::chrono::seconds(i);
-                stores->jobs().insertJob(credentials.projectUid, job);
-            }
-        });
-    }
+    jobdeck::bench::seedListedJobs(service.databasePath(), credentials.projectUid, kJobs);
     Request show = makeRequest(http::verb::post, "/v1/resource/", &credentials, "SHOW JOBS");
     show.set("Prefer", "wait=120");
     std::vector<double> wallMs;

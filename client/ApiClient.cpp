@@ -2,9 +2,7 @@
 
 #include "client/TlsTrust.h"
 #include "core/ApiStatus.h"
-#include "core/HugePageAllocator.h"
 #include "core/IdempotencyKey.h"
-#include "core/SparkJobListDecoder.h"
 #include "core/StatementPrinter.h"
 
 #include <QNetworkReply>
@@ -19,10 +17,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <cstdint>
-
-#include <sys/mman.h>
-#include <unistd.h>
 
 namespace jobdeck {
 
@@ -32,8 +26,7 @@ using namespace std::chrono_literals;
 struct ApiClient::HttpResult {
     std::optional<ApiError> error;
     int httpStatus = 0;
-    QByteArray body; // empty when a StreamedText received the answer
-    bool streamed = false;
+    QByteArray body;
     QNetworkReply* reply = nullptr; // valid only during the callback, for headers
 };
 
@@ -46,10 +39,6 @@ struct ApiClient::StatementCall {
     QDeadlineTimer deadline;
     QString requestId;
     int pollDelayMs = 100;
-    StatusParser parser;
-    StreamParser streamParser;
-    // The decode of the answer being received, when it is streamed.
-    QFuture<json> streamed;
 };
 
 namespace {
@@ -75,34 +64,6 @@ const json& member(const json& j, const char* a, const char* b) {
     return inner[b];
 }
 
-// A status parser's DOM, or a discarded value when the text is not JSON.
-template <class Parse> json parsedOrDiscarded(Parse parse) {
-    try {
-        return parse();
-    } catch (const json::exception&) {
-        return json(json::value_t::discarded);
-    }
-}
-
-// Faults in a streamed answer's buffer on the decode thread, ahead of the bytes: left to the GUI
-// thread's reads, the first writes to 17,000 fresh pages of a 70 MB answer cost 300 to 500 ms there
-// (a page fault is costly on a VM), and the decode waited for them. Huge pages where the kernel gives
-// them make them fewer. The contents are not touched, so the writer may be filling the buffer meanwhile.
-void prefault(const StreamedText& text) {
-#ifdef MADV_POPULATE_WRITE
-    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-    const auto begin = reinterpret_cast<std::uintptr_t>(text.data());
-    const std::uintptr_t from = (begin + page - 1) & ~(page - 1);
-    const std::uintptr_t to = (begin + text.capacity()) & ~(page - 1);
-    if (to <= from)
-        return;
-    huge_pages::advise(text.data(), text.capacity());
-    madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
-#else
-    (void)text;
-#endif
-}
-
 std::string toStd(const QString& s) {
     return s.toStdString();
 }
@@ -113,14 +74,9 @@ ApiClient::ApiClient(QObject* parent)
     : QObject(parent) {
     m_network.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
     m_decoder.setMaxThreadCount(1);
-    m_streamDecoder.setMaxThreadCount(2);
 }
 
-ApiClient::~ApiClient() {
-    for (const auto& weak : m_streams)
-        if (const auto stream = weak.lock())
-            stream->finish();
-}
+ApiClient::~ApiClient() = default;
 
 void ApiClient::setConnection(const ConnectionInfo& connection) {
     m_connection = connection;
@@ -170,7 +126,7 @@ QNetworkRequest ApiClient::makeRequest(const QString& path, const QList<std::pai
     return request;
 }
 
-void ApiClient::send(QNetworkReply* reply, HttpCallback done, StreamSink sink) {
+void ApiClient::send(QNetworkReply* reply, HttpCallback done) {
     const qint64 limit = m_maxResponseBytes;
     // Not ignored: the handshake fails and `finished` reports it with these reasons.
     connect(reply, &QNetworkReply::sslErrors, reply, [reply](const QList<QSslError>& errors) {
@@ -186,37 +142,26 @@ void ApiClient::send(QNetworkReply* reply, HttpCallback done, StreamSink sink) {
                 if (total > 0)
                     emit transferProgress(received, total);
             });
-    // The body is taken as it arrives, into one buffer of the announced size: read at the end, 70 MB
-    // of SHOW JOBS would be held twice (the reply's chunks and their copy). A sink may give a
-    // StreamedText for it instead, read by a decode while the rest arrives.
+    // The body is taken as it arrives, into one buffer of the announced size: read at the end, a large
+    // answer would be held twice (the reply's chunks and their copy).
     struct Received {
         QByteArray body;
-        std::shared_ptr<StreamedText> stream;
         bool started = false;
     };
     auto in = std::make_shared<Received>();
     const auto take = [reply, in] {
-        if (in->stream) {
-            const qint64 n = reply->read(in->stream->writeArea(), static_cast<qint64>(in->stream->room()));
-            in->stream->commit(static_cast<std::size_t>(std::max<qint64>(0, n)));
-            return;
-        }
         // Straight into the buffer: readAll() would copy each piece once more.
         const qsizetype at = in->body.size();
         in->body.resize(at + reply->bytesAvailable());
         in->body.resize(at + std::max<qint64>(0, reply->read(in->body.data() + at, in->body.size() - at)));
     };
-    connect(reply, &QNetworkReply::readyRead, reply, [reply, in, limit, take, sink = std::move(sink)] {
+    connect(reply, &QNetworkReply::readyRead, reply, [reply, in, limit, take] {
         if (!in->started) {
             in->started = true;
             bool known = false;
             const qint64 length = reply->header(QNetworkRequest::ContentLengthHeader).toLongLong(&known);
-            if (known && length > 0 && length <= limit) {
-                if (sink && reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200)
-                    in->stream = sink(length);
-                if (!in->stream)
-                    in->body.reserve(length);
-            }
+            if (known && length > 0 && length <= limit)
+                in->body.reserve(length);
         }
         take();
     });
@@ -227,11 +172,6 @@ void ApiClient::send(QNetworkReply* reply, HttpCallback done, StreamSink sink) {
         result.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (reply->bytesAvailable() > 0)
             take();
-        if (in->stream) {
-            // Whatever stopped the transfer, the decode sees the end of what arrived.
-            in->stream->finish();
-            result.streamed = true;
-        }
         result.body = std::move(in->body);
         const auto err = reply->error();
         if (reply->property("jobdeckTooLarge").toBool()) {
@@ -272,15 +212,14 @@ void ApiClient::send(QNetworkReply* reply, HttpCallback done, StreamSink sink) {
 }
 
 void ApiClient::sendGet(const QString& path, const QList<std::pair<QString, QString>>& query,
-                        std::chrono::milliseconds timeout, bool withCredentials, HttpCallback done,
-                        StreamSink sink) {
+                        std::chrono::milliseconds timeout, bool withCredentials, HttpCallback done) {
     if (const auto problem = connectionProblem()) {
         HttpResult result;
         result.error = *problem;
         QTimer::singleShot(0, this, [result, done = std::move(done)] { done(result); });
         return;
     }
-    send(m_network.get(makeRequest(path, query, timeout, withCredentials)), std::move(done), std::move(sink));
+    send(m_network.get(makeRequest(path, query, timeout, withCredentials)), std::move(done));
 }
 
 ApiReply<json>* ApiClient::execute(const Statement& statement, const QString& idempotencyKey) {
@@ -295,16 +234,13 @@ ApiReply<json>* ApiClient::execute(const Statement& statement, const QString& id
 }
 
 ApiReply<json>* ApiClient::executeText(const std::string& statement, const QString& idempotencyKey,
-                                       bool retryLostResponse, StatusParser parser,
-                                       StreamParser streamParser) {
+                                       bool retryLostResponse) {
     auto* reply = new ApiReply<json>(this);
     auto call = std::make_shared<StatementCall>();
     call->body = QByteArray::fromStdString(json{{"statement", statement}}.dump());
     call->idempotencyKey = idempotencyKey;
     call->retryLostResponse = retryLostResponse;
     call->reply = reply;
-    call->parser = std::move(parser);
-    call->streamParser = std::move(streamParser);
     call->deadline = QDeadlineTimer(m_statementTimeout.count());
     if (const auto problem = connectionProblem()) {
         QTimer::singleShot(0, reply, [reply, problem = *problem] { reply->reject(problem); });
@@ -331,59 +267,41 @@ void ApiClient::postStatement(const std::shared_ptr<StatementCall>& call) {
     request.setRawHeader("Prefer", QByteArray("wait=") + QByteArray::number(m_preferWaitSeconds));
     if (!call->idempotencyKey.isEmpty())
         request.setRawHeader("Idempotency-Key", call->idempotencyKey.toUtf8());
-    send(
-        m_network.post(request, call->body),
-        [this, call](const HttpResult& r) {
-            if (!call->reply)
-                return;
-            if (r.error) {
-                const bool lost =
-                    r.error->kind == ApiError::Kind::Network || r.error->kind == ApiError::Kind::Timeout;
-                // Writes are safe to repeat with their Idempotency-Key; reads are polled, not re-sent.
-                if (lost && call->retryLostResponse && call->retriesDone < m_writeRetryDelays.size() &&
-                    !call->deadline.hasExpired()) {
-                    const auto delay = m_writeRetryDelays[call->retriesDone++];
-                    QTimer::singleShot(delay, this, [this, call] { postStatement(call); });
-                    return;
-                }
-                call->reply->reject(*r.error);
+    send(m_network.post(request, call->body), [this, call](const HttpResult& r) {
+        if (!call->reply)
+            return;
+        if (r.error) {
+            const bool lost =
+                r.error->kind == ApiError::Kind::Network || r.error->kind == ApiError::Kind::Timeout;
+            // Writes are safe to repeat with their Idempotency-Key; reads are polled, not re-sent.
+            if (lost && call->retryLostResponse && call->retriesDone < m_writeRetryDelays.size() &&
+                !call->deadline.hasExpired()) {
+                const auto delay = m_writeRetryDelays[call->retriesDone++];
+                QTimer::singleShot(delay, this, [this, call] { postStatement(call); });
                 return;
             }
-            parseStatus(call, r, [this, call](json body) {
-                if (!body.contains("apiStatus")) {
-                    // A service that ignores Prefer: wait answers {"requestId"} only.
-                    if (!body.contains("requestId") || !body["requestId"].is_string()) {
-                        call->reply->reject(
-                            {ApiError::Kind::Protocol, QStringLiteral("The answer has no requestId")});
-                        return;
-                    }
-                    call->requestId = QString::fromStdString(body["requestId"].get<std::string>());
-                    pollStatus(call);
+            call->reply->reject(*r.error);
+            return;
+        }
+        parseStatus(call, r, [this, call](json body) {
+            if (!body.contains("apiStatus")) {
+                // A service that ignores Prefer: wait answers {"requestId"} only.
+                if (!body.contains("requestId") || !body["requestId"].is_string()) {
+                    call->reply->reject(
+                        {ApiError::Kind::Protocol, QStringLiteral("The answer has no requestId")});
                     return;
                 }
-                handleStatus(call, std::move(body));
-            });
-        },
-        streamSink(call));
-}
-
-ApiClient::StreamSink ApiClient::streamSink(const std::shared_ptr<StatementCall>& call) {
-    if (!call->streamParser)
-        return {};
-    return [this, call](qint64 length) {
-        auto stream = std::make_shared<StreamedText>(static_cast<std::size_t>(length));
-        std::erase_if(m_streams, [](const std::weak_ptr<StreamedText>& s) { return s.expired(); });
-        m_streams.push_back(stream);
-        call->streamed = QtConcurrent::run(&m_streamDecoder, [stream, parser = call->streamParser] {
-            prefault(*stream);
-            return parsedOrDiscarded([&] { return parser(stream); });
+                call->requestId = QString::fromStdString(body["requestId"].get<std::string>());
+                pollStatus(call);
+                return;
+            }
+            handleStatus(call, std::move(body));
         });
-        return stream;
-    };
+    });
 }
 
 void ApiClient::handleStatus(const std::shared_ptr<StatementCall>& call, json body) {
-    // SHOW JOBS can answer 100,000 jobs: the response is moved out, never copied, on its way to the
+    // A list of 100,000 jobs is large: the response is moved out, never copied, on its way to the
     // caller. What stays is read as the status (a null apiResponse counts as absent).
     json response = json::object();
     if (const auto it = body.find("apiResponse"); it != body.end() && it->is_object())
@@ -477,18 +395,9 @@ void ApiClient::parseStatus(const std::shared_ptr<StatementCall>& call, const Ht
         }
         next(std::move(body));
     };
-    if (result.streamed) {
-        // Decoded while it arrived; the transfer is complete, so the decode is at or near its end.
-        whenDone<json>(call->reply, std::exchange(call->streamed, {}), std::move(done));
-        return;
-    }
     offThread<json>(
         call->reply,
-        [bytes = result.body, parser = call->parser] {
-            if (!parser)
-                return json::parse(bytes.begin(), bytes.end(), nullptr, false);
-            return parsedOrDiscarded([&] { return parser(bytes); });
-        },
+        [bytes = result.body] { return json::parse(bytes.begin(), bytes.end(), nullptr, false); },
         std::move(done));
 }
 
@@ -546,33 +455,15 @@ ApiReply<SparkJob>* ApiClient::describeJob(const QString& name) {
     });
 }
 
-ApiReply<SparkJobList>* ApiClient::showJobs() {
-    // 100,000 jobs are 70 MB of JSON: they are read from the bytes straight into a SparkJobList (their
-    // summaries beside their text), while the bytes arrive when their length is announced, and only
-    // the rest of the answer becomes a DOM and takes the usual way. `decoded` is written by the parser
-    // and then read by the conversion, on worker threads one after the other (the answer's delivery to
-    // this thread lies between them).
-    auto decoded = std::make_shared<SparkJobListDecoder::Status>();
-    auto* raw = executeText(
-        printStatement(ShowJobsStatement{}), {}, false,
-        [decoded](const QByteArray& bytes) {
-            auto owner = std::make_shared<const QByteArray>(bytes); // shares the bytes, no copy
-            *decoded = SparkJobListDecoder::decodeStatus(
-                std::string_view(owner->constData(), static_cast<std::size_t>(owner->size())), owner);
-            return std::move(decoded->envelope);
-        },
-        [decoded](const std::shared_ptr<StreamedText>& text) {
-            *decoded = SparkJobListDecoder::decodeStatus(text);
-            return std::move(decoded->envelope);
-        });
-    return mapped<SparkJobList>(raw, [decoded](const json& r) {
-        if (decoded->jobsError)
-            throw std::runtime_error(*decoded->jobsError);
-        if (decoded->jobs)
-            return std::move(*decoded->jobs);
-        // Not an array of jobs: the DOM gives the same error as ever.
-        (void)member(r, "showJobsApiResponse", "sparkJobs").get<std::vector<SparkJob>>();
-        throw std::runtime_error("SHOW JOBS answered without its jobs");
+ApiReply<std::vector<SparkJob>>* ApiClient::showJobs() {
+    return mapped<std::vector<SparkJob>>(execute(ShowJobsStatement{}), [](const json& r) {
+        return member(r, "showJobsApiResponse", "sparkJobs").get<std::vector<SparkJob>>();
+    });
+}
+
+ApiReply<std::vector<SparkJobSummary>>* ApiClient::showJobSummaries(std::optional<std::int64_t> limit) {
+    return mapped<std::vector<SparkJobSummary>>(execute(ShowJobsStatement{true, limit}), [](const json& r) {
+        return member(r, "showJobsSummaryApiResponse", "jobs").get<std::vector<SparkJobSummary>>();
     });
 }
 

@@ -6,10 +6,9 @@
 #include "core/Project.h"
 #include "core/ProjectEvent.h"
 #include "core/SparkJob.h"
-#include "core/SparkJobList.h"
 #include "core/SparkJobRun.h"
+#include "core/SparkJobSummary.h"
 #include "core/Statement.h"
-#include "core/StreamedText.h"
 
 #include <QByteArray>
 #include <QFuture>
@@ -19,9 +18,11 @@
 #include <QThreadPool>
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -71,7 +72,11 @@ public:
     ApiReply<nlohmann::json>* alterJob(const AlterJobStatement& statement);
     ApiReply<nlohmann::json>* deleteJob(const QString& name);
     ApiReply<SparkJob>* describeJob(const QString& name);
-    ApiReply<SparkJobList>* showJobs();
+    ApiReply<std::vector<SparkJob>>* showJobs();
+    // SHOW JOBS SUMMARY [LIMIT n]: what the Jobs list shows of every job, or of the first `limit` by
+    // name (a job's whole object: describeJob()).
+    ApiReply<std::vector<SparkJobSummary>>*
+    showJobSummaries(std::optional<std::int64_t> limit = std::nullopt);
     // Value: the jobRunId. An empty idempotencyKey makes the client generate one (a UUID).
     ApiReply<QString>* runJob(const QString& name,
                               const std::vector<std::pair<std::string, std::string>>& argumentOverrides = {},
@@ -109,27 +114,14 @@ private:
     struct HttpResult;
     struct StatementCall;
     using HttpCallback = std::function<void(const HttpResult&)>;
-    // Turns the bytes of a status answer into its DOM on the decoder thread; throws when they are not
-    // JSON. Unset: json::parse.
-    using StatusParser = std::function<nlohmann::json(const QByteArray&)>;
-    // The same, reading the bytes while they arrive (a StreamedText the transfer fills).
-    using StreamParser = std::function<nlohmann::json(const std::shared_ptr<StreamedText>&)>;
-    // Called when a 200 answer announces `length` bytes: a StreamedText to receive them in instead of
-    // the result's body, or null for the body.
-    using StreamSink = std::function<std::shared_ptr<StreamedText>(qint64 length)>;
-
     ApiReply<nlohmann::json>* executeText(const std::string& statement, const QString& idempotencyKey,
-                                          bool retryLostResponse, StatusParser parser = {},
-                                          StreamParser streamParser = {});
+                                          bool retryLostResponse);
     void postStatement(const std::shared_ptr<StatementCall>& call);
     void pollStatus(const std::shared_ptr<StatementCall>& call);
     void handleStatus(const std::shared_ptr<StatementCall>& call, nlohmann::json body);
     void sendGet(const QString& path, const QList<std::pair<QString, QString>>& query,
-                 std::chrono::milliseconds timeout, bool withCredentials, HttpCallback done,
-                 StreamSink sink = {});
-    void send(QNetworkReply* reply, HttpCallback done, StreamSink sink = {});
-    // For a call with a StreamParser: the sink that starts decoding the answer as it arrives.
-    StreamSink streamSink(const std::shared_ptr<StatementCall>& call);
+                 std::chrono::milliseconds timeout, bool withCredentials, HttpCallback done);
+    void send(QNetworkReply* reply, HttpCallback done);
     QNetworkRequest makeRequest(const QString& path, const QList<std::pair<QString, QString>>& query,
                                 std::chrono::milliseconds timeout, bool withCredentials) const;
     // Why no request can be sent (no connection, an unreadable CA certificate file), if so.
@@ -138,7 +130,7 @@ private:
     // Parses a status answer off this thread, then continues with it here (invalid JSON rejects).
     void parseStatus(const std::shared_ptr<StatementCall>& call, const HttpResult& result,
                      std::function<void(nlohmann::json)> next);
-    // Runs `convert` on the apiResponse of a statement, off this thread (SHOW JOBS decodes 100,000 jobs);
+    // Runs `convert` on the apiResponse of a statement, off this thread (a list of 100,000 jobs);
     // a thrown exception becomes a Protocol error.
     template <class T, class Convert> ApiReply<T>* mapped(ApiReply<nlohmann::json>* raw, Convert convert);
     // Runs work() on m_decoder and hands its result to done() on this thread, unless context is gone.
@@ -159,11 +151,6 @@ private:
     // Decodes answers so a large one never stalls the GUI. One worker: answers are decoded and
     // delivered in the order they arrived. Declared last so it is destroyed (waiting for its work) first.
     QThreadPool m_decoder;
-    // Decodes answers while they arrive (SHOW JOBS), so the decode overlaps the transfer. Apart from
-    // m_decoder: such a decode waits for bytes, and other answers must not wait behind it. The streams
-    // being read are finished when the client goes, so no decode waits for bytes that will not come.
-    std::vector<std::weak_ptr<StreamedText>> m_streams;
-    QThreadPool m_streamDecoder;
 };
 
 } // namespace jobdeck

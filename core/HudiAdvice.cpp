@@ -3,7 +3,6 @@
 #include "core/AsciiText.h"
 #include "core/Concat.h"
 #include "core/HudiCatalogue.h"
-#include "core/SmallVector.h"
 
 #include <algorithm>
 #include <array>
@@ -12,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace jobdeck {
 namespace {
@@ -672,9 +672,9 @@ private:
     std::span<const ConfigView> m_hudiConfigs;
     FixBuilder m_fixes;
     const HudiCatalogue& m_catalogue;
-    SmallVector<HudiCatalogue::Names, 16> m_names;                // what the catalogue says of each Hudi pair
+    std::vector<HudiCatalogue::Names> m_names;                    // what the catalogue says of each Hudi pair
     std::array<const ConfigView*, kWatchedKeys.size()> m_hudi{};  // by current Hudi name
-    SmallVector<const HudiConfigEntry*, 16> m_currentEntries;     // set under their current name, sorted
+    std::vector<const HudiConfigEntry*> m_currentEntries;         // set under their current name, sorted
     std::array<const ConfigView*, kWatchedKeys.size()> m_spark{}; // last pair wins
 };
 

@@ -8,12 +8,10 @@
 #include "core/HudiConfigPolicy.h"
 #include "core/ParameterClassifier.h"
 #include "core/SecretMasking.h"
-#include "core/SmallVector.h"
 #include "core/SparkSubmitOptions.h"
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -21,6 +19,7 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 namespace jobdeck {
 
@@ -101,35 +100,11 @@ struct HudiPair {
     std::string_view key, value;
 };
 
-// Where each key was seen last: open addressing over one array, as a map node per key would be most of
-// the cost of looking for duplicates in a long list.
-class LastSeen final {
-public:
-    explicit LastSeen(std::size_t keys) { m_slots.assign(std::bit_ceil(2 * keys + 2), Slot{}); }
-    LastSeen(const LastSeen&) = delete;
-    LastSeen& operator=(const LastSeen&) = delete;
-
-    // The index `key` was seen at last (-1: not before), and remembers `index` for it.
-    int exchange(std::string_view key, int index) {
-        const std::size_t mask = m_slots.size() - 1;
-        for (std::size_t i = std::hash<std::string_view>{}(key)&mask;; i = (i + 1) & mask) {
-            Slot& slot = m_slots[i];
-            if (slot.index < 0) {
-                slot = {key, index};
-                return -1;
-            }
-            if (slot.key == key)
-                return std::exchange(slot.index, index);
-        }
-    }
-
-private:
-    struct Slot {
-        std::string_view key;
-        int index = -1;
-    };
-    SmallVector<Slot, 16> m_slots; // a typical job's keys, without allocating
-};
+// Where each key was seen last: the index `key` was seen at before (-1: not before); remembers `index`.
+int exchangeLastSeen(std::unordered_map<std::string_view, int>& last, std::string_view key, int index) {
+    const auto [it, inserted] = last.try_emplace(key, index);
+    return inserted ? -1 : std::exchange(it->second, index);
+}
 
 // Where a finding goes in the result: `group` is its refusal rank for an error, kNotAnError otherwise;
 // `token` its tokenIndex + 1; `at` where it was found.
@@ -345,7 +320,8 @@ private:
     std::size_t count(TokenClass cls) const { return m_counts[static_cast<std::size_t>(cls)]; }
 
     void checkConfs() {
-        LastSeen last(count(TokenClass::ConfPair));
+        std::unordered_map<std::string_view, int> last;
+        last.reserve(count(TokenClass::ConfPair));
         for (const ClassifiedToken& t : m_classified.tokens) {
             if (t.cls != TokenClass::ConfPair)
                 continue;
@@ -379,7 +355,7 @@ private:
                 add(DiagnosticCode::ConfPlatformManaged,
                     quoted(key) + " is set by the platform for every run; the Job's value is not used.",
                     t.index);
-            if (const int earlier = last.exchange(key, t.index); earlier >= 0)
+            if (const int earlier = exchangeLastSeen(last, key, t.index); earlier >= 0)
                 duplicate(DiagnosticCode::ConfDuplicateKey, earlier, key);
         }
     }
@@ -423,12 +399,13 @@ private:
                 previous.insert(s.key + '\0' + s.value);
 
         const ProjectSettings& settings = m_context.settings;
-        SmallVector<int, 32> disabledRemove; // every new pair, when the feature is off
+        std::vector<int> disabledRemove; // every new pair, when the feature is off
         if (!settings.hudiConfigsEnabled)
             disabledRemove.reserve(2 * count(TokenClass::HudiConfPair) + count(TokenClass::MissingValue));
         std::vector<std::string> notPermitted;
-        SmallVector<int, 16> notPermittedRemove;
-        LastSeen last(count(TokenClass::HudiConfPair));
+        std::vector<int> notPermittedRemove;
+        std::unordered_map<std::string_view, int> last;
+        last.reserve(count(TokenClass::HudiConfPair));
 
         for (const ClassifiedToken& t : m_classified.tokens) {
             if (t.cls == TokenClass::MissingValue &&
@@ -497,7 +474,7 @@ private:
 
             checkPermission(pair, kept, notPermitted, notPermittedRemove);
             checkMultiplePairs(pair);
-            if (const int earlier = last.exchange(key, t.index); earlier >= 0)
+            if (const int earlier = exchangeLastSeen(last, key, t.index); earlier >= 0)
                 duplicate(DiagnosticCode::HudiConfDuplicateKey, earlier, key);
         }
 
@@ -514,7 +491,7 @@ private:
     }
 
     void checkPermission(const HudiPair& pair, bool kept, std::vector<std::string>& notPermitted,
-                         SmallVector<int, 16>& notPermittedRemove) {
+                         std::vector<int>& notPermittedRemove) {
         const ProjectSettings& settings = m_context.settings;
         const int index = pair.token->index;
         const HudiConfigStatus status = HudiConfigPolicy::statusOf(pair.key, settings);
@@ -593,8 +570,7 @@ private:
 
     // Appends the key=value pairs of class `cls` as classifyParameters() lists them (--hudi-conf pairs
     // before the path, --conf pairs with a spark.* key) and returns how many.
-    template <std::size_t N>
-    std::size_t appendConfigs(TokenClass cls, SmallVector<ConfigView, N>& out) const {
+    std::size_t appendConfigs(TokenClass cls, std::vector<ConfigView>& out) const {
         const std::size_t before = out.size();
         for (const ClassifiedToken& t : m_classified.tokens) {
             if (t.cls != cls || t.equalsPos < 0)
@@ -610,7 +586,7 @@ private:
 
     void appendAdvice(std::size_t affordable) {
         // The pairs of a typical job fit on the stack; a long one's take one allocation.
-        SmallVector<ConfigView, 32> views;
+        std::vector<ConfigView> views;
         views.reserve(count(TokenClass::ConfPair) + count(TokenClass::HudiConfPair));
         const std::size_t spark = appendConfigs(TokenClass::ConfPair, views);
         const std::size_t hudi = appendConfigs(TokenClass::HudiConfPair, views);
@@ -634,7 +610,7 @@ private:
         }
         // Errors first by refusal rank, then everything by parameter; ties keep the order found (the
         // validator's findings, then the advice).
-        SmallVector<Order, 32> order;
+        std::vector<Order> order;
         order.reserve(m_found.size());
         for (std::size_t i = 0; i < m_found.size(); ++i) {
             const Diagnostic& d = m_found[i];
@@ -709,8 +685,8 @@ private:
     const ClassifiedParameters& m_classified;
     std::array<std::size_t, kTokenClassCount> m_counts{}; // tokens of each class
     std::vector<Diagnostic> m_found;                      // the findings, then the advice
-    SmallVector<Pending, 16> m_pending;                   // the findings' fixes
-    SmallVector<PendingFix, 16> m_fixes;
+    std::vector<Pending> m_pending;                       // the findings' fixes
+    std::vector<PendingFix> m_fixes;
     std::vector<std::string> m_titles; // the fixes' titles that are not literals
     std::vector<Splice> m_splices;
     std::shared_ptr<const FixedParameters::Base> m_base; // the fixes' shared list, made for the first

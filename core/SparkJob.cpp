@@ -24,6 +24,13 @@ std::optional<JobType> jobTypeFromName(std::string_view name) {
     return std::nullopt;
 }
 
+JobType jobTypeFromWire(const std::string& name, std::string_view object, std::string_view field) {
+    const auto t = jobTypeFromName(name);
+    if (!t)
+        wire::throwInvalid(object, field, "has an unknown value '" + name + "' (expected JAR or PYTHON)");
+    return *t;
+}
+
 void to_json(nlohmann::json& j, const SparkJob& job) {
     nlohmann::json status = nlohmann::json::object();
     for (const auto& [key, s] : job.hudiConfigsStatus)
@@ -57,11 +64,7 @@ void from_json(const nlohmann::json& j, SparkJob& job) {
     SparkJob r;
     r.jobId = wire::required<std::string>(j, object, "jobId");
     r.name = wire::required<std::string>(j, object, "name");
-    const auto type = wire::required<std::string>(j, object, "type");
-    const auto t = jobTypeFromName(type);
-    if (!t)
-        wire::throwInvalid(object, "type", "has an unknown value '" + type + "' (expected JAR or PYTHON)");
-    r.type = *t;
+    r.type = jobTypeFromWire(wire::required<std::string>(j, object, "type"), object, "type");
     r.cluster = wire::required<std::string>(j, object, "cluster");
     r.parameters = wire::required<Strings>(j, object, "parameters");
     r.applicationPath = wire::optional<std::string>(j, object, "applicationPath").value_or("");

@@ -18,6 +18,8 @@ namespace jobdeck {
 // user's spelling).
 std::string_view jobTypeName(JobType t);
 std::optional<JobType> jobTypeFromName(std::string_view name);
+// The same for a wire field's value; an unknown name throws as the wire readers do (core/Timestamp.h).
+JobType jobTypeFromWire(const std::string& name, std::string_view object, std::string_view field);
 
 // A Job as DESCRIBE JOB / SHOW JOBS answer it (apiResponse.describeJobApiResponse.sparkJob).
 // JSON field names are the member names. Required in from_json: jobId, name, type, cluster, parameters,

@@ -44,7 +44,12 @@ struct DescribeJobStatement final {
     bool operator==(const DescribeJobStatement&) const = default;
 };
 
+// SHOW JOBS SUMMARY [LIMIT <n>] (summary): each job's name, type, cluster, run limit, active runs and
+// update time only, the compact form the console's Jobs list loads; with LIMIT, the first n by name
+// (docs/statements.md).
 struct ShowJobsStatement final {
+    bool summary = false;
+    std::optional<std::int64_t> limit; // SUMMARY only
     bool operator==(const ShowJobsStatement&) const = default;
 };
 

@@ -12,7 +12,7 @@ namespace jobdeck {
 namespace {
 
 // Every word the grammar gives a meaning to; sorted.
-constexpr std::array<std::string_view, 34> kKeywords = {
+constexpr std::array<std::string_view, 35> kKeywords = {
     "ACTIVE",
     "ADD",
     "ALTER",
@@ -45,6 +45,7 @@ constexpr std::array<std::string_view, 34> kKeywords = {
     "RUN",
     "SET",
     "SHOW",
+    "SUMMARY",
     "TYPE",
     "WITH",
 };
@@ -284,8 +285,12 @@ private:
             expected("JOB, JOB_RUN, CLUSTER or PROJECT");
         }
         if (accept("SHOW")) {
-            if (accept("JOBS"))
-                return ShowJobsStatement{};
+            if (accept("JOBS")) {
+                ShowJobsStatement statement{accept("SUMMARY"), std::nullopt};
+                if (statement.summary && accept("LIMIT"))
+                    statement.limit = expectNumber();
+                return statement;
+            }
             if (accept("JOB_RUNS"))
                 return parseShowJobRuns();
             if (accept("CLUSTERS"))

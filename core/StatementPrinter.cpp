@@ -79,8 +79,10 @@ void print(std::string& out, const DescribeJobStatement& s) {
     out += "DESCRIBE JOB " + quoteName(s.name);
 }
 
-void print(std::string& out, const ShowJobsStatement&) {
-    out += "SHOW JOBS";
+void print(std::string& out, const ShowJobsStatement& s) {
+    out += s.summary ? "SHOW JOBS SUMMARY" : "SHOW JOBS";
+    if (s.limit)
+        out += " LIMIT " + std::to_string(*s.limit);
 }
 
 void print(std::string& out, const RunJobStatement& s) {

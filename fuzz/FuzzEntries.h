@@ -6,12 +6,9 @@
 #include "core/ParameterClassifier.h"
 #include "core/ParameterTextForms.h"
 #include "core/ParameterValidator.h"
-#include "core/SparkJobListDecoder.h"
 #include "core/StatementParser.h"
 #include "core/StatementPrinter.h"
 
-#include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,63 +80,6 @@ inline std::string checkParameterPipeline(std::string_view input) {
         for (const auto& [begin, end] : any.ranges)
             if (begin < 0 || begin > end || end > int(input.size()))
                 return name + ": parameter range outside the text";
-    }
-    return {};
-}
-
-// The list and status decoders read any text as json::parse and from_json do: the same jobs, the same
-// message for a job from_json refuses, and a parse_error for text that is not JSON.
-inline std::string checkJobListDecoder(std::string_view input) {
-    using nlohmann::json;
-    const auto text = std::make_shared<const std::string>(input);
-    // Text that is not JSON: a parse_error from both (the decoder words its position differently).
-    std::vector<SparkJob> domJobs, decodedJobs;
-    std::string domError, decodedError;
-    try {
-        domJobs = json::parse(*text).get<std::vector<SparkJob>>();
-    } catch (const json::parse_error&) {
-        domError = "parse_error";
-    } catch (const json::exception& e) {
-        domError = e.what();
-    }
-    try {
-        decodedJobs = SparkJobListDecoder::decodeList(*text, text).jobs();
-    } catch (const json::parse_error&) {
-        decodedError = "parse_error";
-    } catch (const json::exception& e) {
-        decodedError = e.what();
-    }
-    if (decodedError != domError)
-        return "decodeList says '" + decodedError + "' where from_json says '" + domError + "'";
-    if (decodedJobs != domJobs)
-        return "decodeList gives other jobs than from_json";
-
-    std::optional<json> dom;
-    std::string domParseError, statusParseError;
-    try {
-        dom = json::parse(*text);
-    } catch (const json::parse_error&) {
-        domParseError = "parse_error";
-    }
-    std::optional<SparkJobListDecoder::Status> status;
-    try {
-        status = SparkJobListDecoder::decodeStatus(*text, text);
-    } catch (const json::parse_error&) {
-        statusParseError = "parse_error";
-    } catch (const json::exception&) {
-        if (dom && dom->is_object())
-            return "decodeStatus refused a JSON object";
-    }
-    if (statusParseError != domParseError)
-        return "decodeStatus says '" + statusParseError + "' where json::parse says '" + domParseError + "'";
-    if (!status || !status->jobs)
-        return {};
-    try {
-        if (status->jobs->jobs() !=
-            dom->at("apiResponse").at("showJobsApiResponse").at("sparkJobs").get<std::vector<SparkJob>>())
-            return "decodeStatus gives other jobs than from_json";
-    } catch (const json::exception& e) {
-        return std::string("decodeStatus decoded jobs that from_json refuses: ") + e.what();
     }
     return {};
 }

@@ -6,7 +6,7 @@ set -euo pipefail
 seconds="${1:-60}"
 src="$(cd "$(dirname "$0")/.." && pwd)"
 build="$src/build-fuzz"
-targets=(fuzz_statementparser fuzz_parameterclassifier fuzz_joblistdecoder fuzz_httprequest)
+targets=(fuzz_statementparser fuzz_parameterclassifier fuzz_httprequest)
 
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DJOBDECK_FUZZ=ON -DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link,address,undefined >/dev/null

@@ -85,18 +85,11 @@ void JobsTableModel::reindexFrom(Rows& rows, std::size_t first) {
         rows.rows[i]->at = static_cast<int>(i);
 }
 
-void JobsTableModel::RowDeleter::operator()(Row* row) const noexcept {
-    if (row->onHeap)
-        delete row;
-    else
-        *row = Row{}; // its block is freed with the load; what it holds goes now
-}
-
 void JobsTableModel::sortRows() {
     sortRows(m_state.rows, m_sortColumn, m_sortOrder);
 }
 
-void JobsTableModel::sortRows(std::vector<RowPointer>& rows, int column, Qt::SortOrder order) {
+void JobsTableModel::sortRows(std::vector<std::unique_ptr<Row>>& rows, int column, Qt::SortOrder order) {
     if (column < 0 || column >= ColumnCount)
         return;
     // Comparing 100,000 rows through their pointers misses the cache at every step: sort compact keys
@@ -109,7 +102,7 @@ void JobsTableModel::sortRows(std::vector<RowPointer>& rows, int column, Qt::Sor
         std::string_view name;
         std::size_t at;
     };
-    std::vector<Keyed, HugePageAllocator<Keyed>> keyed;
+    std::vector<Keyed> keyed;
     keyed.reserve(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const SparkJobSummary& job = rows[i]->summary;
@@ -130,7 +123,7 @@ void JobsTableModel::sortRows(std::vector<RowPointer>& rows, int column, Qt::Sor
             return a.at < b.at;
         return ascending ? c < 0 : c > 0;
     });
-    std::vector<RowPointer> sorted;
+    std::vector<std::unique_ptr<Row>> sorted;
     sorted.reserve(rows.size());
     for (const Keyed& k : keyed)
         sorted.push_back(std::move(rows[k.at]));
@@ -159,36 +152,15 @@ JobsTableModel::SortKey JobsTableModel::sortKey(const Row& row, int column) {
     }
 }
 
-JobsTableModel::RowPointer JobsTableModel::ownedRow(SparkJob job) {
-    RowPointer row(new Row());
-    row->onHeap = true;
-    row->owned = std::make_unique<const SparkJob>(std::move(job));
-    row->summary = summaryOf(*row->owned);
-    return row;
-}
-
-std::shared_ptr<JobsTableModel::PreparedRows> JobsTableModel::prepareRows(SparkJobList jobs, int column,
-                                                                          Qt::SortOrder order) {
-    Rows r;
-    r.list = std::make_shared<const SparkJobList>(std::move(jobs));
-    const std::size_t n = r.list->size();
-    r.loaded.resize(n);
-    r.rows.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        Row& row = r.loaded[i];
-        row.summary = r.list->summary(i);
-        row.item = i;
-        r.rows.emplace_back(&row);
-    }
-    return prepared(std::move(r), column, order);
-}
-
-std::shared_ptr<JobsTableModel::PreparedRows> JobsTableModel::prepareRows(std::vector<SparkJob> jobs,
+std::shared_ptr<JobsTableModel::PreparedRows> JobsTableModel::prepareRows(std::vector<SparkJobSummary> jobs,
                                                                           int column, Qt::SortOrder order) {
     Rows r;
     r.rows.reserve(jobs.size());
-    for (SparkJob& job : jobs)
-        r.rows.push_back(ownedRow(std::move(job)));
+    for (SparkJobSummary& job : jobs) {
+        auto row = std::make_unique<Row>();
+        row->summary = std::move(job);
+        r.rows.push_back(std::move(row));
+    }
     return prepared(std::move(r), column, order);
 }
 
@@ -205,15 +177,10 @@ std::shared_ptr<JobsTableModel::PreparedRows> JobsTableModel::prepared(Rows rows
     reindexFrom(r, 0);
     r.index.clear();
     r.index.reserve(r.rows.size());
-    for (const RowPointer& row : r.rows)
-        r.index.insert(row.get());
+    for (const auto& row : r.rows)
+        r.index.insert_or_assign(row->summary.name, row.get());
     pack(r); // now, while the names are in the cache, rather than at the first keystroke
     return prepared;
-}
-
-SparkJob JobsTableModel::job(int row) const {
-    const Row& r = *m_state.rows[static_cast<std::size_t>(row)];
-    return r.owned ? *r.owned : m_state.list->job(r.item);
 }
 
 void JobsTableModel::setPreparedRows(std::shared_ptr<PreparedRows> prepared) {
@@ -222,8 +189,8 @@ void JobsTableModel::setPreparedRows(std::shared_ptr<PreparedRows> prepared) {
     bool carried = false;
     for (const auto& row : m_state.rows)
         if (!row->recent.empty())
-            if (Row* const same = next.index.find(row->summary.name)) {
-                same->recent = std::move(row->recent);
+            if (const auto same = next.index.find(row->summary.name); same != next.index.end()) {
+                same->second->recent = std::move(row->recent);
                 carried = true;
             }
     if (prepared->column != m_sortColumn || prepared->order != m_sortOrder ||
@@ -236,11 +203,11 @@ void JobsTableModel::setPreparedRows(std::shared_ptr<PreparedRows> prepared) {
     beginResetModel();
     std::swap(m_state, next);
     endResetModel();
-    // Freeing 100,000 jobs' strings takes the GUI thread tens of ms: a worker does it.
+    // Freeing 100,000 rows takes the GUI thread tens of ms: a worker does it.
     QThreadPool::globalInstance()->start([old = std::move(prepared)]() mutable { old.reset(); });
 }
 
-void JobsTableModel::setJobs(std::vector<SparkJob> jobs) {
+void JobsTableModel::setJobs(std::vector<SparkJobSummary> jobs) {
     setPreparedRows(prepareRows(std::move(jobs), m_sortColumn, m_sortOrder));
 }
 
@@ -299,7 +266,7 @@ std::size_t JobsTableModel::sortedPosition(const Row& row) const {
         return m_state.rows.size();
     return static_cast<std::size_t>(
         std::upper_bound(m_state.rows.begin(), m_state.rows.end(), row,
-                         [this](const Row& a, const RowPointer& b) { return before(a, *b); }) -
+                         [this](const Row& a, const std::unique_ptr<Row>& b) { return before(a, *b); }) -
         m_state.rows.begin());
 }
 
@@ -328,17 +295,17 @@ void JobsTableModel::emitRowsChanged(int first, int last) {
         emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
 }
 
-void JobsTableModel::upsertJob(SparkJob job) {
-    std::vector<SparkJob> one;
+void JobsTableModel::upsertJob(SparkJobSummary job) {
+    std::vector<SparkJobSummary> one;
     one.push_back(std::move(job));
     upsertJobs(std::move(one));
 }
 
-void JobsTableModel::upsertJobs(std::vector<SparkJob> jobs) {
+void JobsTableModel::upsertJobs(std::vector<SparkJobSummary> jobs) {
     int first = std::numeric_limits<int>::max(), last = -1;
     bool outOfOrder = false;
-    std::vector<SparkJob> added;
-    for (SparkJob& job : jobs) {
+    std::vector<SparkJobSummary> added;
+    for (SparkJobSummary& job : jobs) {
         const int row = rowOf(job.name);
         if (row < 0) {
             added.push_back(std::move(job));
@@ -347,11 +314,10 @@ void JobsTableModel::upsertJobs(std::vector<SparkJob> jobs) {
         // The key views the row's name: drop it before the name's storage is replaced.
         Row& target = *m_state.rows[static_cast<std::size_t>(row)];
         m_state.index.erase(target.summary.name);
-        target.owned = std::make_unique<const SparkJob>(std::move(job));
-        target.summary = summaryOf(*target.owned);
+        target.summary = std::move(job);
         rowsChanged();
         target.updatedText.clear();
-        m_state.index.insert(&target);
+        m_state.index.insert_or_assign(target.summary.name, &target);
         first = std::min(first, row);
         last = std::max(last, row);
         outOfOrder = outOfOrder || !inOrder(row);
@@ -359,11 +325,12 @@ void JobsTableModel::upsertJobs(std::vector<SparkJob> jobs) {
     emitRowsChanged(first, last);
     if (outOfOrder)
         sort(m_sortColumn, m_sortOrder);
-    for (SparkJob& job : added) {
-        RowPointer row = ownedRow(std::move(job));
+    for (SparkJobSummary& job : added) {
+        auto row = std::make_unique<Row>();
+        row->summary = std::move(job);
         const auto at = sortedPosition(*row);
         beginInsertRows({}, static_cast<int>(at), static_cast<int>(at));
-        m_state.index.insert(row.get());
+        m_state.index.insert_or_assign(row->summary.name, row.get());
         m_state.rows.insert(m_state.rows.begin() + static_cast<std::ptrdiff_t>(at), std::move(row));
         reindexFrom(at);
         rowsChanged();
@@ -376,7 +343,7 @@ void JobsTableModel::removeJob(const std::string& name) {
     if (row < 0)
         return;
     beginRemoveRows({}, row, row);
-    m_state.index.erase(name);
+    m_state.index.erase(std::string_view(name));
     m_state.rows.erase(m_state.rows.begin() + row);
     reindexFrom(static_cast<std::size_t>(row));
     rowsChanged();
@@ -433,7 +400,8 @@ void JobsTableModel::pack(Rows& rows) {
     rows.filterStarts.reserve(3 * rows.rows.size() + 1);
     for (const auto& r : rows.rows)
         for (const std::string_view field :
-             {r->summary.name, r->summary.cluster, jobTypeName(r->summary.type)}) {
+             {std::string_view(r->summary.name), std::string_view(r->summary.cluster),
+              jobTypeName(r->summary.type)}) {
             rows.filterStarts.push_back(rows.filterText.size());
             rows.filterText += field;
         }
@@ -451,9 +419,9 @@ JobsTableModel::FilterFields JobsTableModel::filterFields(int row) const {
             text.substr(at[2], at[3] - at[2])};
 }
 
-int JobsTableModel::rowOf(const std::string& name) const {
-    const Row* const row = m_state.index.find(name);
-    return row == nullptr ? -1 : row->at;
+int JobsTableModel::rowOf(std::string_view name) const {
+    const auto it = m_state.index.find(name);
+    return it == m_state.index.end() ? -1 : it->second->at;
 }
 
 int JobsTableModel::rowCount(const QModelIndex& parent) const {

@@ -1,10 +1,7 @@
 #pragma once
 
-#include "core/HugePageAllocator.h"
-#include "core/SparkJob.h"
-#include "core/SparkJobList.h"
 #include "core/SparkJobRun.h"
-#include "models/RowNameIndex.h"
+#include "core/SparkJobSummary.h"
 
 #include <QAbstractTableModel>
 #include <QString>
@@ -19,8 +16,10 @@
 
 namespace jobdeck {
 
-// The Jobs list: one row per Job, live-updated one row at a time (upsertJob / removeJob) so events
-// never force a full reload. Updates of many rows are announced as one dataChanged span.
+// The Jobs list: one row per Job, each holding the job's summary (SHOW JOBS SUMMARY; a job's whole
+// object comes from DESCRIBE JOB when it is opened). Live-updated one row at a time (upsertJob /
+// removeJob) so events never force a full reload. Updates of many rows are announced as one
+// dataChanged span.
 class JobsTableModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -34,21 +33,18 @@ public:
     ~JobsTableModel() override;
 
     // A full load's rows made ready on a worker thread (prepareRows), so the GUI thread only swaps
-    // them in (setPreparedRows): 100,000 rows take 140 to 180 ms to build, sort, index and pack.
+    // them in (setPreparedRows): building, sorting and indexing 100,000 rows would stall the window.
     class PreparedRows;
     // Thread-safe (touches no model): the jobs as rows sorted by `column` and `order`, as sort() does.
-    // The rows of a SparkJobList (a load) keep it, and a job is decoded from it when job() asks for it;
-    // the rows of a vector hold their jobs.
-    static std::shared_ptr<PreparedRows> prepareRows(SparkJobList jobs, int column, Qt::SortOrder order);
-    static std::shared_ptr<PreparedRows> prepareRows(std::vector<SparkJob> jobs, int column,
+    static std::shared_ptr<PreparedRows> prepareRows(std::vector<SparkJobSummary> jobs, int column,
                                                      Qt::SortOrder order);
     // What setJobs(jobs) does, with the rows prepared. The recent runs of the rows held now carry over;
     // a sort chosen meanwhile is applied. The rows replaced are freed on a worker thread.
     void setPreparedRows(std::shared_ptr<PreparedRows> prepared);
-    void setJobs(std::vector<SparkJob> jobs);
+    void setJobs(std::vector<SparkJobSummary> jobs);
     // Replaces the row of a job with the same name, or appends one.
-    void upsertJob(SparkJob job);
-    void upsertJobs(std::vector<SparkJob> jobs);
+    void upsertJob(SparkJobSummary job);
+    void upsertJobs(std::vector<SparkJobSummary> jobs);
     void removeJob(const std::string& name);
     // Newest first; only the first kRecentRunsKept are kept.
     void setRecentRuns(const std::string& jobName, std::vector<JobRunStatus> newestFirst);
@@ -56,11 +52,11 @@ public:
     void setRecentRunsFromRuns(const std::vector<SparkJobRun>& runsNewestFirst);
     void clear();
 
-    int rowOf(const std::string& name) const;
-    // The whole job (a loaded one is decoded from the list's text: microseconds, for the one job a user
-    // opens).
-    SparkJob job(int row) const;
-    std::string_view name(int row) const { return m_state.rows[static_cast<std::size_t>(row)]->summary.name; }
+    int rowOf(std::string_view name) const;
+    const SparkJobSummary& summary(int row) const {
+        return m_state.rows[static_cast<std::size_t>(row)]->summary;
+    }
+    std::string_view name(int row) const { return summary(row).name; }
     const std::vector<JobRunStatus>& recentRuns(int row) const {
         return m_state.rows[static_cast<std::size_t>(row)]->recent;
     }
@@ -89,45 +85,31 @@ private:
     // What sorting compares first: when two rows' keys differ, they are in the keys' order.
     using SortKey = std::array<std::uint64_t, 2>;
     struct Row {
-        // What the list shows, viewing the job's strings in the list it was loaded from, or in `owned`.
         SparkJobSummary summary;
-        // A job that came on its own (a live change) or in a vector; null for a loaded job, which is
-        // item `item` of Rows::list.
-        std::unique_ptr<const SparkJob> owned;
-        std::size_t item = 0;
         std::vector<JobRunStatus> recent; // newest first
         // The Updated cell as shown: local-time formatting asks the C library for the time zone
         // (a stat() each time), too slow to repeat for every cell of every scrolled screen.
         mutable QString updatedText;
-        int at = 0;          // the row's number
-        bool onHeap = false; // else it lives in Rows::loaded
+        int at = 0; // the row's number
     };
-    struct RowDeleter {
-        void operator()(Row* row) const noexcept;
-    };
-    using RowPointer = std::unique_ptr<Row, RowDeleter>;
-    // Everything a full load replaces. Members are destroyed bottom up: the row pointers before the
-    // block their rows live in, and that before the list they view.
+    // Everything a full load replaces.
     struct Rows {
-        // The last full load's jobs, and their rows in one block (100,000 allocations were most of
-        // making the rows).
-        std::shared_ptr<const SparkJobList> list;
-        std::vector<Row, HugePageAllocator<Row>> loaded;
         // In the table's order; sorting and inserting move pointers rather than whole rows.
-        std::vector<RowPointer> rows;
-        RowNameIndex<Row> index;
+        std::vector<std::unique_ptr<Row>> rows;
+        // Each row by its name (the key views the row's own name, so a row's name is dropped from here
+        // before its summary is replaced).
+        std::unordered_map<std::string_view, Row*> index;
         // Every row's name, cluster and type, one after the other; row r's fields start at
         // filterStarts[3r], [3r+1], [3r+2] and end where the next begins. filterStarts is empty when
         // the copy is stale.
-        std::basic_string<char, std::char_traits<char>, HugePageAllocator<char>> filterText;
+        std::string filterText;
         std::vector<std::size_t> filterStarts;
     };
     // Row numbers in m_index from `first` on.
     void reindexFrom(std::size_t first);
     static void reindexFrom(Rows& rows, std::size_t first);
     static std::shared_ptr<PreparedRows> prepared(Rows rows, int column, Qt::SortOrder order);
-    static RowPointer ownedRow(SparkJob job);
-    static void sortRows(std::vector<RowPointer>& rows, int column, Qt::SortOrder order);
+    static void sortRows(std::vector<std::unique_ptr<Row>>& rows, int column, Qt::SortOrder order);
     static void pack(Rows& rows);
     void sortRows();
     void emitRowsChanged(int first, int last);

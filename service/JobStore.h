@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/SparkJob.h"
+#include "core/SparkJobSummary.h"
 
 #include <cstdint>
 #include <functional>
@@ -19,6 +20,10 @@ public:
     virtual std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name) = 0;
     // Every job of the project by name, one at a time (100,000 jobs are not held at once).
     virtual void forEachJob(const std::string& projectUid, const std::function<void(SparkJob&&)>& each) = 0;
+    // Every job's summary (SHOW JOBS SUMMARY) by name, one at a time, the first `limit` (-1: all);
+    // parameters are not read.
+    virtual void forEachJobSummary(const std::string& projectUid, std::int64_t limit,
+                                   const std::function<void(SparkJobSummary&&)>& each) = 0;
     // How many jobs the project has, and the length of all their stored parameters (JSON text).
     virtual std::pair<std::int64_t, std::int64_t> jobsSize(const std::string& projectUid) = 0;
     virtual void insertJob(const std::string& projectUid, const SparkJob& job) = 0;

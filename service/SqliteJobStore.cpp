@@ -6,10 +6,17 @@ namespace jobdeck {
 
 namespace {
 
+// A job's runs in QUEUED or RUNNING, for the row `j`.
+#define JOBDECK_ACTIVE_RUNS                                                                                  \
+    "(SELECT count(*) FROM runs r WHERE r.job_id = j.job_id AND r.status IN "                                \
+    "('SPARK_JOB_RUN_STATUS_QUEUED', "                                                                       \
+    "'SPARK_JOB_RUN_STATUS_RUNNING'))"
 constexpr const char* jobColumns =
-    "j.job_id, j.name, j.type, j.cluster, j.parameters, j.max_concurrent_runs, j.created_at, j.updated_at, "
-    "(SELECT count(*) FROM runs r WHERE r.job_id = j.job_id AND r.status IN ('SPARK_JOB_RUN_STATUS_QUEUED', "
-    "'SPARK_JOB_RUN_STATUS_RUNNING'))";
+    "j.job_id, j.name, j.type, j.cluster, j.parameters, j.max_concurrent_runs, "
+    "j.created_at, j.updated_at, " JOBDECK_ACTIVE_RUNS;
+constexpr const char* jobSummaryColumns =
+    "j.name, j.type, j.cluster, j.max_concurrent_runs, j.updated_at, " JOBDECK_ACTIVE_RUNS;
+#undef JOBDECK_ACTIVE_RUNS
 
 SparkJob readJob(const SqliteDatabase::Query& q) {
     SparkJob job;
@@ -35,6 +42,17 @@ std::optional<SparkJob> SqliteJobStore::findJob(const std::string& projectUid, c
     if (!q.step())
         return std::nullopt;
     return readJob(q);
+}
+
+void SqliteJobStore::forEachJobSummary(const std::string& projectUid, std::int64_t limit,
+                                       const std::function<void(SparkJobSummary&&)>& each) {
+    auto r = m_connections.reader();
+    auto q = r->query(std::string("SELECT ") + jobSummaryColumns +
+                          " FROM jobs j WHERE j.project_uid = ? ORDER BY j.name LIMIT ?",
+                      projectUid, limit);
+    while (q.step())
+        each({q.text(0), jobTypeFromName(q.text(1)).value_or(JobType::Jar), q.text(2), q.integer(3),
+              q.integer(5), q.timestamp(4)});
 }
 
 std::pair<std::int64_t, std::int64_t> SqliteJobStore::jobsSize(const std::string& projectUid) {

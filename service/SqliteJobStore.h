@@ -14,6 +14,8 @@ public:
 
     std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name) override;
     void forEachJob(const std::string& projectUid, const std::function<void(SparkJob&&)>& each) override;
+    void forEachJobSummary(const std::string& projectUid, std::int64_t limit,
+                           const std::function<void(SparkJobSummary&&)>& each) override;
     std::pair<std::int64_t, std::int64_t> jobsSize(const std::string& projectUid) override;
     void insertJob(const std::string& projectUid, const SparkJob& job) override;
     void updateJob(const std::string& projectUid, const SparkJob& job) override;

@@ -138,10 +138,10 @@ StatusJson StatementExecutor::executePrepared(const RequestContext& context,
         StatusJson answer;
         if (const auto* describe = std::get_if<DescribeJobStatement>(&*parsed.statement)) {
             answer = describeJobCached(context, *describe, auditText);
-        } else if (std::holds_alternative<ShowJobsStatement>(*parsed.statement)) {
+        } else if (const auto* show = std::get_if<ShowJobsStatement>(&*parsed.statement)) {
             try {
                 const auto snapshot = m_stores.unitOfWork().snapshot();
-                answer = showJobs(context); // names no secret of the statement: nothing to scrub
+                answer = showJobs(context, *show); // names no secret of the statement: nothing to scrub
             } catch (const std::exception& e) {
                 answer = StatusJson(failedInternally(context, auditText, e));
             }

@@ -105,9 +105,10 @@ private:
     ApiStatus alterJob(const RequestContext& context, const AlterJobStatement& statement);
     ApiStatus deleteJob(const RequestContext& context, const DeleteJobStatement& statement);
     ApiStatus describeJob(const RequestContext& context, const DescribeJobStatement& statement);
-    // SHOW JOBS written straight as text, one job at a time: a DOM of 100,000 jobs, its copies and the
-    // status serialized from it took the service 8 to 10 s.
-    StatusJson showJobs(const RequestContext& context);
+    // SHOW JOBS [SUMMARY] written straight as text, one job at a time, without a DOM of all the jobs.
+    StatusJson showJobs(const RequestContext& context, const ShowJobsStatement& statement);
+    // The first `limit` summaries by name (-1: all).
+    StatusJson showJobSummaries(const std::string& projectUid, std::int64_t limit);
 
     ApiStatus createCluster(const RequestContext& context, const CreateClusterStatement& statement);
     ApiStatus alterCluster(const RequestContext& context, const AlterClusterStatement& statement);

@@ -1,6 +1,5 @@
 // jobdeckd: the Jobs service (CONTRACT §5). Every failure ends with a non-zero exit status and one
 // line on stderr.
-#include "core/HeapRetention.h"
 #include "service/ConfigFile.h"
 #include "service/LogEscaping.h"
 #include "service/Principal.h"
@@ -249,7 +248,6 @@ std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
-    retainFreedHeap(); // every CREATE/ALTER validates its parameters
     // stdout carries only what callers parse (the listening line, keys); the log goes to stderr.
     spdlog::set_default_logger(spdlog::stderr_color_mt("jobdeckd"));
     escapeEveryLogLine();

@@ -6,6 +6,7 @@
 #include "client/EventsSubscription.h"
 #include "client/LocalServiceLauncher.h"
 #include "models/JobsFilterProxy.h"
+#include "models/JobsListLoader.h"
 #include "models/JobsTableModel.h"
 #include "widgets/AboutDialog.h"
 #include "widgets/AdminViewSupport.h"
@@ -32,7 +33,6 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
-#include <QFutureWatcher>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -42,7 +42,6 @@
 #include <QStyle>
 #include <QTableView>
 #include <QToolBar>
-#include <QtConcurrent/QtConcurrentRun>
 #include <functional>
 
 // Resources of a static library are registered explicitly (outside any namespace).
@@ -74,6 +73,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     , m_events(new EventsSubscription(m_client, this))
     , m_launcher(new LocalServiceLauncher(m_secrets.get(), this))
     , m_jobs(new JobsTableModel(this))
+    , m_jobsLoader(new JobsListLoader(m_client, m_events, m_jobs, this))
     , m_proxy(new JobsFilterProxy(this))
     , m_jobsView(nullptr)
     , m_viewer(new DescribeViewer)
@@ -124,17 +124,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(m_monitor, &ConnectionMonitor::connected, roleGate,
             [this, roleGate] { roleGate->setRole(m_monitor->callerRole()); });
 
-    m_eventsTimer.setSingleShot(true);
-    m_eventsTimer.setInterval(20);
-    connect(&m_eventsTimer, &QTimer::timeout, this, &MainWindow::flushEvents);
-    m_applyTimer.setSingleShot(true);
-    m_applyTimer.setInterval(30);
-    connect(&m_applyTimer, &QTimer::timeout, this, [this] {
-        if (m_loading)
-            return; // loadEnded() applies them
-        m_jobs->upsertJobs(std::exchange(m_fetched, {}));
-        updateActions();
-    });
+    connectJobsLoader();
 
     connect(m_monitor, &ConnectionMonitor::connected, this, &MainWindow::startLiveUpdates);
     connect(m_monitor, &ConnectionMonitor::stateChanged, this, [this](ConnectionMonitor::State state) {
@@ -145,8 +135,6 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
         }
         updateActions();
     });
-    connect(m_events, &EventsSubscription::eventsReceived, this, &MainWindow::onEvents);
-    connect(m_events, &EventsSubscription::reloadNeeded, this, &MainWindow::refresh);
     connect(m_launcher, &LocalServiceLauncher::progress, m_status, &ConnectionStatusWidget::showNote);
     connect(m_launcher, &LocalServiceLauncher::ready, this, [this](const ConnectionInfo& info) {
         if (m_profileName == ConnectionProfiles::kLocalName)
@@ -342,14 +330,8 @@ void MainWindow::createActions() {
              QStringLiteral("actionDescribeLatestRun"));
 
     connect(m_newAction, &QAction::triggered, this, [this] { openJobEditor(std::nullopt); });
-    connect(m_editAction, &QAction::triggered, this, [this] {
-        if (auto job = currentJob())
-            openJobEditor(std::move(job));
-    });
-    connect(m_runAction, &QAction::triggered, this, [this] {
-        if (auto job = currentJob())
-            openRunDialog(*job);
-    });
+    connect(m_editAction, &QAction::triggered, this, &MainWindow::editCurrentJob);
+    connect(m_runAction, &QAction::triggered, this, &MainWindow::runCurrentJob);
     connect(m_describeAction, &QAction::triggered, this, &MainWindow::describeCurrentJob);
     connect(m_deleteAction, &QAction::triggered, this, &MainWindow::deleteCurrentJob);
     connect(m_refreshAction, &QAction::triggered, this, &MainWindow::refresh);
@@ -427,14 +409,36 @@ void MainWindow::updateActions() {
     m_refreshAction->setEnabled(connected || m_monitor->state() == ConnectionMonitor::State::Reconnecting);
 }
 
-std::optional<SparkJob> MainWindow::currentJob() const {
+std::optional<SparkJobSummary> MainWindow::currentJob() const {
     const auto name = m_jobsView->currentJobName();
     if (!name)
         return std::nullopt;
     const int row = m_jobs->rowOf(*name);
     if (row < 0)
         return std::nullopt;
-    return m_jobs->job(row);
+    return m_jobs->summary(row);
+}
+
+void MainWindow::withCurrentJob(const std::function<void(const SparkJob&)>& open) {
+    const auto name = m_jobsView->currentJobName();
+    if (!name)
+        return;
+    const QString qname = QString::fromStdString(*name);
+    m_client->describeJob(qname)->then(this, [this, qname, open](const ApiReply<SparkJob>& r) {
+        if (r.isError()) {
+            showError(tr("Job %1 could not be opened").arg(qname), r.error().message);
+            return;
+        }
+        open(r.value());
+    });
+}
+
+void MainWindow::editCurrentJob() {
+    withCurrentJob([this](const SparkJob& job) { openJobEditor(job); });
+}
+
+void MainWindow::runCurrentJob() {
+    withCurrentJob([this](const SparkJob& job) { openRunDialog(job); });
 }
 
 void MainWindow::useProfile(const QString& name) {
@@ -470,117 +474,31 @@ void MainWindow::connectTo(const ConnectionInfo& connection, const QString& labe
 }
 
 void MainWindow::startLiveUpdates() {
-    // Take the events position first and load second, so nothing that happens in between is missed.
-    const int generation = ++m_loadGeneration;
-    m_client->events(0, 0)->then(this, [this, generation](const ApiReply<EventsPage>& r) {
-        if (generation != m_loadGeneration)
-            return;
-        m_events->start(r.isError() ? 0 : r.value().next);
-        refresh();
-    });
+    m_jobsLoader->start();
     followRuns(true);
 }
 
 void MainWindow::refresh() {
-    const int generation = ++m_loadGeneration;
-    m_loading = true;
-    statusBar()->showMessage(tr("Loading jobs…"));
-    m_client->showJobs()->then(this, [this, generation](ApiReply<SparkJobList>& r) {
-        if (generation != m_loadGeneration)
-            return;
-        if (r.isError()) {
-            statusBar()->showMessage(tr("Loading jobs failed: %1").arg(r.error().message));
-            loadEnded();
-            return;
-        }
-        // 100,000 jobs are moved, not copied, and made into sorted rows on a worker: the window stays
-        // live until it swaps them in. A newer load or the window's end drops them.
-        auto* watcher = new QFutureWatcher<std::shared_ptr<JobsTableModel::PreparedRows>>(this);
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-            watcher->deleteLater();
-            if (generation != m_loadGeneration)
-                return;
-            const auto selected = m_jobsView->currentJobName();
-            m_jobs->setPreparedRows(watcher->future().takeResult());
-            loadEnded();
-            if (selected)
-                m_jobsView->selectJob(*selected);
-            statusBar()->showMessage(tr("%n job(s) loaded", nullptr, m_jobs->rowCount()), 5000);
-            ShowJobRunsStatement runs;
-            runs.limit = 2000;
-            m_client->showJobRuns(runs)->then(
-                this, [this, generation](const ApiReply<std::vector<SparkJobRun>>& rr) {
-                    if (generation == m_loadGeneration && !rr.isError())
-                        m_jobs->setRecentRunsFromRuns(rr.value());
-                    if (generation == m_loadGeneration)
-                        emit jobsLoaded();
-                });
-            updateActions();
-        });
-        watcher->setFuture(QtConcurrent::run(
-            [jobs = r.takeValue(), column = m_jobs->sortColumn(), order = m_jobs->sortOrder()]() mutable {
-                return JobsTableModel::prepareRows(std::move(jobs), column, order);
-            }));
+    m_jobsLoader->reload();
+}
+
+void MainWindow::connectJobsLoader() {
+    connect(m_jobsLoader, &JobsListLoader::loadStarted, this,
+            [this] { statusBar()->showMessage(tr("Loading jobs…")); });
+    connect(m_jobsLoader, &JobsListLoader::loadFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Loading jobs failed: %1").arg(message));
     });
-}
-
-void MainWindow::onEvents(const QList<ProjectEvent>& events) {
-    for (const ProjectEvent& e : events) {
-        if (e.jobName.empty())
-            continue;
-        const QString name = QString::fromStdString(e.jobName);
-        m_pendingJobs[name] = e.type == event_type::kJobDeleted;
-        if (e.type == event_type::kRunStatusChanged)
-            m_pendingRuns.insert(name);
-    }
-    if (!m_eventsTimer.isActive())
-        m_eventsTimer.start();
-}
-
-void MainWindow::loadEnded() {
-    m_loading = false;
-    if (!m_pendingJobs.isEmpty() || !m_pendingRuns.isEmpty())
-        m_eventsTimer.start();
-    if (!m_fetched.empty())
-        m_applyTimer.start();
-}
-
-void MainWindow::flushEvents() {
-    if (m_loading)
-        return; // loadEnded() flushes them
-    const auto jobs = std::exchange(m_pendingJobs, {});
-    const auto runs = std::exchange(m_pendingRuns, {});
-    for (auto it = jobs.cbegin(); it != jobs.cend(); ++it) {
-        const QString& name = it.key();
-        if (it.value()) {
-            m_jobs->removeJob(name.toStdString());
-            continue;
-        }
-        // Only the job the event names is fetched again, never the whole list.
-        m_client->describeJob(name)->then(this, [this, name](const ApiReply<SparkJob>& r) {
-            if (r.isError()) {
-                if (r.error().kind == ApiError::Kind::Failed || r.error().kind == ApiError::Kind::Invalid)
-                    m_jobs->removeJob(name.toStdString()); // gone meanwhile
-                return;
-            }
-            m_fetched.push_back(r.value());
-            if (!m_applyTimer.isActive())
-                m_applyTimer.start();
-        });
-    }
-    for (const QString& name : runs) {
-        ShowJobRunsStatement s;
-        s.jobName = name.toStdString();
-        s.limit = JobsTableModel::kRecentRunsKept;
-        m_client->showJobRuns(s)->then(this, [this, name](const ApiReply<std::vector<SparkJobRun>>& r) {
-            if (r.isError())
-                return;
-            std::vector<JobRunStatus> statuses;
-            for (const auto& run : r.value())
-                statuses.push_back(run.status);
-            m_jobs->setRecentRuns(name.toStdString(), std::move(statuses));
-        });
-    }
+    connect(m_jobsLoader, &JobsListLoader::firstRowsShown, this, &MainWindow::updateActions);
+    connect(m_jobsLoader, &JobsListLoader::rowsAboutToBeReplaced, this,
+            [this] { m_selectedBeforeLoad = m_jobsView->currentJobName(); });
+    connect(m_jobsLoader, &JobsListLoader::rowsReplaced, this, [this](int count) {
+        if (const auto selected = std::exchange(m_selectedBeforeLoad, std::nullopt))
+            m_jobsView->selectJob(*selected);
+        statusBar()->showMessage(tr("%n job(s) loaded", nullptr, count), 5000);
+        updateActions();
+    });
+    connect(m_jobsLoader, &JobsListLoader::loaded, this, &MainWindow::jobsLoaded);
+    connect(m_jobs, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateActions);
 }
 
 void MainWindow::openJobEditor(std::optional<SparkJob> job) {
@@ -593,7 +511,7 @@ void MainWindow::openJobEditor(std::optional<SparkJob> job) {
         m_client->describeJob(name)->then(this, [this](const ApiReply<SparkJob>& r) {
             if (r.isError())
                 return;
-            m_jobs->upsertJob(r.value());
+            m_jobs->upsertJob(summaryOf(r.value()));
             m_jobsView->selectJob(r.value().name);
         });
     });

@@ -2,19 +2,17 @@
 
 #include "client/ConnectionInfo.h"
 #include "client/SecretStore.h"
-#include "core/ProjectEvent.h"
 #include "core/SparkJob.h"
+#include "core/SparkJobSummary.h"
 #include "widgets/TableExport.h"
 
-#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
-#include <QSet>
-#include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <optional>
-#include <vector>
+#include <string>
 
 class QAction;
 class QDockWidget;
@@ -32,6 +30,7 @@ class DescribeViewer;
 class EventsSubscription;
 class JobDescriber;
 class JobsFilterProxy;
+class JobsListLoader;
 class JobsTableModel;
 class DesktopNotifier;
 class JobsView;
@@ -43,7 +42,7 @@ class WindowSettings;
 
 // The console: the Jobs list beside the DESCRIBE viewer, the connection state in the status bar, and
 // the job actions in menus, toolbar, context menu and shortcuts. Jobs follow the service's events one
-// row at a time. Runs started from the run dialog show in the runs monitor, docked below.
+// row at a time (JobsListLoader). Runs started from the run dialog show in the runs monitor, docked below.
 class MainWindow final : public QMainWindow {
     Q_OBJECT
 public:
@@ -69,6 +68,9 @@ public:
     // Hooks for the job editor and the run dialog.
     void openJobEditor(std::optional<SparkJob> job);
     void openRunDialog(const SparkJob& job);
+    // The selected job's whole object (DESCRIBE JOB), then the editor or the run dialog with it.
+    void editCurrentJob();
+    void runCurrentJob();
 
     void describeCurrentJob();
     void describeProject();
@@ -77,13 +79,14 @@ public:
     void deleteCurrentJob();
     void openConnectionDialog();
 
-    std::optional<SparkJob> currentJob() const;
+    std::optional<SparkJobSummary> currentJob() const;
     QString currentProfile() const { return m_profileName; }
 
     ApiClient* client() const { return m_client; }
     ConnectionMonitor* monitor() const { return m_monitor; }
     EventsSubscription* events() const { return m_events; }
     JobsTableModel* jobsModel() const { return m_jobs; }
+    JobsListLoader* jobsLoader() const { return m_jobsLoader; }
     JobsFilterProxy* jobsProxy() const { return m_proxy; }
     JobsView* jobsView() const { return m_jobsView; }
     DescribeViewer* describeViewer() const { return m_viewer; }
@@ -140,9 +143,10 @@ private:
     void createActions();
     void updateActions();
     void startLiveUpdates();
-    void onEvents(const QList<ProjectEvent>& events);
-    void flushEvents();
-    void loadEnded(); // releases the live changes that waited for it
+    // The jobs list's load in the status bar, the selection kept across it.
+    void connectJobsLoader();
+    // DESCRIBE JOB of the selected job, then open(job); a failure is shown.
+    void withCurrentJob(const std::function<void(const SparkJob&)>& open);
     void showError(const QString& title, const QString& message);
     // The monitor shows every Job, or the selected one while "Monitor runs of this job" is checked.
     void followRuns(bool reload = false);
@@ -156,6 +160,7 @@ private:
     EventsSubscription* m_events;
     LocalServiceLauncher* m_launcher;
     JobsTableModel* m_jobs;
+    JobsListLoader* m_jobsLoader;
     JobsFilterProxy* m_proxy;
     JobsView* m_jobsView;
     DescribeViewer* m_viewer;
@@ -170,16 +175,7 @@ private:
     QPointer<QTableView> m_lastTable;
     QString m_profileName;
 
-    // Events are coalesced: each job named in a burst is fetched once, and the rows are applied together.
-    QHash<QString, bool> m_pendingJobs; // name -> deleted
-    QSet<QString> m_pendingRuns;
-    std::vector<SparkJob> m_fetched;
-    QTimer m_eventsTimer;
-    QTimer m_applyTimer;
-    int m_loadGeneration = 0;
-    // From a full load's request until its rows are swapped in, live changes wait: applied to the rows
-    // being replaced, they would be lost with them.
-    bool m_loading = false;
+    std::optional<std::string> m_selectedBeforeLoad;
 
     QAction* m_newAction = nullptr;
     QAction* m_editAction = nullptr;

@@ -263,13 +263,12 @@ void RunMonitor::loadLimits() {
         });
         return;
     }
-    m_client->showJobs()->then(this, [this](const ApiReply<SparkJobList>& reply) {
+    m_client->showJobSummaries()->then(this, [this](const ApiReply<std::vector<SparkJobSummary>>& reply) {
         if (reply.isError() || !m_jobName.isEmpty())
             return;
         m_limits.clear();
-        const SparkJobList& jobs = reply.value();
-        for (std::size_t i = 0; i < jobs.size(); ++i)
-            m_limits[std::string(jobs.summary(i).name)] = jobs.summary(i).maxConcurrentRuns;
+        for (const SparkJobSummary& job : reply.value())
+            m_limits[job.name] = job.maxConcurrentRuns;
         refreshSummary();
         m_timelineTimer.start();
     });

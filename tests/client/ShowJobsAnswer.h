@@ -1,9 +1,11 @@
 #pragma once
 
-// The status body jobdeckd answers SHOW JOBS with, for tests and benches that serve one canned.
+// The status bodies jobdeckd answers SHOW JOBS and SHOW JOBS SUMMARY with, for tests that serve one
+// canned.
 
 #include "core/ApiStatus.h"
 #include "core/SparkJob.h"
+#include "core/SparkJobSummary.h"
 
 #include <QByteArray>
 
@@ -12,12 +14,19 @@
 
 namespace jobdeck::test {
 
-inline QByteArray showJobsAnswer(std::vector<SparkJob> jobs) {
-    nlohmann::json response;
-    response["showJobsApiResponse"]["sparkJobs"] = std::move(jobs);
+// A SUCCESS status with `response` as its apiResponse.
+inline QByteArray successAnswer(nlohmann::json response) {
     nlohmann::json status = ApiStatus::success(std::move(response));
     status["requestId"] = "canned";
     return QByteArray::fromStdString(status.dump());
+}
+
+inline QByteArray showJobsAnswer(std::vector<SparkJob> jobs) {
+    return successAnswer({{"showJobsApiResponse", {{"sparkJobs", std::move(jobs)}}}});
+}
+
+inline QByteArray showJobSummariesAnswer(std::vector<SparkJobSummary> jobs) {
+    return successAnswer({{"showJobsSummaryApiResponse", {{"jobs", std::move(jobs)}}}});
 }
 
 } // namespace jobdeck::test

@@ -19,9 +19,6 @@ private slots:
     void parameterPipelineCorpus() {
         replayFuzzCorpus(QStringLiteral("fuzz_parameterclassifier"), fuzz::checkParameterPipeline);
     }
-    void jobListDecoderCorpus() {
-        replayFuzzCorpus(QStringLiteral("fuzz_joblistdecoder"), fuzz::checkJobListDecoder);
-    }
 
     // Known-good inputs pass, and the splitter cuts at both '\n' and NUL.
     void knownGoodInputsPass() {

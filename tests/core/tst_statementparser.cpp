@@ -98,6 +98,9 @@ private slots:
         expectStatement("DESCRIBE JOB nightly.v2-b;", DescribeJobStatement{"nightly.v2-b"});
         expectStatement("SHOW JOBS", ShowJobsStatement{});
         expectStatement("  show\tjobs ; ", ShowJobsStatement{});
+        expectStatement("SHOW JOBS SUMMARY", ShowJobsStatement{true, std::nullopt});
+        expectStatement("show jobs summary;", ShowJobsStatement{true, std::nullopt});
+        expectStatement("SHOW JOBS SUMMARY LIMIT 200", ShowJobsStatement{true, 200});
     }
 
     void parsesRunJob() {

@@ -114,6 +114,9 @@ private slots:
         row("delete job `j`", "DELETE JOB j");
         row("describe job `show`", "DESCRIBE JOB `show`");
         row("show jobs;", "SHOW JOBS");
+        row("show jobs summary", "SHOW JOBS SUMMARY");
+        row("show jobs summary limit 5", "SHOW JOBS SUMMARY LIMIT 5");
+        row("describe job summary", "DESCRIBE JOB `summary`");
         row("run job j arguments=('--date'='1')", "RUN JOB j ARGUMENTS = ('--date' = '1')");
         row("run job j arguments=()", "RUN JOB j");
         row("describe job_run r1 job_name=j", "DESCRIBE JOB_RUN `r1` JOB_NAME = 'j'");

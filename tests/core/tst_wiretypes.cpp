@@ -5,6 +5,7 @@
 #include "core/ProjectEvent.h"
 #include "core/SparkJob.h"
 #include "core/SparkJobRun.h"
+#include "core/SparkJobSummary.h"
 #include "core/Timestamp.h"
 
 #include <QtTest>
@@ -163,6 +164,20 @@ private slots:
         QCOMPARE(j.at("parameters").size(), job.parameters.size());
         QVERIFY(j.get<SparkJob>() == job);
         QVERIFY(json::parse(j.dump()).get<SparkJob>() == job);
+    }
+
+    // A summary is the job's listed fields as one array, in the documented order.
+    void sparkJobSummaryFieldsAndRoundTrip() {
+        const SparkJob job = sampleJob();
+        const SparkJobSummary summary = summaryOf(job);
+        const json j = summary;
+        QCOMPARE(j, (json::array({job.name, "PYTHON", job.cluster, job.maxConcurrentRuns, job.activeRuns,
+                                  formatTimestamp(job.updatedAt)})));
+        QVERIFY(j.get<SparkJobSummary>() == summary);
+        QVERIFY(json::parse(j.dump()).get<SparkJobSummary>() == summary);
+        json longer = j;
+        longer.push_back("a field added later");
+        QVERIFY(longer.get<SparkJobSummary>() == summary);
     }
 
     void enumNames() {
@@ -423,6 +438,18 @@ private slots:
         QTest::newRow("job not object") << "job"
                                         << "[1,2]"
                                         << "sparkJob must be a JSON object, got array";
+        const QString summary = R"(["n","JAR","c",1,0,"2026-11-30T05:01:46.123Z"])";
+        QTest::newRow("summary not array") << "summary"
+                                           << R"({"name":"n"})"
+                                           << "sparkJobSummary must be a JSON array, got object";
+        QTest::newRow("summary short") << "summary"
+                                       << R"(["n","JAR","c",1,0])"
+                                       << "sparkJobSummary.updatedAt is required but missing";
+        QTest::newRow("summary type") << "summary" << QString(summary).replace("JAR", "SQL")
+                                      << "sparkJobSummary.type has an unknown value 'SQL'";
+        QTest::newRow("summary max runs")
+            << "summary" << QString(summary).replace(",1,", ",\"1\",")
+            << "sparkJobSummary.maxConcurrentRuns must be an integer, got string";
         const QString run = R"({"jobRunId":"r","jobName":"n","status":"SPARK_JOB_RUN_STATUS_RUNNING",
             "queuedAt":"2026-11-30T05:01:46.123Z", %1})";
         QTest::newRow("run status unknown")
@@ -482,6 +509,8 @@ private slots:
             error = parseError<Project>(j);
         else if (which == "events")
             error = parseError<EventsPage>(j);
+        else if (which == "summary")
+            error = parseError<SparkJobSummary>(j);
         else
             error = parseError<ApiStatus>(j);
         QVERIFY2(!error.empty(), "no exception was thrown");

@@ -1,6 +1,7 @@
-// CREATE / ALTER / DELETE / DESCRIBE JOB and SHOW JOBS through the real jobdeckd: CONTRACT §2 and §3 to the
-// letter (every --hudi-conf message), the allow-list's CREATE vs ALTER rules, hudiConfigsStatus, secret
-// masking and the **** round trip, and the seed's count_transactions example.
+// CREATE / ALTER / DELETE / DESCRIBE JOB and SHOW JOBS [SUMMARY] through the real jobdeckd: CONTRACT §2 and
+// §3 to the letter (every --hudi-conf message), the allow-list's CREATE vs ALTER rules, hudiConfigsStatus,
+// secret masking and the **** round trip, and the seed's count_transactions example.
+#include "core/SparkJobSummary.h"
 #include "service/SqliteDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -466,10 +467,12 @@ private slots:
             QCOMPARE(job["arguments"][1].get<std::string>(), std::string("****"));
             QCOMPARE(job["arguments"][2].get<std::string>(), std::string("--api-token=****"));
             const auto shown = run("SHOW JOBS", who).dump();
+            const auto summaries = run("SHOW JOBS SUMMARY", who).dump();
             for (const char* secret :
                  {"SPARKSECRET", "HUDISECRET", "ARGSECRET", "INLINESECRET", "MISPLACED"}) {
                 QVERIFY2(job.dump().find(secret) == std::string::npos, job.dump().c_str());
                 QVERIFY2(shown.find(secret) == std::string::npos, secret);
+                QVERIFY2(summaries.find(secret) == std::string::npos, secret);
             }
         }
         QVERIFY(!m_service.errorOutput().contains("ARGSECRET"));
@@ -584,6 +587,31 @@ private slots:
             QVERIFY2(job == described, (job.dump() + "\n" + described.dump()).c_str());
         }
         QVERIFY(std::is_sorted(names.begin(), names.end()));
+    }
+
+    // Each job's summary is SHOW JOBS' job cut down to what the Jobs list shows, in the same order;
+    // SHOW JOBS itself is unchanged by it.
+    void showJobsSummaryListsEachJobsListedFields() {
+        const auto full = run("SHOW JOBS", &m_viewer)["apiResponse"]["showJobsApiResponse"]["sparkJobs"];
+        const auto r = run("show jobs summary", &m_viewer);
+        QCOMPARE(statusOf(r), kSuccess);
+        QVERIFY(!r["apiResponse"].contains("showJobsApiResponse"));
+        const auto summaries = r["apiResponse"]["showJobsSummaryApiResponse"]["jobs"];
+        QCOMPARE(summaries.size(), full.size());
+        QVERIFY(full.size() >= 5);
+        for (std::size_t i = 0; i < full.size(); ++i) {
+            QCOMPARE(summaries[i], json(summaryOf(full[i].get<SparkJob>())));
+            QCOMPARE(summaries[i].size(), std::size_t(6));
+        }
+        // LIMIT: the first by name.
+        const auto two = run("SHOW JOBS SUMMARY LIMIT 2", &m_viewer);
+        QCOMPARE(statusOf(two), kSuccess);
+        QCOMPARE(two["apiResponse"]["showJobsSummaryApiResponse"]["jobs"],
+                 json::array({summaries[0], summaries[1]}));
+        const auto none = run("SHOW JOBS SUMMARY LIMIT 0", &m_viewer);
+        QCOMPARE(statusOf(none), kFailed);
+        QCOMPARE(errorOf(none), std::string("LIMIT must be at least 1"));
+        QCOMPARE(statusOf(run("SHOW JOBS LIMIT 2", &m_viewer)), kInvalid);
     }
 
     void viewersOnlyRead() {

@@ -8,6 +8,7 @@
 #include "core/StatementPrinter.h"
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
+#include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
@@ -175,8 +176,10 @@ private slots:
         QVERIFY(cluster->currentIndex() >= 0);
         editor->save();
         QTRY_VERIFY_WITH_TIMEOUT(window.jobsModel()->rowOf("typed_during_outage") >= 0, 15000);
-        const SparkJob typed = window.jobsModel()->job(window.jobsModel()->rowOf("typed_during_outage"));
-        QCOMPARE(typed.parameters,
+        const auto typed =
+            test::awaitReply(window.client()->describeJob(QStringLiteral("typed_during_outage")));
+        QVERIFY(typed);
+        QCOMPARE(typed->parameters,
                  (std::vector<std::string>{"--class", "com.example.Typed", "s3://bucket/typed.jar"}));
         QCOMPARE(reset.count(), 0);
         saveScreenshot(&window, QStringLiteral("connection-recovered.png"));

@@ -56,7 +56,7 @@ bool answersHealth(quint16 port) {
 QStringList names(const JobsTableModel& model) {
     QStringList result;
     for (int row = 0; row < model.rowCount(); ++row)
-        result << QString::fromStdString(model.job(row).name);
+        result << QString::fromUtf8(model.name(row));
     result.sort();
     return result;
 }
