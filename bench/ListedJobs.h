@@ -4,10 +4,10 @@
 // service's own store code (JobStore::insertJob) in one transaction, before or while the service runs,
 // as 100,000 CREATE JOBs would take minutes.
 
-#include "core/Cluster.h"
-#include "core/SparkJob.h"
-#include "core/Timestamp.h"
-#include "service/SqliteStores.h"
+#include "core/wire/Cluster.h"
+#include "core/wire/SparkJob.h"
+#include "core/wire/Timestamp.h"
+#include "service/stores/SqliteStores.h"
 
 #include <string>
 

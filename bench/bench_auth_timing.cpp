@@ -2,7 +2,7 @@
 // The key-existence timing oracle (docs/reliability.md): medians of KeyStore::authenticate for an
 // unknown key and for a known (cached) key with a wrong secret, and for the right secret as the
 // reference. The first two must be close: both look the key up and hash once.
-#include "service/SqliteStores.h"
+#include "service/stores/SqliteStores.h"
 
 #include <algorithm>
 #include <chrono>

@@ -2,9 +2,9 @@
 // Core operations against the budgets: classify + validate a typical 20-parameter job (< 2 µs) and a
 // 5,000-parameter job (< 1 ms), and parse 10,000 statements; each next to a reference measured in the
 // same run so the figures can be compared across machines.
-#include "core/ParameterClassifier.h"
-#include "core/ParameterValidator.h"
-#include "core/StatementParser.h"
+#include "core/parameters/ParameterClassifier.h"
+#include "core/parameters/ParameterValidator.h"
+#include "core/statements/StatementParser.h"
 
 #include <nlohmann/json.hpp>
 

@@ -8,8 +8,8 @@
 // (p99) for 5,000 parameters. The live preview is rebuilt once typing pauses; its cost is printed apart.
 // Run offscreen: QT_QPA_PLATFORM=offscreen bench_parametereditor
 
-#include "core/ParameterClassifier.h"
-#include "core/ParameterValidator.h"
+#include "core/parameters/ParameterClassifier.h"
+#include "core/parameters/ParameterValidator.h"
 #include "widgets/JobEditorDialog.h"
 #include "widgets/ParameterEditor.h"
 

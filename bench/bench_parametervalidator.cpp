@@ -3,11 +3,11 @@
 // well under one 60 Hz frame (16 ms). Measures validateParameters() with and without advice, the
 // classifier alone and the text forms, each against references measured in the same run: copying the
 // vector of strings, and nlohmann::json dump of it.
-#include "core/HudiCatalogue.h"
-#include "core/HudiConfigPolicy.h"
-#include "core/ParameterClassifier.h"
-#include "core/ParameterTextForms.h"
-#include "core/ParameterValidator.h"
+#include "core/hudi/HudiCatalogue.h"
+#include "core/hudi/HudiConfigPolicy.h"
+#include "core/parameters/ParameterClassifier.h"
+#include "core/parameters/ParameterTextForms.h"
+#include "core/parameters/ParameterValidator.h"
 
 #include <nlohmann/json.hpp>
 

@@ -12,7 +12,7 @@
 // Usage: bench_runs [--runs N] [--admissions N] [--seconds S]
 //   --runs: exit -> event samples (default 100); --admissions: RUN JOBs per row (default 1000);
 //   --seconds: cap per admission row (default 10).
-#include "service/SqliteDatabase.h"
+#include "service/stores/SqliteDatabase.h"
 #include "tests/service/tst_runsupport.h"
 
 #include <boost/asio/connect.hpp>

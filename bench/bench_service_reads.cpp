@@ -8,9 +8,9 @@
 //                       [--only describe|status|writes|showjobs]   (one part alone, e.g. under perf)
 // bench/run-service-bench.sh starts nginx and passes its port and document root.
 #include "bench/ListedJobs.h"
-#include "core/Timestamp.h"
-#include "service/SqliteDatabase.h"
-#include "service/SqliteStores.h"
+#include "core/wire/Timestamp.h"
+#include "service/stores/SqliteDatabase.h"
+#include "service/stores/SqliteStores.h"
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>

@@ -1,8 +1,8 @@
 // LIBS: jobdeck_core
 // Parse throughput of the statement language: a CREATE JOB with 5,000 parameters and SHOW JOBS,
 // against nlohmann::json::parse of the same parameters as a JSON array, measured in the same run.
-#include "core/StatementParser.h"
-#include "core/StatementPrinter.h"
+#include "core/statements/StatementParser.h"
+#include "core/statements/StatementPrinter.h"
 
 #include <nlohmann/json.hpp>
 

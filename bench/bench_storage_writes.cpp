@@ -5,8 +5,8 @@
 // transaction with the same settings. The ratio says what parsing, validation, the audit entry and the
 // event cost on top of the one durable write they share.
 #include "service/EventBus.h"
-#include "service/SqliteStores.h"
-#include "service/StatementExecutor.h"
+#include "service/statements/StatementExecutor.h"
+#include "service/stores/SqliteStores.h"
 
 #include <chrono>
 #include <cstdio>

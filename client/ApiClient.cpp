@@ -1,9 +1,9 @@
 #include "client/ApiClient.h"
 
 #include "client/TlsTrust.h"
-#include "core/ApiStatus.h"
-#include "core/IdempotencyKey.h"
-#include "core/StatementPrinter.h"
+#include "core/policy/IdempotencyKey.h"
+#include "core/statements/StatementPrinter.h"
+#include "core/wire/ApiStatus.h"
 
 #include <QNetworkReply>
 #include <QNetworkRequest>

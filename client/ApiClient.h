@@ -2,13 +2,13 @@
 
 #include "client/ApiReply.h"
 #include "client/ConnectionInfo.h"
-#include "core/Cluster.h"
-#include "core/Project.h"
-#include "core/ProjectEvent.h"
-#include "core/SparkJob.h"
-#include "core/SparkJobRun.h"
-#include "core/SparkJobSummary.h"
-#include "core/Statement.h"
+#include "core/statements/Statement.h"
+#include "core/wire/Cluster.h"
+#include "core/wire/Project.h"
+#include "core/wire/ProjectEvent.h"
+#include "core/wire/SparkJob.h"
+#include "core/wire/SparkJobRun.h"
+#include "core/wire/SparkJobSummary.h"
 
 #include <QByteArray>
 #include <QFuture>

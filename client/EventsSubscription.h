@@ -1,7 +1,7 @@
 #pragma once
 
 #include "client/ApiError.h"
-#include "core/ProjectEvent.h"
+#include "core/wire/ProjectEvent.h"
 
 #include <QList>
 #include <QObject>

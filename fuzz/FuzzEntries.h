@@ -3,11 +3,11 @@
 // The checks behind the libFuzzer targets, header-only so the corpus test (tests/core/tst_fuzzcorpus)
 // runs the very same code. Each returns an empty string when the input passes, else what went wrong.
 
-#include "core/ParameterClassifier.h"
-#include "core/ParameterTextForms.h"
-#include "core/ParameterValidator.h"
-#include "core/StatementParser.h"
-#include "core/StatementPrinter.h"
+#include "core/parameters/ParameterClassifier.h"
+#include "core/parameters/ParameterTextForms.h"
+#include "core/parameters/ParameterValidator.h"
+#include "core/statements/StatementParser.h"
+#include "core/statements/StatementPrinter.h"
 
 #include <string>
 #include <string_view>

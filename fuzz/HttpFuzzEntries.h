@@ -3,9 +3,9 @@
 // The check behind fuzz_httprequest, header-only so the corpus test (tests/service/tst_httpfuzzcorpus)
 // runs the very same code. It returns an empty string when the input passes, else what went wrong.
 
-#include "core/Utf8.h"
-#include "service/HttpRequestParser.h"
-#include "service/HttpStatementRoutes.h"
+#include "core/text/Utf8.h"
+#include "service/http/HttpRequestParser.h"
+#include "service/http/HttpStatementRoutes.h"
 
 #include <nlohmann/json.hpp>
 

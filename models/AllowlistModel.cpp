@@ -1,6 +1,6 @@
 #include "models/AllowlistModel.h"
 
-#include "core/HudiConfigPolicy.h"
+#include "core/hudi/HudiConfigPolicy.h"
 
 #include <QBrush>
 #include <QColor>

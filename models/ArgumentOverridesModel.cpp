@@ -1,6 +1,6 @@
 #include "models/ArgumentOverridesModel.h"
 
-#include "core/ArgumentOverrides.h"
+#include "core/parameters/ArgumentOverrides.h"
 
 #include <QFont>
 

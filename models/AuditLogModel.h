@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/AuditEntry.h"
-#include "core/AuditFilter.h"
+#include "core/policy/AuditFilter.h"
+#include "core/wire/AuditEntry.h"
 
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>

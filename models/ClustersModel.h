@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/Cluster.h"
-#include "core/SparkJobRun.h"
+#include "core/wire/Cluster.h"
+#include "core/wire/SparkJobRun.h"
 
 #include <QAbstractTableModel>
 

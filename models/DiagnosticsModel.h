@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/Diagnostic.h"
+#include "core/parameters/Diagnostic.h"
 
 #include <QAbstractTableModel>
 

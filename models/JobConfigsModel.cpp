@@ -1,6 +1,6 @@
 #include "models/JobConfigsModel.h"
 
-#include "core/HudiConfigExplanation.h"
+#include "core/hudi/HudiConfigExplanation.h"
 #include "models/ThemeColors.h"
 
 #include <QBrush>

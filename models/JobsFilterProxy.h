@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/JobFilter.h"
+#include "core/policy/JobFilter.h"
 
 #include <QPointer>
 #include <QSortFilterProxyModel>
@@ -9,7 +9,7 @@ namespace jobdeck {
 
 class JobsTableModel;
 
-// Filters the Jobs list with core/JobFilter (`cluster:demo type:python count`). Over a JobsTableModel
+// Filters the Jobs list with core/policy/JobFilter (`cluster:demo type:python count`). Over a JobsTableModel
 // it reads the rows directly and leaves sorting to the source (sort() is forwarded), so a keystroke
 // costs one linear pass over 100,000 jobs: no QVariant per cell and no re-sort.
 class JobsFilterProxy final : public QSortFilterProxyModel {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/ProjectEvent.h"
-#include "core/SparkJobSummary.h"
+#include "core/wire/ProjectEvent.h"
+#include "core/wire/SparkJobSummary.h"
 
 #include <QHash>
 #include <QObject>

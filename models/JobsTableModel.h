@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/SparkJobRun.h"
-#include "core/SparkJobSummary.h"
+#include "core/wire/SparkJobRun.h"
+#include "core/wire/SparkJobSummary.h"
 
 #include <QAbstractTableModel>
 #include <QString>

@@ -1,7 +1,7 @@
 #include "models/ParameterCompletionModel.h"
 
-#include "core/HudiCatalogue.h"
-#include "core/SparkSubmitOptions.h"
+#include "core/hudi/HudiCatalogue.h"
+#include "core/parameters/SparkSubmitOptions.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #include "service/EventBus.h"
 
-#include "service/EventStore.h"
+#include "service/stores/EventStore.h"
 
 #include <spdlog/spdlog.h>
 

@@ -1,6 +1,6 @@
 #include "service/LogEscaping.h"
 
-#include "core/Utf8.h"
+#include "core/text/Utf8.h"
 
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/spdlog.h>

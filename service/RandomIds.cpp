@@ -1,6 +1,6 @@
 #include "service/RandomIds.h"
 
-#include "service/SqliteDatabase.h"
+#include "service/stores/SqliteDatabase.h"
 
 #include <openssl/crypto.h>
 #include <openssl/rand.h>

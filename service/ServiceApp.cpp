@@ -1,18 +1,18 @@
 #include "service/ServiceApp.h"
 
-#include "service/DataDirLock.h"
 #include "service/EventBus.h"
-#include "service/HttpServer.h"
-#include "service/HttpStatementRoutes.h"
 #include "service/LogTarget.h"
-#include "service/RequestRegistry.h"
-#include "service/RetentionSweeper.h"
-#include "service/RunManager.h"
-#include "service/ServiceMetrics.h"
-#include "service/SqliteStores.h"
-#include "service/StatementExecutor.h"
 #include "service/SystemdNotifier.h"
-#include "service/WalIndexFaults.h"
+#include "service/http/HttpServer.h"
+#include "service/http/HttpStatementRoutes.h"
+#include "service/http/ServiceMetrics.h"
+#include "service/runs/RunManager.h"
+#include "service/statements/RequestRegistry.h"
+#include "service/statements/StatementExecutor.h"
+#include "service/stores/DataDirLock.h"
+#include "service/stores/RetentionSweeper.h"
+#include "service/stores/SqliteStores.h"
+#include "service/stores/WalIndexFaults.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>

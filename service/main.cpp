@@ -2,9 +2,9 @@
 // line on stderr.
 #include "service/ConfigFile.h"
 #include "service/LogEscaping.h"
-#include "service/Principal.h"
 #include "service/ServiceApp.h"
-#include "service/SqliteStores.h"
+#include "service/statements/Principal.h"
+#include "service/stores/SqliteStores.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

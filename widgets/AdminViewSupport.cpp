@@ -1,7 +1,7 @@
 #include "widgets/AdminViewSupport.h"
 
-#include "core/Role.h"
-#include "core/RolePolicy.h"
+#include "core/policy/Role.h"
+#include "core/policy/RolePolicy.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/Statement.h"
+#include "core/statements/Statement.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/AuditFilter.h"
-#include "core/ProjectEvent.h"
+#include "core/policy/AuditFilter.h"
+#include "core/wire/ProjectEvent.h"
 
 #include <QTimer>
 #include <QWidget>

@@ -1,7 +1,7 @@
 #include "widgets/ClusterDialog.h"
 
 #include "client/ApiClient.h"
-#include "core/ClusterRules.h"
+#include "core/policy/ClusterRules.h"
 #include "ui_ClusterDialog.h"
 
 #include <QPushButton>

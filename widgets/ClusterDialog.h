@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/Cluster.h"
-#include "core/Statement.h"
+#include "core/statements/Statement.h"
+#include "core/wire/Cluster.h"
 
 #include <QDialog>
 

@@ -1,9 +1,9 @@
 #include "widgets/ClustersView.h"
 
 #include "client/ApiClient.h"
-#include "core/ClusterRules.h"
-#include "core/Project.h"
-#include "core/SparkJob.h"
+#include "core/policy/ClusterRules.h"
+#include "core/wire/Project.h"
+#include "core/wire/SparkJob.h"
 #include "models/ClustersModel.h"
 #include "widgets/AdminViewSupport.h"
 #include "widgets/ClusterDialog.h"

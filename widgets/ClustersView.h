@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/Cluster.h"
-#include "core/ProjectEvent.h"
-#include "core/SparkJobRun.h"
+#include "core/wire/Cluster.h"
+#include "core/wire/ProjectEvent.h"
+#include "core/wire/SparkJobRun.h"
 
 #include <QTimer>
 #include <QWidget>

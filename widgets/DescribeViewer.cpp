@@ -1,6 +1,6 @@
 #include "widgets/DescribeViewer.h"
 
-#include "core/SparkJob.h"
+#include "core/wire/SparkJob.h"
 #include "models/JsonTreeModel.h"
 #include "models/ThemeColors.h"
 #include "widgets/HudiConfigsExplainer.h"

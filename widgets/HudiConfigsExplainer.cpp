@@ -1,6 +1,6 @@
 #include "widgets/HudiConfigsExplainer.h"
 
-#include "core/HudiConfigExplanation.h"
+#include "core/hudi/HudiConfigExplanation.h"
 #include "models/JobConfigsModel.h"
 #include "models/ThemeColors.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/SparkJob.h"
+#include "core/wire/SparkJob.h"
 
 #include <QWidget>
 

@@ -2,7 +2,7 @@
 
 #include "client/ApiClient.h"
 #include "client/EventsSubscription.h"
-#include "core/ConcurrentRuns.h"
+#include "core/policy/ConcurrentRuns.h"
 #include "models/ThemeColors.h"
 #include "widgets/DiagnosticsPanel.h"
 #include "widgets/ParameterDiffView.h"

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/ProjectSettings.h"
-#include "core/SparkJob.h"
+#include "core/policy/ProjectSettings.h"
+#include "core/wire/SparkJob.h"
 #include "widgets/JobPreviewPanel.h"
 
 #include <QDialog>

@@ -1,7 +1,7 @@
 #include "widgets/JobPreviewPanel.h"
 
-#include "core/HudiConfigExplanation.h"
-#include "core/StatementPrinter.h"
+#include "core/hudi/HudiConfigExplanation.h"
+#include "core/statements/StatementPrinter.h"
 #include "models/ThemeColors.h"
 #include "widgets/StatementHighlighter.h"
 

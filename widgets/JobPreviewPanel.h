@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/JobConfiguration.h"
-#include "core/ProjectSettings.h"
-#include "core/SparkJob.h"
-#include "core/Statement.h"
+#include "core/parameters/JobConfiguration.h"
+#include "core/policy/ProjectSettings.h"
+#include "core/statements/Statement.h"
+#include "core/wire/SparkJob.h"
 
 #include <QWidget>
 

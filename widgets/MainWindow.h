@@ -2,8 +2,8 @@
 
 #include "client/ConnectionInfo.h"
 #include "client/SecretStore.h"
-#include "core/SparkJob.h"
-#include "core/SparkJobSummary.h"
+#include "core/wire/SparkJob.h"
+#include "core/wire/SparkJobSummary.h"
 #include "widgets/TableExport.h"
 
 #include <QMainWindow>

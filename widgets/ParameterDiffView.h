@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/ParameterDiff.h"
+#include "core/parameters/ParameterDiff.h"
 
 #include <QPlainTextEdit>
 

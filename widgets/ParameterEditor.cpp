@@ -1,8 +1,8 @@
 #include "widgets/ParameterEditor.h"
 
-#include "core/HudiCatalogue.h"
-#include "core/HudiConfigPolicy.h"
-#include "core/SparkSubmitOptions.h"
+#include "core/hudi/HudiCatalogue.h"
+#include "core/hudi/HudiConfigPolicy.h"
+#include "core/parameters/SparkSubmitOptions.h"
 #include "models/DiagnosticsModel.h"
 #include "models/ParameterCompletionModel.h"
 #include "models/ThemeColors.h"

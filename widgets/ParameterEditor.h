@@ -1,11 +1,11 @@
 #pragma once
 
-#include "core/Diagnostic.h"
-#include "core/HudiConfigStatus.h"
-#include "core/ParameterClassifier.h"
-#include "core/ParameterLineAnalysis.h"
-#include "core/ParameterTextForms.h"
-#include "core/ParameterValidator.h"
+#include "core/hudi/HudiConfigStatus.h"
+#include "core/parameters/Diagnostic.h"
+#include "core/parameters/ParameterClassifier.h"
+#include "core/parameters/ParameterLineAnalysis.h"
+#include "core/parameters/ParameterTextForms.h"
+#include "core/parameters/ParameterValidator.h"
 #include "widgets/ParameterHighlighter.h"
 
 #include <QPlainTextEdit>

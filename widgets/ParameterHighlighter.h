@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/ParameterLineAnalysis.h"
+#include "core/parameters/ParameterLineAnalysis.h"
 
 #include <QList>
 #include <QObject>

@@ -1,8 +1,8 @@
 #include "widgets/ProjectView.h"
 
 #include "client/ApiClient.h"
-#include "core/ConcurrentRuns.h"
-#include "core/StatementPrinter.h"
+#include "core/policy/ConcurrentRuns.h"
+#include "core/statements/StatementPrinter.h"
 #include "models/AllowlistModel.h"
 #include "models/AuditLogModel.h"
 #include "models/JsonTreeModel.h"

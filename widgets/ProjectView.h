@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/Project.h"
-#include "core/ProjectEvent.h"
-#include "core/ProjectSettingsChange.h"
-#include "core/SparkJob.h"
+#include "core/policy/ProjectSettingsChange.h"
+#include "core/wire/Project.h"
+#include "core/wire/ProjectEvent.h"
+#include "core/wire/SparkJob.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
 #include "widgets/RunDialog.h"
 
 #include "client/ApiClient.h"
-#include "core/ArgumentOverrides.h"
-#include "core/IdempotencyKey.h"
+#include "core/parameters/ArgumentOverrides.h"
+#include "core/policy/IdempotencyKey.h"
 #include "models/ArgumentOverridesModel.h"
 #include "models/JobConfigsModel.h"
 #include "models/ThemeColors.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/ProjectEvent.h"
+#include "core/wire/ProjectEvent.h"
 
 #include <QList>
 #include <QObject>

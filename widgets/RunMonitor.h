@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/ProjectEvent.h"
-#include "core/SparkJobRun.h"
+#include "core/wire/ProjectEvent.h"
+#include "core/wire/SparkJobRun.h"
 
 #include <QHash>
 #include <QList>

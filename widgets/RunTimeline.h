@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/RunTimelineLayout.h"
-#include "core/SparkJobRun.h"
+#include "core/text/RunTimelineLayout.h"
+#include "core/wire/SparkJobRun.h"
 
 #include <QWidget>
 

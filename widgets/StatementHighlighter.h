@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/StatementLexer.h"
+#include "core/statements/StatementLexer.h"
 
 #include <QSyntaxHighlighter>
 #include <QTextCharFormat>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/SparkJobRun.h"
+#include "core/wire/SparkJobRun.h"
 
 #include <QColor>
 #include <QStyledItemDelegate>

@@ -3,9 +3,9 @@
 // The status bodies jobdeckd answers SHOW JOBS and SHOW JOBS SUMMARY with, for tests that serve one
 // canned.
 
-#include "core/ApiStatus.h"
-#include "core/SparkJob.h"
-#include "core/SparkJobSummary.h"
+#include "core/wire/ApiStatus.h"
+#include "core/wire/SparkJob.h"
+#include "core/wire/SparkJobSummary.h"
 
 #include <QByteArray>
 

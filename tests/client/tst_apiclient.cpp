@@ -1,8 +1,8 @@
 // ApiClient's protocol against a scripted server: the statement + status flow, headers, error kinds,
 // timeouts, and the retry rules (every write with its Idempotency-Key; reads are not re-sent).
 #include "client/ApiClient.h"
-#include "core/IdempotencyKey.h"
-#include "core/StatementPrinter.h"
+#include "core/policy/IdempotencyKey.h"
+#include "core/statements/StatementPrinter.h"
 #include "tests/client/ClientTestUtil.h"
 #include "tests/client/FakeHttpServer.h"
 

@@ -3,7 +3,7 @@
 // network error. The answers are served canned: creating 20,000 jobs through jobdeckd one statement at
 // a time would take minutes (bench_jobslist_e2e loads 100,000 from the real service).
 #include "client/ApiClient.h"
-#include "core/ApiStatus.h"
+#include "core/wire/ApiStatus.h"
 #include "tests/client/ClientTestUtil.h"
 #include "tests/client/FakeHttpServer.h"
 #include "tests/client/ShowJobsAnswer.h"

@@ -1,4 +1,4 @@
-#include "core/ArgumentOverrides.h"
+#include "core/parameters/ArgumentOverrides.h"
 
 #include <QElapsedTimer>
 #include <QTest>

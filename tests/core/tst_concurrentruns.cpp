@@ -1,6 +1,6 @@
 // MAX_CONCURRENT_RUNS (CONTRACT §4, seed 001): which values a project allows and why, and the limit RUN JOB
 // admits against with the message that says which limit applied.
-#include "core/ConcurrentRuns.h"
+#include "core/policy/ConcurrentRuns.h"
 
 #include <QtTest>
 

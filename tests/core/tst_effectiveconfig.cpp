@@ -1,6 +1,6 @@
-#include "core/EffectiveConfig.h"
-#include "core/HudiConfigPolicy.h"
-#include "core/JobConfiguration.h"
+#include "core/hudi/EffectiveConfig.h"
+#include "core/hudi/HudiConfigPolicy.h"
+#include "core/parameters/JobConfiguration.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 // FixedParameters: a fix's corrected list, kept as the shared original plus splices.
-#include "core/Diagnostic.h"
-#include "core/FixedParameters.h"
+#include "core/parameters/Diagnostic.h"
+#include "core/parameters/FixedParameters.h"
 
 #include <QTest>
 

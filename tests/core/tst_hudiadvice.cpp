@@ -1,4 +1,4 @@
-#include "core/HudiAdvice.h"
+#include "core/hudi/HudiAdvice.h"
 
 #include <QtTest>
 

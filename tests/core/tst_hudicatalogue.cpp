@@ -1,5 +1,5 @@
-#include "core/HudiCatalogue.h"
-#include "core/HudiConfigPolicy.h"
+#include "core/hudi/HudiCatalogue.h"
+#include "core/hudi/HudiConfigPolicy.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // explainHudiConfig: one explanation per status and reason, naming the family, entry or value, and the
 // ALTER PROJECT statements that would apply the key (which the statement parser reads back).
-#include "core/HudiConfigExplanation.h"
-#include "core/HudiConfigPolicy.h"
-#include "core/StatementParser.h"
+#include "core/hudi/HudiConfigExplanation.h"
+#include "core/hudi/HudiConfigPolicy.h"
+#include "core/statements/StatementParser.h"
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-#include "core/HudiConfigPolicy.h"
+#include "core/hudi/HudiConfigPolicy.h"
 
 #include <QtTest>
 

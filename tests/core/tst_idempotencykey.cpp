@@ -1,5 +1,5 @@
 // Idempotency keys: the console's suggestion ("<job>-<date>") and the checks it makes before RUN JOB.
-#include "core/IdempotencyKey.h"
+#include "core/policy/IdempotencyKey.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
-#include "core/ParameterClassifier.h"
-#include "core/ParameterTextForms.h"
-#include "core/SparkSubmitOptions.h"
+#include "core/parameters/ParameterClassifier.h"
+#include "core/parameters/ParameterTextForms.h"
+#include "core/parameters/SparkSubmitOptions.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // What the parameter editor shows for its lines, computed without a widget: the parameters read, the
 // diagnostics with their lines, the spans to colour and underline in UTF-16 offsets, and the gutter's marks.
-#include "core/DiagnosticCode.h"
-#include "core/ParameterLineAnalysis.h"
+#include "core/parameters/DiagnosticCode.h"
+#include "core/parameters/ParameterLineAnalysis.h"
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-#include "core/ParameterTextForms.h"
+#include "core/parameters/ParameterTextForms.h"
 
 #include <QtTest>
 

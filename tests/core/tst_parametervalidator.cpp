@@ -1,4 +1,4 @@
-#include "core/ParameterValidator.h"
+#include "core/parameters/ParameterValidator.h"
 
 #include <QtTest>
 

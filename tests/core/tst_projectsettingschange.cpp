@@ -1,9 +1,9 @@
 // effectOnJobs and alterProjectStatements: what a change of the project's settings does to the jobs it has,
 // and the statements that make it, one allow-list entry per statement.
-#include "core/ConcurrentRuns.h"
-#include "core/ProjectSettingsChange.h"
-#include "core/StatementParser.h"
-#include "core/StatementPrinter.h"
+#include "core/policy/ConcurrentRuns.h"
+#include "core/policy/ProjectSettingsChange.h"
+#include "core/statements/StatementParser.h"
+#include "core/statements/StatementPrinter.h"
 
 #include <QtTest>
 

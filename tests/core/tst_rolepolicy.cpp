@@ -1,7 +1,7 @@
 // Which role may run which statement, and the refusal's text (CONTRACT §1), as core says it for the service
 // and the console.
-#include "core/RolePolicy.h"
-#include "core/StatementParser.h"
+#include "core/policy/RolePolicy.h"
+#include "core/statements/StatementParser.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
-#include "core/AuditEntry.h"
-#include "core/Cluster.h"
-#include "core/SecretMasking.h"
-#include "core/SparkJob.h"
-#include "core/SparkJobRun.h"
+#include "core/parameters/SecretMasking.h"
+#include "core/wire/AuditEntry.h"
+#include "core/wire/Cluster.h"
+#include "core/wire/SparkJob.h"
+#include "core/wire/SparkJobRun.h"
 
 #include <QtTest>
 

@@ -1,5 +1,5 @@
-#include "core/StatementParser.h"
-#include "core/StatementPrinter.h"
+#include "core/statements/StatementParser.h"
+#include "core/statements/StatementPrinter.h"
 
 #include <QElapsedTimer>
 #include <QTest>

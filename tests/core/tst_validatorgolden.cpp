@@ -3,9 +3,9 @@
 // "mode": "create"|"alter", "previous": [...]}; <case>.expected: one diagnostic per line, in the order
 // the validator gives them: parameter index, severity, code, message (tab-separated).
 // JOBDECK_UPDATE_GOLDEN=1 rewrites the expected files (review the diff).
-#include "core/DiagnosticCode.h"
-#include "core/ParameterValidator.h"
-#include "core/Project.h"
+#include "core/parameters/DiagnosticCode.h"
+#include "core/parameters/ParameterValidator.h"
+#include "core/wire/Project.h"
 
 #include <QDir>
 #include <QFile>

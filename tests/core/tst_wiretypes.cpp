@@ -1,12 +1,12 @@
-#include "core/ApiStatus.h"
-#include "core/AuditEntry.h"
-#include "core/Cluster.h"
-#include "core/Project.h"
-#include "core/ProjectEvent.h"
-#include "core/SparkJob.h"
-#include "core/SparkJobRun.h"
-#include "core/SparkJobSummary.h"
-#include "core/Timestamp.h"
+#include "core/wire/ApiStatus.h"
+#include "core/wire/AuditEntry.h"
+#include "core/wire/Cluster.h"
+#include "core/wire/Project.h"
+#include "core/wire/ProjectEvent.h"
+#include "core/wire/SparkJob.h"
+#include "core/wire/SparkJobRun.h"
+#include "core/wire/SparkJobSummary.h"
+#include "core/wire/Timestamp.h"
 
 #include <QtTest>
 

@@ -1,5 +1,5 @@
-// The Jobs list's filter predicate (core/JobFilter): plain C++, tested without any Qt model.
-#include "core/JobFilter.h"
+// The Jobs list's filter predicate (core/policy/JobFilter): plain C++, tested without any Qt model.
+#include "core/policy/JobFilter.h"
 
 #include <QTest>
 

@@ -3,7 +3,7 @@
 // rows with the service's list again, and a failed load says why.
 #include "client/ApiClient.h"
 #include "client/EventsSubscription.h"
-#include "core/StatementPrinter.h"
+#include "core/statements/StatementPrinter.h"
 #include "models/JobsListLoader.h"
 #include "models/JobsTableModel.h"
 #include "tests/support/TestHttp.h"

@@ -1,6 +1,6 @@
 // JsonTreeModel (tree of a DESCRIBE answer), JsonTokenizer (what the highlighter colours) and
 // JobConfigsModel (the job's configuration in plain words).
-#include "core/HudiConfigExplanation.h"
+#include "core/hudi/HudiConfigExplanation.h"
 #include "models/JobConfigsModel.h"
 #include "models/JsonTokenizer.h"
 #include "models/JsonTreeModel.h"

@@ -1,4 +1,4 @@
-#include "core/HudiCatalogue.h"
+#include "core/hudi/HudiCatalogue.h"
 #include "models/ParameterCompletionModel.h"
 
 #include <QAbstractItemModelTester>

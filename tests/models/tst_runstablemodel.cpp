@@ -1,6 +1,6 @@
 // RunsTableModel (the monitor's runs) and ArgumentOverridesModel (the run dialog's overrides), each under
 // QAbstractItemModelTester: in-place updates in one batch, cancel requested, ticking elapsed, pruning.
-#include "core/ArgumentOverrides.h"
+#include "core/parameters/ArgumentOverrides.h"
 #include "models/ArgumentOverridesModel.h"
 #include "models/RunsTableModel.h"
 

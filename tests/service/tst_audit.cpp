@@ -1,5 +1,5 @@
 // Every statement leaves an audit entry (who, what, outcome, request id, client headers), secrets masked.
-#include "service/SqliteDatabase.h"
+#include "service/stores/SqliteDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 

@@ -1,5 +1,5 @@
 // Credentials and roles (CONTRACT §1) against the real jobdeckd.
-#include "service/SqliteStores.h"
+#include "service/stores/SqliteStores.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 

@@ -1,8 +1,8 @@
 // What one hostile or broken client sends must never reach another client, the audit log's other
 // entries, the status of another request or the log's line structure (the real jobdeckd, loopback).
-#include "core/Utf8.h"
-#include "service/SqliteStores.h"
-#include "service/StatementExecutor.h"
+#include "core/text/Utf8.h"
+#include "service/statements/StatementExecutor.h"
+#include "service/stores/SqliteStores.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 

@@ -1,8 +1,8 @@
 // CREATE / ALTER / DELETE / DESCRIBE JOB and SHOW JOBS [SUMMARY] through the real jobdeckd: CONTRACT §2 and
 // §3 to the letter (every --hudi-conf message), the allow-list's CREATE vs ALTER rules, hudiConfigsStatus,
 // secret masking and the **** round trip, and the seed's count_transactions example.
-#include "core/SparkJobSummary.h"
-#include "service/SqliteDatabase.h"
+#include "core/wire/SparkJobSummary.h"
+#include "service/stores/SqliteDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -410,7 +410,7 @@ private slots:
     }
 
     void platformManagedKeysShowAsOverridden() {
-        // Allowed and stored, but the platform sets it on every run (core/HudiConfigPolicy), so it never
+        // Allowed and stored, but the platform sets it on every run (core/hudi/HudiConfigPolicy), so it never
         // applies.
         resetHudiSettings(true, {"hoodie."});
         QCOMPARE(statusOf(create("managed", "'--hudi-conf', 'hoodie.metadata.enable=false', '--hudi-conf', "
@@ -658,8 +658,8 @@ private slots:
         QCOMPARE(statusOf(create("sleeper", "'app.jar'")), kSuccess);
     }
 
-    // DESCRIBE JOB answers are kept until something is committed (service/StatementExecutor): every
-    // change must show on the next DESCRIBE, whoever made it.
+    // DESCRIBE JOB answers are kept until something is committed (service/statements/StatementExecutor):
+    // every change must show on the next DESCRIBE, whoever made it.
     void describeShowsEveryChangeAtOnce() {
         QCOMPARE(errorOf(run("DESCRIBE JOB fresh")), std::string("Job fresh does not exist"));
         QCOMPARE(statusOf(create("fresh", "'--class', 'A', 'app.jar'")), kSuccess);

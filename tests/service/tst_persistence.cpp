@@ -7,7 +7,7 @@
 
 #include <QTest>
 
-#include "service/RequestRegistry.h"
+#include "service/statements/RequestRegistry.h"
 
 #include <map>
 #include <set>

@@ -1,7 +1,7 @@
 // Retention in the real jobdeckd: final request statuses and audit entries expire, their rows are
 // deleted by the sweep, and a poll after expiry gets a clear 404. The retention is given in seconds
 // by the hidden test flags; waits are bounded polls of several seconds, no timing is asserted.
-#include "service/SqliteDatabase.h"
+#include "service/stores/SqliteDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 

@@ -1,6 +1,6 @@
 // Driver command lines (spark-submit and the local runner) and application path resolution.
-#include "service/ApplicationPathResolver.h"
-#include "service/SparkSubmitCommand.h"
+#include "service/runs/ApplicationPathResolver.h"
+#include "service/runs/SparkSubmitCommand.h"
 
 #include <QFile>
 #include <QTemporaryDir>

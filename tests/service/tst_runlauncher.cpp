@@ -1,6 +1,6 @@
 // The driver launcher in-process: survival layout (monitor not our child, driver in its own
 // process group), environment, hudi-defaults.conf, log capture, exit statuses and group signals.
-#include "service/RunLauncher.h"
+#include "service/runs/RunLauncher.h"
 
 #include <QDir>
 #include <QElapsedTimer>

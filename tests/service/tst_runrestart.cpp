@@ -3,7 +3,7 @@
 // nothing is lost or duplicated; a driver that vanished without an exit status ends FAILED.
 #include "tst_runsupport.h"
 
-#include "service/SqliteDatabase.h"
+#include "service/stores/SqliteDatabase.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -3,7 +3,7 @@
 // application file.
 #include "tst_runsupport.h"
 
-#include "core/IdempotencyKey.h"
+#include "core/policy/IdempotencyKey.h"
 
 #include <QDir>
 #include <QFile>

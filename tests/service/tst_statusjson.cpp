@@ -1,4 +1,4 @@
-#include "service/StatusJson.h"
+#include "service/statements/StatusJson.h"
 
 #include <QtTest>
 

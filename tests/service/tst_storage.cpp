@@ -1,8 +1,8 @@
 // The SQLite stores, SqliteDatabase and EventBus in-process, on a temporary data directory.
 #include "service/EventBus.h"
-#include "service/RequestRegistry.h"
-#include "service/SqliteStores.h"
-#include "service/StatementExecutor.h"
+#include "service/statements/RequestRegistry.h"
+#include "service/statements/StatementExecutor.h"
+#include "service/stores/SqliteStores.h"
 
 #include <boost/asio/io_context.hpp>
 

@@ -4,7 +4,7 @@
 // the console (create cluster, create job, run, delete job, delete cluster). A screenshot per view.
 #include "client/ApiClient.h"
 #include "client/EventsSubscription.h"
-#include "core/HudiConfigPolicy.h"
+#include "core/hudi/HudiConfigPolicy.h"
 #include "models/AllowlistModel.h"
 #include "models/AuditLogModel.h"
 #include "models/ClustersModel.h"

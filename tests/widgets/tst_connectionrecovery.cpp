@@ -5,7 +5,7 @@
 #include "client/ApiClient.h"
 #include "client/ConnectionMonitor.h"
 #include "client/EventsSubscription.h"
-#include "core/StatementPrinter.h"
+#include "core/statements/StatementPrinter.h"
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
 #include "tests/support/AwaitReply.h"

@@ -1,9 +1,9 @@
 // The console under a dark desktop theme: every colour the console draws beyond the palette comes from
-// models/ThemeColors, whose text colours meet WCAG AA (4.5:1, core/ColorContrast) on their backgrounds
+// models/ThemeColors, whose text colours meet WCAG AA (4.5:1, core/text/ColorContrast) on their backgrounds
 // in both the light and the dark variant; the parameter editor, the DESCRIBE viewer and the runs
 // monitor built under a dark palette use the dark variants, each token class readable on the widget's
 // own background. Screenshots: dark-editor.png, dark-describe.png, dark-monitor.png, dark-mainwindow.png.
-#include "core/ColorContrast.h"
+#include "core/text/ColorContrast.h"
 #include "models/RunsTableModel.h"
 #include "models/ThemeColors.h"
 #include "tests/support/TestHttp.h"

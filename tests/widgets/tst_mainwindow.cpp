@@ -1,7 +1,7 @@
 // The console end to end against a real jobdeckd: connect with a profile, list (jobs created through
 // statements appear, live), filter, describe (statuses and the misplaced pair explained), the job
 // form (the service's refusal shown word for word), delete through the UI with its confirmation.
-#include "core/StatementPrinter.h"
+#include "core/statements/StatementPrinter.h"
 #include "models/JobConfigsModel.h"
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"

@@ -1,4 +1,4 @@
-#include "core/ParameterTextForms.h"
+#include "core/parameters/ParameterTextForms.h"
 #include "models/ParameterCompletionModel.h"
 #include "tests/support/AwaitReply.h"
 #include "widgets/LineNumberArea.h"

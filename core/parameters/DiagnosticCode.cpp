@@ -1,0 +1,81 @@
+#include "core/parameters/DiagnosticCode.h"
+
+#include <array>
+
+namespace jobdeck {
+
+namespace {
+
+using enum DiagnosticCode;
+constexpr Severity E = Severity::Error;
+constexpr Severity W = Severity::Warning;
+constexpr Severity I = Severity::Info;
+
+// Why this order of ranks: docs/parameters.md, "Validation".
+constexpr std::array kDescriptors{
+    DiagnosticDescriptor{ParametersEmpty, "parameters.empty", E, 0},
+    DiagnosticDescriptor{SecretMaskUnresolved, "secret.unresolved-mask", E, 0},
+    DiagnosticDescriptor{OptionPlatformOwned, "option.platform-owned", E, 1},
+    DiagnosticDescriptor{OptionNotForJobs, "option.not-for-jobs", E, 1},
+    DiagnosticDescriptor{OptionHoodieConf, "option.hoodie-conf", E, 1},
+    DiagnosticDescriptor{OptionUnknown, "option.unknown", E, 1},
+    DiagnosticDescriptor{OptionMissingValue, "option.missing-value", E, 1},
+    DiagnosticDescriptor{ConfFormat, "conf.format", E, 1},
+    DiagnosticDescriptor{HudiConfDisabled, "hudi-conf.disabled", E, 2, std::nullopt, true},
+    DiagnosticDescriptor{HudiConfFlagLast, "hudi-conf.flag-last", E, 3},
+    DiagnosticDescriptor{HudiConfFormat, "hudi-conf.format", E, 3},
+    DiagnosticDescriptor{HudiConfNotHudiKey, "hudi-conf.not-hudi-key", E, 3},
+    DiagnosticDescriptor{HudiConfWhitespace, "hudi-conf.whitespace", E, 3},
+    DiagnosticDescriptor{HudiConfEmptyValue, "hudi-conf.empty-value", E, 3},
+    DiagnosticDescriptor{PathMissing, "path.missing", E, 4},
+    DiagnosticDescriptor{PathEmpty, "path.empty", E, 4},
+    DiagnosticDescriptor{HudiConfNotPermitted, "hudi-conf.not-permitted", E, 5, std::nullopt, true},
+    DiagnosticDescriptor{HudiConfDisabledPair, "hudi-conf.disabled.pair", E, 6, HudiConfDisabled, true},
+    DiagnosticDescriptor{HudiConfReserved, "hudi-conf.reserved", E, 6, HudiConfNotPermitted},
+    DiagnosticDescriptor{HudiConfNotPermittedKey, "hudi-conf.not-permitted.key", E, 6, HudiConfNotPermitted,
+                         true},
+    DiagnosticDescriptor{OptionValueIgnored, "option.value-ignored", W, kNotARefusal},
+    DiagnosticDescriptor{ConfHoodieKey, "conf.hoodie-key", W, kNotARefusal},
+    DiagnosticDescriptor{ConfNotSparkKey, "conf.not-spark-key", W, kNotARefusal},
+    DiagnosticDescriptor{ConfPlatformManaged, "conf.platform-managed", W, kNotARefusal},
+    DiagnosticDescriptor{ConfDuplicateKey, "conf.duplicate-key", W, kNotARefusal},
+    DiagnosticDescriptor{HudiConfDuplicateKey, "hudi-conf.duplicate-key", W, kNotARefusal},
+    DiagnosticDescriptor{HudiConfMultiplePairs, "hudi-conf.multiple-pairs", W, kNotARefusal},
+    DiagnosticDescriptor{HudiConfKeptNotApplied, "hudi-conf.kept-not-applied", W, kNotARefusal, std::nullopt,
+                         true},
+    DiagnosticDescriptor{HudiConfOverriddenByPlatform, "hudi-conf.overridden-by-platform", I, kNotARefusal},
+    DiagnosticDescriptor{HudiConfAfterPath, "hudi-conf.after-path", W, kNotARefusal},
+};
+
+constexpr bool inEnumOrder() {
+    for (std::size_t i = 0; i < kDescriptors.size(); ++i)
+        if (static_cast<std::size_t>(kDescriptors[i].code) != i)
+            return false;
+    return true;
+}
+static_assert(inEnumOrder(), "descriptorOf() indexes the table by the enum");
+static_assert(static_cast<std::size_t>(HudiConfAfterPath) + 1 == kDescriptors.size());
+
+} // namespace
+
+std::span<const DiagnosticDescriptor> diagnosticDescriptors() {
+    return kDescriptors;
+}
+
+const DiagnosticDescriptor& descriptorOf(DiagnosticCode code) {
+    return kDescriptors[static_cast<std::size_t>(code)];
+}
+
+const DiagnosticDescriptor* findDiagnosticDescriptor(std::string_view name) {
+    for (const DiagnosticDescriptor& d : kDescriptors)
+        if (d.name == name)
+            return &d;
+    return nullptr;
+}
+
+bool dependsOnProjectSettings(std::string_view name) {
+    const DiagnosticDescriptor* d = findDiagnosticDescriptor(name);
+    return d && d->dependsOnProject;
+}
+
+} // namespace jobdeck

@@ -1,0 +1,747 @@
+#include "core/parameters/ParameterValidator.h"
+
+#include "core/hudi/EffectiveConfig.h"
+#include "core/hudi/HudiAdvice.h"
+#include "core/hudi/HudiConfigExplanation.h"
+#include "core/hudi/HudiConfigPolicy.h"
+#include "core/parameters/DiagnosticCode.h"
+#include "core/parameters/ParameterClassifier.h"
+#include "core/parameters/SecretMasking.h"
+#include "core/parameters/SparkSubmitOptions.h"
+#include "core/text/AsciiText.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace jobdeck {
+
+namespace {
+
+using Params = std::vector<std::string>;
+
+const std::string kDisabledMessage = "--hudi-conf is not enabled for this organization. Remove the "
+                                     "--hudi-conf parameters, or contact Onehouse "
+                                     "support to enable Hudi config overrides on Spark jobs.";
+const std::string kFlagLastMessage = "--hudi-conf must be followed by hudi config <key>=<value>";
+const std::string kFormatMessage = "Hudi config must be of format <key>=<value>";
+
+std::string notPermittedMessage(const std::vector<std::string>& sortedKeys) {
+    std::string keys;
+    for (const auto& k : sortedKeys)
+        keys += (keys.empty() ? "" : ", ") + k;
+    return "--hudi-conf keys are not permitted for this organization: " + keys +
+           ". Remove them, or contact Onehouse support to allow them.";
+}
+
+bool isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && isSpace(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && isSpace(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+// Runs on every pair's key and value: two memchr scans beat a loop over the characters, and
+// find_first_of("\r\n"), which searches the set once per character.
+bool hasLineBreak(std::string_view s) {
+    return s.find('\n') != std::string_view::npos || s.find('\r') != std::string_view::npos;
+}
+
+bool paddedOrBroken(std::string_view key, std::string_view value) {
+    const auto padded = [](std::string_view s) {
+        return !s.empty() && (isSpace(s.front()) || isSpace(s.back()));
+    };
+    return padded(key) || padded(value) || hasLineBreak(key) || hasLineBreak(value);
+}
+
+using Splice = FixedParameters::Splice;
+
+// A fix's title: most are literals, which are not copied unless the fix is offered.
+struct FixTitle {
+    FixTitle(const char* literal)
+        : fixed(literal) {}
+    FixTitle(std::string text)
+        : built(std::move(text)) {}
+    std::string_view fixed;
+    std::string built;
+};
+
+// A fix found, kept until the budget says whether it is offered: its splices are in Validation::m_splices,
+// its title a literal or, when built, Validation::m_titles[builtTitle].
+struct PendingFix {
+    std::string_view title; // empty when built
+    std::size_t builtTitle = 0;
+    std::size_t firstSplice = 0;
+    std::size_t spliceCount = 0;
+};
+
+// The fixes of a diagnostic found: m_fixes[firstFix, firstFix + fixCount).
+struct Pending {
+    std::size_t firstFix = 0;
+    std::size_t fixCount = 0;
+};
+
+// One --hudi-conf pair before the path, as written.
+struct HudiPair {
+    const ClassifiedToken* token = nullptr;
+    int first = -1; // the flag, or the pair itself when inline: [first, token->index] removes it whole
+    std::string_view key, value;
+};
+
+// Where each key was seen last: the index `key` was seen at before (-1: not before); remembers `index`.
+int exchangeLastSeen(std::unordered_map<std::string_view, int>& last, std::string_view key, int index) {
+    const auto [it, inserted] = last.try_emplace(key, index);
+    return inserted ? -1 : std::exchange(it->second, index);
+}
+
+// Where a finding goes in the result: `group` is its refusal rank for an error, kNotAnError otherwise;
+// `token` its tokenIndex + 1; `at` where it was found.
+struct Order {
+    int group = 0;
+    int token = 0;
+    std::size_t at = 0;
+};
+constexpr int kNotAnError = kNotARefusal + 1; // past every refusalRank()
+
+// Sorts by group, then token, keeping the order found among equals. Two counting passes (token, then
+// group) instead of a comparison sort: a long list has thousands of findings, and `tokens` bounds token.
+void sortStably(std::span<Order> order, std::size_t tokens) {
+    if (order.size() < 64) {
+        // Insertion sort: stable, and unlike std::stable_sort it asks for no temporary buffer.
+        const auto before = [](const Order& a, const Order& b) {
+            return a.group != b.group ? a.group < b.group : a.token < b.token;
+        };
+        for (std::size_t i = 1; i < order.size(); ++i) {
+            const Order o = order[i];
+            std::size_t j = i;
+            for (; j > 0 && before(o, order[j - 1]); --j)
+                order[j] = order[j - 1];
+            order[j] = o;
+        }
+        return;
+    }
+    std::vector<Order> sorted(order.size());
+    const auto pass = [](std::span<const Order> from, std::span<Order> to, std::size_t buckets, auto keyOf) {
+        std::vector<std::size_t> start(buckets + 1);
+        for (const Order& o : from)
+            ++start[keyOf(o) + 1];
+        for (std::size_t b = 1; b <= buckets; ++b)
+            start[b] += start[b - 1];
+        for (const Order& o : from)
+            to[start[keyOf(o)]++] = o;
+    };
+    pass(order, sorted, tokens + 1, [](const Order& o) { return static_cast<std::size_t>(o.token); });
+    pass(sorted, order, kNotAnError + 1, [](const Order& o) { return static_cast<std::size_t>(o.group); });
+}
+
+class Validation final {
+public:
+    Validation(const Params& params, const ClassifiedParameters& classified, const ValidationContext& context)
+        : m_params(params)
+        , m_context(context)
+        , m_classified(classified) {
+        for (const ClassifiedToken& t : classified.tokens)
+            ++m_counts[static_cast<std::size_t>(t.cls)];
+        // A long job has about a finding for every other pair, and the advice about one per Hudi pair:
+        // one allocation each. A typical job's findings stay under 1 KiB, which glibc recycles from its
+        // per-thread cache.
+        const std::size_t expected = 4 + params.size() / 4;
+        m_pending.reserve(expected);
+        m_found.reserve(expected + (context.withAdvice ? count(TokenClass::HudiConfPair) : 0));
+        m_fixes.reserve(expected);
+        m_splices.reserve(expected);
+    }
+
+    std::vector<Diagnostic> run() {
+        if (m_params.empty()) {
+            add(DiagnosticCode::ParametersEmpty,
+                "PARAMETERS must not be empty: give at least the path of the application's JAR or Python "
+                "file.",
+                -1);
+            return finish();
+        }
+        checkMasks();
+        checkOptions();
+        checkPath();
+        checkConfs();
+        checkHudiConfs();
+        checkMisplaced();
+        return finish();
+    }
+
+private:
+    // The service puts the stored secret back in place of each **** before it validates (ALTER), and
+    // refuses a **** it has no stored value for, before anything else.
+    void checkMasks() {
+        static const Params kNothingStored;
+        const bool alter = m_context.mode == ValidationContext::Mode::Alter;
+        if (auto unresolved = unresolvedMask(m_params, alter ? m_context.previousParameters : kNothingStored))
+            add(DiagnosticCode::SecretMaskUnresolved, unresolved->message(), unresolved->parameterIndex);
+    }
+
+    Pending& add(DiagnosticCode code, std::string message, int tokenIndex) {
+        const DiagnosticDescriptor& descriptor = descriptorOf(code);
+        m_found.push_back({descriptor.name, descriptor.severity, std::move(message), tokenIndex, {}});
+        m_pending.push_back({m_fixes.size(), 0});
+        return m_pending.back();
+    }
+
+    // --- fixes, offered on `d`, which must be the diagnostic added last ---
+
+    void pend(Pending& d, FixTitle title, std::size_t firstSplice, std::size_t spliceCount) {
+        PendingFix fix{title.fixed, 0, firstSplice, spliceCount};
+        if (title.fixed.empty()) {
+            fix.builtTitle = m_titles.size();
+            m_titles.push_back(std::move(title.built));
+        }
+        m_fixes.push_back(fix);
+        ++d.fixCount;
+    }
+
+    void offer(Pending& d, FixTitle title, std::initializer_list<Splice> splices) {
+        pend(d, std::move(title), m_splices.size(), splices.size());
+        m_splices.insert(m_splices.end(), splices);
+    }
+
+    void offerRemoval(Pending& d, FixTitle title, std::span<int> indices) {
+        if (!std::is_sorted(indices.begin(), indices.end())) // they are gathered in list order
+            std::sort(indices.begin(), indices.end());
+        const std::size_t first = m_splices.size();
+        for (const int i : indices) {
+            if (i < 0)
+                continue;
+            const auto at = static_cast<std::size_t>(i);
+            if (m_splices.size() > first && m_splices.back().end >= at)
+                m_splices.back().end = std::max(m_splices.back().end, at + 1); // adjacent or repeated
+            else
+                m_splices.push_back({at, at + 1, {}});
+        }
+        pend(d, std::move(title), first, m_splices.size() - first);
+    }
+
+    void offerRemoval(Pending& d, const HudiPair& pair) {
+        pend(d, "Remove this --hudi-conf", m_splices.size(), 1);
+        m_splices.push_back(
+            {static_cast<std::size_t>(pair.first), static_cast<std::size_t>(pair.token->index) + 1, {}});
+    }
+
+    void offerReplacement(Pending& d, FixTitle title, int index, std::vector<std::string> with) {
+        const auto at = static_cast<std::size_t>(index);
+        offer(d, std::move(title), {{at, at + 1, std::move(with)}});
+    }
+
+    const std::string& text(int index) const { return m_params[static_cast<std::size_t>(index)]; }
+
+    // The OptionValue token that belongs to option token `t`, or -1.
+    int valueOf(const ClassifiedToken& t) const {
+        const std::size_t next = static_cast<std::size_t>(t.index) + 1;
+        if (next < m_classified.tokens.size() && m_classified.tokens[next].optionIndex == t.index)
+            return static_cast<int>(next);
+        return -1;
+    }
+
+    void checkOptions() {
+        for (const ClassifiedToken& t : m_classified.tokens) {
+            const std::string& tok = text(t.index);
+            const std::string_view name = rangeText(tok, t.nameRange);
+            if (t.cls == TokenClass::RefusedOption) {
+                const SparkSubmitOption* opt = SparkSubmitOptions::find(name);
+                const bool platform = opt && opt->policy == OptionPolicy::PlatformOwned;
+                std::array<int, 2> remove{t.index, valueOf(t)}; // -1 when it has no value
+                auto& d = add(
+                    platform ? DiagnosticCode::OptionPlatformOwned : DiagnosticCode::OptionNotForJobs,
+                    platform
+                        ? std::string(name) + " is set by the platform for every run and cannot be part of a "
+                                              "Job's PARAMETERS. Remove it."
+                        : std::string(name) + " does not submit an application and cannot be part of a Job's "
+                                              "PARAMETERS. Remove it.",
+                    t.index);
+                offerRemoval(d, "Remove " + std::string(name), remove);
+            } else if (t.cls == TokenClass::UnknownOption && name == SparkSubmitOptions::kHoodieConf) {
+                auto& d =
+                    add(DiagnosticCode::OptionHoodieConf,
+                        "--hoodie-conf is not a spark-submit option. Use --hudi-conf to set a Hudi config on "
+                        "the Job.",
+                        t.index);
+                std::string fixed = std::string(SparkSubmitOptions::kHudiConf) + tok.substr(name.size());
+                offerReplacement(d, "Replace --hoodie-conf by --hudi-conf", t.index, {std::move(fixed)});
+            } else if (t.cls == TokenClass::UnknownOption) {
+                auto& d =
+                    add(DiagnosticCode::OptionUnknown,
+                        "Unrecognized option " + quoted(tok) + " before the application path.", t.index);
+                for (const std::string& s : SparkSubmitOptions::suggest(tok)) {
+                    const auto split = SparkSubmitOptions::splitInline(tok);
+                    std::string fixed = split.value ? s + "=" + std::string(*split.value) : s;
+                    offerReplacement(d, "Did you mean " + s + "?", t.index, {std::move(fixed)});
+                }
+            } else if (t.cls == TokenClass::MissingValue && name != SparkSubmitOptions::kHudiConf) {
+                add(DiagnosticCode::OptionMissingValue, "Missing argument for option " + quoted(name) + ".",
+                    t.index);
+            } else if (t.cls == TokenClass::Option && t.valueRange.first >= 0 && t.optionIndex < 0) {
+                const SparkSubmitOption* opt = SparkSubmitOptions::find(name);
+                if (opt && !opt->takesValue) {
+                    auto& d = add(DiagnosticCode::OptionValueIgnored,
+                                  std::string(name) + " takes no value: spark-submit ignores " +
+                                      quoted(rangeText(tok, t.valueRange)) + ".",
+                                  t.index);
+                    offerReplacement(d, "Remove the value", t.index, {std::string(name)});
+                }
+            }
+        }
+    }
+
+    void checkPath() {
+        const int path = m_classified.applicationPath;
+        if (path < 0) {
+            add(DiagnosticCode::PathMissing,
+                "PARAMETERS have no application path: add the path of the application's JAR or Python file "
+                "after "
+                "the job configuration.",
+                -1);
+        } else if (trimmed(text(path)).empty()) {
+            add(DiagnosticCode::PathEmpty,
+                "The application path is empty: give the path of the application's JAR or Python file.",
+                path);
+        }
+    }
+
+    std::size_t count(TokenClass cls) const { return m_counts[static_cast<std::size_t>(cls)]; }
+
+    void checkConfs() {
+        std::unordered_map<std::string_view, int> last;
+        last.reserve(count(TokenClass::ConfPair));
+        for (const ClassifiedToken& t : m_classified.tokens) {
+            if (t.cls != TokenClass::ConfPair)
+                continue;
+            const std::string& tok = text(t.index);
+            if (t.equalsPos < 0) {
+                add(DiagnosticCode::ConfFormat, "Spark config without '=': " + tok, t.index);
+                continue;
+            }
+            const std::string_view key = rangeText(tok, t.keyRange);
+            if (HudiConfigPolicy::isHudiKey(key)) {
+                auto& d = add(DiagnosticCode::ConfHoodieKey,
+                              "--conf only configures Spark: " + quoted(key) +
+                                  " is ignored there. Move it to --hudi-conf.",
+                              t.index);
+                const bool inlined = t.optionIndex < 0;
+                const int flag = inlined ? t.index : t.optionIndex;
+                std::string fixed = inlined ? std::string(SparkSubmitOptions::kHudiConf) +
+                                                  tok.substr(static_cast<std::size_t>(t.nameRange.second))
+                                            : std::string(SparkSubmitOptions::kHudiConf);
+                offerReplacement(d, "Move " + std::string(key) + " to --hudi-conf", flag, {std::move(fixed)});
+                continue;
+            }
+            if (!key.starts_with("spark.")) {
+                add(DiagnosticCode::ConfNotSparkKey,
+                    "spark-submit ignores the non-Spark config property " + quoted(key) +
+                        ": --conf takes spark.* keys.",
+                    t.index);
+                continue;
+            }
+            if (EffectiveConfig::isPlatformManagedSparkKey(key))
+                add(DiagnosticCode::ConfPlatformManaged,
+                    quoted(key) + " is set by the platform for every run; the Job's value is not used.",
+                    t.index);
+            if (const int earlier = exchangeLastSeen(last, key, t.index); earlier >= 0)
+                duplicate(DiagnosticCode::ConfDuplicateKey, earlier, key);
+        }
+    }
+
+    void duplicate(DiagnosticCode code, int earlier, std::string_view key) {
+        const ClassifiedToken& t = m_classified.tokens[static_cast<std::size_t>(earlier)];
+        std::array<int, 2> remove{earlier, t.optionIndex}; // -1 when inline
+        auto& d = add(code, quoted(key) + " is set more than once; only the last value is used.", earlier);
+        offerRemoval(d, "Remove this earlier " + std::string(key), remove);
+    }
+
+    // "y1,hoodie.x2=y2": each ",hoodie." whose segment (up to the next ",hoodie.") has an '=' starts a new
+    // pair. Empty when the value holds a single config.
+    static std::vector<std::string> splitPairs(std::string_view key, std::string_view value) {
+        constexpr std::string_view kMarker = ",hoodie.";
+        std::vector<std::size_t> cuts;
+        for (std::size_t at = value.find(kMarker); at != std::string_view::npos;
+             at = value.find(kMarker, at + 1)) {
+            const std::size_t next = value.find(kMarker, at + 1);
+            const std::string_view segment =
+                value.substr(at + 1, next == std::string_view::npos ? next : next - at - 1);
+            if (segment.find('=') != std::string_view::npos)
+                cuts.push_back(at);
+        }
+        if (cuts.empty())
+            return {};
+        std::vector<std::string> pairs{std::string(key) + "=" + std::string(value.substr(0, cuts.front()))};
+        for (std::size_t k = 0; k < cuts.size(); ++k) {
+            const std::size_t begin = cuts[k] + 1;
+            const std::size_t end = k + 1 < cuts.size() ? cuts[k + 1] : value.size();
+            pairs.emplace_back(value.substr(begin, end - begin));
+        }
+        return pairs;
+    }
+
+    void checkHudiConfs() {
+        const bool alter = m_context.mode == ValidationContext::Mode::Alter;
+        std::unordered_set<std::string> previous;
+        if (alter)
+            for (const ConfigSetting& s : classifyParameters(m_context.previousParameters).hudiConfigs)
+                previous.insert(s.key + '\0' + s.value);
+
+        const ProjectSettings& settings = m_context.settings;
+        std::vector<int> disabledRemove; // every new pair, when the feature is off
+        if (!settings.hudiConfigsEnabled)
+            disabledRemove.reserve(2 * count(TokenClass::HudiConfPair) + count(TokenClass::MissingValue));
+        std::vector<std::string> notPermitted;
+        std::vector<int> notPermittedRemove;
+        std::unordered_map<std::string_view, int> last;
+        last.reserve(count(TokenClass::HudiConfPair));
+
+        for (const ClassifiedToken& t : m_classified.tokens) {
+            if (t.cls == TokenClass::MissingValue &&
+                rangeText(text(t.index), t.nameRange) == SparkSubmitOptions::kHudiConf) {
+                add(DiagnosticCode::HudiConfFlagLast, kFlagLastMessage, t.index);
+                if (!settings.hudiConfigsEnabled)
+                    disabledRemove.push_back(t.index);
+                continue;
+            }
+            if (t.cls != TokenClass::HudiConfPair)
+                continue;
+            const std::string& tok = text(t.index);
+            HudiPair pair{&t, t.optionIndex >= 0 ? t.optionIndex : t.index, rangeText(tok, t.keyRange),
+                          rangeText(tok, t.valueRange)};
+            const bool kept = alter && t.equalsPos >= 0 &&
+                              previous.contains(std::string(pair.key) + '\0' + std::string(pair.value));
+            if (!kept && !settings.hudiConfigsEnabled) {
+                auto& d = add(DiagnosticCode::HudiConfDisabledPair, kDisabledMessage, t.index);
+                offerRemoval(d, pair);
+                for (int i = pair.first; i <= t.index; ++i)
+                    disabledRemove.push_back(i);
+            }
+
+            if (t.equalsPos < 0) {
+                add(DiagnosticCode::HudiConfFormat, kFormatMessage, t.index);
+                continue;
+            }
+            const std::string_view key = trimmed(pair.key);
+            if (!HudiConfigPolicy::isHudiKey(key)) {
+                auto& d = add(DiagnosticCode::HudiConfNotHudiKey,
+                              "--hudi-conf only accepts hoodie.* keys, got " + quoted(key) +
+                                  ". Use --conf for Spark configs.",
+                              t.index);
+                if (key.starts_with("spark.")) {
+                    const int flag = t.optionIndex >= 0 ? t.optionIndex : t.index;
+                    std::string fixed = t.optionIndex >= 0
+                                            ? std::string(SparkSubmitOptions::kConf)
+                                            : std::string(SparkSubmitOptions::kConf) + "=" +
+                                                  tok.substr(static_cast<std::size_t>(t.keyRange.first));
+                    offerReplacement(d, "Use --conf for " + std::string(key), flag, {std::move(fixed)});
+                }
+                continue;
+            }
+            if (paddedOrBroken(pair.key, pair.value)) {
+                auto& d =
+                    add(DiagnosticCode::HudiConfWhitespace,
+                        "--hudi-conf entry for " + quoted(key) +
+                            " contains a line break or leading/trailing whitespace, which would not survive "
+                            "the run's properties file intact.",
+                        t.index);
+                const std::string_view value = trimmed(pair.value);
+                if (!hasLineBreak(key) && !hasLineBreak(value)) {
+                    std::string fixed = tok.substr(0, static_cast<std::size_t>(t.keyRange.first)) +
+                                        std::string(key) + "=" + std::string(value);
+                    offerReplacement(d, "Trim the whitespace", t.index, {std::move(fixed)});
+                }
+                continue;
+            }
+            if (pair.value.empty()) {
+                auto& d = add(DiagnosticCode::HudiConfEmptyValue,
+                              "--hudi-conf value for " + quoted(key) +
+                                  " is empty. Remove the config to fall back to the platform default.",
+                              t.index);
+                offerRemoval(d, pair);
+            }
+
+            checkPermission(pair, kept, notPermitted, notPermittedRemove);
+            checkMultiplePairs(pair);
+            if (const int earlier = exchangeLastSeen(last, key, t.index); earlier >= 0)
+                duplicate(DiagnosticCode::HudiConfDuplicateKey, earlier, key);
+        }
+
+        if (!disabledRemove.empty()) {
+            auto& d = add(DiagnosticCode::HudiConfDisabled, kDisabledMessage, -1);
+            offerRemoval(d, "Remove the --hudi-conf parameters", disabledRemove);
+        }
+        if (!notPermitted.empty()) {
+            std::sort(notPermitted.begin(), notPermitted.end());
+            notPermitted.erase(std::unique(notPermitted.begin(), notPermitted.end()), notPermitted.end());
+            auto& d = add(DiagnosticCode::HudiConfNotPermitted, notPermittedMessage(notPermitted), -1);
+            offerRemoval(d, "Remove the configs that are not permitted", notPermittedRemove);
+        }
+    }
+
+    void checkPermission(const HudiPair& pair, bool kept, std::vector<std::string>& notPermitted,
+                         std::vector<int>& notPermittedRemove) {
+        const ProjectSettings& settings = m_context.settings;
+        const int index = pair.token->index;
+        const HudiConfigStatus status = HudiConfigPolicy::statusOf(pair.key, settings);
+        if (kept) {
+            if (status == HudiConfigStatus::Applied)
+                return;
+            add(DiagnosticCode::HudiConfKeptNotApplied,
+                quoted(pair.key) + " is kept on the Job but not applied to its runs: " +
+                    explainHudiConfig(pair.key, settings).because + ".",
+                index);
+            return;
+        }
+        if (!settings.hudiConfigsEnabled)
+            return; // hudi-conf.disabled covers it
+        if (status == HudiConfigStatus::Reserved || status == HudiConfigStatus::NotAllowed) {
+            notPermitted.emplace_back(pair.key);
+            for (int i = pair.first; i <= index; ++i)
+                notPermittedRemove.push_back(i);
+            auto& d =
+                status == HudiConfigStatus::Reserved
+                    ? add(DiagnosticCode::HudiConfReserved,
+                          quoted(pair.key) +
+                              " is reserved: the platform manages it, so it is never granted or applied. "
+                              "Remove it.",
+                          index)
+                    : add(DiagnosticCode::HudiConfNotPermittedKey,
+                          notPermittedMessage({std::string(pair.key)}), index);
+            offerRemoval(d, pair);
+        } else if (status == HudiConfigStatus::OverriddenByPlatform) {
+            add(DiagnosticCode::HudiConfOverriddenByPlatform,
+                quoted(pair.key) + " is set by the platform for every run (" +
+                    *HudiConfigPolicy::platformManagedValue(pair.key) + "); the Job's value is not applied.",
+                index);
+        }
+    }
+
+    void checkMultiplePairs(const HudiPair& pair) {
+        std::vector<std::string> pairs = splitPairs(pair.key, pair.value);
+        if (pairs.empty())
+            return;
+        const ClassifiedToken& t = *pair.token;
+        auto& d =
+            add(DiagnosticCode::HudiConfMultiplePairs,
+                "--hudi-conf carries one config per flag: " + quoted(pair.key) + " gets the literal value " +
+                    quoted(pair.value) + ". Repeat --hudi-conf for each config.",
+                t.index);
+        // Keep the first pair where it is (inline or not), the others each get their own flag.
+        std::vector<std::string> with;
+        with.push_back(text(t.index).substr(0, static_cast<std::size_t>(t.keyRange.first)) + pairs.front());
+        for (std::size_t i = 1; i < pairs.size(); ++i) {
+            with.emplace_back(SparkSubmitOptions::kHudiConf);
+            with.push_back(pairs[i]);
+        }
+        offerReplacement(d, "Split into " + std::to_string(pairs.size()) + " --hudi-conf pairs", t.index,
+                         std::move(with));
+    }
+
+    void checkMisplaced() {
+        const int path = m_classified.applicationPath;
+        for (const ClassifiedToken& t : m_classified.tokens) {
+            if (t.cls != TokenClass::MisplacedHudiConfPair || t.equalsPos < 0)
+                continue;
+            const std::string_view key = rangeText(text(t.index), t.keyRange);
+            if (!HudiConfigPolicy::isHudiKey(key))
+                continue;
+            auto& d = add(DiagnosticCode::HudiConfAfterPath, misplacedHudiConfigMessage(key), t.index);
+            const int from = t.optionIndex >= 0 ? t.optionIndex : t.index;
+            const int count = t.index - from + 1;
+            // Inserted before the path, removed from where it stands.
+            const auto at = [](int i) { return static_cast<std::size_t>(i); };
+            offer(d, "Move --hudi-conf " + std::string(key) + " before the application path",
+                  {{at(path), at(path), {m_params.begin() + from, m_params.begin() + from + count}},
+                   {at(from), at(from + count), {}}});
+        }
+    }
+
+    // Appends the key=value pairs of class `cls` as classifyParameters() lists them (--hudi-conf pairs
+    // before the path, --conf pairs with a spark.* key) and returns how many.
+    std::size_t appendConfigs(TokenClass cls, std::vector<ConfigView>& out) const {
+        const std::size_t before = out.size();
+        for (const ClassifiedToken& t : m_classified.tokens) {
+            if (t.cls != cls || t.equalsPos < 0)
+                continue;
+            const std::string& tok = text(t.index);
+            const std::string_view key = rangeText(tok, t.keyRange);
+            if (cls == TokenClass::ConfPair && !key.starts_with("spark."))
+                continue;
+            out.push_back({key, rangeText(tok, t.valueRange), t.index});
+        }
+        return out.size() - before;
+    }
+
+    void appendAdvice(std::size_t affordable) {
+        // The pairs of a typical job fit on the stack; a long one's take one allocation.
+        std::vector<ConfigView> views;
+        views.reserve(count(TokenClass::ConfPair) + count(TokenClass::HudiConfPair));
+        const std::size_t spark = appendConfigs(TokenClass::ConfPair, views);
+        const std::size_t hudi = appendConfigs(TokenClass::HudiConfPair, views);
+        const std::span<const ConfigView> all = views;
+        appendAdviceOnConfigViews(m_found, m_params, all.first(spark), all.subspan(spark, hudi), affordable);
+    }
+
+    std::vector<Diagnostic> finish() {
+        // The advice goes after the validator's findings in the same list, which is then sorted in place:
+        // a long job has thousands of findings, and a second and third list of them is most of its memory.
+        const std::size_t found = m_found.size();
+        if (m_context.withAdvice && !m_params.empty()) {
+            // Their fixes count against the budget too: ask only for what it can keep.
+            const std::size_t affordable =
+                m_context.fixesForToken ? std::numeric_limits<std::size_t>::max()
+                                        : m_context.fixBudget / std::max<std::size_t>(m_params.size(), 1);
+            appendAdvice(affordable);
+            for (auto d = m_found.begin() + static_cast<std::ptrdiff_t>(found); d != m_found.end(); ++d)
+                if (d->severity == Severity::Error)
+                    d->severity = Severity::Warning; // advice never refuses a job
+        }
+        // Errors first by refusal rank, then everything by parameter; ties keep the order found (the
+        // validator's findings, then the advice).
+        std::vector<Order> order;
+        order.reserve(m_found.size());
+        for (std::size_t i = 0; i < m_found.size(); ++i) {
+            const Diagnostic& d = m_found[i];
+            const bool error = d.severity == Severity::Error;
+            order.push_back({error ? refusalRank(d.code) : kNotAnError, d.tokenIndex + 1, i});
+        }
+        sortStably(order, m_params.size() + 1);
+        permute(order);
+
+        std::size_t budget = m_context.fixBudget;
+        const auto& only = m_context.fixesForToken;
+        const std::size_t cost = std::max<std::size_t>(m_params.size(), 1);
+        const auto wanted = [&](int at) { return only ? (at == *only || at == -1) : budget >= cost; };
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            Diagnostic& d = m_found[k];
+            if (order[k].at >= found) {
+                // Advice arrives with its fixes made; keep them under the same rule.
+                if (!d.fixes.empty()) {
+                    if (!wanted(d.tokenIndex))
+                        d.fixes.clear();
+                    else if (!only)
+                        budget -= std::min(budget, cost * d.fixes.size());
+                }
+                continue;
+            }
+            const Pending& p = m_pending[order[k].at];
+            if (p.fixCount > 0 && wanted(d.tokenIndex))
+                d.fixes.reserve(p.fixCount);
+            for (std::size_t f = p.firstFix; f < p.firstFix + p.fixCount && wanted(d.tokenIndex); ++f) {
+                if (!only)
+                    budget -= cost;
+                d.fixes.push_back(offered(m_fixes[f]));
+            }
+        }
+        return std::move(m_found);
+    }
+
+    // Puts m_found[order[k].at] at k, following each cycle of the permutation once. An entry's group is
+    // not needed once sorted, so it marks the places already filled.
+    void permute(std::span<Order> order) {
+        constexpr int kPlaced = -1;
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            if (order[k].group == kPlaced || order[k].at == k)
+                continue;
+            Diagnostic held = std::move(m_found[k]);
+            for (std::size_t j = k;;) {
+                order[j].group = kPlaced;
+                const std::size_t from = order[j].at;
+                if (from == k) {
+                    m_found[j] = std::move(held);
+                    break;
+                }
+                m_found[j] = std::move(m_found[from]);
+                j = from;
+            }
+        }
+    }
+
+    // Called once every finding is in: the fixes share the list and every splice found.
+    Fix offered(PendingFix& fix) {
+        if (!m_base) {
+            auto base = std::make_shared<FixedParameters::Base>(m_params);
+            base->splices = std::move(m_splices);
+            m_base = std::move(base);
+        }
+        std::string title = fix.title.empty() ? std::move(m_titles[fix.builtTitle]) : std::string(fix.title);
+        return {std::move(title), FixedParameters(m_base, fix.firstSplice, fix.spliceCount)};
+    }
+
+    const Params& m_params;
+    const ValidationContext& m_context;
+    const ClassifiedParameters& m_classified;
+    std::array<std::size_t, kTokenClassCount> m_counts{}; // tokens of each class
+    std::vector<Diagnostic> m_found;                      // the findings, then the advice
+    std::vector<Pending> m_pending;                       // the findings' fixes
+    std::vector<PendingFix> m_fixes;
+    std::vector<std::string> m_titles; // the fixes' titles that are not literals
+    std::vector<Splice> m_splices;
+    std::shared_ptr<const FixedParameters::Base> m_base; // the fixes' shared list, made for the first
+};
+
+} // namespace
+
+int refusalRank(std::string_view code) {
+    const DiagnosticDescriptor* descriptor = findDiagnosticDescriptor(code);
+    return descriptor ? descriptor->refusalRank : kNotARefusal;
+}
+
+const Diagnostic* firstError(const std::vector<Diagnostic>& diagnostics) {
+    const Diagnostic* best = nullptr;
+    for (const Diagnostic& d : diagnostics) {
+        if (d.severity != Severity::Error)
+            continue;
+        if (!best || refusalRank(d.code) < refusalRank(best->code) ||
+            (refusalRank(d.code) == refusalRank(best->code) && d.tokenIndex < best->tokenIndex))
+            best = &d;
+    }
+    return best;
+}
+
+std::optional<std::string> refusalMessage(const std::vector<Diagnostic>& diagnostics) {
+    if (const Diagnostic* d = firstError(diagnostics))
+        return d->message;
+    return std::nullopt;
+}
+
+int refusalParameterIndex(const std::vector<Diagnostic>& diagnostics) {
+    const Diagnostic* refusal = firstError(diagnostics);
+    if (!refusal || refusal->tokenIndex >= 0)
+        return refusal ? refusal->tokenIndex : -1;
+    const DiagnosticDescriptor* whole = findDiagnosticDescriptor(refusal->code);
+    int first = -1;
+    for (const Diagnostic& d : diagnostics) {
+        const DiagnosticDescriptor* part = findDiagnosticDescriptor(d.code);
+        if (whole && part && part->partOf == whole->code && d.tokenIndex >= 0 &&
+            (first < 0 || d.tokenIndex < first))
+            first = d.tokenIndex;
+    }
+    return first;
+}
+
+std::vector<Diagnostic> validateParameters(const std::vector<std::string>& parameters,
+                                           const ValidationContext& context) {
+    const ClassifiedParameters classified = classifyTokens(parameters);
+    return Validation(parameters, classified, context).run();
+}
+
+std::vector<Diagnostic> validateParameters(const std::vector<std::string>& parameters,
+                                           const ClassifiedParameters& classified,
+                                           const ValidationContext& context) {
+    return Validation(parameters, classified, context).run();
+}
+
+} // namespace jobdeck

@@ -1,0 +1,87 @@
+#include "core/policy/AuditFilter.h"
+
+#include "core/statements/StatementParser.h"
+
+#include <algorithm>
+#include <cctype>
+#include <variant>
+
+namespace jobdeck {
+
+namespace {
+
+std::string targetOf(const Statement& statement) {
+    return std::visit(
+        [](const auto& s) -> std::string {
+            using T = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<T, AlterProjectStatement> ||
+                          std::is_same_v<T, DescribeProjectStatement>)
+                return "project";
+            else if constexpr (requires { s.runId; })
+                return s.jobName + " / " + s.runId;
+            else if constexpr (requires { s.name; })
+                return s.name;
+            else if constexpr (requires { s.jobName; })
+                return s.jobName.value_or("");
+            else
+                return {};
+        },
+        statement);
+}
+
+// The first two words, upper-cased: the kind of a statement that did not parse.
+std::string firstWords(std::string_view text) {
+    std::string out;
+    int words = 0;
+    std::size_t i = 0;
+    while (words < 2) {
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+            ++i;
+        if (i == text.size())
+            break;
+        if (words++ > 0)
+            out += ' ';
+        for (; i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])); ++i)
+            out += static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
+    }
+    return out;
+}
+
+bool containsFolded(std::string_view haystack, std::string_view needle) {
+    const auto fold = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+    return std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
+                       [&](char a, char b) { return fold(a) == fold(b); }) != haystack.end();
+}
+
+} // namespace
+
+AuditStatementSummary summarizeAuditStatement(std::string_view statement) {
+    const ParseResult parsed = parseStatement(statement);
+    if (!parsed.statement)
+        return {firstWords(statement), {}};
+    return {std::string(statementAction(*parsed.statement)), targetOf(*parsed.statement)};
+}
+
+bool AuditFilter::matches(const AuditEntry& entry) const {
+    return matches(entry, summarizeAuditStatement(entry.statement));
+}
+
+bool AuditFilter::matches(const AuditEntry& entry, const AuditStatementSummary& summary) const {
+    if (!kind.empty() && summary.kind != kind)
+        return false;
+    if (outcome && entry.outcome != *outcome)
+        return false;
+    if ((from && entry.at < *from) || (to && entry.at > *to))
+        return false;
+    if (text.empty())
+        return true;
+    const std::string_view error = entry.errorMessage ? std::string_view(*entry.errorMessage) : "";
+    for (const std::string_view field :
+         {std::string_view(entry.statement), std::string_view(entry.keyId), std::string_view(entry.role),
+          std::string_view(summary.target), error, std::string_view(entry.requestId)})
+        if (containsFolded(field, text))
+            return true;
+    return false;
+}
+
+} // namespace jobdeck

@@ -1,0 +1,54 @@
+#include "core/policy/IdempotencyKey.h"
+
+#include <cstdio>
+
+namespace jobdeck {
+
+namespace {
+bool isKeyCharacter(char c) {
+    return c > 0x20 && c < 0x7f;
+}
+} // namespace
+
+std::optional<std::string> idempotencyKeyProblem(std::string_view key) {
+    if (key.empty())
+        return std::string("The idempotency key is empty.");
+    if (key.size() > kMaxIdempotencyKeyLength) {
+        return "The idempotency key has " + std::to_string(key.size()) + " characters; at most " +
+               std::to_string(kMaxIdempotencyKeyLength) + " are allowed.";
+    }
+    for (std::size_t i = 0; i < key.size(); ++i) {
+        const auto c = static_cast<unsigned char>(key[i]);
+        if (!isKeyCharacter(key[i])) {
+            char code[8];
+            std::snprintf(code, sizeof code, "0x%02X", c);
+            return "The idempotency key may only hold printable ASCII characters without spaces; character " +
+                   std::to_string(i + 1) + " is " + (c == ' ' ? std::string("a space") : std::string(code)) +
+                   ".";
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> idempotencyKeyHeaderProblem(std::string_view key) {
+    if (auto problem = idempotencyKeyProblem(key))
+        return "Invalid Idempotency-Key header: " + *problem;
+    return std::nullopt;
+}
+
+std::string suggestIdempotencyKey(std::string_view jobName, std::chrono::year_month_day date) {
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, "-%04d-%02u-%02u", static_cast<int>(date.year()),
+                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()));
+    const std::string tail(suffix);
+    std::string name;
+    for (char c : jobName)
+        name += isKeyCharacter(c) ? c : '_';
+    if (name.empty())
+        name = "run";
+    if (name.size() + tail.size() > kMaxIdempotencyKeyLength)
+        name.resize(kMaxIdempotencyKeyLength - tail.size());
+    return name + tail;
+}
+
+} // namespace jobdeck

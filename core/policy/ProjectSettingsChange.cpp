@@ -1,0 +1,108 @@
+#include "core/policy/ProjectSettingsChange.h"
+
+#include "core/policy/ConcurrentRuns.h"
+
+#include "core/hudi/HudiCatalogue.h"
+#include "core/hudi/HudiConfigPolicy.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace jobdeck {
+
+namespace {
+
+std::vector<std::string> missingFrom(const std::vector<std::string>& from,
+                                     const std::vector<std::string>& in) {
+    std::vector<std::string> out;
+    for (const std::string& entry : from)
+        if (std::find(in.begin(), in.end(), entry) == in.end())
+            out.push_back(entry);
+    return out;
+}
+
+AlterProjectStatement allowlistStatement(AlterProjectStatement::AllowlistOp op, std::string entry) {
+    AlterProjectStatement s;
+    s.allowlistOp = op;
+    s.allowlistEntries = {std::move(entry)};
+    return s;
+}
+
+std::string excessMessage(const SparkJob& job, const ProjectSettings& after) {
+    const std::string runs = std::to_string(job.maxConcurrentRuns);
+    if (!after.concurrentRunsEnabled)
+        return "Job " + job.name + " has MAX_CONCURRENT_RUNS " + runs +
+               ", but concurrent runs will be disabled: the project admits 1 run of it at a time. The job "
+               "keeps its setting.";
+    return "Job " + job.name + " has MAX_CONCURRENT_RUNS " + runs + ", above the project's new limit of " +
+           std::to_string(after.maxConcurrentRunsLimit) +
+           ": the project admits at most that many runs of it at a time. The job keeps its setting.";
+}
+
+} // namespace
+
+ProjectSettingsEffect effectOnJobs(const std::vector<SparkJob>& jobs, const ProjectSettings& before,
+                                   const ProjectSettings& after) {
+    ProjectSettingsEffect effect;
+    const int ceilingBefore = maxConcurrentRunsAllowed(before);
+    const int ceilingAfter = maxConcurrentRunsAllowed(after);
+    for (const SparkJob& job : jobs) {
+        for (const auto& [key, value] : job.hudiConfigs) {
+            const HudiConfigStatus was = HudiConfigPolicy::statusOf(key, before);
+            const HudiConfigStatus will = HudiConfigPolicy::statusOf(key, after);
+            if (was != will)
+                effect.hudiConfigs.push_back({job.name, key, was, will});
+        }
+        if (job.maxConcurrentRuns > ceilingAfter && job.maxConcurrentRuns <= ceilingBefore)
+            effect.concurrentRuns.push_back(
+                {job.name, job.maxConcurrentRuns, ceilingAfter, excessMessage(job, after)});
+    }
+    const auto byJobAndKey = [](const HudiConfigStatusChange& a, const HudiConfigStatusChange& b) {
+        return std::tie(a.job, a.key) < std::tie(b.job, b.key);
+    };
+    std::sort(effect.hudiConfigs.begin(), effect.hudiConfigs.end(), byJobAndKey);
+    std::sort(effect.concurrentRuns.begin(), effect.concurrentRuns.end(),
+              [](const auto& a, const auto& b) { return a.job < b.job; });
+    return effect;
+}
+
+std::vector<AlterProjectStatement> alterProjectStatements(const ProjectSettings& before,
+                                                          const ProjectSettings& after) {
+    std::vector<AlterProjectStatement> out;
+    if (before.hudiConfigsEnabled != after.hudiConfigsEnabled) {
+        AlterProjectStatement s;
+        s.hudiConfigs = after.hudiConfigsEnabled;
+        out.push_back(std::move(s));
+    }
+    if (before.concurrentRunsEnabled != after.concurrentRunsEnabled ||
+        before.maxConcurrentRunsLimit != after.maxConcurrentRunsLimit) {
+        AlterProjectStatement s;
+        s.concurrentRuns = after.concurrentRunsEnabled;
+        if (before.maxConcurrentRunsLimit != after.maxConcurrentRunsLimit)
+            s.maxConcurrentRunsLimit = after.maxConcurrentRunsLimit;
+        out.push_back(std::move(s));
+    }
+    for (std::string& entry : missingFrom(before.hudiConfigAllowlist, after.hudiConfigAllowlist))
+        out.push_back(allowlistStatement(AlterProjectStatement::AllowlistOp::Remove, std::move(entry)));
+    for (std::string& entry : missingFrom(after.hudiConfigAllowlist, before.hudiConfigAllowlist))
+        out.push_back(allowlistStatement(AlterProjectStatement::AllowlistOp::Add, std::move(entry)));
+    return out;
+}
+
+std::vector<std::string> allowlistEntryCandidates() {
+    std::vector<std::string> out;
+    for (const HudiConfigEntry& entry : HudiCatalogue::instance().entries()) {
+        const std::string& key = entry.key;
+        out.push_back(key);
+        // "hoodie.a.b.c" gives the families "hoodie.a." and "hoodie.a.b.".
+        for (std::size_t dot = key.find('.', 7); dot != std::string::npos; dot = key.find('.', dot + 1))
+            out.push_back(key.substr(0, dot + 1));
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    std::erase_if(out,
+                  [](const std::string& e) { return HudiConfigPolicy::checkAllowlistEntry(e).has_value(); });
+    return out;
+}
+
+} // namespace jobdeck

@@ -1,0 +1,31 @@
+#include "core/statements/NotFoundMessages.h"
+
+namespace jobdeck {
+
+namespace {
+std::string doesNotExist(std::string_view what) {
+    return std::string(what) + " does not exist";
+}
+} // namespace
+
+std::string jobNotFoundMessage(std::string_view jobName) {
+    return doesNotExist("Job " + std::string(jobName));
+}
+
+std::string clusterNotFoundMessage(std::string_view clusterName) {
+    return doesNotExist("Cluster " + std::string(clusterName));
+}
+
+std::string jobRunNotFoundMessage(std::string_view runId, std::string_view jobName) {
+    return doesNotExist("Job run " + std::string(runId) + " of Job " + std::string(jobName));
+}
+
+std::string projectNotFoundMessage(std::string_view projectName) {
+    return doesNotExist("Project " + std::string(projectName));
+}
+
+std::string applicationFileNotFoundMessage(std::string_view applicationPath) {
+    return doesNotExist("Application file " + std::string(applicationPath));
+}
+
+} // namespace jobdeck

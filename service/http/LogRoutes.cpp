@@ -1,0 +1,100 @@
+#include "service/http/LogRoutes.h"
+
+#include "core/statements/NotFoundMessages.h"
+#include "service/http/HttpServer.h"
+#include "service/runs/RunManager.h"
+
+#include <charconv>
+#include <fstream>
+#include <optional>
+#include <string>
+
+namespace jobdeck {
+namespace {
+
+std::optional<std::int64_t> parseNonNegative(const std::string& text) {
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || value < 0)
+        return std::nullopt;
+    return value;
+}
+
+// "/v1/jobs/<name>/runs/<runId>/log" -> {name, runId}; the path is already percent-decoded.
+std::optional<std::pair<std::string, std::string>> parsePath(const std::string& path) {
+    const std::string prefix = "/v1/jobs/";
+    const std::string suffix = "/log";
+    if (path.rfind(prefix, 0) != 0 || path.size() < prefix.size() + suffix.size() ||
+        path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
+        return std::nullopt;
+    const std::string middle = path.substr(prefix.size(), path.size() - prefix.size() - suffix.size());
+    const auto runs = middle.rfind("/runs/");
+    if (runs == std::string::npos || runs == 0 || runs + 6 >= middle.size())
+        return std::nullopt;
+    const std::string runId = middle.substr(runs + 6);
+    if (runId.find('/') != std::string::npos)
+        return std::nullopt;
+    return std::make_pair(middle.substr(0, runs), runId);
+}
+
+} // namespace
+
+void LogRoutes::registerRoutes(HttpServer& server) {
+    server.addAuthenticatedRoute(
+        "GET", "/v1/jobs/",
+        [this](const HttpRequest& request, const RequestContext& authenticated, const Responder& respond) {
+            const Principal& principal = authenticated.principal;
+            const auto names = parsePath(request.path);
+            if (!names) {
+                respond(HttpResponse::error(404, "Not found: " + request.path));
+                return;
+            }
+            std::int64_t offset = 0;
+            std::int64_t limit = maxLimit;
+            for (auto [name, target] : {std::pair{"offset", &offset}, std::pair{"limit", &limit}}) {
+                const auto it = request.query.find(name);
+                if (it == request.query.end())
+                    continue;
+                const auto parsed = parseNonNegative(it->second);
+                if (!parsed) {
+                    respond(HttpResponse::error(400, std::string(name) +
+                                                         " must be a non-negative integer, got '" +
+                                                         it->second + "'"));
+                    return;
+                }
+                *target = *parsed;
+            }
+            limit = std::min(limit, maxLimit);
+            const auto record = m_runs.findRun(principal.projectUid, names->first, names->second);
+            if (!record) {
+                respond(HttpResponse::error(404, jobRunNotFoundMessage(names->second, names->first)));
+                return;
+            }
+            // The status is read before the file, so "complete" never hides output written after it.
+            const bool ended = !record->run.isActive();
+            std::string body;
+            std::int64_t size = 0;
+            if (!record->logPath.empty()) {
+                std::ifstream in(record->logPath, std::ios::binary);
+                if (in) {
+                    in.seekg(0, std::ios::end);
+                    size = static_cast<std::int64_t>(in.tellg());
+                    if (offset < size) {
+                        body.resize(static_cast<std::size_t>(std::min(limit, size - offset)));
+                        in.seekg(offset);
+                        in.read(body.data(), static_cast<std::streamsize>(body.size()));
+                        body.resize(static_cast<std::size_t>(in.gcount()));
+                    }
+                }
+            }
+            const std::int64_t next = offset + static_cast<std::int64_t>(body.size());
+            HttpResponse response;
+            response.contentType = "text/plain; charset=utf-8";
+            response.body = std::move(body);
+            response.headers.emplace_back("X-Log-Next-Offset", std::to_string(next));
+            response.headers.emplace_back("X-Log-Complete", ended && next >= size ? "true" : "false");
+            respond(std::move(response));
+        });
+}
+
+} // namespace jobdeck

@@ -1,0 +1,527 @@
+#include "service/runs/RunManager.h"
+
+#include "core/hudi/EffectiveConfig.h"
+#include "core/parameters/ArgumentOverrides.h"
+#include "core/parameters/ParameterClassifier.h"
+#include "core/parameters/SecretMasking.h"
+#include "core/policy/ConcurrentRuns.h"
+#include "core/policy/IdempotencyKey.h"
+#include "core/statements/NotFoundMessages.h"
+#include "service/EventBus.h"
+#include "service/RandomIds.h"
+#include "service/http/EventRoutes.h"
+#include "service/http/LogRoutes.h"
+#include "service/http/ServiceMetrics.h"
+#include "service/runs/RunLauncher.h"
+#include "service/runs/RunScheduler.h"
+#include "service/runs/SparkSubmitCommand.h"
+#include "service/statements/StatementExecutor.h"
+#include "service/stores/Stores.h"
+
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+namespace jobdeck {
+namespace {
+
+constexpr auto kTick = std::chrono::milliseconds(150);
+// A driver seen gone without an exit status is failed only after this long: its monitor may be
+// about to write the status.
+constexpr auto kGoneGrace = std::chrono::seconds(3);
+constexpr auto kRetentionInterval = std::chrono::minutes(10);
+
+// The status word of "Job run <id> is already <state>": the contract's status without its prefix.
+std::string statusWord(JobRunStatus status) {
+    const std::string_view name = jobRunStatusName(status);
+    return std::string(name.substr(name.rfind('_') + 1));
+}
+
+std::string who(const RequestContext& context) {
+    return "key " + context.principal.keyId + " (" + std::string(roleName(context.principal.role)) + ")";
+}
+
+nlohmann::json runJson(SparkJobRun run) {
+    maskRun(run);
+    return nlohmann::json(run);
+}
+
+// The RUN_STATUS_CHANGED event of the run's current state.
+ProjectEvent statusEvent(const RunRecord& record) {
+    ProjectEvent event;
+    event.type = std::string(event_type::kRunStatusChanged);
+    event.jobName = record.run.jobName;
+    event.jobRunId = record.run.jobRunId;
+    event.status = record.run.status;
+    event.at = timestampNow();
+    return event;
+}
+
+std::string signalName(int signal) {
+    const char* name = ::sigabbrev_np(signal);
+    return name ? std::string("SIG") + name : std::to_string(signal);
+}
+
+} // namespace
+
+RunManager::RunManager(Stores& stores, EventBus& events, const ServeOptions& options)
+    : m_stores(stores)
+    , m_events(events)
+    , m_runs(stores.runs())
+    // Absolute, because drivers and their monitors run in the run directory.
+    , m_resolver(std::filesystem::absolute(options.dataDir).string(), options.s3Map)
+    , m_dataDir(std::filesystem::absolute(options.dataDir).string())
+    , m_cancelGrace(options.cancelGrace)
+    , m_retentionDays(options.retentionDays)
+    , m_maxLogBytes(options.maxLogBytes)
+    , m_wakeup(m_dataDir + "/run-exits.fifo") {
+    const char* sparkHome = std::getenv("SPARK_HOME");
+    m_useSparkSubmit = options.runner == "spark-submit" || (sparkHome && *sparkHome);
+    m_sparkSubmit = options.sparkSubmit;
+    if (sparkHome && *sparkHome && m_sparkSubmit == "spark-submit")
+        m_sparkSubmit = (std::filesystem::path(sparkHome) / "bin" / "spark-submit").string();
+}
+
+RunManager::~RunManager() {
+    stop();
+}
+
+void RunManager::start() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = false;
+    }
+    m_thread = std::thread([this] { loop(); });
+}
+
+void RunManager::stop() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wakeup.poke();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void RunManager::registerRoutes(HttpServer& server) {
+    m_eventRoutes = std::make_unique<EventRoutes>(m_events);
+    m_eventRoutes->registerRoutes(server);
+    m_logRoutes = std::make_unique<LogRoutes>(*this);
+    m_logRoutes->registerRoutes(server);
+}
+
+void RunManager::loop() {
+    std::unique_lock lock(m_mutex);
+    while (!m_stopping) {
+        try {
+            tick();
+        } catch (const std::exception& e) {
+            spdlog::error("run scheduler: {}", e.what());
+        }
+        lock.unlock();
+        m_wakeup.wait(kTick);
+        lock.lock();
+    }
+}
+
+void RunManager::tick() {
+    watchRunning();
+    schedule();
+    if (Clock::now() >= m_nextRetention) {
+        m_nextRetention = Clock::now() + kRetentionInterval;
+        applyRetention();
+    }
+}
+
+// launch() records the run directory and starts the driver in one step of this thread, so a QUEUED
+// run with a directory was being launched when an earlier service process ended. Its launch is
+// taken over (true) or, when nothing was started, left to be scheduled again (false).
+bool RunManager::takeOverLaunch(RunRecord& record) {
+    switch (RunLauncher::launchState(record.runDir)) {
+    case LaunchState::NotLaunched:
+        return false;
+    case LaunchState::Launching: // its launcher is still before recording the driver: look again next tick
+        return true;
+    case LaunchState::Launched:
+        break;
+    }
+    const auto driver = RunLauncher::readDriver(record.runDir);
+    record.run.status = JobRunStatus::Running;
+    record.run.queueReason.reset();
+    record.run.startedAt = timestampNow();
+    record.driverPid = driver->pid;
+    record.driverStartTicks =
+        driver->startTicks ? driver->startTicks : RunLauncher::processStartTicks(driver->pid).value_or(0);
+    save(record);
+    spdlog::info("job run {} of job {}: took over the driver (pid {}) an earlier launch started",
+                 record.run.jobRunId, record.run.jobName, driver->pid);
+    return true;
+}
+
+void RunManager::watchRunning() {
+    const auto now = Clock::now();
+    for (auto record : m_runs.withStatus(JobRunStatus::Running)) {
+        const std::string& id = record.run.jobRunId;
+        const auto status = RunLauncher::readExitStatus(record.runDir);
+        const bool groupAlive = RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), 0);
+        // A canceled run ends once its whole process group is gone, not only its driver.
+        if (status && !(record.cancelRequested && groupAlive)) {
+            // The monitor wrote the file when the driver ended; after a restart that is long before now.
+            struct stat info {};
+            const auto endedAt =
+                ::stat(RunLauncher::exitStatusPath(record.runDir).c_str(), &info) == 0
+                    ? std::chrono::system_clock::time_point(std::chrono::seconds(info.st_mtim.tv_sec) +
+                                                            std::chrono::nanoseconds(info.st_mtim.tv_nsec))
+                    : std::chrono::system_clock::now();
+            m_killAt.erase(id);
+            m_goneSince.erase(id);
+            finish(std::move(record), *status, endedAt);
+            continue;
+        }
+        if (!status && !groupAlive &&
+            !RunLauncher::isAlive(static_cast<pid_t>(record.driverPid), record.driverStartTicks)) {
+            const auto since = m_goneSince.try_emplace(id, now).first->second;
+            if (now - since >= kGoneGrace) {
+                m_goneSince.erase(id);
+                m_killAt.erase(id);
+                endRun(record, record.cancelRequested ? JobRunStatus::Canceled : JobRunStatus::Failed,
+                       record.cancelRequested
+                           ? "Canceled by " + record.canceledBy
+                           : "The driver (pid " + std::to_string(record.driverPid) +
+                                 ") ended without recording an exit status; it was stopped outside the "
+                                 "service's control");
+            }
+            continue;
+        }
+        if (record.cancelRequested) {
+            const auto kill = m_killAt.find(id);
+            if (kill == m_killAt.end()) { // cancel asked before a restart: ask again
+                RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), SIGTERM);
+                m_killAt[id] = now + m_cancelGrace;
+            } else if (now >= kill->second) {
+                RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), SIGKILL);
+                kill->second = now + std::chrono::seconds(1);
+            }
+        }
+    }
+}
+
+void RunManager::schedule() {
+    auto queued = m_runs.withStatus(JobRunStatus::Queued);
+    std::erase_if(queued,
+                  [this](RunRecord& record) { return !record.runDir.empty() && takeOverLaunch(record); });
+    if (queued.empty())
+        return;
+    const auto running = m_runs.withStatus(JobRunStatus::Running);
+    const auto plan =
+        RunScheduler::plan(queued, running, [this](const std::string& project, const std::string& name) {
+            const auto cluster = m_stores.clusters().findCluster(project, name);
+            return cluster ? std::optional<int>(cluster->maxOcu) : std::nullopt;
+        });
+    std::map<std::string, const RunRecord*> byId;
+    for (const auto& r : queued)
+        byId[r.run.jobRunId] = &r;
+    for (const auto& [id, message] : plan.failing) {
+        RunRecord record = *byId[id];
+        endRun(record, JobRunStatus::Failed, message);
+    }
+    for (const auto& [id, reason] : plan.waiting) {
+        RunRecord record = *byId[id];
+        if (record.run.queueReason != reason) {
+            record.run.queueReason = reason;
+            m_runs.update(record);
+        }
+    }
+    for (const auto& id : plan.start)
+        launch(*byId[id]);
+}
+
+void RunManager::launch(RunRecord record) {
+    const auto job = m_stores.jobs().findJob(record.projectUid, record.run.jobName);
+    if (!job || job->jobId != record.run.jobId) {
+        endRun(record, JobRunStatus::Failed, "Job " + record.run.jobName + " no longer exists");
+        return;
+    }
+    const auto classified = classifyParameters(job->parameters);
+    if (classified.applicationPath < 0) {
+        endRun(record, JobRunStatus::Failed, "Job " + job->name + " has no application path");
+        return;
+    }
+    const std::string& applicationPath =
+        job->parameters[static_cast<std::size_t>(classified.applicationPath)];
+    const auto resolved = m_resolver.resolve(applicationPath);
+    if (!resolved.error.empty()) {
+        endRun(record, JobRunStatus::Failed, resolved.error);
+        return;
+    }
+    const auto cluster = m_stores.clusters().findCluster(record.projectUid, record.cluster);
+
+    DriverCommandInput input;
+    input.type = job->type;
+    input.jobConfiguration.assign(job->parameters.begin(),
+                                  job->parameters.begin() + classified.applicationPath);
+    input.applicationFile = resolved.localPath;
+    input.arguments = record.run.arguments;
+    input.runId = record.run.jobRunId;
+    const auto effective =
+        EffectiveConfig::resolve(cluster ? cluster->with : ConfigPairs{}, job->parameters,
+                                 m_stores.projects().projectSettings(record.projectUid), record.run.jobRunId);
+    for (const auto& [key, resolvedValue] : effective.spark)
+        if (resolvedValue.source == Provenance::PlatformDefault ||
+            resolvedValue.source == Provenance::Cluster)
+            input.defaultSparkConfigs[key] = resolvedValue.value;
+    input.managedSparkConfigs = EffectiveConfig::platformManagedSparkConfigs(record.run.jobRunId);
+    // Recorded before the driver exists, so that a restart finds the driver through its directory.
+    record.runDir = (std::filesystem::path(m_dataDir) / "runs" / record.run.jobRunId).string();
+    record.logPath = record.runDir + "/driver.log";
+    m_runs.update(record);
+
+    LaunchSpec spec;
+    spec.runId = record.run.jobRunId;
+    spec.runDir = record.runDir;
+    spec.logPath = record.logPath;
+    spec.argv = m_useSparkSubmit ? SparkSubmitCommand::sparkSubmit(m_sparkSubmit, input)
+                                 : SparkSubmitCommand::local(input);
+    spec.exitNotifyPath = m_wakeup.fifoPath();
+    spec.extraEnv = {{"ONEHOUSE_JOB_RUN_ID", record.run.jobRunId}, {"HUDI_CONF_DIR", record.runDir}};
+    if (!m_useSparkSubmit)
+        for (auto& variable : SparkSubmitCommand::localEnvironment(input))
+            spec.extraEnv.push_back(std::move(variable));
+    spec.hudiDefaults = effective.hudiDefaultsConf();
+    spec.maxLogBytes = m_maxLogBytes;
+    const auto launched = RunLauncher::launch(spec);
+    if (!launched.error.empty()) {
+        endRun(record, JobRunStatus::Failed, "Cannot start the driver: " + launched.error);
+        return;
+    }
+    record.run.status = JobRunStatus::Running;
+    record.run.queueReason.reset();
+    record.run.startedAt = timestampNow();
+    record.driverPid = launched.driverPid;
+    record.driverStartTicks = launched.driverStartTicks;
+    save(record);
+    spdlog::info("job run {} of job {} started (driver pid {})", record.run.jobRunId, record.run.jobName,
+                 launched.driverPid);
+}
+
+void RunManager::finish(RunRecord record, const ExitStatus& status,
+                        std::chrono::system_clock::time_point endedAt) {
+    std::optional<std::string> message;
+    JobRunStatus final = JobRunStatus::Failed;
+    switch (status.kind) {
+    case ExitStatus::Kind::Exited:
+        record.run.exitCode = status.code;
+        if (status.code == 0)
+            final = JobRunStatus::Completed;
+        else
+            message = "The driver exited with code " + std::to_string(status.code);
+        break;
+    case ExitStatus::Kind::Signaled:
+        record.run.exitCode = 128 + status.code; // the shell's convention
+        message = "The driver was stopped by signal " + signalName(status.code);
+        break;
+    case ExitStatus::Kind::SpawnFailed:
+        message = std::string("Cannot execute the driver: ") + std::strerror(status.code);
+        break;
+    }
+    if (record.cancelRequested) {
+        final = JobRunStatus::Canceled;
+        message = "Canceled by " + record.canceledBy;
+    }
+    record.run.endedAt = std::chrono::time_point_cast<std::chrono::milliseconds>(endedAt);
+    endRun(record, final, message);
+}
+
+void RunManager::endRun(RunRecord& record, JobRunStatus status, std::optional<std::string> message) {
+    record.run.status = status;
+    record.run.queueReason.reset();
+    record.run.message = std::move(message);
+    if (!record.run.endedAt)
+        record.run.endedAt = timestampNow();
+    save(record);
+    spdlog::info("job run {} of job {} ended {}", record.run.jobRunId, record.run.jobName,
+                 jobRunStatusName(status));
+}
+
+void RunManager::applyRetention() {
+    const auto cutoff = std::chrono::system_clock::now() - std::chrono::hours(24) * m_retentionDays;
+    for (const auto& record : m_runs.endedBefore(formatTimestamp(cutoff))) {
+        if (!record.runDir.empty()) {
+            std::error_code ec;
+            std::filesystem::remove_all(record.runDir, ec);
+        }
+        m_runs.remove(record.run.jobRunId);
+    }
+    // Directories whose row went with a deleted Job.
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(fs::path(m_dataDir) / "runs", ec)) {
+        std::error_code statError;
+        const auto written = fs::last_write_time(entry.path(), statError);
+        if (statError ||
+            written > fs::file_time_type::clock::now() - std::chrono::hours(24) * m_retentionDays)
+            continue;
+        if (!m_runs.exists(entry.path().filename().string()))
+            fs::remove_all(entry.path(), statError);
+    }
+}
+
+// The new state and its event in one commit (one fsync, and a reader never sees one without the
+// other), then the event waiters are woken.
+void RunManager::save(const RunRecord& record) {
+    m_stores.unitOfWork().run([&] {
+        m_runs.update(record);
+        m_stores.events().appendEvent(record.projectUid, statusEvent(record));
+    });
+    m_events.wake(record.projectUid);
+}
+
+ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatement& statement) {
+    const std::string& project = context.principal.projectUid;
+    const std::optional<std::string>& key = context.idempotencyKey;
+    if (key)
+        if (auto problem = idempotencyKeyHeaderProblem(*key))
+            return ApiStatus::failed(*problem);
+    bool created = false;
+    std::optional<ServiceMetrics::AdmissionRefusal> refusal;
+    ApiStatus status;
+    try {
+        status = m_stores.unitOfWork().run([&]() -> ApiStatus {
+            const auto job = m_stores.jobs().findJob(project, statement.name);
+            if (!job)
+                return ApiStatus::failed(jobNotFoundMessage(statement.name));
+            if (job->maxConcurrentRuns > 1 && !key) {
+                refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyRequired;
+                return ApiStatus::failed(idempotencyKeyRequiredMessage(job->name, job->maxConcurrentRuns));
+            }
+            if (key) {
+                if (const auto existing = m_runs.findActiveByKey(project, job->jobId, *key)) {
+                    if (existing->run.argumentOverrides != statement.arguments) {
+                        refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyConflict;
+                        return ApiStatus::failed("Idempotency key " + *key +
+                                                 " was already used with different arguments.");
+                    }
+                    return ApiStatus::success(
+                        {{"runJobApiResponse", {{"jobRunId", existing->run.jobRunId}}}});
+                }
+            }
+            const RunLimit limit =
+                effectiveRunLimit(job->maxConcurrentRuns, m_stores.projects().projectSettings(project));
+            const int active = m_runs.countActive(project, job->jobId);
+            if (active >= limit.value) {
+                refusal = ServiceMetrics::AdmissionRefusal::MaxConcurrentRuns;
+                return ApiStatus::failed(runLimitReachedMessage(job->jobId, active, limit));
+            }
+            const auto classified = classifyParameters(job->parameters);
+            auto overridden =
+                applyArgumentOverrides(classified.applicationArguments, statement.arguments, job->name);
+            if (overridden.error)
+                return ApiStatus::failed(*overridden.error);
+
+            RunRecord record;
+            record.projectUid = project;
+            record.cluster = job->cluster;
+            record.run.jobRunId = RandomIds::randomUuid();
+            record.run.jobName = job->name;
+            record.run.jobId = job->jobId;
+            record.run.status = JobRunStatus::Queued;
+            record.run.queueReason = "Waiting for the scheduler";
+            record.run.idempotencyKey = key;
+            record.run.argumentOverrides = statement.arguments;
+            record.run.arguments = std::move(overridden.effective);
+            record.run.queuedAt = timestampNow();
+            m_runs.insert(record);
+            m_stores.events().appendEvent(project, statusEvent(record));
+            created = true;
+            return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", record.run.jobRunId}}}});
+        });
+    } catch (const std::exception& e) {
+        return StatementExecutor::failedInternally(context, "RUN JOB (starting the run)", e);
+    }
+    if (created) {
+        m_events.wake(project);
+        m_wakeup.poke();
+    }
+    if (ServiceMetrics* metrics = m_metrics.load(); refusal && metrics)
+        metrics->countAdmissionRefusal(*refusal);
+    return status;
+}
+
+std::optional<RunRecord> RunManager::findRun(const std::string& projectUid, const std::string& jobName,
+                                             const std::string& runId) {
+    auto record = m_runs.find(projectUid, runId);
+    if (!record || record->run.jobName != jobName)
+        return std::nullopt;
+    return record;
+}
+
+ApiStatus RunManager::describeJobRun(const RequestContext& context,
+                                     const DescribeJobRunStatement& statement) {
+    try {
+        const auto record = findRun(context.principal.projectUid, statement.jobName, statement.runId);
+        if (!record)
+            return ApiStatus::failed(jobRunNotFoundMessage(statement.runId, statement.jobName));
+        return ApiStatus::success({{"describeJobRunApiResponse", {{"sparkJobRun", runJson(record->run)}}}});
+    } catch (const std::exception& e) {
+        return StatementExecutor::failedInternally(context, "DESCRIBE JOB_RUN", e);
+    }
+}
+
+ApiStatus RunManager::cancelJobRun(const RequestContext& context, const CancelJobRunStatement& statement) {
+    try {
+        std::lock_guard lock(m_mutex);
+        auto record = findRun(context.principal.projectUid, statement.jobName, statement.runId);
+        if (!record)
+            return ApiStatus::failed(jobRunNotFoundMessage(statement.runId, statement.jobName));
+        const nlohmann::json answer = {{"cancelJobRunApiResponse", {{"jobRunId", record->run.jobRunId}}}};
+        switch (record->run.status) {
+        case JobRunStatus::Completed:
+        case JobRunStatus::Failed:
+        case JobRunStatus::Canceled:
+            return ApiStatus::failed("Job run " + statement.runId + " is already " +
+                                     statusWord(record->run.status));
+        case JobRunStatus::Queued:
+            record->cancelRequested = true;
+            record->canceledBy = who(context);
+            endRun(*record, JobRunStatus::Canceled, "Canceled by " + record->canceledBy);
+            return ApiStatus::success(answer);
+        case JobRunStatus::Running:
+            if (!record->cancelRequested) {
+                record->cancelRequested = true;
+                record->canceledBy = who(context);
+                m_runs.update(*record);
+                RunLauncher::signalGroup(static_cast<pid_t>(record->driverPid), SIGTERM);
+                m_killAt[record->run.jobRunId] = Clock::now() + m_cancelGrace;
+            }
+            m_wakeup.poke();
+            return ApiStatus::success(answer);
+        }
+        return ApiStatus::success(answer);
+    } catch (const std::exception& e) {
+        return StatementExecutor::failedInternally(context, "CANCEL JOB_RUN", e);
+    }
+}
+
+ApiStatus RunManager::showJobRuns(const RequestContext& context, const ShowJobRunsStatement& statement) {
+    if (statement.limit && *statement.limit < 1)
+        return ApiStatus::failed("LIMIT must be at least 1");
+    try {
+        if (statement.jobName && !m_stores.jobs().findJob(context.principal.projectUid, *statement.jobName))
+            return ApiStatus::failed(jobNotFoundMessage(*statement.jobName));
+        nlohmann::json runs = nlohmann::json::array();
+        for (const auto& record : m_runs.list(context.principal.projectUid, statement.jobName,
+                                              statement.activeOnly, statement.limit))
+            runs.push_back(runJson(record.run));
+        return ApiStatus::success({{"showJobRunsApiResponse", {{"sparkJobRuns", runs}}}});
+    } catch (const std::exception& e) {
+        return StatementExecutor::failedInternally(context, "SHOW JOB_RUNS", e);
+    }
+}
+
+} // namespace jobdeck

@@ -1,0 +1,98 @@
+#pragma once
+
+#include "service/ServiceApp.h"
+#include "service/runs/ApplicationPathResolver.h"
+#include "service/runs/RunStatementHandler.h"
+#include "service/runs/RunWakeup.h"
+#include "service/stores/RunStore.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace jobdeck {
+
+class EventBus;
+class EventRoutes;
+class HttpServer;
+class LogRoutes;
+class ServiceMetrics;
+class Stores;
+struct ExitStatus;
+
+// Runs of Jobs (CONTRACT §4): admission (concurrency limit, idempotency keys, argument overrides)
+// in one transaction; a scheduler thread that starts queued runs when their cluster has a free driver
+// slot, watches drivers' exit-status files (woken by their monitors, polled as a fallback), finishes
+// cancels (TERM, then KILL after the grace period) and removes finished runs after the retention
+// period. Drivers survive the service; on start() the manager re-attaches to them from the runs
+// table and the per-run directories, and never starts a run twice (RunLauncher::launchState).
+class RunManager final : public RunStatementHandler {
+public:
+    RunManager(Stores& stores, EventBus& events, const ServeOptions& options);
+    ~RunManager() override;
+    RunManager(const RunManager&) = delete;
+    RunManager& operator=(const RunManager&) = delete;
+
+    void start();
+    void stop(); // stops watching; drivers keep running and are re-attached by the next start()
+    void registerRoutes(HttpServer& server);
+    // Counts RUN JOB's admission refusals there; null (the default): not counted.
+    void setMetrics(ServiceMetrics* metrics) { m_metrics.store(metrics); }
+    // Every project's runs: status (wire name) -> how many.
+    std::map<std::string, std::int64_t> countRunsByStatus() { return m_runs.countByStatus(); }
+
+    ApiStatus runJob(const RequestContext& context, const RunJobStatement& statement) override;
+    ApiStatus describeJobRun(const RequestContext& context,
+                             const DescribeJobRunStatement& statement) override;
+    ApiStatus cancelJobRun(const RequestContext& context, const CancelJobRunStatement& statement) override;
+    ApiStatus showJobRuns(const RequestContext& context, const ShowJobRunsStatement& statement) override;
+
+    // For the log route: the run if it belongs to the project and the job.
+    std::optional<RunRecord> findRun(const std::string& projectUid, const std::string& jobName,
+                                     const std::string& runId);
+
+private:
+    using Clock = std::chrono::steady_clock;
+
+    void loop();
+    void tick();
+    bool takeOverLaunch(RunRecord& record);
+    void watchRunning();
+    void schedule();
+    void launch(RunRecord record);
+    void finish(RunRecord record, const ExitStatus& status, std::chrono::system_clock::time_point endedAt);
+    void endRun(RunRecord& record, JobRunStatus status, std::optional<std::string> message);
+    void applyRetention();
+    void save(const RunRecord& record);
+
+    Stores& m_stores;
+    EventBus& m_events;
+    RunStore& m_runs;
+    std::atomic<ServiceMetrics*> m_metrics{nullptr};
+    ApplicationPathResolver m_resolver;
+    std::string m_dataDir;
+    bool m_useSparkSubmit = false;
+    std::string m_sparkSubmit;
+    std::chrono::seconds m_cancelGrace;
+    int m_retentionDays;
+    std::uint64_t m_maxLogBytes;
+
+    std::mutex m_mutex; // state transitions: the scheduler thread vs. CANCEL (taken before the database's)
+    RunWakeup m_wakeup;
+    bool m_stopping = false;
+    std::thread m_thread;
+    std::map<std::string, Clock::time_point> m_killAt;    // run id -> when a canceled driver gets KILL
+    std::map<std::string, Clock::time_point> m_goneSince; // run id -> when its driver was first seen gone
+    Clock::time_point m_nextRetention{};
+
+    std::unique_ptr<EventRoutes> m_eventRoutes;
+    std::unique_ptr<LogRoutes> m_logRoutes;
+};
+
+} // namespace jobdeck

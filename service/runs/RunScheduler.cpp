@@ -1,0 +1,43 @@
+#include "service/runs/RunScheduler.h"
+
+#include "core/statements/NotFoundMessages.h"
+
+#include <map>
+
+namespace jobdeck {
+
+std::string RunScheduler::waitingReason(const std::string& cluster, int inUse, int capacity) {
+    return "Waiting for a driver slot on cluster " + cluster + " (" + std::to_string(inUse) + " of " +
+           std::to_string(capacity) + " in use)";
+}
+
+RunScheduler::Plan RunScheduler::plan(
+    const std::vector<RunRecord>& queued, const std::vector<RunRecord>& running,
+    const std::function<std::optional<int>(const std::string&, const std::string&)>& capacity) {
+    using Key = std::pair<std::string, std::string>; // project, cluster
+    std::map<Key, int> inUse;
+    for (const auto& r : running)
+        ++inUse[{r.projectUid, r.cluster}];
+    std::map<Key, std::optional<int>> capacities;
+    Plan plan;
+    for (const auto& r : queued) {
+        const Key key{r.projectUid, r.cluster};
+        auto known = capacities.find(key);
+        if (known == capacities.end())
+            known = capacities.emplace(key, capacity(r.projectUid, r.cluster)).first;
+        if (!known->second) {
+            plan.failing.emplace_back(r.run.jobRunId, clusterNotFoundMessage(r.cluster));
+            continue;
+        }
+        int& used = inUse[key];
+        if (used < *known->second) {
+            ++used;
+            plan.start.push_back(r.run.jobRunId);
+        } else {
+            plan.waiting.emplace_back(r.run.jobRunId, waitingReason(r.cluster, used, *known->second));
+        }
+    }
+    return plan;
+}
+
+} // namespace jobdeck

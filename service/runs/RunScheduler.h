@@ -1,0 +1,30 @@
+#pragma once
+
+#include "service/stores/RunStore.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jobdeck {
+
+// Which queued runs may start now: each cluster (per project) runs at most MAX_OCU drivers, across
+// all jobs on it, and its queue is served first come, first served. Pure policy, no side effects.
+class RunScheduler final {
+public:
+    struct Plan {
+        std::vector<std::string> start;                           // run ids, oldest first
+        std::vector<std::pair<std::string, std::string>> waiting; // run id -> queue reason
+        std::vector<std::pair<std::string, std::string>> failing; // run id -> why it can never start
+    };
+
+    // `capacity(projectUid, cluster)` is the cluster's MAX_OCU, nullopt when the cluster is gone.
+    static Plan
+    plan(const std::vector<RunRecord>& queued, const std::vector<RunRecord>& running,
+         const std::function<std::optional<int>(const std::string&, const std::string&)>& capacity);
+
+    static std::string waitingReason(const std::string& cluster, int inUse, int capacity);
+};
+
+} // namespace jobdeck

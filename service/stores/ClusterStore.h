@@ -1,0 +1,22 @@
+#pragma once
+
+#include "core/wire/Cluster.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jobdeck {
+
+// Clusters by project.
+class ClusterStore {
+public:
+    virtual ~ClusterStore() = default;
+    virtual std::optional<Cluster> findCluster(const std::string& projectUid, const std::string& name) = 0;
+    virtual std::vector<Cluster> listClusters(const std::string& projectUid) = 0; // by name
+    virtual void insertCluster(const std::string& projectUid, const Cluster& cluster) = 0;
+    virtual void updateCluster(const std::string& projectUid, const Cluster& cluster) = 0; // by clusterId
+    virtual void deleteCluster(const std::string& projectUid, const std::string& clusterId) = 0;
+};
+
+} // namespace jobdeck

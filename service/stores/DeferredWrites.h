@@ -1,0 +1,85 @@
+#pragma once
+
+#include "core/wire/AuditEntry.h"
+#include "service/statements/StatusJson.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace jobdeck {
+
+class SqliteDatabase;
+
+// Writes that need not be on disk before the request that made them is answered (audit entries and
+// statuses of read statements): queued in memory as rows and committed together by a background
+// thread, in one transaction (one fsync) every `interval` or as soon as `batch` are waiting. flush()
+// commits what is queued now; a durable write that calls it inside its own transaction commits the
+// queue with it, so queued audit entries always reach the database in the order they were made,
+// before later durable ones (and when that transaction rolls back, the rows go back to the head of the
+// queue rather than with it). The destructor flushes. A group whose rows fail to write is logged and
+// dropped. A row can carry a `committed` callback: it is called once, with true after the row's group
+// committed or false when the group failed, and a queued callback starts the group at once (its
+// caller waits for it, so gathering more rows would only add latency).
+class DeferredWrites final {
+public:
+    // A request's status row; without a status, the PENDING row of an acknowledged request (written
+    // only when there is none).
+    struct StatusRow {
+        std::string projectUid;
+        std::string requestId;
+        std::optional<StatusJson> status;
+        std::function<void(bool committed)> committed; // may be empty
+    };
+    // What one group commits: the audit entries in the order they were made, and the status rows
+    // (whose order does not matter: a PENDING row never replaces a status).
+    struct Batch {
+        std::vector<AuditEntry> audit;
+        std::vector<StatusRow> statuses;
+        bool empty() const { return audit.empty() && statuses.empty(); }
+        std::size_t size() const { return audit.size() + statuses.size(); }
+    };
+    // Writes a batch; it runs inside a transaction of the database.
+    using Writer = std::function<void(const Batch&)>;
+
+    DeferredWrites(SqliteDatabase& db, Writer writer, std::chrono::milliseconds interval, std::size_t batch);
+    ~DeferredWrites();
+    DeferredWrites(const DeferredWrites&) = delete;
+    DeferredWrites& operator=(const DeferredWrites&) = delete;
+
+    void addAudit(AuditEntry entry);
+    void addStatus(StatusRow row);
+    // Writes every queued row in one transaction (joining the caller's, if it is inside one). When it
+    // returns, every row queued before the call is written, also one the background thread was writing.
+    void flush();
+    // Nothing queued, and no group being written.
+    bool empty() const;
+
+private:
+    void run();
+    // Under m_mutex, after a row was queued.
+    bool queuedOne();
+    // Takes the callbacks out of `rows` and calls them with `committed`.
+    static void notify(Batch& rows, bool committed);
+
+    SqliteDatabase& m_db;
+    const Writer m_writer;
+    const std::chrono::milliseconds m_interval;
+    const std::size_t m_batch;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wake;
+    Batch m_queue;
+    Batch m_writing;         // the group being written, inside flush()'s transaction only
+    bool m_inFlight = false; // a group was taken from the queue and is not committed (or put back) yet
+    bool m_stopping = false;
+    bool m_callbackQueued = false; // a queued row has a `committed` callback: write the group now
+    std::thread m_thread;
+};
+
+} // namespace jobdeck

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "core/wire/ProjectEvent.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace jobdeck {
+
+// Each project's change events, numbered by one sequence over all projects (see EventBus).
+class EventStore {
+public:
+    virtual ~EventStore() = default;
+    // Stores the event with the next seq (joining the caller's UnitOfWork, if any) and returns it.
+    virtual std::int64_t appendEvent(const std::string& projectUid, const ProjectEvent& event) = 0;
+    // Events with seq > after, oldest first, at most `limit`.
+    virtual std::vector<ProjectEvent> eventsAfter(const std::string& projectUid, std::int64_t after,
+                                                  int limit) = 0;
+    // The highest seq of the project's events (0 when none), and the highest ever handed out.
+    virtual std::int64_t latestEventSeq(const std::string& projectUid) = 0;
+    virtual std::int64_t latestEventSeqOverall() = 0;
+    // Drops the project's oldest events so that at most `keep` remain; the dropped range is
+    // remembered so a client asking from inside it is told to reload.
+    virtual void pruneEvents(const std::string& projectUid, int keep) = 0;
+    // The highest seq that was dropped for the project (0 when none).
+    virtual std::int64_t prunedEventSeq(const std::string& projectUid) = 0;
+};
+
+} // namespace jobdeck

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "core/wire/SparkJob.h"
+#include "core/wire/SparkJobSummary.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace jobdeck {
+
+// Spark jobs by project: the stored fields (jobId, name, type, cluster, parameters, maxConcurrentRuns,
+// times), with activeRuns counted from the project's runs.
+class JobStore {
+public:
+    virtual ~JobStore() = default;
+    virtual std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name) = 0;
+    // Every job of the project by name, one at a time (100,000 jobs are not held at once).
+    virtual void forEachJob(const std::string& projectUid, const std::function<void(SparkJob&&)>& each) = 0;
+    // Every job's summary (SHOW JOBS SUMMARY) by name, one at a time, the first `limit` (-1: all);
+    // parameters are not read.
+    virtual void forEachJobSummary(const std::string& projectUid, std::int64_t limit,
+                                   const std::function<void(SparkJobSummary&&)>& each) = 0;
+    // How many jobs the project has, and the length of all their stored parameters (JSON text).
+    virtual std::pair<std::int64_t, std::int64_t> jobsSize(const std::string& projectUid) = 0;
+    virtual void insertJob(const std::string& projectUid, const SparkJob& job) = 0;
+    virtual void updateJob(const std::string& projectUid, const SparkJob& job) = 0; // by jobId
+    virtual void deleteJob(const std::string& projectUid, const std::string& jobId) = 0;
+    // Runs of the job in QUEUED or RUNNING.
+    virtual int activeRunCount(const std::string& projectUid, const std::string& jobId) = 0;
+    // Names of the jobs that use the cluster, sorted.
+    virtual std::vector<std::string> jobNamesOnCluster(const std::string& projectUid,
+                                                       const std::string& cluster) = 0;
+};
+
+} // namespace jobdeck

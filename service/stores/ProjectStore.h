@@ -1,0 +1,25 @@
+#pragma once
+
+#include "core/policy/ProjectSettings.h"
+#include "core/wire/Project.h"
+
+#include <optional>
+#include <string>
+
+namespace jobdeck {
+
+// Projects and their settings (with the Hudi config allow-list).
+class ProjectStore {
+public:
+    virtual ~ProjectStore() = default;
+    // The project and its settings, without recentAudit.
+    virtual std::optional<Project> findProject(const std::string& projectUid) = 0;
+    virtual std::optional<std::string> findProjectUidByName(const std::string& projectName) = 0;
+    // Creates a project with default settings and returns its uid.
+    virtual std::string createProject(const std::string& projectName) = 0;
+    // The defaults for an unknown project.
+    virtual ProjectSettings projectSettings(const std::string& projectUid) = 0;
+    virtual void saveProjectSettings(const std::string& projectUid, const ProjectSettings& settings) = 0;
+};
+
+} // namespace jobdeck

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "core/wire/SparkJobRun.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jobdeck {
+
+// One row of the runs table: the wire fields plus what the launcher needs to find its driver again.
+struct RunRecord final {
+    SparkJobRun run;
+    std::string projectUid;
+    std::string cluster;
+    std::int64_t driverPid = 0;
+    std::uint64_t driverStartTicks = 0;
+    std::string runDir;
+    std::string logPath;
+    bool cancelRequested = false;
+    std::string canceledBy; // who asked, for the CANCELED message (kept in launch_spec)
+};
+
+// The runs: one row per run with what the launcher needs to find its driver again, scoped by project
+// where a method takes the project's uid. Every call joins the caller's UnitOfWork, if any.
+class RunStore {
+public:
+    virtual ~RunStore() = default;
+
+    virtual void insert(const RunRecord& record) = 0;
+    // Writes every mutable column of the run (status, times, launcher bookkeeping, ...).
+    virtual void update(const RunRecord& record) = 0;
+    virtual void remove(const std::string& runId) = 0;
+    // Whether any project has a run with this id.
+    virtual bool exists(const std::string& runId) = 0;
+
+    virtual std::optional<RunRecord> find(const std::string& projectUid, const std::string& runId) = 0;
+    // Newest first.
+    virtual std::vector<RunRecord> list(const std::string& projectUid,
+                                        const std::optional<std::string>& jobName, bool activeOnly,
+                                        std::optional<std::int64_t> limit) = 0;
+    virtual int countActive(const std::string& projectUid, const std::string& jobId) = 0;
+    // Every project's runs: status (wire name) -> how many.
+    virtual std::map<std::string, std::int64_t> countByStatus() = 0;
+    virtual std::optional<RunRecord> findActiveByKey(const std::string& projectUid, const std::string& jobId,
+                                                     const std::string& idempotencyKey) = 0;
+    // Every project's runs in that status, oldest first (FIFO).
+    virtual std::vector<RunRecord> withStatus(JobRunStatus status) = 0;
+    // Finished runs that ended before `cutoff` (ISO text).
+    virtual std::vector<RunRecord> endedBefore(const std::string& cutoff) = 0;
+};
+
+} // namespace jobdeck

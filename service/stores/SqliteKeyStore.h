@@ -1,0 +1,64 @@
+#pragma once
+
+#include "service/stores/ChangeStamp.h"
+#include "service/stores/KeyStore.h"
+#include "service/stores/ProjectStore.h"
+#include "service/stores/SqliteConnections.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace jobdeck {
+
+// The api_keys table (see SqliteSchema). Keys that verified once are cached (salt, hash, principal;
+// never the secret), so a known key costs one hash and no lookup of the key; the cache is dropped
+// whenever key_changes moves (a revocation, by any process), which is read again only when the change
+// stamp moved.
+class SqliteKeyStore final : public KeyStore {
+public:
+    SqliteKeyStore(SqliteConnections& connections, ChangeStamp& changeStamp, ProjectStore& projects)
+        : m_connections(connections)
+        , m_db(connections.writer())
+        , m_changeStamp(changeStamp)
+        , m_projects(projects) {}
+
+    std::optional<Principal> authenticate(std::string_view projectUid, std::string_view apiKey,
+                                          std::string_view apiSecret,
+                                          std::uint64_t* changeStampRead = nullptr) override;
+    CreatedKey createKey(const std::string& projectName, Role role) override;
+    bool revokeKey(const std::string& apiKey) override;
+    std::uint64_t secretComparisons() const override { return m_secretComparisons.load(); }
+    std::uint64_t keyLookups() const override { return m_keyLookups.load(); }
+
+private:
+    struct CachedKey {
+        std::string salt;
+        std::string secretHash;
+        Principal principal;
+    };
+    // The key's row: salt and hash (stand-ins when unknown), and whether it may authenticate.
+    struct KeyRow {
+        std::string salt;
+        std::string secretHash;
+        bool usable = false; // found, with a known role and a well-formed hash, and not revoked
+        Principal principal;
+    };
+    KeyRow lookUpKey(std::string_view projectUid, std::string_view apiKey);
+
+    SqliteConnections& m_connections;
+    SqliteDatabase& m_db;
+    ChangeStamp& m_changeStamp;
+    ProjectStore& m_projects;
+    std::atomic<std::uint64_t> m_secretComparisons{0};
+    std::atomic<std::uint64_t> m_keyLookups{0};
+
+    std::mutex m_keysMutex;
+    std::uint64_t m_keysStamp = 0; // the change stamp at which m_keysGeneration was read
+    std::int64_t m_keysGeneration = -1;
+    std::unordered_map<std::string, std::shared_ptr<const CachedKey>>
+        m_keys; // by project uid + '\n' + api key
+};
+
+} // namespace jobdeck

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "service/stores/RunStore.h"
+#include "service/stores/SqliteDatabase.h"
+
+namespace jobdeck {
+
+// The runs table (see SqliteSchema), on the writer connection, so every call joins a surrounding
+// transaction on the same thread.
+class SqliteRunStore final : public RunStore {
+public:
+    explicit SqliteRunStore(SqliteDatabase& db)
+        : m_db(db) {}
+
+    void insert(const RunRecord& record) override;
+    void update(const RunRecord& record) override;
+    void remove(const std::string& runId) override;
+    bool exists(const std::string& runId) override;
+    std::optional<RunRecord> find(const std::string& projectUid, const std::string& runId) override;
+    std::vector<RunRecord> list(const std::string& projectUid, const std::optional<std::string>& jobName,
+                                bool activeOnly, std::optional<std::int64_t> limit) override;
+    int countActive(const std::string& projectUid, const std::string& jobId) override;
+    std::map<std::string, std::int64_t> countByStatus() override;
+    std::optional<RunRecord> findActiveByKey(const std::string& projectUid, const std::string& jobId,
+                                             const std::string& idempotencyKey) override;
+    std::vector<RunRecord> withStatus(JobRunStatus status) override;
+    std::vector<RunRecord> endedBefore(const std::string& cutoff) override;
+
+private:
+    std::vector<RunRecord> select(const std::string& where, const std::vector<std::string>& args,
+                                  const std::string& tail = {});
+
+    SqliteDatabase& m_db;
+};
+
+} // namespace jobdeck

@@ -1,0 +1,72 @@
+#include "service/stores/SqliteStores.h"
+
+#include "service/stores/SqliteSchema.h"
+
+#include <chrono>
+#include <cstring>
+
+namespace jobdeck {
+
+namespace {
+
+// Deferred writes are committed this often, or as soon as this many wait.
+constexpr std::chrono::milliseconds deferredInterval{50};
+constexpr std::size_t deferredBatch = 512;
+
+// The connections, with the schema migrated before any store reads.
+SqliteConnections& migrated(SqliteConnections& connections) {
+    SqliteSchema::migrate(connections.writer());
+    connections.rememberFileIdentity();
+    return connections;
+}
+
+} // namespace
+
+std::unique_ptr<SqliteStores> SqliteStores::open(const std::string& databaseUrl) {
+    std::string path = databaseUrl;
+    if (databaseUrl.starts_with("postgresql://") || databaseUrl.starts_with("postgres://"))
+        throw DatabaseError(
+            "PostgreSQL databases are not supported in this build; use --database sqlite:<path>");
+    if (databaseUrl.starts_with("sqlite:"))
+        path = databaseUrl.substr(std::strlen("sqlite:"));
+    else if (databaseUrl.find("://") != std::string::npos)
+        throw DatabaseError("Unsupported database URL (expected sqlite:<path> or a file path)");
+    if (path.empty())
+        throw DatabaseError("The database URL names no file (expected sqlite:<path>)");
+    return std::unique_ptr<SqliteStores>(new SqliteStores(path));
+}
+
+int SqliteStores::schemaVersion() {
+    return SqliteSchema::version();
+}
+
+SqliteStores::SqliteStores(const std::string& path)
+    : m_connections(path)
+    , m_changeStamp(path)
+    , m_projects(migrated(m_connections))
+    , m_keys(m_connections, m_changeStamp, m_projects)
+    , m_jobs(m_connections)
+    , m_clusters(m_connections)
+    , m_runs(m_connections.writer())
+    , m_writeKeys(m_connections)
+    , m_events(m_connections) {
+    m_deferred = std::make_unique<DeferredWrites>(
+        m_connections.writer(),
+        [this](const DeferredWrites::Batch& rows) {
+            m_audit->insertRows(rows.audit, SqliteAuditStore::RowErrors::Skip);
+            m_statuses->insertRows(rows.statuses, SqliteStatusStore::RowErrors::Skip);
+        },
+        deferredInterval, deferredBatch);
+    m_audit = std::make_unique<SqliteAuditStore>(m_connections, *m_deferred);
+    m_statuses = std::make_unique<SqliteStatusStore>(m_connections, *m_deferred);
+}
+
+SqliteStores::~SqliteStores() {
+    m_deferred.reset(); // commits what is queued while the stores and the writer are still there
+}
+
+void SqliteStores::flushDeferred() {
+    m_deferred->flush();
+}
+
+} // namespace jobdeck
