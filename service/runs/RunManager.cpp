@@ -1,5 +1,7 @@
 #include "service/runs/RunManager.h"
 
+#include "core/statements/ListLimit.h"
+
 #include "core/hudi/EffectiveConfig.h"
 #include "core/parameters/ArgumentOverrides.h"
 #include "core/parameters/ParameterClassifier.h"
@@ -509,8 +511,8 @@ ApiStatus RunManager::cancelJobRun(const RequestContext& context, const CancelJo
 }
 
 ApiStatus RunManager::showJobRuns(const RequestContext& context, const ShowJobRunsStatement& statement) {
-    if (statement.limit && *statement.limit < 1)
-        return ApiStatus::failed("LIMIT must be at least 1");
+    if (auto problem = listLimitProblem(statement.limit))
+        return ApiStatus::failed(*problem);
     try {
         if (statement.jobName && !m_stores.jobs().findJob(context.principal.projectUid, *statement.jobName))
             return ApiStatus::failed(jobNotFoundMessage(*statement.jobName));

@@ -7,6 +7,7 @@
 #include "core/parameters/ParameterValidator.h"
 #include "core/parameters/SecretMasking.h"
 #include "core/policy/ConcurrentRuns.h"
+#include "core/statements/ListLimit.h"
 #include "core/statements/NotFoundMessages.h"
 #include "core/wire/ProjectEvent.h"
 #include "core/wire/SparkJob.h"
@@ -171,8 +172,8 @@ ApiStatus StatementExecutor::describeJob(const RequestContext& context,
 StatusJson StatementExecutor::showJobs(const RequestContext& context, const ShowJobsStatement& statement) {
     const std::string& project = context.principal.projectUid;
     if (statement.summary) {
-        if (statement.limit && *statement.limit < 1)
-            return StatusJson(ApiStatus::failed("LIMIT must be at least 1"));
+        if (auto problem = listLimitProblem(statement.limit))
+            return StatusJson(ApiStatus::failed(*problem));
         return showJobSummaries(project, statement.limit.value_or(-1));
     }
     const ProjectSettings settings = m_stores.projects().projectSettings(project);
