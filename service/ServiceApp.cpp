@@ -10,8 +10,9 @@
 #include "service/statements/RequestRegistry.h"
 #include "service/statements/StatementExecutor.h"
 #include "service/stores/DataDirLock.h"
+#include "service/stores/OpenStores.h"
 #include "service/stores/RetentionSweeper.h"
-#include "service/stores/SqliteStores.h"
+#include "service/stores/SqliteDatabase.h"
 #include "service/stores/WalIndexFaults.h"
 
 #include <boost/asio/io_context.hpp>
@@ -180,7 +181,7 @@ int ServiceApp::run() {
     struct TimerReset {
         ~TimerReset() { SqliteDatabase::setStatementTimer(nullptr); }
     } timerReset;
-    const auto stores = SqliteStores::open(databaseUrl);
+    const auto stores = openStores(databaseUrl);
 
     HttpServerOptions httpOptions;
     httpOptions.address = where.host;

@@ -1,5 +1,7 @@
 #include "service/stores/SqliteSchema.h"
 
+#include "service/stores/SchemaVersion.h"
+
 #include <iterator>
 #include <string>
 
@@ -178,10 +180,7 @@ void SqliteSchema::migrate(SqliteDatabase& db) {
             }
         }
         if (version > knownVersion)
-            throw DatabaseError("The database " + db.path() + " has schema version " +
-                                std::to_string(version) + ", newer than this jobdeckd understands (" +
-                                std::to_string(knownVersion) +
-                                "); use a newer jobdeckd. The database was not changed.");
+            throw newerSchemaRefusal(db.path(), version, knownVersion);
         if (version == knownVersion)
             return;
         if (version == 0)
