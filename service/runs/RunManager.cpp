@@ -120,11 +120,17 @@ void RunManager::registerRoutes(HttpServer& server) {
 
 void RunManager::loop() {
     std::unique_lock lock(m_mutex);
+    std::string failing; // the error of the last tick, logged once while it repeats (a database outage)
     while (!m_stopping) {
         try {
             tick();
+            if (!failing.empty())
+                spdlog::info("run scheduler: working again");
+            failing.clear();
         } catch (const std::exception& e) {
-            spdlog::error("run scheduler: {}", e.what());
+            if (failing != e.what())
+                spdlog::error("run scheduler: {}", e.what());
+            failing = e.what();
         }
         lock.unlock();
         m_wakeup.wait(kTick);
