@@ -15,6 +15,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 
@@ -176,6 +177,37 @@ private slots:
         QCOMPARE(databaseArgument(explicitDatabase.lastArguments()), own);
         QCOMPARE(explicitDatabase.databaseUri(), own);
         qunsetenv("JOBDECK_TEST_BACKEND");
+    }
+
+    // The same SQL, `?` placeholders and text values on both backends; a '?' in a literal stays.
+    void serviceDatabaseSpeaksBothBackends() {
+        qputenv("JOBDECK_TEST_BACKEND", "postgresql");
+        QString error;
+        const QString postgres = TestBackend::createPostgresDatabase(error);
+        qunsetenv("JOBDECK_TEST_BACKEND");
+        QVERIFY2(!postgres.isEmpty(), qPrintable(error));
+        QTemporaryDir dir;
+        for (const QString& uri :
+             {postgres, QStringLiteral("sqlite:") + dir.filePath(QStringLiteral("t.db"))}) {
+            if (uri.startsWith(QLatin1String("sqlite:")))
+                QFile(dir.filePath(QStringLiteral("t.db"))).open(QIODevice::WriteOnly);
+            ServiceDatabase db(uri);
+            QVERIFY2(db.isOpen(), qPrintable(db.lastError()));
+            QCOMPARE(db.execute("CREATE TABLE jobs (name TEXT PRIMARY KEY, runs INTEGER, note TEXT)"), 0);
+            QCOMPARE(db.execute("INSERT INTO jobs VALUES (?, ?, 'why?'), (?, ?, NULL)", {"a", "1", "b", "2"}),
+                     2);
+            QCOMPARE(db.execute("UPDATE jobs SET runs = ? WHERE name = ?", {"7", "b"}), 1);
+            const auto rows = db.rows("SELECT name, runs, note FROM jobs ORDER BY name");
+            QVERIFY2(rows, qPrintable(db.lastError()));
+            QCOMPARE(*rows, QList<QStringList>({{"a", "1", "why?"}, {"b", "7", QString()}}));
+            QVERIFY(db.value("SELECT note FROM jobs WHERE name = 'b'").isNull());
+            QCOMPARE(db.execute("SELECT nothing FROM nowhere"), -1);
+            QVERIFY(!db.lastError().isEmpty());
+            QVERIFY2(db.holdWriteLock(QStringLiteral("jobs")), qPrintable(db.lastError()));
+            QCOMPARE(db.execute("DELETE FROM jobs"), 2);
+            QVERIFY(db.release());
+            QCOMPARE(db.value("SELECT count(*) FROM jobs"), QString("2"));
+        }
     }
 
     void unknownBackendsFailLoudly() {
