@@ -167,6 +167,10 @@ bool PostgresCluster::startServer(const QString& bin, int timeoutMs) {
         if (!logText.contains(QLatin1String("could not bind")) || deadline.hasExpired())
             return fail(m_lastError + "\nserver log:\n" + logText.right(2000));
     }
+    return awaitReady(bin, deadline);
+}
+
+bool PostgresCluster::awaitReady(const QString& bin, const QDeadlineTimer& deadline) {
     while (!runTool(bin + "/pg_isready", {"-h", "127.0.0.1", "-p", QString::number(m_port)}, false, 5000)) {
         if (deadline.hasExpired())
             return fail("the server did not accept connections on 127.0.0.1:" + QString::number(m_port) +
@@ -174,6 +178,26 @@ bool PostgresCluster::startServer(const QString& bin, int timeoutMs) {
         QThread::msleep(100);
     }
     return true;
+}
+
+bool PostgresCluster::pause() {
+    if (!m_dir || !serverProcessId())
+        return fail(QStringLiteral("the cluster is not running"));
+    return runTool(m_bin + "/pg_ctl",
+                   {"stop", "-D", dataDirectory(), "-m", "fast", "-w", "-t", QString::number(kStopTimeoutSeconds)},
+                   true, (kStopTimeoutSeconds + 5) * 1000);
+}
+
+bool PostgresCluster::resume(int timeoutMs) {
+    if (!m_dir || m_port == 0)
+        return fail(QStringLiteral("the cluster is not started"));
+    const QDeadlineTimer deadline(timeoutMs);
+    const int seconds = std::max(1, remainingMs(deadline) / 1000);
+    if (!runTool(m_bin + "/pg_ctl",
+                 {"start", "-D", dataDirectory(), "-l", serverLog(), "-w", "-t", QString::number(seconds)}, true,
+                 remainingMs(deadline) + 5000))
+        return false;
+    return awaitReady(m_bin, deadline);
 }
 
 bool PostgresCluster::createDatabase(const QString& name, int timeoutMs) {

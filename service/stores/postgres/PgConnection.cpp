@@ -219,10 +219,11 @@ std::unique_ptr<PgConnection> PgConnection::open(const std::string& url) {
         throw DatabaseError(message, DatabaseError::Cause::Unavailable);
     }
     auto opened = std::unique_ptr<PgConnection>(new PgConnection(connection));
-    // Quiet notices (they would go to stderr), and the same text form of values everywhere.
+    // Quiet notices (they would go to stderr), and the same text form of values everywhere. A lock
+    // waited for longer than SQLite's busy timeout fails the statement rather than hanging the request.
     PQsetNoticeProcessor(
         connection, [](void*, const char*) {}, nullptr);
-    opened->executeScript("SET client_encoding = 'UTF8'; SET synchronous_commit = on");
+    opened->executeScript("SET client_encoding = 'UTF8'; SET synchronous_commit = on; SET lock_timeout = '10s'");
     return opened;
 }
 
