@@ -64,6 +64,8 @@ std::optional<DriverStatus> kubernetesStatus(const std::string& output) {
     std::smatch match;
     if (std::regex_search(output, match, phase))
         return DriverStatus{podPhaseKind(match[1]), match[1], ""};
+    if (output.find("Application not found.") != std::string::npos) // the driver pod does not exist
+        return DriverStatus{Kind::NotFound, "", ""};
     return std::nullopt;
 }
 
