@@ -153,6 +153,11 @@ void addRunOptions(CLI::App* command, ServeOptions& serve) {
     command->add_option("--retention-days", serve.retentionDays, "Days finished runs' logs are kept")
         ->check(CLI::Range(1, 36500))
         ->capture_default_str();
+    command
+        ->add_option_function<long long>(
+            "--cluster-status-seconds", secondsInto(serve.clusterStatusInterval),
+            "Seconds between `spark-submit --status` polls of a run in cluster deploy mode (default 5)")
+        ->check(CLI::Range(1, 3600));
 }
 
 // What drivers are started with and how much of their output is kept.
@@ -189,6 +194,15 @@ CLI::App* addServeCommand(CLI::App& app, ServeOptions& serve, std::string& confi
     command->add_option("--runner", serve.runner, "How runs are launched")
         ->check(CLI::IsMember({"local", "spark-submit"}))
         ->capture_default_str();
+    command
+        ->add_option("--deploy-mode", serve.deployMode,
+                     "client: drivers run on this host; cluster: each run is submitted to --master with "
+                     "spark-submit (needs --runner spark-submit)")
+        ->check(CLI::IsMember({"client", "cluster"}))
+        ->capture_default_str();
+    command->add_option(
+        "--master", serve.sparkMaster,
+        "Cluster manager URL for --deploy-mode cluster (spark://host:6066, k8s://https://host:port)");
     addTimeoutOptions(command, serve);
     addConnectionOptions(command, serve);
     addRunOptions(command, serve);

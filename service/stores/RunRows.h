@@ -18,7 +18,8 @@ namespace jobdeck::run_rows {
 inline constexpr const char* kColumns =
     "run_id, project_uid, job_id, job_name, cluster, status, queue_reason, idempotency_key, "
     "argument_overrides, arguments, queued_at, started_at, ended_at, exit_code, message, driver_pid, "
-    "driver_start_ticks, run_dir, log_path, cancel_requested, launch_spec";
+    "driver_start_ticks, run_dir, log_path, cancel_requested, launch_spec, deploy_mode, spark_master, "
+    "submission_id";
 
 inline std::string overridesJson(const SparkJobRun& run) {
     nlohmann::json pairs = nlohmann::json::array();
@@ -69,6 +70,9 @@ template <class Row> RunRecord readRow(const Row& q) {
         if (j.is_object() && j.contains("canceledBy") && j["canceledBy"].is_string())
             r.canceledBy = j["canceledBy"].get<std::string>();
     }
+    r.clusterMode = q.text(21) == "cluster";
+    r.sparkMaster = q.optionalText(22).value_or("");
+    r.run.submissionId = q.optionalText(23);
     return r;
 }
 
@@ -76,9 +80,17 @@ inline std::string launchSpecJson(const RunRecord& r) {
     return nlohmann::json{{"canceledBy", r.canceledBy}}.dump();
 }
 
+inline std::string deployModeText(const RunRecord& r) {
+    return r.clusterMode ? "cluster" : "client";
+}
+
+inline std::optional<std::string> optionalText(const std::string& text) {
+    return text.empty() ? std::nullopt : std::optional<std::string>(text);
+}
+
 template <class Db> void insert(Db& db, const RunRecord& r) {
     db.execute(std::string("INSERT INTO runs (") + kColumns +
-                   ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                   ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                r.run.jobRunId, r.projectUid, r.run.jobId, r.run.jobName, r.cluster,
                std::string(jobRunStatusName(r.run.status)), r.run.queueReason, r.run.idempotencyKey,
                overridesJson(r.run), nlohmann::json(r.run.arguments).dump(), formatTimestamp(r.run.queuedAt),
@@ -86,21 +98,23 @@ template <class Db> void insert(Db& db, const RunRecord& r) {
                r.run.exitCode ? std::optional<std::int64_t>(*r.run.exitCode) : std::nullopt, r.run.message,
                r.driverPid ? std::optional<std::int64_t>(r.driverPid) : std::nullopt,
                static_cast<std::int64_t>(r.driverStartTicks), r.runDir, r.logPath, r.cancelRequested,
-               launchSpecJson(r));
+               launchSpecJson(r), deployModeText(r), optionalText(r.sparkMaster), r.run.submissionId);
 }
 
 template <class Db> void update(Db& db, const RunRecord& r) {
     db.execute(
         "UPDATE runs SET status = ?, queue_reason = ?, arguments = ?, started_at = ?, ended_at = ?, "
         "exit_code = ?, message = ?, driver_pid = ?, driver_start_ticks = ?, run_dir = ?, log_path = ?, "
-        "cancel_requested = ?, launch_spec = ? WHERE run_id = ?",
+        "cancel_requested = ?, launch_spec = ?, deploy_mode = ?, spark_master = ?, submission_id = ? "
+        "WHERE run_id = ?",
         std::string(jobRunStatusName(r.run.status)), r.run.queueReason,
         nlohmann::json(r.run.arguments).dump(), formatOptional(r.run.startedAt),
         formatOptional(r.run.endedAt),
         r.run.exitCode ? std::optional<std::int64_t>(*r.run.exitCode) : std::nullopt, r.run.message,
         r.driverPid ? std::optional<std::int64_t>(r.driverPid) : std::nullopt,
         static_cast<std::int64_t>(r.driverStartTicks), r.runDir, r.logPath, r.cancelRequested,
-        launchSpecJson(r), r.run.jobRunId);
+        launchSpecJson(r), deployModeText(r), optionalText(r.sparkMaster), r.run.submissionId,
+        r.run.jobRunId);
 }
 
 template <class Db> bool exists(Db& db, const std::string& runId) {

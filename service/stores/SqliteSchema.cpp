@@ -155,6 +155,13 @@ CREATE TABLE write_keys (
 );
 CREATE INDEX write_keys_by_age ON write_keys(created_at);
 )sql",
+    // 4: runs submitted in cluster deploy mode: where to, and the cluster manager's submission id, so a
+    // restarted service keeps following them (RunManager, ClusterRunTracker).
+    R"sql(
+ALTER TABLE runs ADD COLUMN deploy_mode TEXT NOT NULL DEFAULT 'client' CHECK (deploy_mode IN ('client', 'cluster'));
+ALTER TABLE runs ADD COLUMN spark_master TEXT;
+ALTER TABLE runs ADD COLUMN submission_id TEXT;
+)sql",
 };
 
 constexpr int knownVersion = static_cast<int>(std::size(migrations));

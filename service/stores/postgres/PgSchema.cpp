@@ -169,6 +169,12 @@ BEGIN
     END LOOP;
 END $$;
 )sql",
+    // 2: runs submitted in cluster deploy mode (as SqliteSchema's version 4).
+    R"sql(
+ALTER TABLE runs ADD COLUMN deploy_mode TEXT NOT NULL DEFAULT 'client' CHECK (deploy_mode IN ('client', 'cluster'));
+ALTER TABLE runs ADD COLUMN spark_master TEXT;
+ALTER TABLE runs ADD COLUMN submission_id TEXT;
+)sql",
 };
 
 constexpr int knownVersion = static_cast<int>(std::size(migrations));
