@@ -12,7 +12,7 @@
 #include "service/stores/DataDirLock.h"
 #include "service/stores/OpenStores.h"
 #include "service/stores/RetentionSweeper.h"
-#include "service/stores/SqliteDatabase.h"
+#include "service/stores/StatementTimer.h"
 #include "service/stores/WalIndexFaults.h"
 
 #include <boost/asio/io_context.hpp>
@@ -199,9 +199,9 @@ int ServiceApp::run() {
     WalIndexFaults::install();
     // Before the stores and after them: their last group commit is still timed.
     ServiceMetrics metrics;
-    SqliteDatabase::setStatementTimer(&metrics);
+    StatementTimer::install(&metrics);
     struct TimerReset {
-        ~TimerReset() { SqliteDatabase::setStatementTimer(nullptr); }
+        ~TimerReset() { StatementTimer::install(nullptr); }
     } timerReset;
     const auto stores = openStores(databaseUrl);
 

@@ -2,7 +2,7 @@
 
 #include "core/statements/Statement.h"
 #include "core/wire/ApiStatus.h"
-#include "service/stores/SqliteDatabase.h"
+#include "service/stores/StatementTimer.h"
 
 #include <array>
 #include <atomic>
@@ -40,7 +40,7 @@ private:
 // Aggregate only: label values come from fixed sets (methods, route patterns, statement kinds,
 // outcomes, run states, status codes), never from a project, job, key or path, so the number of
 // series stays bounded whatever clients send. Thread-safe.
-class ServiceMetrics final : public SqliteDatabase::StatementTimer {
+class ServiceMetrics final : public StatementTimer {
 public:
     ServiceMetrics();
 

@@ -17,8 +17,6 @@ constexpr int busyTimeoutMs = 10000;
 // Distinct SQL texts kept prepared per connection; the service has a few dozen.
 constexpr std::size_t statementCacheLimit = 256;
 
-std::atomic<SqliteDatabase::StatementTimer*> s_statementTimer{nullptr};
-
 std::string errorText(sqlite3* db, std::string_view what) {
     std::string message(what);
     message += ": ";
@@ -51,15 +49,11 @@ SqliteDatabase::Query::Query(Query&& other) noexcept
     other.m_stmt = nullptr;
 }
 
-void SqliteDatabase::setStatementTimer(StatementTimer* timer) {
-    s_statementTimer.store(timer);
-}
-
 SqliteDatabase::Query::~Query() {
     if (!m_stmt)
         return;
     if (m_spent.count() > 0)
-        if (StatementTimer* timer = s_statementTimer.load(std::memory_order_relaxed)) {
+        if (StatementTimer* timer = StatementTimer::current()) {
             using Kind = StatementTimer::Kind;
             // BEGIN IMMEDIATE counts as readonly to SQLite, but it is what waits for the write lock.
             const Kind kind = m_sql == "COMMIT"                                              ? Kind::Commit
@@ -116,7 +110,7 @@ SqliteDatabase::Query& SqliteDatabase::Query::bindBlob(int index, const void* da
 
 bool SqliteDatabase::Query::step() {
     int rc = SQLITE_OK;
-    if (s_statementTimer.load(std::memory_order_relaxed)) {
+    if (StatementTimer::current()) {
         const auto started = std::chrono::steady_clock::now();
         rc = sqlite3_step(m_stmt);
         m_spent += std::chrono::steady_clock::now() - started;

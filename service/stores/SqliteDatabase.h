@@ -2,6 +2,7 @@
 
 #include "core/wire/Timestamp.h"
 #include "service/stores/DatabaseError.h"
+#include "service/stores/StatementTimer.h"
 
 #include <sqlite3.h>
 
@@ -88,19 +89,6 @@ public:
         sqlite3_stmt* m_stmt;
         std::chrono::nanoseconds m_spent{0}; // in sqlite3_step, while a StatementTimer is set
     };
-
-    // Told how long SQLite worked on each statement: its steps together (a COMMIT's include the fsync).
-    class StatementTimer {
-    public:
-        enum class Kind { Read, Write, Commit };
-        virtual void statementTimed(Kind kind, std::chrono::nanoseconds spent) = 0;
-
-    protected:
-        ~StatementTimer() = default;
-    };
-    // Process-wide (jobdeckd's metrics); null, the default, costs one relaxed load per step. The timer
-    // must stay until it is replaced by null.
-    static void setStatementTimer(StatementTimer* timer);
 
     enum class Mode { ReadWrite, ReadOnly };
 

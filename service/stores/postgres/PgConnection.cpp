@@ -1,9 +1,12 @@
 #include "service/stores/postgres/PgConnection.h"
 
+#include "service/stores/StatementTimer.h"
+
 #include <libpq-fe.h>
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -30,6 +33,19 @@ std::string firstLine(const char* text) {
     if (const auto end = line.find('\n'); end != std::string::npos)
         line.resize(end);
     return line.empty() ? std::string("no answer from the server") : line;
+}
+
+// Tells the StatementTimer, if any, how long the server took for `sql` (its round trip).
+void timeStatement(std::string_view sql, std::chrono::steady_clock::time_point started) {
+    StatementTimer* timer = StatementTimer::current();
+    if (!timer)
+        return;
+    using Kind = StatementTimer::Kind;
+    // The step lock is a SELECT, but it is what waits for the other writers.
+    const Kind kind = sql == "COMMIT"                                       ? Kind::Commit
+                      : sql.starts_with("SELECT") && !sql.contains("lock(") ? Kind::Read
+                                                                            : Kind::Write;
+    timer->statementTimed(kind, std::chrono::steady_clock::now() - started);
 }
 
 struct ResultDeleter {
@@ -135,9 +151,11 @@ void PgConnection::Query::execute() {
         values.push_back(parameter ? parameter->c_str() : nullptr);
         lengths.push_back(parameter ? static_cast<int>(parameter->size()) : 0);
     }
+    const auto started = std::chrono::steady_clock::now();
     PGresult* result =
         PQexecParams(m_connection->m_connection, m_sql.c_str(), static_cast<int>(values.size()), nullptr,
                      values.data(), lengths.data(), m_formats.data(), 0);
+    timeStatement(m_sql, started);
     const auto status = PQresultStatus(result);
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
         m_connection->fail(result, m_sql);
@@ -223,7 +241,8 @@ std::unique_ptr<PgConnection> PgConnection::open(const std::string& url) {
     // waited for longer than SQLite's busy timeout fails the statement rather than hanging the request.
     PQsetNoticeProcessor(
         connection, [](void*, const char*) {}, nullptr);
-    opened->executeScript("SET client_encoding = 'UTF8'; SET synchronous_commit = on; SET lock_timeout = '10s'");
+    opened->executeScript(
+        "SET client_encoding = 'UTF8'; SET synchronous_commit = on; SET lock_timeout = '10s'");
     return opened;
 }
 
@@ -235,7 +254,9 @@ PgConnection::~PgConnection() {
 }
 
 void PgConnection::executeScript(const std::string& sql) {
+    const auto started = std::chrono::steady_clock::now();
     const ResultPtr result(PQexec(m_connection, sql.c_str()));
+    timeStatement(sql, started);
     const auto status = PQresultStatus(result.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
         fail(result.get(), "script");
