@@ -153,6 +153,11 @@ CREATE TABLE write_keys (
 );
 CREATE INDEX write_keys_by_age ON write_keys(created_at);
 )sql",
+    // 4: the Jobs list's columns in name order (SHOW JOBS SUMMARY), read from the index alone rather
+    // than from every job's row, parameters and all, in name order.
+    R"sql(
+CREATE INDEX jobs_summary ON jobs(project_uid, name, type, cluster, max_concurrent_runs, updated_at, job_id);
+)sql",
 };
 
 constexpr int knownVersion = static_cast<int>(std::size(migrations));
