@@ -153,7 +153,7 @@ private slots:
         QCOMPARE(out.error->kind, ApiError::Kind::Protocol);
         QCOMPARE(out.error->message,
                  QStringLiteral("Unexpected answer from the service: [json.exception.type_error.302] "
-                                "sparkJobSummary.type has an unknown value 'SQL'"));
+                                "sparkJobSummary.type has an unknown value 'SQL' (expected JAR or PYTHON)"));
 
         answer["apiResponse"]["showJobsSummaryApiResponse"]["jobs"] = json::object({{"x", json::array({1})}});
         const auto notAList = waitFor(client.showJobSummaries());
