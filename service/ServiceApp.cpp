@@ -10,8 +10,9 @@
 #include "service/statements/RequestRegistry.h"
 #include "service/statements/StatementExecutor.h"
 #include "service/stores/DataDirLock.h"
+#include "service/stores/OpenStores.h"
 #include "service/stores/RetentionSweeper.h"
-#include "service/stores/SqliteStores.h"
+#include "service/stores/SqliteDatabase.h"
 #include "service/stores/WalIndexFaults.h"
 
 #include <boost/asio/io_context.hpp>
@@ -162,12 +163,34 @@ ServiceApp::ServiceApp(ServeOptions options)
         m_options.dataDir = defaultDataDir();
 }
 
+void checkDeployMode(const ServeOptions& options) {
+    if (options.deployMode != "cluster") {
+        if (!options.sparkMaster.empty())
+            throw std::runtime_error(
+                "--master is for --deploy-mode cluster; in client deploy mode drivers run on this "
+                "host and no master is used, so leave --master out or add --deploy-mode cluster");
+        return;
+    }
+    if (options.runner != "spark-submit")
+        throw std::runtime_error(
+            "--deploy-mode cluster needs --runner spark-submit: drivers are submitted to "
+            "the cluster with spark-submit");
+    if (options.sparkMaster.empty())
+        throw std::runtime_error(
+            "--deploy-mode cluster needs --master <url> of the cluster manager to submit "
+            "drivers to (spark://host:6066, k8s://https://host:port)");
+    if (options.sparkMaster.rfind("local", 0) == 0)
+        throw std::runtime_error("--deploy-mode cluster cannot submit to --master " + options.sparkMaster +
+                                 ": a local master has no cluster; give a spark:// or k8s:// master");
+}
+
 int ServiceApp::run() {
     LogTarget::apply(m_options.logTarget);
     const SystemdNotifier systemd;
     const ListenAddress where = parseListen(m_options.listen);
     if (m_options.tlsCertificate.empty() != m_options.tlsKey.empty())
         throw std::runtime_error("--tls-cert and --tls-key go together: give both (HTTPS) or neither (HTTP)");
+    checkDeployMode(m_options);
     prepareDataDir(m_options.dataDir);
     const std::string databaseUrl = databaseUrlFor(m_options.dataDir, m_options.databaseUrl);
     refuseEmptyDatabase(m_options.dataDir, databaseUrl); // before the lock file below exists
@@ -180,7 +203,7 @@ int ServiceApp::run() {
     struct TimerReset {
         ~TimerReset() { SqliteDatabase::setStatementTimer(nullptr); }
     } timerReset;
-    const auto stores = SqliteStores::open(databaseUrl);
+    const auto stores = openStores(databaseUrl);
 
     HttpServerOptions httpOptions;
     httpOptions.address = where.host;

@@ -11,9 +11,11 @@ namespace jobdeck {
 // Everything `jobdeckd serve` can be told on its command line (CONTRACT §5).
 struct ServeOptions final {
     std::string listen = "127.0.0.1:8420";
-    std::string dataDir;          // empty: defaultDataDir()
-    std::string databaseUrl;      // empty: sqlite:<dataDir>/jobdeck.db
-    std::string runner = "local"; // local | spark-submit
+    std::string dataDir;               // empty: defaultDataDir()
+    std::string databaseUrl;           // empty: sqlite:<dataDir>/jobdeck.db
+    std::string runner = "local";      // local | spark-submit
+    std::string deployMode = "client"; // client (drivers on this host) | cluster (submitted to sparkMaster)
+    std::string sparkMaster;           // --master: the cluster manager's URL, cluster deploy mode only
 
     // Transport
     std::chrono::seconds headerTimeout{30};
@@ -30,8 +32,9 @@ struct ServeOptions final {
     std::string tlsKey;
 
     // Runs (RunManager)
-    std::chrono::seconds cancelGrace{10}; // TERM, then KILL after this
-    int retentionDays = 30;               // finished runs' directories and logs are kept this long
+    std::chrono::seconds cancelGrace{10};          // TERM, then KILL after this
+    int retentionDays = 30;                        // finished runs' directories and logs are kept this long
+    std::chrono::seconds clusterStatusInterval{5}; // between `spark-submit --status` polls of a run
 
     // Retention of what reads leave behind (RetentionSweeper)
     std::chrono::seconds statusRetention{std::chrono::hours(24)};     // final request statuses
@@ -54,6 +57,9 @@ void prepareDataDir(const std::string& dir);
 // database was there before (run directories, or the lock file a `serve` leaves): opening it would
 // silently start an empty database beside the old runs. A fresh data directory passes.
 void refuseEmptyDatabase(const std::string& dataDir, const std::string& databaseUrl);
+// Throws std::runtime_error with one clear line when --deploy-mode, --runner and --master do not go
+// together (cluster mode needs the spark-submit runner and a cluster manager's --master).
+void checkDeployMode(const ServeOptions& options);
 // The database URL the options stand for ("sqlite:<dataDir>/jobdeck.db" by default).
 std::string databaseUrlFor(const std::string& dataDir, const std::string& databaseUrl);
 

@@ -4,7 +4,7 @@
 #include "service/LogEscaping.h"
 #include "service/ServiceApp.h"
 #include "service/statements/Principal.h"
-#include "service/stores/SqliteStores.h"
+#include "service/stores/OpenStores.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -39,7 +39,7 @@ int createKey(const std::string& dataDir, const std::string& databaseUrl, const 
     prepareDataDir(dataDir);
     const std::string url = databaseUrlFor(dataDir, databaseUrl);
     refuseEmptyDatabase(dataDir, url);
-    const auto stores = SqliteStores::open(url);
+    const auto stores = openStores(url);
     const CreatedKey key = stores->keys().createKey(project, *role);
     if (json) {
         std::cout << nlohmann::json{{"projectUid", key.projectUid},
@@ -153,6 +153,11 @@ void addRunOptions(CLI::App* command, ServeOptions& serve) {
     command->add_option("--retention-days", serve.retentionDays, "Days finished runs' logs are kept")
         ->check(CLI::Range(1, 36500))
         ->capture_default_str();
+    command
+        ->add_option_function<long long>(
+            "--cluster-status-seconds", secondsInto(serve.clusterStatusInterval),
+            "Seconds between `spark-submit --status` polls of a run in cluster deploy mode (default 5)")
+        ->check(CLI::Range(1, 3600));
 }
 
 // What drivers are started with and how much of their output is kept.
@@ -183,10 +188,21 @@ CLI::App* addServeCommand(CLI::App& app, ServeOptions& serve, std::string& confi
         ->capture_default_str();
     command->add_option("--data-dir", serve.dataDir,
                         "Data directory (default: $XDG_DATA_HOME/jobdeck or ~/.local/share/jobdeck)");
-    command->add_option("--database", serve.databaseUrl, "sqlite:<path> (default: <data-dir>/jobdeck.db)");
+    command->add_option(
+        "--database", serve.databaseUrl,
+        "sqlite:<path> or postgresql://user@host:port/database (default: <data-dir>/jobdeck.db)");
     command->add_option("--runner", serve.runner, "How runs are launched")
         ->check(CLI::IsMember({"local", "spark-submit"}))
         ->capture_default_str();
+    command
+        ->add_option("--deploy-mode", serve.deployMode,
+                     "client: drivers run on this host; cluster: each run is submitted to --master with "
+                     "spark-submit (needs --runner spark-submit)")
+        ->check(CLI::IsMember({"client", "cluster"}))
+        ->capture_default_str();
+    command->add_option(
+        "--master", serve.sparkMaster,
+        "Cluster manager URL for --deploy-mode cluster (spark://host:6066, k8s://https://host:port)");
     addTimeoutOptions(command, serve);
     addConnectionOptions(command, serve);
     addRunOptions(command, serve);
@@ -216,7 +232,9 @@ CLI::App* addKeysCommand(CLI::App& app, KeysCreateOptions& keys) {
     auto* createCommand = keysCommand->add_subcommand(
         "create", "Create an API key (and the project when it is new); prints the secret once");
     createCommand->add_option("--data-dir", keys.dataDir, "Data directory (default: as for serve)");
-    createCommand->add_option("--database", keys.database, "Database URL (default: <data-dir>/jobdeck.db)");
+    createCommand->add_option(
+        "--database", keys.database,
+        "sqlite:<path> or postgresql://user@host:port/database (default: <data-dir>/jobdeck.db)");
     createCommand->add_option("--project", keys.project, "Project name")->required();
     createCommand->add_option("--role", keys.role, "viewer, operator or admin")->required();
     createCommand->add_flag("--json", keys.json,

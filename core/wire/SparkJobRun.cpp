@@ -48,6 +48,7 @@ void to_json(nlohmann::json& j, const SparkJobRun& run) {
     wire::put(j, "endedAt", run.endedAt);
     wire::put(j, "exitCode", run.exitCode);
     wire::put(j, "message", run.message);
+    wire::put(j, "submissionId", run.submissionId);
 }
 
 void from_json(const nlohmann::json& j, SparkJobRun& run) {
@@ -72,6 +73,7 @@ void from_json(const nlohmann::json& j, SparkJobRun& run) {
     r.endedAt = wire::optional<TimePoint>(j, object, "endedAt");
     r.exitCode = wire::optional<int>(j, object, "exitCode");
     r.message = wire::optional<std::string>(j, object, "message");
+    r.submissionId = wire::optional<std::string>(j, object, "submissionId");
     run = std::move(r);
 }
 

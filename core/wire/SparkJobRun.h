@@ -25,7 +25,8 @@ bool isActive(JobRunStatus s);
 // One run (apiResponse.describeJobRunApiResponse.sparkJobRun, showJobRunsApiResponse.sparkJobRuns[]).
 // JSON field names are the member names; every field is always written, absent optionals as null.
 // Required in from_json: jobRunId, jobName, status, queuedAt. Optional (absent or null): jobId (""),
-// queueReason, idempotencyKey, argumentOverrides, arguments (empty), startedAt, endedAt, exitCode, message.
+// queueReason, idempotencyKey, argumentOverrides, arguments (empty), startedAt, endedAt, exitCode, message,
+// submissionId (a Jobdeck extension: the cluster manager's id of a driver submitted in cluster deploy mode).
 // argumentOverrides keeps the order of RUN JOB ... ARGUMENTS = (...) and is written as an array of
 // {"name": "--date", "value": "2026-11-30"} objects.
 struct SparkJobRun final {
@@ -42,6 +43,9 @@ struct SparkJobRun final {
     std::optional<TimePoint> endedAt;
     std::optional<int> exitCode;
     std::optional<std::string> message; // why it failed or was canceled
+    // Cluster deploy mode: the cluster manager's submission id (a standalone master's driver id,
+    // <namespace>:<driver pod> on Kubernetes) once spark-submit has reported it; null otherwise.
+    std::optional<std::string> submissionId;
 
     bool isActive() const { return jobdeck::isActive(status); }
     bool operator==(const SparkJobRun&) const = default;

@@ -3,6 +3,7 @@
 #include "core/text/Utf8.h"
 #include "service/http/HttpRequestParser.h"
 #include "service/http/ServerStream.h"
+#include "service/stores/DatabaseError.h"
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
@@ -749,7 +750,13 @@ void HttpServer::handle(const Route& route, const HttpRequest& request, Reply& r
         route.handler(request, *context, std::move(respond));
     } catch (const std::exception& e) {
         spdlog::error("http handler for {} failed: {}", request.path, e.what());
-        reply.answer(HttpResponse::error(500, "Internal server error"));
+        // A database that is down or restarting: the client may retry, and the service carries on.
+        const auto* database = dynamic_cast<const DatabaseError*>(&e);
+        if (database && database->isUnavailable())
+            reply.answer(HttpResponse::error(
+                503, "Database unavailable: the service cannot reach its database; try again later"));
+        else
+            reply.answer(HttpResponse::error(500, "Internal server error"));
     }
 }
 

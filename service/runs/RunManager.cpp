@@ -14,9 +14,11 @@
 #include "service/http/EventRoutes.h"
 #include "service/http/LogRoutes.h"
 #include "service/http/ServiceMetrics.h"
+#include "service/runs/ClusterRunTracker.h"
 #include "service/runs/RunLauncher.h"
 #include "service/runs/RunScheduler.h"
 #include "service/runs/SparkSubmitCommand.h"
+#include "service/runs/SubmissionOutput.h"
 #include "service/statements/StatementExecutor.h"
 #include "service/stores/Stores.h"
 
@@ -27,6 +29,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <system_error>
 
 namespace jobdeck {
@@ -87,6 +91,14 @@ RunManager::RunManager(Stores& stores, EventBus& events, const ServeOptions& opt
     m_sparkSubmit = options.sparkSubmit;
     if (sparkHome && *sparkHome && m_sparkSubmit == "spark-submit")
         m_sparkSubmit = (std::filesystem::path(sparkHome) / "bin" / "spark-submit").string();
+    if (options.deployMode == "cluster")
+        m_clusterMaster = options.sparkMaster;
+    // Runs submitted earlier are followed whatever this process's deploy mode is.
+    m_clusterRuns = std::make_unique<ClusterRunTracker>(
+        m_runs, m_sparkSubmit, options.clusterStatusInterval,
+        [this](const RunRecord& seen, JobRunStatus status, std::optional<std::string> message) {
+            endClusterRun(seen, status, std::move(message));
+        });
 }
 
 RunManager::~RunManager() {
@@ -99,6 +111,7 @@ void RunManager::start() {
         m_stopping = false;
     }
     m_thread = std::thread([this] { loop(); });
+    m_clusterRuns->start();
 }
 
 void RunManager::stop() {
@@ -109,6 +122,7 @@ void RunManager::stop() {
     m_wakeup.poke();
     if (m_thread.joinable())
         m_thread.join();
+    m_clusterRuns->stop();
 }
 
 void RunManager::registerRoutes(HttpServer& server) {
@@ -120,11 +134,17 @@ void RunManager::registerRoutes(HttpServer& server) {
 
 void RunManager::loop() {
     std::unique_lock lock(m_mutex);
+    std::string failing; // the error of the last tick, logged once while it repeats (a database outage)
     while (!m_stopping) {
         try {
             tick();
+            if (!failing.empty())
+                spdlog::info("run scheduler: working again");
+            failing.clear();
         } catch (const std::exception& e) {
-            spdlog::error("run scheduler: {}", e.what());
+            if (failing != e.what())
+                spdlog::error("run scheduler: {}", e.what());
+            failing = e.what();
         }
         lock.unlock();
         m_wakeup.wait(kTick);
@@ -169,6 +189,8 @@ bool RunManager::takeOverLaunch(RunRecord& record) {
 void RunManager::watchRunning() {
     const auto now = Clock::now();
     for (auto record : m_runs.withStatus(JobRunStatus::Running)) {
+        if (record.clusterMode && record.run.submissionId)
+            continue; // submitted: ClusterRunTracker follows the driver
         const std::string& id = record.run.jobRunId;
         const auto status = RunLauncher::readExitStatus(record.runDir);
         const bool groupAlive = RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), 0);
@@ -183,7 +205,10 @@ void RunManager::watchRunning() {
                     : std::chrono::system_clock::now();
             m_killAt.erase(id);
             m_goneSince.erase(id);
-            finish(std::move(record), *status, endedAt);
+            if (record.clusterMode)
+                submitted(std::move(record), *status);
+            else
+                finish(std::move(record), *status, endedAt);
             continue;
         }
         if (!status && !groupAlive &&
@@ -195,13 +220,15 @@ void RunManager::watchRunning() {
                 endRun(record, record.cancelRequested ? JobRunStatus::Canceled : JobRunStatus::Failed,
                        record.cancelRequested
                            ? "Canceled by " + record.canceledBy
-                           : "The driver (pid " + std::to_string(record.driverPid) +
+                           : std::string(record.clusterMode ? "spark-submit" : "The driver") + " (pid " +
+                                 std::to_string(record.driverPid) +
                                  ") ended without recording an exit status; it was stopped outside the "
                                  "service's control");
             }
             continue;
         }
-        if (record.cancelRequested) {
+        // A cluster run is not stopped while it is being submitted: its driver is killed once submitted.
+        if (record.cancelRequested && !record.clusterMode) {
             const auto kill = m_killAt.find(id);
             if (kill == m_killAt.end()) { // cancel asked before a restart: ask again
                 RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), SIGTERM);
@@ -279,6 +306,10 @@ void RunManager::launch(RunRecord record) {
             resolvedValue.source == Provenance::Cluster)
             input.defaultSparkConfigs[key] = resolvedValue.value;
     input.managedSparkConfigs = EffectiveConfig::platformManagedSparkConfigs(record.run.jobRunId);
+    for (const auto& [key, resolvedValue] : effective.hudi)
+        input.hudiConfigs.emplace_back(key, resolvedValue.value);
+    record.clusterMode = !m_clusterMaster.empty();
+    record.sparkMaster = m_clusterMaster;
     // Recorded before the driver exists, so that a restart finds the driver through its directory.
     record.runDir = (std::filesystem::path(m_dataDir) / "runs" / record.run.jobRunId).string();
     record.logPath = record.runDir + "/driver.log";
@@ -288,8 +319,9 @@ void RunManager::launch(RunRecord record) {
     spec.runId = record.run.jobRunId;
     spec.runDir = record.runDir;
     spec.logPath = record.logPath;
-    spec.argv = m_useSparkSubmit ? SparkSubmitCommand::sparkSubmit(m_sparkSubmit, input)
-                                 : SparkSubmitCommand::local(input);
+    spec.argv = record.clusterMode ? SparkSubmitCommand::clusterSubmit(m_sparkSubmit, m_clusterMaster, input)
+                : m_useSparkSubmit ? SparkSubmitCommand::sparkSubmit(m_sparkSubmit, input)
+                                   : SparkSubmitCommand::local(input);
     spec.exitNotifyPath = m_wakeup.fifoPath();
     spec.extraEnv = {{"ONEHOUSE_JOB_RUN_ID", record.run.jobRunId}, {"HUDI_CONF_DIR", record.runDir}};
     if (!m_useSparkSubmit)
@@ -308,8 +340,8 @@ void RunManager::launch(RunRecord record) {
     record.driverPid = launched.driverPid;
     record.driverStartTicks = launched.driverStartTicks;
     save(record);
-    spdlog::info("job run {} of job {} started (driver pid {})", record.run.jobRunId, record.run.jobName,
-                 launched.driverPid);
+    spdlog::info("job run {} of job {} started ({} pid {})", record.run.jobRunId, record.run.jobName,
+                 record.clusterMode ? "spark-submit" : "driver", launched.driverPid);
 }
 
 void RunManager::finish(RunRecord record, const ExitStatus& status,
@@ -338,6 +370,57 @@ void RunManager::finish(RunRecord record, const ExitStatus& status,
     }
     record.run.endedAt = std::chrono::time_point_cast<std::chrono::milliseconds>(endedAt);
     endRun(record, final, message);
+}
+
+// The submission client of a cluster-mode run ended: the run goes on in the cluster under the
+// submission id it printed, or it was not submitted.
+void RunManager::submitted(RunRecord record, const ExitStatus& status) {
+    std::ifstream in(record.logPath, std::ios::binary);
+    const std::string output{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const bool exitedWell = status.kind == ExitStatus::Kind::Exited && status.code == 0;
+    const auto id = exitedWell ? SubmissionOutput::submissionId(output) : std::nullopt;
+    if (!id) {
+        const std::string how = status.kind == ExitStatus::Kind::Exited
+                                    ? "exited with code " + std::to_string(status.code)
+                                : status.kind == ExitStatus::Kind::Signaled
+                                    ? "was stopped by signal " + signalName(status.code)
+                                    : std::string("could not be executed: ") + std::strerror(status.code);
+        endRun(record, record.cancelRequested ? JobRunStatus::Canceled : JobRunStatus::Failed,
+               record.cancelRequested ? "Canceled by " + record.canceledBy
+               : exitedWell ? "spark-submit reported no submission id for the run at " + record.sparkMaster +
+                                  "; its output is in the run's log"
+                            : "spark-submit could not submit the run to " + record.sparkMaster + ": it " +
+                                  how + "; its output is in the run's log");
+        return;
+    }
+    record.run.submissionId = *id;
+    ClusterRunTracker::appendToLog(
+        record.logPath,
+        "[jobdeckd: submitted to " + record.sparkMaster + " as " + *id +
+            " (deploy mode cluster). The driver runs in the cluster: its own output stays with "
+            "the cluster manager (a standalone worker's work/" +
+            *id +
+            "/stdout and stderr, the driver pod's log on Kubernetes) and is not available "
+            "here. What spark-submit --status answers follows.]\n");
+    save(record);
+    spdlog::info("job run {} of job {} submitted to {} as {}", record.run.jobRunId, record.run.jobName,
+                 record.sparkMaster, *id);
+    m_clusterRuns->poke();
+}
+
+// ClusterRunTracker's final state for a submitted run, applied if the run is still the one it saw.
+void RunManager::endClusterRun(const RunRecord& seen, JobRunStatus status,
+                               std::optional<std::string> message) {
+    std::lock_guard lock(m_mutex);
+    auto record = m_runs.find(seen.projectUid, seen.run.jobRunId);
+    if (!record || record->run.status != JobRunStatus::Running ||
+        record->run.submissionId != seen.run.submissionId)
+        return;
+    if (record->cancelRequested) {
+        status = JobRunStatus::Canceled;
+        message = "Canceled by " + record->canceledBy;
+    }
+    endRun(*record, status, std::move(message));
 }
 
 void RunManager::endRun(RunRecord& record, JobRunStatus status, std::optional<std::string> message) {
@@ -498,8 +581,12 @@ ApiStatus RunManager::cancelJobRun(const RequestContext& context, const CancelJo
                 record->cancelRequested = true;
                 record->canceledBy = who(context);
                 m_runs.update(*record);
-                RunLauncher::signalGroup(static_cast<pid_t>(record->driverPid), SIGTERM);
-                m_killAt[record->run.jobRunId] = Clock::now() + m_cancelGrace;
+                if (record->clusterMode) {
+                    m_clusterRuns->poke(); // it sends spark-submit --kill
+                } else {
+                    RunLauncher::signalGroup(static_cast<pid_t>(record->driverPid), SIGTERM);
+                    m_killAt[record->run.jobRunId] = Clock::now() + m_cancelGrace;
+                }
             }
             m_wakeup.poke();
             return ApiStatus::success(answer);

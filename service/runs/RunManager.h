@@ -18,6 +18,7 @@
 
 namespace jobdeck {
 
+class ClusterRunTracker;
 class EventBus;
 class EventRoutes;
 class HttpServer;
@@ -32,6 +33,8 @@ struct ExitStatus;
 // cancels (TERM, then KILL after the grace period) and removes finished runs after the retention
 // period. Drivers survive the service; on start() the manager re-attaches to them from the runs
 // table and the per-run directories, and never starts a run twice (RunLauncher::launchState).
+// In cluster deploy mode the launched process is spark-submit's submission client: when it ends, the
+// submission id it printed is recorded, and ClusterRunTracker follows the driver from there.
 class RunManager final : public RunStatementHandler {
 public:
     RunManager(Stores& stores, EventBus& events, const ServeOptions& options);
@@ -67,6 +70,8 @@ private:
     void schedule();
     void launch(RunRecord record);
     void finish(RunRecord record, const ExitStatus& status, std::chrono::system_clock::time_point endedAt);
+    void submitted(RunRecord record, const ExitStatus& status);
+    void endClusterRun(const RunRecord& seen, JobRunStatus status, std::optional<std::string> message);
     void endRun(RunRecord& record, JobRunStatus status, std::optional<std::string> message);
     void applyRetention();
     void save(const RunRecord& record);
@@ -79,6 +84,7 @@ private:
     std::string m_dataDir;
     bool m_useSparkSubmit = false;
     std::string m_sparkSubmit;
+    std::string m_clusterMaster; // non-empty: cluster deploy mode, runs are submitted there
     std::chrono::seconds m_cancelGrace;
     int m_retentionDays;
     std::uint64_t m_maxLogBytes;
@@ -91,6 +97,7 @@ private:
     std::map<std::string, Clock::time_point> m_goneSince; // run id -> when its driver was first seen gone
     Clock::time_point m_nextRetention{};
 
+    std::unique_ptr<ClusterRunTracker> m_clusterRuns;
     std::unique_ptr<EventRoutes> m_eventRoutes;
     std::unique_ptr<LogRoutes> m_logRoutes;
 };

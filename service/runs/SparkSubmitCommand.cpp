@@ -10,6 +10,7 @@ namespace jobdeck {
 namespace {
 
 constexpr std::string_view kRunIdConf = "spark.onehouse.jobRunId";
+constexpr std::string_view kDeployModeConf = "spark.submit.deployMode";
 
 // One word for a POSIX shell (and Python's shlex.split): single quotes, a ' inside as '\''.
 std::string shellQuoted(const std::string& text) {
@@ -101,6 +102,52 @@ std::vector<std::string> SparkSubmitCommand::sparkSubmit(const std::string& spar
     argv.push_back(in.applicationFile);
     argv.insert(argv.end(), in.arguments.begin(), in.arguments.end());
     return argv;
+}
+
+std::vector<std::string> SparkSubmitCommand::clusterSubmit(const std::string& sparkSubmitPath,
+                                                           const std::string& master,
+                                                           const DriverCommandInput& in) {
+    std::vector<std::string> argv{sparkSubmitPath, "--master", master, "--deploy-mode", "cluster"};
+    for (auto& option : plainOptions(in.jobConfiguration))
+        argv.push_back(std::move(option));
+    auto configs = sparkConfigs(in);
+    for (auto& [key, value] : configs)
+        if (key == kDeployModeConf)
+            value = "cluster";
+    for (auto& pair : clusterExtraConfigs(master, in))
+        configs.push_back(std::move(pair));
+    for (const auto& [key, value] : configs) {
+        argv.push_back("--conf");
+        argv.push_back(concat({key, "=", value}));
+    }
+    argv.push_back(in.applicationFile);
+    argv.insert(argv.end(), in.arguments.begin(), in.arguments.end());
+    return argv;
+}
+
+ConfigPairs SparkSubmitCommand::clusterExtraConfigs(const std::string& master, const DriverCommandInput& in) {
+    ConfigPairs configs;
+    if (master.rfind("k8s://", 0) == 0) {
+        configs.emplace_back("spark.kubernetes.driverEnv.ONEHOUSE_JOB_RUN_ID", in.runId);
+        configs.emplace_back("spark.kubernetes.submission.waitAppCompletion", "false");
+    } else if (master == "yarn") {
+        configs.emplace_back("spark.yarn.appMasterEnv.ONEHOUSE_JOB_RUN_ID", in.runId);
+    }
+    for (const auto& [key, value] : in.hudiConfigs)
+        configs.emplace_back(concat({"spark.hadoop.", key}), value);
+    return configs;
+}
+
+std::vector<std::string> SparkSubmitCommand::clusterStatus(const std::string& sparkSubmitPath,
+                                                           const std::string& master,
+                                                           const std::string& submissionId) {
+    return {sparkSubmitPath, "--master", master, "--status", submissionId};
+}
+
+std::vector<std::string> SparkSubmitCommand::clusterKill(const std::string& sparkSubmitPath,
+                                                         const std::string& master,
+                                                         const std::string& submissionId) {
+    return {sparkSubmitPath, "--master", master, "--kill", submissionId};
 }
 
 std::vector<std::string> SparkSubmitCommand::local(const DriverCommandInput& in) {

@@ -20,6 +20,7 @@ struct DriverCommandInput final {
     // Platform default Spark configs with the cluster's spark.* values over them.
     std::map<std::string, std::string> defaultSparkConfigs;
     ConfigPairs managedSparkConfigs; // platform-managed: always win (the run id among them or not)
+    ConfigPairs hudiConfigs;         // the run's effective Hudi configs (hudi-defaults.conf), sorted
 };
 
 // Builds driver command lines.
@@ -38,6 +39,21 @@ public:
     static std::vector<std::string> sparkSubmit(const std::string& sparkSubmitPath,
                                                 const DriverCommandInput& in);
     static std::vector<std::string> local(const DriverCommandInput& in);
+
+    // Cluster deploy mode: `spark-submit --master <master> --deploy-mode cluster`, then what
+    // sparkSubmit() passes with spark.submit.deployMode=cluster, then clusterExtraConfigs(), then the
+    // application file and arguments.
+    static std::vector<std::string> clusterSubmit(const std::string& sparkSubmitPath,
+                                                  const std::string& master, const DriverCommandInput& in);
+    // What only cluster mode adds, after the job's own configs so that they win: the run id in the
+    // driver's environment where the cluster manager has a setting for it (Kubernetes, YARN), on
+    // Kubernetes a submission that returns at once, and each Hudi config as spark.hadoop.<key>, since
+    // the run's hudi-defaults.conf is not on the driver's host.
+    static ConfigPairs clusterExtraConfigs(const std::string& master, const DriverCommandInput& in);
+    static std::vector<std::string> clusterStatus(const std::string& sparkSubmitPath,
+                                                  const std::string& master, const std::string& submissionId);
+    static std::vector<std::string> clusterKill(const std::string& sparkSubmitPath, const std::string& master,
+                                                const std::string& submissionId);
     // Environment the local runner's driver needs on top of the run's own (run id, HUDI_CONF_DIR).
     static std::vector<std::pair<std::string, std::string>> localEnvironment(const DriverCommandInput& in);
 

@@ -1,6 +1,6 @@
 #include "service/stores/DeferredWrites.h"
 
-#include "service/stores/SqliteDatabase.h"
+#include "service/stores/UnitOfWork.h"
 
 #include <spdlog/spdlog.h>
 
@@ -11,9 +11,9 @@
 
 namespace jobdeck {
 
-DeferredWrites::DeferredWrites(SqliteDatabase& db, Writer writer, std::chrono::milliseconds interval,
+DeferredWrites::DeferredWrites(UnitOfWork& unitOfWork, Writer writer, std::chrono::milliseconds interval,
                                std::size_t batch)
-    : m_db(db)
+    : m_unitOfWork(unitOfWork)
     , m_writer(std::move(writer))
     , m_interval(interval)
     , m_batch(batch)
@@ -81,7 +81,7 @@ void DeferredWrites::flush() {
         return;
     // Inside a durable write's transaction the group lands only when that transaction commits: until
     // then it stays in flight, and a rollback puts it back at the head of the queue.
-    const bool joined = m_db.inTransactionOnThisThread();
+    const bool joined = m_unitOfWork.inStepOnThisThread();
     bool took = false, handedOver = false; // handed over: the outer transaction's end settles the group
     struct Landed {
         DeferredWrites& writes;
@@ -99,7 +99,7 @@ void DeferredWrites::flush() {
     // The queue is taken inside the transaction, that is while holding the connection: a durable write
     // on another thread then either commits these first or waits until they are committed.
     try {
-        m_db.transaction([&] {
+        m_unitOfWork.run([&] {
             // Flushes take turns (the transaction holds the connection), so the written group's vectors
             // become the next group's: no large allocation, and no large free, per group.
             {
@@ -123,8 +123,8 @@ void DeferredWrites::flush() {
             } clear{m_writing};
             m_writer(m_writing);
             if (took && joined) {
-                m_db.onTransactionEnd([this, group = std::make_shared<Batch>(std::move(m_writing))](
-                                          bool committed) {
+                m_unitOfWork.onStepEnd([this, group = std::make_shared<Batch>(std::move(m_writing))](
+                                           bool committed) {
                     if (committed) {
                         {
                             const std::lock_guard lock(m_mutex);

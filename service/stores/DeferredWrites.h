@@ -15,7 +15,7 @@
 
 namespace jobdeck {
 
-class SqliteDatabase;
+class UnitOfWork;
 
 // Writes that need not be on disk before the request that made them is answered (audit entries and
 // statuses of read statements): queued in memory as rows and committed together by a background
@@ -45,10 +45,11 @@ public:
         bool empty() const { return audit.empty() && statuses.empty(); }
         std::size_t size() const { return audit.size() + statuses.size(); }
     };
-    // Writes a batch; it runs inside a transaction of the database.
+    // Writes a batch; it runs inside a UnitOfWork step.
     using Writer = std::function<void(const Batch&)>;
 
-    DeferredWrites(SqliteDatabase& db, Writer writer, std::chrono::milliseconds interval, std::size_t batch);
+    DeferredWrites(UnitOfWork& unitOfWork, Writer writer, std::chrono::milliseconds interval,
+                   std::size_t batch);
     ~DeferredWrites();
     DeferredWrites(const DeferredWrites&) = delete;
     DeferredWrites& operator=(const DeferredWrites&) = delete;
@@ -68,7 +69,7 @@ private:
     // Takes the callbacks out of `rows` and calls them with `committed`.
     static void notify(Batch& rows, bool committed);
 
-    SqliteDatabase& m_db;
+    UnitOfWork& m_unitOfWork;
     const Writer m_writer;
     const std::chrono::milliseconds m_interval;
     const std::size_t m_batch;

@@ -11,8 +11,10 @@
 namespace jobdeck {
 
 // One row of the runs table: the wire fields plus what the launcher needs to find its driver again.
+// In cluster deploy mode the "driver" the launcher starts is spark-submit's submission client; the
+// driver itself is followed through run.submissionId on sparkMaster.
 struct RunRecord final {
-    SparkJobRun run;
+    SparkJobRun run; // run.submissionId: column submission_id
     std::string projectUid;
     std::string cluster;
     std::int64_t driverPid = 0;
@@ -20,7 +22,9 @@ struct RunRecord final {
     std::string runDir;
     std::string logPath;
     bool cancelRequested = false;
-    std::string canceledBy; // who asked, for the CANCELED message (kept in launch_spec)
+    std::string canceledBy;   // who asked, for the CANCELED message (kept in launch_spec)
+    bool clusterMode = false; // column deploy_mode: 'cluster' or 'client'
+    std::string sparkMaster;  // column spark_master: the --master it was submitted to (cluster mode)
 };
 
 // The runs: one row per run with what the launcher needs to find its driver again, scoped by project

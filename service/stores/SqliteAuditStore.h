@@ -1,8 +1,8 @@
 #pragma once
 
 #include "service/stores/AuditStore.h"
+#include "service/stores/ChunkedInsert.h"
 #include "service/stores/DeferredWrites.h"
-#include "service/stores/SqliteChunkedInsert.h"
 #include "service/stores/SqliteConnections.h"
 
 namespace jobdeck {
@@ -11,7 +11,7 @@ namespace jobdeck {
 // write them through insertRows().
 class SqliteAuditStore final : public AuditStore {
 public:
-    using RowErrors = sqlite_chunked_insert::RowErrors;
+    using RowErrors = chunked_insert::RowErrors;
     SqliteAuditStore(SqliteConnections& connections, DeferredWrites& deferred)
         : m_connections(connections)
         , m_db(connections.writer())

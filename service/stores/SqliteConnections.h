@@ -31,6 +31,7 @@ public:
         Reader& operator=(const Reader&) = delete;
         ~Reader();
         SqliteDatabase* operator->() const { return m_db; }
+        SqliteDatabase& operator*() const { return *m_db; }
 
     private:
         SqliteConnections& m_connections;
@@ -52,6 +53,10 @@ public:
     Reader freshReader();
 
     std::unique_ptr<ReadSnapshot> snapshot() override;
+    bool inStepOnThisThread() const override { return m_writer->inTransactionOnThisThread(); }
+    void onStepEnd(std::function<void(bool committed)> action) override {
+        m_writer->onTransactionEnd(std::move(action));
+    }
 
     // Why the database does not answer, or nullopt when it does: its file is gone or was replaced
     // under the open connections (whose writes would then go to a file nobody sees), or a query on it

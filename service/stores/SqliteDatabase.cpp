@@ -26,6 +26,13 @@ std::string errorText(sqlite3* db, std::string_view what) {
     return message;
 }
 
+// SQLite's result code says whether a constraint refused the write.
+DatabaseError sqliteError(const std::string& message, int code) {
+    return DatabaseError(message, (code & 0xff) == SQLITE_CONSTRAINT
+                                      ? DatabaseError::Cause::ConstraintViolation
+                                      : DatabaseError::Cause::Other);
+}
+
 } // namespace
 
 SqliteDatabase::Query::Query(SqliteDatabase& db, std::unique_lock<std::recursive_mutex> lock, std::string sql,
@@ -204,7 +211,7 @@ std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mo
     if (rc != SQLITE_OK) {
         const std::string message = errorText(raw, "Cannot open the database " + path);
         sqlite3_close_v2(raw);
-        throw DatabaseError(message, rc);
+        throw sqliteError(message, rc);
     }
     sqlite3_extended_result_codes(raw, 1);
     sqlite3_busy_timeout(raw, busyTimeoutMs);
@@ -280,7 +287,7 @@ void SqliteDatabase::executeScript(const std::string& sql) {
         std::string message = "Database error: ";
         message += error ? error : sqlite3_errstr(rc);
         sqlite3_free(error);
-        throw DatabaseError(message, rc);
+        throw sqliteError(message, rc);
     }
 }
 
@@ -323,7 +330,7 @@ void SqliteDatabase::rollback() noexcept {
 
 void SqliteDatabase::refuseAfterWalIndexFault() {
     if (WalIndexFaults::occurred())
-        throw DatabaseError(WalIndexFaults::message(), SQLITE_IOERR);
+        throw DatabaseError(WalIndexFaults::message());
 }
 
 bool SqliteDatabase::transactionActive() {
@@ -332,7 +339,7 @@ bool SqliteDatabase::transactionActive() {
 }
 
 void SqliteDatabase::fail(std::string_view what, int code) {
-    throw DatabaseError(errorText(m_db, std::string("Database error (") + std::string(what) + ")"), code);
+    throw sqliteError(errorText(m_db, std::string("Database error (") + std::string(what) + ")"), code);
 }
 
 } // namespace jobdeck

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/wire/Timestamp.h"
+#include "service/stores/DatabaseError.h"
 
 #include <sqlite3.h>
 
@@ -20,20 +21,6 @@
 #include <vector>
 
 namespace jobdeck {
-
-// A storage failure (cannot open, disk full, constraint violated, ...). what() is safe to show:
-// it never contains bound values, only SQLite's message.
-class DatabaseError : public std::runtime_error {
-public:
-    DatabaseError(const std::string& message, int code = SQLITE_ERROR)
-        : std::runtime_error(message)
-        , m_code(code) {}
-    int code() const { return m_code; }
-    bool isConstraintViolation() const { return (m_code & 0xff) == SQLITE_CONSTRAINT; }
-
-private:
-    int m_code;
-};
 
 // A thin RAII wrapper over one sqlite3 connection, opened with WAL, foreign_keys=ON, a busy timeout and
 // synchronous=FULL (a committed write survives kill -9 and power loss right after the answer). A

@@ -1,176 +1,55 @@
 #include "service/stores/SqliteRunStore.h"
 
-#include <nlohmann/json.hpp>
+#include "service/stores/RunRows.h"
 
 namespace jobdeck {
-namespace {
 
-constexpr const char* kColumns =
-    "run_id, project_uid, job_id, job_name, cluster, status, queue_reason, idempotency_key, "
-    "argument_overrides, arguments, queued_at, started_at, ended_at, exit_code, message, driver_pid, "
-    "driver_start_ticks, run_dir, log_path, cancel_requested, launch_spec";
-
-std::string overridesJson(const SparkJobRun& run) {
-    nlohmann::json pairs = nlohmann::json::array();
-    for (const auto& [name, value] : run.argumentOverrides)
-        pairs.push_back({name, value});
-    return pairs.dump();
+void SqliteRunStore::insert(const RunRecord& record) {
+    run_rows::insert(m_db, record);
 }
 
-std::optional<std::string> formatOptional(const std::optional<TimePoint>& t) {
-    return t ? std::optional<std::string>(formatTimestamp(*t)) : std::nullopt;
-}
-
-std::optional<TimePoint> parseOptional(const std::optional<std::string>& text) {
-    return text ? parseTimestamp(*text) : std::nullopt;
-}
-
-RunRecord readRow(const SqliteDatabase::Query& q) {
-    RunRecord r;
-    r.run.jobRunId = q.text(0);
-    r.projectUid = q.text(1);
-    r.run.jobId = q.text(2);
-    r.run.jobName = q.text(3);
-    r.cluster = q.text(4);
-    r.run.status = jobRunStatusFromName(q.text(5)).value_or(JobRunStatus::Failed);
-    r.run.queueReason = q.optionalText(6);
-    r.run.idempotencyKey = q.optionalText(7);
-    for (const auto& pair : nlohmann::json::parse(q.text(8), nullptr, false))
-        if (pair.is_array() && pair.size() == 2)
-            r.run.argumentOverrides.emplace_back(pair[0].get<std::string>(), pair[1].get<std::string>());
-    for (const auto& arg : nlohmann::json::parse(q.text(9), nullptr, false))
-        if (arg.is_string())
-            r.run.arguments.push_back(arg.get<std::string>());
-    r.run.queuedAt = parseTimestamp(q.text(10)).value_or(TimePoint{});
-    r.run.startedAt = parseOptional(q.optionalText(11));
-    r.run.endedAt = parseOptional(q.optionalText(12));
-    if (const auto code = q.optionalInt64(13))
-        r.run.exitCode = static_cast<int>(*code);
-    r.run.message = q.optionalText(14);
-    r.driverPid = q.optionalInt64(15).value_or(0);
-    r.driverStartTicks = static_cast<std::uint64_t>(q.optionalInt64(16).value_or(0));
-    r.runDir = q.optionalText(17).value_or("");
-    r.logPath = q.optionalText(18).value_or("");
-    r.cancelRequested = q.int64(19) != 0;
-    if (const auto spec = q.optionalText(20)) {
-        const auto j = nlohmann::json::parse(*spec, nullptr, false);
-        if (j.is_object() && j.contains("canceledBy") && j["canceledBy"].is_string())
-            r.canceledBy = j["canceledBy"].get<std::string>();
-    }
-    return r;
-}
-
-std::string launchSpecJson(const RunRecord& r) {
-    return nlohmann::json{{"canceledBy", r.canceledBy}}.dump();
-}
-
-} // namespace
-
-void SqliteRunStore::insert(const RunRecord& r) {
-    m_db.execute(
-        std::string("INSERT INTO runs (") + kColumns + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        r.run.jobRunId, r.projectUid, r.run.jobId, r.run.jobName, r.cluster,
-        std::string(jobRunStatusName(r.run.status)), r.run.queueReason, r.run.idempotencyKey,
-        overridesJson(r.run), nlohmann::json(r.run.arguments).dump(), formatTimestamp(r.run.queuedAt),
-        formatOptional(r.run.startedAt), formatOptional(r.run.endedAt),
-        r.run.exitCode ? std::optional<std::int64_t>(*r.run.exitCode) : std::nullopt, r.run.message,
-        r.driverPid ? std::optional<std::int64_t>(r.driverPid) : std::nullopt,
-        static_cast<std::int64_t>(r.driverStartTicks), r.runDir, r.logPath, r.cancelRequested,
-        launchSpecJson(r));
-}
-
-void SqliteRunStore::update(const RunRecord& r) {
-    m_db.execute(
-        "UPDATE runs SET status = ?, queue_reason = ?, arguments = ?, started_at = ?, ended_at = ?, "
-        "exit_code = ?, message = ?, driver_pid = ?, driver_start_ticks = ?, run_dir = ?, log_path = ?, "
-        "cancel_requested = ?, launch_spec = ? WHERE run_id = ?",
-        std::string(jobRunStatusName(r.run.status)), r.run.queueReason,
-        nlohmann::json(r.run.arguments).dump(), formatOptional(r.run.startedAt),
-        formatOptional(r.run.endedAt),
-        r.run.exitCode ? std::optional<std::int64_t>(*r.run.exitCode) : std::nullopt, r.run.message,
-        r.driverPid ? std::optional<std::int64_t>(r.driverPid) : std::nullopt,
-        static_cast<std::int64_t>(r.driverStartTicks), r.runDir, r.logPath, r.cancelRequested,
-        launchSpecJson(r), r.run.jobRunId);
-}
-
-bool SqliteRunStore::exists(const std::string& runId) {
-    return m_db.query("SELECT 1 FROM runs WHERE run_id = ?", runId).step();
+void SqliteRunStore::update(const RunRecord& record) {
+    run_rows::update(m_db, record);
 }
 
 void SqliteRunStore::remove(const std::string& runId) {
-    m_db.execute("DELETE FROM runs WHERE run_id = ?", runId);
+    run_rows::remove(m_db, runId);
 }
 
-std::vector<RunRecord> SqliteRunStore::select(const std::string& where, const std::vector<std::string>& args,
-                                              const std::string& tail) {
-    auto q = m_db.prepare(std::string("SELECT ") + kColumns + " FROM runs WHERE " + where + " " + tail);
-    int index = 0;
-    for (const auto& arg : args)
-        q.bind(++index, arg);
-    std::vector<RunRecord> result;
-    while (q.step())
-        result.push_back(readRow(q));
-    return result;
+bool SqliteRunStore::exists(const std::string& runId) {
+    return run_rows::exists(m_db, runId);
 }
 
 std::optional<RunRecord> SqliteRunStore::find(const std::string& projectUid, const std::string& runId) {
-    auto rows = select("project_uid = ? AND run_id = ?", {projectUid, runId});
-    if (rows.empty())
-        return std::nullopt;
-    return std::move(rows.front());
+    return run_rows::find(m_db, projectUid, runId);
 }
 
 std::vector<RunRecord> SqliteRunStore::list(const std::string& projectUid,
                                             const std::optional<std::string>& jobName, bool activeOnly,
                                             std::optional<std::int64_t> limit) {
-    std::string where = "project_uid = ?";
-    std::vector<std::string> args{projectUid};
-    if (jobName) {
-        where += " AND job_name = ?";
-        args.push_back(*jobName);
-    }
-    if (activeOnly)
-        where += " AND status IN ('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')";
-    std::string tail = "ORDER BY id DESC";
-    if (limit)
-        tail += " LIMIT " + std::to_string(*limit);
-    return select(where, args, tail);
+    return run_rows::list(m_db, projectUid, jobName, activeOnly, limit);
 }
 
 int SqliteRunStore::countActive(const std::string& projectUid, const std::string& jobId) {
-    auto q = m_db.query("SELECT COUNT(*) FROM runs WHERE project_uid = ? AND job_id = ? AND status IN "
-                        "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')",
-                        projectUid, jobId);
-    return q.step() ? q.integer(0) : 0;
+    return run_rows::countActive(m_db, projectUid, jobId);
 }
 
 std::map<std::string, std::int64_t> SqliteRunStore::countByStatus() {
-    std::map<std::string, std::int64_t> counts;
-    auto q = m_db.query("SELECT status, COUNT(*) FROM runs GROUP BY status");
-    while (q.step())
-        counts[q.text(0)] = q.int64(1);
-    return counts;
+    return run_rows::countByStatus(m_db);
 }
 
 std::optional<RunRecord> SqliteRunStore::findActiveByKey(const std::string& projectUid,
                                                          const std::string& jobId,
                                                          const std::string& idempotencyKey) {
-    auto rows = select("project_uid = ? AND job_id = ? AND idempotency_key = ? AND status IN "
-                       "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')",
-                       {projectUid, jobId, idempotencyKey}, "ORDER BY id LIMIT 1");
-    if (rows.empty())
-        return std::nullopt;
-    return std::move(rows.front());
+    return run_rows::findActiveByKey(m_db, projectUid, jobId, idempotencyKey);
 }
 
 std::vector<RunRecord> SqliteRunStore::withStatus(JobRunStatus status) {
-    return select("status = ?", {std::string(jobRunStatusName(status))}, "ORDER BY id");
+    return run_rows::withStatus(m_db, status);
 }
 
 std::vector<RunRecord> SqliteRunStore::endedBefore(const std::string& cutoff) {
-    return select("ended_at IS NOT NULL AND ended_at < ? AND status IN ('SPARK_JOB_RUN_STATUS_COMPLETED', "
-                  "'SPARK_JOB_RUN_STATUS_FAILED', 'SPARK_JOB_RUN_STATUS_CANCELED')",
-                  {cutoff}, "ORDER BY id");
+    return run_rows::endedBefore(m_db, cutoff);
 }
 
 } // namespace jobdeck

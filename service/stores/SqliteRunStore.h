@@ -27,9 +27,6 @@ public:
     std::vector<RunRecord> endedBefore(const std::string& cutoff) override;
 
 private:
-    std::vector<RunRecord> select(const std::string& where, const std::vector<std::string>& args,
-                                  const std::string& tail = {});
-
     SqliteDatabase& m_db;
 };
 

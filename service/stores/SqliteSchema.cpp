@@ -1,5 +1,7 @@
 #include "service/stores/SqliteSchema.h"
 
+#include "service/stores/SchemaVersion.h"
+
 #include <iterator>
 #include <string>
 
@@ -153,7 +155,14 @@ CREATE TABLE write_keys (
 );
 CREATE INDEX write_keys_by_age ON write_keys(created_at);
 )sql",
-    // 4: the Jobs list's columns in name order (SHOW JOBS SUMMARY), read from the index alone rather
+    // 4: runs submitted in cluster deploy mode: where to, and the cluster manager's submission id, so a
+    // restarted service keeps following them (RunManager, ClusterRunTracker).
+    R"sql(
+ALTER TABLE runs ADD COLUMN deploy_mode TEXT NOT NULL DEFAULT 'client' CHECK (deploy_mode IN ('client', 'cluster'));
+ALTER TABLE runs ADD COLUMN spark_master TEXT;
+ALTER TABLE runs ADD COLUMN submission_id TEXT;
+)sql",
+    // 5: the Jobs list's columns in name order (SHOW JOBS SUMMARY), read from the index alone rather
     // than from every job's row, parameters and all, in name order.
     R"sql(
 CREATE INDEX jobs_summary ON jobs(project_uid, name, type, cluster, max_concurrent_runs, updated_at, job_id);
@@ -183,10 +192,7 @@ void SqliteSchema::migrate(SqliteDatabase& db) {
             }
         }
         if (version > knownVersion)
-            throw DatabaseError("The database " + db.path() + " has schema version " +
-                                std::to_string(version) + ", newer than this jobdeckd understands (" +
-                                std::to_string(knownVersion) +
-                                "); use a newer jobdeckd. The database was not changed.");
+            throw newerSchemaRefusal(db.path(), version, knownVersion);
         if (version == knownVersion)
             return;
         if (version == 0)

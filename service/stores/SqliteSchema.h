@@ -21,7 +21,7 @@ namespace jobdeck {
 //        queue_reason, idempotency_key, argument_overrides JSON [[name,value],...],
 //        arguments JSON array, queued_at, started_at, ended_at, exit_code, message,
 //        driver_pid, monitor_pid, driver_start_ticks, run_dir, log_path, cancel_requested,
-//        launch_spec JSON)
+//        launch_spec JSON, deploy_mode 'client'|'cluster', spark_master, submission_id)
 //   requests(request_id PK, project_uid, status JSON (ApiStatus), created_at, updated_at)
 //   key_changes(id PK = 1, generation): bumped by triggers whenever api_keys rows change or go, so
 //            the cache of verified keys notices a revocation made by any process

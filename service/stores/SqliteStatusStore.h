@@ -1,7 +1,7 @@
 #pragma once
 
+#include "service/stores/ChunkedInsert.h"
 #include "service/stores/DeferredWrites.h"
-#include "service/stores/SqliteChunkedInsert.h"
 #include "service/stores/SqliteConnections.h"
 #include "service/stores/StatusStore.h"
 
@@ -13,7 +13,7 @@ namespace jobdeck {
 // commits write them through insertRows().
 class SqliteStatusStore final : public StatusStore {
 public:
-    using RowErrors = sqlite_chunked_insert::RowErrors;
+    using RowErrors = chunked_insert::RowErrors;
     SqliteStatusStore(SqliteConnections& connections, DeferredWrites& deferred)
         : m_connections(connections)
         , m_db(connections.writer())

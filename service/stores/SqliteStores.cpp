@@ -24,13 +24,11 @@ SqliteConnections& migrated(SqliteConnections& connections) {
 
 std::unique_ptr<SqliteStores> SqliteStores::open(const std::string& databaseUrl) {
     std::string path = databaseUrl;
-    if (databaseUrl.starts_with("postgresql://") || databaseUrl.starts_with("postgres://"))
-        throw DatabaseError(
-            "PostgreSQL databases are not supported in this build; use --database sqlite:<path>");
     if (databaseUrl.starts_with("sqlite:"))
         path = databaseUrl.substr(std::strlen("sqlite:"));
     else if (databaseUrl.find("://") != std::string::npos)
-        throw DatabaseError("Unsupported database URL (expected sqlite:<path> or a file path)");
+        throw DatabaseError("Unsupported database URL (expected sqlite:<path>, a file path or "
+                            "postgresql://user@host:port/database)");
     if (path.empty())
         throw DatabaseError("The database URL names no file (expected sqlite:<path>)");
     return std::unique_ptr<SqliteStores>(new SqliteStores(path));
@@ -44,14 +42,15 @@ SqliteStores::SqliteStores(const std::string& path)
     : m_connections(path)
     , m_changeStamp(path)
     , m_projects(migrated(m_connections))
-    , m_keys(m_connections, m_changeStamp, m_projects)
+    , m_keyRows(m_connections, m_projects)
+    , m_keys(m_keyRows, m_changeStamp)
     , m_jobs(m_connections)
     , m_clusters(m_connections)
     , m_runs(m_connections.writer())
     , m_writeKeys(m_connections)
     , m_events(m_connections) {
     m_deferred = std::make_unique<DeferredWrites>(
-        m_connections.writer(),
+        m_connections,
         [this](const DeferredWrites::Batch& rows) {
             m_audit->insertRows(rows.audit, SqliteAuditStore::RowErrors::Skip);
             m_statuses->insertRows(rows.statuses, SqliteStatusStore::RowErrors::Skip);

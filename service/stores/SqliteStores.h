@@ -1,5 +1,6 @@
 #pragma once
 
+#include "service/stores/CachedKeyStore.h"
 #include "service/stores/DeferredWrites.h"
 #include "service/stores/SqliteAuditStore.h"
 #include "service/stores/SqliteChangeStamp.h"
@@ -7,7 +8,7 @@
 #include "service/stores/SqliteConnections.h"
 #include "service/stores/SqliteEventStore.h"
 #include "service/stores/SqliteJobStore.h"
-#include "service/stores/SqliteKeyStore.h"
+#include "service/stores/SqliteKeyRows.h"
 #include "service/stores/SqliteProjectStore.h"
 #include "service/stores/SqliteRunStore.h"
 #include "service/stores/SqliteStatusStore.h"
@@ -24,9 +25,9 @@ namespace jobdeck {
 // by DeferredWrites, before any later durable write of the audit.
 class SqliteStores final : public Stores {
 public:
-    // `databaseUrl` is "sqlite:<path>" or a plain file path. postgresql:// URLs are refused in this
-    // build. Runs the schema migrations; a database whose schema is newer than this binary is refused
-    // and left untouched. Throws DatabaseError with one clear line.
+    // `databaseUrl` is "sqlite:<path>" or a plain file path (see openStores for PostgreSQL). Runs the schema
+    // migrations; a database whose schema is newer than this binary is refused and left untouched. Throws
+    // DatabaseError with one clear line.
     static std::unique_ptr<SqliteStores> open(const std::string& databaseUrl);
     // The schema version this binary creates and understands.
     static int schemaVersion();
@@ -59,7 +60,8 @@ private:
     SqliteConnections m_connections;
     SqliteChangeStamp m_changeStamp;
     SqliteProjectStore m_projects;
-    SqliteKeyStore m_keys;
+    SqliteKeyRows m_keyRows;
+    CachedKeyStore m_keys;
     SqliteJobStore m_jobs;
     SqliteClusterStore m_clusters;
     SqliteRunStore m_runs;

@@ -39,6 +39,13 @@ public:
     // nothing (reads there see what the step wrote so far).
     [[nodiscard]] virtual std::unique_ptr<ReadSnapshot> snapshot() = 0;
 
+    // True on the thread that is inside run().
+    virtual bool inStepOnThisThread() const = 0;
+    // Inside run() on this thread: `action` runs when the outermost run() ends, with true when it
+    // committed and false when it rolled back (what a step took out of memory goes back then).
+    // Actions run in the reverse order of their registration and must not throw.
+    virtual void onStepEnd(std::function<void(bool committed)> action) = 0;
+
 protected:
     virtual void runAtomically(const std::function<void()>& work) = 0;
 };

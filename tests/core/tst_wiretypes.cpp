@@ -210,10 +210,12 @@ private slots:
     void sparkJobRunFieldsAndRoundTrip() {
         const SparkJobRun run = sampleRun();
         const json j = run;
-        QCOMPARE(keys(j), (std::set<std::string>{"jobRunId", "jobName", "jobId", "status", "queueReason",
-                                                 "idempotencyKey", "argumentOverrides", "arguments",
-                                                 "queuedAt", "startedAt", "endedAt", "exitCode", "message"}));
+        QCOMPARE(keys(j),
+                 (std::set<std::string>{"jobRunId", "jobName", "jobId", "status", "queueReason",
+                                        "idempotencyKey", "argumentOverrides", "arguments", "queuedAt",
+                                        "startedAt", "endedAt", "exitCode", "message", "submissionId"}));
         QCOMPARE(j.at("status"), json("SPARK_JOB_RUN_STATUS_FAILED"));
+        QVERIFY(j.at("submissionId").is_null());
         QCOMPARE(j.at("argumentOverrides"),
                  json::parse(R"([{"name":"--date","value":"2026-12-01"},{"name":"--mode","value":"full"}])"));
         QVERIFY(j.at("queueReason").is_null());

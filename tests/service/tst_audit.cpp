@@ -1,5 +1,5 @@
 // Every statement leaves an audit entry (who, what, outcome, request id, client headers), secrets masked.
-#include "service/stores/SqliteDatabase.h"
+#include "tests/support/ServiceDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -41,13 +41,11 @@ class TestAudit final : public QObject {
                  "secret in the service log");
     }
 
-    // Every row of `sql`'s answer, columns joined: what is on disk.
-    static std::string tableText(SqliteDatabase& db, const char* sql) {
+    // Every row of `sql`'s answer, columns joined: what is stored.
+    static std::string tableText(ServiceDatabase& db, const QString& sql) {
         std::string text;
-        auto q = db.query(sql);
-        while (q.step())
-            for (int column = 0; column < 2; ++column)
-                text += q.isNull(column) ? std::string() : q.text(column) + "\n";
+        for (const QStringList& row : db.rows(sql).value_or(QList<QStringList>{}))
+            text += row.join('\n').toStdString() + "\n";
         return text;
     }
 
@@ -55,13 +53,14 @@ class TestAudit final : public QObject {
     // lock beyond the service's busy timeout) and returns the "Statement failed:" line it logged.
     QString statementFailedLine(const QString& parameters) {
         const qsizetype logged = m_service.errorOutput().size();
-        auto db = SqliteDatabase::open(m_service.dataDir().toStdString() + "/jobdeck.db");
-        db->execute("BEGIN IMMEDIATE");
+        ServiceDatabase db(m_service);
+        if (!db.holdWriteLock("jobs"))
+            qWarning() << "cannot hold the database's write lock:" << db.lastError();
         std::thread release([&] {
             QDeadlineTimer guard(60000);
             while (!m_service.errorOutput().mid(logged).contains("Statement failed:") && !guard.hasExpired())
                 QThread::msleep(100);
-            db->execute("ROLLBACK");
+            db.release();
         });
         HttpHeaders headers = m_admin.headers();
         headers.append(qMakePair(QByteArray("Prefer"), QByteArray("wait=50")));
@@ -225,11 +224,11 @@ private slots:
             quoted << "'" + QString::fromStdString(p.get<std::string>()) + "'";
         const auto altered = run("ALTER JOB eqforms SET PARAMETERS = (" + quoted.join(", ") + ")");
         QCOMPARE(statusOf(altered), kSuccess);
-        auto db = SqliteDatabase::open(m_service.dataDir().toStdString() + "/jobdeck.db");
+        ServiceDatabase db(m_service);
         {
-            auto q = db->query("SELECT parameters FROM jobs WHERE name = 'eqforms'");
-            QVERIFY(q.step());
-            QCOMPARE(json::parse(q.text(0)),
+            const QString stored = db.value("SELECT parameters FROM jobs WHERE name = 'eqforms'");
+            QVERIFY2(!stored.isNull(), qPrintable(db.lastError()));
+            QCOMPARE(json::parse(stored.toStdString()),
                      json({"--conf=spark.db.password=EQX-conf", "--hudi-conf=hoodie.ds.password=EQY-hudi",
                            "-c", "spark.c.token=EQZ-alias", "--hudi-conf", "hoodie.ds.token=EQT-hudi2",
                            "/app.py", "--conf=spark.app.secret=EQA-arg", "--db-password", "EQB-arg"}));
@@ -252,8 +251,8 @@ private slots:
         const std::string createdText = entryFor(created)["statement"].get<std::string>();
         QVERIFY2(createdText.find("'--hudi-conf=hoodie.ds.password=****'") != std::string::npos,
                  createdText.c_str());
-        const std::string onDisk = tableText(*db, "SELECT statement, ifnull(error_message, '') FROM audit") +
-                                   tableText(*db, "SELECT status FROM requests");
+        const std::string onDisk = tableText(db, "SELECT statement, coalesce(error_message, '') FROM audit") +
+                                   tableText(db, "SELECT status FROM requests");
         for (const auto& secret : secrets) {
             QVERIFY2(job.dump().find(secret) == std::string::npos, job.dump().c_str());
             QVERIFY2(shownJobs.find(secret) == std::string::npos, secret.c_str());
@@ -295,10 +294,11 @@ private slots:
         const auto status = runStatement(service, viewer, "SHOW CLUSTERS");
         QCOMPARE(statusOf(status), kSuccess);
         QCOMPARE(service.stop(), 0);
-        auto db = SqliteDatabase::open(service.dataDir().toStdString() + "/jobdeck.db");
-        auto q = db->query("SELECT statement FROM audit WHERE request_id = ?", status.value("requestId", ""));
-        QVERIFY(q.step());
-        QCOMPARE(q.text(0), std::string("SHOW CLUSTERS"));
+        ServiceDatabase db(service);
+        const QString statement = db.value("SELECT statement FROM audit WHERE request_id = ?",
+                                           {QString::fromStdString(status.value("requestId", ""))});
+        QVERIFY2(!statement.isNull(), qPrintable(db.lastError()));
+        QCOMPARE(statement, QString("SHOW CLUSTERS"));
     }
 
     void auditSurvivesKill9() {

@@ -1,5 +1,5 @@
 // Credentials and roles (CONTRACT §1) against the real jobdeckd.
-#include "service/stores/SqliteStores.h"
+#include "tests/support/ServiceDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -110,8 +110,10 @@ private slots:
                      runStatement(m_service, doomed, QStringLiteral("SHOW JOBS")).value("apiStatus", "")),
                  QStringLiteral("API_OPERATION_STATUS_SUCCESS"));
         {
-            auto stores = SqliteStores::open("sqlite:" + m_service.dataDir().toStdString() + "/jobdeck.db");
-            QVERIFY(stores->keys().revokeKey(doomed.apiKey.toStdString()));
+            // Another process (an operator's SQL shell) revokes it; '1' is read as the column's type.
+            ServiceDatabase db(m_service);
+            QVERIFY2(db.execute("UPDATE api_keys SET revoked = ? WHERE key = ?", {"1", doomed.apiKey}) == 1,
+                     qPrintable(db.lastError()));
         }
         const HttpResult result =
             request(m_service.url(QStringLiteral("/v1/resource/")), "POST", showJobs(), doomed.headers());

@@ -1,5 +1,7 @@
 // The jobdeckd command line (CONTRACT §5): every failure exits non-zero with one line on stderr.
+#include "tests/support/ServiceDatabase.h"
 #include "tests/support/ServiceProcess.h"
+#include "tests/support/TestBackend.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -121,8 +123,13 @@ private slots:
 
     void keysCreateJson() {
         const QString dir = m_tmp.filePath(QStringLiteral("keys"));
-        const auto exit = TestService::runJobdeckd(
-            {"keys", "create", "--data-dir", dir, "--project", "analytics", "--role", "operator", "--json"});
+        QString error;
+        const auto database = TestBackend::freshDatabaseArguments(error);
+        QVERIFY2(database, qPrintable(error));
+        const QStringList where = QStringList{"--data-dir", dir} + *database;
+        const auto exit =
+            TestService::runJobdeckd(QStringList{"keys", "create"} + where +
+                                     QStringList{"--project", "analytics", "--role", "operator", "--json"});
         QCOMPARE(exit.status, 0);
         const nlohmann::json key = nlohmann::json::parse(exit.out.toStdString(), nullptr, false);
         QVERIFY2(key.is_object(), exit.out.constData());
@@ -133,22 +140,38 @@ private slots:
         QCOMPARE(QString::fromStdString(key["role"].get<std::string>()), QStringLiteral("operator"));
 
         // The same project again: same uid, new key and secret.
-        const auto again = TestService::runJobdeckd(
-            {"keys", "create", "--data-dir", dir, "--project", "analytics", "--role", "viewer", "--json"});
+        const auto again =
+            TestService::runJobdeckd(QStringList{"keys", "create"} + where +
+                                     QStringList{"--project", "analytics", "--role", "viewer", "--json"});
         const nlohmann::json second = nlohmann::json::parse(again.out.toStdString(), nullptr, false);
         QCOMPARE(second.value("projectUid", ""), key.value("projectUid", ""));
         QVERIFY(second.value("apiKey", "") != key.value("apiKey", ""));
 
-        // Only a hash of the secret is stored.
-        QFile database(dir + QStringLiteral("/jobdeck.db"));
-        QVERIFY(database.open(QIODevice::ReadOnly));
-        QVERIFY(!database.readAll().contains(QByteArray::fromStdString(key["apiSecret"].get<std::string>())));
+        // Only a hash of the secret is stored: not in the file (free pages too), not in any table.
+        const QByteArray secret = QByteArray::fromStdString(key["apiSecret"].get<std::string>());
+        if (database->isEmpty()) {
+            QFile file(dir + QStringLiteral("/jobdeck.db"));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY(!file.readAll().contains(secret));
+        } else {
+            ServiceDatabase db(database->last());
+            const QString tables = db.value("SELECT string_agg(query_to_xml(format('SELECT * FROM %I.%I', "
+                                            "table_schema, table_name), true, "
+                                            "false, '')::text, '') FROM information_schema.tables "
+                                            "WHERE table_schema NOT IN ('pg_catalog', 'information_schema')");
+            QVERIFY2(tables.contains(QString::fromStdString(key["apiKey"].get<std::string>())),
+                     qPrintable(db.lastError()));
+            QVERIFY(!tables.contains(QString::fromUtf8(secret)));
+        }
     }
 
     void keysCreatePlain() {
-        const auto exit =
-            TestService::runJobdeckd({"keys", "create", "--data-dir", m_tmp.filePath(QStringLiteral("plain")),
-                                      "--project", "p", "--role", "admin"});
+        QString error;
+        const auto database = TestBackend::freshDatabaseArguments(error);
+        QVERIFY2(database, qPrintable(error));
+        const auto exit = TestService::runJobdeckd(
+            QStringList{"keys", "create", "--data-dir", m_tmp.filePath(QStringLiteral("plain"))} + *database +
+            QStringList{"--project", "p", "--role", "admin"});
         QCOMPARE(exit.status, 0);
         QVERIFY(exit.out.contains("apiSecret:"));
         QVERIFY(exit.out.contains("admin"));

@@ -1,6 +1,7 @@
 // `jobdeckd serve --config FILE`: every serve option is a key, flags win, and a bad line is one clear
 // error naming the file, the line and the key. The real binary throughout.
 #include "tests/support/ServiceProcess.h"
+#include "tests/support/TestBackend.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -32,6 +33,11 @@ private slots:
     void initTestCase() { QVERIFY(m_tmp.isValid()); }
 
     void optionsComeFromTheFile() {
+        QString error;
+        const auto database = TestBackend::freshDatabaseArguments(error);
+        QVERIFY2(database, qPrintable(error));
+        const QByteArray databaseLine =
+            database->isEmpty() ? QByteArray() : "database = " + database->last().toUtf8() + "\n";
         const QString dataDir = m_tmp.filePath(QStringLiteral("from-file"));
         const QString config = writeFile(m_tmp, QStringLiteral("all.conf"),
                                          "# jobdeckd serve options\n"
@@ -45,7 +51,8 @@ private slots:
                                              "no-access-log = false\n"
                                              "s3-map = demo-bucket=/tmp\n"
                                              "s3-map = other=/srv\n"
-                                             "retention-days = \"7\"\n");
+                                             "retention-days = \"7\"\n" +
+                                             databaseLine);
         QProcess process;
         process.start(QStringLiteral(JOBDECKD_PATH),
                       {QStringLiteral("serve"), QStringLiteral("--config"), config});
@@ -55,7 +62,10 @@ private slots:
         const auto health = request(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/health").arg(port)), "GET");
         test::stopProcess(process);
         QCOMPARE(health.status, 200);
-        QVERIFY(QFileInfo::exists(dataDir + QStringLiteral("/jobdeck.db")));
+        // The data directory came from the file (with SQLite, its database file is there too).
+        QVERIFY(QFileInfo::exists(dataDir));
+        if (database->isEmpty())
+            QVERIFY(QFileInfo::exists(dataDir + QStringLiteral("/jobdeck.db")));
         // log-target = journal: priority prefixes, no timestamps.
         const QString log = QString::fromUtf8(process.readAllStandardError());
         QVERIFY2(log.startsWith(QStringLiteral("<6>jobdeckd ")), qPrintable(log));

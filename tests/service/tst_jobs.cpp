@@ -2,7 +2,7 @@
 // §3 to the letter (every --hudi-conf message), the allow-list's CREATE vs ALTER rules, hudiConfigsStatus,
 // secret masking and the **** round trip, and the seed's count_transactions example.
 #include "core/wire/SparkJobSummary.h"
-#include "service/stores/SqliteDatabase.h"
+#include "tests/support/ServiceDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -69,12 +69,12 @@ class TestJobs final : public QObject {
     }
     // The parameters as stored, read from the database (DESCRIBE masks them).
     std::vector<std::string> storedParameters(const std::string& name) {
-        auto db = SqliteDatabase::open(m_service.dataDir().toStdString() + "/jobdeck.db");
-        auto q = db->query("SELECT parameters FROM jobs WHERE name = ? AND project_uid = ?", name,
-                           m_operator.projectUid.toStdString());
-        if (!q.step())
+        ServiceDatabase db(m_service);
+        const QString stored = db.value("SELECT parameters FROM jobs WHERE name = ? AND project_uid = ?",
+                                        {QString::fromStdString(name), m_operator.projectUid});
+        if (stored.isNull())
             return {};
-        return json::parse(q.text(0)).get<std::vector<std::string>>();
+        return json::parse(stored.toStdString()).get<std::vector<std::string>>();
     }
     void resetHudiSettings(bool enabled, const QStringList& allowlist) {
         const auto current =
@@ -432,10 +432,12 @@ private slots:
         resetHudiSettings(true, {"hoodie."});
         QCOMPARE(statusOf(create("legacy", "'--hudi-conf', 'hoodie.a=1', 'app.jar'")), kSuccess);
         {
-            auto db = SqliteDatabase::open(m_service.dataDir().toStdString() + "/jobdeck.db");
+            ServiceDatabase db(m_service);
             const json params = {"--hudi-conf", "hoodie.a=1", "--hudi-conf", "hoodie.write.lock.provider=x",
                                  "app.jar"};
-            QCOMPARE(db->execute("UPDATE jobs SET parameters = ? WHERE name = 'legacy'", params.dump()), 1);
+            QCOMPARE(db.execute("UPDATE jobs SET parameters = ? WHERE name = 'legacy'",
+                                {QString::fromStdString(params.dump())}),
+                     1);
         }
         const auto job = describe("legacy");
         QCOMPARE(job["hudiConfigsStatus"]["hoodie.a"].get<std::string>(), std::string("APPLIED"));
@@ -680,9 +682,9 @@ private slots:
         // still see that change.
         QCOMPARE(describe("fresh", &m_viewer)["maxConcurrentRuns"].get<int>(), 1);
         {
-            // Another process (an operator's sqlite3 shell, a second jobdeckd) changes the job.
-            auto db = SqliteDatabase::open(m_service.dataDir().toStdString() + "/jobdeck.db");
-            QCOMPARE(db->execute("UPDATE jobs SET max_concurrent_runs = 7 WHERE name = 'fresh'"), 1);
+            // Another process (an operator's SQL shell, a second jobdeckd) changes the job.
+            ServiceDatabase db(m_service);
+            QCOMPARE(db.execute("UPDATE jobs SET max_concurrent_runs = 7 WHERE name = 'fresh'"), 1);
         }
         QCOMPARE(describe("fresh")["maxConcurrentRuns"].get<int>(), 7);
         QCOMPARE(describe("fresh", &m_viewer)["maxConcurrentRuns"].get<int>(), 7);

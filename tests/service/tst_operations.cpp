@@ -125,6 +125,8 @@ private slots:
     }
 
     void healthSaysWhenTheDatabaseDoesNotAnswer() {
+        if (TestService::isPostgresBackend())
+            QSKIP("replaces the SQLite file under the open connections; PostgreSQL has no such file");
         TestService service;
         QVERIFY2(service.start(), qPrintable(service.lastError()));
         const auto fine = request(service.url(QStringLiteral("/v1/health")), "GET");

@@ -1,7 +1,7 @@
 // Retention in the real jobdeckd: final request statuses and audit entries expire, their rows are
 // deleted by the sweep, and a poll after expiry gets a clear 404. The retention is given in seconds
 // by the hidden test flags; waits are bounded polls of several seconds, no timing is asserted.
-#include "service/stores/SqliteDatabase.h"
+#include "tests/support/ServiceDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -20,13 +20,13 @@ HttpResult poll(const TestService& service, const ApiCredentials& who, const QSt
     return request(service.url("/v1/status/" + id), "GET", {}, who.headers());
 }
 
-// Rows of `table` in the service's database, read by a connection of the test's own.
+// Rows of `table` in the service's database, read by a connection of the test's own; -1 on failure.
 std::int64_t rowCount(const TestService& service, const std::string& table) {
-    auto db =
-        SqliteDatabase::open(service.dataDir().toStdString() + "/jobdeck.db", SqliteDatabase::Mode::ReadOnly);
-    auto q = db->query("SELECT count(*) FROM " + table);
-    q.step();
-    return q.int64(0);
+    ServiceDatabase db(service);
+    const QString count = db.value(QStringLiteral("SELECT count(*) FROM ") + QString::fromStdString(table));
+    if (count.isNull())
+        qWarning() << "cannot count the rows of" << table.c_str() << ":" << db.lastError();
+    return count.isNull() ? -1 : count.toLongLong();
 }
 
 // Polls `done` every 200 ms for up to 30 s.

@@ -3,7 +3,7 @@
 // nothing is lost or duplicated; a driver that vanished without an exit status ends FAILED.
 #include "tst_runsupport.h"
 
-#include "service/stores/SqliteDatabase.h"
+#include "tests/support/ServiceDatabase.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -141,10 +141,10 @@ private slots:
         // Make one run older than the default 30 days while the service is down.
         QCOMPARE(m_service.stop(), 0);
         {
-            auto db = SqliteDatabase::open((m_service.dataDir() + "/jobdeck.db").toStdString());
-            QCOMPARE(db->execute("UPDATE runs SET ended_at = '2000-01-01T00:00:00.000Z' WHERE run_id = ?",
-                                 old.toStdString()),
-                     1);
+            ServiceDatabase db(m_service);
+            QCOMPARE(
+                db.execute("UPDATE runs SET ended_at = '2000-01-01T00:00:00.000Z' WHERE run_id = ?", {old}),
+                1);
         }
         // Directories without a row (their Job was deleted): removed once as old as the retention period.
         const QString orphanOld = m_service.dataDir() + "/runs/orphan-old";

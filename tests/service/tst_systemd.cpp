@@ -1,6 +1,7 @@
 // jobdeckd under systemd: `Type=notify` readiness over the sd_notify datagram protocol (a test socket
 // in NOTIFY_SOCKET, as systemd-notify uses) and log lines for journald. The real binary throughout.
 #include "tests/support/ServiceProcess.h"
+#include "tests/support/TestBackend.h"
 #include "tests/support/TestHttp.h"
 
 #include <QProcess>
@@ -60,7 +61,13 @@ class TestSystemd final : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase() { QVERIFY(m_tmp.isValid()); }
+    void initTestCase() {
+        QVERIFY(m_tmp.isValid());
+        QString error;
+        const auto database = TestBackend::freshDatabaseArguments(error);
+        QVERIFY2(database, qPrintable(error));
+        m_database = *database;
+    }
 
     void readyComesOnceTheListenerAnswers() {
         const QByteArray socketPath = m_tmp.filePath(QStringLiteral("notify")).toUtf8();
@@ -68,8 +75,10 @@ private slots:
         QVERIFY2(socket >= 0, std::strerror(errno));
         QProcess process;
         process.setProcessEnvironment(environmentWith(QStringLiteral("NOTIFY_SOCKET"), socketPath));
-        process.start(QStringLiteral(JOBDECKD_PATH),
-                      {"serve", "--listen", "127.0.0.1:0", "--data-dir", m_tmp.filePath("notify-data")});
+        process.start(
+            QStringLiteral(JOBDECKD_PATH),
+            QStringList{"serve", "--listen", "127.0.0.1:0", "--data-dir", m_tmp.filePath("notify-data")} +
+                m_database);
 
         const QByteArray ready = receive(socket, 20000);
         static const QRegularExpression status(QStringLiteral("^READY=1\nSTATUS=serving on port (\\d+)$"));
@@ -90,8 +99,9 @@ private slots:
     void withoutNotifySocketNothingIsSent() {
         QProcess process;
         process.setProcessEnvironment(environmentWith({}, {}));
-        process.start(QStringLiteral(JOBDECKD_PATH),
-                      {"serve", "--listen", "127.0.0.1:0", "--data-dir", m_tmp.filePath("plain-data")});
+        process.start(QStringLiteral(JOBDECKD_PATH), QStringList{"serve", "--listen", "127.0.0.1:0",
+                                                                 "--data-dir", m_tmp.filePath("plain-data")} +
+                                                         m_database);
         QVERIFY(test::waitForListeningPort(process) != 0);
         test::stopProcess(process);
         QCOMPARE(process.exitCode(), 0);
@@ -108,8 +118,10 @@ private slots:
         process.setProcessEnvironment(environmentWith(
             QStringLiteral("JOURNAL_STREAM"), QStringLiteral("%1:%2").arg(status.st_dev).arg(status.st_ino)));
         process.setStandardErrorFile(logPath);
-        process.start(QStringLiteral(JOBDECKD_PATH),
-                      {"serve", "--listen", "127.0.0.1:0", "--data-dir", m_tmp.filePath("journal-data")});
+        process.start(
+            QStringLiteral(JOBDECKD_PATH),
+            QStringList{"serve", "--listen", "127.0.0.1:0", "--data-dir", m_tmp.filePath("journal-data")} +
+                m_database);
         QVERIFY(test::waitForListeningPort(process) != 0);
         test::stopProcess(process);
         QFile log(logPath);
@@ -126,8 +138,9 @@ private slots:
         // A JOURNAL_STREAM that is not this stderr (inherited from a shell under systemd) is ignored.
         process.setProcessEnvironment(
             environmentWith(QStringLiteral("JOURNAL_STREAM"), QStringLiteral("1:2")));
-        process.start(QStringLiteral(JOBDECKD_PATH),
-                      {"serve", "--listen", "127.0.0.1:0", "--data-dir", m_tmp.filePath("text-data")});
+        process.start(QStringLiteral(JOBDECKD_PATH), QStringList{"serve", "--listen", "127.0.0.1:0",
+                                                                 "--data-dir", m_tmp.filePath("text-data")} +
+                                                         m_database);
         QVERIFY(test::waitForListeningPort(process) != 0);
         test::stopProcess(process);
         const QString first = QString::fromUtf8(process.readAllStandardError()).section('\n', 0, 0);
@@ -139,8 +152,9 @@ private slots:
         QProcess process;
         process.setProcessEnvironment(environmentWith({}, {}));
         process.start(QStringLiteral(JOBDECKD_PATH),
-                      {"serve", "--listen", "127.0.0.1:0", "--data-dir", m_tmp.filePath("forced-data"),
-                       "--log-target", "journal"});
+                      QStringList{"serve", "--listen", "127.0.0.1:0", "--data-dir",
+                                  m_tmp.filePath("forced-data"), "--log-target", "journal"} +
+                          m_database);
         QVERIFY(test::waitForListeningPort(process) != 0);
         test::stopProcess(process);
         const QString log = QString::fromUtf8(process.readAllStandardError());
@@ -149,6 +163,8 @@ private slots:
 
 private:
     QTemporaryDir m_tmp;
+    // The test backend's `--database` (one database: these services run one after another), or nothing.
+    QStringList m_database;
 };
 
 QTEST_GUILESS_MAIN(TestSystemd)

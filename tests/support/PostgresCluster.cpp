@@ -63,8 +63,8 @@ QString PostgresCluster::binDirectory() {
     return hasServerPrograms(debian) ? debian : QString();
 }
 
-QString PostgresCluster::connectionUri() const {
-    return QStringLiteral("postgresql://%1@127.0.0.1:%2/%3").arg(userName()).arg(m_port).arg(databaseName());
+QString PostgresCluster::connectionUri(const QString& database) const {
+    return QStringLiteral("postgresql://%1@127.0.0.1:%2/%3").arg(userName()).arg(m_port).arg(database);
 }
 
 QString PostgresCluster::dataDirectory() const {
@@ -101,7 +101,7 @@ bool PostgresCluster::start(int timeoutMs) {
     const QDeadlineTimer deadline(timeoutMs);
     const bool started = prepareDirectory(m_bin) && initialise(m_bin, remainingMs(deadline)) &&
                          startServer(m_bin, remainingMs(deadline)) &&
-                         createDatabase(m_bin, remainingMs(deadline));
+                         createDatabase(databaseName(), remainingMs(deadline));
     if (!started) {
         const QString error = m_lastError;
         stop();
@@ -140,8 +140,10 @@ bool PostgresCluster::configure() {
     QFile conf(dataDirectory() + "/postgresql.conf");
     if (!conf.open(QIODevice::Append | QIODevice::Text))
         return fail("cannot append to " + conf.fileName());
+    // Small memory, but connections for several services of up to 16 pooled connections each.
     conf.write(QStringLiteral("\n# PostgresCluster (Jobdeck tests)\nlisten_addresses = '127.0.0.1'\n"
-                              "port = %1\nunix_socket_directories = '%2'\n")
+                              "port = %1\nunix_socket_directories = '%2'\nmax_connections = 200\n"
+                              "shared_buffers = 16MB\nwork_mem = 2MB\nmaintenance_work_mem = 16MB\n")
                    .arg(m_port)
                    .arg(m_dir->path())
                    .toUtf8());
@@ -165,6 +167,10 @@ bool PostgresCluster::startServer(const QString& bin, int timeoutMs) {
         if (!logText.contains(QLatin1String("could not bind")) || deadline.hasExpired())
             return fail(m_lastError + "\nserver log:\n" + logText.right(2000));
     }
+    return awaitReady(bin, deadline);
+}
+
+bool PostgresCluster::awaitReady(const QString& bin, const QDeadlineTimer& deadline) {
     while (!runTool(bin + "/pg_isready", {"-h", "127.0.0.1", "-p", QString::number(m_port)}, false, 5000)) {
         if (deadline.hasExpired())
             return fail("the server did not accept connections on 127.0.0.1:" + QString::number(m_port) +
@@ -174,10 +180,32 @@ bool PostgresCluster::startServer(const QString& bin, int timeoutMs) {
     return true;
 }
 
-bool PostgresCluster::createDatabase(const QString& bin, int timeoutMs) {
-    return runTool(bin + "/createdb",
-                   {"-h", "127.0.0.1", "-p", QString::number(m_port), "-U", userName(), databaseName()},
-                   false, timeoutMs);
+bool PostgresCluster::pause() {
+    if (!m_dir || !serverProcessId())
+        return fail(QStringLiteral("the cluster is not running"));
+    return runTool(m_bin + "/pg_ctl",
+                   {"stop", "-D", dataDirectory(), "-m", "fast", "-w", "-t", QString::number(kStopTimeoutSeconds)},
+                   true, (kStopTimeoutSeconds + 5) * 1000);
+}
+
+bool PostgresCluster::resume(int timeoutMs) {
+    if (!m_dir || m_port == 0)
+        return fail(QStringLiteral("the cluster is not started"));
+    const QDeadlineTimer deadline(timeoutMs);
+    const int seconds = std::max(1, remainingMs(deadline) / 1000);
+    if (!runTool(m_bin + "/pg_ctl",
+                 {"start", "-D", dataDirectory(), "-l", serverLog(), "-w", "-t", QString::number(seconds)}, true,
+                 remainingMs(deadline) + 5000))
+        return false;
+    return awaitReady(m_bin, deadline);
+}
+
+bool PostgresCluster::createDatabase(const QString& name, int timeoutMs) {
+    if (!m_dir || m_port == 0)
+        return fail(QStringLiteral("the cluster is not started"));
+    return runTool(m_bin + "/createdb",
+                   {"-h", "127.0.0.1", "-p", QString::number(m_port), "-U", userName(), name}, false,
+                   timeoutMs);
 }
 
 void PostgresCluster::stop() {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QDeadlineTimer>
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
@@ -27,8 +28,18 @@ public:
     void stop();
     bool isStarted() const { return m_dir != nullptr; }
 
-    // postgresql://<user>@127.0.0.1:<port>/<database>
-    QString connectionUri() const;
+    // Stops the server and keeps its directory, as a database outage would (`pg_ctl stop -m fast`);
+    // resume() starts it again on the same port with the same data. false, with lastError(), when it
+    // fails.
+    bool pause();
+    bool resume(int timeoutMs = 30000);
+
+    // Creates another (empty) database owned by userName(); false, with lastError(), when it fails.
+    bool createDatabase(const QString& name, int timeoutMs = 30000);
+
+    // postgresql://<user>@127.0.0.1:<port>/<database> for databaseName(), or for `database`.
+    QString connectionUri() const { return connectionUri(databaseName()); }
+    QString connectionUri(const QString& database) const;
     quint16 port() const { return m_port; }
     QString userName() const { return QStringLiteral("jobdeck"); }
     QString databaseName() const { return QStringLiteral("jobdeck_test"); }
@@ -49,7 +60,8 @@ private:
     bool initialise(const QString& bin, int timeoutMs);
     bool configure();
     bool startServer(const QString& bin, int timeoutMs);
-    bool createDatabase(const QString& bin, int timeoutMs);
+    // Waits until the server accepts connections on m_port.
+    bool awaitReady(const QString& bin, const QDeadlineTimer& deadline);
     // Runs a tool (as the postgres user when `asServerUser` and this process is root); false, with
     // m_lastError holding its output, when it fails or outlasts `timeoutMs`.
     bool runTool(const QString& program, const QStringList& arguments, bool asServerUser, int timeoutMs);

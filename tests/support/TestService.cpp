@@ -52,6 +52,34 @@ QString TestService::errorOutput() const {
     return log.open(QIODevice::ReadOnly) ? QString::fromUtf8(log.readAll()) : QString();
 }
 
+QString TestService::extraDatabaseUri() const {
+    const qsizetype at = m_extraArguments.indexOf(QStringLiteral("--database"));
+    return at >= 0 && at + 1 < m_extraArguments.size() ? m_extraArguments.at(at + 1) : QString();
+}
+
+QString TestService::databaseUri() const {
+    if (const QString extra = extraDatabaseUri(); !extra.isEmpty())
+        return extra;
+    if (isPostgresBackend())
+        return m_postgresUri;
+    return QStringLiteral("sqlite:") + dataDir() + QStringLiteral("/jobdeck.db");
+}
+
+bool TestService::appendOwnDatabase(QStringList& arguments) {
+    if (const QString problem = TestBackend::configurationError(); !problem.isEmpty()) {
+        m_lastError = problem;
+        return false;
+    }
+    if (!isPostgresBackend() || !extraDatabaseUri().isEmpty())
+        return true;
+    if (m_postgresUri.isEmpty())
+        m_postgresUri = TestBackend::createPostgresDatabase(m_lastError);
+    if (m_postgresUri.isEmpty())
+        return false;
+    arguments += {QStringLiteral("--database"), m_postgresUri};
+    return true;
+}
+
 bool TestService::isRunning() const {
     return m_process && m_process->state() != QProcess::NotRunning;
 }
@@ -94,11 +122,14 @@ bool TestService::launch(quint16 port, int timeoutMs) {
         m_lastError = QStringLiteral("cannot create a temporary directory");
         return false;
     }
-    m_process = std::make_unique<QProcess>();
-    m_process->setStandardErrorFile(m_dir.filePath(QStringLiteral("jobdeckd.stderr.log")), QIODevice::Append);
     QStringList arguments{QStringLiteral("serve"), QStringLiteral("--listen"),
                           QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--data-dir"), dataDir()};
+    if (!appendOwnDatabase(arguments))
+        return false;
     arguments += m_extraArguments;
+    m_lastArguments = arguments;
+    m_process = std::make_unique<QProcess>();
+    m_process->setStandardErrorFile(m_dir.filePath(QStringLiteral("jobdeckd.stderr.log")), QIODevice::Append);
     m_process->start(QStringLiteral(JOBDECKD_PATH), arguments);
     if (!m_process->waitForStarted(timeoutMs)) {
         m_lastError = QStringLiteral("jobdeckd did not start: ") + m_process->errorString();
@@ -150,9 +181,16 @@ void TestService::kill9() {
 }
 
 ApiCredentials TestService::createKey(const QString& project, const QString& role) {
-    const Exit exit = runJobdeckd({QStringLiteral("keys"), QStringLiteral("create"),
-                                   QStringLiteral("--data-dir"), dataDir(), QStringLiteral("--project"),
-                                   project, QStringLiteral("--role"), role, QStringLiteral("--json")});
+    QStringList arguments{QStringLiteral("keys"), QStringLiteral("create"), QStringLiteral("--data-dir"),
+                          dataDir()};
+    if (const QString extra = extraDatabaseUri(); !extra.isEmpty())
+        arguments += {QStringLiteral("--database"), extra};
+    else if (!appendOwnDatabase(arguments))
+        return {};
+    arguments +=
+        {QStringLiteral("--project"), project, QStringLiteral("--role"), role, QStringLiteral("--json")};
+    m_lastArguments = arguments;
+    const Exit exit = runJobdeckd(arguments);
     if (exit.status != 0) {
         m_lastError = QStringLiteral("keys create failed: ") + QString::fromUtf8(exit.err.trimmed());
         return {};

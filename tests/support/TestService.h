@@ -1,5 +1,7 @@
 #pragma once
 
+#include "tests/support/TestBackend.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QPair>
@@ -28,6 +30,9 @@ struct ApiCredentials final {
 // The real jobdeckd (JOBDECKD_PATH) on a free loopback port with a fresh data directory that lives
 // as long as this object: `serve --listen 127.0.0.1:0 --data-dir <tmp>/data` plus extra arguments.
 // Its stderr (the request log) goes to a file, so a busy test never stalls it on a full pipe.
+// With the PostgreSQL test backend (TestBackend) it also gets `--database <uri>` of a fresh database
+// of its own, created at its first start or createKey() and kept for every later one, unless the
+// extra arguments name a `--database` themselves.
 class TestService final {
 public:
     explicit TestService(QStringList extraArguments = {});
@@ -63,7 +68,17 @@ public:
     QString errorOutput() const;
     QString lastError() const { return m_lastError; }
 
-    // Runs `jobdeckd keys create --data-dir <dataDir> --project <project> --role <role> --json`.
+    // The backend of this test process (JOBDECK_TEST_BACKEND), for tests that must tell them apart.
+    static TestBackend::Kind backend() { return TestBackend::kind(); }
+    static bool isPostgresBackend() { return TestBackend::isPostgresql(); }
+    // The database the service uses: the extra arguments' `--database`, else its PostgreSQL
+    // database (empty before the first start or createKey()), else sqlite:<dataDir>/jobdeck.db.
+    QString databaseUri() const;
+    // The arguments of the latest jobdeckd this object ran (serve or keys create).
+    QStringList lastArguments() const { return m_lastArguments; }
+
+    // Runs `jobdeckd keys create --data-dir <dataDir> --project <project> --role <role> --json`
+    // (with `--database` as for serve when the service has one).
     ApiCredentials createKey(const QString& project, const QString& role);
 
     // Runs jobdeckd with `arguments` (nothing added) and waits; for command line tests.
@@ -77,12 +92,19 @@ public:
 private:
     // One attempt; `port` 0: any free port.
     bool launch(quint16 port, int timeoutMs);
+    QString extraDatabaseUri() const;
+    // Appends `--database <uri>` of the service's own PostgreSQL database (created on first use)
+    // when that is the backend and the extra arguments name none; false, with lastError(), when the
+    // database cannot be had.
+    bool appendOwnDatabase(QStringList& arguments);
 
     QTemporaryDir m_dir;
     QStringList m_extraArguments;
     std::unique_ptr<QProcess> m_process;
     quint16 m_port = 0;
     bool m_https = false;
+    QString m_postgresUri;
+    QStringList m_lastArguments;
     QString m_lastError;
 };
 

@@ -1,9 +1,8 @@
 #pragma once
 
 #include "service/stores/ChangeStamp.h"
+#include "service/stores/KeyRows.h"
 #include "service/stores/KeyStore.h"
-#include "service/stores/ProjectStore.h"
-#include "service/stores/SqliteConnections.h"
 
 #include <atomic>
 #include <memory>
@@ -12,17 +11,15 @@
 
 namespace jobdeck {
 
-// The api_keys table (see SqliteSchema). Keys that verified once are cached (salt, hash, principal;
-// never the secret), so a known key costs one hash and no lookup of the key; the cache is dropped
-// whenever key_changes moves (a revocation, by any process), which is read again only when the change
-// stamp moved.
-class SqliteKeyStore final : public KeyStore {
+// The API keys of either backend, over its KeyRows: only a salted hash of each secret is stored. Keys
+// that verified once are cached (salt, hash, principal; never the secret), so a known key costs one
+// hash and no lookup of the key; the cache is dropped whenever the rows' generation moves (a
+// revocation, by any process), which is read again only when the change stamp moved.
+class CachedKeyStore final : public KeyStore {
 public:
-    SqliteKeyStore(SqliteConnections& connections, ChangeStamp& changeStamp, ProjectStore& projects)
-        : m_connections(connections)
-        , m_db(connections.writer())
-        , m_changeStamp(changeStamp)
-        , m_projects(projects) {}
+    CachedKeyStore(KeyRows& rows, ChangeStamp& changeStamp)
+        : m_rows(rows)
+        , m_changeStamp(changeStamp) {}
 
     std::optional<Principal> authenticate(std::string_view projectUid, std::string_view apiKey,
                                           std::string_view apiSecret,
@@ -47,10 +44,8 @@ private:
     };
     KeyRow lookUpKey(std::string_view projectUid, std::string_view apiKey);
 
-    SqliteConnections& m_connections;
-    SqliteDatabase& m_db;
+    KeyRows& m_rows;
     ChangeStamp& m_changeStamp;
-    ProjectStore& m_projects;
     std::atomic<std::uint64_t> m_secretComparisons{0};
     std::atomic<std::uint64_t> m_keyLookups{0};
 

@@ -1,4 +1,7 @@
-#include "service/stores/SqliteKeyStore.h"
+#include "service/stores/CachedKeyStore.h"
+
+#include "core/policy/Role.h"
+#include "service/stores/DatabaseError.h"
 
 #include "service/RandomIds.h"
 
@@ -37,7 +40,7 @@ std::array<unsigned char, SHA256_DIGEST_LENGTH> hashSecret(std::string_view salt
 
 } // namespace
 
-std::optional<Principal> SqliteKeyStore::authenticate(std::string_view projectUid, std::string_view apiKey,
+std::optional<Principal> CachedKeyStore::authenticate(std::string_view projectUid, std::string_view apiKey,
                                                       std::string_view apiSecret,
                                                       std::uint64_t* changeStampRead) {
     // key_changes is read again only when something was committed since it was last read.
@@ -51,12 +54,8 @@ std::optional<Principal> SqliteKeyStore::authenticate(std::string_view projectUi
         current = stamp == m_keysStamp && m_keysGeneration >= 0;
         generation = m_keysGeneration;
     }
-    if (!current) {
-        auto r = m_connections.reader();
-        auto q = r->query("SELECT generation FROM key_changes WHERE id = 1");
-        if (q.step())
-            generation = q.int64(0);
-    }
+    if (!current)
+        generation = m_rows.generation();
     // Built in a buffer of the thread's: a cached key costs no allocation to look up.
     thread_local std::string cacheKey;
     cacheKey.assign(projectUid);
@@ -106,30 +105,28 @@ std::optional<Principal> SqliteKeyStore::authenticate(std::string_view projectUi
     return principal;
 }
 
-SqliteKeyStore::KeyRow SqliteKeyStore::lookUpKey(std::string_view projectUid, std::string_view apiKey) {
+CachedKeyStore::KeyRow CachedKeyStore::lookUpKey(std::string_view projectUid, std::string_view apiKey) {
     // A fixed stand-in so that an unknown key costs the same hash and comparison as a known one.
     static const std::string dummySalt(saltBytes, '\0');
     static const std::string dummyHash(SHA256_DIGEST_LENGTH, '\0');
     ++m_keyLookups;
     KeyRow row{dummySalt, dummyHash, false, {}};
-    auto r = m_connections.reader();
-    auto q = r->query("SELECT k.role, k.salt, k.secret_hash, k.revoked, p.name, k.key FROM api_keys k "
-                      "JOIN projects p ON p.uid = k.project_uid WHERE k.key = ? AND k.project_uid = ?",
-                      apiKey, projectUid);
-    if (!q.step())
+    auto stored = m_rows.find(projectUid, apiKey);
+    if (!stored)
         return row;
-    const auto role = roleFromName(q.text(0));
-    row.salt = q.blob(1);
-    row.secretHash = q.blob(2);
+    const auto role = roleFromName(stored->role);
+    row.salt = std::move(stored->salt);
+    row.secretHash = std::move(stored->secretHash);
     const bool wellFormed = role.has_value() && row.secretHash.size() == SHA256_DIGEST_LENGTH;
     if (!wellFormed)
         row.secretHash = dummyHash;
-    row.usable = wellFormed && q.int64(3) == 0;
-    row.principal = Principal{std::string(projectUid), q.text(4), q.text(5), role.value_or(Role::Viewer)};
+    row.usable = wellFormed && !stored->revoked;
+    row.principal = Principal{std::string(projectUid), std::move(stored->projectName),
+                              std::move(stored->apiKey), role.value_or(Role::Viewer)};
     return row;
 }
 
-CreatedKey SqliteKeyStore::createKey(const std::string& projectName, Role role) {
+CreatedKey CachedKeyStore::createKey(const std::string& projectName, Role role) {
     if (projectName.empty())
         throw DatabaseError("The project name must not be empty");
     CreatedKey created;
@@ -142,26 +139,14 @@ CreatedKey SqliteKeyStore::createKey(const std::string& projectName, Role role) 
     const std::string saltText(reinterpret_cast<const char*>(salt.data()), salt.size());
     const auto digest = hashSecret(saltText, created.apiSecret);
 
-    m_db.transaction([&] {
-        if (auto uid = m_projects.findProjectUidByName(projectName))
-            created.projectUid = *uid;
-        else
-            created.projectUid = m_projects.createProject(projectName);
-        m_db.prepare("INSERT INTO api_keys(project_uid, key, role, salt, secret_hash, created_at) "
-                     "VALUES (?, ?, ?, ?, ?, ?)")
-            .bind(1, created.projectUid)
-            .bind(2, created.apiKey)
-            .bind(3, roleName(role))
-            .bindBlob(4, salt.data(), salt.size())
-            .bindBlob(5, digest.data(), digest.size())
-            .bind(6, formatTimestamp(timestampNow()))
-            .run();
-    });
+    created.projectUid =
+        m_rows.insert({projectName, created.apiKey, std::string(roleName(role)), saltText,
+                       std::string(reinterpret_cast<const char*>(digest.data()), digest.size())});
     return created;
 }
 
-bool SqliteKeyStore::revokeKey(const std::string& apiKey) {
-    return m_db.execute("UPDATE api_keys SET revoked = 1 WHERE key = ?", apiKey) > 0;
+bool CachedKeyStore::revokeKey(const std::string& apiKey) {
+    return m_rows.revoke(apiKey);
 }
 
 } // namespace jobdeck

@@ -1,0 +1,197 @@
+#include "service/runs/ClusterRunTracker.h"
+
+#include "core/wire/Timestamp.h"
+#include "service/runs/CapturedCommand.h"
+#include "service/runs/SparkSubmitCommand.h"
+
+#include <spdlog/spdlog.h>
+
+#include <fstream>
+#include <set>
+
+namespace jobdeck {
+namespace {
+
+using Kind = DriverStatus::Kind;
+
+// One spark-submit --status or --kill; a JVM on a busy host, hence the generous limit.
+constexpr auto kCommandTimeout = std::chrono::seconds(60);
+// A kill the cluster manager did not act on is sent again after this long.
+constexpr auto kKillRepeat = std::chrono::seconds(30);
+
+std::string firstLine(const std::string& text) {
+    const auto end = text.find('\n');
+    return end == std::string::npos ? text : text.substr(0, end);
+}
+
+// The cluster's reason, without the REST server's "Exception from the cluster:" heading.
+std::string clusterReason(const std::string& message) {
+    const std::string heading = "Exception from the cluster:\n";
+    return firstLine(message.rfind(heading, 0) == 0 ? message.substr(heading.size()) : message);
+}
+
+// What a changed answer adds to the run's log: a heading line, then spark-submit's output.
+void appendAnswer(const RunRecord& record, const std::string& what, const std::string& output) {
+    std::string text = "[jobdeckd: " + formatTimestamp(timestampNow()) + " " + what + "]\n" + output;
+    if (!output.empty() && output.back() != '\n')
+        text += '\n';
+    ClusterRunTracker::appendToLog(record.logPath, text);
+}
+
+std::string answerName(const DriverStatus& status, const CommandResult& result) {
+    switch (status.kind) {
+    case Kind::NotFound:
+        return "submission not found";
+    case Kind::Unreadable:
+        return result.error.empty()
+                   ? "no driver state in the answer (exit code " + std::to_string(result.exitCode) + ")"
+                   : result.error;
+    default:
+        return "driver state " + status.state;
+    }
+}
+
+} // namespace
+
+ClusterRunTracker::ClusterRunTracker(RunStore& runs, std::string sparkSubmit, std::chrono::seconds interval,
+                                     EndRun end)
+    : m_runs(runs)
+    , m_sparkSubmit(std::move(sparkSubmit))
+    , m_interval(interval)
+    , m_end(std::move(end)) {}
+
+ClusterRunTracker::~ClusterRunTracker() {
+    stop();
+}
+
+void ClusterRunTracker::start() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = false;
+    }
+    m_thread = std::thread([this] { loop(); });
+}
+
+void ClusterRunTracker::stop() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void ClusterRunTracker::poke() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_poked = true;
+    }
+    m_wake.notify_all();
+}
+
+void ClusterRunTracker::loop() {
+    std::unique_lock lock(m_mutex);
+    while (!m_stopping) {
+        m_poked = false;
+        lock.unlock();
+        try {
+            followAll();
+        } catch (const std::exception& e) {
+            spdlog::error("cluster run tracker: {}", e.what());
+        }
+        lock.lock();
+        m_wake.wait_for(lock, m_interval, [this] { return m_stopping || m_poked; });
+    }
+}
+
+void ClusterRunTracker::followAll() {
+    std::set<std::string> running;
+    for (const auto& record : m_runs.withStatus(JobRunStatus::Running)) {
+        if (!record.clusterMode || !record.run.submissionId)
+            continue; // not submitted yet: RunManager watches its spark-submit
+        running.insert(record.run.jobRunId);
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_stopping)
+                return;
+        }
+        follow(record, m_followed[record.run.jobRunId]);
+    }
+    std::erase_if(m_followed, [&running](const auto& entry) { return !running.count(entry.first); });
+}
+
+void ClusterRunTracker::follow(const RunRecord& record, Followed& followed) {
+    if (record.cancelRequested &&
+        (!followed.killSentAt || std::chrono::steady_clock::now() - *followed.killSentAt >= kKillRepeat))
+        sendKill(record, followed);
+    const std::string& id = *record.run.submissionId;
+    const auto result = CapturedCommand::run(
+        SparkSubmitCommand::clusterStatus(m_sparkSubmit, record.sparkMaster, id), kCommandTimeout);
+    const DriverStatus status = SubmissionOutput::driverStatus(result.output);
+    const std::string answer = answerName(status, result);
+    if (answer != followed.lastAnswer) {
+        followed.lastAnswer = answer;
+        appendAnswer(record, "spark-submit --status " + id + ": " + answer, result.output);
+        if (status.kind == Kind::Unreadable)
+            spdlog::warn("job run {}: spark-submit --status {} --master {}: {}", record.run.jobRunId, id,
+                         record.sparkMaster, answer);
+    }
+    if (auto end = outcome(record, status, followed))
+        m_end(record, end->first, std::move(end->second));
+}
+
+void ClusterRunTracker::sendKill(const RunRecord& record, Followed& followed) {
+    const std::string& id = *record.run.submissionId;
+    const auto result = CapturedCommand::run(
+        SparkSubmitCommand::clusterKill(m_sparkSubmit, record.sparkMaster, id), kCommandTimeout);
+    followed.killSentAt = std::chrono::steady_clock::now();
+    appendAnswer(record, "spark-submit --kill " + id + " (canceled by " + record.canceledBy + ")",
+                 result.error.empty() ? result.output : result.output + result.error + "\n");
+    spdlog::info("job run {}: asked {} to kill {}", record.run.jobRunId, record.sparkMaster, id);
+}
+
+std::optional<std::pair<JobRunStatus, std::optional<std::string>>>
+ClusterRunTracker::outcome(const RunRecord& record, const DriverStatus& status, Followed& followed) const {
+    const std::string& id = *record.run.submissionId;
+    const bool lost = status.kind == Kind::NotFound || status.kind == Kind::Unknown;
+    followed.lostAnswers = lost ? followed.lostAnswers + 1 : 0;
+    switch (status.kind) {
+    case Kind::Active:
+    case Kind::Unreadable: // the cluster manager may be unreachable for a while: ask again
+        return std::nullopt;
+    case Kind::Finished:
+        return std::pair{JobRunStatus::Completed, std::optional<std::string>()};
+    case Kind::Failed:
+        return std::pair{
+            JobRunStatus::Failed,
+            std::optional<std::string>("The driver " + id + " failed in the cluster (" + status.state + ")")};
+    case Kind::Error:
+        return std::pair{JobRunStatus::Failed,
+                         std::optional<std::string>("The cluster could not run the driver " + id + " (" +
+                                                    status.state + "): " + clusterReason(status.message))};
+    case Kind::Killed:
+        return std::pair{JobRunStatus::Canceled,
+                         std::optional<std::string>("The driver " + id + " was killed in the cluster (" +
+                                                    status.state + "), not through this service")};
+    case Kind::NotFound:
+    case Kind::Unknown:
+        if (followed.lostAnswers < kLostAfter)
+            return std::nullopt;
+        return std::pair{JobRunStatus::Failed,
+                         std::optional<std::string>("The cluster manager at " + record.sparkMaster +
+                                                    (status.kind == Kind::NotFound
+                                                         ? " does not know the driver " + id
+                                                         : " lost track of the driver " + id + " (UNKNOWN)") +
+                                                    " (" + std::to_string(kLostAfter) +
+                                                    " answers in a row); its outcome cannot be known")};
+    }
+    return std::nullopt;
+}
+
+void ClusterRunTracker::appendToLog(const std::string& logPath, const std::string& text) {
+    std::ofstream log(logPath, std::ios::app | std::ios::binary);
+    log << text;
+}
+
+} // namespace jobdeck

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "service/runs/SubmissionOutput.h"
+#include "service/stores/RunStore.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace jobdeck {
+
+// Follows the runs submitted in cluster deploy mode once their submission id is known: on its own
+// thread (spark-submit is a JVM and may take seconds to answer, which must not hold up the scheduler)
+// it asks `spark-submit --status <id> --master <url>` every interval, sends `--kill` for runs whose
+// cancel was asked, appends what the cluster manager answered to the run's log whenever the driver's
+// state changes, and hands each final state to `end`. Everything it knows is in the runs table, so a
+// restarted service resumes following where the previous one was.
+class ClusterRunTracker final {
+public:
+    // Ends a run that is still RUNNING with that submission id (the caller re-reads it under its lock).
+    using EndRun =
+        std::function<void(const RunRecord& seen, JobRunStatus status, std::optional<std::string> message)>;
+
+    ClusterRunTracker(RunStore& runs, std::string sparkSubmit, std::chrono::seconds interval, EndRun end);
+    ~ClusterRunTracker();
+    ClusterRunTracker(const ClusterRunTracker&) = delete;
+    ClusterRunTracker& operator=(const ClusterRunTracker&) = delete;
+
+    void start();
+    void stop();
+    void poke(); // look at every run now (a new submission, a cancel)
+
+    // Appends to a run's log (its driver.log, which the log route serves).
+    static void appendToLog(const std::string& logPath, const std::string& text);
+
+    // How many answers in a row that the cluster manager does not know the driver (or has lost it)
+    // end a run FAILED.
+    static constexpr int kLostAfter = 3;
+
+private:
+    struct Followed {
+        std::string lastAnswer; // state (or problem) last written to the log
+        int lostAnswers = 0;    // NotFound/Unknown answers in a row
+        std::optional<std::chrono::steady_clock::time_point> killSentAt;
+    };
+
+    void loop();
+    void followAll();
+    void follow(const RunRecord& record, Followed& followed);
+    void sendKill(const RunRecord& record, Followed& followed);
+    std::optional<std::pair<JobRunStatus, std::optional<std::string>>>
+    outcome(const RunRecord& record, const DriverStatus& status, Followed& followed) const;
+
+    RunStore& m_runs;
+    std::string m_sparkSubmit;
+    std::chrono::seconds m_interval;
+    EndRun m_end;
+
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_poked = false;
+    bool m_stopping = false;
+    std::thread m_thread;
+    std::map<std::string, Followed> m_followed; // run id -> what this process has seen (tracker thread only)
+};
+
+} // namespace jobdeck

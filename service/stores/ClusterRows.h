@@ -1,0 +1,74 @@
+#pragma once
+
+#include "core/wire/Cluster.h"
+#include "core/wire/Timestamp.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+// The SQL of the clusters table, the same on both backends (`?` parameters), over either backend's
+// connection (`Db`: SqliteDatabase or PgConnection).
+namespace jobdeck::cluster_rows {
+
+inline constexpr const char* selectColumns =
+    "SELECT cluster_id, name, type, max_ocu, min_ocu, with_pairs, created_at, updated_at FROM clusters ";
+
+template <class Row> Cluster readCluster(const Row& q) {
+    Cluster c;
+    c.clusterId = q.text(0);
+    c.name = q.text(1);
+    c.type = q.text(2);
+    c.maxOcu = q.integer(3);
+    c.minOcu = q.integer(4);
+    const nlohmann::json with = nlohmann::json::parse(q.text(5));
+    c.with = with.get<std::vector<std::pair<std::string, std::string>>>();
+    for (const auto& [key, value] : c.with) {
+        if (key.starts_with("spark."))
+            c.sparkConfigs[key] = value;
+        else if (key.starts_with("hoodie."))
+            c.hudiConfigs[key] = value;
+    }
+    c.createdAt = q.timestamp(6);
+    c.updatedAt = q.timestamp(7);
+    return c;
+}
+
+template <class Db>
+std::optional<Cluster> find(Db& db, const std::string& projectUid, const std::string& name) {
+    auto q = db.query(std::string(selectColumns) + "WHERE project_uid = ? AND name = ?", projectUid, name);
+    if (!q.step())
+        return std::nullopt;
+    return readCluster(q);
+}
+
+template <class Db> std::vector<Cluster> list(Db& db, const std::string& projectUid) {
+    auto q = db.query(std::string(selectColumns) + "WHERE project_uid = ? ORDER BY name", projectUid);
+    std::vector<Cluster> clusters;
+    while (q.step())
+        clusters.push_back(readCluster(q));
+    return clusters;
+}
+
+template <class Db> void insert(Db& db, const std::string& projectUid, const Cluster& cluster) {
+    db.execute("INSERT INTO clusters(cluster_id, project_uid, name, type, max_ocu, min_ocu, with_pairs, "
+               "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               cluster.clusterId, projectUid, cluster.name, cluster.type, cluster.maxOcu, cluster.minOcu,
+               nlohmann::json(cluster.with).dump(), formatTimestamp(cluster.createdAt),
+               formatTimestamp(cluster.updatedAt));
+}
+
+template <class Db> void update(Db& db, const std::string& projectUid, const Cluster& cluster) {
+    db.execute("UPDATE clusters SET type = ?, max_ocu = ?, min_ocu = ?, with_pairs = ?, updated_at = ? "
+               "WHERE cluster_id = ? AND project_uid = ?",
+               cluster.type, cluster.maxOcu, cluster.minOcu, nlohmann::json(cluster.with).dump(),
+               formatTimestamp(cluster.updatedAt), cluster.clusterId, projectUid);
+}
+
+template <class Db> void remove(Db& db, const std::string& projectUid, const std::string& clusterId) {
+    db.execute("DELETE FROM clusters WHERE cluster_id = ? AND project_uid = ?", clusterId, projectUid);
+}
+
+} // namespace jobdeck::cluster_rows

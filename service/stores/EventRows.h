@@ -1,0 +1,74 @@
+#pragma once
+
+#include "core/wire/ProjectEvent.h"
+#include "core/wire/Timestamp.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+// The SQL of the events table, the same on both backends (`?` parameters), over either backend's
+// connection (`Db`: SqliteDatabase or PgConnection).
+namespace jobdeck::event_rows {
+
+template <class Db> std::int64_t append(Db& db, const std::string& projectUid, const ProjectEvent& event) {
+    std::optional<std::string> status;
+    if (event.status)
+        status = std::string(jobRunStatusName(*event.status));
+    auto q =
+        db.query("INSERT INTO events(project_uid, type, job_name, job_run_id, status, at) "
+                 "VALUES (?, ?, ?, ?, ?, ?) RETURNING seq",
+                 projectUid, event.type, event.jobName, event.jobRunId, status, formatTimestamp(event.at));
+    q.step();
+    return q.int64(0);
+}
+
+template <class Db>
+std::vector<ProjectEvent> after(Db& db, const std::string& projectUid, std::int64_t after, int limit) {
+    auto q = db.query("SELECT seq, type, job_name, job_run_id, status, at FROM events "
+                      "WHERE project_uid = ? AND seq > ? ORDER BY seq LIMIT ?",
+                      projectUid, after, limit);
+    std::vector<ProjectEvent> events;
+    while (q.step()) {
+        ProjectEvent e;
+        e.seq = q.int64(0);
+        e.type = q.text(1);
+        e.jobName = q.text(2);
+        e.jobRunId = q.optionalText(3);
+        if (const auto status = q.optionalText(4))
+            e.status = jobRunStatusFromName(*status);
+        e.at = q.timestamp(5);
+        events.push_back(std::move(e));
+    }
+    return events;
+}
+
+template <class Db> std::int64_t latestSeq(Db& db, const std::string& projectUid) {
+    auto q = db.query("SELECT coalesce(max(seq), 0) FROM events WHERE project_uid = ?", projectUid);
+    q.step();
+    return q.int64(0);
+}
+
+// Inside the caller's step.
+template <class Db> void prune(Db& db, const std::string& projectUid, int keep) {
+    std::int64_t cutoff = 0;
+    {
+        auto q = db.query("SELECT seq FROM events WHERE project_uid = ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
+                          projectUid, keep);
+        if (!q.step())
+            return;
+        cutoff = q.int64(0);
+    }
+    db.execute("DELETE FROM events WHERE project_uid = ? AND seq <= ?", projectUid, cutoff);
+    db.execute("UPDATE projects SET events_pruned_through = CASE WHEN events_pruned_through > ? "
+               "THEN events_pruned_through ELSE ? END WHERE uid = ?",
+               cutoff, cutoff, projectUid);
+}
+
+template <class Db> std::int64_t prunedSeq(Db& db, const std::string& projectUid) {
+    auto q = db.query("SELECT events_pruned_through FROM projects WHERE uid = ?", projectUid);
+    return q.step() ? q.int64(0) : 0;
+}
+
+} // namespace jobdeck::event_rows

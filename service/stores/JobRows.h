@@ -1,0 +1,121 @@
+#pragma once
+
+#include "core/wire/SparkJob.h"
+#include "core/wire/SparkJobSummary.h"
+#include "core/wire/Timestamp.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+// The SQL of the jobs table, the same on both backends (`?` parameters), over either backend's
+// connection (`Db`: SqliteDatabase or PgConnection).
+namespace jobdeck::job_rows {
+
+// A job's runs in QUEUED or RUNNING, for the row `j`.
+inline constexpr const char* activeRuns =
+    "(SELECT count(*) FROM runs r WHERE r.job_id = j.job_id AND r.status IN "
+    "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING'))";
+
+inline std::string selectJobs() {
+    return std::string("SELECT j.job_id, j.name, j.type, j.cluster, j.parameters, j.max_concurrent_runs, "
+                       "j.created_at, j.updated_at, ") +
+           activeRuns + " FROM jobs j ";
+}
+
+template <class Row> SparkJob readJob(const Row& q) {
+    SparkJob job;
+    job.jobId = q.text(0);
+    job.name = q.text(1);
+    job.type = jobTypeFromName(q.text(2)).value_or(JobType::Jar);
+    job.cluster = q.text(3);
+    const nlohmann::json parameters = nlohmann::json::parse(q.text(4));
+    job.parameters = parameters.get<std::vector<std::string>>();
+    job.maxConcurrentRuns = q.integer(5);
+    job.createdAt = q.timestamp(6);
+    job.updatedAt = q.timestamp(7);
+    job.activeRuns = q.integer(8);
+    return job;
+}
+
+template <class Db>
+std::optional<SparkJob> find(Db& db, const std::string& projectUid, const std::string& name) {
+    auto q = db.query(selectJobs() + "WHERE j.project_uid = ? AND j.name = ?", projectUid, name);
+    if (!q.step())
+        return std::nullopt;
+    return readJob(q);
+}
+
+template <class Db>
+void forEach(Db& db, const std::string& projectUid, const std::function<void(SparkJob&&)>& each) {
+    auto q = db.query(selectJobs() + "WHERE j.project_uid = ? ORDER BY j.name", projectUid);
+    while (q.step())
+        each(readJob(q));
+}
+
+// The first `limit` (-1: all) by name.
+template <class Db>
+void forEachSummary(Db& db, const std::string& projectUid, std::int64_t limit,
+                    const std::function<void(SparkJobSummary&&)>& each) {
+    auto q = db.prepare(
+        std::string("SELECT j.name, j.type, j.cluster, j.max_concurrent_runs, j.updated_at, ") + activeRuns +
+        " FROM jobs j WHERE j.project_uid = ? ORDER BY j.name" + (limit >= 0 ? " LIMIT ?" : ""));
+    q.bind(1, projectUid);
+    if (limit >= 0)
+        q.bind(2, limit);
+    while (q.step())
+        each({q.text(0), jobTypeFromName(q.text(1)).value_or(JobType::Jar), q.text(2), q.integer(3),
+              q.integer(5), q.timestamp(4)});
+}
+
+template <class Db> std::pair<std::int64_t, std::int64_t> size(Db& db, const std::string& projectUid) {
+    auto q = db.query("SELECT count(*), coalesce(sum(length(parameters)), 0) FROM jobs WHERE project_uid = ?",
+                      projectUid);
+    q.step();
+    return {q.int64(0), q.int64(1)};
+}
+
+template <class Db> void insert(Db& db, const std::string& projectUid, const SparkJob& job) {
+    db.execute("INSERT INTO jobs(job_id, project_uid, name, type, parameters, cluster, max_concurrent_runs, "
+               "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               job.jobId, projectUid, job.name, jobTypeName(job.type), nlohmann::json(job.parameters).dump(),
+               job.cluster, job.maxConcurrentRuns, formatTimestamp(job.createdAt),
+               formatTimestamp(job.updatedAt));
+}
+
+template <class Db> void update(Db& db, const std::string& projectUid, const SparkJob& job) {
+    db.execute(
+        "UPDATE jobs SET type = ?, parameters = ?, cluster = ?, max_concurrent_runs = ?, updated_at = ? "
+        "WHERE job_id = ? AND project_uid = ?",
+        jobTypeName(job.type), nlohmann::json(job.parameters).dump(), job.cluster, job.maxConcurrentRuns,
+        formatTimestamp(job.updatedAt), job.jobId, projectUid);
+}
+
+template <class Db> void remove(Db& db, const std::string& projectUid, const std::string& jobId) {
+    db.execute("DELETE FROM jobs WHERE job_id = ? AND project_uid = ?", jobId, projectUid);
+}
+
+template <class Db> int activeRunCount(Db& db, const std::string& projectUid, const std::string& jobId) {
+    auto q = db.query("SELECT count(*) FROM runs WHERE project_uid = ? AND job_id = ? AND status IN "
+                      "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')",
+                      projectUid, jobId);
+    q.step();
+    return q.integer(0);
+}
+
+template <class Db>
+std::vector<std::string> namesOnCluster(Db& db, const std::string& projectUid, const std::string& cluster) {
+    auto q = db.query("SELECT name FROM jobs WHERE project_uid = ? AND cluster = ? ORDER BY name", projectUid,
+                      cluster);
+    std::vector<std::string> names;
+    while (q.step())
+        names.push_back(q.text(0));
+    return names;
+}
+
+} // namespace jobdeck::job_rows

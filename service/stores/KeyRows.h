@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace jobdeck {
+
+// The api_keys table of one backend, for CachedKeyStore (which hashes, compares and caches).
+class KeyRows {
+public:
+    // One key as stored.
+    struct Row final {
+        std::string role; // roleName() text
+        std::string salt;
+        std::string secretHash;
+        bool revoked = false;
+        std::string projectName;
+        std::string apiKey;
+    };
+    // What a new key stores.
+    struct NewKey final {
+        std::string projectName; // the project is created when it does not exist yet
+        std::string apiKey;
+        std::string role;
+        std::string salt;
+        std::string secretHash;
+    };
+
+    virtual ~KeyRows() = default;
+    // A number that moves whenever a key is changed or removed, by any process (key_changes).
+    virtual std::int64_t generation() = 0;
+    virtual std::optional<Row> find(std::string_view projectUid, std::string_view apiKey) = 0;
+    // Stores the key in one step with its project; returns the project's uid.
+    virtual std::string insert(const NewKey& key) = 0;
+    // false when there is no such key.
+    virtual bool revoke(const std::string& apiKey) = 0;
+};
+
+} // namespace jobdeck

@@ -1,0 +1,77 @@
+#pragma once
+
+#include "core/policy/ProjectSettings.h"
+#include "core/wire/Project.h"
+#include "core/wire/Timestamp.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+// The SQL of the projects and project_allowlist tables, the same on both backends (`?` parameters), over
+// either backend's connection (`Db`: SqliteDatabase or PgConnection).
+namespace jobdeck::project_rows {
+
+template <class Db> std::optional<std::string> findName(Db& db, const std::string& projectUid) {
+    auto q = db.query("SELECT name FROM projects WHERE uid = ?", projectUid);
+    return q.step() ? std::optional<std::string>(q.text(0)) : std::nullopt;
+}
+
+template <class Db> std::optional<std::string> findUidByName(Db& db, const std::string& projectName) {
+    auto q = db.query("SELECT uid FROM projects WHERE name = ?", projectName);
+    return q.step() ? std::optional<std::string>(q.text(0)) : std::nullopt;
+}
+
+// `allowlistJson` is the backend's SQL for the project `p`'s allow-list as a JSON array sorted by
+// entry: one statement, so the settings and the allow-list come from the same snapshot.
+template <class Db>
+ProjectSettings settings(Db& db, const std::string& projectUid, const std::string& allowlistJson) {
+    auto q = db.query("SELECT hudi_configs_enabled, concurrent_runs_enabled, max_concurrent_runs_limit, " +
+                          allowlistJson + " FROM projects p WHERE uid = ?",
+                      projectUid);
+    if (!q.step())
+        return ProjectSettings{};
+    ProjectSettings settings;
+    settings.hudiConfigsEnabled = q.int64(0) != 0;
+    settings.concurrentRunsEnabled = q.int64(1) != 0;
+    settings.maxConcurrentRunsLimit = q.integer(2);
+    const nlohmann::json allowlist = nlohmann::json::parse(q.text(3));
+    settings.hudiConfigAllowlist = allowlist.get<std::vector<std::string>>();
+    return settings;
+}
+
+// Inside the caller's step.
+template <class Db>
+void saveSettings(Db& db, const std::string& projectUid, const ProjectSettings& settings) {
+    db.execute("UPDATE projects SET hudi_configs_enabled = ?, concurrent_runs_enabled = ?, "
+               "max_concurrent_runs_limit = ? WHERE uid = ?",
+               settings.hudiConfigsEnabled, settings.concurrentRunsEnabled, settings.maxConcurrentRunsLimit,
+               projectUid);
+    // Keep added_at of entries that stay.
+    std::vector<std::string> existing;
+    {
+        auto q = db.query("SELECT entry FROM project_allowlist WHERE project_uid = ?", projectUid);
+        while (q.step())
+            existing.push_back(q.text(0));
+    }
+    const auto& wanted = settings.hudiConfigAllowlist;
+    for (const auto& entry : existing)
+        if (std::find(wanted.begin(), wanted.end(), entry) == wanted.end())
+            db.execute("DELETE FROM project_allowlist WHERE project_uid = ? AND entry = ?", projectUid,
+                       entry);
+    const std::string at = formatTimestamp(timestampNow());
+    for (const auto& entry : wanted)
+        db.execute("INSERT INTO project_allowlist(project_uid, entry, added_at) VALUES (?, ?, ?) "
+                   "ON CONFLICT DO NOTHING",
+                   projectUid, entry, at);
+}
+
+template <class Db> void create(Db& db, const std::string& projectUid, const std::string& projectName) {
+    db.execute("INSERT INTO projects(uid, name, created_at) VALUES (?, ?, ?)", projectUid, projectName,
+               formatTimestamp(timestampNow()));
+}
+
+} // namespace jobdeck::project_rows

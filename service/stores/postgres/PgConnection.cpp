@@ -1,0 +1,279 @@
+#include "service/stores/postgres/PgConnection.h"
+
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+namespace jobdeck {
+
+namespace {
+
+// SQLSTATE classes: 23 integrity constraint violation, 08 connection exception, 57P01..03 the server
+// shuts down or cannot accept connections now.
+DatabaseError::Cause causeOf(const char* sqlState) {
+    if (!sqlState)
+        return DatabaseError::Cause::Unavailable; // no answer from the server at all
+    const std::string_view state(sqlState);
+    if (state.starts_with("23"))
+        return DatabaseError::Cause::ConstraintViolation;
+    if (state.starts_with("08") || state.starts_with("57P"))
+        return DatabaseError::Cause::Unavailable;
+    return DatabaseError::Cause::Other;
+}
+
+std::string firstLine(const char* text) {
+    std::string line = text ? text : "";
+    if (const auto end = line.find('\n'); end != std::string::npos)
+        line.resize(end);
+    return line.empty() ? std::string("no answer from the server") : line;
+}
+
+struct ResultDeleter {
+    void operator()(PGresult* result) const { PQclear(result); }
+};
+using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
+
+// SQLite's `?` and `?NNN` parameters as PostgreSQL's $1..$n, so both backends' stores share their SQL
+// text; a `?` inside a quoted literal or identifier stays.
+std::string numberedParameters(std::string_view sql) {
+    std::string numbered;
+    numbered.reserve(sql.size() + 16);
+    int next = 0;
+    char quote = 0;
+    for (std::size_t i = 0; i < sql.size(); ++i) {
+        const char c = sql[i];
+        if (quote) {
+            quote = c == quote ? 0 : quote;
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+        } else if (c == '?') {
+            std::size_t end = i + 1;
+            while (end < sql.size() && sql[end] >= '0' && sql[end] <= '9')
+                ++end;
+            int number = ++next;
+            if (end > i + 1) {
+                std::from_chars(sql.data() + i + 1, sql.data() + end, number);
+                next = std::max(next - 1, number);
+            }
+            numbered += '$';
+            numbered += std::to_string(number);
+            i = end - 1;
+            continue;
+        }
+        numbered += c;
+    }
+    return numbered;
+}
+
+} // namespace
+
+PgConnection::Query::Query(PgConnection& connection, std::string_view sql)
+    : m_connection(&connection)
+    , m_sql(numberedParameters(sql)) {}
+
+PgConnection::Query::Query(Query&& other) noexcept
+    : m_connection(other.m_connection)
+    , m_sql(std::move(other.m_sql))
+    , m_parameters(std::move(other.m_parameters))
+    , m_formats(std::move(other.m_formats))
+    , m_result(std::exchange(other.m_result, nullptr))
+    , m_row(other.m_row)
+    , m_rows(other.m_rows) {}
+
+PgConnection::Query::~Query() {
+    if (m_result)
+        PQclear(m_result);
+}
+
+void PgConnection::Query::setParameter(int index, std::optional<std::string> value, bool binary) {
+    const auto slot = static_cast<std::size_t>(index - 1);
+    if (m_parameters.size() <= slot) {
+        m_parameters.resize(slot + 1);
+        m_formats.resize(slot + 1, 0);
+    }
+    m_parameters[slot] = std::move(value);
+    m_formats[slot] = binary ? 1 : 0;
+}
+
+PgConnection::Query& PgConnection::Query::bind(int index, std::int64_t value) {
+    setParameter(index, std::to_string(value), false);
+    return *this;
+}
+
+PgConnection::Query& PgConnection::Query::bind(int index, double value) {
+    char text[64];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    setParameter(index, std::string(text, end), false);
+    return *this;
+}
+
+PgConnection::Query& PgConnection::Query::bind(int index, std::string_view value) {
+    setParameter(index, std::string(value), false);
+    return *this;
+}
+
+PgConnection::Query& PgConnection::Query::bind(int index, std::nullptr_t) {
+    setParameter(index, std::nullopt, false);
+    return *this;
+}
+
+PgConnection::Query& PgConnection::Query::bindBlob(int index, const void* data, std::size_t size) {
+    setParameter(index, std::string(static_cast<const char*>(data), size), true);
+    return *this;
+}
+
+void PgConnection::Query::execute() {
+    std::vector<const char*> values;
+    std::vector<int> lengths;
+    values.reserve(m_parameters.size());
+    lengths.reserve(m_parameters.size());
+    for (const auto& parameter : m_parameters) {
+        values.push_back(parameter ? parameter->c_str() : nullptr);
+        lengths.push_back(parameter ? static_cast<int>(parameter->size()) : 0);
+    }
+    PGresult* result =
+        PQexecParams(m_connection->m_connection, m_sql.c_str(), static_cast<int>(values.size()), nullptr,
+                     values.data(), lengths.data(), m_formats.data(), 0);
+    const auto status = PQresultStatus(result);
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
+        m_connection->fail(result, m_sql);
+    m_result = result;
+    m_rows = PQntuples(result);
+}
+
+bool PgConnection::Query::step() {
+    if (!m_result)
+        execute();
+    if (m_row < m_rows)
+        ++m_row;
+    return m_row < m_rows;
+}
+
+int PgConnection::Query::run() {
+    if (!m_result)
+        execute();
+    const char* changed = PQcmdTuples(m_result);
+    return changed && *changed ? std::atoi(changed) : 0;
+}
+
+const char* PgConnection::Query::value(int column) const {
+    if (!m_result || m_row < 0 || m_row >= m_rows || column >= PQnfields(m_result))
+        throw DatabaseError("Database error (no such row or column in the result)");
+    return PQgetvalue(m_result, m_row, column);
+}
+
+bool PgConnection::Query::isNull(int column) const {
+    value(column); // checks the position
+    return PQgetisnull(m_result, m_row, column) != 0;
+}
+
+std::int64_t PgConnection::Query::int64(int column) const {
+    const char* text = value(column);
+    std::int64_t number = 0;
+    std::from_chars(text, text + std::strlen(text), number);
+    return number;
+}
+
+double PgConnection::Query::real(int column) const {
+    return std::strtod(value(column), nullptr);
+}
+
+std::string PgConnection::Query::text(int column) const {
+    return std::string(value(column), static_cast<std::size_t>(PQgetlength(m_result, m_row, column)));
+}
+
+std::string PgConnection::Query::blob(int column) const {
+    std::size_t length = 0;
+    unsigned char* bytes = PQunescapeBytea(reinterpret_cast<const unsigned char*>(value(column)), &length);
+    if (!bytes)
+        throw DatabaseError("Database error (out of memory)");
+    std::string data(reinterpret_cast<const char*>(bytes), length);
+    PQfreemem(bytes);
+    return data;
+}
+
+std::optional<std::string> PgConnection::Query::optionalText(int column) const {
+    return isNull(column) ? std::nullopt : std::optional<std::string>(text(column));
+}
+
+std::optional<std::int64_t> PgConnection::Query::optionalInt64(int column) const {
+    return isNull(column) ? std::nullopt : std::optional<std::int64_t>(int64(column));
+}
+
+TimePoint PgConnection::Query::timestamp(int column) const {
+    return parseTimestamp(text(column)).value_or(TimePoint{});
+}
+
+std::unique_ptr<PgConnection> PgConnection::open(const std::string& url) {
+    PGconn* connection = PQconnectdb(url.c_str());
+    if (!connection)
+        throw DatabaseError("Cannot connect to PostgreSQL: out of memory", DatabaseError::Cause::Unavailable);
+    if (PQstatus(connection) != CONNECTION_OK) {
+        // libpq's message names host and port, never the password.
+        const std::string message = "Cannot connect to PostgreSQL: " + firstLine(PQerrorMessage(connection));
+        PQfinish(connection);
+        throw DatabaseError(message, DatabaseError::Cause::Unavailable);
+    }
+    auto opened = std::unique_ptr<PgConnection>(new PgConnection(connection));
+    // Quiet notices (they would go to stderr), and the same text form of values everywhere. A lock
+    // waited for longer than SQLite's busy timeout fails the statement rather than hanging the request.
+    PQsetNoticeProcessor(
+        connection, [](void*, const char*) {}, nullptr);
+    opened->executeScript("SET client_encoding = 'UTF8'; SET synchronous_commit = on; SET lock_timeout = '10s'");
+    return opened;
+}
+
+PgConnection::PgConnection(PGconn* connection)
+    : m_connection(connection) {}
+
+PgConnection::~PgConnection() {
+    PQfinish(m_connection);
+}
+
+void PgConnection::executeScript(const std::string& sql) {
+    const ResultPtr result(PQexec(m_connection, sql.c_str()));
+    const auto status = PQresultStatus(result.get());
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
+        fail(result.get(), "script");
+}
+
+bool PgConnection::isUsable() const {
+    return PQstatus(m_connection) == CONNECTION_OK;
+}
+
+bool PgConnection::inTransactionBlock() const {
+    return PQtransactionStatus(m_connection) != PQTRANS_IDLE;
+}
+
+bool PgConnection::transactionAborted() const {
+    return PQtransactionStatus(m_connection) == PQTRANS_INERROR;
+}
+
+void PgConnection::onTransactionEnd(std::function<void(bool committed)> action) {
+    m_endActions.push_back(std::move(action));
+}
+
+void PgConnection::transactionEnded(bool committed) noexcept {
+    auto actions = std::move(m_endActions);
+    m_endActions.clear();
+    for (auto it = actions.rbegin(); it != actions.rend(); ++it)
+        (*it)(committed);
+}
+
+void PgConnection::fail(PGresult* result, std::string_view sql) {
+    const ResultPtr owned(result);
+    const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+    const char* primary = result ? PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+    auto cause = causeOf(state);
+    if (!isUsable())
+        cause = DatabaseError::Cause::Unavailable;
+    const std::string message = primary ? std::string(primary) : firstLine(PQerrorMessage(m_connection));
+    const std::string verb(sql.substr(0, sql.find_first_of(" \n")));
+    throw DatabaseError("Database error (" + verb + "): " + message, cause);
+}
+
+} // namespace jobdeck

@@ -1,0 +1,126 @@
+#pragma once
+
+#include "core/wire/Timestamp.h"
+#include "service/stores/DatabaseError.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct pg_conn;
+struct pg_result;
+
+namespace jobdeck {
+
+// One libpq connection to a PostgreSQL server, used by one thread at a time (PgConnections lends it).
+// Queries take `?`, `?NNN` (or $NNN) parameters, bound 1-based as on SqliteDatabase::Query so the stores of
+// both backends share their SQL; columns are 0-based and read as text. Errors throw DatabaseError with the
+// server's primary message only (its DETAIL may quote values, which must not reach a log); a lost
+// connection is DatabaseError::Cause::Unavailable and marks this connection broken.
+class PgConnection final {
+public:
+    class Query final {
+    public:
+        Query(PgConnection& connection, std::string_view sql);
+        Query(Query&&) noexcept;
+        Query& operator=(Query&&) = delete;
+        ~Query();
+
+        Query& bind(int index, std::int64_t value);
+        Query& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+        Query& bind(int index, bool value) { return bind(index, static_cast<std::int64_t>(value ? 1 : 0)); }
+        Query& bind(int index, double value);
+        Query& bind(int index, std::string_view value);
+        Query& bind(int index, const std::string& value) { return bind(index, std::string_view(value)); }
+        Query& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
+        Query& bind(int index, std::nullptr_t);
+        // The same as bind(): libpq takes the parameters when the query runs, so a copy is kept.
+        Query& bindStatic(int index, std::string_view value) { return bind(index, value); }
+        // A bytea parameter.
+        Query& bindBlob(int index, const void* data, std::size_t size);
+        template <class T> Query& bind(int index, const std::optional<T>& value) {
+            return value ? bind(index, *value) : bind(index, nullptr);
+        }
+        template <class... Args> Query& bindAll(const Args&... args) {
+            int index = 0;
+            (bind(++index, args), ...);
+            return *this;
+        }
+
+        // Runs the statement on the first call, then advances to the next row; false when there is none.
+        bool step();
+        // Runs the statement; returns the number of rows it inserted, updated or deleted.
+        int run();
+
+        bool isNull(int column) const;
+        std::int64_t int64(int column) const;
+        int integer(int column) const { return static_cast<int>(int64(column)); }
+        double real(int column) const;
+        std::string text(int column) const;
+        // A bytea column.
+        std::string blob(int column) const;
+        std::optional<std::string> optionalText(int column) const;
+        std::optional<std::int64_t> optionalInt64(int column) const;
+        // A time stored as formatTimestamp() text; the epoch when it does not parse.
+        TimePoint timestamp(int column) const;
+
+    private:
+        void execute();
+        void setParameter(int index, std::optional<std::string> value, bool binary);
+        const char* value(int column) const;
+
+        PgConnection* m_connection;
+        std::string m_sql;
+        std::vector<std::optional<std::string>> m_parameters;
+        std::vector<int> m_formats; // 0: text, 1: binary (bytea)
+        pg_result* m_result = nullptr;
+        int m_row = -1;
+        int m_rows = 0;
+    };
+
+    // Connects to `url` (postgresql://user@host:port/db, or any libpq connection string); throws
+    // DatabaseError (Unavailable when the server cannot be reached).
+    static std::unique_ptr<PgConnection> open(const std::string& url);
+    ~PgConnection();
+    PgConnection(const PgConnection&) = delete;
+    PgConnection& operator=(const PgConnection&) = delete;
+
+    Query prepare(std::string_view sql) { return Query(*this, sql); }
+    template <class... Args> Query query(std::string_view sql, const Args&... args) {
+        Query q(*this, sql);
+        q.bindAll(args...);
+        return q;
+    }
+    template <class... Args> int execute(std::string_view sql, const Args&... args) {
+        return query(sql, args...).run();
+    }
+    // Runs SQL text that may hold several statements and takes no arguments (schema scripts).
+    void executeScript(const std::string& sql);
+
+    // False once the server connection was lost; the pool then drops this connection.
+    bool isUsable() const;
+    // Inside a transaction block (BEGIN ... COMMIT) on the server.
+    bool inTransactionBlock() const;
+    // Inside a transaction block that a failed statement aborted: its COMMIT would roll back.
+    bool transactionAborted() const;
+
+    // Runs `action` when the transaction under way on this connection ends: true when it committed.
+    void onTransactionEnd(std::function<void(bool committed)> action);
+    // Called by PgConnections when the transaction ended; runs the actions in reverse order.
+    void transactionEnded(bool committed) noexcept;
+
+private:
+    explicit PgConnection(pg_conn* connection);
+    // Throws the DatabaseError that `result` (or the connection, when null) reports.
+    [[noreturn]] void fail(pg_result* result, std::string_view sql);
+
+    pg_conn* m_connection;
+    std::vector<std::function<void(bool)>> m_endActions;
+};
+
+} // namespace jobdeck

@@ -1,0 +1,197 @@
+#include "service/stores/postgres/PgConnections.h"
+
+#include <exception>
+#include <utility>
+
+namespace jobdeck {
+
+namespace {
+
+// More than the worker threads, so a connection is rarely waited for; PostgreSQL's default
+// max_connections (100) leaves room for several replicas.
+constexpr std::size_t connectionLimit = 16;
+// The advisory lock every step takes (any number, the same in every jobdeckd: "jdk" in ASCII).
+constexpr const char* stepLockSql = "SELECT pg_advisory_xact_lock(6906987)";
+
+// The step or snapshot under way on this thread, if any, and the connections it belongs to.
+thread_local const PgConnections* t_stepOwner = nullptr;
+thread_local PgConnection* t_stepConnection = nullptr;
+thread_local const PgConnections* t_snapshotOwner = nullptr;
+thread_local PgConnection* t_snapshotConnection = nullptr;
+
+} // namespace
+
+class PgConnections::Snapshot final : public ReadSnapshot {
+public:
+    Snapshot(PgConnections& connections, PgConnection* connection)
+        : m_connections(connections)
+        , m_connection(connection) {
+        t_snapshotOwner = &connections;
+        t_snapshotConnection = connection;
+    }
+    ~Snapshot() override {
+        t_snapshotOwner = nullptr;
+        t_snapshotConnection = nullptr;
+        try {
+            m_connection->executeScript("COMMIT");
+        } catch (const std::exception&) {
+            // A read-only transaction has nothing to lose; a broken connection is dropped on return.
+        }
+        m_connections.returnConnection(m_connection);
+    }
+    Snapshot(const Snapshot&) = delete;
+    Snapshot& operator=(const Snapshot&) = delete;
+
+private:
+    PgConnections& m_connections;
+    PgConnection* m_connection;
+};
+
+PgConnections::Lease::~Lease() {
+    if (m_pooled)
+        m_connections.returnConnection(m_connection);
+}
+
+PgConnections::PgConnections(std::string url)
+    : m_url(std::move(url)) {
+    m_idle.push_back(PgConnection::open(m_url));
+    m_open = 1;
+}
+
+PgConnections::~PgConnections() = default;
+
+PgConnections::Lease PgConnections::connection() {
+    if (t_stepOwner == this)
+        return Lease(*this, t_stepConnection, false);
+    if (t_snapshotOwner == this)
+        return Lease(*this, t_snapshotConnection, false);
+    return Lease(*this, leaseConnection(), true);
+}
+
+PgConnections::Lease PgConnections::freshConnection() {
+    if (t_stepOwner == this)
+        return Lease(*this, t_stepConnection, false);
+    return Lease(*this, leaseConnection(), true);
+}
+
+PgConnection* PgConnections::leaseConnection() {
+    std::unique_lock lock(m_poolMutex);
+    m_returned.wait(lock, [this] { return !m_idle.empty() || m_open < connectionLimit; });
+    if (!m_idle.empty()) {
+        PgConnection* connection = m_idle.back().release();
+        m_idle.pop_back();
+        return connection;
+    }
+    ++m_open;
+    lock.unlock();
+    try {
+        return PgConnection::open(m_url).release();
+    } catch (...) {
+        lock.lock();
+        --m_open;
+        m_returned.notify_one();
+        throw;
+    }
+}
+
+void PgConnections::returnConnection(PgConnection* connection) {
+    std::unique_ptr<PgConnection> owned(connection);
+    // A connection left inside a transaction block (its step failed to roll back) is not reused.
+    const bool reusable = owned->isUsable() && !owned->inTransactionBlock();
+    {
+        const std::lock_guard lock(m_poolMutex);
+        if (reusable)
+            m_idle.push_back(std::move(owned));
+        else
+            --m_open;
+    }
+    m_returned.notify_one();
+}
+
+std::unique_ptr<ReadSnapshot> PgConnections::snapshot() {
+    if (t_stepOwner == this || t_snapshotOwner)
+        return nullptr;
+    PgConnection* connection = leaseConnection();
+    try {
+        connection->executeScript("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    } catch (...) {
+        returnConnection(connection);
+        throw;
+    }
+    return std::make_unique<Snapshot>(*this, connection);
+}
+
+bool PgConnections::inStepOnThisThread() const {
+    return t_stepOwner == this;
+}
+
+void PgConnections::onStepEnd(std::function<void(bool committed)> action) {
+    if (t_stepOwner == this)
+        t_stepConnection->onTransactionEnd(std::move(action));
+    else
+        action(true); // not inside a step: what was written is committed already
+}
+
+void PgConnections::runAtomically(const std::function<void()>& work) {
+    if (t_stepOwner == this) {
+        work();
+        return;
+    }
+    const Lease lease(*this, leaseConnection(), true);
+    PgConnection& connection = *lease;
+    connection.executeScript("BEGIN");
+    t_stepOwner = this;
+    t_stepConnection = &connection;
+    struct Leave {
+        ~Leave() {
+            t_stepOwner = nullptr;
+            t_stepConnection = nullptr;
+        }
+    } leave;
+    try {
+        connection.executeScript(stepLockSql);
+        work();
+    } catch (...) {
+        try {
+            if (connection.isUsable())
+                connection.executeScript("ROLLBACK");
+        } catch (const std::exception&) {
+            // The connection is dropped on return (still in a transaction block, or broken).
+        }
+        connection.transactionEnded(false);
+        throw;
+    }
+    commitStep(connection);
+}
+
+void PgConnections::commitStep(PgConnection& connection) {
+    try {
+        // A statement that failed inside the step (and was caught there) aborted the whole transaction;
+        // its COMMIT would quietly roll back.
+        if (connection.transactionAborted()) {
+            connection.executeScript("ROLLBACK");
+            throw DatabaseError(
+                "Database error (COMMIT): a statement of the transaction failed; nothing was written");
+        }
+        connection.executeScript("COMMIT");
+    } catch (...) {
+        // Whether a COMMIT whose answer was lost took effect cannot be known here; the caller gets the
+        // error and the request is answered as failed.
+        connection.transactionEnded(false);
+        throw;
+    }
+    connection.transactionEnded(true);
+}
+
+std::optional<std::string> PgConnections::unavailableReason() {
+    try {
+        auto lease = freshConnection();
+        auto q = lease->query("SELECT 1");
+        q.step();
+    } catch (const std::exception& e) {
+        return std::string("the database does not answer: ") + e.what();
+    }
+    return std::nullopt;
+}
+
+} // namespace jobdeck

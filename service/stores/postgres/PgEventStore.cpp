@@ -1,0 +1,44 @@
+#include "service/stores/postgres/PgEventStore.h"
+
+#include "service/stores/EventRows.h"
+
+namespace jobdeck {
+
+std::int64_t PgEventStore::appendEvent(const std::string& projectUid, const ProjectEvent& event) {
+    auto connection = m_connections.connection();
+    return event_rows::append(*connection, projectUid, event);
+}
+
+std::vector<ProjectEvent> PgEventStore::eventsAfter(const std::string& projectUid, std::int64_t after,
+                                                    int limit) {
+    auto connection = m_connections.connection();
+    return event_rows::after(*connection, projectUid, after, limit);
+}
+
+std::int64_t PgEventStore::latestEventSeq(const std::string& projectUid) {
+    auto connection = m_connections.connection();
+    return event_rows::latestSeq(*connection, projectUid);
+}
+
+std::int64_t PgEventStore::latestEventSeqOverall() {
+    // The identity's sequence remembers the highest seq even after pruning.
+    auto connection = m_connections.connection();
+    auto q = connection->query("SELECT coalesce((SELECT last_value FROM pg_sequences WHERE schemaname = "
+                               "current_schema() AND sequencename = 'events_seq_seq'), 0)");
+    q.step();
+    return q.int64(0);
+}
+
+void PgEventStore::pruneEvents(const std::string& projectUid, int keep) {
+    m_connections.run([&] {
+        auto connection = m_connections.connection();
+        event_rows::prune(*connection, projectUid, keep);
+    });
+}
+
+std::int64_t PgEventStore::prunedEventSeq(const std::string& projectUid) {
+    auto connection = m_connections.connection();
+    return event_rows::prunedSeq(*connection, projectUid);
+}
+
+} // namespace jobdeck

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "service/stores/EventStore.h"
+#include "service/stores/postgres/PgConnections.h"
+
+namespace jobdeck {
+
+// The events table (see PgSchema); seq is its identity column.
+class PgEventStore final : public EventStore {
+public:
+    explicit PgEventStore(PgConnections& connections)
+        : m_connections(connections) {}
+
+    std::int64_t appendEvent(const std::string& projectUid, const ProjectEvent& event) override;
+    std::vector<ProjectEvent> eventsAfter(const std::string& projectUid, std::int64_t after,
+                                          int limit) override;
+    std::int64_t latestEventSeq(const std::string& projectUid) override;
+    std::int64_t latestEventSeqOverall() override;
+    void pruneEvents(const std::string& projectUid, int keep) override;
+    std::int64_t prunedEventSeq(const std::string& projectUid) override;
+
+private:
+    PgConnections& m_connections;
+};
+
+} // namespace jobdeck

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "service/stores/KeyRows.h"
+#include "service/stores/ProjectStore.h"
+#include "service/stores/postgres/PgConnections.h"
+
+namespace jobdeck {
+
+// The api_keys and key_changes tables (see PgSchema).
+class PgKeyRows final : public KeyRows {
+public:
+    PgKeyRows(PgConnections& connections, ProjectStore& projects)
+        : m_connections(connections)
+        , m_projects(projects) {}
+
+    std::int64_t generation() override;
+    std::optional<Row> find(std::string_view projectUid, std::string_view apiKey) override;
+    std::string insert(const NewKey& key) override;
+    bool revoke(const std::string& apiKey) override;
+
+private:
+    PgConnections& m_connections;
+    ProjectStore& m_projects;
+};
+
+} // namespace jobdeck

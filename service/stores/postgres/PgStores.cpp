@@ -1,0 +1,75 @@
+#include "service/stores/postgres/PgStores.h"
+
+#include "service/stores/postgres/PgSchema.h"
+
+#include <chrono>
+#include <regex>
+
+namespace jobdeck {
+
+namespace {
+
+// Deferred writes are committed this often, or as soon as this many wait (as with SQLite).
+constexpr std::chrono::milliseconds deferredInterval{50};
+constexpr std::size_t deferredBatch = 512;
+
+// The URL without its password, for messages.
+std::string withoutPassword(const std::string& url) {
+    static const std::regex password(R"(^(postgres(ql)?://[^:/@]*):[^@]*@)");
+    return std::regex_replace(url, password, "$1:****@");
+}
+
+PgConnections& migrated(PgConnections& connections, const std::string& where) {
+    PgSchema::migrate(connections, where);
+    return connections;
+}
+
+} // namespace
+
+std::unique_ptr<PgStores> PgStores::open(const std::string& databaseUrl) {
+    const std::string where = withoutPassword(databaseUrl);
+    try {
+        return std::unique_ptr<PgStores>(new PgStores(databaseUrl, where));
+    } catch (const DatabaseError& e) {
+        const std::string message = e.what();
+        if (message.find(where) != std::string::npos)
+            throw;
+        throw DatabaseError(message + " (" + where + ")", e.cause());
+    }
+}
+
+int PgStores::schemaVersion() {
+    return PgSchema::version();
+}
+
+PgStores::PgStores(const std::string& url, const std::string& where)
+    : m_connections(url)
+    , m_changeStamp(migrated(m_connections, where))
+    , m_projects(m_connections)
+    , m_keyRows(m_connections, m_projects)
+    , m_keys(m_keyRows, m_changeStamp)
+    , m_jobs(m_connections)
+    , m_clusters(m_connections)
+    , m_runs(m_connections)
+    , m_writeKeys(m_connections)
+    , m_events(m_connections) {
+    m_deferred = std::make_unique<DeferredWrites>(
+        m_connections,
+        [this](const DeferredWrites::Batch& rows) {
+            m_audit->insertRows(rows.audit, PgAuditStore::RowErrors::Skip);
+            m_statuses->insertRows(rows.statuses, PgStatusStore::RowErrors::Skip);
+        },
+        deferredInterval, deferredBatch);
+    m_audit = std::make_unique<PgAuditStore>(m_connections, *m_deferred);
+    m_statuses = std::make_unique<PgStatusStore>(m_connections, *m_deferred);
+}
+
+PgStores::~PgStores() {
+    m_deferred.reset(); // commits what is queued while the stores and the connections are still there
+}
+
+void PgStores::flushDeferred() {
+    m_deferred->flush();
+}
+
+} // namespace jobdeck
