@@ -1,5 +1,6 @@
 #include "client/ApiClient.h"
 
+#include "client/ListItemReader.h"
 #include "client/TlsTrust.h"
 #include "core/policy/IdempotencyKey.h"
 #include "core/statements/StatementPrinter.h"
@@ -39,6 +40,8 @@ struct ApiClient::StatementCall {
     QDeadlineTimer deadline;
     QString requestId;
     int pollDelayMs = 100;
+    // Reads a long list's items as the answer is parsed (ListItemReader); empty for other statements.
+    json::parser_callback_t readItems;
 };
 
 namespace {
@@ -234,12 +237,13 @@ ApiReply<json>* ApiClient::execute(const Statement& statement, const QString& id
 }
 
 ApiReply<json>* ApiClient::executeText(const std::string& statement, const QString& idempotencyKey,
-                                       bool retryLostResponse) {
+                                       bool retryLostResponse, json::parser_callback_t readItems) {
     auto* reply = new ApiReply<json>(this);
     auto call = std::make_shared<StatementCall>();
     call->body = QByteArray::fromStdString(json{{"statement", statement}}.dump());
     call->idempotencyKey = idempotencyKey;
     call->retryLostResponse = retryLostResponse;
+    call->readItems = std::move(readItems);
     call->reply = reply;
     call->deadline = QDeadlineTimer(m_statementTimeout.count());
     if (const auto problem = connectionProblem()) {
@@ -397,7 +401,9 @@ void ApiClient::parseStatus(const std::shared_ptr<StatementCall>& call, const Ht
     };
     offThread<json>(
         call->reply,
-        [bytes = result.body] { return json::parse(bytes.begin(), bytes.end(), nullptr, false); },
+        [bytes = result.body, readItems = call->readItems] {
+            return json::parse(bytes.begin(), bytes.end(), readItems, false);
+        },
         std::move(done));
 }
 
@@ -462,9 +468,17 @@ ApiReply<std::vector<SparkJob>>* ApiClient::showJobs() {
 }
 
 ApiReply<std::vector<SparkJobSummary>>* ApiClient::showJobSummaries(std::optional<std::int64_t> limit) {
-    return mapped<std::vector<SparkJobSummary>>(execute(ShowJobsStatement{true, limit}), [](const json& r) {
-        return member(r, "showJobsSummaryApiResponse", "jobs").get<std::vector<SparkJobSummary>>();
-    });
+    // Each summary is decoded as soon as it is parsed, never held as JSON beside the others.
+    auto jobs = std::make_shared<ListItemReader<SparkJobSummary>>(
+        std::vector<std::string>{"apiResponse", "showJobsSummaryApiResponse", "jobs"});
+    const Statement statement = ShowJobsStatement{true, limit};
+    return mapped<std::vector<SparkJobSummary>>(
+        executeText(printStatement(statement), {}, false, ListItemReader<SparkJobSummary>::callback(jobs)),
+        [jobs](const json& r) {
+            if (!member(r, "showJobsSummaryApiResponse", "jobs").is_array())
+                throw std::runtime_error("the answer's 'showJobsSummaryApiResponse.jobs' is not a list");
+            return jobs->take();
+        });
 }
 
 ApiReply<QString>*

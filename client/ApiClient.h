@@ -114,8 +114,10 @@ private:
     struct HttpResult;
     struct StatementCall;
     using HttpCallback = std::function<void(const HttpResult&)>;
+    // `readItems`: a parser callback for an answer with a long list (ListItemReader).
     ApiReply<nlohmann::json>* executeText(const std::string& statement, const QString& idempotencyKey,
-                                          bool retryLostResponse);
+                                          bool retryLostResponse,
+                                          nlohmann::json::parser_callback_t readItems = nullptr);
     void postStatement(const std::shared_ptr<StatementCall>& call);
     void pollStatus(const std::shared_ptr<StatementCall>& call);
     void handleStatus(const std::shared_ptr<StatementCall>& call, nlohmann::json body);

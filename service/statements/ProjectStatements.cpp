@@ -5,6 +5,7 @@
 #include "core/parameters/SecretMasking.h"
 #include "core/policy/ConcurrentRuns.h"
 #include "core/policy/ProjectSettingsChange.h"
+#include "core/statements/ListLimit.h"
 #include "core/statements/NotFoundMessages.h"
 #include "core/wire/Project.h"
 #include "core/wire/ProjectEvent.h"
@@ -15,9 +16,6 @@
 namespace jobdeck {
 
 namespace {
-
-constexpr std::int64_t auditLimitDefault = 100;
-constexpr std::int64_t auditLimitCeiling = 1000;
 
 std::vector<AuditEntry> maskedAudit(std::vector<AuditEntry> entries) {
     for (auto& entry : entries)
@@ -84,10 +82,9 @@ ApiStatus StatementExecutor::alterProject(const RequestContext& context,
 
 ApiStatus StatementExecutor::showAuditLog(const RequestContext& context,
                                           const ShowAuditLogStatement& statement) {
-    const std::int64_t limit = statement.limit.value_or(auditLimitDefault);
-    if (limit < 1 || limit > auditLimitCeiling)
-        return ApiStatus::invalid("LIMIT must be between 1 and " + std::to_string(auditLimitCeiling) +
-                                  ", got " + std::to_string(limit));
+    const std::int64_t limit = statement.limit.value_or(kAuditLogLimitDefault);
+    if (auto problem = listLimitProblem(limit, kAuditLogLimitCeiling))
+        return ApiStatus::invalid(std::move(*problem));
     const auto entries =
         maskedAudit(m_stores.audit().recentAudit(context.principal.projectUid, static_cast<int>(limit)));
     return ApiStatus::success({{"showAuditLogApiResponse", {{"auditEntries", entries}}}});

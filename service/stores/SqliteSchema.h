@@ -15,6 +15,7 @@ namespace jobdeck {
 //   jobs(id PK, job_id UNIQUE, project_uid, name, type 'JAR'|'PYTHON', parameters JSON array,
 //        cluster -> clusters(project_uid, name), max_concurrent_runs, created_at, updated_at)
 //                                                                 UNIQUE(project_uid, name)
+//        index jobs_summary(project_uid, name, type, cluster, max_concurrent_runs, updated_at, job_id)
 //   runs(id PK (insertion order), run_id UNIQUE, project_uid, job_id -> jobs(job_id) ON DELETE CASCADE,
 //        job_name, cluster, status (jobRunStatusName(): 'SPARK_JOB_RUN_STATUS_QUEUED', ...),
 //        queue_reason, idempotency_key, argument_overrides JSON [[name,value],...],

@@ -134,6 +134,41 @@ private slots:
         QVERIFY(*out.value == summaries);
     }
 
+    void aSummaryThatCannotBeReadIsAProtocolError() {
+        // Summaries are decoded while the answer is parsed: the first unreadable one names its problem,
+        // and the rest of the answer (its status) is read as usual.
+        std::vector<SparkJobSummary> summaries(3);
+        summaries[0].name = "a";
+        summaries[1].name = "b";
+        summaries[2].name = "c";
+        json answer = json::parse(showJobSummariesAnswer(summaries).toStdString());
+        answer["apiResponse"]["showJobsSummaryApiResponse"]["jobs"][1][1] = "SQL";
+        FakeHttpServer server([&answer](const FakeRequest&) -> std::optional<QByteArray> {
+            return httpResponse(200, QByteArray::fromStdString(answer.dump()));
+        });
+        ApiClient client;
+        client.setConnection({QUrl(server.url()), "proj-1", "key-1", "secret-1"});
+        const auto out = waitFor(client.showJobSummaries());
+        QVERIFY(out.error);
+        QCOMPARE(out.error->kind, ApiError::Kind::Protocol);
+        QCOMPARE(out.error->message,
+                 QStringLiteral("Unexpected answer from the service: [json.exception.type_error.302] "
+                                "sparkJobSummary.type has an unknown value 'SQL' (expected JAR or PYTHON)"));
+
+        answer["apiResponse"]["showJobsSummaryApiResponse"]["jobs"] = json::object({{"x", json::array({1})}});
+        const auto notAList = waitFor(client.showJobSummaries());
+        QVERIFY(notAList.error);
+        QCOMPARE(notAList.error->kind, ApiError::Kind::Protocol);
+
+        answer = json::parse(showJobSummariesAnswer(summaries).toStdString());
+        answer["apiStatus"] = "API_OPERATION_STATUS_FAILED";
+        answer["errorMessage"] = "Permission denied: viewer cannot SHOW JOBS";
+        const auto failed = waitFor(client.showJobSummaries());
+        QVERIFY(failed.error);
+        QCOMPARE(failed.error->kind, ApiError::Kind::Failed);
+        QCOMPARE(failed.error->message, QStringLiteral("Permission denied: viewer cannot SHOW JOBS"));
+    }
+
     void answersKeepTheirErrors() {
         // Decoding off the thread keeps each failure's kind and exact message.
         FakeHttpServer server([](const FakeRequest& r) -> std::optional<QByteArray> {

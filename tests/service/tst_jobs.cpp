@@ -642,6 +642,15 @@ private slots:
         QCOMPARE(statusOf(started), kSuccess);
         const std::string runId = started["apiResponse"]["runJobApiResponse"]["jobRunId"].get<std::string>();
         QCOMPARE(describe("sleeper")["activeRuns"].get<int>(), 1);
+        // The lists count the run for that job alone, and agree with each other.
+        const auto summaries = run("SHOW JOBS SUMMARY")["apiResponse"]["showJobsSummaryApiResponse"]["jobs"];
+        const auto jobs = run("SHOW JOBS")["apiResponse"]["showJobsApiResponse"]["sparkJobs"];
+        QCOMPARE(summaries.size(), jobs.size());
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            QCOMPARE(summaries[i][4], jobs[i]["activeRuns"]);
+            if (jobs[i]["name"] == "sleeper")
+                QCOMPARE(jobs[i]["activeRuns"].get<int>(), 1);
+        }
         auto r = run("DELETE JOB sleeper");
         QCOMPARE(statusOf(r), kFailed);
         QCOMPARE(errorOf(r),

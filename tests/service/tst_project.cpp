@@ -203,6 +203,9 @@ private slots:
         r = run("SHOW AUDIT_LOG LIMIT 0");
         QCOMPARE(statusOf(r), kInvalid);
         QCOMPARE(errorOf(r), std::string("LIMIT must be between 1 and 1000, got 0"));
+        r = run("SHOW AUDIT_LOG LIMIT 1001");
+        QCOMPARE(statusOf(r), kInvalid);
+        QCOMPARE(errorOf(r), std::string("LIMIT must be between 1 and 1000, got 1001"));
     }
 
     void settingsSurviveKill9() {
