@@ -1,5 +1,7 @@
 #include "service/statements/StatementExecutor.h"
 
+#include "service/stores/DatabaseError.h"
+
 #include "core/parameters/SecretMasking.h"
 #include "core/policy/RolePolicy.h"
 #include "core/statements/StatementParser.h"

@@ -17,16 +17,20 @@
 // connection (`Db`: SqliteDatabase or PgConnection).
 namespace jobdeck::job_rows {
 
-// A job's runs in QUEUED or RUNNING, for the row `j`.
-inline constexpr const char* activeRuns =
-    "(SELECT count(*) FROM runs r WHERE r.job_id = j.job_id AND r.status IN "
-    "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING'))";
+inline constexpr const char* activeStatuses =
+    "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')";
 
-inline std::string selectJobs() {
-    return std::string("SELECT j.job_id, j.name, j.type, j.cluster, j.parameters, j.max_concurrent_runs, "
-                       "j.created_at, j.updated_at, ") +
-           activeRuns + " FROM jobs j ";
+// A list's jobs' runs in QUEUED or RUNNING, as `a.active` (null for none) beside each row `j`: counted
+// in one pass over the active runs (few: bounded by the clusters' capacity, reached by their status),
+// not once per job. `runs` is how the backend names the runs table for that pass (SQLite:
+// `runs INDEXED BY runs_by_status`). Binds the project first.
+inline std::string activeRunsJoin(const std::string& runs) {
+    return " LEFT JOIN (SELECT job_id, count(*) AS active FROM " + runs + " WHERE status IN " +
+           activeStatuses + " AND project_uid = ? GROUP BY job_id) a ON a.job_id = j.job_id";
 }
+
+inline constexpr const char* jobFields =
+    "j.job_id, j.name, j.type, j.cluster, j.parameters, j.max_concurrent_runs, j.created_at, j.updated_at, ";
 
 template <class Row> SparkJob readJob(const Row& q) {
     SparkJob job;
@@ -45,29 +49,39 @@ template <class Row> SparkJob readJob(const Row& q) {
 
 template <class Db>
 std::optional<SparkJob> find(Db& db, const std::string& projectUid, const std::string& name) {
-    auto q = db.query(selectJobs() + "WHERE j.project_uid = ? AND j.name = ?", projectUid, name);
+    // One job's runs in QUEUED or RUNNING (runs_by_job holds all three columns).
+    auto q = db.query(std::string("SELECT ") + jobFields +
+                          "(SELECT count(*) FROM runs r WHERE r.project_uid = j.project_uid AND "
+                          "r.job_id = j.job_id AND r.status IN " +
+                          activeStatuses + ") FROM jobs j WHERE j.project_uid = ? AND j.name = ?",
+                      projectUid, name);
     if (!q.step())
         return std::nullopt;
     return readJob(q);
 }
 
 template <class Db>
-void forEach(Db& db, const std::string& projectUid, const std::function<void(SparkJob&&)>& each) {
-    auto q = db.query(selectJobs() + "WHERE j.project_uid = ? ORDER BY j.name", projectUid);
+void forEach(Db& db, const std::string& runs, const std::string& projectUid,
+             const std::function<void(SparkJob&&)>& each) {
+    auto q = db.query(std::string("SELECT ") + jobFields + "coalesce(a.active, 0) FROM jobs j" +
+                          activeRunsJoin(runs) + " WHERE j.project_uid = ? ORDER BY j.name",
+                      projectUid, projectUid);
     while (q.step())
         each(readJob(q));
 }
 
-// The first `limit` (-1: all) by name.
+// The first `limit` (-1: all) by name. Its columns are all in the index jobs_summary, so the list is
+// read from it in name order without visiting the jobs' rows (which hold their parameters).
 template <class Db>
-void forEachSummary(Db& db, const std::string& projectUid, std::int64_t limit,
+void forEachSummary(Db& db, const std::string& runs, const std::string& projectUid, std::int64_t limit,
                     const std::function<void(SparkJobSummary&&)>& each) {
-    auto q = db.prepare(
-        std::string("SELECT j.name, j.type, j.cluster, j.max_concurrent_runs, j.updated_at, ") + activeRuns +
-        " FROM jobs j WHERE j.project_uid = ? ORDER BY j.name" + (limit >= 0 ? " LIMIT ?" : ""));
-    q.bind(1, projectUid);
+    auto q = db.prepare("SELECT j.name, j.type, j.cluster, j.max_concurrent_runs, j.updated_at, "
+                        "coalesce(a.active, 0) FROM jobs j" +
+                        activeRunsJoin(runs) + " WHERE j.project_uid = ? ORDER BY j.name" +
+                        (limit >= 0 ? " LIMIT ?" : ""));
+    q.bind(1, projectUid).bind(2, projectUid);
     if (limit >= 0)
-        q.bind(2, limit);
+        q.bind(3, limit);
     while (q.step())
         each({q.text(0), jobTypeFromName(q.text(1)).value_or(JobType::Jar), q.text(2), q.integer(3),
               q.integer(5), q.timestamp(4)});
@@ -101,9 +115,10 @@ template <class Db> void remove(Db& db, const std::string& projectUid, const std
 }
 
 template <class Db> int activeRunCount(Db& db, const std::string& projectUid, const std::string& jobId) {
-    auto q = db.query("SELECT count(*) FROM runs WHERE project_uid = ? AND job_id = ? AND status IN "
-                      "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')",
-                      projectUid, jobId);
+    auto q = db.query(
+        std::string("SELECT count(*) FROM runs WHERE project_uid = ? AND job_id = ? AND status IN ") +
+            activeStatuses,
+        projectUid, jobId);
     q.step();
     return q.integer(0);
 }

@@ -42,9 +42,10 @@ void timeStatement(std::string_view sql, std::chrono::steady_clock::time_point s
         return;
     using Kind = StatementTimer::Kind;
     // The step lock is a SELECT, but it is what waits for the other writers.
-    const Kind kind = sql == "COMMIT"                                       ? Kind::Commit
-                      : sql.starts_with("SELECT") && !sql.contains("lock(") ? Kind::Read
-                                                                            : Kind::Write;
+    const Kind kind = sql == "COMMIT" ? Kind::Commit
+                      : sql.starts_with("SELECT") && sql.find("lock(") == std::string_view::npos
+                          ? Kind::Read
+                          : Kind::Write;
     timer->statementTimed(kind, std::chrono::steady_clock::now() - started);
 }
 

@@ -11,13 +11,13 @@ std::optional<SparkJob> PgJobStore::findJob(const std::string& projectUid, const
 
 void PgJobStore::forEachJob(const std::string& projectUid, const std::function<void(SparkJob&&)>& each) {
     auto connection = m_connections.connection();
-    job_rows::forEach(*connection, projectUid, each);
+    job_rows::forEach(*connection, "runs", projectUid, each);
 }
 
 void PgJobStore::forEachJobSummary(const std::string& projectUid, std::int64_t limit,
                                    const std::function<void(SparkJobSummary&&)>& each) {
     auto connection = m_connections.connection();
-    job_rows::forEachSummary(*connection, projectUid, limit, each);
+    job_rows::forEachSummary(*connection, "runs", projectUid, limit, each);
 }
 
 std::pair<std::int64_t, std::int64_t> PgJobStore::jobsSize(const std::string& projectUid) {

@@ -175,6 +175,10 @@ ALTER TABLE runs ADD COLUMN deploy_mode TEXT NOT NULL DEFAULT 'client' CHECK (de
 ALTER TABLE runs ADD COLUMN spark_master TEXT;
 ALTER TABLE runs ADD COLUMN submission_id TEXT;
 )sql",
+    // 3: the Jobs list's columns in name order (as SqliteSchema's version 5).
+    R"sql(
+CREATE INDEX jobs_summary ON jobs(project_uid, name, type, cluster, max_concurrent_runs, updated_at, job_id);
+)sql",
 };
 
 constexpr int knownVersion = static_cast<int>(std::size(migrations));
