@@ -23,7 +23,8 @@ private slots:
         const ApiCredentials admin = service.createKey(QStringLiteral("outage"), QStringLiteral("admin"));
         QVERIFY2(admin.isValid(), qPrintable(service.lastError()));
         QVERIFY2(service.start(), qPrintable(service.lastError()));
-        QVERIFY(statementSucceeds(service, admin, "CREATE CLUSTER before TYPE = 'Spark' MAX_OCU = 4 MIN_OCU = 1"));
+        QVERIFY(statementSucceeds(service, admin,
+                                  "CREATE CLUSTER before TYPE = 'Spark' MAX_OCU = 4 MIN_OCU = 1"));
 
         QVERIFY2(m_cluster.pause(), qPrintable(m_cluster.lastError()));
         const HttpResult refused = request(service.url("/v1/resource/"), "POST",
@@ -39,7 +40,8 @@ private slots:
         const QDeadlineTimer deadline(30000);
         nlohmann::json answer;
         do {
-            answer = runStatement(service, admin, "CREATE CLUSTER after TYPE = 'Spark' MAX_OCU = 4 MIN_OCU = 1");
+            answer =
+                runStatement(service, admin, "CREATE CLUSTER after TYPE = 'Spark' MAX_OCU = 4 MIN_OCU = 1");
             if (statusOf(answer) == kSuccess)
                 break;
             QThread::msleep(200);

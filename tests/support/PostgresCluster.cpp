@@ -183,9 +183,10 @@ bool PostgresCluster::awaitReady(const QString& bin, const QDeadlineTimer& deadl
 bool PostgresCluster::pause() {
     if (!m_dir || !serverProcessId())
         return fail(QStringLiteral("the cluster is not running"));
-    return runTool(m_bin + "/pg_ctl",
-                   {"stop", "-D", dataDirectory(), "-m", "fast", "-w", "-t", QString::number(kStopTimeoutSeconds)},
-                   true, (kStopTimeoutSeconds + 5) * 1000);
+    return runTool(
+        m_bin + "/pg_ctl",
+        {"stop", "-D", dataDirectory(), "-m", "fast", "-w", "-t", QString::number(kStopTimeoutSeconds)}, true,
+        (kStopTimeoutSeconds + 5) * 1000);
 }
 
 bool PostgresCluster::resume(int timeoutMs) {
@@ -194,8 +195,8 @@ bool PostgresCluster::resume(int timeoutMs) {
     const QDeadlineTimer deadline(timeoutMs);
     const int seconds = std::max(1, remainingMs(deadline) / 1000);
     if (!runTool(m_bin + "/pg_ctl",
-                 {"start", "-D", dataDirectory(), "-l", serverLog(), "-w", "-t", QString::number(seconds)}, true,
-                 remainingMs(deadline) + 5000))
+                 {"start", "-D", dataDirectory(), "-l", serverLog(), "-w", "-t", QString::number(seconds)},
+                 true, remainingMs(deadline) + 5000))
         return false;
     return awaitReady(m_bin, deadline);
 }
