@@ -1,5 +1,6 @@
 // What an operator watches: GET /metrics (Prometheus text, aggregate only, checked by promtool) and
 // GET /v1/health, which says whether the database answers.
+#include "tests/support/PostgresCluster.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -125,8 +126,10 @@ private slots:
     }
 
     void healthSaysWhenTheDatabaseDoesNotAnswer() {
-        if (TestService::isPostgresBackend())
-            QSKIP("replaces the SQLite file under the open connections; PostgreSQL has no such file");
+        if (TestService::isPostgresBackend()) {
+            healthSaysWhenPostgresDoesNotAnswer();
+            return;
+        }
         TestService service;
         QVERIFY2(service.start(), qPrintable(service.lastError()));
         const auto fine = request(service.url(QStringLiteral("/v1/health")), "GET");
@@ -156,6 +159,28 @@ private slots:
                  unhealthy.body.constData());
         QVERIFY2(unhealthy.header("grpc-message").contains("cannot be found"), unhealthy.body.constData());
         service.kill9(); // its data are gone; nothing to shut down gracefully
+    }
+
+private:
+    // The same on PostgreSQL, whose server is stopped under the service: a cluster of the test's own,
+    // so the process's shared one keeps serving the other tests.
+    void healthSaysWhenPostgresDoesNotAnswer() {
+        PostgresCluster cluster;
+        QVERIFY2(cluster.start(), qPrintable(cluster.lastError()));
+        TestService service({QStringLiteral("--database"), cluster.connectionUri()});
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        QCOMPARE(request(service.url(QStringLiteral("/v1/health")), "GET").status, 200);
+        QVERIFY2(cluster.pause(), qPrintable(cluster.lastError()));
+        const auto unhealthy = request(service.url(QStringLiteral("/v1/health")), "GET");
+        QCOMPARE(unhealthy.status, 503);
+        QVERIFY2(
+            unhealthy.header("grpc-message").startsWith("Database unavailable: the database does not answer"),
+            unhealthy.body.constData());
+        QVERIFY2(unhealthy.json() ==
+                     (nlohmann::json{{"error", unhealthy.header("grpc-message").toStdString()}}),
+                 unhealthy.body.constData());
+        QVERIFY(service.isRunning());
+        service.kill9();
     }
 };
 
