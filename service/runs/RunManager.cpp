@@ -65,6 +65,13 @@ bool isFinal(JobRunStatus status) {
     return status != JobRunStatus::Queued && status != JobRunStatus::Running;
 }
 
+// The CANCELED message of a run whose driver ran on the host of a replica that is gone.
+std::string goneReplicaCancelMessage(const RunRecord& record) {
+    return "Canceled by " + record.canceledBy + ". The service replica " + record.owner +
+           " that started it is gone: its driver (pid " + std::to_string(record.driverPid) +
+           " on that replica's host) was not signalled";
+}
+
 // The RUN_STATUS_CHANGED event of the run's current state.
 ProjectEvent statusEvent(const RunRecord& record) {
     ProjectEvent event;
@@ -272,10 +279,14 @@ void RunManager::watchDriver(RunRecord& record, Clock::time_point now) {
 
 // A RUNNING run of a replica whose lease ran out: one submitted to a cluster is followed from here on
 // (everything needed is in its row). A client-mode driver, or a submission client still submitting,
-// runs on that replica's host, which this replica cannot watch: it stays with that replica.
-void RunManager::takeOverSubmitted(const RunRecord& record) {
-    if (!record.clusterMode || !record.run.submissionId)
+// runs on that replica's host, which this replica cannot watch: it stays with that replica, unless
+// its cancel was asked, which then ends it.
+void RunManager::takeOverSubmitted(RunRecord& record) {
+    if (!record.clusterMode || !record.run.submissionId) {
+        if (record.cancelRequested) // asked while its replica was still there
+            endRun(record, JobRunStatus::Canceled, goneReplicaCancelMessage(record));
         return;
+    }
     const bool taken = m_stores.unitOfWork().run([&] {
         auto current = m_runs.find(record.projectUid, record.run.jobRunId);
         if (!current || current->run.status != JobRunStatus::Running || current->owner != record.owner)
@@ -743,10 +754,7 @@ void RunManager::stopCanceled(RunRecord& record) {
             m_killAt[record.run.jobRunId] = Clock::now() + m_cancelGrace;
         }
     } else if (!m_leases.holdsNow(record.owner) && !(record.clusterMode && record.run.submissionId)) {
-        endRun(record, JobRunStatus::Canceled,
-               "Canceled by " + record.canceledBy + ". The service replica " + record.owner +
-                   " that started it is gone: its driver (pid " + std::to_string(record.driverPid) +
-                   " on that replica's host) was not signalled");
+        endRun(record, JobRunStatus::Canceled, goneReplicaCancelMessage(record));
     }
     m_wakeup.poke();
 }

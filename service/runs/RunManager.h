@@ -79,7 +79,7 @@ private:
     bool takeOverLaunch(RunRecord& record);
     void watchRunning();
     void watchDriver(RunRecord& record, Clock::time_point now);
-    void takeOverSubmitted(const RunRecord& record);
+    void takeOverSubmitted(RunRecord& record);
     void schedule();
     std::vector<std::pair<RunRecord, LaunchSpec>> claimStarts();
     bool mayStart(const RunRecord& brief) const;
