@@ -19,6 +19,7 @@
 namespace jobdeck {
 
 class ClusterRunTracker;
+class RunAdmissions;
 class EventBus;
 class EventRoutes;
 class HttpServer;
@@ -28,7 +29,7 @@ class Stores;
 struct ExitStatus;
 
 // Runs of Jobs (CONTRACT §4): admission (concurrency limit, idempotency keys, argument overrides)
-// in one transaction; a scheduler thread that starts queued runs when their cluster has a free driver
+// by RunAdmissions; a scheduler thread that starts queued runs when their cluster has a free driver
 // slot, watches drivers' exit-status files (woken by their monitors, polled as a fallback), finishes
 // cancels (TERM, then KILL after the grace period) and removes finished runs after the retention
 // period. Drivers survive the service; on start() the manager re-attaches to them from the runs
@@ -91,6 +92,7 @@ private:
 
     std::mutex m_mutex; // state transitions: the scheduler thread vs. CANCEL (taken before the database's)
     RunWakeup m_wakeup;
+    std::unique_ptr<RunAdmissions> m_admissions; // after m_wakeup: its thread pokes it
     bool m_stopping = false;
     std::thread m_thread;
     std::map<std::string, Clock::time_point> m_killAt;    // run id -> when a canceled driver gets KILL
