@@ -24,12 +24,15 @@ namespace jobdeck {
 
 // One RUN JOB between admit() and its answer; lives on the stack of the thread that waits in admit().
 struct RunAdmissions::Pending {
-    Pending(const RequestContext& c, const RunJobStatement& s)
+    Pending(const RequestContext& c, const RunJobStatement& s,
+            const RunStatementHandler::AdmissionRecorder& r)
         : context(c)
-        , statement(s) {}
+        , statement(s)
+        , record(r) {}
 
     const RequestContext& context;
     const RunJobStatement& statement;
+    const RunStatementHandler::AdmissionRecorder& record;
     ApiStatus status;
     std::optional<ServiceMetrics::AdmissionRefusal> refusal;
     bool created = false;
@@ -66,11 +69,12 @@ void RunAdmissions::stop() {
         m_thread.join();
 }
 
-ApiStatus RunAdmissions::admit(const RequestContext& context, const RunJobStatement& statement) {
+ApiStatus RunAdmissions::admit(const RequestContext& context, const RunJobStatement& statement,
+                               const RunStatementHandler::AdmissionRecorder& record) {
     if (const std::optional<std::string>& key = context.idempotencyKey)
         if (auto problem = idempotencyKeyHeaderProblem(*key))
             return ApiStatus::failed(*problem);
-    Pending pending(context, statement);
+    Pending pending(context, statement, record);
     std::unique_lock lock(m_mutex);
     // A step under way on this thread holds the writer the admission thread would wait for.
     if (!m_running || m_stores.unitOfWork().inStepOnThisThread()) {
@@ -135,36 +139,36 @@ void RunAdmissions::admitAlone(Pending& pending) {
     }
 }
 
-// One admission inside the step under way: the checks of CONTRACT §4 in their order, then the QUEUED
-// run and its event.
 void RunAdmissions::admitOne(Pending& pending) {
     pending.created = false;
     pending.refusal.reset();
+    pending.status = admission(pending);
+    if (pending.record)
+        pending.record(pending.status);
+}
+
+// One admission inside the step under way: the checks of CONTRACT §4 in their order, then the QUEUED
+// run and its event.
+ApiStatus RunAdmissions::admission(Pending& pending) {
     const std::string& project = pending.context.principal.projectUid;
     const std::optional<std::string>& key = pending.context.idempotencyKey;
     const RunJobStatement& statement = pending.statement;
     RunStore& runs = m_stores.runs();
     const auto job = m_stores.jobs().findJob(project, statement.name);
-    if (!job) {
-        pending.status = ApiStatus::failed(jobNotFoundMessage(statement.name));
-        return;
-    }
+    if (!job)
+        return ApiStatus::failed(jobNotFoundMessage(statement.name));
     if (job->maxConcurrentRuns > 1 && !key) {
         pending.refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyRequired;
-        pending.status = ApiStatus::failed(idempotencyKeyRequiredMessage(job->name, job->maxConcurrentRuns));
-        return;
+        return ApiStatus::failed(idempotencyKeyRequiredMessage(job->name, job->maxConcurrentRuns));
     }
     if (key) {
         if (const auto existing = runs.findActiveByKey(project, job->jobId, *key)) {
             if (existing->run.argumentOverrides != statement.arguments) {
                 pending.refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyConflict;
-                pending.status = ApiStatus::failed("Idempotency key " + *key +
-                                                   " was already used with different arguments.");
-                return;
+                return ApiStatus::failed("Idempotency key " + *key +
+                                         " was already used with different arguments.");
             }
-            pending.status =
-                ApiStatus::success({{"runJobApiResponse", {{"jobRunId", existing->run.jobRunId}}}});
-            return;
+            return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", existing->run.jobRunId}}}});
         }
     }
     const RunLimit limit =
@@ -172,15 +176,12 @@ void RunAdmissions::admitOne(Pending& pending) {
     const int active = runs.countActive(project, job->jobId);
     if (active >= limit.value) {
         pending.refusal = ServiceMetrics::AdmissionRefusal::MaxConcurrentRuns;
-        pending.status = ApiStatus::failed(runLimitReachedMessage(job->jobId, active, limit));
-        return;
+        return ApiStatus::failed(runLimitReachedMessage(job->jobId, active, limit));
     }
     const auto classified = classifyParameters(job->parameters);
     auto overridden = applyArgumentOverrides(classified.applicationArguments, statement.arguments, job->name);
-    if (overridden.error) {
-        pending.status = ApiStatus::failed(*overridden.error);
-        return;
-    }
+    if (overridden.error)
+        return ApiStatus::failed(*overridden.error);
 
     RunRecord record;
     record.projectUid = project;
@@ -197,7 +198,7 @@ void RunAdmissions::admitOne(Pending& pending) {
     runs.insert(record);
     m_stores.events().appendEvent(project, statusEvent(record));
     pending.created = true;
-    pending.status = ApiStatus::success({{"runJobApiResponse", {{"jobRunId", record.run.jobRunId}}}});
+    return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", record.run.jobRunId}}}});
 }
 
 // After the commit: the event waiters of each project woken once, the scheduler told, refusals counted.

@@ -3,6 +3,7 @@
 #include "core/statements/Statement.h"
 #include "core/wire/ApiStatus.h"
 #include "service/http/ServiceMetrics.h"
+#include "service/runs/RunStatementHandler.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -28,7 +29,8 @@ struct RequestContext;
 // wrote, so the concurrency limit and the Idempotency-Key rules hold as with one step each. When
 // the batch's step fails, each of its admissions is tried again in a step of its own, so one bad
 // admission cannot fail the others. An answer is given only after its commit: acknowledged is
-// durable. Launching is the scheduler's business; onAdmitted tells it that runs are queued.
+// durable, and so is what the caller records with it (its request's audit entry and status). Launching
+// is the scheduler's business; onAdmitted tells it that runs are queued.
 class RunAdmissions final {
 public:
     static constexpr std::size_t kBatchLimit = 256; // keeps one step (and the writer it holds) short
@@ -45,8 +47,10 @@ public:
     // Admits everything queued, answers it, and ends the admission thread.
     void stop();
 
-    // Blocks until the admission is committed (or refused) and returns its answer.
-    ApiStatus admit(const RequestContext& context, const RunJobStatement& statement);
+    // Blocks until the admission is committed (or refused) and returns its answer. `record` (may be
+    // empty) is called with the answer inside the step that commits it (RunStatementHandler).
+    ApiStatus admit(const RequestContext& context, const RunJobStatement& statement,
+                    const RunStatementHandler::AdmissionRecorder& record);
 
 private:
     struct Pending;
@@ -55,6 +59,7 @@ private:
     void admitBatch(const std::vector<Pending*>& batch);
     void admitAlone(Pending& pending);
     void admitOne(Pending& pending);
+    ApiStatus admission(Pending& pending);
     void answered(const std::vector<Pending*>& batch);
 
     Stores& m_stores;

@@ -461,8 +461,9 @@ void RunManager::save(const RunRecord& record) {
     m_events.wake(record.projectUid);
 }
 
-ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatement& statement) {
-    return m_admissions->admit(context, statement);
+ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatement& statement,
+                             const AdmissionRecorder& recordWithAdmission) {
+    return m_admissions->admit(context, statement, recordWithAdmission);
 }
 
 std::optional<RunRecord> RunManager::findRun(const std::string& projectUid, const std::string& jobName,

@@ -51,7 +51,8 @@ public:
     // Every project's runs: status (wire name) -> how many.
     std::map<std::string, std::int64_t> countRunsByStatus() { return m_runs.countByStatus(); }
 
-    ApiStatus runJob(const RequestContext& context, const RunJobStatement& statement) override;
+    ApiStatus runJob(const RequestContext& context, const RunJobStatement& statement,
+                     const AdmissionRecorder& recordWithAdmission) override;
     ApiStatus describeJobRun(const RequestContext& context,
                              const DescribeJobRunStatement& statement) override;
     ApiStatus cancelJobRun(const RequestContext& context, const CancelJobRunStatement& statement) override;
