@@ -1,7 +1,8 @@
 // RUN JOB admission in bursts against the real jobdeckd (CONTRACT §4, docs/runs.md, Admission):
 // concurrent admissions are committed together, and still keep the concurrency limit and the
 // Idempotency-Key rules exactly, count their refusals, show their runs while they wait, and are on
-// disk once acknowledged, even when jobdeckd is killed in the middle of a burst.
+// disk once acknowledged, with their audit entries, even when jobdeckd is killed in the middle of a
+// burst.
 #include "tst_runsupport.h"
 
 #include <set>
@@ -159,9 +160,13 @@ private slots:
                                  });
         QVERIFY(killed);
         std::set<QString> acknowledged;
-        for (const auto& r : results) // those cut off by the kill have no status object
-            if (r.is_object() && statusOf(r) == kSuccess)
+        std::set<std::string> requests;
+        for (const auto& r : results) { // those cut off by the kill have no status object
+            if (r.is_object() && statusOf(r) == kSuccess) {
                 acknowledged.insert(runIdOf(r));
+                requests.insert(r.value("requestId", std::string()));
+            }
+        }
         QVERIFY2(acknowledged.size() >= std::size_t(kBurst / 2),
                  qPrintable(QString::number(acknowledged.size())));
 
@@ -178,6 +183,14 @@ private slots:
               kBurst, all.size());
         QVERIFY(all.size() <= std::size_t(kBurst));
         QVERIFY(std::includes(all.begin(), all.end(), acknowledged.begin(), acknowledged.end()));
+        // The audit entry of each acknowledged admission was committed with it.
+        const auto log = runStatement(m_service, m_project.admin, "SHOW AUDIT_LOG LIMIT 1000");
+        std::set<std::string> audited;
+        for (const auto& entry : log["apiResponse"]["showAuditLogApiResponse"]["auditEntries"])
+            if (entry.value("statement", std::string()) == "RUN JOB durable" &&
+                entry.value("outcome", "") == kSuccess)
+                audited.insert(entry.value("requestId", std::string()));
+        QVERIFY(std::includes(audited.begin(), audited.end(), requests.begin(), requests.end()));
         cancelAll("durable", all);
     }
 
