@@ -320,26 +320,7 @@ std::vector<std::pair<RunRecord, LaunchSpec>> RunManager::claimStarts() {
         starts.clear();
         auto queued = m_runs.queuedBriefly();
         RunScheduler::InUse inUse = m_runs.runningPerCluster();
-        std::erase_if(queued, [&](const RunRecord& brief) {
-            if (brief.runDir.empty())
-                return false;
-            if (brief.owner.empty() || brief.owner == m_leases.self().id()) {
-                auto record = m_runs.find(brief.projectUid, brief.run.jobRunId);
-                if (!record || !takeOverLaunch(*record))
-                    return !record;                         // nothing was started: planned again
-                ++inUse[{brief.projectUid, brief.cluster}]; // launched, or being launched
-                return true;
-            }
-            ++inUse[{brief.projectUid, brief.cluster}]; // being launched by another replica
-            if (!m_leases.holds(brief.owner))
-                if (auto record = m_runs.find(brief.projectUid, brief.run.jobRunId))
-                    endRun(*record, JobRunStatus::Failed,
-                           "The service replica " + brief.owner +
-                               " that was starting this run stopped before it recorded the driver; the run "
-                               "may have started on that replica's host (or in the cluster): check there "
-                               "before running it again");
-            return true;
-        });
+        setAsideLaunching(queued, inUse);
         const auto plan = RunScheduler::plan(
             queued, std::move(inUse), [this](const std::string& project, const std::string& name) {
                 const auto cluster = m_stores.clusters().findCluster(project, name);
@@ -372,6 +353,32 @@ std::vector<std::pair<RunRecord, LaunchSpec>> RunManager::claimStarts() {
     if (more)
         m_wakeup.poke(); // the next tick starts the next ones at once
     return starts;
+}
+
+// Takes the runs being launched out of `queued`, counting their slots in `inUse`: those this replica
+// launched before a restart are taken over (or planned again when nothing was started), those of a
+// replica that is gone end FAILED, since they may have started on its host.
+void RunManager::setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::InUse& inUse) {
+    std::erase_if(queued, [&](const RunRecord& brief) {
+        if (brief.runDir.empty())
+            return false;
+        if (brief.owner.empty() || brief.owner == m_leases.self().id()) {
+            auto record = m_runs.find(brief.projectUid, brief.run.jobRunId);
+            if (!record || !takeOverLaunch(*record))
+                return !record;                         // nothing was started: planned again
+            ++inUse[{brief.projectUid, brief.cluster}]; // launched, or being launched
+            return true;
+        }
+        ++inUse[{brief.projectUid, brief.cluster}]; // being launched by another replica
+        if (!m_leases.holds(brief.owner))
+            if (auto record = m_runs.find(brief.projectUid, brief.run.jobRunId))
+                endRun(*record, JobRunStatus::Failed,
+                       "The service replica " + brief.owner +
+                           " that was starting this run stopped before it recorded the driver; the run "
+                           "may have started on that replica's host (or in the cluster): check there "
+                           "before running it again");
+        return true;
+    });
 }
 
 // Resolves what the run's driver is started with and claims the run for this replica, recording its
