@@ -12,14 +12,8 @@
 // Usage: bench_runs [--runs N] [--admissions N] [--seconds S]
 //   --runs: exit -> event samples (default 100); --admissions: RUN JOBs per row (default 1000);
 //   --seconds: cap per admission row (default 10).
+#include "bench/ServiceBench.h"
 #include "service/stores/SqliteDatabase.h"
-#include "tests/service/tst_runsupport.h"
-
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 
 #include <QCoreApplication>
 #include <QFile>
@@ -29,27 +23,19 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fcntl.h>
 #include <fstream>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 using namespace jobdeck;
 using namespace jobdeck::runtest;
+using namespace jobdeck::bench;
 
 namespace {
-
-namespace http = boost::beast::http;
-using Request = http::request<http::string_body>;
-using Response = http::response<http::string_body>;
-using Clock = std::chrono::steady_clock;
-
-constexpr int kJobs = 16; // admissions spread over this many jobs, 1,000 active runs each at most
 
 struct Options {
     int runs = 100;
@@ -57,142 +43,10 @@ struct Options {
     double seconds = 10;
 };
 
-double msSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
 std::int64_t realtimeNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
-}
-
-struct Figures {
-    std::vector<double> ms;
-    double at(double q) const {
-        if (ms.empty())
-            return 0;
-        std::vector<double> sorted = ms;
-        std::sort(sorted.begin(), sorted.end());
-        return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1))];
-    }
-};
-
-// One kept-alive loopback connection, blocking exchanges.
-class Connection final {
-public:
-    explicit Connection(unsigned short port)
-        : m_stream(m_io) {
-        m_stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
-    }
-    Response exchange(const Request& request) {
-        m_stream.expires_after(std::chrono::seconds(70));
-        http::write(m_stream, request);
-        Response response;
-        http::read(m_stream, m_buffer, response);
-        return response;
-    }
-
-private:
-    boost::asio::io_context m_io;
-    boost::beast::tcp_stream m_stream;
-    boost::beast::flat_buffer m_buffer;
-};
-
-// A kept-alive request with the credentials.
-Request authenticated(http::verb verb, const std::string& target, const ApiCredentials& who) {
-    Request request{verb, target, 11};
-    request.set(http::field::host, "127.0.0.1");
-    request.keep_alive(true);
-    for (const auto& [name, value] : who.headers())
-        request.set(name.toStdString(), value.toStdString());
-    request.prepare_payload();
-    return request;
-}
-
-Request get(const std::string& target, const ApiCredentials& who) {
-    return authenticated(http::verb::get, target, who);
-}
-
-// POST /v1/resource/ that waits for the final status.
-Request statement(const std::string& text, const ApiCredentials& who,
-                  const std::string& idempotencyKey = {}) {
-    Request request = authenticated(http::verb::post, "/v1/resource/", who);
-    if (!idempotencyKey.empty())
-        request.set("Idempotency-Key", idempotencyKey);
-    request.set(http::field::content_type, "application/json");
-    request.set("Prefer", "wait=10");
-    request.body() = nlohmann::json{{"statement", text}}.dump();
-    request.prepare_payload();
-    return request;
-}
-
-std::string runIdIn(const Response& response) {
-    const auto status = nlohmann::json::parse(response.body(), nullptr, false);
-    if (!status.is_object() || status.value("apiStatus", "") != kSuccess)
-        return {};
-    return status["apiResponse"]["runJobApiResponse"].value("jobRunId", "");
-}
-
-struct AdmissionRow {
-    double seconds = 0;
-    int admitted = 0;
-    int errors = 0;
-    Figures latency;
-};
-
-// `clients` threads, each with its own connection, RUN JOB after RUN JOB until `total` were sent or
-// the time is up. Keys are distinct, so each acknowledged answer is one new durable run.
-AdmissionRow admit(unsigned short port, const ApiCredentials& who, int clients, int total, double seconds,
-                   const std::string& keyPrefix) {
-    std::atomic<int> next{0};
-    const auto deadline =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-    std::vector<AdmissionRow> perClient(static_cast<std::size_t>(clients));
-    std::vector<std::thread> threads;
-    const auto started = Clock::now();
-    for (int c = 0; c < clients; ++c) {
-        threads.emplace_back([&, c] {
-            AdmissionRow& mine = perClient[static_cast<std::size_t>(c)];
-            try {
-                Connection connection(port);
-                for (int i = next++; i < total && Clock::now() < deadline; i = next++) {
-                    const Request request = statement("RUN JOB a" + std::to_string(i % kJobs), who,
-                                                      keyPrefix + std::to_string(i));
-                    const auto sent = Clock::now();
-                    const bool ok = !runIdIn(connection.exchange(request)).empty();
-                    mine.latency.ms.push_back(msSince(sent));
-                    ++(ok ? mine.admitted : mine.errors);
-                }
-            } catch (const std::exception& e) {
-                std::fprintf(stderr, "client %d: %s\n", c, e.what());
-                ++mine.errors;
-            }
-        });
-    }
-    for (auto& t : threads)
-        t.join();
-    AdmissionRow row;
-    row.seconds = msSince(started) / 1000;
-    for (const auto& mine : perClient) {
-        row.admitted += mine.admitted;
-        row.errors += mine.errors;
-        row.latency.ms.insert(row.latency.ms.end(), mine.latency.ms.begin(), mine.latency.ms.end());
-    }
-    return row;
-}
-
-// Waits (bounded) until no run of the project is active, so one row does not load the next.
-bool waitUntilIdle(Connection& connection, const ApiCredentials& who) {
-    const Request show = statement("SHOW JOB_RUNS ACTIVE", who);
-    for (int i = 0; i < 600; ++i) {
-        const auto status = nlohmann::json::parse(connection.exchange(show).body(), nullptr, false);
-        if (status.is_object() && status.value("apiStatus", "") == kSuccess &&
-            status["apiResponse"]["showJobRunsApiResponse"]["sparkJobRuns"].empty())
-            return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
 }
 
 struct ExitSample {
@@ -210,8 +64,7 @@ ExitSample oneRun(Connection& statements, Connection& events, const ApiCredentia
         throw std::runtime_error("RUN JOB lat failed");
     std::int64_t visibleNs = 0;
     for (int polls = 0; polls < 100 && visibleNs == 0; ++polls) {
-        const auto page = nlohmann::json::parse(
-            events.exchange(get("/v1/events?after=" + std::to_string(after) + "&wait=10", who)).body());
+        const auto page = eventsPage(events, who, after, 10);
         const std::int64_t seenNs = realtimeNs();
         after = page.at("next").get<std::int64_t>();
         for (const auto& event : page.at("events"))
@@ -265,23 +118,9 @@ Figures fsyncedCommits(const std::string& path, int n) {
 
 Options parseOptions(const QStringList& args) {
     Options options;
-    for (int i = 1; i < args.size(); ++i) {
-        const QString& arg = args[i];
-        if (i + 1 >= args.size())
-            throw std::runtime_error(arg.toStdString() + " needs a value");
-        bool ok = false;
-        const QString value = args[++i];
-        if (arg == "--runs")
-            options.runs = value.toInt(&ok);
-        else if (arg == "--admissions")
-            options.admissions = value.toInt(&ok);
-        else if (arg == "--seconds")
-            options.seconds = value.toDouble(&ok);
-        else
-            throw std::runtime_error("unknown argument " + arg.toStdString());
-        if (!ok)
-            throw std::runtime_error(arg.toStdString() + " needs a number, got " + value.toStdString());
-    }
+    readNumberOptions(
+        args,
+        {{"--runs", &options.runs}, {"--admissions", &options.admissions}, {"--seconds", &options.seconds}});
     if (options.runs < 1 || options.runs > 10000 || options.admissions < 1 || options.admissions > 10000 ||
         options.seconds <= 0 || options.seconds > 60)
         throw std::runtime_error("--runs and --admissions must be in [1, 10000], --seconds in (0, 60]");
@@ -318,7 +157,7 @@ int main(int argc, char** argv) {
             ok(must(service, op, "CREATE CLUSTER b TYPE = 'Spark' MAX_OCU = 10000 MIN_OCU = 1")) &&
             ok(must(service, op,
                     "CREATE JOB lat TYPE = 'PYTHON' PARAMETERS = " + tuple({appPath}) + " CLUSTER = 'b'"));
-        for (int j = 0; j < kJobs && setUp; ++j)
+        for (int j = 0; j < kAdmissionJobs && setUp; ++j)
             setUp = ok(must(service, op,
                             QString("CREATE JOB a%1 TYPE = 'PYTHON' PARAMETERS = %2 CLUSTER = 'b' "
                                     "MAX_CONCURRENT_RUNS = 1000")
@@ -337,31 +176,23 @@ int main(int argc, char** argv) {
         std::printf("reference: fork+exec+waitpid of the driver: p50 %.2f ms, p99 %.2f ms\n\n", spawn.at(0.5),
                     spawn.at(0.99));
 
-        Connection control(service.port());
         std::printf("%-44s %7s %8s %8s %8s %6s %10s\n", "RUN JOB admitted (durable, distinct keys)",
                     "clients", "runs/s", "p50 ms", "p99 ms", "errors", "x commits/s");
         for (const int clients : {1, 16}) {
-            const auto row = admit(service.port(), op, clients, options.admissions, options.seconds,
-                                   "k" + std::to_string(clients) + "-");
+            const auto row = admit({service.port()}, op, kAdmissionJobs, clients, options.admissions,
+                                   options.seconds, "k" + std::to_string(clients) + "-");
             const double rate = row.admitted / row.seconds;
             std::printf("%-44s %7d %8.0f %8.2f %8.2f %6d %10.2f\n", "", clients, rate, row.latency.at(0.5),
                         row.latency.at(0.99), row.errors, rate / commitsPerSecond);
             std::fflush(stdout);
-            if (!waitUntilIdle(control, op))
+            if (!waitUntilIdle(service.port(), op))
                 throw std::runtime_error("the admitted runs did not all end within a minute");
         }
 
+        Connection control(service.port());
         Connection events(service.port());
-        // Start after everything the admission rows published (pages hold at most 1,000 events).
-        std::int64_t after = 0;
-        for (int i = 0; i < 1000; ++i) {
-            const auto page = nlohmann::json::parse(
-                events.exchange(get("/v1/events?after=" + std::to_string(after), op)).body());
-            const auto next = page.at("next").get<std::int64_t>();
-            if (next == after)
-                break;
-            after = next;
-        }
+        // Start after everything the admission rows published.
+        std::int64_t after = latestEventSeq(events, op);
         Figures exitToVisible;
         Figures runToVisible;
         for (int i = 0; i < options.runs; ++i) {
