@@ -2,6 +2,7 @@
 
 #include "service/EventBus.h"
 #include "service/LogTarget.h"
+#include "service/ReplicaIdentity.h"
 #include "service/SystemdNotifier.h"
 #include "service/http/HttpServer.h"
 #include "service/http/HttpStatementRoutes.h"
@@ -195,6 +196,7 @@ int ServiceApp::run() {
     const std::string databaseUrl = databaseUrlFor(m_options.dataDir, m_options.databaseUrl);
     refuseEmptyDatabase(m_options.dataDir, databaseUrl); // before the lock file below exists
     const DataDirLock lock(m_options.dataDir);
+    const ReplicaIdentity replica = ReplicaIdentity::load(m_options.dataDir);
     // From here on a fault in SQLite's mapped WAL index becomes an error, not the end of the process.
     WalIndexFaults::install();
     // Before the stores and after them: their last group commit is still timed.
@@ -204,6 +206,7 @@ int ServiceApp::run() {
         ~TimerReset() { StatementTimer::install(nullptr); }
     } timerReset;
     const auto stores = openStores(databaseUrl);
+    stores->statuses().setReplicaId(replica.id());
 
     HttpServerOptions httpOptions;
     httpOptions.address = where.host;
@@ -243,7 +246,7 @@ int ServiceApp::run() {
         {m_options.statusRetention, m_options.auditRetention, m_options.retentionSweepInterval});
     HttpStatementRoutes statements(executor, registry, server);
     statements.registerRoutes();
-    RunManager runs(*stores, events, m_options);
+    RunManager runs(*stores, events, m_options, replica);
     executor.setRunStatementHandler(&runs);
     runs.registerRoutes(server);
     registerOperationalRoutes(server, *stores, runs, metrics);

@@ -35,6 +35,7 @@ struct ServeOptions final {
     std::chrono::seconds cancelGrace{10};          // TERM, then KILL after this
     int retentionDays = 30;                        // finished runs' directories and logs are kept this long
     std::chrono::seconds clusterStatusInterval{5}; // between `spark-submit --status` polls of a run
+    std::chrono::seconds leaseTimeout{15}; // a replica that has not renewed its lease this long is gone
 
     // Retention of what reads leave behind (RetentionSweeper)
     std::chrono::seconds statusRetention{std::chrono::hours(24)};     // final request statuses

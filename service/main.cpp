@@ -158,6 +158,12 @@ void addRunOptions(CLI::App* command, ServeOptions& serve) {
             "--cluster-status-seconds", secondsInto(serve.clusterStatusInterval),
             "Seconds between `spark-submit --status` polls of a run in cluster deploy mode (default 5)")
         ->check(CLI::Range(1, 3600));
+    command
+        ->add_option_function<long long>(
+            "--lease-seconds", secondsInto(serve.leaseTimeout),
+            "Seconds after which a replica sharing the database that has not renewed its lease is taken "
+            "as gone and its launching and submitted runs are taken over (default 15; docs/scale-out.md)")
+        ->check(CLI::Range(3, 3600));
 }
 
 // What drivers are started with and how much of their output is kept.

@@ -53,9 +53,10 @@ std::string answerName(const DriverStatus& status, const CommandResult& result) 
 
 } // namespace
 
-ClusterRunTracker::ClusterRunTracker(RunStore& runs, std::string sparkSubmit, std::chrono::seconds interval,
-                                     EndRun end)
+ClusterRunTracker::ClusterRunTracker(RunStore& runs, std::string replicaId, std::string sparkSubmit,
+                                     std::chrono::seconds interval, EndRun end)
     : m_runs(runs)
+    , m_replicaId(std::move(replicaId))
     , m_sparkSubmit(std::move(sparkSubmit))
     , m_interval(interval)
     , m_end(std::move(end)) {}
@@ -110,6 +111,8 @@ void ClusterRunTracker::followAll() {
     for (const auto& record : m_runs.withStatus(JobRunStatus::Running)) {
         if (!record.clusterMode || !record.run.submissionId)
             continue; // not submitted yet: RunManager watches its spark-submit
+        if (!record.owner.empty() && record.owner != m_replicaId)
+            continue; // another replica follows it
         running.insert(record.run.jobRunId);
         {
             std::lock_guard lock(m_mutex);

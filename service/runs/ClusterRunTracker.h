@@ -19,14 +19,16 @@ namespace jobdeck {
 // it asks `spark-submit --status <id> --master <url>` every interval, sends `--kill` for runs whose
 // cancel was asked, appends what the cluster manager answered to the run's log whenever the driver's
 // state changes, and hands each final state to `end`. Everything it knows is in the runs table, so a
-// restarted service resumes following where the previous one was.
+// restarted service resumes following where the previous one was. Of the runs of several replicas on
+// one database it follows those its own replica owns.
 class ClusterRunTracker final {
 public:
     // Ends a run that is still RUNNING with that submission id (the caller re-reads it under its lock).
     using EndRun =
         std::function<void(const RunRecord& seen, JobRunStatus status, std::optional<std::string> message)>;
 
-    ClusterRunTracker(RunStore& runs, std::string sparkSubmit, std::chrono::seconds interval, EndRun end);
+    ClusterRunTracker(RunStore& runs, std::string replicaId, std::string sparkSubmit,
+                      std::chrono::seconds interval, EndRun end);
     ~ClusterRunTracker();
     ClusterRunTracker(const ClusterRunTracker&) = delete;
     ClusterRunTracker& operator=(const ClusterRunTracker&) = delete;
@@ -57,6 +59,7 @@ private:
     outcome(const RunRecord& record, const DriverStatus& status, Followed& followed) const;
 
     RunStore& m_runs;
+    std::string m_replicaId;
     std::string m_sparkSubmit;
     std::chrono::seconds m_interval;
     EndRun m_end;

@@ -31,6 +31,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <system_error>
 
 namespace jobdeck {
@@ -41,6 +42,9 @@ constexpr auto kTick = std::chrono::milliseconds(150);
 // about to write the status.
 constexpr auto kGoneGrace = std::chrono::seconds(3);
 constexpr auto kRetentionInterval = std::chrono::minutes(10);
+// Drivers started per tick at most: the runs claimed wait in "Starting the driver" until their tick's
+// launches are recorded, and a cancel waits for the tick.
+constexpr std::size_t kClaimsPerTick = 32;
 
 // The status word of "Job run <id> is already <state>": the contract's status without its prefix.
 std::string statusWord(JobRunStatus status) {
@@ -55,6 +59,10 @@ std::string who(const RequestContext& context) {
 nlohmann::json runJson(SparkJobRun run) {
     maskRun(run);
     return nlohmann::json(run);
+}
+
+bool isFinal(JobRunStatus status) {
+    return status != JobRunStatus::Queued && status != JobRunStatus::Running;
 }
 
 // The RUN_STATUS_CHANGED event of the run's current state.
@@ -75,7 +83,7 @@ std::string signalName(int signal) {
 
 } // namespace
 
-RunManager::RunManager(Stores& stores, EventBus& events, const ServeOptions& options)
+RunManager::RunManager(Stores& stores, EventBus& events, const ServeOptions& options, ReplicaIdentity replica)
     : m_stores(stores)
     , m_events(events)
     , m_runs(stores.runs())
@@ -85,7 +93,8 @@ RunManager::RunManager(Stores& stores, EventBus& events, const ServeOptions& opt
     , m_cancelGrace(options.cancelGrace)
     , m_retentionDays(options.retentionDays)
     , m_maxLogBytes(options.maxLogBytes)
-    , m_wakeup(m_dataDir + "/run-exits.fifo") {
+    , m_wakeup(m_dataDir + "/run-exits.fifo")
+    , m_leases(stores, std::move(replica), options.leaseTimeout) {
     const char* sparkHome = std::getenv("SPARK_HOME");
     m_useSparkSubmit = options.runner == "spark-submit" || (sparkHome && *sparkHome);
     m_sparkSubmit = options.sparkSubmit;
@@ -95,7 +104,7 @@ RunManager::RunManager(Stores& stores, EventBus& events, const ServeOptions& opt
         m_clusterMaster = options.sparkMaster;
     // Runs submitted earlier are followed whatever this process's deploy mode is.
     m_clusterRuns = std::make_unique<ClusterRunTracker>(
-        m_runs, m_sparkSubmit, options.clusterStatusInterval,
+        m_runs, m_leases.self().id(), m_sparkSubmit, options.clusterStatusInterval,
         [this](const RunRecord& seen, JobRunStatus status, std::optional<std::string> message) {
             endClusterRun(seen, status, std::move(message));
         });
@@ -153,8 +162,16 @@ void RunManager::loop() {
 }
 
 void RunManager::tick() {
+    m_leases.renew();
+    m_tickSaves.emplace();
+    struct SavesReset {
+        std::optional<std::vector<RunRecord>>& saves;
+        ~SavesReset() { saves.reset(); } // a tick that threw: what it saw is seen again next tick
+    } reset{m_tickSaves};
     watchRunning();
+    saveNow(std::exchange(*m_tickSaves, {})); // the slots ended runs held are free for schedule()
     schedule();
+    saveNow(std::exchange(*m_tickSaves, {}));
     if (Clock::now() >= m_nextRetention) {
         m_nextRetention = Clock::now() + kRetentionInterval;
         applyRetention();
@@ -189,105 +206,188 @@ bool RunManager::takeOverLaunch(RunRecord& record) {
 void RunManager::watchRunning() {
     const auto now = Clock::now();
     for (auto record : m_runs.withStatus(JobRunStatus::Running)) {
+        if (record.owner.empty()) // written before runs had owners: this replica started it
+            record.owner = m_leases.self().id();
+        if (record.owner != m_leases.self().id()) {
+            if (!m_leases.holds(record.owner))
+                takeOverSubmitted(record);
+            continue; // another replica's
+        }
         if (record.clusterMode && record.run.submissionId)
             continue; // submitted: ClusterRunTracker follows the driver
-        const std::string& id = record.run.jobRunId;
-        const auto status = RunLauncher::readExitStatus(record.runDir);
-        const bool groupAlive = RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), 0);
-        // A canceled run ends once its whole process group is gone, not only its driver.
-        if (status && !(record.cancelRequested && groupAlive)) {
-            // The monitor wrote the file when the driver ended; after a restart that is long before now.
-            struct stat info {};
-            const auto endedAt =
-                ::stat(RunLauncher::exitStatusPath(record.runDir).c_str(), &info) == 0
-                    ? std::chrono::system_clock::time_point(std::chrono::seconds(info.st_mtim.tv_sec) +
-                                                            std::chrono::nanoseconds(info.st_mtim.tv_nsec))
-                    : std::chrono::system_clock::now();
-            m_killAt.erase(id);
+        watchDriver(record, now);
+    }
+}
+
+// A RUNNING run whose driver (or submission client) this replica started.
+void RunManager::watchDriver(RunRecord& record, Clock::time_point now) {
+    const std::string& id = record.run.jobRunId;
+    const auto status = RunLauncher::readExitStatus(record.runDir);
+    const bool groupAlive = RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), 0);
+    // A canceled run ends once its whole process group is gone, not only its driver.
+    if (status && !(record.cancelRequested && groupAlive)) {
+        // The monitor wrote the file when the driver ended; after a restart that is long before now.
+        struct stat info {};
+        const auto endedAt =
+            ::stat(RunLauncher::exitStatusPath(record.runDir).c_str(), &info) == 0
+                ? std::chrono::system_clock::time_point(std::chrono::seconds(info.st_mtim.tv_sec) +
+                                                        std::chrono::nanoseconds(info.st_mtim.tv_nsec))
+                : std::chrono::system_clock::now();
+        m_killAt.erase(id);
+        m_goneSince.erase(id);
+        if (record.clusterMode)
+            submitted(std::move(record), *status);
+        else
+            finish(std::move(record), *status, endedAt);
+        return;
+    }
+    if (!status && !groupAlive &&
+        !RunLauncher::isAlive(static_cast<pid_t>(record.driverPid), record.driverStartTicks)) {
+        const auto since = m_goneSince.try_emplace(id, now).first->second;
+        if (now - since >= kGoneGrace) {
             m_goneSince.erase(id);
-            if (record.clusterMode)
-                submitted(std::move(record), *status);
-            else
-                finish(std::move(record), *status, endedAt);
-            continue;
+            m_killAt.erase(id);
+            endRun(record, record.cancelRequested ? JobRunStatus::Canceled : JobRunStatus::Failed,
+                   record.cancelRequested
+                       ? "Canceled by " + record.canceledBy
+                       : std::string(record.clusterMode ? "spark-submit" : "The driver") + " (pid " +
+                             std::to_string(record.driverPid) +
+                             ") ended without recording an exit status; it was stopped outside the "
+                             "service's control");
         }
-        if (!status && !groupAlive &&
-            !RunLauncher::isAlive(static_cast<pid_t>(record.driverPid), record.driverStartTicks)) {
-            const auto since = m_goneSince.try_emplace(id, now).first->second;
-            if (now - since >= kGoneGrace) {
-                m_goneSince.erase(id);
-                m_killAt.erase(id);
-                endRun(record, record.cancelRequested ? JobRunStatus::Canceled : JobRunStatus::Failed,
-                       record.cancelRequested
-                           ? "Canceled by " + record.canceledBy
-                           : std::string(record.clusterMode ? "spark-submit" : "The driver") + " (pid " +
-                                 std::to_string(record.driverPid) +
-                                 ") ended without recording an exit status; it was stopped outside the "
-                                 "service's control");
-            }
-            continue;
-        }
-        // A cluster run is not stopped while it is being submitted: its driver is killed once submitted.
-        if (record.cancelRequested && !record.clusterMode) {
-            const auto kill = m_killAt.find(id);
-            if (kill == m_killAt.end()) { // cancel asked before a restart: ask again
-                RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), SIGTERM);
-                m_killAt[id] = now + m_cancelGrace;
-            } else if (now >= kill->second) {
-                RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), SIGKILL);
-                kill->second = now + std::chrono::seconds(1);
-            }
+        return;
+    }
+    // A cluster run is not stopped while it is being submitted: its driver is killed once submitted.
+    if (record.cancelRequested && !record.clusterMode) {
+        const auto kill = m_killAt.find(id);
+        if (kill == m_killAt.end()) { // cancel asked before a restart, or through another replica
+            RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), SIGTERM);
+            m_killAt[id] = now + m_cancelGrace;
+        } else if (now >= kill->second) {
+            RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), SIGKILL);
+            kill->second = now + std::chrono::seconds(1);
         }
     }
+}
+
+// A RUNNING run of a replica whose lease ran out: one submitted to a cluster is followed from here on
+// (everything needed is in its row). A client-mode driver, or a submission client still submitting,
+// runs on that replica's host, which this replica cannot watch: it stays with that replica.
+void RunManager::takeOverSubmitted(const RunRecord& record) {
+    if (!record.clusterMode || !record.run.submissionId)
+        return;
+    const bool taken = m_stores.unitOfWork().run([&] {
+        auto current = m_runs.find(record.projectUid, record.run.jobRunId);
+        if (!current || current->run.status != JobRunStatus::Running || current->owner != record.owner)
+            return false;
+        current->owner = m_leases.self().id();
+        m_runs.update(*current);
+        return true;
+    });
+    if (!taken)
+        return;
+    spdlog::info("job run {} of job {}: following {} on {}, taken over from replica {}", record.run.jobRunId,
+                 record.run.jobName, *record.run.submissionId, record.sparkMaster, record.owner);
+    m_clusterRuns->poke();
 }
 
 void RunManager::schedule() {
-    auto queued = m_runs.withStatus(JobRunStatus::Queued);
-    std::erase_if(queued,
-                  [this](RunRecord& record) { return !record.runDir.empty() && takeOverLaunch(record); });
-    if (queued.empty())
+    if (m_runs.queuedBriefly().empty())
         return;
-    const auto running = m_runs.withStatus(JobRunStatus::Running);
-    const auto plan =
-        RunScheduler::plan(queued, running, [this](const std::string& project, const std::string& name) {
-            const auto cluster = m_stores.clusters().findCluster(project, name);
-            return cluster ? std::optional<int>(cluster->maxOcu) : std::nullopt;
-        });
-    std::map<std::string, const RunRecord*> byId;
-    for (const auto& r : queued)
-        byId[r.run.jobRunId] = &r;
-    for (const auto& [id, message] : plan.failing) {
-        RunRecord record = *byId[id];
-        endRun(record, JobRunStatus::Failed, message);
-    }
-    for (const auto& [id, reason] : plan.waiting) {
-        RunRecord record = *byId[id];
-        if (record.run.queueReason != reason) {
-            record.run.queueReason = reason;
-            m_runs.update(record);
-        }
-    }
-    for (const auto& id : plan.start)
-        launch(*byId[id]);
+    for (auto& [record, spec] : claimStarts())
+        launch(record, spec);
 }
 
-void RunManager::launch(RunRecord record) {
+// Whether this replica may start or end a QUEUED run: one no replica has claimed, one it claimed
+// itself, or one whose claimant's lease ran out.
+bool RunManager::mayStart(const RunRecord& brief) const {
+    return brief.owner.empty() || brief.owner == m_leases.self().id() || !m_leases.holds(brief.owner);
+}
+
+// In one step, so that replicas sharing the database never start more drivers than a cluster has slots
+// for: plans the queue against the slots in use (RUNNING runs and runs being launched anywhere), claims
+// the runs this replica starts now (at most kClaimsPerTick) and records their run directories, fails
+// the runs that can never start, and writes the waiting runs' reasons.
+std::vector<std::pair<RunRecord, LaunchSpec>> RunManager::claimStarts() {
+    std::vector<std::pair<RunRecord, LaunchSpec>> starts;
+    bool more = false;
+    m_stores.unitOfWork().run([&] {
+        starts.clear();
+        auto queued = m_runs.queuedBriefly();
+        RunScheduler::InUse inUse = m_runs.runningPerCluster();
+        std::erase_if(queued, [&](const RunRecord& brief) {
+            if (brief.runDir.empty())
+                return false;
+            if (brief.owner.empty() || brief.owner == m_leases.self().id()) {
+                auto record = m_runs.find(brief.projectUid, brief.run.jobRunId);
+                if (!record || !takeOverLaunch(*record))
+                    return !record;                         // nothing was started: planned again
+                ++inUse[{brief.projectUid, brief.cluster}]; // launched, or being launched
+                return true;
+            }
+            ++inUse[{brief.projectUid, brief.cluster}]; // being launched by another replica
+            if (!m_leases.holds(brief.owner))
+                if (auto record = m_runs.find(brief.projectUid, brief.run.jobRunId))
+                    endRun(*record, JobRunStatus::Failed,
+                           "The service replica " + brief.owner +
+                               " that was starting this run stopped before it recorded the driver; the run "
+                               "may have started on that replica's host (or in the cluster): check there "
+                               "before running it again");
+            return true;
+        });
+        const auto plan = RunScheduler::plan(
+            queued, std::move(inUse), [this](const std::string& project, const std::string& name) {
+                const auto cluster = m_stores.clusters().findCluster(project, name);
+                return cluster ? std::optional<int>(cluster->maxOcu) : std::nullopt;
+            });
+        std::map<std::string, const RunRecord*> byId;
+        for (const auto& r : queued)
+            byId[r.run.jobRunId] = &r;
+        for (const auto& [id, message] : plan.failing)
+            if (mayStart(*byId[id]))
+                if (auto record = m_runs.find(byId[id]->projectUid, id))
+                    endRun(*record, JobRunStatus::Failed, message);
+        for (const auto& [id, reason] : plan.waiting)
+            if (byId[id]->run.queueReason != reason && mayStart(*byId[id]))
+                m_runs.setQueueReason(id, reason);
+        for (const auto& id : plan.start) {
+            if (!mayStart(*byId[id]))
+                continue; // its claimant starts it
+            if (starts.size() == kClaimsPerTick) {
+                more = true;
+                break;
+            }
+            auto record = m_runs.find(byId[id]->projectUid, id);
+            if (!record)
+                continue;
+            if (auto spec = prepareLaunch(*record))
+                starts.emplace_back(std::move(*record), std::move(*spec));
+        }
+    });
+    if (more)
+        m_wakeup.poke(); // the next tick starts the next ones at once
+    return starts;
+}
+
+// Resolves what the run's driver is started with and claims the run for this replica, recording its
+// run directory (inside claimStarts' step); nullopt (the run FAILED) when it cannot start.
+std::optional<LaunchSpec> RunManager::prepareLaunch(RunRecord& record) {
     const auto job = m_stores.jobs().findJob(record.projectUid, record.run.jobName);
     if (!job || job->jobId != record.run.jobId) {
         endRun(record, JobRunStatus::Failed, "Job " + record.run.jobName + " no longer exists");
-        return;
+        return std::nullopt;
     }
     const auto classified = classifyParameters(job->parameters);
     if (classified.applicationPath < 0) {
         endRun(record, JobRunStatus::Failed, "Job " + job->name + " has no application path");
-        return;
+        return std::nullopt;
     }
     const std::string& applicationPath =
         job->parameters[static_cast<std::size_t>(classified.applicationPath)];
     const auto resolved = m_resolver.resolve(applicationPath);
     if (!resolved.error.empty()) {
         endRun(record, JobRunStatus::Failed, resolved.error);
-        return;
+        return std::nullopt;
     }
     const auto cluster = m_stores.clusters().findCluster(record.projectUid, record.cluster);
 
@@ -310,11 +410,19 @@ void RunManager::launch(RunRecord record) {
         input.hudiConfigs.emplace_back(key, resolvedValue.value);
     record.clusterMode = !m_clusterMaster.empty();
     record.sparkMaster = m_clusterMaster;
+    record.owner = m_leases.self().id();
     // Recorded before the driver exists, so that a restart finds the driver through its directory.
     record.runDir = (std::filesystem::path(m_dataDir) / "runs" / record.run.jobRunId).string();
     record.logPath = record.runDir + "/driver.log";
+    record.run.queueReason = "Starting the driver";
     m_runs.update(record);
+    return launchSpec(record, input, effective);
+}
 
+// What RunLauncher starts for the run: the driver itself, spark-submit in client mode, or spark-submit's
+// submission client in cluster mode.
+LaunchSpec RunManager::launchSpec(const RunRecord& record, const DriverCommandInput& input,
+                                  const EffectiveConfig& effective) const {
     LaunchSpec spec;
     spec.runId = record.run.jobRunId;
     spec.runDir = record.runDir;
@@ -329,6 +437,10 @@ void RunManager::launch(RunRecord record) {
             spec.extraEnv.push_back(std::move(variable));
     spec.hudiDefaults = effective.hudiDefaultsConf();
     spec.maxLogBytes = m_maxLogBytes;
+    return spec;
+}
+
+void RunManager::launch(RunRecord& record, const LaunchSpec& spec) {
     const auto launched = RunLauncher::launch(spec);
     if (!launched.error.empty()) {
         endRun(record, JobRunStatus::Failed, "Cannot start the driver: " + launched.error);
@@ -457,14 +569,41 @@ void RunManager::applyRetention() {
     }
 }
 
-// The new state and its event in one commit (one fsync, and a reader never sees one without the
-// other), then the event waiters are woken.
+// Inside a tick the state is written with the tick's other changes (saveNow); otherwise at once.
 void RunManager::save(const RunRecord& record) {
+    if (m_tickSaves)
+        m_tickSaves->push_back(record);
+    else
+        saveNow({record});
+}
+
+// The new states and their events in one commit (one fsync, and a reader never sees one without the
+// other), then the event waiters are woken. Each row is read again in the step: a run another replica
+// (or a cancel) ended meanwhile keeps that end, and a cancel asked meanwhile is kept.
+void RunManager::saveNow(std::vector<RunRecord> records) {
+    if (records.empty())
+        return;
     m_stores.unitOfWork().run([&] {
-        m_runs.update(record);
-        m_stores.events().appendEvent(record.projectUid, statusEvent(record));
+        auto projects = std::make_shared<std::set<std::string>>();
+        // Woken once the outermost step committed (a cancel's step may hold this one).
+        m_stores.unitOfWork().onStepEnd([this, projects](bool committed) {
+            if (committed)
+                for (const auto& project : *projects)
+                    m_events.wake(project);
+        });
+        for (auto& record : records) {
+            const auto current = m_runs.find(record.projectUid, record.run.jobRunId);
+            if (!current || isFinal(current->run.status))
+                continue;
+            if (current->cancelRequested && !record.cancelRequested) {
+                record.cancelRequested = true;
+                record.canceledBy = current->canceledBy;
+            }
+            m_runs.update(record);
+            m_stores.events().appendEvent(record.projectUid, statusEvent(record));
+            projects->insert(record.projectUid);
+        }
     });
-    m_events.wake(record.projectUid);
 }
 
 ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatement& statement) {
@@ -561,40 +700,55 @@ ApiStatus RunManager::describeJobRun(const RequestContext& context,
 ApiStatus RunManager::cancelJobRun(const RequestContext& context, const CancelJobRunStatement& statement) {
     try {
         std::lock_guard lock(m_mutex);
-        auto record = findRun(context.principal.projectUid, statement.jobName, statement.runId);
-        if (!record)
-            return ApiStatus::failed(jobRunNotFoundMessage(statement.runId, statement.jobName));
-        const nlohmann::json answer = {{"cancelJobRunApiResponse", {{"jobRunId", record->run.jobRunId}}}};
-        switch (record->run.status) {
-        case JobRunStatus::Completed:
-        case JobRunStatus::Failed:
-        case JobRunStatus::Canceled:
-            return ApiStatus::failed("Job run " + statement.runId + " is already " +
-                                     statusWord(record->run.status));
-        case JobRunStatus::Queued:
-            record->cancelRequested = true;
-            record->canceledBy = who(context);
-            endRun(*record, JobRunStatus::Canceled, "Canceled by " + record->canceledBy);
-            return ApiStatus::success(answer);
-        case JobRunStatus::Running:
+        std::optional<RunRecord> asked; // the run whose cancel was recorded now, still to be acted on
+        ApiStatus answer = m_stores.unitOfWork().run([&]() -> ApiStatus {
+            asked.reset();
+            auto record = findRun(context.principal.projectUid, statement.jobName, statement.runId);
+            if (!record)
+                return ApiStatus::failed(jobRunNotFoundMessage(statement.runId, statement.jobName));
+            if (isFinal(record->run.status))
+                return ApiStatus::failed("Job run " + statement.runId + " is already " +
+                                         statusWord(record->run.status));
             if (!record->cancelRequested) {
                 record->cancelRequested = true;
                 record->canceledBy = who(context);
-                m_runs.update(*record);
-                if (record->clusterMode) {
-                    m_clusterRuns->poke(); // it sends spark-submit --kill
-                } else {
-                    RunLauncher::signalGroup(static_cast<pid_t>(record->driverPid), SIGTERM);
-                    m_killAt[record->run.jobRunId] = Clock::now() + m_cancelGrace;
-                }
+                if (record->run.status == JobRunStatus::Queued && record->runDir.empty())
+                    endRun(*record, JobRunStatus::Canceled, "Canceled by " + record->canceledBy);
+                else // its owner stops the driver (or the one being started)
+                    m_runs.update(*record);
+                asked = std::move(record);
             }
-            m_wakeup.poke();
-            return ApiStatus::success(answer);
-        }
-        return ApiStatus::success(answer);
+            return ApiStatus::success({{"cancelJobRunApiResponse", {{"jobRunId", statement.runId}}}});
+        });
+        if (asked && !isFinal(asked->run.status))
+            stopCanceled(*asked);
+        return answer;
     } catch (const std::exception& e) {
         return StatementExecutor::failedInternally(context, "CANCEL JOB_RUN", e);
     }
+}
+
+// After a cancel of a RUNNING run (or one being started) was recorded: the driver gets TERM now when
+// this replica started it; its own replica sends it otherwise (on its next tick). A client-mode driver
+// of a replica that is gone cannot be reached from here: the run ends CANCELED saying so.
+void RunManager::stopCanceled(RunRecord& record) {
+    const std::string& self = m_leases.self().id();
+    if (record.owner == self || record.owner.empty()) {
+        if (record.run.status != JobRunStatus::Running)
+            return; // being started on this replica: the tick that started it sees the cancel
+        if (record.clusterMode) {
+            m_clusterRuns->poke(); // it sends spark-submit --kill
+        } else {
+            RunLauncher::signalGroup(static_cast<pid_t>(record.driverPid), SIGTERM);
+            m_killAt[record.run.jobRunId] = Clock::now() + m_cancelGrace;
+        }
+    } else if (!m_leases.holdsNow(record.owner) && !(record.clusterMode && record.run.submissionId)) {
+        endRun(record, JobRunStatus::Canceled,
+               "Canceled by " + record.canceledBy + ". The service replica " + record.owner +
+                   " that started it is gone: its driver (pid " + std::to_string(record.driverPid) +
+                   " on that replica's host) was not signalled");
+    }
+    m_wakeup.poke();
 }
 
 ApiStatus RunManager::showJobRuns(const RequestContext& context, const ShowJobRunsStatement& statement) {

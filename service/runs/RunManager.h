@@ -2,6 +2,7 @@
 
 #include "service/ServiceApp.h"
 #include "service/runs/ApplicationPathResolver.h"
+#include "service/runs/ReplicaLeases.h"
 #include "service/runs/RunStatementHandler.h"
 #include "service/runs/RunWakeup.h"
 #include "service/stores/RunStore.h"
@@ -15,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace jobdeck {
 
@@ -25,7 +27,10 @@ class HttpServer;
 class LogRoutes;
 class ServiceMetrics;
 class Stores;
+struct DriverCommandInput;
+struct EffectiveConfig;
 struct ExitStatus;
+struct LaunchSpec;
 
 // Runs of Jobs (CONTRACT §4): admission (concurrency limit, idempotency keys, argument overrides)
 // in one transaction; a scheduler thread that starts queued runs when their cluster has a free driver
@@ -35,9 +40,15 @@ struct ExitStatus;
 // table and the per-run directories, and never starts a run twice (RunLauncher::launchState).
 // In cluster deploy mode the launched process is spark-submit's submission client: when it ends, the
 // submission id it printed is recorded, and ClusterRunTracker follows the driver from there.
+// Several replicas may share one database (docs/scale-out.md): a QUEUED run belongs to no replica until
+// one claims it to start it, in the same step that checks the cluster's capacity; from then on that
+// replica (its owner) follows it. The runs a replica was launching and its submitted cluster-mode runs
+// are taken over once its lease runs out (ReplicaLeases); its client-mode drivers stay with its host.
+// Every read-modify-write of a run happens in one step that reads the row again, so a replica never
+// writes over what another wrote (a cancel, an end).
 class RunManager final : public RunStatementHandler {
 public:
-    RunManager(Stores& stores, EventBus& events, const ServeOptions& options);
+    RunManager(Stores& stores, EventBus& events, const ServeOptions& options, ReplicaIdentity replica);
     ~RunManager() override;
     RunManager(const RunManager&) = delete;
     RunManager& operator=(const RunManager&) = delete;
@@ -67,14 +78,23 @@ private:
     void tick();
     bool takeOverLaunch(RunRecord& record);
     void watchRunning();
+    void watchDriver(RunRecord& record, Clock::time_point now);
+    void takeOverSubmitted(const RunRecord& record);
     void schedule();
-    void launch(RunRecord record);
+    std::vector<std::pair<RunRecord, LaunchSpec>> claimStarts();
+    bool mayStart(const RunRecord& brief) const;
+    std::optional<LaunchSpec> prepareLaunch(RunRecord& record);
+    LaunchSpec launchSpec(const RunRecord& record, const DriverCommandInput& input,
+                          const EffectiveConfig& effective) const;
+    void launch(RunRecord& record, const LaunchSpec& spec);
     void finish(RunRecord record, const ExitStatus& status, std::chrono::system_clock::time_point endedAt);
     void submitted(RunRecord record, const ExitStatus& status);
     void endClusterRun(const RunRecord& seen, JobRunStatus status, std::optional<std::string> message);
     void endRun(RunRecord& record, JobRunStatus status, std::optional<std::string> message);
     void applyRetention();
     void save(const RunRecord& record);
+    void saveNow(std::vector<RunRecord> records);
+    void stopCanceled(RunRecord& record);
 
     Stores& m_stores;
     EventBus& m_events;
@@ -96,6 +116,9 @@ private:
     std::map<std::string, Clock::time_point> m_killAt;    // run id -> when a canceled driver gets KILL
     std::map<std::string, Clock::time_point> m_goneSince; // run id -> when its driver was first seen gone
     Clock::time_point m_nextRetention{};
+    ReplicaLeases m_leases;
+    // Inside tick(): the runs save() was given, written together when the tick ends (one step).
+    std::optional<std::vector<RunRecord>> m_tickSaves;
 
     std::unique_ptr<ClusterRunTracker> m_clusterRuns;
     std::unique_ptr<EventRoutes> m_eventRoutes;

@@ -12,12 +12,9 @@ std::string RunScheduler::waitingReason(const std::string& cluster, int inUse, i
 }
 
 RunScheduler::Plan RunScheduler::plan(
-    const std::vector<RunRecord>& queued, const std::vector<RunRecord>& running,
+    const std::vector<RunRecord>& queued, InUse inUse,
     const std::function<std::optional<int>(const std::string&, const std::string&)>& capacity) {
-    using Key = std::pair<std::string, std::string>; // project, cluster
-    std::map<Key, int> inUse;
-    for (const auto& r : running)
-        ++inUse[{r.projectUid, r.cluster}];
+    using Key = InUse::key_type; // project, cluster
     std::map<Key, std::optional<int>> capacities;
     Plan plan;
     for (const auto& r : queued) {

@@ -3,6 +3,7 @@
 #include "service/stores/RunStore.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,9 +20,13 @@ public:
         std::vector<std::pair<std::string, std::string>> failing; // run id -> why it can never start
     };
 
-    // `capacity(projectUid, cluster)` is the cluster's MAX_OCU, nullopt when the cluster is gone.
+    // Driver slots in use per (project, cluster).
+    using InUse = std::map<std::pair<std::string, std::string>, int>;
+
+    // `queued` oldest first; `capacity(projectUid, cluster)` is the cluster's MAX_OCU, nullopt when the
+    // cluster is gone.
     static Plan
-    plan(const std::vector<RunRecord>& queued, const std::vector<RunRecord>& running,
+    plan(const std::vector<RunRecord>& queued, InUse inUse,
          const std::function<std::optional<int>(const std::string&, const std::string&)>& capacity);
 
     static std::string waitingReason(const std::string& cluster, int inUse, int capacity);

@@ -45,6 +45,11 @@ RequestRegistry::RequestRegistry(StatusStore& statuses, boost::asio::io_context&
                      failed);
 }
 
+std::string RequestRegistry::replicaGoneMessage() {
+    return "The service replica that was running this request stopped before it finished; use SHOW or "
+           "DESCRIBE to see whether its statement took effect";
+}
+
 std::string RequestRegistry::restartedMessage() {
     return "The service restarted before this request finished; use SHOW or DESCRIBE to see whether its "
            "statement took effect";

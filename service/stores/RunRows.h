@@ -19,7 +19,7 @@ inline constexpr const char* kColumns =
     "run_id, project_uid, job_id, job_name, cluster, status, queue_reason, idempotency_key, "
     "argument_overrides, arguments, queued_at, started_at, ended_at, exit_code, message, driver_pid, "
     "driver_start_ticks, run_dir, log_path, cancel_requested, launch_spec, deploy_mode, spark_master, "
-    "submission_id";
+    "submission_id, owner";
 
 inline std::string overridesJson(const SparkJobRun& run) {
     nlohmann::json pairs = nlohmann::json::array();
@@ -73,6 +73,7 @@ template <class Row> RunRecord readRow(const Row& q) {
     r.clusterMode = q.text(21) == "cluster";
     r.sparkMaster = q.optionalText(22).value_or("");
     r.run.submissionId = q.optionalText(23);
+    r.owner = q.optionalText(24).value_or("");
     return r;
 }
 
@@ -90,7 +91,7 @@ inline std::optional<std::string> optionalText(const std::string& text) {
 
 template <class Db> void insert(Db& db, const RunRecord& r) {
     db.execute(std::string("INSERT INTO runs (") + kColumns +
-                   ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                   ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                r.run.jobRunId, r.projectUid, r.run.jobId, r.run.jobName, r.cluster,
                std::string(jobRunStatusName(r.run.status)), r.run.queueReason, r.run.idempotencyKey,
                overridesJson(r.run), nlohmann::json(r.run.arguments).dump(), formatTimestamp(r.run.queuedAt),
@@ -98,15 +99,16 @@ template <class Db> void insert(Db& db, const RunRecord& r) {
                r.run.exitCode ? std::optional<std::int64_t>(*r.run.exitCode) : std::nullopt, r.run.message,
                r.driverPid ? std::optional<std::int64_t>(r.driverPid) : std::nullopt,
                static_cast<std::int64_t>(r.driverStartTicks), r.runDir, r.logPath, r.cancelRequested,
-               launchSpecJson(r), deployModeText(r), optionalText(r.sparkMaster), r.run.submissionId);
+               launchSpecJson(r), deployModeText(r), optionalText(r.sparkMaster), r.run.submissionId,
+               optionalText(r.owner));
 }
 
 template <class Db> void update(Db& db, const RunRecord& r) {
     db.execute(
         "UPDATE runs SET status = ?, queue_reason = ?, arguments = ?, started_at = ?, ended_at = ?, "
         "exit_code = ?, message = ?, driver_pid = ?, driver_start_ticks = ?, run_dir = ?, log_path = ?, "
-        "cancel_requested = ?, launch_spec = ?, deploy_mode = ?, spark_master = ?, submission_id = ? "
-        "WHERE run_id = ?",
+        "cancel_requested = ?, launch_spec = ?, deploy_mode = ?, spark_master = ?, submission_id = ?, "
+        "owner = ? WHERE run_id = ?",
         std::string(jobRunStatusName(r.run.status)), r.run.queueReason,
         nlohmann::json(r.run.arguments).dump(), formatOptional(r.run.startedAt),
         formatOptional(r.run.endedAt),
@@ -114,7 +116,7 @@ template <class Db> void update(Db& db, const RunRecord& r) {
         r.driverPid ? std::optional<std::int64_t>(r.driverPid) : std::nullopt,
         static_cast<std::int64_t>(r.driverStartTicks), r.runDir, r.logPath, r.cancelRequested,
         launchSpecJson(r), deployModeText(r), optionalText(r.sparkMaster), r.run.submissionId,
-        r.run.jobRunId);
+        optionalText(r.owner), r.run.jobRunId);
 }
 
 template <class Db> bool exists(Db& db, const std::string& runId) {
@@ -200,6 +202,59 @@ template <class Db> std::vector<RunRecord> endedBefore(Db& db, const std::string
         "ended_at IS NOT NULL AND ended_at < ? AND status IN ('SPARK_JOB_RUN_STATUS_COMPLETED', "
         "'SPARK_JOB_RUN_STATUS_FAILED', 'SPARK_JOB_RUN_STATUS_CANCELED')",
         {cutoff}, "ORDER BY id");
+}
+
+template <class Db> std::vector<RunRecord> queuedBriefly(Db& db) {
+    auto q = db.query("SELECT run_id, project_uid, job_name, cluster, queue_reason, owner, run_dir FROM runs "
+                      "WHERE status = 'SPARK_JOB_RUN_STATUS_QUEUED' ORDER BY id");
+    std::vector<RunRecord> result;
+    while (q.step()) {
+        RunRecord& r = result.emplace_back();
+        r.run.jobRunId = q.text(0);
+        r.projectUid = q.text(1);
+        r.run.jobName = q.text(2);
+        r.cluster = q.text(3);
+        r.run.status = JobRunStatus::Queued;
+        r.run.queueReason = q.optionalText(4);
+        r.owner = q.optionalText(5).value_or("");
+        r.runDir = q.optionalText(6).value_or("");
+    }
+    return result;
+}
+
+template <class Db> void setQueueReason(Db& db, const std::string& runId, const std::string& reason) {
+    db.execute("UPDATE runs SET queue_reason = ? WHERE run_id = ? AND status = 'SPARK_JOB_RUN_STATUS_QUEUED'",
+               reason, runId);
+}
+
+template <class Db> std::map<std::pair<std::string, std::string>, int> runningPerCluster(Db& db) {
+    auto q = db.query("SELECT project_uid, cluster, COUNT(*) FROM runs WHERE status = "
+                      "'SPARK_JOB_RUN_STATUS_RUNNING' GROUP BY project_uid, cluster");
+    std::map<std::pair<std::string, std::string>, int> result;
+    while (q.step())
+        result[{q.text(0), q.text(1)}] = q.integer(2);
+    return result;
+}
+
+template <class Db>
+void heartbeat(Db& db, const std::string& replicaId, const std::string& host, const std::string& dataDir,
+               std::int64_t atMs) {
+    db.execute("INSERT INTO replicas (replica_id, host, data_dir, heartbeat_ms) VALUES (?, ?, ?, ?) "
+               "ON CONFLICT (replica_id) DO UPDATE SET host = excluded.host, data_dir = excluded.data_dir, "
+               "heartbeat_ms = excluded.heartbeat_ms",
+               replicaId, host, dataDir, atMs);
+}
+
+template <class Db> std::map<std::string, std::int64_t> replicaHeartbeats(Db& db) {
+    auto q = db.query("SELECT replica_id, heartbeat_ms FROM replicas");
+    std::map<std::string, std::int64_t> result;
+    while (q.step())
+        result[q.text(0)] = q.int64(1);
+    return result;
+}
+
+template <class Db> void forgetReplica(Db& db, const std::string& replicaId) {
+    db.execute("DELETE FROM replicas WHERE replica_id = ?", replicaId);
 }
 
 } // namespace jobdeck::run_rows

@@ -25,6 +25,7 @@ struct RunRecord final {
     std::string canceledBy;   // who asked, for the CANCELED message (kept in launch_spec)
     bool clusterMode = false; // column deploy_mode: 'cluster' or 'client'
     std::string sparkMaster;  // column spark_master: the --master it was submitted to (cluster mode)
+    std::string owner;        // column owner: the replica that starts and follows the run (empty: none yet)
 };
 
 // The runs: one row per run with what the launcher needs to find its driver again, scoped by project
@@ -54,6 +55,20 @@ public:
     virtual std::vector<RunRecord> withStatus(JobRunStatus status) = 0;
     // Finished runs that ended before `cutoff` (ISO text).
     virtual std::vector<RunRecord> endedBefore(const std::string& cutoff) = 0;
+
+    // What the scheduler plans with, without the runs' arguments and bookkeeping: every QUEUED run
+    // (oldest first) with its id, project, job name, cluster, queue reason, owner and run directory.
+    virtual std::vector<RunRecord> queuedBriefly() = 0;
+    // Why a QUEUED run waits, without writing anything else of it.
+    virtual void setQueueReason(const std::string& runId, const std::string& reason) = 0;
+    // RUNNING runs per (project, cluster).
+    virtual std::map<std::pair<std::string, std::string>, int> runningPerCluster() = 0;
+
+    // The replicas' leases: each replica's heartbeat, milliseconds since the epoch on its own clock.
+    virtual void heartbeat(const std::string& replicaId, const std::string& host, const std::string& dataDir,
+                           std::int64_t atMs) = 0;
+    virtual std::map<std::string, std::int64_t> replicaHeartbeats() = 0;
+    virtual void forgetReplica(const std::string& replicaId) = 0;
 };
 
 } // namespace jobdeck

@@ -52,4 +52,29 @@ std::vector<RunRecord> SqliteRunStore::endedBefore(const std::string& cutoff) {
     return run_rows::endedBefore(m_db, cutoff);
 }
 
+std::vector<RunRecord> SqliteRunStore::queuedBriefly() {
+    return run_rows::queuedBriefly(m_db);
+}
+
+void SqliteRunStore::setQueueReason(const std::string& runId, const std::string& reason) {
+    run_rows::setQueueReason(m_db, runId, reason);
+}
+
+std::map<std::pair<std::string, std::string>, int> SqliteRunStore::runningPerCluster() {
+    return run_rows::runningPerCluster(m_db);
+}
+
+void SqliteRunStore::heartbeat(const std::string& replicaId, const std::string& host,
+                               const std::string& dataDir, std::int64_t atMs) {
+    run_rows::heartbeat(m_db, replicaId, host, dataDir, atMs);
+}
+
+std::map<std::string, std::int64_t> SqliteRunStore::replicaHeartbeats() {
+    return run_rows::replicaHeartbeats(m_db);
+}
+
+void SqliteRunStore::forgetReplica(const std::string& replicaId) {
+    run_rows::forgetReplica(m_db, replicaId);
+}
+
 } // namespace jobdeck

@@ -167,6 +167,19 @@ ALTER TABLE runs ADD COLUMN submission_id TEXT;
     R"sql(
 CREATE INDEX jobs_summary ON jobs(project_uid, name, type, cluster, max_concurrent_runs, updated_at, job_id);
 )sql",
+    // 6: several jobdeckd on one database (docs/scale-out.md): the replica that starts and follows each
+    // run, the replica that acknowledged each PENDING request, and each replica's last heartbeat
+    // (milliseconds since the epoch on its clock), from which the others tell that it is gone.
+    R"sql(
+ALTER TABLE runs ADD COLUMN owner TEXT;
+ALTER TABLE requests ADD COLUMN replica TEXT;
+CREATE TABLE replicas (
+    replica_id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    data_dir TEXT NOT NULL,
+    heartbeat_ms INTEGER NOT NULL
+);
+)sql",
 };
 
 constexpr int knownVersion = static_cast<int>(std::size(migrations));

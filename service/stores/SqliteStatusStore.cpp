@@ -27,8 +27,23 @@ void SqliteStatusStore::deferPendingRequest(const std::string& projectUid, const
     m_deferred.addStatus({projectUid, requestId, std::nullopt, std::move(committed)});
 }
 
+void SqliteStatusStore::setReplicaId(const std::string& replicaId) {
+    const std::lock_guard lock(m_replicaMutex);
+    m_replicaId = replicaId;
+}
+
 int SqliteStatusStore::failUnfinishedRequests(const std::string& message) {
-    return status_rows::failUnfinished(m_db, message, "json_extract(status, '$.apiStatus')");
+    return status_rows::failUnfinished(m_db, message, "json_extract(status, '$.apiStatus')", replicaId(),
+                                       true);
+}
+
+int SqliteStatusStore::failUnfinishedRequestsOf(const std::string& gone, const std::string& message) {
+    return status_rows::failUnfinished(m_db, message, "json_extract(status, '$.apiStatus')", gone, false);
+}
+
+std::string SqliteStatusStore::replicaId() const {
+    const std::lock_guard lock(m_replicaMutex);
+    return m_replicaId;
 }
 
 std::optional<ApiStatus> SqliteStatusStore::findRequestStatus(const std::string& projectUid,
@@ -50,7 +65,7 @@ void SqliteStatusStore::setStatusRetention(std::chrono::seconds retention) {
 }
 
 void SqliteStatusStore::insertRows(const std::vector<DeferredWrites::StatusRow>& rows, RowErrors errors) {
-    status_rows::insert(m_db, rows, errors);
+    status_rows::insert(m_db, rows, errors, replicaId());
 }
 
 SweepStep SqliteStatusStore::sweepExpired(TimePoint cutoff, std::int64_t after) {

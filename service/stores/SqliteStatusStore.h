@@ -6,6 +6,8 @@
 #include "service/stores/StatusStore.h"
 
 #include <atomic>
+#include <mutex>
+#include <string>
 
 namespace jobdeck {
 
@@ -32,16 +34,22 @@ public:
                                                         const std::string& requestId,
                                                         TimePoint* writtenAt = nullptr) override;
     void setStatusRetention(std::chrono::seconds retention) override;
+    void setReplicaId(const std::string& replicaId) override;
     int failUnfinishedRequests(const std::string& message) override;
+    int failUnfinishedRequestsOf(const std::string& replicaId, const std::string& message) override;
     SweepStep sweepExpired(TimePoint cutoff, std::int64_t after) override;
     // Multi-row INSERTs, joining the caller's transaction, if any.
     void insertRows(const std::vector<DeferredWrites::StatusRow>& rows, RowErrors errors);
 
 private:
+    std::string replicaId() const;
+
     SqliteConnections& m_connections;
     SqliteDatabase& m_db;
     DeferredWrites& m_deferred;
     std::atomic<std::chrono::seconds> m_statusRetention{std::chrono::hours(24)};
+    mutable std::mutex m_replicaMutex;
+    std::string m_replicaId;
 };
 
 } // namespace jobdeck

@@ -17,13 +17,16 @@ namespace jobdeck::status_rows {
 using chunked_insert::RowErrors;
 
 // Multi-row INSERTs, on the step under way on `db`, if any.
+// PENDING rows carry `replica`, the replica that acknowledged them (see failUnfinished).
 template <class Db>
-void insert(Db& db, const std::vector<DeferredWrites::StatusRow>& rows, RowErrors errors) {
+void insert(Db& db, const std::vector<DeferredWrites::StatusRow>& rows, RowErrors errors,
+            const std::string& replica) {
     // PENDING rows first: one never replaces a status, so the order of the two does not matter.
     static const auto pendingSql = chunked_insert::chunkStatements(
-        "INSERT INTO requests(request_id, project_uid, status, created_at, updated_at) VALUES ", 2, 2,
+        "INSERT INTO requests(request_id, project_uid, status, created_at, updated_at, replica) VALUES ", 3,
+        2,
         [](int first) {
-            return "?" + std::to_string(first) + ",?" + std::to_string(first + 1) + ",?2,?1,?1";
+            return "?" + std::to_string(first) + ",?" + std::to_string(first + 1) + ",?2,?1,?1,?3";
         },
         " ON CONFLICT(request_id) DO NOTHING");
     static const auto statusSql = chunked_insert::chunkStatements(
@@ -41,8 +44,8 @@ void insert(Db& db, const std::vector<DeferredWrites::StatusRow>& rows, RowError
     const std::string at = formatTimestamp(timestampNow()); // the group's time
     static const std::string pendingText = nlohmann::json(ApiStatus::pending()).dump();
     chunked_insert::insertChunked(
-        db, pending.size(), pendingSql, 2, 2, errors == RowErrors::Skip,
-        [&](auto& q) { q.bindStatic(1, at).bindStatic(2, pendingText); },
+        db, pending.size(), pendingSql, 3, 2, errors == RowErrors::Skip,
+        [&](auto& q) { q.bindStatic(1, at).bindStatic(2, pendingText).bindStatic(3, replica); },
         [&](auto& q, int first, std::size_t i) {
             q.bindStatic(first, pending[i]->requestId).bindStatic(first + 1, pending[i]->projectUid);
         });
@@ -70,11 +73,15 @@ std::optional<ApiStatus> findCommitted(Db& db, const std::string& projectUid, co
     return status.get<ApiStatus>();
 }
 
-// `apiStatusOf` is the backend's SQL for the apiStatus field of the row's status JSON.
-template <class Db> int failUnfinished(Db& db, const std::string& message, const std::string& apiStatusOf) {
-    return db.execute("UPDATE requests SET status = ?, updated_at = ? WHERE " + apiStatusOf + " = ?",
+// The PENDING requests `replica` acknowledged, and those no replica is recorded for when
+// `withUnrecorded`. `apiStatusOf` is the backend's SQL for the apiStatus field of the row's status JSON.
+template <class Db>
+int failUnfinished(Db& db, const std::string& message, const std::string& apiStatusOf,
+                   const std::string& replica, bool withUnrecorded) {
+    return db.execute("UPDATE requests SET status = ?, updated_at = ? WHERE " + apiStatusOf +
+                          " = ? AND (replica = ?" + (withUnrecorded ? " OR replica IS NULL)" : ")"),
                       nlohmann::json(ApiStatus::failed(message)).dump(), formatTimestamp(timestampNow()),
-                      apiOperationStatusName(ApiOperationStatus::Pending));
+                      apiOperationStatusName(ApiOperationStatus::Pending), replica);
 }
 
 } // namespace jobdeck::status_rows

@@ -40,9 +40,14 @@ public:
     // Statuses written longer ago than this are not found any more (default 24 hours); sweepExpired
     // deletes them.
     virtual void setStatusRetention(std::chrono::seconds retention) = 0;
-    // At start: every request still PENDING gets FAILED with `message` (its process ended before it
-    // finished). Returns how many.
+    // The replica this process is (ReplicaIdentity): PENDING rows written from now on record it. Set at
+    // start, before any request.
+    virtual void setReplicaId(const std::string& replicaId) = 0;
+    // At start: every request this replica left PENDING, and every one no replica is recorded for, gets
+    // FAILED with `message` (its process ended before it finished). Returns how many.
     virtual int failUnfinishedRequests(const std::string& message) = 0;
+    // The same for the requests another replica left PENDING, once it is gone.
+    virtual int failUnfinishedRequestsOf(const std::string& replicaId, const std::string& message) = 0;
     // Deletes the next batch of final statuses after `after` last written before `cutoff`.
     virtual SweepStep sweepExpired(TimePoint cutoff, std::int64_t after) = 0;
 };

@@ -62,4 +62,35 @@ std::vector<RunRecord> PgRunStore::endedBefore(const std::string& cutoff) {
     return run_rows::endedBefore(*connection, cutoff);
 }
 
+std::vector<RunRecord> PgRunStore::queuedBriefly() {
+    auto connection = m_connections.freshConnection();
+    return run_rows::queuedBriefly(*connection);
+}
+
+void PgRunStore::setQueueReason(const std::string& runId, const std::string& reason) {
+    auto connection = m_connections.freshConnection();
+    run_rows::setQueueReason(*connection, runId, reason);
+}
+
+std::map<std::pair<std::string, std::string>, int> PgRunStore::runningPerCluster() {
+    auto connection = m_connections.freshConnection();
+    return run_rows::runningPerCluster(*connection);
+}
+
+void PgRunStore::heartbeat(const std::string& replicaId, const std::string& host, const std::string& dataDir,
+                           std::int64_t atMs) {
+    auto connection = m_connections.freshConnection();
+    run_rows::heartbeat(*connection, replicaId, host, dataDir, atMs);
+}
+
+std::map<std::string, std::int64_t> PgRunStore::replicaHeartbeats() {
+    auto connection = m_connections.freshConnection();
+    return run_rows::replicaHeartbeats(*connection);
+}
+
+void PgRunStore::forgetReplica(const std::string& replicaId) {
+    auto connection = m_connections.freshConnection();
+    run_rows::forgetReplica(*connection, replicaId);
+}
+
 } // namespace jobdeck

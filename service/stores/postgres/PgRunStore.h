@@ -25,6 +25,13 @@ public:
                                              const std::string& idempotencyKey) override;
     std::vector<RunRecord> withStatus(JobRunStatus status) override;
     std::vector<RunRecord> endedBefore(const std::string& cutoff) override;
+    std::vector<RunRecord> queuedBriefly() override;
+    void setQueueReason(const std::string& runId, const std::string& reason) override;
+    std::map<std::pair<std::string, std::string>, int> runningPerCluster() override;
+    void heartbeat(const std::string& replicaId, const std::string& host, const std::string& dataDir,
+                   std::int64_t atMs) override;
+    std::map<std::string, std::int64_t> replicaHeartbeats() override;
+    void forgetReplica(const std::string& replicaId) override;
 
 private:
     PgConnections& m_connections;

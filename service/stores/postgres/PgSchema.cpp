@@ -179,6 +179,17 @@ ALTER TABLE runs ADD COLUMN submission_id TEXT;
     R"sql(
 CREATE INDEX jobs_summary ON jobs(project_uid, name, type, cluster, max_concurrent_runs, updated_at, job_id);
 )sql",
+    // 4: several jobdeckd on one database (as SqliteSchema's version 6).
+    R"sql(
+ALTER TABLE runs ADD COLUMN owner TEXT;
+ALTER TABLE requests ADD COLUMN replica TEXT;
+CREATE TABLE replicas (
+    replica_id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    data_dir TEXT NOT NULL,
+    heartbeat_ms BIGINT NOT NULL
+);
+)sql",
 };
 
 constexpr int knownVersion = static_cast<int>(std::size(migrations));

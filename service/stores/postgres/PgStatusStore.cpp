@@ -32,9 +32,24 @@ void PgStatusStore::deferPendingRequest(const std::string& projectUid, const std
     m_deferred.addStatus({projectUid, requestId, std::nullopt, std::move(committed)});
 }
 
+void PgStatusStore::setReplicaId(const std::string& replicaId) {
+    const std::lock_guard lock(m_replicaMutex);
+    m_replicaId = replicaId;
+}
+
 int PgStatusStore::failUnfinishedRequests(const std::string& message) {
     auto connection = m_connections.connection();
-    return status_rows::failUnfinished(*connection, message, apiStatusOf);
+    return status_rows::failUnfinished(*connection, message, apiStatusOf, replicaId(), true);
+}
+
+int PgStatusStore::failUnfinishedRequestsOf(const std::string& gone, const std::string& message) {
+    auto connection = m_connections.connection();
+    return status_rows::failUnfinished(*connection, message, apiStatusOf, gone, false);
+}
+
+std::string PgStatusStore::replicaId() const {
+    const std::lock_guard lock(m_replicaMutex);
+    return m_replicaId;
 }
 
 std::optional<ApiStatus> PgStatusStore::findRequestStatus(const std::string& projectUid,
@@ -57,7 +72,7 @@ void PgStatusStore::setStatusRetention(std::chrono::seconds retention) {
 
 void PgStatusStore::insertRows(const std::vector<DeferredWrites::StatusRow>& rows, RowErrors errors) {
     auto connection = m_connections.connection();
-    status_rows::insert(*connection, rows, errors);
+    status_rows::insert(*connection, rows, errors, replicaId());
 }
 
 SweepStep PgStatusStore::sweepExpired(TimePoint cutoff, std::int64_t after) {
