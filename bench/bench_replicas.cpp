@@ -9,7 +9,7 @@
 //    on the process that made the change (SQLite, PostgreSQL) and from replica 1 to replica 2.
 // Usage: bench_replicas [--admissions N] [--seconds S] [--events N]
 //   --admissions: RUN JOBs per row (default 1000); --seconds: cap per admission row (default 10);
-//   --events: latency samples per row (default 200).
+//   --events: latency samples per row (default 200; a row stops after 60 s).
 #include "bench/ServiceBench.h"
 #include "tests/support/PostgresCluster.h"
 
@@ -150,12 +150,14 @@ double oneEventLatency(Connection& changes, Connection& polls, const ApiCredenti
     return std::chrono::duration<double, std::milli>(seen - sent).count();
 }
 
+// Up to `n` samples, for 60 s at most (a poll that is not woken takes its whole 10 s wait).
 Figures eventLatency(unsigned short changePort, unsigned short pollPort, const ApiCredentials& who, int n) {
     Connection changes(changePort);
     Connection polls(pollPort);
     std::int64_t after = latestEventSeq(polls, who);
     Figures figures;
-    for (int i = 0; i < n; ++i)
+    const auto started = Clock::now();
+    for (int i = 0; i < n && msSince(started) < 60000; ++i)
         figures.ms.push_back(oneEventLatency(changes, polls, who, after, 2 + i % 2));
     return figures;
 }
