@@ -32,6 +32,18 @@ std::int64_t EventBus::publish(const std::string& projectUid, ProjectEvent event
     return seq;
 }
 
+void EventBus::changedElsewhere(const std::string& projectUid) {
+    {
+        std::lock_guard lock(m_mutex);
+        if (projectUid.empty())
+            for (auto& waiter : m_waiters)
+                waiter.fresh = true;
+        else
+            m_dirtyProjects.insert(projectUid);
+    }
+    m_wake.notify_all();
+}
+
 void EventBus::wake(const std::string& projectUid) {
     bool prune = false;
     {

@@ -37,6 +37,9 @@ public:
     // Wakes the project's waiters after a commit that stored events with EventStore::appendEvent inside a
     // larger transaction (so the event is atomic with the change it reports).
     void wake(const std::string& projectUid);
+    // Another process sharing the database stored events of the project (Stores::watchEvents): its
+    // waiters look again. An empty uid: of any project (the news may have been missed).
+    void changedElsewhere(const std::string& projectUid);
 
     // Calls `done` as soon as the project has events after `after`, or with an empty page (next = after)
     // once `wait` has run out. Pages hold at most pageLimit() events; `next` is the seq to ask after next.

@@ -239,6 +239,8 @@ int ServiceApp::run() {
     server.listen();
 
     EventBus events(stores->events());
+    const auto otherReplicasEvents = stores->watchEvents(
+        [&events](const std::string& projectUid) { events.changedElsewhere(projectUid); });
     StatementExecutor executor(*stores, events);
     RequestRegistry registry(stores->statuses(), server.ioContext(), m_options.statusRetention);
     const RetentionSweeper sweeper(

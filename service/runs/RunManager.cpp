@@ -65,6 +65,13 @@ bool isFinal(JobRunStatus status) {
     return status != JobRunStatus::Queued && status != JobRunStatus::Running;
 }
 
+// The CANCELED message of a run whose driver ran on the host of a replica that is gone.
+std::string goneReplicaCancelMessage(const RunRecord& record) {
+    return "Canceled by " + record.canceledBy + ". The service replica " + record.owner +
+           " that started it is gone: its driver (pid " + std::to_string(record.driverPid) +
+           " on that replica's host) was not signalled";
+}
+
 // The RUN_STATUS_CHANGED event of the run's current state.
 ProjectEvent statusEvent(const RunRecord& record) {
     ProjectEvent event;
@@ -272,10 +279,14 @@ void RunManager::watchDriver(RunRecord& record, Clock::time_point now) {
 
 // A RUNNING run of a replica whose lease ran out: one submitted to a cluster is followed from here on
 // (everything needed is in its row). A client-mode driver, or a submission client still submitting,
-// runs on that replica's host, which this replica cannot watch: it stays with that replica.
-void RunManager::takeOverSubmitted(const RunRecord& record) {
-    if (!record.clusterMode || !record.run.submissionId)
+// runs on that replica's host, which this replica cannot watch: it stays with that replica, unless
+// its cancel was asked, which then ends it.
+void RunManager::takeOverSubmitted(RunRecord& record) {
+    if (!record.clusterMode || !record.run.submissionId) {
+        if (record.cancelRequested) // asked while its replica was still there
+            endRun(record, JobRunStatus::Canceled, goneReplicaCancelMessage(record));
         return;
+    }
     const bool taken = m_stores.unitOfWork().run([&] {
         auto current = m_runs.find(record.projectUid, record.run.jobRunId);
         if (!current || current->run.status != JobRunStatus::Running || current->owner != record.owner)
@@ -315,26 +326,7 @@ std::vector<std::pair<RunRecord, LaunchSpec>> RunManager::claimStarts() {
         starts.clear();
         auto queued = m_runs.queuedBriefly();
         RunScheduler::InUse inUse = m_runs.runningPerCluster();
-        std::erase_if(queued, [&](const RunRecord& brief) {
-            if (brief.runDir.empty())
-                return false;
-            if (brief.owner.empty() || brief.owner == m_leases.self().id()) {
-                auto record = m_runs.find(brief.projectUid, brief.run.jobRunId);
-                if (!record || !takeOverLaunch(*record))
-                    return !record;                         // nothing was started: planned again
-                ++inUse[{brief.projectUid, brief.cluster}]; // launched, or being launched
-                return true;
-            }
-            ++inUse[{brief.projectUid, brief.cluster}]; // being launched by another replica
-            if (!m_leases.holds(brief.owner))
-                if (auto record = m_runs.find(brief.projectUid, brief.run.jobRunId))
-                    endRun(*record, JobRunStatus::Failed,
-                           "The service replica " + brief.owner +
-                               " that was starting this run stopped before it recorded the driver; the run "
-                               "may have started on that replica's host (or in the cluster): check there "
-                               "before running it again");
-            return true;
-        });
+        setAsideLaunching(queued, inUse);
         const auto plan = RunScheduler::plan(
             queued, std::move(inUse), [this](const std::string& project, const std::string& name) {
                 const auto cluster = m_stores.clusters().findCluster(project, name);
@@ -367,6 +359,32 @@ std::vector<std::pair<RunRecord, LaunchSpec>> RunManager::claimStarts() {
     if (more)
         m_wakeup.poke(); // the next tick starts the next ones at once
     return starts;
+}
+
+// Takes the runs being launched out of `queued`, counting their slots in `inUse`: those this replica
+// launched before a restart are taken over (or planned again when nothing was started), those of a
+// replica that is gone end FAILED, since they may have started on its host.
+void RunManager::setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::InUse& inUse) {
+    std::erase_if(queued, [&](const RunRecord& brief) {
+        if (brief.runDir.empty())
+            return false;
+        if (brief.owner.empty() || brief.owner == m_leases.self().id()) {
+            auto record = m_runs.find(brief.projectUid, brief.run.jobRunId);
+            if (!record || !takeOverLaunch(*record))
+                return !record;                         // nothing was started: planned again
+            ++inUse[{brief.projectUid, brief.cluster}]; // launched, or being launched
+            return true;
+        }
+        ++inUse[{brief.projectUid, brief.cluster}]; // being launched by another replica
+        if (!m_leases.holds(brief.owner))
+            if (auto record = m_runs.find(brief.projectUid, brief.run.jobRunId))
+                endRun(*record, JobRunStatus::Failed,
+                       "The service replica " + brief.owner +
+                           " that was starting this run stopped before it recorded the driver; the run "
+                           "may have started on that replica's host (or in the cluster): check there "
+                           "before running it again");
+        return true;
+    });
 }
 
 // Resolves what the run's driver is started with and claims the run for this replica, recording its
@@ -743,10 +761,7 @@ void RunManager::stopCanceled(RunRecord& record) {
             m_killAt[record.run.jobRunId] = Clock::now() + m_cancelGrace;
         }
     } else if (!m_leases.holdsNow(record.owner) && !(record.clusterMode && record.run.submissionId)) {
-        endRun(record, JobRunStatus::Canceled,
-               "Canceled by " + record.canceledBy + ". The service replica " + record.owner +
-                   " that started it is gone: its driver (pid " + std::to_string(record.driverPid) +
-                   " on that replica's host) was not signalled");
+        endRun(record, JobRunStatus::Canceled, goneReplicaCancelMessage(record));
     }
     m_wakeup.poke();
 }

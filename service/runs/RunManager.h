@@ -3,6 +3,7 @@
 #include "service/ServiceApp.h"
 #include "service/runs/ApplicationPathResolver.h"
 #include "service/runs/ReplicaLeases.h"
+#include "service/runs/RunScheduler.h"
 #include "service/runs/RunStatementHandler.h"
 #include "service/runs/RunWakeup.h"
 #include "service/stores/RunStore.h"
@@ -79,9 +80,10 @@ private:
     bool takeOverLaunch(RunRecord& record);
     void watchRunning();
     void watchDriver(RunRecord& record, Clock::time_point now);
-    void takeOverSubmitted(const RunRecord& record);
+    void takeOverSubmitted(RunRecord& record);
     void schedule();
     std::vector<std::pair<RunRecord, LaunchSpec>> claimStarts();
+    void setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::InUse& inUse);
     bool mayStart(const RunRecord& brief) const;
     std::optional<LaunchSpec> prepareLaunch(RunRecord& record);
     LaunchSpec launchSpec(const RunRecord& record, const DriverCommandInput& input,

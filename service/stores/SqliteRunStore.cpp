@@ -17,43 +17,52 @@ void SqliteRunStore::remove(const std::string& runId) {
 }
 
 bool SqliteRunStore::exists(const std::string& runId) {
-    return run_rows::exists(m_db, runId);
+    auto reader = m_connections.freshReader();
+    return run_rows::exists(*reader, runId);
 }
 
 std::optional<RunRecord> SqliteRunStore::find(const std::string& projectUid, const std::string& runId) {
-    return run_rows::find(m_db, projectUid, runId);
+    auto reader = m_connections.freshReader();
+    return run_rows::find(*reader, projectUid, runId);
 }
 
 std::vector<RunRecord> SqliteRunStore::list(const std::string& projectUid,
                                             const std::optional<std::string>& jobName, bool activeOnly,
                                             std::optional<std::int64_t> limit) {
-    return run_rows::list(m_db, projectUid, jobName, activeOnly, limit);
+    auto reader = m_connections.freshReader();
+    return run_rows::list(*reader, projectUid, jobName, activeOnly, limit);
 }
 
 int SqliteRunStore::countActive(const std::string& projectUid, const std::string& jobId) {
-    return run_rows::countActive(m_db, projectUid, jobId);
+    auto reader = m_connections.freshReader();
+    return run_rows::countActive(*reader, projectUid, jobId);
 }
 
 std::map<std::string, std::int64_t> SqliteRunStore::countByStatus() {
-    return run_rows::countByStatus(m_db);
+    auto reader = m_connections.freshReader();
+    return run_rows::countByStatus(*reader);
 }
 
 std::optional<RunRecord> SqliteRunStore::findActiveByKey(const std::string& projectUid,
                                                          const std::string& jobId,
                                                          const std::string& idempotencyKey) {
-    return run_rows::findActiveByKey(m_db, projectUid, jobId, idempotencyKey);
+    auto reader = m_connections.freshReader();
+    return run_rows::findActiveByKey(*reader, projectUid, jobId, idempotencyKey);
 }
 
 std::vector<RunRecord> SqliteRunStore::withStatus(JobRunStatus status) {
-    return run_rows::withStatus(m_db, status);
+    auto reader = m_connections.freshReader();
+    return run_rows::withStatus(*reader, status);
 }
 
 std::vector<RunRecord> SqliteRunStore::endedBefore(const std::string& cutoff) {
-    return run_rows::endedBefore(m_db, cutoff);
+    auto reader = m_connections.freshReader();
+    return run_rows::endedBefore(*reader, cutoff);
 }
 
 std::vector<RunRecord> SqliteRunStore::queuedBriefly() {
-    return run_rows::queuedBriefly(m_db);
+    auto reader = m_connections.freshReader();
+    return run_rows::queuedBriefly(*reader);
 }
 
 void SqliteRunStore::setQueueReason(const std::string& runId, const std::string& reason) {
@@ -61,7 +70,8 @@ void SqliteRunStore::setQueueReason(const std::string& runId, const std::string&
 }
 
 std::map<std::pair<std::string, std::string>, int> SqliteRunStore::runningPerCluster() {
-    return run_rows::runningPerCluster(m_db);
+    auto reader = m_connections.freshReader();
+    return run_rows::runningPerCluster(*reader);
 }
 
 void SqliteRunStore::heartbeat(const std::string& replicaId, const std::string& host,
@@ -70,7 +80,8 @@ void SqliteRunStore::heartbeat(const std::string& replicaId, const std::string& 
 }
 
 std::map<std::string, std::int64_t> SqliteRunStore::replicaHeartbeats() {
-    return run_rows::replicaHeartbeats(m_db);
+    auto reader = m_connections.freshReader();
+    return run_rows::replicaHeartbeats(*reader);
 }
 
 void SqliteRunStore::forgetReplica(const std::string& replicaId) {

@@ -1,16 +1,18 @@
 #pragma once
 
 #include "service/stores/RunStore.h"
-#include "service/stores/SqliteDatabase.h"
+#include "service/stores/SqliteConnections.h"
 
 namespace jobdeck {
 
-// The runs table (see SqliteSchema), on the writer connection, so every call joins a surrounding
-// transaction on the same thread.
+// The runs table (see SqliteSchema). Writes go to the writer connection, so every call joins a
+// surrounding transaction on the same thread; reads outside one go to a pooled read-only connection,
+// so the scheduler's reads never hold up a write.
 class SqliteRunStore final : public RunStore {
 public:
-    explicit SqliteRunStore(SqliteDatabase& db)
-        : m_db(db) {}
+    explicit SqliteRunStore(SqliteConnections& connections)
+        : m_connections(connections)
+        , m_db(connections.writer()) {}
 
     void insert(const RunRecord& record) override;
     void update(const RunRecord& record) override;
@@ -34,6 +36,7 @@ public:
     void forgetReplica(const std::string& replicaId) override;
 
 private:
+    SqliteConnections& m_connections;
     SqliteDatabase& m_db;
 };
 

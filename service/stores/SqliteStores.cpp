@@ -46,7 +46,7 @@ SqliteStores::SqliteStores(const std::string& path)
     , m_keys(m_keyRows, m_changeStamp)
     , m_jobs(m_connections)
     , m_clusters(m_connections)
-    , m_runs(m_connections.writer())
+    , m_runs(m_connections)
     , m_writeKeys(m_connections)
     , m_events(m_connections) {
     m_deferred = std::make_unique<DeferredWrites>(

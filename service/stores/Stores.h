@@ -12,10 +12,18 @@
 #include "service/stores/UnitOfWork.h"
 #include "service/stores/WriteKeyStore.h"
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace jobdeck {
+
+// Stops watching for other processes' events when destroyed (Stores::watchEvents).
+class EventWatch {
+public:
+    virtual ~EventWatch() = default;
+};
 
 // The jobdeckd database of one backend, as stores with one concern each. Every store method that reads
 // or writes project data takes the project's uid and is scoped by it, so one project never sees
@@ -41,6 +49,15 @@ public:
     virtual std::optional<std::string> unavailableReason() = 0;
     // Commits every deferred write (audit entries, statuses) now.
     virtual void flushDeferred() = 0;
+    // Calls `changed(projectUid)`, from a thread of the stores' own, when another process sharing the
+    // database stored events of that project, and `changed("")` when such news may have been missed
+    // (the database connection was lost), until the returned watch is destroyed. A database only this
+    // process writes (SQLite) has no such news: null.
+    [[nodiscard]] virtual std::unique_ptr<EventWatch>
+    watchEvents(std::function<void(const std::string& projectUid)> changed) {
+        static_cast<void>(changed);
+        return nullptr;
+    }
 };
 
 } // namespace jobdeck

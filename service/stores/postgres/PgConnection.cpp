@@ -254,6 +254,22 @@ PgConnection::~PgConnection() {
     PQfinish(m_connection);
 }
 
+int PgConnection::socket() const {
+    return PQsocket(m_connection);
+}
+
+std::vector<std::string> PgConnection::takeNotifications() {
+    if (!PQconsumeInput(m_connection))
+        throw DatabaseError("Lost the PostgreSQL connection: " + firstLine(PQerrorMessage(m_connection)),
+                            DatabaseError::Cause::Unavailable);
+    std::vector<std::string> payloads;
+    while (PGnotify* notification = PQnotifies(m_connection)) {
+        payloads.emplace_back(notification->extra);
+        PQfreemem(notification);
+    }
+    return payloads;
+}
+
 void PgConnection::executeScript(const std::string& sql) {
     const auto started = std::chrono::steady_clock::now();
     const ResultPtr result(PQexec(m_connection, sql.c_str()));

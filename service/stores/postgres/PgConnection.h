@@ -109,6 +109,12 @@ public:
     // Inside a transaction block that a failed statement aborted: its COMMIT would roll back.
     bool transactionAborted() const;
 
+    // The connection's socket, readable when the server sent something (a notification).
+    int socket() const;
+    // Reads what the server sent and returns the payloads of the notifications (LISTEN) it held;
+    // throws DatabaseError (Unavailable) when the connection is lost.
+    std::vector<std::string> takeNotifications();
+
     // Runs `action` when the transaction under way on this connection ends: true when it committed.
     void onTransactionEnd(std::function<void(bool committed)> action);
     // Called by PgConnections when the transaction ended; runs the actions in reverse order.

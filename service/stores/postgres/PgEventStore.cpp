@@ -1,12 +1,16 @@
 #include "service/stores/postgres/PgEventStore.h"
 
 #include "service/stores/EventRows.h"
+#include "service/stores/postgres/PgEventListener.h"
 
 namespace jobdeck {
 
 std::int64_t PgEventStore::appendEvent(const std::string& projectUid, const ProjectEvent& event) {
     auto connection = m_connections.connection();
-    return event_rows::append(*connection, projectUid, event);
+    const auto seq = event_rows::append(*connection, projectUid, event);
+    // Delivered to the other replicas' PgEventListener when this transaction commits.
+    connection->query("SELECT pg_notify(?, ?)", PgEventListener::kChannel, projectUid).step();
+    return seq;
 }
 
 std::vector<ProjectEvent> PgEventStore::eventsAfter(const std::string& projectUid, std::int64_t after,

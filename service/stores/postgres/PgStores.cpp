@@ -1,5 +1,7 @@
 #include "service/stores/postgres/PgStores.h"
 
+#include "service/stores/postgres/PgEventListener.h"
+
 #include "service/stores/postgres/PgSchema.h"
 
 #include <chrono>
@@ -43,7 +45,8 @@ int PgStores::schemaVersion() {
 }
 
 PgStores::PgStores(const std::string& url, const std::string& where)
-    : m_connections(url)
+    : m_url(url)
+    , m_connections(url)
     , m_changeStamp(migrated(m_connections, where))
     , m_projects(m_connections)
     , m_keyRows(m_connections, m_projects)
@@ -66,6 +69,11 @@ PgStores::PgStores(const std::string& url, const std::string& where)
 
 PgStores::~PgStores() {
     m_deferred.reset(); // commits what is queued while the stores and the connections are still there
+}
+
+std::unique_ptr<EventWatch>
+PgStores::watchEvents(std::function<void(const std::string& projectUid)> changed) {
+    return std::make_unique<PgEventListener>(m_url, std::move(changed));
 }
 
 void PgStores::flushDeferred() {

@@ -50,10 +50,13 @@ public:
 
     std::optional<std::string> unavailableReason() override { return m_connections.unavailableReason(); }
     void flushDeferred() override;
+    std::unique_ptr<EventWatch>
+    watchEvents(std::function<void(const std::string& projectUid)> changed) override;
 
 private:
     PgStores(const std::string& url, const std::string& where);
 
+    const std::string m_url;
     PgConnections m_connections;
     PgChangeStamp m_changeStamp;
     PgProjectStore m_projects;
