@@ -317,6 +317,31 @@ private slots:
         QVERIFY(event["seq"].get<qint64>() > after);
     }
 
+    // DESCRIBE JOB answers are cached by the database's change stamp, and a key by the same stamp:
+    // a job altered and a key added through one replica are seen at once by another that had
+    // answered (and cached) before.
+    void cachedAnswersFollowWritesOfAnotherReplica() {
+        QVERIFY(createJob(replica(0), op(), "cached", sleeper(1), "wide"));
+        const auto arguments = [&](int i) {
+            const auto answer = runStatement(replica(i), op(), "DESCRIBE JOB cached");
+            return answer["apiResponse"]["describeJobApiResponse"]["sparkJob"].value("arguments",
+                                                                                     nlohmann::json::array());
+        };
+        const auto expected = [&](const char* seconds) {
+            return nlohmann::json::array({"--sleep", seconds, "--suite", m_token.toStdString()}).dump();
+        };
+        for (int twice = 0; twice < 2; ++twice)
+            QCOMPARE(arguments(2).dump(), expected("1"));
+        QVERIFY(statementSucceeds(replica(0), op(),
+                                  "ALTER JOB cached SET PARAMETERS = " +
+                                      tuple({kPythonApp, "--sleep", "2", "--suite", m_token})));
+        QCOMPARE(arguments(2).dump(), expected("2"));
+
+        const ApiCredentials viewer = m_replicas[0]->createKey("runs", "viewer");
+        QVERIFY(!viewer.apiKey.isEmpty());
+        QCOMPARE(statusOf(runStatement(replica(1), viewer, "SHOW JOBS")), std::string(kSuccess));
+    }
+
     void runsOfAKilledReplicaStartOnceAndAreFollowed();
 
 private:
