@@ -47,6 +47,11 @@ constexpr auto kRetentionInterval = std::chrono::minutes(10);
 // Drivers started per tick at most: the runs claimed wait in "Starting the driver" until their tick's
 // launches are recorded, and a cancel waits for the tick.
 constexpr std::size_t kClaimsPerTick = 32;
+// While RUN JOBs keep coming (one admitted less than kBurstQuiet ago) drivers are not started: a
+// burst is admitted first, at the pace of commits, and the queue then drains at the pace of launches.
+// A steady stream still starts a batch every kLongestDeferral.
+constexpr auto kBurstQuiet = std::chrono::milliseconds(30);
+constexpr auto kLongestDeferral = std::chrono::seconds(1);
 
 // The status word of "Job run <id> is already <state>": the contract's status without its prefix.
 std::string statusWord(JobRunStatus status) {
@@ -106,7 +111,7 @@ RunManager::RunManager(Stores& stores, EventBus& events, const ServeOptions& opt
         [this](const RunRecord& seen, JobRunStatus status, std::optional<std::string> message) {
             endClusterRun(seen, status, std::move(message));
         });
-    m_admissions = std::make_unique<RunAdmissions>(stores, events, m_metrics, [this] { m_wakeup.poke(); });
+    m_admissions = std::make_unique<RunAdmissions>(stores, events, m_metrics, [this] { admitted(); });
 }
 
 RunManager::~RunManager() {
@@ -157,7 +162,7 @@ void RunManager::loop() {
             failing = e.what();
         }
         lock.unlock();
-        m_wakeup.wait(kTick);
+        m_wakeup.wait(m_burstSince ? kBurstQuiet : kTick); // a burst's end is seen soon
         lock.lock();
     }
 }
@@ -297,10 +302,31 @@ void RunManager::takeOverSubmitted(RunRecord& record) {
 }
 
 void RunManager::schedule() {
+    if (holdLaunchesBack())
+        return;
     if (m_runs.queuedBriefly().empty())
         return;
     for (auto& [record, spec] : claimStarts())
         launch(record, spec);
+}
+
+// Whether a burst of admissions is under way and launches wait for it: for kLongestDeferral at most,
+// then they go on for as long, so a steady stream of RUN JOBs still has its runs started.
+bool RunManager::holdLaunchesBack() {
+    const auto now = Clock::now();
+    const bool burst = now - Clock::time_point(Clock::duration(m_lastAdmission.load())) < kBurstQuiet;
+    if (!burst) {
+        m_burstSince.reset();
+        return false;
+    }
+    if (!m_burstSince || now - *m_burstSince >= 2 * kLongestDeferral)
+        m_burstSince = now;
+    return now - *m_burstSince < kLongestDeferral;
+}
+
+void RunManager::admitted() {
+    m_lastAdmission = Clock::now().time_since_epoch().count();
+    m_wakeup.poke();
 }
 
 // Whether this replica may start or end a QUEUED run: one no replica has claimed, one it claimed

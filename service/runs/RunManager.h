@@ -77,6 +77,8 @@ public:
 private:
     using Clock = std::chrono::steady_clock;
 
+    // A run was admitted: the scheduler looks at the queue, and holds launches back while a burst lasts.
+    void admitted();
     void loop();
     void tick();
     bool takeOverLaunch(RunRecord& record);
@@ -84,6 +86,7 @@ private:
     void watchDriver(RunRecord& record, Clock::time_point now);
     void takeOverSubmitted(RunRecord& record);
     void schedule();
+    bool holdLaunchesBack();
     std::vector<std::pair<RunRecord, LaunchSpec>> claimStarts();
     void setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::InUse& inUse);
     bool mayStart(const RunRecord& brief) const;
@@ -121,6 +124,8 @@ private:
     std::map<std::string, Clock::time_point> m_killAt;    // run id -> when a canceled driver gets KILL
     std::map<std::string, Clock::time_point> m_goneSince; // run id -> when its driver was first seen gone
     Clock::time_point m_nextRetention{};
+    std::atomic<Clock::rep> m_lastAdmission{0};    // when RUN JOB last admitted a run (admitted())
+    std::optional<Clock::time_point> m_burstSince; // a burst of admissions is under way (scheduler thread)
     ReplicaLeases m_leases;
     // Inside tick(): the runs save() was given, written together when the tick ends (one step).
     std::optional<std::vector<RunRecord>> m_tickSaves;

@@ -1,0 +1,267 @@
+// LIBS: jobdeck_service jobdeck_testsupport Qt6::Core Qt6::Network Boost::boost Threads::Threads
+// jobdeckd replicas on one PostgreSQL database (a private cluster the bench starts on loopback), next to
+// one jobdeckd on SQLite measured in the same run:
+//  - RUN JOB admissions per second at 1 and 16 concurrent kept-alive clients, each acknowledged only once
+//    durable, distinct Idempotency-Keys, jobs with a high concurrency limit on a cluster with enough
+//    driver slots, a driver that ends at once (every admitted run is also started and ends): SQLite,
+//    PostgreSQL with 1 replica, PostgreSQL with 3 replicas (clients round-robin over them);
+//  - event latency: ALTER JOB sent -> its JOB_ALTERED answered to a long poll already waiting (p50, p99),
+//    on the process that made the change (SQLite, PostgreSQL) and from replica 1 to replica 2.
+// Usage: bench_replicas [--admissions N] [--seconds S] [--events N]
+//   --admissions: RUN JOBs per row (default 1000); --seconds: cap per admission row (default 10);
+//   --events: latency samples per row (default 200; a row stops after 60 s).
+#include "bench/ServiceBench.h"
+#include "tests/support/PostgresCluster.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace jobdeck;
+using namespace jobdeck::runtest;
+using namespace jobdeck::bench;
+
+namespace {
+
+struct Options {
+    int admissions = 1000;
+    double seconds = 10;
+    int events = 200;
+};
+
+Options parseOptions(const QStringList& args) {
+    Options options;
+    readNumberOptions(args, {{"--admissions", &options.admissions},
+                             {"--seconds", &options.seconds},
+                             {"--events", &options.events}});
+    if (options.admissions < 1 || options.admissions > 10000 || options.events < 1 ||
+        options.events > 10000 || options.seconds <= 0 || options.seconds > 60)
+        throw std::runtime_error("--admissions and --events must be in [1, 10000], --seconds in (0, 60]");
+    return options;
+}
+
+std::string loadAverage() {
+    QFile file(QStringLiteral("/proc/loadavg"));
+    return file.open(QIODevice::ReadOnly) ? file.readAll().trimmed().toStdString() : std::string("?");
+}
+
+std::string postgresVersion() {
+    QProcess postgres;
+    postgres.start(PostgresCluster::binDirectory() + "/postgres", {"--version"});
+    postgres.waitForFinished(10000);
+    return postgres.readAllStandardOutput().trimmed().toStdString();
+}
+
+bool ok(const nlohmann::json& status) {
+    return statusOf(status) == kSuccess;
+}
+
+// The project every row uses: jobs a0..a15 (MAX_CONCURRENT_RUNS 1000) and `ev`, all running `driver`,
+// on cluster b with 10,000 driver slots.
+Project setUpProject(TestService& service, const QString& driver) {
+    Project project;
+    if (!project.create(service))
+        throw std::runtime_error("cannot create keys: " + service.lastError().toStdString());
+    const ApiCredentials& op = project.op;
+    const QString parameters = tuple({driver});
+    bool setUp =
+        ok(must(service, project.admin, "ALTER PROJECT SET MAX_CONCURRENT_RUNS_LIMIT = 1000")) &&
+        ok(must(service, op, "CREATE CLUSTER b TYPE = 'Spark' MAX_OCU = 10000 MIN_OCU = 1")) &&
+        ok(must(service, op, "CREATE JOB ev TYPE = 'PYTHON' PARAMETERS = " + parameters + " CLUSTER = 'b'"));
+    for (int j = 0; j < kAdmissionJobs && setUp; ++j)
+        setUp = ok(
+            must(service, op,
+                 QString("CREATE JOB a%1 TYPE = 'PYTHON' PARAMETERS = %2 CLUSTER = 'b' MAX_CONCURRENT_RUNS "
+                         "= 1000")
+                     .arg(j)
+                     .arg(parameters)));
+    if (!setUp)
+        throw std::runtime_error("setting up the project failed");
+    return project;
+}
+
+// The 1- and 16-client rows on `ports`; their rates (runs/s). `reference`: SQLite's, for the ratio.
+std::array<double, 2> admissionRows(const char* label, const std::vector<unsigned short>& ports,
+                                    const ApiCredentials& who, const Options& options,
+                                    const std::array<double, 2>& reference) {
+    std::array<double, 2> rates{};
+    const std::array<int, 2> clientCounts{1, 16};
+    for (std::size_t i = 0; i < clientCounts.size(); ++i) {
+        const int clients = clientCounts[i];
+        const std::string keyPrefix = std::string(label) + "-" + std::to_string(clients) + "-";
+        const auto row =
+            admit(ports, who, kAdmissionJobs, clients, options.admissions, options.seconds, keyPrefix);
+        rates[i] = row.admitted / row.seconds;
+        std::printf("%-24s %8zu %7d %8.0f %8.2f %8.2f %6d %9.2f\n", label, ports.size(), clients, rates[i],
+                    row.latency.at(0.5), row.latency.at(0.99), row.errors,
+                    reference[i] > 0 ? rates[i] / reference[i] : 1.0);
+        std::fflush(stdout);
+        if (!waitUntilIdle(ports.front(), who))
+            throw std::runtime_error("the admitted runs did not all end within a minute");
+    }
+    return rates;
+}
+
+// One sample: a long poll on `polls` is waiting when ALTER JOB ev goes to `changes`; the time from
+// sending the ALTER to the poll's answer. `after` moves past the page.
+double oneEventLatency(Connection& changes, Connection& polls, const ApiCredentials& who, std::int64_t& after,
+                       int maxConcurrentRuns) {
+    Clock::time_point seen;
+    nlohmann::json page;
+    std::string pollError;
+    std::thread poller([&] {
+        try {
+            page = eventsPage(polls, who, after, 10);
+            seen = Clock::now();
+        } catch (const std::exception& e) {
+            pollError = e.what();
+        }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50)); // the poll reaches the service first
+    const auto sent = Clock::now();
+    const auto altered = nlohmann::json::parse(
+        changes
+            .exchange(
+                statement("ALTER JOB ev SET MAX_CONCURRENT_RUNS = " + std::to_string(maxConcurrentRuns), who))
+            .body(),
+        nullptr, false);
+    poller.join();
+    if (!pollError.empty())
+        throw std::runtime_error("long poll: " + pollError);
+    if (!ok(altered))
+        throw std::runtime_error("ALTER JOB ev failed: " + altered.dump());
+    bool announced = false;
+    for (const auto& event : page.at("events"))
+        announced =
+            announced || (event.value("type", "") == "JOB_ALTERED" && event.value("jobName", "") == "ev");
+    if (!announced)
+        throw std::runtime_error("the long poll was answered without the JOB_ALTERED event: " + page.dump());
+    after = page.at("next").get<std::int64_t>();
+    return std::chrono::duration<double, std::milli>(seen - sent).count();
+}
+
+// Up to `n` samples, for 60 s at most (a poll that is not woken takes its whole 10 s wait).
+Figures eventLatency(unsigned short changePort, unsigned short pollPort, const ApiCredentials& who, int n) {
+    Connection changes(changePort);
+    Connection polls(pollPort);
+    std::int64_t after = latestEventSeq(polls, who);
+    Figures figures;
+    const auto started = Clock::now();
+    for (int i = 0; i < n && msSince(started) < 60000; ++i)
+        figures.ms.push_back(oneEventLatency(changes, polls, who, after, 2 + i % 2));
+    return figures;
+}
+
+void printEventRow(const char* label, const Figures& figures, const Figures& reference) {
+    std::printf("%-40s %5zu %8.2f %8.2f %8.2f %9.2f\n", label, figures.ms.size(), figures.at(0.5),
+                figures.at(0.99), figures.at(1), figures.at(0.5) / reference.at(0.5));
+    std::fflush(stdout);
+}
+
+QString writeDriver(const QTemporaryDir& scratch) {
+    const QString driver = scratch.filePath("driver");
+    std::ofstream(driver.toStdString()) << "#!/bin/sh\nexit 0\n";
+    QFile::setPermissions(driver, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return driver;
+}
+
+struct Measured {
+    std::array<double, 2> sqliteRates{};
+    Figures sqliteEvents;
+};
+
+Measured measureSqlite(const QStringList& runner, const QString& driver, const Options& options) {
+    TestService service(runner);
+    if (!service.start())
+        throw std::runtime_error("cannot start jobdeckd on SQLite: " + service.lastError().toStdString());
+    const Project project = setUpProject(service, driver);
+    Measured measured;
+    measured.sqliteRates = admissionRows("SQLite", {service.port()}, project.op, options, {});
+    measured.sqliteEvents = eventLatency(service.port(), service.port(), project.op, options.events);
+    service.stop();
+    return measured;
+}
+
+// The rows of `replicas` on one database; replica 1 alone first, then all of them.
+void measureReplicas(std::array<std::unique_ptr<TestService>, 3>& replicas, const QString& driver,
+                     const Options& options, const Measured& sqlite) {
+    if (!replicas[0]->start())
+        throw std::runtime_error("cannot start jobdeckd on PostgreSQL: " +
+                                 replicas[0]->lastError().toStdString());
+    const Project project = setUpProject(*replicas[0], driver);
+    admissionRows("PostgreSQL", {replicas[0]->port()}, project.op, options, sqlite.sqliteRates);
+    for (std::size_t r = 1; r < replicas.size(); ++r)
+        if (!replicas[r]->start())
+            throw std::runtime_error("cannot start replica " + std::to_string(r + 1) + ": " +
+                                     replicas[r]->lastError().toStdString());
+    std::vector<unsigned short> ports;
+    for (const auto& replica : replicas)
+        ports.push_back(replica->port());
+    admissionRows("PostgreSQL", ports, project.op, options, sqlite.sqliteRates);
+
+    const Figures same = eventLatency(ports[0], ports[0], project.op, options.events);
+    const Figures cross = eventLatency(ports[0], ports[1], project.op, options.events);
+    std::printf("\n%-40s %5s %8s %8s %8s %9s\n", "ALTER JOB sent -> JOB_ALTERED on a poll", "n", "p50 ms",
+                "p99 ms", "max ms", "x SQLite");
+    printEventRow("SQLite, same process", sqlite.sqliteEvents, sqlite.sqliteEvents);
+    printEventRow("PostgreSQL, same replica", same, sqlite.sqliteEvents);
+    printEventRow("PostgreSQL, replica 1 -> replica 2", cross, sqlite.sqliteEvents);
+}
+
+void measurePostgres(const QStringList& runner, const QString& driver, const Options& options,
+                     const Measured& sqlite) {
+    PostgresCluster cluster;
+    if (!cluster.start(60000))
+        throw std::runtime_error("the private PostgreSQL cluster did not start: " +
+                                 cluster.lastError().toStdString());
+    std::array<std::unique_ptr<TestService>, 3> replicas;
+    for (auto& replica : replicas)
+        replica = std::make_unique<TestService>(QStringList{"--database", cluster.connectionUri()} + runner);
+    try {
+        measureReplicas(replicas, driver, options, sqlite);
+    } catch (const std::exception&) {
+        // What the replicas logged last says why a row broke off.
+        for (std::size_t r = 0; r < replicas.size(); ++r)
+            std::fprintf(stderr, "replica %zu (%s), last lines of its log:\n%s\n", r + 1,
+                         replicas[r]->isRunning() ? "running" : "not running",
+                         qPrintable(replicas[r]->errorOutput().right(3000)));
+        throw;
+    }
+    for (auto& replica : replicas)
+        replica->stop();
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    try {
+        const Options options = parseOptions(app.arguments());
+        qunsetenv("JOBDECK_TEST_BACKEND"); // the reference is SQLite, whatever the environment says
+        QTemporaryDir scratch;
+        const QString driver = writeDriver(scratch);
+        const QStringList runner{"--runner", "spark-submit", "--spark-submit", driver};
+        std::printf(
+            "jobdeckd %s, %s, driver: /bin/sh exit 0 (spark-submit runner)\nload average at start: %s\n\n",
+            JOBDECKD_PATH, postgresVersion().c_str(), loadAverage().c_str());
+        std::printf("%-24s %8s %7s %8s %8s %8s %6s %9s\n", "RUN JOB admitted, durable", "replicas", "clients",
+                    "runs/s", "p50 ms", "p99 ms", "errors", "x SQLite");
+        const Measured sqlite = measureSqlite(runner, driver, options);
+        measurePostgres(runner, driver, options, sqlite);
+        std::printf("\nload average at the end: %s\n", loadAverage().c_str());
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_replicas: %s\n", e.what());
+        return 1;
+    }
+}
