@@ -3,17 +3,28 @@
 //  - RUN JOB admissions per second at 1 and 16 concurrent kept-alive clients, each acknowledged only
 //    once durable, distinct Idempotency-Keys, jobs with a high concurrency limit on a cluster with
 //    enough driver slots (every admitted run is also started and ends);
+//  - the same with launches held back: the jobs' cluster has one driver slot, taken by a driver that
+//    sleeps, so every admitted run waits in the queue and the scheduler starts none;
 //  - driver exit -> final state visible through a GET /v1/events long poll (p50, p99), and RUN JOB ->
 //    final state visible;
 // next to references measured in the same run: an fsync'd SQLite commit (the service's own
 // settings, WAL + synchronous=FULL) and fork+exec+waitpid of the same driver.
 // The driver is a stand-in spark-submit (--runner spark-submit) that prints CLOCK_REALTIME in ns and
 // ends at once, so the exit time is known to within the exec of `date`.
-// Usage: bench_runs [--runs N] [--admissions N] [--seconds S]
+// Usage: bench_runs [--runs N] [--admissions N] [--seconds S] [--backend sqlite|postgresql]
 //   --runs: exit -> event samples (default 100); --admissions: RUN JOBs per row (default 1000);
-//   --seconds: cap per admission row (default 10).
-#include "bench/ServiceBench.h"
+//   --seconds: cap per admission row (default 10); --backend: the service's storage (default sqlite,
+//   the data directory's file); postgresql: a private PostgreSQL cluster started for the run
+//   (tests/support/PostgresCluster, default durability: fsync on, synchronous_commit on), one jobdeckd.
 #include "service/stores/SqliteDatabase.h"
+#include "tests/service/tst_runsupport.h"
+#include "tests/support/PostgresCluster.h"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 
 #include <QCoreApplication>
 #include <QFile>
@@ -23,30 +34,188 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fcntl.h>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace jobdeck;
 using namespace jobdeck::runtest;
-using namespace jobdeck::bench;
 
 namespace {
+
+namespace http = boost::beast::http;
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kJobs = 16; // admissions spread over this many jobs, 1,000 active runs each at most
 
 struct Options {
     int runs = 100;
     int admissions = 1000;
     double seconds = 10;
+    bool postgresql = false;
 };
+
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
 
 std::int64_t realtimeNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
+}
+
+struct Figures {
+    std::vector<double> ms;
+    double at(double q) const {
+        if (ms.empty())
+            return 0;
+        std::vector<double> sorted = ms;
+        std::sort(sorted.begin(), sorted.end());
+        return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1))];
+    }
+};
+
+// One kept-alive loopback connection, blocking exchanges.
+class Connection final {
+public:
+    explicit Connection(unsigned short port)
+        : m_stream(m_io) {
+        m_stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
+    }
+    Response exchange(const Request& request) {
+        m_stream.expires_after(std::chrono::seconds(70));
+        http::write(m_stream, request);
+        Response response;
+        http::read(m_stream, m_buffer, response);
+        return response;
+    }
+
+private:
+    boost::asio::io_context m_io;
+    boost::beast::tcp_stream m_stream;
+    boost::beast::flat_buffer m_buffer;
+};
+
+// A kept-alive request with the credentials.
+Request authenticated(http::verb verb, const std::string& target, const ApiCredentials& who) {
+    Request request{verb, target, 11};
+    request.set(http::field::host, "127.0.0.1");
+    request.keep_alive(true);
+    for (const auto& [name, value] : who.headers())
+        request.set(name.toStdString(), value.toStdString());
+    request.prepare_payload();
+    return request;
+}
+
+Request get(const std::string& target, const ApiCredentials& who) {
+    return authenticated(http::verb::get, target, who);
+}
+
+// POST /v1/resource/ that waits for the final status.
+Request statement(const std::string& text, const ApiCredentials& who,
+                  const std::string& idempotencyKey = {}) {
+    Request request = authenticated(http::verb::post, "/v1/resource/", who);
+    if (!idempotencyKey.empty())
+        request.set("Idempotency-Key", idempotencyKey);
+    request.set(http::field::content_type, "application/json");
+    request.set("Prefer", "wait=10");
+    request.body() = nlohmann::json{{"statement", text}}.dump();
+    request.prepare_payload();
+    return request;
+}
+
+std::string runIdIn(const Response& response) {
+    const auto status = nlohmann::json::parse(response.body(), nullptr, false);
+    if (!status.is_object() || status.value("apiStatus", "") != kSuccess)
+        return {};
+    return status["apiResponse"]["runJobApiResponse"].value("jobRunId", "");
+}
+
+struct AdmissionRow {
+    double seconds = 0;
+    int admitted = 0;
+    int errors = 0;
+    Figures latency;
+};
+
+// `clients` threads, each with its own connection, RUN JOB after RUN JOB until `total` were sent or
+// the time is up. Keys are distinct, so each acknowledged answer is one new durable run.
+AdmissionRow admit(unsigned short port, const ApiCredentials& who, int clients, int total, double seconds,
+                   const std::string& jobPrefix, const std::string& keyPrefix) {
+    std::atomic<int> next{0};
+    const auto deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    std::vector<AdmissionRow> perClient(static_cast<std::size_t>(clients));
+    std::vector<std::thread> threads;
+    const auto started = Clock::now();
+    for (int c = 0; c < clients; ++c) {
+        threads.emplace_back([&, c] {
+            AdmissionRow& mine = perClient[static_cast<std::size_t>(c)];
+            try {
+                Connection connection(port);
+                for (int i = next++; i < total && Clock::now() < deadline; i = next++) {
+                    const Request request = statement("RUN JOB " + jobPrefix + std::to_string(i % kJobs), who,
+                                                      keyPrefix + std::to_string(i));
+                    const auto sent = Clock::now();
+                    const bool ok = !runIdIn(connection.exchange(request)).empty();
+                    mine.latency.ms.push_back(msSince(sent));
+                    ++(ok ? mine.admitted : mine.errors);
+                }
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "client %d: %s\n", c, e.what());
+                ++mine.errors;
+            }
+        });
+    }
+    for (auto& t : threads)
+        t.join();
+    AdmissionRow row;
+    row.seconds = msSince(started) / 1000;
+    for (const auto& mine : perClient) {
+        row.admitted += mine.admitted;
+        row.errors += mine.errors;
+        row.latency.ms.insert(row.latency.ms.end(), mine.latency.ms.begin(), mine.latency.ms.end());
+    }
+    return row;
+}
+
+// The active runs of the project (SHOW JOB_RUNS ACTIVE), on a connection of its own: one opened
+// earlier and left silent would have been closed by the service (--first-byte-timeout, --idle-timeout).
+nlohmann::json activeRuns(unsigned short port, const ApiCredentials& who) {
+    Connection connection(port);
+    const auto status = nlohmann::json::parse(
+        connection.exchange(statement("SHOW JOB_RUNS ACTIVE", who)).body(), nullptr, false);
+    if (!status.is_object() || status.value("apiStatus", "") != kSuccess)
+        throw std::runtime_error("SHOW JOB_RUNS ACTIVE failed: " + status.dump());
+    return status["apiResponse"]["showJobRunsApiResponse"]["sparkJobRuns"];
+}
+
+// Waits (bounded) until no run of the project is active, so one row does not load the next.
+bool waitUntilIdle(unsigned short port, const ApiCredentials& who) {
+    for (int i = 0; i < 600; ++i) {
+        if (activeRuns(port, who).empty())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+}
+
+// Cancels every active run of the project (the held-back row's queue and the driver holding the slot).
+void cancelActive(unsigned short port, const ApiCredentials& who) {
+    Connection connection(port);
+    for (const auto& run : activeRuns(port, who))
+        connection.exchange(statement("CANCEL JOB_RUN `" + run.value("jobRunId", std::string()) +
+                                          "` JOB_NAME = '" + run.value("jobName", std::string()) + "'",
+                                      who));
 }
 
 struct ExitSample {
@@ -64,7 +233,8 @@ ExitSample oneRun(Connection& statements, Connection& events, const ApiCredentia
         throw std::runtime_error("RUN JOB lat failed");
     std::int64_t visibleNs = 0;
     for (int polls = 0; polls < 100 && visibleNs == 0; ++polls) {
-        const auto page = eventsPage(events, who, after, 10);
+        const auto page = nlohmann::json::parse(
+            events.exchange(get("/v1/events?after=" + std::to_string(after) + "&wait=10", who)).body());
         const std::int64_t seenNs = realtimeNs();
         after = page.at("next").get<std::int64_t>();
         for (const auto& event : page.at("events"))
@@ -118,9 +288,28 @@ Figures fsyncedCommits(const std::string& path, int n) {
 
 Options parseOptions(const QStringList& args) {
     Options options;
-    readNumberOptions(
-        args,
-        {{"--runs", &options.runs}, {"--admissions", &options.admissions}, {"--seconds", &options.seconds}});
+    for (int i = 1; i < args.size(); ++i) {
+        const QString& arg = args[i];
+        if (i + 1 >= args.size())
+            throw std::runtime_error(arg.toStdString() + " needs a value");
+        bool ok = false;
+        const QString value = args[++i];
+        if (arg == "--backend") {
+            if (value != "sqlite" && value != "postgresql")
+                throw std::runtime_error("--backend is sqlite or postgresql, got " + value.toStdString());
+            options.postgresql = value == "postgresql";
+            ok = true;
+        } else if (arg == "--runs")
+            options.runs = value.toInt(&ok);
+        else if (arg == "--admissions")
+            options.admissions = value.toInt(&ok);
+        else if (arg == "--seconds")
+            options.seconds = value.toDouble(&ok);
+        else
+            throw std::runtime_error("unknown argument " + arg.toStdString());
+        if (!ok)
+            throw std::runtime_error(arg.toStdString() + " needs a number, got " + value.toStdString());
+    }
     if (options.runs < 1 || options.runs > 10000 || options.admissions < 1 || options.admissions > 10000 ||
         options.seconds <= 0 || options.seconds > 60)
         throw std::runtime_error("--runs and --admissions must be in [1, 10000], --seconds in (0, 60]");
@@ -131,6 +320,124 @@ bool ok(const nlohmann::json& status) {
     return statusOf(status) == kSuccess;
 }
 
+// A shell script in `dir` that runs `command`, executable: the stand-in spark-submit.
+std::string writeDriver(const QString& dir, const QString& name, const std::string& command) {
+    const std::string path = (dir + "/" + name).toStdString();
+    {
+        std::ofstream script(path);
+        script << "#!/bin/sh\n" << command << "\n";
+    }
+    QFile::setPermissions(QString::fromStdString(path),
+                          QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+}
+
+// kJobs jobs `<prefix>0`.. on `cluster`, each allowed 1,000 active runs.
+bool createJobs(const TestService& service, const ApiCredentials& op, const QString& prefix,
+                const QString& cluster, const QString& appPath) {
+    for (int j = 0; j < kJobs; ++j)
+        if (!ok(must(service, op,
+                     QString("CREATE JOB %1%2 TYPE = 'PYTHON' PARAMETERS = %3 CLUSTER = '%4' "
+                             "MAX_CONCURRENT_RUNS = 1000")
+                         .arg(prefix)
+                         .arg(j)
+                         .arg(tuple({appPath}), cluster))))
+            return false;
+    return true;
+}
+
+// Cluster `b` with room for every run (jobs a*, lat, the exit-time driver) and cluster `held` with one
+// driver slot (jobs h*, and `hold`, whose driver sleeps and keeps the slot).
+void setUpProject(const TestService& service, const Project& project, const std::string& driver) {
+    const ApiCredentials& op = project.op;
+    const QString appPath = QString::fromStdString(driver);
+    const bool setUp =
+        ok(must(service, project.admin, "ALTER PROJECT SET MAX_CONCURRENT_RUNS_LIMIT = 1000")) &&
+        ok(must(service, op, "CREATE CLUSTER b TYPE = 'Spark' MAX_OCU = 10000 MIN_OCU = 1")) &&
+        ok(must(service, op, "CREATE CLUSTER held TYPE = 'Spark' MAX_OCU = 1 MIN_OCU = 1")) &&
+        ok(must(service, op,
+                "CREATE JOB lat TYPE = 'PYTHON' PARAMETERS = " + tuple({appPath}) + " CLUSTER = 'b'")) &&
+        ok(must(service, op,
+                "CREATE JOB hold TYPE = 'PYTHON' PARAMETERS = " + tuple({appPath, "--hold-the-slot"}) +
+                    " CLUSTER = 'held'")) &&
+        createJobs(service, op, "a", "b", appPath) && createJobs(service, op, "h", "held", appPath);
+    if (!setUp)
+        throw std::runtime_error("setting up the project failed");
+}
+
+// RUN JOB hold, then waits until its driver runs: the `held` cluster has no free slot from then on.
+void holdTheSlot(const TestService& service, const ApiCredentials& op) {
+    const auto answer = must(service, op, "RUN JOB hold");
+    const QString id = runIdOf(answer);
+    const auto run = id.isEmpty() ? answer : waitForRun(service, op, "hold", id, hasStatus(kRunning));
+    if (run.value("status", "") != kRunning)
+        throw std::runtime_error("the run holding the held cluster's slot did not start: " + run.dump());
+}
+
+void printAdmissionRow(const char* what, int clients, const AdmissionRow& row, double commitsPerSecond) {
+    const double rate = row.admitted / row.seconds;
+    std::printf("%-44s %7d %8.0f %8.2f %8.2f %6d %10.2f\n", what, clients, rate, row.latency.at(0.5),
+                row.latency.at(0.99), row.errors, rate / commitsPerSecond);
+    std::fflush(stdout);
+}
+
+// The admission rows: 1 and 16 clients with every run launched, then 16 with launches held back.
+void admissionRows(const TestService& service, const ApiCredentials& op, const Options& options,
+                   double commitsPerSecond) {
+    std::printf("%-44s %7s %8s %8s %8s %6s %10s\n", "RUN JOB admitted (durable, distinct keys)", "clients",
+                "runs/s", "p50 ms", "p99 ms", "errors", "x commits/s");
+    for (const int clients : {1, 16}) {
+        const auto row = admit(service.port(), op, clients, options.admissions, options.seconds, "a",
+                               "k" + std::to_string(clients) + "-");
+        printAdmissionRow("  runs launched as they are admitted", clients, row, commitsPerSecond);
+        if (!waitUntilIdle(service.port(), op))
+            throw std::runtime_error("the admitted runs did not all end within a minute");
+    }
+    holdTheSlot(service, op);
+    for (const int clients : {1, 16}) {
+        const auto row = admit(service.port(), op, clients, options.admissions, options.seconds, "h",
+                               "held" + std::to_string(clients) + "-");
+        printAdmissionRow("  admission only, launches held back", clients, row, commitsPerSecond);
+    }
+    cancelActive(service.port(), op);
+    if (!waitUntilIdle(service.port(), op))
+        throw std::runtime_error("the held-back runs were not all canceled within a minute");
+}
+
+// The exit -> visible rows: one run of job `lat` at a time, on connections opened for them.
+void exitRows(const TestService& service, const ApiCredentials& op, const Options& options,
+              const Figures& spawn, const Figures& commits) {
+    Connection statements(service.port());
+    Connection events(service.port());
+    // Start after everything the admission rows published (pages hold at most 1,000 events).
+    std::int64_t after = 0;
+    for (int i = 0; i < 1000; ++i) {
+        const auto page = nlohmann::json::parse(
+            events.exchange(get("/v1/events?after=" + std::to_string(after), op)).body());
+        const auto next = page.at("next").get<std::int64_t>();
+        if (next == after)
+            break;
+        after = next;
+    }
+    Figures exitToVisible;
+    Figures runToVisible;
+    for (int i = 0; i < options.runs; ++i) {
+        const auto sample = oneRun(statements, events, op, service.dataDir(), after);
+        exitToVisible.ms.push_back(sample.exitToVisibleMs);
+        runToVisible.ms.push_back(sample.runToVisibleMs);
+    }
+    std::printf("\n%-44s %5s %8s %8s %8s %s\n", "one run at a time", "n", "p50 ms", "p99 ms", "max ms",
+                "p50 x reference");
+    // Both references: the path is one commit plus a few thread and process wake-ups.
+    std::printf("%-44s %5d %8.2f %8.2f %8.2f %.1f x fsync'd commit, %.2f x fork+exec+waitpid\n",
+                "driver exit -> final state via events", options.runs, exitToVisible.at(0.5),
+                exitToVisible.at(0.99), exitToVisible.at(1), exitToVisible.at(0.5) / commits.at(0.5),
+                exitToVisible.at(0.5) / spawn.at(0.5));
+    std::printf("%-44s %5d %8.2f %8.2f %8.2f %.1f x fork+exec+waitpid\n", "RUN JOB -> final state via events",
+                options.runs, runToVisible.at(0.5), runToVisible.at(0.99), runToVisible.at(1),
+                runToVisible.at(0.5) / spawn.at(0.5));
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -138,78 +445,37 @@ int main(int argc, char** argv) {
     try {
         const Options options = parseOptions(app.arguments());
         QTemporaryDir scratch;
-        const std::string driver = (scratch.path() + "/driver").toStdString();
-        {
-            std::ofstream script(driver);
-            script << "#!/bin/sh\nexec date +%s%N\n";
+        // Job `hold`'s driver sleeps (its argument says so): it keeps the held cluster's slot.
+        const std::string driver = writeDriver(scratch.path(), "driver",
+                                               "case \"$*\" in *--hold-the-slot*) exec sleep 600 ;; esac\n"
+                                               "exec date +%s%N");
+        PostgresCluster postgres;
+        QStringList arguments{"--runner", "spark-submit", "--spark-submit", QString::fromStdString(driver)};
+        if (options.postgresql) {
+            if (!postgres.start())
+                throw std::runtime_error("cannot start PostgreSQL: " + postgres.lastError().toStdString());
+            arguments << "--database" << postgres.connectionUri();
         }
-        QFile::setPermissions(QString::fromStdString(driver),
-                              QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-
-        TestService service({"--runner", "spark-submit", "--spark-submit", QString::fromStdString(driver)});
+        TestService service(arguments);
         Project project;
         if (!service.start() || !project.create(service))
             throw std::runtime_error("cannot start jobdeckd: " + service.lastError().toStdString());
-        const ApiCredentials& op = project.op;
-        const QString appPath = QString::fromStdString(driver);
-        bool setUp =
-            ok(must(service, project.admin, "ALTER PROJECT SET MAX_CONCURRENT_RUNS_LIMIT = 1000")) &&
-            ok(must(service, op, "CREATE CLUSTER b TYPE = 'Spark' MAX_OCU = 10000 MIN_OCU = 1")) &&
-            ok(must(service, op,
-                    "CREATE JOB lat TYPE = 'PYTHON' PARAMETERS = " + tuple({appPath}) + " CLUSTER = 'b'"));
-        for (int j = 0; j < kAdmissionJobs && setUp; ++j)
-            setUp = ok(must(service, op,
-                            QString("CREATE JOB a%1 TYPE = 'PYTHON' PARAMETERS = %2 CLUSTER = 'b' "
-                                    "MAX_CONCURRENT_RUNS = 1000")
-                                .arg(j)
-                                .arg(tuple({appPath}))));
-        if (!setUp)
-            throw std::runtime_error("setting up the project failed");
+        setUpProject(service, project, driver);
 
         const Figures spawn = forkExecWait(driver, options.runs);
         const Figures commits = fsyncedCommits((scratch.path() + "/reference.db").toStdString(), 300);
         const double commitsPerSecond = 1000.0 / commits.at(0.5);
-        std::printf("jobdeckd %s, driver: /bin/sh exec date (spark-submit runner)\n\n", JOBDECKD_PATH);
+        std::printf("jobdeckd %s, storage: %s, driver: /bin/sh exec date (spark-submit runner)\n\n",
+                    JOBDECKD_PATH,
+                    options.postgresql ? "PostgreSQL (private cluster, fsync on), one jobdeckd"
+                                       : "SQLite (the data directory's file)");
         std::printf("reference: fsync'd SQLite commit (WAL, synchronous=FULL): p50 %.2f ms, p99 %.2f ms "
                     "(%.0f commits/s at p50)\n",
                     commits.at(0.5), commits.at(0.99), commitsPerSecond);
         std::printf("reference: fork+exec+waitpid of the driver: p50 %.2f ms, p99 %.2f ms\n\n", spawn.at(0.5),
                     spawn.at(0.99));
-
-        std::printf("%-44s %7s %8s %8s %8s %6s %10s\n", "RUN JOB admitted (durable, distinct keys)",
-                    "clients", "runs/s", "p50 ms", "p99 ms", "errors", "x commits/s");
-        for (const int clients : {1, 16}) {
-            const auto row = admit({service.port()}, op, kAdmissionJobs, clients, options.admissions,
-                                   options.seconds, "k" + std::to_string(clients) + "-");
-            const double rate = row.admitted / row.seconds;
-            std::printf("%-44s %7d %8.0f %8.2f %8.2f %6d %10.2f\n", "", clients, rate, row.latency.at(0.5),
-                        row.latency.at(0.99), row.errors, rate / commitsPerSecond);
-            std::fflush(stdout);
-            if (!waitUntilIdle(service.port(), op))
-                throw std::runtime_error("the admitted runs did not all end within a minute");
-        }
-
-        Connection control(service.port());
-        Connection events(service.port());
-        // Start after everything the admission rows published.
-        std::int64_t after = latestEventSeq(events, op);
-        Figures exitToVisible;
-        Figures runToVisible;
-        for (int i = 0; i < options.runs; ++i) {
-            const auto sample = oneRun(control, events, op, service.dataDir(), after);
-            exitToVisible.ms.push_back(sample.exitToVisibleMs);
-            runToVisible.ms.push_back(sample.runToVisibleMs);
-        }
-        std::printf("\n%-44s %5s %8s %8s %8s %s\n", "one run at a time", "n", "p50 ms", "p99 ms", "max ms",
-                    "p50 x reference");
-        // Both references: the path is one commit plus a few thread and process wake-ups.
-        std::printf("%-44s %5d %8.2f %8.2f %8.2f %.1f x fsync'd commit, %.2f x fork+exec+waitpid\n",
-                    "driver exit -> final state via events", options.runs, exitToVisible.at(0.5),
-                    exitToVisible.at(0.99), exitToVisible.at(1), exitToVisible.at(0.5) / commits.at(0.5),
-                    exitToVisible.at(0.5) / spawn.at(0.5));
-        std::printf("%-44s %5d %8.2f %8.2f %8.2f %.1f x fork+exec+waitpid\n",
-                    "RUN JOB -> final state via events", options.runs, runToVisible.at(0.5),
-                    runToVisible.at(0.99), runToVisible.at(1), runToVisible.at(0.5) / spawn.at(0.5));
+        admissionRows(service, project.op, options, commitsPerSecond);
+        exitRows(service, project.op, options, spawn, commits);
         service.stop();
         return 0;
     } catch (const std::exception& e) {

@@ -15,8 +15,10 @@
 #include "service/http/LogRoutes.h"
 #include "service/http/ServiceMetrics.h"
 #include "service/runs/ClusterRunTracker.h"
+#include "service/runs/RunAdmissions.h"
 #include "service/runs/RunLauncher.h"
 #include "service/runs/RunScheduler.h"
+#include "service/runs/RunStatusEvent.h"
 #include "service/runs/SparkSubmitCommand.h"
 #include "service/runs/SubmissionOutput.h"
 #include "service/statements/StatementExecutor.h"
@@ -77,17 +79,6 @@ std::string goneReplicaCancelMessage(const RunRecord& record) {
            " on that replica's host) was not signalled";
 }
 
-// The RUN_STATUS_CHANGED event of the run's current state.
-ProjectEvent statusEvent(const RunRecord& record) {
-    ProjectEvent event;
-    event.type = std::string(event_type::kRunStatusChanged);
-    event.jobName = record.run.jobName;
-    event.jobRunId = record.run.jobRunId;
-    event.status = record.run.status;
-    event.at = timestampNow();
-    return event;
-}
-
 std::string signalName(int signal) {
     const char* name = ::sigabbrev_np(signal);
     return name ? std::string("SIG") + name : std::to_string(signal);
@@ -120,6 +111,7 @@ RunManager::RunManager(Stores& stores, EventBus& events, const ServeOptions& opt
         [this](const RunRecord& seen, JobRunStatus status, std::optional<std::string> message) {
             endClusterRun(seen, status, std::move(message));
         });
+    m_admissions = std::make_unique<RunAdmissions>(stores, events, m_metrics, [this] { admitted(); });
 }
 
 RunManager::~RunManager() {
@@ -133,9 +125,11 @@ void RunManager::start() {
     }
     m_thread = std::thread([this] { loop(); });
     m_clusterRuns->start();
+    m_admissions->start();
 }
 
 void RunManager::stop() {
+    m_admissions->stop(); // what was queued is admitted and answered first
     {
         std::lock_guard lock(m_mutex);
         m_stopping = true;
@@ -650,75 +644,9 @@ void RunManager::saveNow(std::vector<RunRecord> records) {
     });
 }
 
-ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatement& statement) {
-    const std::string& project = context.principal.projectUid;
-    const std::optional<std::string>& key = context.idempotencyKey;
-    if (key)
-        if (auto problem = idempotencyKeyHeaderProblem(*key))
-            return ApiStatus::failed(*problem);
-    bool created = false;
-    std::optional<ServiceMetrics::AdmissionRefusal> refusal;
-    ApiStatus status;
-    try {
-        status = m_stores.unitOfWork().run([&]() -> ApiStatus {
-            const auto job = m_stores.jobs().findJob(project, statement.name);
-            if (!job)
-                return ApiStatus::failed(jobNotFoundMessage(statement.name));
-            if (job->maxConcurrentRuns > 1 && !key) {
-                refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyRequired;
-                return ApiStatus::failed(idempotencyKeyRequiredMessage(job->name, job->maxConcurrentRuns));
-            }
-            if (key) {
-                if (const auto existing = m_runs.findActiveByKey(project, job->jobId, *key)) {
-                    if (existing->run.argumentOverrides != statement.arguments) {
-                        refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyConflict;
-                        return ApiStatus::failed("Idempotency key " + *key +
-                                                 " was already used with different arguments.");
-                    }
-                    return ApiStatus::success(
-                        {{"runJobApiResponse", {{"jobRunId", existing->run.jobRunId}}}});
-                }
-            }
-            const RunLimit limit =
-                effectiveRunLimit(job->maxConcurrentRuns, m_stores.projects().projectSettings(project));
-            const int active = m_runs.countActive(project, job->jobId);
-            if (active >= limit.value) {
-                refusal = ServiceMetrics::AdmissionRefusal::MaxConcurrentRuns;
-                return ApiStatus::failed(runLimitReachedMessage(job->jobId, active, limit));
-            }
-            const auto classified = classifyParameters(job->parameters);
-            auto overridden =
-                applyArgumentOverrides(classified.applicationArguments, statement.arguments, job->name);
-            if (overridden.error)
-                return ApiStatus::failed(*overridden.error);
-
-            RunRecord record;
-            record.projectUid = project;
-            record.cluster = job->cluster;
-            record.run.jobRunId = RandomIds::randomUuid();
-            record.run.jobName = job->name;
-            record.run.jobId = job->jobId;
-            record.run.status = JobRunStatus::Queued;
-            record.run.queueReason = "Waiting for the scheduler";
-            record.run.idempotencyKey = key;
-            record.run.argumentOverrides = statement.arguments;
-            record.run.arguments = std::move(overridden.effective);
-            record.run.queuedAt = timestampNow();
-            m_runs.insert(record);
-            m_stores.events().appendEvent(project, statusEvent(record));
-            created = true;
-            return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", record.run.jobRunId}}}});
-        });
-    } catch (const std::exception& e) {
-        return StatementExecutor::failedInternally(context, "RUN JOB (starting the run)", e);
-    }
-    if (created) {
-        m_events.wake(project);
-        admitted();
-    }
-    if (ServiceMetrics* metrics = m_metrics.load(); refusal && metrics)
-        metrics->countAdmissionRefusal(*refusal);
-    return status;
+ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatement& statement,
+                             const AdmissionRecorder& recordWithAdmission) {
+    return m_admissions->admit(context, statement, recordWithAdmission);
 }
 
 std::optional<RunRecord> RunManager::findRun(const std::string& projectUid, const std::string& jobName,

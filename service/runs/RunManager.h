@@ -22,6 +22,7 @@
 namespace jobdeck {
 
 class ClusterRunTracker;
+class RunAdmissions;
 class EventBus;
 class EventRoutes;
 class HttpServer;
@@ -34,7 +35,7 @@ struct ExitStatus;
 struct LaunchSpec;
 
 // Runs of Jobs (CONTRACT §4): admission (concurrency limit, idempotency keys, argument overrides)
-// in one transaction; a scheduler thread that starts queued runs when their cluster has a free driver
+// by RunAdmissions; a scheduler thread that starts queued runs when their cluster has a free driver
 // slot, watches drivers' exit-status files (woken by their monitors, polled as a fallback), finishes
 // cancels (TERM, then KILL after the grace period) and removes finished runs after the retention
 // period. Drivers survive the service; on start() the manager re-attaches to them from the runs
@@ -62,7 +63,8 @@ public:
     // Every project's runs: status (wire name) -> how many.
     std::map<std::string, std::int64_t> countRunsByStatus() { return m_runs.countByStatus(); }
 
-    ApiStatus runJob(const RequestContext& context, const RunJobStatement& statement) override;
+    ApiStatus runJob(const RequestContext& context, const RunJobStatement& statement,
+                     const AdmissionRecorder& recordWithAdmission) override;
     ApiStatus describeJobRun(const RequestContext& context,
                              const DescribeJobRunStatement& statement) override;
     ApiStatus cancelJobRun(const RequestContext& context, const CancelJobRunStatement& statement) override;
@@ -116,6 +118,7 @@ private:
 
     std::mutex m_mutex; // state transitions: the scheduler thread vs. CANCEL (taken before the database's)
     RunWakeup m_wakeup;
+    std::unique_ptr<RunAdmissions> m_admissions; // after m_wakeup: its thread pokes it
     bool m_stopping = false;
     std::thread m_thread;
     std::map<std::string, Clock::time_point> m_killAt;    // run id -> when a canceled driver gets KILL

@@ -3,6 +3,8 @@
 #include "core/statements/Statement.h"
 #include "core/wire/ApiStatus.h"
 
+#include <functional>
+
 namespace jobdeck {
 
 struct RequestContext;
@@ -13,7 +15,12 @@ struct RequestContext;
 class RunStatementHandler {
 public:
     virtual ~RunStatementHandler() = default;
-    virtual ApiStatus runJob(const RequestContext& context, const RunJobStatement& statement) = 0;
+    // Writes what must be durable together with an admission (its request's audit entry and status),
+    // given the admission's answer, inside the step that commits the admission. May be empty.
+    using AdmissionRecorder = std::function<void(const ApiStatus& answer)>;
+
+    virtual ApiStatus runJob(const RequestContext& context, const RunJobStatement& statement,
+                             const AdmissionRecorder& recordWithAdmission) = 0;
     virtual ApiStatus describeJobRun(const RequestContext& context,
                                      const DescribeJobRunStatement& statement) = 0;
     virtual ApiStatus cancelJobRun(const RequestContext& context, const CancelJobRunStatement& statement) = 0;

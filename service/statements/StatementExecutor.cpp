@@ -165,7 +165,8 @@ StatusJson StatementExecutor::executePrepared(const RequestContext& context,
         return answer;
     } else if (isRunStatement(*parsed.statement)) {
         // The run manager keeps its own transactions (and may start processes): not inside ours.
-        status = dispatchGuarded(context, *parsed.statement, auditText);
+        if (auto answer = dispatchRunStatement(context, *parsed.statement, masked, status))
+            return *answer;
     } else {
         // The change, its events, its audit entry and its status commit together: one durable write.
         try {
@@ -243,6 +244,36 @@ ApiStatus StatementExecutor::dispatchGuarded(const RequestContext& context, cons
     }
 }
 
+std::optional<StatusJson> StatementExecutor::dispatchRunStatement(const RequestContext& context,
+                                                                  const Statement& statement,
+                                                                  const MaskedStatement& masked,
+                                                                  ApiStatus& status) {
+    const auto* run = std::get_if<RunJobStatement>(&statement);
+    RunStatementHandler* runs = m_runs.load();
+    if (!run || !runs) {
+        status = dispatchGuarded(context, statement, masked.text);
+        return std::nullopt;
+    }
+    // Admissions commit in batches: the audit entries and statuses of a whole batch are one durable write.
+    std::optional<StatusJson> recorded;
+    try {
+        status = runs->runJob(context, *run, [&](const ApiStatus& admitted) {
+            ApiStatus answer = admitted;
+            scrub(answer, masked.secrets);
+            recorded.emplace(answer);
+            writeAudit(context, masked.text, *recorded, Durability::Durable);
+            // A batch whose step fails is admitted again one by one: what it wrote is gone.
+            m_stores.unitOfWork().onStepEnd([&recorded](bool committed) {
+                if (!committed)
+                    recorded.reset();
+            });
+        });
+    } catch (const std::exception& e) {
+        status = failedInternally(context, masked.text, e);
+    }
+    return recorded;
+}
+
 ApiStatus StatementExecutor::dispatch(const RequestContext& context, const Statement& statement) {
     return std::visit(
         [&](const auto& s) -> ApiStatus {
@@ -278,7 +309,7 @@ ApiStatus StatementExecutor::dispatch(const RequestContext& context, const State
                 if (!runs)
                     return ApiStatus::failed("Runs are not available on this service");
                 if constexpr (std::is_same_v<T, RunJobStatement>)
-                    return runs->runJob(context, s);
+                    return runs->runJob(context, s, {});
                 else if constexpr (std::is_same_v<T, DescribeJobRunStatement>)
                     return runs->describeJobRun(context, s);
                 else if constexpr (std::is_same_v<T, CancelJobRunStatement>)

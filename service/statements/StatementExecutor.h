@@ -23,6 +23,8 @@
 
 namespace jobdeck {
 
+struct MaskedStatement;
+
 class EventBus;
 class RunStatementHandler;
 class ServiceMetrics;
@@ -100,6 +102,11 @@ private:
     // dispatch() outside any transaction of ours; an exception becomes FAILED "Internal error: ...".
     ApiStatus dispatchGuarded(const RequestContext& context, const Statement& statement,
                               const std::string& auditText);
+    // A run statement. RUN JOB's audit entry and status are written in the step that commits its
+    // admission and its answer is returned; nullopt (the answer in `status`) when they are still to
+    // be written: the other run statements, and an admission that failed.
+    std::optional<StatusJson> dispatchRunStatement(const RequestContext& context, const Statement& statement,
+                                                   const MaskedStatement& masked, ApiStatus& status);
 
     ApiStatus createJob(const RequestContext& context, const CreateJobStatement& statement);
     ApiStatus alterJob(const RequestContext& context, const AlterJobStatement& statement);

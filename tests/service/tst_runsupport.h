@@ -151,10 +151,12 @@ inline QByteArray fullLog(const TestService& service, const ApiCredentials& who,
 
 // Sends every request at once, each on its own loopback connection (so they really are concurrent,
 // unlike QNetworkAccessManager's six per host), and returns the status objects in request order.
+// `onClosed`, when given, is called with how many connections have closed so far, each time one does.
 inline std::vector<nlohmann::json> concurrentStatements(const TestService& service, const ApiCredentials& who,
                                                         const std::vector<QString>& statements,
                                                         const std::vector<QByteArray>& idempotencyKeys,
-                                                        int timeoutMs = 30000) {
+                                                        int timeoutMs = 30000,
+                                                        const std::function<void(int)>& onClosed = {}) {
     std::vector<std::unique_ptr<QTcpSocket>> sockets;
     std::vector<QByteArray> received(statements.size());
     int open = static_cast<int>(statements.size());
@@ -174,11 +176,14 @@ inline std::vector<nlohmann::json> concurrentStatements(const TestService& servi
         QTcpSocket* s = socket.get();
         QObject::connect(s, &QTcpSocket::connected, s, [s, raw] { s->write(raw); });
         QObject::connect(s, &QTcpSocket::readyRead, s, [s, &received, i] { received[i] += s->readAll(); });
-        QObject::connect(s, &QTcpSocket::disconnected, s, [s, &received, i, &open, &loop] {
-            received[i] += s->readAll();
-            if (--open == 0)
-                loop.quit();
-        });
+        QObject::connect(s, &QTcpSocket::disconnected, s,
+                         [s, &received, i, &open, &loop, &onClosed, &statements] {
+                             received[i] += s->readAll();
+                             if (--open == 0)
+                                 loop.quit();
+                             if (onClosed)
+                                 onClosed(static_cast<int>(statements.size()) - open);
+                         });
         sockets.push_back(std::move(socket));
     }
     for (auto& s : sockets)
