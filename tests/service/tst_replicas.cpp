@@ -8,7 +8,7 @@
 #include "tst_runsupport.h"
 
 #include "core/policy/ConcurrentRuns.h"
-#include "tests/support/PostgresCluster.h"
+#include "tests/support/TestBackend.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -132,7 +132,6 @@ std::vector<nlohmann::json> spreadConcurrently(const Replicas& replicas, const A
 class TestReplicas final : public QObject {
     Q_OBJECT
 
-    PostgresCluster m_cluster;
     QTemporaryDir m_scratch; // the marker driver, its markers, the stand-in master's state
     // On every driver's command line, so that cleanup finds the drivers a failed test left behind.
     const QString m_token = "replicas-suite-" + QUuid::createUuid().toString(QUuid::WithoutBraces);
@@ -185,9 +184,12 @@ private slots:
     void initTestCase() {
         QVERIFY(m_scratch.isValid());
         qputenv("JOBDECK_STANDIN_SPARK_HOME", m_scratch.filePath("spark-home").toLocal8Bit());
-        QVERIFY2(m_cluster.start(), qPrintable(m_cluster.lastError()));
-        QVERIFY(startReplicas(m_replicas,
-                              {"--database", m_cluster.connectionUri(), "--cancel-grace-seconds", "1"}));
+        // A database on the test process's private cluster (TestBackend), whose watchdog stops the
+        // server even when this process is killed.
+        QString error;
+        const QString database = TestBackend::createPostgresDatabase(error);
+        QVERIFY2(!database.isEmpty(), qPrintable(error));
+        QVERIFY(startReplicas(m_replicas, {"--database", database, "--cancel-grace-seconds", "1"}));
         QVERIFY(m_project.create(*m_replicas[0]));
         QVERIFY(statementSucceeds(replica(1), op(),
                                   "CREATE CLUSTER wide TYPE = 'Spark' MAX_OCU = 100 MIN_OCU = 1"));
@@ -197,7 +199,6 @@ private slots:
         for (auto& service : m_replicas)
             service.reset();
         killLeftoverDrivers();
-        m_cluster.stop();
     }
 
     void runLimitAndIdempotencyKeyHoldAcrossReplicas() {
@@ -400,12 +401,14 @@ std::map<QString, std::vector<double>> TestReplicas::driverStarts() const {
 // database of their own. B's run fills cluster `one`; A admits three runs that wait for its slot and
 // submits one to cluster `wide`; then A is killed with -9.
 void TestReplicas::runsOfAKilledReplicaStartOnceAndAreFollowed() {
-    QVERIFY2(m_cluster.createDatabase("takeover"), qPrintable(m_cluster.lastError()));
+    QString error;
+    const QString database = TestBackend::createPostgresDatabase(error);
+    QVERIFY2(!database.isEmpty(), qPrintable(error));
     Replicas nodes;
-    QVERIFY(startReplicas(nodes, {"--database", m_cluster.connectionUri("takeover"), "--runner",
-                                  "spark-submit", "--spark-submit", kStandin, "--deploy-mode", "cluster",
-                                  "--master", kMaster, "--cluster-status-seconds", "1", "--lease-seconds",
-                                  QString::number(kLeaseSeconds)}));
+    QVERIFY(
+        startReplicas(nodes, {"--database", database, "--runner", "spark-submit", "--spark-submit", kStandin,
+                              "--deploy-mode", "cluster", "--master", kMaster, "--cluster-status-seconds",
+                              "1", "--lease-seconds", QString::number(kLeaseSeconds)}));
     TestService& a = *nodes[0];
     const TestService& b = *nodes[1];
     const TestService& c = *nodes[2];
