@@ -162,7 +162,12 @@ void RunManager::loop() {
             failing = e.what();
         }
         lock.unlock();
-        m_wakeup.wait(m_burstSince ? kBurstQuiet : kTick); // a burst's end is seen soon
+        if (m_burstSince) // during a burst each admission group pokes: look every kBurstQuiet only
+            for (const auto until = Clock::now() + kBurstQuiet; Clock::now() < until && !stopping();)
+                m_wakeup.wait(std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()) +
+                              std::chrono::milliseconds(1));
+        else
+            m_wakeup.wait(kTick);
         lock.lock();
     }
 }
@@ -322,6 +327,11 @@ bool RunManager::holdLaunchesBack() {
     if (!m_burstSince || now - *m_burstSince >= 2 * kLongestDeferral)
         m_burstSince = now;
     return now - *m_burstSince < kLongestDeferral;
+}
+
+bool RunManager::stopping() {
+    std::lock_guard lock(m_mutex);
+    return m_stopping;
 }
 
 void RunManager::admitted() {

@@ -80,6 +80,7 @@ private:
     // A run was admitted: the scheduler looks at the queue, and holds launches back while a burst lasts.
     void admitted();
     void loop();
+    bool stopping();
     void tick();
     bool takeOverLaunch(RunRecord& record);
     void watchRunning();
