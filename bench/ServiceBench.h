@@ -160,15 +160,16 @@ struct AdmissionRow {
     Figures latency;
 };
 
-// One client: RUN JOB a<i % jobs> after RUN JOB on its own connection until `total` were sent (by all
-// clients) or the deadline.
+// One client: RUN JOB <jobPrefix><i % jobs> after RUN JOB on its own connection until `total` were sent (by
+// all clients) or the deadline.
 inline void admitOnOneConnection(unsigned short port, const ApiCredentials& who, int jobs, int total,
                                  const std::string& keyPrefix, std::atomic<int>& next,
-                                 Clock::time_point deadline, AdmissionRow& mine) {
+                                 Clock::time_point deadline, AdmissionRow& mine,
+                                 const std::string& jobPrefix) {
     Connection connection(port);
     for (int i = next++; i < total && Clock::now() < deadline; i = next++) {
         const Request request =
-            statement("RUN JOB a" + std::to_string(i % jobs), who, keyPrefix + std::to_string(i));
+            statement("RUN JOB " + jobPrefix + std::to_string(i % jobs), who, keyPrefix + std::to_string(i));
         const auto sent = Clock::now();
         const bool ok = !runIdIn(connection.exchange(request)).empty();
         mine.latency.ms.push_back(msSince(sent));
@@ -177,10 +178,11 @@ inline void admitOnOneConnection(unsigned short port, const ApiCredentials& who,
 }
 
 // `clients` threads, client c on ports[c % ports.size()] (round-robin over replicas), RUN JOB after
-// RUN JOB of jobs a0..a<jobs-1> until `total` were sent or the time is up. Keys are distinct, so each
-// acknowledged answer is one new durable run.
+// RUN JOB of jobs <jobPrefix>0..<jobPrefix><jobs-1> until `total` were sent or the time is up. Keys are
+// distinct, so each acknowledged answer is one new durable run.
 inline AdmissionRow admit(const std::vector<unsigned short>& ports, const ApiCredentials& who, int jobs,
-                          int clients, int total, double seconds, const std::string& keyPrefix) {
+                          int clients, int total, double seconds, const std::string& keyPrefix,
+                          const std::string& jobPrefix = "a") {
     std::atomic<int> next{0};
     const auto deadline =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
@@ -192,7 +194,7 @@ inline AdmissionRow admit(const std::vector<unsigned short>& ports, const ApiCre
             AdmissionRow& mine = perClient[static_cast<std::size_t>(c)];
             try {
                 admitOnOneConnection(ports[static_cast<std::size_t>(c) % ports.size()], who, jobs, total,
-                                     keyPrefix, next, deadline, mine);
+                                     keyPrefix, next, deadline, mine, jobPrefix);
             } catch (const std::exception& e) {
                 std::fprintf(stderr, "client %d: %s\n", c, e.what());
                 ++mine.errors;

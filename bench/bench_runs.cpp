@@ -16,6 +16,7 @@
 //   --seconds: cap per admission row (default 10); --backend: the service's storage (default sqlite,
 //   the data directory's file); postgresql: a private PostgreSQL cluster started for the run
 //   (tests/support/PostgresCluster, default durability: fsync on, synchronous_commit on), one jobdeckd.
+#include "bench/ServiceBench.h"
 #include "service/stores/SqliteDatabase.h"
 #include "tests/service/tst_runsupport.h"
 #include "tests/support/PostgresCluster.h"
@@ -46,15 +47,11 @@
 
 using namespace jobdeck;
 using namespace jobdeck::runtest;
+using namespace jobdeck::bench;
 
 namespace {
 
-namespace http = boost::beast::http;
-using Request = http::request<http::string_body>;
-using Response = http::response<http::string_body>;
-using Clock = std::chrono::steady_clock;
-
-constexpr int kJobs = 16; // admissions spread over this many jobs, 1,000 active runs each at most
+constexpr int kJobs = kAdmissionJobs;
 
 struct Options {
     int runs = 100;
@@ -63,129 +60,10 @@ struct Options {
     bool postgresql = false;
 };
 
-double msSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
 std::int64_t realtimeNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
-}
-
-struct Figures {
-    std::vector<double> ms;
-    double at(double q) const {
-        if (ms.empty())
-            return 0;
-        std::vector<double> sorted = ms;
-        std::sort(sorted.begin(), sorted.end());
-        return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1))];
-    }
-};
-
-// One kept-alive loopback connection, blocking exchanges.
-class Connection final {
-public:
-    explicit Connection(unsigned short port)
-        : m_stream(m_io) {
-        m_stream.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
-    }
-    Response exchange(const Request& request) {
-        m_stream.expires_after(std::chrono::seconds(70));
-        http::write(m_stream, request);
-        Response response;
-        http::read(m_stream, m_buffer, response);
-        return response;
-    }
-
-private:
-    boost::asio::io_context m_io;
-    boost::beast::tcp_stream m_stream;
-    boost::beast::flat_buffer m_buffer;
-};
-
-// A kept-alive request with the credentials.
-Request authenticated(http::verb verb, const std::string& target, const ApiCredentials& who) {
-    Request request{verb, target, 11};
-    request.set(http::field::host, "127.0.0.1");
-    request.keep_alive(true);
-    for (const auto& [name, value] : who.headers())
-        request.set(name.toStdString(), value.toStdString());
-    request.prepare_payload();
-    return request;
-}
-
-Request get(const std::string& target, const ApiCredentials& who) {
-    return authenticated(http::verb::get, target, who);
-}
-
-// POST /v1/resource/ that waits for the final status.
-Request statement(const std::string& text, const ApiCredentials& who,
-                  const std::string& idempotencyKey = {}) {
-    Request request = authenticated(http::verb::post, "/v1/resource/", who);
-    if (!idempotencyKey.empty())
-        request.set("Idempotency-Key", idempotencyKey);
-    request.set(http::field::content_type, "application/json");
-    request.set("Prefer", "wait=10");
-    request.body() = nlohmann::json{{"statement", text}}.dump();
-    request.prepare_payload();
-    return request;
-}
-
-std::string runIdIn(const Response& response) {
-    const auto status = nlohmann::json::parse(response.body(), nullptr, false);
-    if (!status.is_object() || status.value("apiStatus", "") != kSuccess)
-        return {};
-    return status["apiResponse"]["runJobApiResponse"].value("jobRunId", "");
-}
-
-struct AdmissionRow {
-    double seconds = 0;
-    int admitted = 0;
-    int errors = 0;
-    Figures latency;
-};
-
-// `clients` threads, each with its own connection, RUN JOB after RUN JOB until `total` were sent or
-// the time is up. Keys are distinct, so each acknowledged answer is one new durable run.
-AdmissionRow admit(unsigned short port, const ApiCredentials& who, int clients, int total, double seconds,
-                   const std::string& jobPrefix, const std::string& keyPrefix) {
-    std::atomic<int> next{0};
-    const auto deadline =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-    std::vector<AdmissionRow> perClient(static_cast<std::size_t>(clients));
-    std::vector<std::thread> threads;
-    const auto started = Clock::now();
-    for (int c = 0; c < clients; ++c) {
-        threads.emplace_back([&, c] {
-            AdmissionRow& mine = perClient[static_cast<std::size_t>(c)];
-            try {
-                Connection connection(port);
-                for (int i = next++; i < total && Clock::now() < deadline; i = next++) {
-                    const Request request = statement("RUN JOB " + jobPrefix + std::to_string(i % kJobs), who,
-                                                      keyPrefix + std::to_string(i));
-                    const auto sent = Clock::now();
-                    const bool ok = !runIdIn(connection.exchange(request)).empty();
-                    mine.latency.ms.push_back(msSince(sent));
-                    ++(ok ? mine.admitted : mine.errors);
-                }
-            } catch (const std::exception& e) {
-                std::fprintf(stderr, "client %d: %s\n", c, e.what());
-                ++mine.errors;
-            }
-        });
-    }
-    for (auto& t : threads)
-        t.join();
-    AdmissionRow row;
-    row.seconds = msSince(started) / 1000;
-    for (const auto& mine : perClient) {
-        row.admitted += mine.admitted;
-        row.errors += mine.errors;
-        row.latency.ms.insert(row.latency.ms.end(), mine.latency.ms.begin(), mine.latency.ms.end());
-    }
-    return row;
 }
 
 // The active runs of the project (SHOW JOB_RUNS ACTIVE), on a connection of its own: one opened
@@ -197,16 +75,6 @@ nlohmann::json activeRuns(unsigned short port, const ApiCredentials& who) {
     if (!status.is_object() || status.value("apiStatus", "") != kSuccess)
         throw std::runtime_error("SHOW JOB_RUNS ACTIVE failed: " + status.dump());
     return status["apiResponse"]["showJobRunsApiResponse"]["sparkJobRuns"];
-}
-
-// Waits (bounded) until no run of the project is active, so one row does not load the next.
-bool waitUntilIdle(unsigned short port, const ApiCredentials& who) {
-    for (int i = 0; i < 600; ++i) {
-        if (activeRuns(port, who).empty())
-            return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
 }
 
 // Cancels every active run of the project (the held-back row's queue and the driver holding the slot).
@@ -387,7 +255,7 @@ void admissionRows(const TestService& service, const ApiCredentials& op, const O
     std::printf("%-44s %7s %8s %8s %8s %6s %10s\n", "RUN JOB admitted (durable, distinct keys)", "clients",
                 "runs/s", "p50 ms", "p99 ms", "errors", "x commits/s");
     for (const int clients : {1, 16}) {
-        const auto row = admit(service.port(), op, clients, options.admissions, options.seconds, "a",
+        const auto row = admit({service.port()}, op, kJobs, clients, options.admissions, options.seconds,
                                "k" + std::to_string(clients) + "-");
         printAdmissionRow("  runs launched as they are admitted", clients, row, commitsPerSecond);
         if (!waitUntilIdle(service.port(), op))
@@ -395,8 +263,8 @@ void admissionRows(const TestService& service, const ApiCredentials& op, const O
     }
     holdTheSlot(service, op);
     for (const int clients : {1, 16}) {
-        const auto row = admit(service.port(), op, clients, options.admissions, options.seconds, "h",
-                               "held" + std::to_string(clients) + "-");
+        const auto row = admit({service.port()}, op, kJobs, clients, options.admissions, options.seconds,
+                               "held" + std::to_string(clients) + "-", "h");
         printAdmissionRow("  admission only, launches held back", clients, row, commitsPerSecond);
     }
     cancelActive(service.port(), op);
