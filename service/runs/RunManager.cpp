@@ -27,6 +27,7 @@
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -309,8 +310,8 @@ void RunManager::takeOverSubmitted(RunRecord& record) {
 void RunManager::schedule() {
     if (holdLaunchesBack())
         return;
-    if (m_runs.queuedBriefly().empty())
-        return;
+    if (!queueHasWork())
+        return; // nothing to write: the writer is left to admissions
     for (auto& [record, spec] : claimStarts())
         launch(record, spec);
 }
@@ -339,6 +340,45 @@ void RunManager::admitted() {
     m_wakeup.poke();
 }
 
+// What claimStarts would do, read without a step: whether it has anything to write (a run to start,
+// fail or take over, a waiting reason that changed). Planned again in the step, so a change between
+// the two only moves the work to the next tick.
+bool RunManager::queueHasWork() {
+    auto queued = m_runs.queuedBriefly();
+    if (queued.empty())
+        return false;
+    RunScheduler::InUse inUse = m_runs.runningPerCluster();
+    bool launching = false; // a launch to take over or to fail
+    std::erase_if(queued, [&](const RunRecord& brief) {
+        if (brief.runDir.empty())
+            return false;
+        launching = launching || brief.owner.empty() || brief.owner == m_leases.self().id() ||
+                    !m_leases.holds(brief.owner);
+        ++inUse[{brief.projectUid, brief.cluster}];
+        return true;
+    });
+    if (launching)
+        return true;
+    std::map<std::string, const RunRecord*> byId;
+    for (const auto& r : queued)
+        byId[r.run.jobRunId] = &r;
+    const auto plan = RunScheduler::plan(queued, std::move(inUse), clusterCapacity());
+    const auto mine = [&](const std::string& id) { return mayStart(*byId[id]); };
+    return std::any_of(plan.start.begin(), plan.start.end(), mine) ||
+           std::any_of(plan.failing.begin(), plan.failing.end(),
+                       [&](const auto& f) { return mine(f.first); }) ||
+           std::any_of(plan.waiting.begin(), plan.waiting.end(), [&](const auto& w) {
+               return byId[w.first]->run.queueReason != w.second && mine(w.first);
+           });
+}
+
+std::function<std::optional<int>(const std::string&, const std::string&)> RunManager::clusterCapacity() {
+    return [this](const std::string& project, const std::string& name) {
+        const auto cluster = m_stores.clusters().findCluster(project, name);
+        return cluster ? std::optional<int>(cluster->maxOcu) : std::nullopt;
+    };
+}
+
 // Whether this replica may start or end a QUEUED run: one no replica has claimed, one it claimed
 // itself, or one whose claimant's lease ran out.
 bool RunManager::mayStart(const RunRecord& brief) const {
@@ -357,11 +397,7 @@ std::vector<std::pair<RunRecord, LaunchSpec>> RunManager::claimStarts() {
         auto queued = m_runs.queuedBriefly();
         RunScheduler::InUse inUse = m_runs.runningPerCluster();
         setAsideLaunching(queued, inUse);
-        const auto plan = RunScheduler::plan(
-            queued, std::move(inUse), [this](const std::string& project, const std::string& name) {
-                const auto cluster = m_stores.clusters().findCluster(project, name);
-                return cluster ? std::optional<int>(cluster->maxOcu) : std::nullopt;
-            });
+        const auto plan = RunScheduler::plan(queued, std::move(inUse), clusterCapacity());
         std::map<std::string, const RunRecord*> byId;
         for (const auto& r : queued)
             byId[r.run.jobRunId] = &r;

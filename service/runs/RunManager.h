@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -88,6 +89,8 @@ private:
     void takeOverSubmitted(RunRecord& record);
     void schedule();
     bool holdLaunchesBack();
+    bool queueHasWork();
+    std::function<std::optional<int>(const std::string&, const std::string&)> clusterCapacity();
     std::vector<std::pair<RunRecord, LaunchSpec>> claimStarts();
     void setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::InUse& inUse);
     bool mayStart(const RunRecord& brief) const;
