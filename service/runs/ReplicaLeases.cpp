@@ -18,6 +18,11 @@ std::int64_t ReplicaLeases::nowMs() {
         .count();
 }
 
+// A heartbeat older than this (ms since the epoch) is of a replica that is gone.
+std::int64_t ReplicaLeases::expiredBeforeMs() const {
+    return nowMs() - std::chrono::duration_cast<std::chrono::milliseconds>(m_timeout).count();
+}
+
 void ReplicaLeases::renew() {
     const auto now = std::chrono::steady_clock::now();
     if (now >= m_nextRenewal) {
@@ -25,8 +30,7 @@ void ReplicaLeases::renew() {
         m_nextRenewal = now + m_timeout / 3;
     }
     auto heartbeats = m_stores.runs().replicaHeartbeats();
-    const std::int64_t expired =
-        nowMs() - std::chrono::duration_cast<std::chrono::milliseconds>(m_timeout).count();
+    const std::int64_t expired = expiredBeforeMs();
     for (auto it = heartbeats.begin(); it != heartbeats.end();) {
         if (it->first != m_self.id() && it->second < expired) {
             forget(it->first, it->second);
@@ -53,8 +57,7 @@ bool ReplicaLeases::holdsNow(const std::string& owner) {
         return !owner.empty();
     const auto heartbeats = m_stores.runs().replicaHeartbeats();
     const auto it = heartbeats.find(owner);
-    return it != heartbeats.end() &&
-           it->second >= nowMs() - std::chrono::duration_cast<std::chrono::milliseconds>(m_timeout).count();
+    return it != heartbeats.end() && it->second >= expiredBeforeMs();
 }
 
 // A replica whose lease ran out: what it was answering will never be answered by it.

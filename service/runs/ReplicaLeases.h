@@ -34,6 +34,7 @@ public:
 
 private:
     static std::int64_t nowMs();
+    std::int64_t expiredBeforeMs() const;
     void forget(const std::string& replicaId, std::int64_t heartbeatMs);
 
     Stores& m_stores;

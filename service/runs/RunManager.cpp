@@ -69,10 +69,6 @@ nlohmann::json runJson(SparkJobRun run) {
     return nlohmann::json(run);
 }
 
-bool isFinal(JobRunStatus status) {
-    return status != JobRunStatus::Queued && status != JobRunStatus::Running;
-}
-
 // The CANCELED message of a run whose driver ran on the host of a replica that is gone.
 std::string goneReplicaCancelMessage(const RunRecord& record) {
     return "Canceled by " + record.canceledBy + ". The service replica " + record.owner +
@@ -352,8 +348,7 @@ bool RunManager::queueHasWork() {
     std::erase_if(queued, [&](const RunRecord& brief) {
         if (brief.runDir.empty())
             return false;
-        launching = launching || brief.owner.empty() || brief.owner == m_leases.self().id() ||
-                    !m_leases.holds(brief.owner);
+        launching = launching || mayStart(brief);
         ++inUse[{brief.projectUid, brief.cluster}];
         return true;
     });
@@ -677,7 +672,7 @@ void RunManager::saveNow(std::vector<RunRecord> records) {
         });
         for (auto& record : records) {
             const auto current = m_runs.find(record.projectUid, record.run.jobRunId);
-            if (!current || isFinal(current->run.status))
+            if (!current || !isActive(current->run.status))
                 continue;
             if (current->cancelRequested && !record.cancelRequested) {
                 record.cancelRequested = true;
@@ -724,7 +719,7 @@ ApiStatus RunManager::cancelJobRun(const RequestContext& context, const CancelJo
             auto record = findRun(context.principal.projectUid, statement.jobName, statement.runId);
             if (!record)
                 return ApiStatus::failed(jobRunNotFoundMessage(statement.runId, statement.jobName));
-            if (isFinal(record->run.status))
+            if (!isActive(record->run.status))
                 return ApiStatus::failed("Job run " + statement.runId + " is already " +
                                          statusWord(record->run.status));
             if (!record->cancelRequested) {
@@ -738,7 +733,7 @@ ApiStatus RunManager::cancelJobRun(const RequestContext& context, const CancelJo
             }
             return ApiStatus::success({{"cancelJobRunApiResponse", {{"jobRunId", statement.runId}}}});
         });
-        if (asked && !isFinal(asked->run.status))
+        if (asked && isActive(asked->run.status))
             stopCanceled(*asked);
         return answer;
     } catch (const std::exception& e) {
