@@ -180,13 +180,14 @@ bool PostgresCluster::awaitReady(const QString& bin, const QDeadlineTimer& deadl
     return true;
 }
 
-bool PostgresCluster::pause() {
+bool PostgresCluster::pause(StopMode mode) {
     if (!m_dir || !serverProcessId())
         return fail(QStringLiteral("the cluster is not running"));
+    const QString modeName = mode == StopMode::Fast ? QStringLiteral("fast") : QStringLiteral("immediate");
     return runTool(
         m_bin + "/pg_ctl",
-        {"stop", "-D", dataDirectory(), "-m", "fast", "-w", "-t", QString::number(kStopTimeoutSeconds)}, true,
-        (kStopTimeoutSeconds + 5) * 1000);
+        {"stop", "-D", dataDirectory(), "-m", modeName, "-w", "-t", QString::number(kStopTimeoutSeconds)},
+        true, (kStopTimeoutSeconds + 5) * 1000);
 }
 
 bool PostgresCluster::resume(int timeoutMs) {

@@ -28,10 +28,12 @@ public:
     void stop();
     bool isStarted() const { return m_dir != nullptr; }
 
-    // Stops the server and keeps its directory, as a database outage would (`pg_ctl stop -m fast`);
+    // How pause() stops the server: `fast` ends the sessions cleanly, `immediate` as a crash would.
+    enum class StopMode { Fast, Immediate };
+    // Stops the server and keeps its directory, as a database outage would (`pg_ctl stop -m <mode>`);
     // resume() starts it again on the same port with the same data. false, with lastError(), when it
     // fails.
-    bool pause();
+    bool pause(StopMode mode = StopMode::Fast);
     bool resume(int timeoutMs = 30000);
 
     // Creates another (empty) database owned by userName(); false, with lastError(), when it fails.

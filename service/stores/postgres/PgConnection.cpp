@@ -49,11 +49,6 @@ void timeStatement(std::string_view sql, std::chrono::steady_clock::time_point s
     timer->statementTimed(kind, std::chrono::steady_clock::now() - started);
 }
 
-struct ResultDeleter {
-    void operator()(PGresult* result) const { PQclear(result); }
-};
-using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
-
 // SQLite's `?` and `?NNN` parameters as PostgreSQL's $1..$n, so both backends' stores share their SQL
 // text; a `?` inside a quoted literal or identifier stays.
 std::string numberedParameters(std::string_view sql) {
@@ -88,23 +83,13 @@ std::string numberedParameters(std::string_view sql) {
 
 } // namespace
 
+void PgConnection::ResultDeleter::operator()(PGresult* result) const {
+    PQclear(result);
+}
+
 PgConnection::Query::Query(PgConnection& connection, std::string_view sql)
     : m_connection(&connection)
     , m_sql(numberedParameters(sql)) {}
-
-PgConnection::Query::Query(Query&& other) noexcept
-    : m_connection(other.m_connection)
-    , m_sql(std::move(other.m_sql))
-    , m_parameters(std::move(other.m_parameters))
-    , m_formats(std::move(other.m_formats))
-    , m_result(std::exchange(other.m_result, nullptr))
-    , m_row(other.m_row)
-    , m_rows(other.m_rows) {}
-
-PgConnection::Query::~Query() {
-    if (m_result)
-        PQclear(m_result);
-}
 
 void PgConnection::Query::setParameter(int index, std::optional<std::string> value, bool binary) {
     const auto slot = static_cast<std::size_t>(index - 1);
@@ -153,15 +138,14 @@ void PgConnection::Query::execute() {
         lengths.push_back(parameter ? static_cast<int>(parameter->size()) : 0);
     }
     const auto started = std::chrono::steady_clock::now();
-    PGresult* result =
-        PQexecParams(m_connection->m_connection, m_sql.c_str(), static_cast<int>(values.size()), nullptr,
-                     values.data(), lengths.data(), m_formats.data(), 0);
+    ResultPtr result(PQexecParams(m_connection->m_connection, m_sql.c_str(), static_cast<int>(values.size()),
+                                  nullptr, values.data(), lengths.data(), m_formats.data(), 0));
     timeStatement(m_sql, started);
-    const auto status = PQresultStatus(result);
+    const auto status = PQresultStatus(result.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
-        m_connection->fail(result, m_sql);
-    m_result = result;
-    m_rows = PQntuples(result);
+        m_connection->fail(std::move(result), m_sql);
+    m_rows = PQntuples(result.get());
+    m_result = std::move(result);
 }
 
 bool PgConnection::Query::step() {
@@ -175,19 +159,19 @@ bool PgConnection::Query::step() {
 int PgConnection::Query::run() {
     if (!m_result)
         execute();
-    const char* changed = PQcmdTuples(m_result);
+    const char* changed = PQcmdTuples(m_result.get());
     return changed && *changed ? std::atoi(changed) : 0;
 }
 
 const char* PgConnection::Query::value(int column) const {
-    if (!m_result || m_row < 0 || m_row >= m_rows || column >= PQnfields(m_result))
+    if (!m_result || m_row < 0 || m_row >= m_rows || column >= PQnfields(m_result.get()))
         throw DatabaseError("Database error (no such row or column in the result)");
-    return PQgetvalue(m_result, m_row, column);
+    return PQgetvalue(m_result.get(), m_row, column);
 }
 
 bool PgConnection::Query::isNull(int column) const {
     value(column); // checks the position
-    return PQgetisnull(m_result, m_row, column) != 0;
+    return PQgetisnull(m_result.get(), m_row, column) != 0;
 }
 
 std::int64_t PgConnection::Query::int64(int column) const {
@@ -202,7 +186,7 @@ double PgConnection::Query::real(int column) const {
 }
 
 std::string PgConnection::Query::text(int column) const {
-    return std::string(value(column), static_cast<std::size_t>(PQgetlength(m_result, m_row, column)));
+    return std::string(value(column), static_cast<std::size_t>(PQgetlength(m_result.get(), m_row, column)));
 }
 
 std::string PgConnection::Query::blob(int column) const {
@@ -272,11 +256,11 @@ std::vector<std::string> PgConnection::takeNotifications() {
 
 void PgConnection::executeScript(const std::string& sql) {
     const auto started = std::chrono::steady_clock::now();
-    const ResultPtr result(PQexec(m_connection, sql.c_str()));
+    ResultPtr result(PQexec(m_connection, sql.c_str()));
     timeStatement(sql, started);
     const auto status = PQresultStatus(result.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
-        fail(result.get(), "script");
+        fail(std::move(result), "script");
 }
 
 bool PgConnection::isUsable() const {
@@ -302,10 +286,9 @@ void PgConnection::transactionEnded(bool committed) noexcept {
         (*it)(committed);
 }
 
-void PgConnection::fail(PGresult* result, std::string_view sql) {
-    const ResultPtr owned(result);
-    const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
-    const char* primary = result ? PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+void PgConnection::fail(ResultPtr result, std::string_view sql) {
+    const char* state = result ? PQresultErrorField(result.get(), PG_DIAG_SQLSTATE) : nullptr;
+    const char* primary = result ? PQresultErrorField(result.get(), PG_DIAG_MESSAGE_PRIMARY) : nullptr;
     auto cause = causeOf(state);
     if (!isUsable())
         cause = DatabaseError::Cause::Unavailable;

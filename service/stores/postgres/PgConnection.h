@@ -23,13 +23,19 @@ namespace jobdeck {
 // server's primary message only (its DETAIL may quote values, which must not reach a log); a lost
 // connection is DatabaseError::Cause::Unavailable and marks this connection broken.
 class PgConnection final {
+    // Every libpq result has exactly one owner, which PQclear()s it.
+    struct ResultDeleter {
+        void operator()(pg_result* result) const;
+    };
+    using ResultPtr = std::unique_ptr<pg_result, ResultDeleter>;
+
 public:
     class Query final {
     public:
         Query(PgConnection& connection, std::string_view sql);
-        Query(Query&&) noexcept;
+        Query(Query&&) noexcept = default;
         Query& operator=(Query&&) = delete;
-        ~Query();
+        ~Query() = default;
 
         Query& bind(int index, std::int64_t value);
         Query& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
@@ -78,7 +84,7 @@ public:
         std::string m_sql;
         std::vector<std::optional<std::string>> m_parameters;
         std::vector<int> m_formats; // 0: text, 1: binary (bytea)
-        pg_result* m_result = nullptr;
+        ResultPtr m_result;
         int m_row = -1;
         int m_rows = 0;
     };
@@ -122,8 +128,8 @@ public:
 
 private:
     explicit PgConnection(pg_conn* connection);
-    // Throws the DatabaseError that `result` (or the connection, when null) reports.
-    [[noreturn]] void fail(pg_result* result, std::string_view sql);
+    // Throws the DatabaseError that `result` (or the connection, when null) reports; frees `result`.
+    [[noreturn]] void fail(ResultPtr result, std::string_view sql);
 
     pg_conn* m_connection;
     std::vector<std::function<void(bool)>> m_endActions;

@@ -1,0 +1,115 @@
+// jobdeckd's libpq connection and its pool when statements fail and the server goes away under them:
+// every failure is a DatabaseError (never a crash: each libpq result has exactly one owner), a
+// connection the server dropped is not lent again, and the pool serves again on fresh connections.
+#include "service/stores/postgres/PgConnections.h"
+#include "tests/support/PostgresCluster.h"
+
+#include <QTest>
+
+#include <memory>
+#include <string>
+
+using namespace jobdeck;
+
+class TestPgConnection final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY2(m_cluster.start(), qPrintable(m_cluster.lastError())); }
+    void cleanupTestCase() { m_cluster.stop(); }
+
+    // A failed script (schema scripts, BEGIN, COMMIT) reports its error and frees its result once.
+    void aFailedScriptThrowsItsError() {
+        auto connection = PgConnection::open(uri());
+        for (int i = 0; i < 3; ++i) {
+            try {
+                connection->executeScript("SELECT * FROM no_such_table");
+                QFAIL("a script reading a missing table succeeded");
+            } catch (const DatabaseError& e) {
+                QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("no_such_table")), e.what());
+                QVERIFY(!e.isUnavailable());
+            }
+        }
+        auto q = connection->query("SELECT 1");
+        QVERIFY(q.step());
+        QCOMPARE(q.integer(0), 1);
+    }
+
+    void aFailedQueryThrowsItsError() {
+        auto connection = PgConnection::open(uri());
+        for (int i = 0; i < 3; ++i) {
+            try {
+                connection->execute("INSERT INTO no_such_table VALUES (?)", 1);
+                QFAIL("an insert into a missing table succeeded");
+            } catch (const DatabaseError& e) {
+                QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("no_such_table")), e.what());
+            }
+        }
+    }
+
+    // A read snapshot whose server connection is terminated under it: ending the snapshot (its COMMIT
+    // fails) neither crashes nor lends the dead connection again.
+    void aSnapshotOutlivingItsConnectionEndsCleanly() {
+        PgConnections connections(uri());
+        auto snapshot = connections.snapshot();
+        QVERIFY(snapshot);
+        const int terminatedPid = backendPidOf(connections); // the snapshot's connection
+        QVERIFY(terminatedPid != 0);
+        terminate(terminatedPid);
+        try {
+            auto lease = connections.connection();
+            lease->query("SELECT 1").step();
+            QFAIL("a query on a terminated connection succeeded");
+        } catch (const DatabaseError& e) {
+            QVERIFY2(e.isUnavailable(), e.what());
+        }
+        snapshot.reset(); // its COMMIT fails: the connection is dropped, not lent again
+        QVERIFY(backendPidOf(connections) != terminatedPid);
+    }
+
+    // A step whose connection is terminated between its statements fails with Unavailable, and the
+    // pool's next step runs on a fresh connection.
+    void aStepOutlivingItsConnectionFailsAndThePoolRecovers() {
+        PgConnections connections(uri());
+        try {
+            connections.run([&] {
+                auto lease = connections.connection();
+                auto q = lease->query("SELECT pg_backend_pid()");
+                q.step();
+                terminate(q.integer(0));
+                lease->execute("SELECT 1");
+            });
+            QFAIL("a step on a terminated connection committed");
+        } catch (const DatabaseError& e) {
+            QVERIFY2(e.isUnavailable(), e.what());
+        }
+        int answer = 0;
+        connections.run([&] {
+            auto lease = connections.connection();
+            auto q = lease->query("SELECT 41 + 1");
+            q.step();
+            answer = q.integer(0);
+        });
+        QCOMPARE(answer, 42);
+    }
+
+private:
+    std::string uri() const { return m_cluster.connectionUri().toStdString(); }
+
+    void terminate(int pid) {
+        auto admin = PgConnection::open(uri());
+        admin->query("SELECT pg_terminate_backend(?)", pid).step();
+    }
+
+    static int backendPidOf(PgConnections& connections) {
+        auto lease = connections.connection();
+        auto q = lease->query("SELECT pg_backend_pid()");
+        q.step();
+        return q.integer(0);
+    }
+
+    PostgresCluster m_cluster;
+};
+
+QTEST_GUILESS_MAIN(TestPgConnection)
+#include "tst_pgconnection.moc"
