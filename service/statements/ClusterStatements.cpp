@@ -5,6 +5,7 @@
 #include "core/parameters/SecretMasking.h"
 #include "core/policy/ClusterRules.h"
 #include "core/statements/NotFoundMessages.h"
+#include "core/statements/StatementRefusals.h"
 #include "core/wire/Cluster.h"
 #include "core/wire/ProjectEvent.h"
 #include "service/RandomIds.h"
@@ -37,7 +38,7 @@ ApiStatus StatementExecutor::createCluster(const RequestContext& context,
         return ApiStatus::failed(*problem);
     const std::string& project = context.principal.projectUid;
     if (m_stores.clusters().findCluster(project, statement.name))
-        return ApiStatus::failed("Cluster " + statement.name + " already exists");
+        return ApiStatus::failed(clusterExistsMessage(statement.name));
 
     Cluster cluster;
     cluster.clusterId = RandomIds::randomUuid();
@@ -55,7 +56,7 @@ ApiStatus StatementExecutor::createCluster(const RequestContext& context,
 ApiStatus StatementExecutor::alterCluster(const RequestContext& context,
                                           const AlterClusterStatement& statement) {
     if (!statement.maxOcu && !statement.minOcu && statement.with.empty())
-        return ApiStatus::invalid("ALTER CLUSTER needs SET MAX_OCU, SET MIN_OCU or WITH");
+        return ApiStatus::invalid(alterClusterNeedsAClauseMessage());
     if (auto problem = checkClusterWith(statement.with))
         return ApiStatus::failed(*problem);
     const std::string& project = context.principal.projectUid;

@@ -9,6 +9,7 @@
 #include "core/policy/ConcurrentRuns.h"
 #include "core/statements/ListLimit.h"
 #include "core/statements/NotFoundMessages.h"
+#include "core/statements/StatementRefusals.h"
 #include "core/wire/ProjectEvent.h"
 #include "core/wire/SparkJob.h"
 #include "service/RandomIds.h"
@@ -85,7 +86,7 @@ ApiStatus StatementExecutor::createJob(const RequestContext& context, const Crea
     if (auto refused = checkMaxConcurrentRuns(maxRuns, settings))
         return *refused;
     if (m_stores.jobs().findJob(project, statement.name))
-        return ApiStatus::failed("Job " + statement.name + " already exists");
+        return ApiStatus::failed(jobExistsMessage(statement.name));
     if (!m_stores.clusters().findCluster(project, statement.cluster))
         return ApiStatus::failed(clusterNotFoundMessage(statement.cluster));
     // A new job has no stored values for **** to stand for.
@@ -109,7 +110,7 @@ ApiStatus StatementExecutor::createJob(const RequestContext& context, const Crea
 
 ApiStatus StatementExecutor::alterJob(const RequestContext& context, const AlterJobStatement& statement) {
     if (!statement.parameters && !statement.cluster && !statement.maxConcurrentRuns)
-        return ApiStatus::invalid("ALTER JOB needs SET PARAMETERS, SET CLUSTER or SET MAX_CONCURRENT_RUNS");
+        return ApiStatus::invalid(alterJobNeedsAClauseMessage());
     const std::string& project = context.principal.projectUid;
     auto job = m_stores.jobs().findJob(project, statement.name);
     if (!job)
@@ -150,8 +151,7 @@ ApiStatus StatementExecutor::deleteJob(const RequestContext& context, const Dele
         return ApiStatus::failed(jobNotFoundMessage(statement.name));
     // Counted inside the statement's transaction, so no run can be admitted between the check and the delete.
     if (const int active = m_stores.jobs().activeRunCount(project, job->jobId); active > 0)
-        return ApiStatus::failed("Job " + statement.name + " has " + std::to_string(active) +
-                                 " active run(s); cancel them or wait for them to finish before deleting it");
+        return ApiStatus::failed(jobHasActiveRunsMessage(statement.name, active));
     m_stores.jobs().deleteJob(project, job->jobId);
     recordJobEvent(context, event_type::kJobDeleted, job->name);
     return ApiStatus::success({{"deleteJobApiResponse", jobRef(*job)}});

@@ -7,6 +7,7 @@
 #include "core/policy/ProjectSettingsChange.h"
 #include "core/statements/ListLimit.h"
 #include "core/statements/NotFoundMessages.h"
+#include "core/statements/StatementRefusals.h"
 #include "core/wire/Project.h"
 #include "core/wire/ProjectEvent.h"
 #include "service/stores/Stores.h"
@@ -69,8 +70,7 @@ ApiStatus StatementExecutor::alterProject(const RequestContext& context,
             // and silently succeeding would leave the intended entry in force.
             const auto it = std::find(allowlist.begin(), allowlist.end(), entry);
             if (it == allowlist.end())
-                return ApiStatus::failed("HUDI_CONFIG_ALLOWLIST has no entry '" + entry +
-                                         "'; nothing was removed");
+                return ApiStatus::failed(allowlistEntryMissingMessage(entry));
             allowlist.erase(it);
         }
     }

@@ -6,6 +6,7 @@
 #include "core/policy/RolePolicy.h"
 #include "core/statements/StatementParser.h"
 #include "core/statements/StatementPrinter.h"
+#include "core/statements/StatementRefusals.h"
 #include "core/wire/AuditEntry.h"
 #include "core/wire/ProjectEvent.h"
 #include "service/EventBus.h"
@@ -129,8 +130,7 @@ StatusJson StatementExecutor::executePrepared(const RequestContext& context,
     const std::string& auditText = masked.text;
     ApiStatus status;
     if (!parsed.statement) {
-        status =
-            ApiStatus::invalid(parsed.error ? parsed.error->message : "The statement could not be parsed");
+        status = ApiStatus::invalid(parsed.error ? parsed.error->message : unparsableStatementMessage());
     } else if (auto denied = RolePolicy::refusal(context.principal.role, *parsed.statement)) {
         status = ApiStatus::failed(std::move(*denied));
     } else if (isReadStatement(*parsed.statement)) {
@@ -307,7 +307,7 @@ ApiStatus StatementExecutor::dispatch(const RequestContext& context, const State
             else {
                 RunStatementHandler* runs = m_runs.load();
                 if (!runs)
-                    return ApiStatus::failed("Runs are not available on this service");
+                    return ApiStatus::failed(runsUnavailableMessage());
                 if constexpr (std::is_same_v<T, RunJobStatement>)
                     return runs->runJob(context, s, {});
                 else if constexpr (std::is_same_v<T, DescribeJobRunStatement>)
