@@ -43,6 +43,8 @@ std::string answerName(const DriverStatus& status, const CommandResult& result) 
     case Kind::NotFound:
         return "submission not found";
     case Kind::Unreadable:
+        if (!status.message.empty())
+            return status.message;
         return result.error.empty()
                    ? "no driver state in the answer (exit code " + std::to_string(result.exitCode) + ")"
                    : result.error;
@@ -131,7 +133,7 @@ void ClusterRunTracker::follow(const RunRecord& record, Followed& followed) {
     const std::string& id = *record.run.submissionId;
     const auto result = CapturedCommand::run(
         SparkSubmitCommand::clusterStatus(m_sparkSubmit, record.sparkMaster, id), kCommandTimeout);
-    const DriverStatus status = SubmissionOutput::driverStatus(result.output);
+    const DriverStatus status = SubmissionOutput::driverStatus(result.output, id);
     const std::string answer = answerName(status, result);
     if (answer != followed.lastAnswer) {
         followed.lastAnswer = answer;

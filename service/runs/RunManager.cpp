@@ -1,6 +1,7 @@
 #include "service/runs/RunManager.h"
 
 #include "core/statements/ListLimit.h"
+#include "core/statements/StatementRefusals.h"
 
 #include "core/hudi/EffectiveConfig.h"
 #include "core/parameters/ArgumentOverrides.h"
@@ -8,6 +9,7 @@
 #include "core/parameters/SecretMasking.h"
 #include "core/policy/ConcurrentRuns.h"
 #include "core/policy/IdempotencyKey.h"
+#include "core/policy/RunEndMessages.h"
 #include "core/statements/NotFoundMessages.h"
 #include "service/EventBus.h"
 #include "service/RandomIds.h"
@@ -453,12 +455,12 @@ void RunManager::setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler:
 std::optional<LaunchSpec> RunManager::prepareLaunch(RunRecord& record) {
     const auto job = m_stores.jobs().findJob(record.projectUid, record.run.jobName);
     if (!job || job->jobId != record.run.jobId) {
-        endRun(record, JobRunStatus::Failed, "Job " + record.run.jobName + " no longer exists");
+        endRun(record, JobRunStatus::Failed, jobGoneBeforeStartMessage(record.run.jobName));
         return std::nullopt;
     }
     const auto classified = classifyParameters(job->parameters);
     if (classified.applicationPath < 0) {
-        endRun(record, JobRunStatus::Failed, "Job " + job->name + " has no application path");
+        endRun(record, JobRunStatus::Failed, noApplicationPathMessage(job->name));
         return std::nullopt;
     }
     const std::string& applicationPath =
@@ -569,7 +571,8 @@ void RunManager::submitted(RunRecord record, const ExitStatus& status) {
     std::ifstream in(record.logPath, std::ios::binary);
     const std::string output{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     const bool exitedWell = status.kind == ExitStatus::Kind::Exited && status.code == 0;
-    const auto id = exitedWell ? SubmissionOutput::submissionId(output) : std::nullopt;
+    const auto id =
+        exitedWell ? SubmissionOutput::submissionId(output, passedToSparkSubmit(record)) : std::nullopt;
     if (!id) {
         const std::string how = status.kind == ExitStatus::Kind::Exited
                                     ? "exited with code " + std::to_string(status.code)
@@ -578,10 +581,15 @@ void RunManager::submitted(RunRecord record, const ExitStatus& status) {
                                     : std::string("could not be executed: ") + std::strerror(status.code);
         endRun(record, record.cancelRequested ? JobRunStatus::Canceled : JobRunStatus::Failed,
                record.cancelRequested ? "Canceled by " + record.canceledBy
-               : exitedWell ? "spark-submit reported no submission id for the run at " + record.sparkMaster +
-                                  "; its output is in the run's log"
-                            : "spark-submit could not submit the run to " + record.sparkMaster + ": it " +
-                                  how + "; its output is in the run's log");
+               : exitedWell           ? noSubmissionIdMessage(record.sparkMaster)
+                                      : submissionFailedMessage(record.sparkMaster, how));
+        return;
+    }
+    if (submissionIdIsTaken(record, *id)) {
+        spdlog::warn(
+            "job run {} of job {}: spark-submit's output names submission id {}, which another run has",
+            record.run.jobRunId, record.run.jobName, *id);
+        endRun(record, JobRunStatus::Failed, submissionIdTakenMessage(*id));
         return;
     }
     record.run.submissionId = *id;
@@ -597,6 +605,29 @@ void RunManager::submitted(RunRecord record, const ExitStatus& status) {
     spdlog::info("job run {} of job {} submitted to {} as {}", record.run.jobRunId, record.run.jobName,
                  record.sparkMaster, *id);
     m_clusterRuns->poke();
+}
+
+// The texts the run gave spark-submit (the job's options and their values, the application's path and
+// arguments): what --verbose echoes, never read as the submission client's answer.
+std::vector<std::string> RunManager::passedToSparkSubmit(const RunRecord& record) {
+    std::vector<std::string> texts = record.run.arguments;
+    if (const auto job = m_stores.jobs().findJob(record.projectUid, record.run.jobName))
+        texts.insert(texts.end(), job->parameters.begin(), job->parameters.end());
+    if (const auto cluster = m_stores.clusters().findCluster(record.projectUid, record.cluster))
+        for (const auto& [key, value] : cluster->with) {
+            texts.push_back(key);
+            texts.push_back(value);
+        }
+    return texts;
+}
+
+// Whether another run (of any project) recorded `submissionId`: a second run must never follow, or
+// kill, that driver.
+bool RunManager::submissionIdIsTaken(const RunRecord& record, const std::string& submissionId) {
+    for (const auto& other : m_runs.withStatus(JobRunStatus::Running))
+        if (other.run.submissionId == submissionId && other.run.jobRunId != record.run.jobRunId)
+            return true;
+    return false;
 }
 
 // ClusterRunTracker's final state for a submitted run, applied if the run is still the one it saw.
@@ -720,8 +751,8 @@ ApiStatus RunManager::cancelJobRun(const RequestContext& context, const CancelJo
             if (!record)
                 return ApiStatus::failed(jobRunNotFoundMessage(statement.runId, statement.jobName));
             if (!isActive(record->run.status))
-                return ApiStatus::failed("Job run " + statement.runId + " is already " +
-                                         statusWord(record->run.status));
+                return ApiStatus::failed(
+                    runAlreadyEndedMessage(statement.runId, statusWord(record->run.status)));
             if (!record->cancelRequested) {
                 record->cancelRequested = true;
                 record->canceledBy = who(context);

@@ -100,6 +100,8 @@ private:
     void launch(RunRecord& record, const LaunchSpec& spec);
     void finish(RunRecord record, const ExitStatus& status, std::chrono::system_clock::time_point endedAt);
     void submitted(RunRecord record, const ExitStatus& status);
+    std::vector<std::string> passedToSparkSubmit(const RunRecord& record);
+    bool submissionIdIsTaken(const RunRecord& record, const std::string& submissionId);
     void endClusterRun(const RunRecord& seen, JobRunStatus status, std::optional<std::string> message);
     void endRun(RunRecord& record, JobRunStatus status, std::optional<std::string> message);
     void applyRetention();

@@ -274,6 +274,47 @@ private slots:
         QVERIFY(QString::fromUtf8(fullLog(refusing, project.op, "j", id)).contains("Error: "));
     }
 
+    // A job of another project whose arguments print the first run's submission id (spark-submit
+    // --verbose echoes them before its client answers): it records its own id, and its CANCEL kills
+    // its own driver, never the other project's.
+    void echoedSubmissionIdsOfAnotherProjectAreNotTaken() {
+        const auto [victim, victimDriver] = submit("long");
+        QVERIFY(!victimDriver.isEmpty());
+        QVERIFY(waitForDriverState(victimDriver, "RUNNING"));
+
+        const ApiCredentials other = m_service->createKey("other", "operator");
+        QVERIFY2(other.isValid(), qPrintable(m_service->lastError()));
+        QVERIFY(
+            statementSucceeds(*m_service, other, "CREATE CLUSTER oc TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1"));
+        const QString fake = "Submission successfully created as " + victimDriver + ".";
+        const QString fakeLogLine =
+            "26/12/01 10:00:00 INFO RestSubmissionClient: " + fake + " Polling submission state...";
+        QVERIFY(statementSucceeds(
+            *m_service, other,
+            "CREATE JOB evil TYPE = 'PYTHON' PARAMETERS = " +
+                tuple({"--verbose", kPythonApp, "--sleep", "120", fake, "x\n" + fakeLogLine}) +
+                " CLUSTER = 'oc'"));
+        const QString evil = runIdOf(runJob(*m_service, other, "evil"));
+        QVERIFY(!evil.isEmpty());
+        const auto evilRun = waitForRun(*m_service, other, "evil", evil, hasSubmissionId(), kEndTimeoutMs);
+        const QString evilDriver = QString::fromStdString(evilRun.value("submissionId", std::string()));
+        QVERIFY2(kDriverId.match(evilDriver).hasMatch(), qPrintable(evilDriver));
+        QVERIFY2(evilDriver != victimDriver, qPrintable(evilDriver));
+
+        QCOMPARE(statusOf(runStatement(*m_service, other, "CANCEL JOB_RUN `" + evil + "` JOB_NAME = 'evil'")),
+                 std::string(kSuccess));
+        QCOMPARE(waitForRun(*m_service, other, "evil", evil, hasEnded(), kEndTimeoutMs)
+                     .value("status", std::string()),
+                 std::string(kCanceled));
+        QCOMPARE(driverState(evilDriver), QString("KILLED"));
+        QCOMPARE(driverState(victimDriver), QString("RUNNING"));
+        QCOMPARE(describeRun(*m_service, m_project.op, "long", victim).value("status", std::string()),
+                 std::string(kRunning));
+        QVERIFY(!log("long", victim).contains("--kill"));
+        QCOMPARE(statusOf(st("CANCEL JOB_RUN `" + victim + "` JOB_NAME = 'long'")), std::string(kSuccess));
+        QCOMPARE(waitForEnd("long", victim).value("status", std::string()), std::string(kCanceled));
+    }
+
     void optionsThatDoNotGoTogetherAreRefused_data() {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("line");

@@ -94,14 +94,82 @@ private slots:
     void submissionIdFromTheSubmitOutput() {
         QCOMPARE(SubmissionOutput::submissionId("26/12/01 10:00:00 INFO RestSubmissionClient: Submission "
                                                 "successfully created as driver-20261201100000-0007. Polling "
-                                                "submission state...\n"),
+                                                "submission state...\n",
+                                                {}),
                  std::optional<std::string>("driver-20261201100000-0007"));
         QCOMPARE(
             SubmissionOutput::submissionId("INFO LoggingPodStatusWatcherImpl: Deployed Spark application "
                                            "app with application ID spark-0a1b and submission ID "
-                                           "jobs:app-123-driver into Kubernetes\n"),
+                                           "jobs:app-123-driver into Kubernetes\n",
+                                           {}),
             std::optional<std::string>("jobs:app-123-driver"));
-        QCOMPARE(SubmissionOutput::submissionId("Error: Unrecognized option: --bogus\n"), std::nullopt);
+        QCOMPARE(SubmissionOutput::submissionId("Error: Unrecognized option: --bogus\n", {}), std::nullopt);
+    }
+
+    // spark-submit --verbose echoes the job's options and arguments before its client answers: a job
+    // whose arguments (or options) print another run's submission id, as a line of their own, a fake
+    // client line or a fake answer, still gets its own id, or none.
+    void submissionIdIsNeverReadFromEchoedArguments() {
+        const std::string fakeLine = "Submission successfully created as driver-20261201090000-0001.";
+        const std::string fakeLogLine =
+            "26/12/01 10:00:00 INFO RestSubmissionClient: " + fakeLine + " Polling submission state...";
+        const std::string fakeAnswer =
+            "26/12/01 10:00:00 INFO RestSubmissionClient: Server responded with "
+            "CreateSubmissionResponse:\n{\n  \"action\" : \"CreateSubmissionResponse\",\n"
+            "  \"submissionId\" : \"driver-20261201090000-0001\",\n  \"success\" : true\n}";
+        const std::vector<std::string> passed{
+            "--verbose",       "--name", "RestSubmissionClient: " + fakeLine,
+            "/apps/app.py",    fakeLine, "x\n" + fakeLogLine,
+            "y\n" + fakeAnswer};
+        const std::string echo =
+            "Parsed arguments:\n  name                    RestSubmissionClient: " + fakeLine +
+            "\n  childArgs               [" + fakeLine + " x\n" + fakeLogLine + " y\n" + fakeAnswer +
+            "]\n\nMain class:\norg.apache.spark.deploy.rest.RestSubmissionClientApp\n"
+            "Arguments:\n/apps/app.py\n" +
+            fakeLine + "\nx\n" + fakeLogLine + "\ny\n" + fakeAnswer + "\n";
+        const std::string client =
+            "26/12/01 10:00:01 INFO RestSubmissionClient: Submission successfully created as "
+            "driver-20261201100001-0002. Polling submission state...\n"
+            "26/12/01 10:00:01 INFO RestSubmissionClient: Server responded with "
+            "CreateSubmissionResponse:\n{\n"
+            "  \"action\" : \"CreateSubmissionResponse\",\n  \"message\" : \"Driver successfully submitted "
+            "as "
+            "driver-20261201100001-0002\",\n  \"submissionId\" : \"driver-20261201100001-0002\",\n"
+            "  \"success\" : true\n}\n";
+        QCOMPARE(SubmissionOutput::submissionId(echo + client, passed),
+                 std::optional<std::string>("driver-20261201100001-0002"));
+        // A client that answered nothing after the echo: no id at all, never the echoed one.
+        QCOMPARE(SubmissionOutput::submissionId(echo, passed), std::nullopt);
+        // The fake answer alone (a job whose argument is the whole fake, the client silent).
+        QCOMPARE(SubmissionOutput::submissionId(fakeAnswer + "\n", {"y\n" + fakeAnswer}), std::nullopt);
+        // The client's log line and its JSON answer disagree: neither is trusted.
+        QCOMPARE(SubmissionOutput::submissionId(
+                     "26/12/01 10:00:01 INFO RestSubmissionClient: Submission successfully created as "
+                     "driver-20261201100001-0003. Polling submission state...\n" +
+                         client.substr(client.find("26/12/01 10:00:01 INFO RestSubmissionClient: Server")),
+                     {}),
+                 std::nullopt);
+        // Kubernetes: an application name that holds the phrase, in the client's own line.
+        QCOMPARE(SubmissionOutput::submissionId(
+                     "INFO LoggingPodStatusWatcherImpl: Deployed Spark application a and submission ID "
+                     "other:victim-driver into Kubernetes with application ID spark-1 and submission ID "
+                     "jobs:mine-driver into Kubernetes\n",
+                     {"a and submission ID other:victim-driver into Kubernetes"}),
+                 std::optional<std::string>("jobs:mine-driver"));
+    }
+
+    // The answer to --status must be about the submission asked for.
+    void statusOfAnotherSubmissionIsUnreadable() {
+        const auto status = SubmissionOutput::driverStatus(
+            statusAnswer(
+                "  \"driverState\" : \"KILLED\",\n  \"submissionId\" : \"driver-2\",\n  \"success\" : true"),
+            "driver-1");
+        QCOMPARE(int(status.kind), int(Kind::Unreadable));
+        const auto own = SubmissionOutput::driverStatus(
+            statusAnswer(
+                "  \"driverState\" : \"KILLED\",\n  \"submissionId\" : \"driver-1\",\n  \"success\" : true"),
+            "driver-1");
+        QCOMPARE(int(own.kind), int(Kind::Killed));
     }
 
     void standaloneDriverStates_data() {
@@ -121,7 +189,8 @@ private slots:
         QFETCH(QString, state);
         QFETCH(int, kind);
         const auto status = SubmissionOutput::driverStatus(
-            statusAnswer("  \"driverState\" : \"" + state.toStdString() + "\",\n  \"success\" : true"));
+            statusAnswer("  \"driverState\" : \"" + state.toStdString() + "\",\n  \"success\" : true"),
+            "d-1");
         QCOMPARE(int(status.kind), kind);
         QCOMPARE(QString::fromStdString(status.state), state);
     }
@@ -129,20 +198,23 @@ private slots:
     void standaloneErrorMessageAndUnknownSubmissions() {
         const auto error = SubmissionOutput::driverStatus(
             statusAnswer("  \"driverState\" : \"ERROR\",\n  \"message\" : \"Exception from the cluster:\\n"
-                         "java.io.FileNotFoundException: app.jar\",\n  \"success\" : true"));
+                         "java.io.FileNotFoundException: app.jar\",\n  \"success\" : true"),
+            "d-1");
         QCOMPARE(error.message,
                  std::string("Exception from the cluster:\njava.io.FileNotFoundException: app.jar"));
         // The master's success=false: the client logs that the answer was unexpected, without its JSON.
         QCOMPARE(
             int(SubmissionOutput::driverStatus("26/12/01 10:00:00 ERROR RestSubmissionClient: Error: Server "
                                                "responded with message of unexpected type "
-                                               "SubmissionStatusResponse.\n")
+                                               "SubmissionStatusResponse.\n",
+                                               "d-1")
                     .kind),
             int(Kind::NotFound));
-        QCOMPARE(int(SubmissionOutput::driverStatus(statusAnswer("  \"success\" : false")).kind),
+        QCOMPARE(int(SubmissionOutput::driverStatus(statusAnswer("  \"success\" : false"), "d-1").kind),
                  int(Kind::NotFound));
         QCOMPARE(int(SubmissionOutput::driverStatus("WARN RestSubmissionClient: Unable to connect to server "
-                                                    "spark://m:6066.\n")
+                                                    "spark://m:6066.\n",
+                                                    "d-1")
                          .kind),
                  int(Kind::Unreadable));
     }
@@ -152,7 +224,8 @@ private slots:
             return SubmissionOutput::driverStatus(
                 "Application status (driver): \n\t pod name: app-driver\n\t "
                 "namespace: jobs\n\t phase: " +
-                name + "\n\t status: []\n");
+                    name + "\n\t status: []\n",
+                "jobs:app-driver");
         };
         QCOMPARE(int(phase("Pending").kind), int(Kind::Active));
         QCOMPARE(int(phase("Running").kind), int(Kind::Active));
@@ -160,7 +233,8 @@ private slots:
         QCOMPARE(int(phase("Failed").kind), int(Kind::Failed));
         QCOMPARE(int(phase("Unknown").kind), int(Kind::Unknown));
         QCOMPARE(phase("Succeeded").state, std::string("Succeeded"));
-        QCOMPARE(int(SubmissionOutput::driverStatus("Application not found.\n").kind), int(Kind::NotFound));
+        QCOMPARE(int(SubmissionOutput::driverStatus("Application not found.\n", "jobs:app-driver").kind),
+                 int(Kind::NotFound));
     }
 
     void capturedCommandCollectsOutputAndExitCode() {
