@@ -234,7 +234,11 @@ private slots:
             QVERIFY(!called);
             t.start();
         }
-        QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
+        QVERIFY2(t.elapsed() < 30000,
+                 qPrintable(
+                     QStringLiteral("hang guard (generous on a busy machine): destroying the client did not "
+                                    "wait out the server's 60 s; it took %1 ms")
+                         .arg(t.elapsed())));
     }
 
     void showJobsKeepsEveryOutcome() {

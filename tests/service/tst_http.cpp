@@ -126,7 +126,8 @@ private slots:
                                           statementBody("SHOW JOBS"), headers);
         QCOMPARE(result.status, 200);
         QCOMPARE(QString::fromStdString(result.json().value("apiStatus", "")), QString::fromLatin1(kSuccess));
-        QVERIFY(timer.elapsed() < 5000);
+        QVERIFY2(timer.elapsed() < 30000,
+                 "hang guard (generous): a final status is answered without waiting 60 s");
         QCOMPARE(result.header("preference-applied"), QByteArray("wait=60"));
     }
 
@@ -346,8 +347,11 @@ private slots:
         QElapsedTimer timer;
         timer.start();
         QVERIFY(::kill(static_cast<pid_t>(service.processId()), SIGTERM) == 0);
-        QTRY_VERIFY_WITH_TIMEOUT(!service.isRunning(), 15000);
-        QVERIFY2(timer.elapsed() < 8000, qPrintable(QString::number(timer.elapsed())));
+        QTRY_VERIFY_WITH_TIMEOUT(!service.isRunning(), 28000);
+        QVERIFY2(
+            timer.elapsed() < 28000,
+            qPrintable(QStringLiteral("hang guard: shutdown did not wait out the 30 s long poll; took %1 ms")
+                           .arg(timer.elapsed())));
         QCOMPARE(service.stop(), 0);
         longPoll.waitForReadyRead(1000);
         const QByteArray answer = longPoll.readAll();
