@@ -119,6 +119,85 @@ void reserveSettings(const std::vector<std::string>& params, ClassifiedParameter
     out.hudiConfigs.reserve(hudi);
 }
 
+// Which key=value option a token is: its value is a configuration pair.
+enum class PairOption { None, Conf, HudiConf, HoodieConf };
+
+// The value token of the option `t` (its inline "=value", or the next parameter whatever it is).
+void classifyValue(const std::string& valueToken, int valueOffset, bool inlineValue, PairOption pair,
+                   bool full, ClassifiedToken& value, ClassifiedParameters& out) {
+    if (pair == PairOption::None) {
+        if (!inlineValue)
+            value.cls = TokenClass::OptionValue;
+        value.valueRange = {valueOffset, size(valueToken)};
+        return;
+    }
+    splitPair(valueToken, valueOffset, value);
+    if (pair == PairOption::Conf)
+        value.cls = TokenClass::ConfPair;
+    else if (pair == PairOption::HudiConf)
+        value.cls = TokenClass::HudiConfPair;
+    else if (!inlineValue)
+        value.cls = TokenClass::OptionValue;
+    if (!full || !hasPair(value))
+        return;
+    if (pair == PairOption::HudiConf)
+        out.hudiConfigs.push_back(settingOf(valueToken, value));
+    else if (pair == PairOption::Conf && std::string_view(valueToken)
+                                             .substr(static_cast<std::size_t>(value.keyRange.first))
+                                             .starts_with("spark."))
+        out.sparkConfigs.push_back(settingOf(valueToken, value));
+}
+
+// The option at params[i] and its value, if it takes one; returns the index of the next parameter.
+std::size_t classifyOption(const std::vector<std::string>& params, std::size_t i, bool full,
+                           ClassifiedParameters& out) {
+    const std::string& tok = params[i];
+    ClassifiedToken t;
+    t.index = static_cast<int>(i);
+    const auto split = SparkSubmitOptions::splitInline(tok);
+    const SparkSubmitOption* opt = SparkSubmitOptions::find(split.option);
+    const bool hoodieConf = split.option == SparkSubmitOptions::kHoodieConf;
+    t.nameRange = {0, size(split.option)};
+    if (!opt && !hoodieConf) {
+        // spark-submit stops here ("Unrecognized option"); reading on as a switch keeps the rest useful.
+        t.cls = TokenClass::UnknownOption;
+        t.nameRange = {0, size(tok)};
+        out.tokens.push_back(t);
+        return i + 1;
+    }
+    const bool allowed = opt && opt->policy == OptionPolicy::Allowed;
+    t.cls = hoodieConf ? TokenClass::UnknownOption : allowed ? TokenClass::Option : TokenClass::RefusedOption;
+    if (opt && !opt->takesValue) {
+        if (split.value) // spark-submit ignores a value given to a switch
+            t.valueRange = {size(split.option) + 1, size(tok)};
+        out.tokens.push_back(t);
+        return i + 1;
+    }
+    const PairOption pair = hoodieConf                                   ? PairOption::HoodieConf
+                            : opt->name == SparkSubmitOptions::kConf     ? PairOption::Conf
+                            : opt->name == SparkSubmitOptions::kHudiConf ? PairOption::HudiConf
+                                                                         : PairOption::None;
+    if (split.value) {
+        ClassifiedToken value = t;
+        classifyValue(tok, size(split.option) + 1, true, pair, full, value, out);
+        out.tokens.push_back(value);
+        return i + 1;
+    }
+    if (i + 1 >= params.size()) {
+        if (t.cls == TokenClass::Option)
+            t.cls = TokenClass::MissingValue;
+        out.tokens.push_back(t);
+        return i + 1;
+    }
+    out.tokens.push_back(t);
+    ClassifiedToken value;
+    value.index = static_cast<int>(i + 1);
+    value.optionIndex = t.index;
+    classifyValue(params[i + 1], 0, false, pair, full, value, out);
+    out.tokens.push_back(value);
+    return i + 2;
+}
+
 ClassifiedParameters classify(const std::vector<std::string>& params, bool full) {
     ClassifiedParameters out;
     out.tokens.reserve(params.size());
@@ -126,82 +205,17 @@ ClassifiedParameters classify(const std::vector<std::string>& params, bool full)
         reserveSettings(params, out);
     std::size_t i = 0;
     while (i < params.size()) {
-        const std::string& tok = params[i];
-        ClassifiedToken t;
-        t.index = static_cast<int>(i);
-        if (!tok.starts_with('-')) {
-            t.cls = TokenClass::ApplicationPath;
-            out.applicationPath = t.index;
-            out.tokens.push_back(t);
-            classifyArguments(params, i + 1, full, out);
-            return out;
-        }
-        const auto split = SparkSubmitOptions::splitInline(tok);
-        const SparkSubmitOption* opt = SparkSubmitOptions::find(split.option);
-        const bool hoodieConf = split.option == SparkSubmitOptions::kHoodieConf;
-        t.nameRange = {0, size(split.option)};
-        if (!opt && !hoodieConf) {
-            // spark-submit stops here ("Unrecognized option"); reading on as a switch keeps the rest useful.
-            t.cls = TokenClass::UnknownOption;
-            t.nameRange = {0, size(tok)};
-            out.tokens.push_back(t);
-            ++i;
+        if (params[i].starts_with('-')) {
+            i = classifyOption(params, i, full, out);
             continue;
         }
-        const bool allowed = opt && opt->policy == OptionPolicy::Allowed;
-        const bool isConf = opt && opt->name == SparkSubmitOptions::kConf;
-        const bool isHudiConf = opt && opt->name == SparkSubmitOptions::kHudiConf;
-        t.cls = hoodieConf ? TokenClass::UnknownOption
-                : allowed  ? TokenClass::Option
-                           : TokenClass::RefusedOption;
-        if (opt && !opt->takesValue) {
-            if (split.value) // spark-submit ignores a value given to a switch
-                t.valueRange = {size(split.option) + 1, size(tok)};
-            out.tokens.push_back(t);
-            ++i;
-            continue;
-        }
-        // The value: inline after '=', or the next parameter whatever it is.
-        ClassifiedToken value;
-        const std::string* valueToken = &tok;
-        int valueOffset = size(split.option) + 1;
-        if (split.value) {
-            value = t;
-        } else if (i + 1 < params.size()) {
-            out.tokens.push_back(t);
-            ++i;
-            value.index = static_cast<int>(i);
-            value.optionIndex = t.index;
-            valueToken = &params[i];
-            valueOffset = 0;
-        } else {
-            if (t.cls == TokenClass::Option)
-                t.cls = TokenClass::MissingValue;
-            out.tokens.push_back(t);
-            ++i;
-            continue;
-        }
-        if (isConf || isHudiConf || hoodieConf) {
-            splitPair(*valueToken, valueOffset, value);
-            if (isConf || isHudiConf)
-                value.cls = isConf ? TokenClass::ConfPair : TokenClass::HudiConfPair;
-            else if (!split.value)
-                value.cls = TokenClass::OptionValue;
-            if (full && hasPair(value)) {
-                if (isHudiConf)
-                    out.hudiConfigs.push_back(settingOf(*valueToken, value));
-                else if (isConf && std::string_view(*valueToken)
-                                       .substr(static_cast<std::size_t>(value.keyRange.first))
-                                       .starts_with("spark."))
-                    out.sparkConfigs.push_back(settingOf(*valueToken, value));
-            }
-        } else {
-            if (!split.value)
-                value.cls = TokenClass::OptionValue;
-            value.valueRange = {valueOffset, size(*valueToken)};
-        }
-        out.tokens.push_back(value);
-        ++i;
+        ClassifiedToken path;
+        path.index = static_cast<int>(i);
+        path.cls = TokenClass::ApplicationPath;
+        out.applicationPath = path.index;
+        out.tokens.push_back(path);
+        classifyArguments(params, i + 1, full, out);
+        break;
     }
     return out;
 }
