@@ -194,7 +194,7 @@ void addDriverOptions(CLI::App* command, ServeOptions& serve) {
         [&serve](const std::vector<std::string>& names) {
             for (const auto& name : names) {
                 if (const auto refusal = driverEnvironmentNameRefusal(name))
-                    throw CLI::ValidationError("--driver-env", *refusal);
+                    throw CLI::ValidationError(*refusal);
                 serve.driverEnv.push_back(name);
             }
         },
