@@ -47,15 +47,15 @@ private slots:
         QCOMPARE(statusOf(created), std::string(kSuccess));
         const auto job =
             run("DESCRIBE JOB sf", m_viewer)["apiResponse"]["describeJobApiResponse"]["sparkJob"];
-        QCOMPARE(job["parameters"], json({"--driver-java-options", "-Da=1 -Db=2 -Dpw.password=**** -Dz=4",
-                                          kPythonApp.toStdString(), "--api-token", "****"}));
-        QCOMPARE(job["arguments"], json({"--api-token", "****"}));
+        JSON_COMPARE(job["parameters"], json({"--driver-java-options", "-Da=1 -Db=2 -Dpw.password=**** -Dz=4",
+                                              kPythonApp.toStdString(), "--api-token", "****"}));
+        JSON_COMPARE(job["arguments"], json({"--api-token", "****"}));
 
         const QString runId = runIdOf(runJob(m_service, m_project.op, "sf"));
         QVERIFY(!runId.isEmpty());
         const auto described = waitForRun(m_service, m_viewer, "sf", runId, hasEnded(), 60000);
         QVERIFY2(!described.is_null(), "no run");
-        QCOMPARE(described["arguments"], json({"--api-token", "****"}));
+        JSON_COMPARE(described["arguments"], json({"--api-token", "****"}));
         const std::string shown = described.dump() + job.dump();
         for (const char* secret : {"JavaSecret3", "DashSecret3"}) {
             QVERIFY2(shown.find(secret) == std::string::npos, shown.c_str());
