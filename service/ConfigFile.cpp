@@ -1,6 +1,15 @@
 #include "service/ConfigFile.h"
 
+#include "core/deploy/ConfigFileRules.h"
+#include "core/deploy/DatabaseUrl.h"
+
 #include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <iterator>
 
 #include <cerrno>
 #include <cstring>
@@ -8,7 +17,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 namespace jobdeck {
@@ -21,13 +29,6 @@ std::string_view trimmed(std::string_view text) {
     if (first == std::string_view::npos)
         return {};
     return text.substr(first, text.find_last_not_of(blanks) - first + 1);
-}
-
-// A value in double quotes keeps its blanks and may be empty.
-std::string_view unquoted(std::string_view value) {
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
-        return value.substr(1, value.size() - 2);
-    return value;
 }
 
 // Options a file cannot set: they are about the command line itself.
@@ -51,24 +52,45 @@ ConfigFile ConfigFile::parse(std::string_view text, std::string source) {
         const auto where = file.m_source + ":" + std::to_string(lineNumber) + ": ";
         const std::size_t eq = line.find('=');
         if (eq == std::string_view::npos)
-            throw std::runtime_error(where + "expected key = value, got '" + std::string(line) + "'");
+            throw std::runtime_error(where + configLineWithoutEqualsMessage());
         const std::string key(trimmed(line.substr(0, eq)));
         if (key.empty())
             throw std::runtime_error(where + "a key is missing before '='");
-        file.m_entries.push_back({key, std::string(unquoted(trimmed(line.substr(eq + 1)))), lineNumber});
+        const std::string_view value = trimmed(line.substr(eq + 1));
+        if (const auto quoting = configValueQuotingError(value))
+            throw std::runtime_error(where + "'" + key + "': " + *quoting);
+        file.m_entries.push_back({key, std::string(unquotedConfigValue(value)), lineNumber});
     }
     return file;
 }
 
 ConfigFile ConfigFile::read(const std::string& path) {
+    const auto unreadable = [&path] {
+        return std::runtime_error("cannot read config file '" + path + "': " + std::strerror(errno));
+    };
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0)
+        throw unreadable();
+    if (S_ISDIR(info.st_mode))
+        throw std::runtime_error(configFileIsDirectoryMessage(path));
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw std::runtime_error("cannot read config file '" + path + "': " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
+        throw unreadable();
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     if (in.bad())
-        throw std::runtime_error("cannot read config file '" + path + "': " + std::strerror(errno));
-    return parse(text.str(), path);
+        throw unreadable();
+    ConfigFile file = parse(text, path);
+    if (file.holdsSecret() && (info.st_mode & (S_IRWXG | S_IRWXO)) != 0)
+        spdlog::warn("{}", secretFileReadableByOthersWarning(path, info.st_mode & 07777,
+                                                             configFileSecretDescription()));
+    return file;
+}
+
+bool ConfigFile::holdsSecret() const {
+    // database-password-file names a file: only a password in `database` itself is one.
+    return std::any_of(m_entries.begin(), m_entries.end(), [](const Entry& entry) {
+        return entry.key == "database" && hasDatabasePassword(entry.value);
+    });
 }
 
 std::optional<ConfigFile> ConfigFile::forServe(const std::string& explicitPath) {

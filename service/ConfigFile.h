@@ -26,12 +26,16 @@ public:
     // The default file of `serve`, read when it exists and --config is not given.
     static constexpr std::string_view kDefaultPath = "/etc/jobdeck/jobdeckd.conf";
 
-    // Throws std::runtime_error("<source>:<line>: ...") for a line that is not `key = value`.
+    // Throws std::runtime_error("<source>:<line>: ...") for a line that is not `key = value` or whose
+    // value's double quotes do not pair (core configValueQuotingError); no message quotes a value.
     static ConfigFile parse(std::string_view text, std::string source);
     // The file `serve` reads: `explicitPath` when given, else kDefaultPath when it exists, else none.
     static std::optional<ConfigFile> forServe(const std::string& explicitPath);
-    // Reads and parses `path`; throws std::runtime_error naming the file when it cannot be read.
+    // Reads and parses `path`; throws std::runtime_error naming the file when it cannot be read or is
+    // a directory. Warns (log) when it holds a secret (holdsSecret) and other users may read it.
     static ConfigFile read(const std::string& path);
+    // Whether an entry holds a secret: the database password in `database`.
+    bool holdsSecret() const;
 
     // Gives each entry to the option --<key> of `command`, after the command line was parsed, unless
     // the command line set that option (flags win). Throws std::runtime_error("<source>:<line>: ...")

@@ -7,6 +7,7 @@
 #include "service/http/HttpServer.h"
 #include "service/http/HttpStatementRoutes.h"
 #include "service/http/ServiceMetrics.h"
+#include "service/runs/DriverEnvironment.h"
 #include "service/runs/RunManager.h"
 #include "service/statements/RequestRegistry.h"
 #include "service/statements/StatementExecutor.h"
@@ -192,6 +193,7 @@ int ServiceApp::run() {
     if (m_options.tlsCertificate.empty() != m_options.tlsKey.empty())
         throw std::runtime_error("--tls-cert and --tls-key go together: give both (HTTPS) or neither (HTTP)");
     checkDeployMode(m_options);
+    DriverEnvironment::setAdminNames(m_options.driverEnv);
     prepareDataDir(m_options.dataDir);
     const std::string databaseUrl = databaseUrlFor(m_options.dataDir, m_options.databaseUrl);
     refuseEmptyDatabase(m_options.dataDir, databaseUrl); // before the lock file below exists
@@ -205,7 +207,7 @@ int ServiceApp::run() {
     struct TimerReset {
         ~TimerReset() { StatementTimer::install(nullptr); }
     } timerReset;
-    const auto stores = openStores(databaseUrl);
+    const auto stores = openStores(databaseUrl, m_options.databasePasswordFile);
     stores->statuses().setReplicaId(replica.id());
 
     HttpServerOptions httpOptions;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace jobdeck {
 
@@ -13,6 +14,7 @@ struct ServeOptions final {
     std::string listen = "127.0.0.1:8420";
     std::string dataDir;               // empty: defaultDataDir()
     std::string databaseUrl;           // empty: sqlite:<dataDir>/jobdeck.db
+    std::string databasePasswordFile;  // --database-password-file: its first line is the password
     std::string runner = "local";      // local | spark-submit
     std::string deployMode = "client"; // client (drivers on this host) | cluster (submitted to sparkMaster)
     std::string sparkMaster;           // --master: the cluster manager's URL, cluster deploy mode only
@@ -44,6 +46,7 @@ struct ServeOptions final {
     std::string sparkSubmit = "spark-submit";
     std::map<std::string, std::string> s3Map; // bucket -> local directory for s3:// application paths
     std::uint64_t maxLogBytes = 64ull << 20;  // a run's driver log stops growing at this size
+    std::vector<std::string> driverEnv;       // --driver-env: names (or PREFIX*) drivers get too
 
     std::string logTarget = "auto"; // auto | journal | stderr (LogTarget)
 };

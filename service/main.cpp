@@ -1,5 +1,7 @@
 // jobdeckd: the Jobs service (CONTRACT §5). Every failure ends with a non-zero exit status and one
 // line on stderr.
+#include "core/deploy/DatabaseUrl.h"
+#include "core/deploy/DriverEnvironment.h"
 #include "service/ConfigFile.h"
 #include "service/LogEscaping.h"
 #include "service/ServiceApp.h"
@@ -11,6 +13,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <functional>
@@ -18,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -29,8 +33,8 @@ int fail(const std::string& message) {
     return 1;
 }
 
-int createKey(const std::string& dataDir, const std::string& databaseUrl, const std::string& project,
-              const std::string& roleText, bool json) {
+int createKey(const std::string& dataDir, const std::string& databaseUrl, const std::string& passwordFile,
+              const std::string& project, const std::string& roleText, bool json) {
     const auto role = roleFromName(roleText);
     if (!role)
         return fail("invalid role '" + roleText + "': expected viewer, operator or admin");
@@ -39,7 +43,7 @@ int createKey(const std::string& dataDir, const std::string& databaseUrl, const 
     prepareDataDir(dataDir);
     const std::string url = databaseUrlFor(dataDir, databaseUrl);
     refuseEmptyDatabase(dataDir, url);
-    const auto stores = openStores(url);
+    const auto stores = openStores(url, passwordFile);
     const CreatedKey key = stores->keys().createKey(project, *role);
     if (json) {
         std::cout << nlohmann::json{{"projectUid", key.projectUid},
@@ -185,6 +189,47 @@ void addDriverOptions(CLI::App* command, ServeOptions& serve) {
     command->add_option("--max-log-bytes", serve.maxLogBytes, "Bytes a run's driver log may grow to")
         ->check(CLI::Range(std::uint64_t{4096}, std::uint64_t{1} << 50))
         ->capture_default_str();
+    command->add_option_function<std::vector<std::string>>(
+        "--driver-env",
+        [&serve](const std::vector<std::string>& names) {
+            for (const auto& name : names) {
+                if (const auto refusal = driverEnvironmentNameRefusal(name))
+                    throw CLI::ValidationError(*refusal);
+                serve.driverEnv.push_back(name);
+            }
+        },
+        "A variable of jobdeckd's environment drivers get too, beyond the documented list (NAME or "
+        "PREFIX*; repeatable; never PG*)");
+}
+
+// Where the database password comes from; not argv, which `ps` shows to everyone on the host.
+void addDatabasePasswordOption(CLI::App* command, std::string& passwordFile) {
+    command->add_option("--database-password-file", passwordFile,
+                        "File whose first line is the PostgreSQL password (keep it mode 0600); or use "
+                        "PGPASSFILE / ~/.pgpass");
+}
+
+// A password in a --database value on the command line: warned about, and overwritten in this
+// process's argv so that `ps` and /proc/<pid>/cmdline show '*' from now on.
+void hideDatabasePasswordsInArgv(int argc, char** argv) {
+    bool warned = false;
+    for (int i = 1; i < argc; ++i) {
+        std::string_view argument(argv[i]);
+        char* value = argv[i];
+        if (argument == "--database" && i + 1 < argc) {
+            value = argv[++i];
+        } else if (argument.starts_with("--database=")) {
+            value += std::string_view("--database=").size();
+        } else {
+            continue;
+        }
+        const std::string blanked = blankDatabasePasswords(value);
+        if (blanked == value)
+            continue;
+        std::copy(blanked.begin(), blanked.end(), value);
+        if (!std::exchange(warned, true))
+            spdlog::warn("{}", databasePasswordOnCommandLineWarning());
+    }
 }
 
 // `jobdeckd serve` and its options; `configPath` gets --config.
@@ -197,6 +242,7 @@ CLI::App* addServeCommand(CLI::App& app, ServeOptions& serve, std::string& confi
     command->add_option(
         "--database", serve.databaseUrl,
         "sqlite:<path> or postgresql://user@host:port/database (default: <data-dir>/jobdeck.db)");
+    addDatabasePasswordOption(command, serve.databasePasswordFile);
     command->add_option("--runner", serve.runner, "How runs are launched")
         ->check(CLI::IsMember({"local", "spark-submit"}))
         ->capture_default_str();
@@ -226,6 +272,7 @@ CLI::App* addServeCommand(CLI::App& app, ServeOptions& serve, std::string& confi
 struct KeysCreateOptions {
     std::string dataDir;
     std::string database;
+    std::string databasePasswordFile;
     std::string project;
     std::string role;
     bool json = false;
@@ -241,6 +288,7 @@ CLI::App* addKeysCommand(CLI::App& app, KeysCreateOptions& keys) {
     createCommand->add_option(
         "--database", keys.database,
         "sqlite:<path> or postgresql://user@host:port/database (default: <data-dir>/jobdeck.db)");
+    addDatabasePasswordOption(createCommand, keys.databasePasswordFile);
     createCommand->add_option("--project", keys.project, "Project name")->required();
     createCommand->add_option("--role", keys.role, "viewer, operator or admin")->required();
     createCommand->add_flag("--json", keys.json,
@@ -290,11 +338,12 @@ int main(int argc, char** argv) {
     const CLI::App* createCommand = addKeysCommand(app, keys);
     if (const auto exitStatus = parseCommandLine(app, argc, argv))
         return *exitStatus;
+    hideDatabasePasswordsInArgv(argc, argv); // CLI11 holds its own copies by now
 
     try {
         if (*createCommand)
             return createKey(keys.dataDir.empty() ? defaultDataDir() : keys.dataDir, keys.database,
-                             keys.project, keys.role, keys.json);
+                             keys.databasePasswordFile, keys.project, keys.role, keys.json);
         if (const auto config = ConfigFile::forServe(configPath))
             config->applyTo(*serveCommand);
         ServiceApp service(serve);

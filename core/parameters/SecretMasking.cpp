@@ -21,55 +21,139 @@ bool isOptionWithoutValue(std::string_view token) {
     return token.size() > 1 && token.front() == '-' && token.find('=') == std::string_view::npos;
 }
 
-// "--verbose" yes; "-5" or "--" no: a secret may well start with a dash.
-bool looksLikeLongOption(std::string_view token) {
-    return token.size() > 2 && token.substr(0, 2) == "--" &&
-           std::isalpha(static_cast<unsigned char>(token[2]));
+bool isBlank(char c) {
+    return std::isspace(static_cast<unsigned char>(c)) != 0;
 }
 
-// Where a token holds the value of a secret key: either its own "key=value" (valueToken == the token,
-// value from valueOffset on), or the token following a secret option (the whole token).
+// Where a token holds the value of a secret key: the bytes [valueOffset, valueOffset + valueLength)
+// of token valueToken (valueLength npos: to its end).
 struct SecretSlot {
     std::string key;
     std::size_t valueToken = 0;
-    std::size_t valueOffset = 0; // where the value starts inside valueToken
+    std::size_t valueOffset = 0;
+    std::size_t valueLength = std::string::npos;
+
+    std::size_t end(std::size_t tokenSize) const {
+        return valueLength == std::string::npos ? tokenSize : valueOffset + valueLength;
+    }
 };
 
 // A secret value inside one token read on its own: "key=value" with a secret key, or
 // "-option=key=value" (spark-submit's inline form, and any option written like it) with a secret
 // inner key. The key is the one a configuration pair of the same setting has, so forms match in ALTER.
+// A key holds no blank followed by '-': "-Da=1 -Dpw.password=X" is a list of -D pairs
+// (javaPropertySlots), not a key "1 -Dpw.password".
 std::optional<std::pair<std::string, std::size_t>> inlineSecret(std::string_view token) {
     const std::size_t eq = token.find('=');
     if (eq == std::string_view::npos)
         return std::nullopt;
-    if (isSecretKey(token.substr(0, eq)))
+    const auto isKey = [](std::string_view key) {
+        for (std::size_t i = 0; i + 1 < key.size(); ++i)
+            if (isBlank(key[i]) && key[i + 1] == '-')
+                return false;
+        return isSecretKey(key);
+    };
+    if (isKey(token.substr(0, eq)))
         return std::pair{std::string(token.substr(0, eq)), eq + 1};
     if (!token.starts_with('-'))
         return std::nullopt;
     const std::size_t inner = token.find('=', eq + 1);
-    if (inner == std::string_view::npos || !isSecretKey(token.substr(eq + 1, inner - eq - 1)))
+    if (inner == std::string_view::npos || !isKey(token.substr(eq + 1, inner - eq - 1)))
         return std::nullopt;
     return std::pair{std::string(token.substr(eq + 1, inner - eq - 1)), inner + 1};
 }
 
-// maskArguments' reading of the tokens not yet `taken`.
+// The end of a -D value that starts at `from`: the next blank outside quotes that is followed by
+// another JVM option ('-'), or the end. A blank followed by anything else stays in the value, so a
+// value with an unquoted blank is masked whole.
+std::size_t javaValueEnd(std::string_view token, std::size_t from) {
+    char quote = 0;
+    for (std::size_t i = from; i < token.size(); ++i) {
+        const char c = token[i];
+        if (quote) {
+            if (c == quote)
+                quote = 0;
+            else if (c == '\\' && quote == '"')
+                ++i;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (isBlank(c)) {
+            std::size_t next = i;
+            while (next < token.size() && isBlank(token[next]))
+                ++next;
+            if (next == token.size() || token[next] == '-')
+                return i;
+        }
+    }
+    return token.size();
+}
+
+// Every "-Dkey=value" of a JVM options string inside the token (--driver-java-options' value,
+// spark.*.extraJavaOptions, an argument carrying JVM options) whose key is secret. A -D starts the
+// token, or follows a blank or '='.
+void javaPropertySlots(std::string_view token, std::size_t index, std::vector<SecretSlot>& slots) {
+    for (std::size_t at = token.find("-D"); at != std::string_view::npos; at = token.find("-D", at + 2)) {
+        if (at > 0 && !isBlank(token[at - 1]) && token[at - 1] != '=')
+            continue;
+        std::size_t eq = at + 2;
+        while (eq < token.size() && token[eq] != '=' && !isBlank(token[eq]))
+            ++eq;
+        if (eq >= token.size() || token[eq] != '=' || eq == at + 2)
+            continue;
+        const std::string_view key = token.substr(at, eq - at);
+        const std::size_t end = javaValueEnd(token, eq + 1);
+        if (isSecretKey(key.substr(2)))
+            slots.push_back({std::string(key), index, eq + 1, end - eq - 1});
+        at = std::max(at, end > 2 ? end - 2 : at);
+    }
+}
+
+// Both readings of one token, without overlaps: a -D pair's bounded value wins over an inline reading
+// that starts at the same place, and a slot that starts inside an earlier one is dropped.
+void tokenSlots(std::string_view token, std::size_t index, std::vector<SecretSlot>& slots) {
+    std::vector<SecretSlot> found;
+    javaPropertySlots(token, index, found);
+    if (auto secret = inlineSecret(token)) {
+        const bool sameStart = std::any_of(
+            found.begin(), found.end(), [&](const SecretSlot& s) { return s.valueOffset == secret->second; });
+        if (!sameStart)
+            found.push_back({std::move(secret->first), index, secret->second});
+    }
+    std::sort(found.begin(), found.end(),
+              [](const SecretSlot& a, const SecretSlot& b) { return a.valueOffset < b.valueOffset; });
+    std::size_t covered = 0;
+    for (auto& slot : found) {
+        if (slot.valueOffset < covered)
+            continue;
+        covered = slot.end(token.size());
+        slots.push_back(std::move(slot));
+    }
+}
+
+// maskArguments' reading of the tokens not yet `taken`. The token after a secret-named option is its
+// value, masked whole whatever it starts with; a value that is itself a secret-named option takes the
+// token after it too.
 void argumentSlots(const std::vector<std::string>& params, std::vector<bool>& taken,
                    std::vector<SecretSlot>& slots) {
-    for (std::size_t i = 0; i < params.size(); ++i) {
-        if (taken[i])
-            continue;
-        const std::string& t = params[i];
-        if (isOptionWithoutValue(t)) {
-            if (isSecretKey(t) && i + 1 < params.size() && !taken[i + 1] &&
-                !looksLikeLongOption(params[i + 1])) {
-                slots.push_back({t, i + 1, 0});
-                taken[i + 1] = true;
-                ++i; // the value token is not itself a key
-            }
+    std::size_t i = 0;
+    while (i < params.size()) {
+        if (taken[i]) {
+            ++i;
             continue;
         }
-        if (auto secret = inlineSecret(t))
-            slots.push_back({std::move(secret->first), i, secret->second});
+        if (!isOptionWithoutValue(params[i])) {
+            tokenSlots(params[i], i, slots);
+            ++i;
+            continue;
+        }
+        std::size_t option = i++;
+        while (isSecretKey(params[option]) && i < params.size() && !taken[i]) {
+            slots.push_back({params[option], i});
+            taken[i] = true;
+            if (!isOptionWithoutValue(params[i++]))
+                break;
+            option = i - 1;
+        }
     }
 }
 
@@ -80,7 +164,8 @@ bool isConfigurationPair(const ClassifiedToken& t) {
 
 // `withClassifier`: PARAMETERS, whose configuration pairs (--conf, -c, --hudi-conf, --hoodie-conf, their
 // inline forms, and --hudi-conf pairs after the path) are found by the classifier and masked by their
-// key alone; every other token is read as an application argument.
+// key, or, for a key that is not secret (spark.driver.extraJavaOptions), by the -D pairs of their
+// value; every other token is read as an application argument.
 std::vector<SecretSlot> secretSlots(const std::vector<std::string>& params, bool withClassifier) {
     std::vector<SecretSlot> slots;
     std::vector<bool> taken(params.size(), false);
@@ -93,18 +178,32 @@ std::vector<SecretSlot> secretSlots(const std::vector<std::string>& params, bool
             const std::string_view key = rangeText(params[index], t.keyRange);
             if (t.equalsPos >= 0 && isSecretKey(key))
                 slots.push_back({std::string(key), index, static_cast<std::size_t>(t.equalsPos) + 1});
+            else if (t.equalsPos >= 0)
+                javaPropertySlots(params[index], index, slots);
         }
     }
     argumentSlots(params, taken, slots);
-    std::sort(slots.begin(), slots.end(),
-              [](const SecretSlot& a, const SecretSlot& b) { return a.valueToken < b.valueToken; });
+    std::sort(slots.begin(), slots.end(), [](const SecretSlot& a, const SecretSlot& b) {
+        return std::pair(a.valueToken, a.valueOffset) < std::pair(b.valueToken, b.valueOffset);
+    });
     return slots;
 }
 
-std::vector<std::string> maskSlots(const std::vector<std::string>& params, bool withClassifier) {
+std::string_view slotValue(const std::vector<std::string>& params, const SecretSlot& slot) {
+    return std::string_view(params[slot.valueToken]).substr(slot.valueOffset, slot.valueLength);
+}
+
+// Masks every slot (the last first, so that earlier offsets in the same token stay right) and adds
+// what was hidden to `secrets` when given.
+std::vector<std::string> maskSlots(const std::vector<std::string>& params, bool withClassifier,
+                                   std::vector<std::string>* secrets = nullptr) {
     std::vector<std::string> masked = params;
-    for (const auto& s : secretSlots(params, withClassifier))
-        masked[s.valueToken].replace(s.valueOffset, std::string::npos, kMask);
+    const auto slots = secretSlots(params, withClassifier);
+    for (auto s = slots.rbegin(); s != slots.rend(); ++s) {
+        if (secrets)
+            secrets->emplace_back(slotValue(params, *s));
+        masked[s->valueToken].replace(s->valueOffset, s->valueLength, kMask);
+    }
     return masked;
 }
 
@@ -116,13 +215,14 @@ struct Unmasked {
 Unmasked unmask(const std::vector<std::string>& submitted, const std::vector<std::string>& stored) {
     std::map<std::string, std::vector<std::string>> storedValues;
     for (const auto& s : secretSlots(stored, true))
-        storedValues[s.key].push_back(stored[s.valueToken].substr(s.valueOffset));
+        storedValues[s.key].emplace_back(slotValue(stored, s));
 
     Unmasked r{submitted, std::nullopt};
     std::map<std::string, std::size_t> seen;
+    std::vector<std::pair<SecretSlot, std::string>> replacements;
     for (const auto& s : secretSlots(submitted, true)) {
         const std::size_t n = seen[s.key]++;
-        if (std::string_view(submitted[s.valueToken]).substr(s.valueOffset) != kMask)
+        if (slotValue(submitted, s) != kMask)
             continue;
         const auto it = storedValues.find(s.key);
         if (it == storedValues.end()) {
@@ -131,10 +231,29 @@ Unmasked unmask(const std::vector<std::string>& submitted, const std::vector<std
             continue;
         }
         const auto& values = it->second;
-        r.params[s.valueToken].replace(s.valueOffset, std::string::npos,
-                                       values[std::min(n, values.size() - 1)]);
+        replacements.emplace_back(s, values[std::min(n, values.size() - 1)]);
     }
+    for (auto it = replacements.rbegin(); it != replacements.rend(); ++it)
+        r.params[it->first.valueToken].replace(it->first.valueOffset, it->first.valueLength, it->second);
     return r;
+}
+
+// The value of a configuration or argument pair: whole under a secret key, else its secret -D pairs
+// (spark.driver.extraJavaOptions = "-Da=1 -Dpw.password=X").
+void maskPairValue(const std::string& key, std::string& value, std::vector<std::string>* secrets = nullptr) {
+    if (isSecretKey(key)) {
+        if (secrets && value != kMask)
+            secrets->push_back(value);
+        value = kMask;
+        return;
+    }
+    std::vector<SecretSlot> slots;
+    javaPropertySlots(value, 0, slots);
+    for (auto s = slots.rbegin(); s != slots.rend(); ++s) {
+        if (secrets)
+            secrets->push_back(value.substr(s->valueOffset, s->valueLength));
+        value.replace(s->valueOffset, s->valueLength, kMask);
+    }
 }
 
 } // namespace
@@ -183,14 +302,12 @@ std::optional<std::string> findUnresolvedMask(const std::vector<std::string>& su
 
 void maskPairs(std::vector<std::pair<std::string, std::string>>& pairs) {
     for (auto& [key, value] : pairs)
-        if (isSecretKey(key))
-            value = kMask;
+        maskPairValue(key, value);
 }
 
 void maskConfigs(std::map<std::string, std::string>& configs) {
     for (auto& [key, value] : configs)
-        if (isSecretKey(key))
-            value = kMask;
+        maskPairValue(key, value);
 }
 
 void maskJob(SparkJob& job) {
@@ -218,28 +335,14 @@ void maskAudit(AuditEntry& entry) {
 
 namespace {
 
-// What masking hid from a list: the tail of each token that masking replaced by ****.
-void collectMasked(const std::vector<std::string>& original, const std::vector<std::string>& masked,
-                   std::vector<std::string>& secrets) {
-    for (std::size_t i = 0; i < original.size() && i < masked.size(); ++i)
-        if (original[i] != masked[i] && masked[i].size() >= kMask.size())
-            secrets.push_back(
-                original[i].substr(std::min(original[i].size(), masked[i].size() - kMask.size())));
-}
-
 void maskParametersCollecting(std::vector<std::string>& params, std::vector<std::string>& secrets) {
-    auto masked = maskParameters(params);
-    collectMasked(params, masked, secrets);
-    params = std::move(masked);
+    params = maskSlots(params, true, &secrets);
 }
 
 void maskPairsCollecting(std::vector<std::pair<std::string, std::string>>& pairs,
                          std::vector<std::string>& secrets) {
-    const auto original = pairs;
-    maskPairs(pairs);
-    for (std::size_t i = 0; i < pairs.size(); ++i)
-        if (pairs[i].second != original[i].second)
-            secrets.push_back(original[i].second);
+    for (auto& [key, value] : pairs)
+        maskPairValue(key, value, &secrets);
 }
 
 Statement maskParsed(Statement statement, std::vector<std::string>& secrets) {
@@ -262,13 +365,21 @@ Statement maskParsed(Statement statement, std::vector<std::string>& secrets) {
     return statement;
 }
 
-bool isBareWordCharacter(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+bool isQuote(char c) {
+    return c == '\'' || c == '"' || c == '`';
 }
 
-// Text that does not parse. Its quoted strings are read in order like a list of arguments, one token
-// each (the string after a quoted secret key is masked whole, which also covers 'db.password' = 'x');
-// outside quotes, a bare word=value with a secret word loses its value. Errs on the side of masking.
+// Characters that end a bare word: blanks, quotes and the statement grammar's punctuation.
+bool endsBareWord(char c) {
+    return isBlank(c) || isQuote(c) || c == '=' || c == ',' || c == '(' || c == ')' || c == ';';
+}
+
+// Text that does not parse, read token by token: strings in any quotes ('...', "...", `...`, the quote
+// doubled inside; an unterminated one runs to the end), bare words and punctuation. A string is
+// masked as maskArguments masks one token ("k=v", "--opt=k=v", -D pairs). A secret key is followed by
+// its value, masked whole in whatever form it comes (quoted in any way or bare, up to the next blank,
+// ',' or ')'), after blanks, '=', ':' or ',': a key is a single- or double-quoted string, or a bare or
+// back-quoted word followed by '=' or ':' or starting with '-' (an option). Errs on the side of masking.
 class UnparsedTextMasker final {
 public:
     UnparsedTextMasker(std::string_view text, std::vector<std::string>& secrets)
@@ -278,51 +389,64 @@ public:
     std::string run() {
         m_out.reserve(m_text.size());
         while (m_at < m_text.size()) {
-            if (m_text[m_at] == '\'')
-                quoted();
-            else if (isBareWordCharacter(m_text[m_at]))
+            const char c = m_text[m_at];
+            if (isQuote(c))
+                quoted(c);
+            else if (!endsBareWord(c))
                 bareWord();
             else
-                m_out += m_text[m_at++];
+                punctuation(c);
         }
         return std::move(m_out);
     }
 
 private:
+    void punctuation(char c) {
+        if (c == '(' || c == ')' || c == ';')
+            m_valueIsSecret = false; // the key had no value
+        m_out += c;
+        ++m_at;
+    }
+
+    // The next non-blank character after `from` is '=' or ':'.
+    bool assignmentFollows(std::size_t from) const {
+        while (from < m_text.size() && isBlank(m_text[from]))
+            ++from;
+        return from < m_text.size() && (m_text[from] == '=' || m_text[from] == ':');
+    }
+
+    void hide(std::string_view value) {
+        m_secrets.emplace_back(value);
+        m_valueIsSecret = false;
+    }
+
     void bareWord() {
+        if (m_valueIsSecret) { // a bare value: to the next blank, ',' or ')', '=' included
+            const std::size_t start = m_at;
+            while (m_at < m_text.size() && !isBlank(m_text[m_at]) && m_text[m_at] != ',' &&
+                   m_text[m_at] != ')' && m_text[m_at] != ';')
+                ++m_at;
+            hide(m_text.substr(start, m_at - start));
+            m_out += kMask;
+            return;
+        }
         std::size_t end = m_at;
-        while (end < m_text.size() && m_text[end] != '\'' && m_text[end] != '=' &&
-               !std::isspace(static_cast<unsigned char>(m_text[end])) && m_text[end] != ',' &&
-               m_text[end] != '(' && m_text[end] != ')')
+        while (end < m_text.size() && !endsBareWord(m_text[end]))
             ++end;
         const std::string_view word = m_text.substr(m_at, end - m_at);
         m_out += word;
         m_at = end;
-        if (m_at >= m_text.size() || m_text[m_at] != '=' || !isSecretKey(word))
-            return;
-        m_out += m_text[m_at++];
-        while (m_at < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[m_at])))
-            m_out += m_text[m_at++];
-        if (m_at < m_text.size() && m_text[m_at] == '\'') {
-            m_maskNextString = true;
-            return;
-        }
-        const std::size_t valueStart = m_at;
-        while (m_at < m_text.size() && !std::isspace(static_cast<unsigned char>(m_text[m_at])) &&
-               m_text[m_at] != ',' && m_text[m_at] != ')')
-            ++m_at;
-        m_secrets.emplace_back(m_text.substr(valueStart, m_at - valueStart));
-        m_out += kMask;
+        m_valueIsSecret = isSecretKey(word) && (word.starts_with('-') || assignmentFollows(end));
     }
 
-    // A quoted string: '' inside is an escaped quote; an unterminated one runs to the end.
-    void quoted() {
+    // A quoted string: the quote doubled inside stands for one.
+    void quoted(char quote) {
         std::string content;
         std::size_t j = m_at + 1;
         while (j < m_text.size()) {
-            if (m_text[j] == '\'') {
-                if (j + 1 < m_text.size() && m_text[j + 1] == '\'') {
-                    content += '\'';
+            if (m_text[j] == quote) {
+                if (j + 1 < m_text.size() && m_text[j + 1] == quote) {
+                    content += quote;
                     j += 2;
                     continue;
                 }
@@ -331,29 +455,30 @@ private:
             content += m_text[j++];
         }
         const bool terminated = j < m_text.size();
-        std::string masked = maskedString(content);
-        m_out += '\'';
+        m_at = terminated ? j + 1 : m_text.size();
+        const std::string masked = maskedString(content, quote);
+        m_out += quote;
         for (const char c : masked) {
             m_out += c;
-            if (c == '\'')
-                m_out += '\'';
+            if (c == quote)
+                m_out += quote;
         }
         if (terminated)
-            m_out += '\'';
-        m_at = terminated ? j + 1 : m_text.size();
+            m_out += quote;
     }
 
-    std::string maskedString(const std::string& content) {
-        if (m_maskNextString) {
-            m_maskNextString = false;
-            m_secrets.push_back(content);
+    std::string maskedString(const std::string& content, char quote) {
+        if (m_valueIsSecret) {
+            hide(content);
             return std::string(kMask);
         }
-        if (auto secret = inlineSecret(content)) {
-            m_secrets.push_back(content.substr(secret->second));
-            return content.substr(0, secret->second) + std::string(kMask);
+        std::string masked = maskArguments({content}).front();
+        if (masked != content) {
+            maskSlots({content}, false, &m_secrets);
+            return masked;
         }
-        m_maskNextString = !content.empty() && isSecretKey(content);
+        m_valueIsSecret = !content.empty() && isSecretKey(content) &&
+                          (quote != '`' || content.starts_with('-') || assignmentFollows(m_at));
         return content;
     }
 
@@ -361,7 +486,7 @@ private:
     std::vector<std::string>& m_secrets;
     std::string m_out;
     std::size_t m_at = 0;
-    bool m_maskNextString = false;
+    bool m_valueIsSecret = false; // the last key read was secret: the next value is hidden
 };
 
 } // namespace

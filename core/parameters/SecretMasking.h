@@ -29,6 +29,8 @@ bool isSecretKey(std::string_view key);
 //   "spark.a.secret=x", "-c" then "spark.a.secret=x", "--conf=spark.a.secret=x", "--hudi-conf" then
 //   "hoodie.x.password=y", "--hudi-conf=hoodie.x.password=y" (also after the application path) ->
 //   "...=****";
+// - a configuration pair whose key is not secret has its value's secret -D pairs masked
+//   ("spark.driver.extraJavaOptions=-Da=1 -Dpw.password=X" -> "...-Dpw.password=****");
 // - any other token (an application argument, an option's value, an unknown option) is read as
 //   maskArguments reads it.
 // Everything else is returned unchanged.
@@ -39,8 +41,12 @@ std::vector<std::string> maskParameters(const std::vector<std::string>& params);
 //   "auth_token=x" -> "auth_token=****", "-cspark.a.secret=x" -> "-cspark.a.secret=****";
 // - "--option=key=value" whose inner key is secret: "--conf=spark.a.secret=x",
 //   "--hoodie-conf=hoodie.x.password=y" -> "...=****";
-// - the token after an option without '=' whose name is secret: "--password x" -> "--password ****",
-//   unless that token is itself a long option ("--api-token --verbose": a flag, nothing to hide).
+// - every "-Dkey=value" with a secret key of a JVM options string in a token, however many pairs it
+//   holds: "-Da=1 -Db=2 -Dpw.password=X" -> "-Da=1 -Db=2 -Dpw.password=****" (a -D starts the token or
+//   follows a blank or '='; its value runs to the next blank outside quotes that is followed by '-');
+// - the token after an option without '=' whose name is secret, whatever it starts with:
+//   "--password x" -> "--password ****", "--api-token --X" -> "--api-token ****"; when that token is
+//   itself a secret-named option, the token after it is masked too.
 std::vector<std::string> maskArguments(const std::vector<std::string>& arguments);
 
 // The inverse for ALTER: each secret value submitted as **** takes the stored value of the same key.
@@ -66,7 +72,7 @@ std::optional<UnresolvedMask> unresolvedMask(const std::vector<std::string>& sub
 std::optional<std::string> findUnresolvedMask(const std::vector<std::string>& submitted,
                                               const std::vector<std::string>& stored);
 
-// Masks the values of secret keys in place.
+// Masks the values of secret keys in place, and the secret -D pairs of other values.
 void maskPairs(std::vector<std::pair<std::string, std::string>>& pairs);
 void maskConfigs(std::map<std::string, std::string>& configs);
 
@@ -85,9 +91,11 @@ struct MaskedStatement final {
 };
 // A statement that parsed is printed back with its PARAMETERS masked by maskParameters, its RUN
 // ARGUMENTS and cluster WITH pairs by maskPairs. Text that does not parse is masked token by token:
-// its quoted strings in order as maskArguments reads a list (plus: the string after a quoted secret
-// key, 'db.password' = 'x', is masked whole; an unterminated string runs to the end), and a bare
-// word=value whose word is secret loses its value. `parsed` is parseStatement(text).
+// each string in any quotes ('...', "...", `...`; an unterminated one runs to the end) as
+// maskArguments masks one token ("k=v", "--opt=k=v", -D pairs), and the value after a secret key is
+// masked whole, whatever its form (quoted in any way, or bare up to the next blank, ',' or ')'),
+// after blanks, '=', ':' or ','. A key is a '...' or "..." string, or a bare or back-quoted word
+// followed by '=' or ':' or starting with '-'. `parsed` is parseStatement(text).
 MaskedStatement maskStatement(const ParseResult& parsed, std::string_view text);
 MaskedStatement maskStatement(std::string_view text);
 // Replaces every occurrence of each secret in `message` by ****.

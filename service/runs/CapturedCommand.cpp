@@ -1,5 +1,7 @@
 #include "service/runs/CapturedCommand.h"
 
+#include "service/runs/DriverEnvironment.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -9,8 +11,6 @@
 
 #include <cerrno>
 #include <cstring>
-
-extern char** environ;
 
 namespace jobdeck {
 namespace {
@@ -87,11 +87,18 @@ CommandResult CapturedCommand::run(const std::vector<std::string>& argv, std::ch
     for (const auto& arg : argv)
         args.push_back(const_cast<char*>(arg.c_str()));
     args.push_back(nullptr);
+    // spark-submit gets what a driver gets: never jobdeckd's database settings.
+    std::vector<std::string> environment = DriverEnvironment::build();
+    std::vector<char*> envp;
+    for (auto& variable : environment)
+        envp.push_back(variable.data());
+    envp.push_back(nullptr);
     pid_t pid = -1;
     int spawnError = 0;
     {
         const SpawnSetup setup(pipeFds[1]);
-        spawnError = ::posix_spawnp(&pid, args[0], &setup.actions, &setup.attributes, args.data(), environ);
+        spawnError =
+            ::posix_spawnp(&pid, args[0], &setup.actions, &setup.attributes, args.data(), envp.data());
     }
     ::close(pipeFds[1]);
     if (spawnError != 0) {

@@ -1,5 +1,7 @@
 #include "service/runs/RunLauncher.h"
 
+#include "service/runs/DriverEnvironment.h"
+
 #include "core/text/Concat.h"
 
 #include <fcntl.h>
@@ -18,8 +20,6 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
-
-extern char** environ;
 
 namespace jobdeck {
 namespace {
@@ -214,22 +214,6 @@ std::string findExecutable(const std::string& name) {
     return {};
 }
 
-std::vector<std::string> buildEnvironment(const LaunchSpec& spec) {
-    std::vector<std::string> env;
-    for (char** e = environ; e && *e; ++e) {
-        const std::string entry(*e);
-        const auto name = entry.substr(0, entry.find('='));
-        bool overridden = false;
-        for (const auto& [key, value] : spec.extraEnv)
-            overridden = overridden || key == name;
-        if (!overridden)
-            env.push_back(entry);
-    }
-    for (const auto& [key, value] : spec.extraEnv)
-        env.push_back(concat({key, "=", value}));
-    return env;
-}
-
 std::vector<char*> pointers(std::vector<std::string>& strings) {
     std::vector<char*> result;
     result.reserve(strings.size() + 1);
@@ -263,7 +247,7 @@ struct PreparedLaunch {
     PreparedLaunch(const LaunchSpec& spec, std::string programPath)
         : program(std::move(programPath))
         , argvStrings(spec.argv)
-        , envStrings(buildEnvironment(spec))
+        , envStrings(DriverEnvironment::build(spec.extraEnv))
         , argv(pointers(argvStrings))
         , envp(pointers(envStrings))
         // Absolute: the monitor and the driver work inside the run directory.

@@ -16,7 +16,7 @@ struct LaunchSpec final {
     std::string runDir;            // created if missing; holds hudi-defaults.conf, exit-status, driver-pid
     std::string logPath;           // stdout and stderr of the driver, appended in order
     std::vector<std::string> argv; // argv[0] is looked up in PATH when it has no '/'
-    std::vector<std::pair<std::string, std::string>> extraEnv; // on top of the service's environment
+    std::vector<std::pair<std::string, std::string>> extraEnv; // on top of DriverEnvironment::build()
     std::string hudiDefaults;                                  // contents of <runDir>/hudi-defaults.conf
     std::string exitNotifyPath; // FIFO the monitor writes a byte to once exit-status is in place; optional
     // 0: the driver writes to the log itself. Otherwise its output goes through a pipe that the monitor

@@ -7,11 +7,20 @@
 
 namespace jobdeck {
 
-// The stores a database URL names: postgresql://… or postgres://… (PgStores), sqlite:<path> or a plain
-// file path (SqliteStores). Throws DatabaseError with one clear line.
-std::unique_ptr<Stores> openStores(const std::string& databaseUrl);
+// The stores a --database value names (core databaseKind): a postgresql:// or postgres:// URI or a
+// libpq keyword string ("host=… dbname=…") opens PgStores, sqlite:<path> or a plain file path
+// SqliteStores; a value shaped like a keyword string with a word libpq does not know is refused
+// (it is never taken as a file name). `passwordFile` (--database-password-file) gives the PostgreSQL
+// password: its first line. Throws DatabaseError or std::runtime_error with one clear line, in which
+// every password, in every form, is ****.
+std::unique_ptr<Stores> openStores(const std::string& databaseUrl, const std::string& passwordFile = {});
 
-// Whether the URL names a PostgreSQL database.
+// Whether the value names a PostgreSQL database (a URI or a keyword string).
 bool isPostgresUrl(const std::string& databaseUrl);
+
+// The password of --database-password-file: the file's first line without its line ending. Throws
+// std::runtime_error for a missing, unreadable or empty file or a directory; warns (log) when others
+// may read it.
+std::string readDatabasePasswordFile(const std::string& path);
 
 } // namespace jobdeck

@@ -8,6 +8,7 @@ behaves according to its own arguments, each as `--name value` or `--name=value`
   --sleep S      sleep S seconds (fractions allowed) before ending
   --exit-code C  end with exit code C (default 0)
   --ignore-term  ignore SIGTERM (to test that a cancel ends in KILL)
+  --print-environment  print each variable of its environment as "env: NAME=value", sorted
 Unknown arguments are ignored, so job arguments and overrides can be anything.
 """
 import os
@@ -49,6 +50,9 @@ def main():
         print("hudi-conf-error: " + str(error))
     for arg in args:
         print("arg: " + arg)
+    if "--print-environment" in args:
+        for name in sorted(os.environ):
+            print("env: %s=%s" % (name, os.environ[name]))
     sys.stdout.flush()
     opts = options(args)
     if "--ignore-term" in args:

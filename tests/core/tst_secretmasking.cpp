@@ -59,8 +59,12 @@ private slots:
             << Strings{"app.py", "--api-token", "a=b"} << Strings{"app.py", "--api-token", "****"};
         QTest::newRow("value starting with dash")
             << Strings{"app.py", "--secret", "-x9"} << Strings{"app.py", "--secret", "****"};
-        QTest::newRow("secret flag before option")
-            << Strings{"app.py", "--use-token", "--verbose"} << Strings{"app.py", "--use-token", "--verbose"};
+        // Any value after a secret-named argument is masked, whatever it starts with.
+        QTest::newRow("value starting with --")
+            << Strings{"app.py", "--api-token", "--X"} << Strings{"app.py", "--api-token", "****"};
+        QTest::newRow("value that is a secret-named option")
+            << Strings{"app.py", "--api-token", "--password", "x", "--date", "d"}
+            << Strings{"app.py", "--api-token", "****", "****", "--date", "d"};
         QTest::newRow("secret option last")
             << Strings{"app.py", "--password"} << Strings{"app.py", "--password"};
         QTest::newRow("already masked")
@@ -112,6 +116,20 @@ private slots:
                                              << Strings{"--driver-java-options=-Dpassword=****", "/app.py"};
         QTest::newRow("option value") << Strings{"--driver-java-options", "-Ddb.password=P", "/app.py"}
                                       << Strings{"--driver-java-options", "-Ddb.password=****", "/app.py"};
+        QTest::newRow("every -D pair of --driver-java-options")
+            << Strings{"--driver-java-options", "-Da=1 -Db=2 -Dpw.password=X", "/app.py"}
+            << Strings{"--driver-java-options", "-Da=1 -Db=2 -Dpw.password=****", "/app.py"};
+        QTest::newRow("-D pairs, several secret, quoted, tabs")
+            << Strings{"--driver-java-options=-Dx.token=T1\t-Dn=1  -Dq.secret=\"a b\" -Dz=2", "/app.py"}
+            << Strings{"--driver-java-options=-Dx.token=****\t-Dn=1  -Dq.secret=**** -Dz=2", "/app.py"};
+        QTest::newRow("-D pairs in a --conf java options value")
+            << Strings{"--conf", "spark.driver.extraJavaOptions=-Da=1 -Db=2 -Ddb.password=X",
+                       "--conf=spark.executor.extraJavaOptions=-XX:+UseG1GC -Dk.credential=C", "/app.py"}
+            << Strings{"--conf", "spark.driver.extraJavaOptions=-Da=1 -Db=2 -Ddb.password=****",
+                       "--conf=spark.executor.extraJavaOptions=-XX:+UseG1GC -Dk.credential=****", "/app.py"};
+        QTest::newRow("-D pairs in an application argument")
+            << Strings{"/app.py", "--jvm", "-Da=1 -Db=2 -Dc=3 -Dpw.password=X -Dd=4"}
+            << Strings{"/app.py", "--jvm", "-Da=1 -Db=2 -Dc=3 -Dpw.password=**** -Dd=4"};
         QTest::newRow("issue 19 example")
             << Strings{"--conf=spark.db.password=X", "--hudi-conf=hoodie.ds.password=Y", "/app.py"}
             << Strings{"--conf=spark.db.password=****", "--hudi-conf=hoodie.ds.password=****", "/app.py"};
@@ -137,6 +155,13 @@ private slots:
         QTest::newRow("repeated key")
             << Strings{"app.jar", "--token", "first", "--x", "1", "--token", "second"};
         QTest::newRow("nothing secret") << Strings{"--conf", "spark.a=b", "app.jar", "--date", "d"};
+        QTest::newRow("-D pairs") << Strings{"--driver-java-options",
+                                             "-Da=1 -Dpw.password=X -Dq.secret='y z' -Db=2",
+                                             "--conf",
+                                             "spark.driver.extraJavaOptions=-Dk.token=K -Dm=1",
+                                             "/app.py",
+                                             "--api-token",
+                                             "--starts-with-dashes"};
         QTest::newRow("= forms") << Strings{"--conf=spark.db.password=X",
                                             "-c",
                                             "spark.c.token=Z",
@@ -228,15 +253,17 @@ private slots:
 
         SparkJobRun run;
         run.argumentOverrides = {{"--db-password", "p"}, {"--date", "d"}};
-        run.arguments = {"--db-password", "p", "--date", "d"};
+        run.arguments = {"--db-password", "p", "--date", "d", "--api-token", "--X"};
         maskRun(run);
-        QCOMPARE(run.arguments, (Strings{"--db-password", "****", "--date", "d"}));
+        QCOMPARE(run.arguments, (Strings{"--db-password", "****", "--date", "d", "--api-token", "****"}));
         QVERIFY((run.argumentOverrides == std::vector<std::pair<std::string, std::string>>{
                                               {"--db-password", "****"}, {"--date", "d"}}));
 
         Cluster cluster;
         cluster.with = {{"spark.hadoop.fs.s3a.secret.key", "k"}, {"spark.executor.memory", "4g"}};
-        cluster.sparkConfigs = {{"spark.hadoop.fs.s3a.secret.key", "k"}, {"spark.executor.memory", "4g"}};
+        cluster.sparkConfigs = {{"spark.hadoop.fs.s3a.secret.key", "k"},
+                                {"spark.executor.memory", "4g"},
+                                {"spark.driver.extraJavaOptions", "-Da=1 -Db=2 -Dpw.password=X"}};
         cluster.hudiConfigs = {{"hoodie.api.token", "t"}};
         maskCluster(cluster);
         QVERIFY((cluster.with ==
@@ -244,6 +271,8 @@ private slots:
                                                                   {"spark.executor.memory", "4g"}}));
         QCOMPARE(cluster.sparkConfigs.at("spark.hadoop.fs.s3a.secret.key"), std::string("****"));
         QCOMPARE(cluster.sparkConfigs.at("spark.executor.memory"), std::string("4g"));
+        QCOMPARE(cluster.sparkConfigs.at("spark.driver.extraJavaOptions"),
+                 std::string("-Da=1 -Db=2 -Dpw.password=****"));
         QCOMPARE(cluster.hudiConfigs.at("hoodie.api.token"), std::string("****"));
 
         AuditEntry entry;
@@ -283,6 +312,12 @@ private slots:
             << "ALTER JOB j SET PARAMETERS = ('--conf', 'spark.db.password=****', '/app.py', '--password', "
                "'****')"
             << QStringList{"X2", "P2"};
+        QTest::newRow("parsed, -D pairs and a value starting with --")
+            << "create job j type = 'PYTHON' parameters = ('--driver-java-options', '-Da=1 -Db=2 "
+               "-Dpw.password=PJ18 -Dz=1', '/app.py', '--api-token', '--PT18') cluster = 'c'"
+            << "CREATE JOB j TYPE = 'PYTHON' PARAMETERS = ('--driver-java-options', '-Da=1 -Db=2 "
+               "-Dpw.password=**** -Dz=1', '/app.py', '--api-token', '****') CLUSTER = 'c'"
+            << QStringList{"PJ18", "--PT18"};
         QTest::newRow("parsed RUN and WITH")
             << "RUN JOB j ARGUMENTS = ('--db-password' = 'R3', '--date' = 'd')"
             << "RUN JOB j ARGUMENTS = ('--db-password' = '****', '--date' = 'd')" << QStringList{"R3"};
@@ -302,6 +337,38 @@ private slots:
         QTest::newRow("unparsed, bare key=value")
             << "ALTER CLUSTER x WITH db.password=B7"
             << "ALTER CLUSTER x WITH db.password=****" << QStringList{"B7"};
+        QTest::newRow("unparsed, back-quoted value after a quoted key")
+            << "CREATE JOB j PARAMETERS ('--api-token', `BQ9`, 'next') oops"
+            << "CREATE JOB j PARAMETERS ('--api-token', `****`, 'next') oops" << QStringList{"BQ9"};
+        QTest::newRow("unparsed, double-quoted value after a quoted key")
+            << "RUN JOB j ARGUMENTS = ('--db-password' = \"DQ10\", '--date' = 'd') oops"
+            << "RUN JOB j ARGUMENTS = ('--db-password' = \"****\", '--date' = 'd') oops"
+            << QStringList{"DQ10"};
+        QTest::newRow("unparsed, bare value after a quoted key")
+            << "RUN JOB j ARGUMENTS = ('--db-password' = BARE11, '--date' = 'd') oops"
+            << "RUN JOB j ARGUMENTS = ('--db-password' = ****, '--date' = 'd') oops" << QStringList{"BARE11"};
+        QTest::newRow("unparsed, bare value after a quoted key, no =")
+            << "CREATE JOB j PARAMETERS ('/app.py', '--password', hunter12, 'keep') oops"
+            << "CREATE JOB j PARAMETERS ('/app.py', '--password', ****, 'keep') oops"
+            << QStringList{"hunter12"};
+        QTest::newRow("unparsed, back-quoted and double-quoted after a bare key")
+            << "ALTER CLUSTER c WITH db.password = `BQ13` x.token=\"DQ13\" oops"
+            << "ALTER CLUSTER c WITH db.password = `****` x.token=\"****\" oops"
+            << QStringList{"BQ13", "DQ13"};
+        QTest::newRow("unparsed, bare value with = and symbols")
+            << "ALTER CLUSTER c WITH db.password=p=w!14 oops"
+            << "ALTER CLUSTER c WITH db.password=**** oops" << QStringList{"p=w!14"};
+        QTest::newRow("unparsed, -D pairs in a string")
+            << "CREATE JOB j PARAMETERS ('--driver-java-options', '-Da=1 -Db=2 -Dpw.password=JD15') oops"
+            << "CREATE JOB j PARAMETERS ('--driver-java-options', '-Da=1 -Db=2 -Dpw.password=****') oops"
+            << QStringList{"JD15"};
+        QTest::newRow("unparsed, value starting with -- after a quoted key")
+            << "CREATE JOB j PARAMETERS ('/app.py', '--api-token', '--DD16') oops"
+            << "CREATE JOB j PARAMETERS ('/app.py', '--api-token', '****') oops" << QStringList{"--DD16"};
+        QTest::newRow("unparsed, a later string is not masked for an earlier key")
+            << "RUN JOB j ARGUMENTS = ('--db-password' = BARE17, '--date' = 'keep17') oops"
+            << "RUN JOB j ARGUMENTS = ('--db-password' = ****, '--date' = 'keep17') oops"
+            << QStringList{"BARE17"};
         QTest::newRow("unparsed, unterminated")
             << "CREATE JOB u PARAMETERS = ('--conf=spark.a.secret=U8"
             << "CREATE JOB u PARAMETERS = ('--conf=spark.a.secret=****" << QStringList{"U8"};

@@ -126,6 +126,10 @@ bool TestService::launch(quint16 port, int timeoutMs) {
                           QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--data-dir"), dataDir()};
     if (!appendOwnDatabase(arguments))
         return false;
+    // The stand-in spark-submit finds its state through this variable, which drivers and spark-submit
+    // get only when named (docs/service.md, "The driver's environment").
+    if (qEnvironmentVariableIsSet("JOBDECK_STANDIN_SPARK_HOME"))
+        arguments += {QStringLiteral("--driver-env"), QStringLiteral("JOBDECK_STANDIN_SPARK_HOME")};
     arguments += m_extraArguments;
     m_lastArguments = arguments;
     m_process = std::make_unique<QProcess>();

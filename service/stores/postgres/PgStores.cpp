@@ -1,11 +1,12 @@
 #include "service/stores/postgres/PgStores.h"
 
+#include "core/deploy/DatabaseUrl.h"
+
 #include "service/stores/postgres/PgEventListener.h"
 
 #include "service/stores/postgres/PgSchema.h"
 
 #include <chrono>
-#include <regex>
 
 namespace jobdeck {
 
@@ -15,10 +16,9 @@ namespace {
 constexpr std::chrono::milliseconds deferredInterval{50};
 constexpr std::size_t deferredBatch = 512;
 
-// The URL without its password, for messages.
+// The URL without its password (in every form core's databasePasswordRanges knows), for messages.
 std::string withoutPassword(const std::string& url) {
-    static const std::regex password(R"(^(postgres(ql)?://[^:/@]*):[^@]*@)");
-    return std::regex_replace(url, password, "$1:****@");
+    return maskDatabaseValue(url);
 }
 
 PgConnections& migrated(PgConnections& connections, const std::string& where) {
