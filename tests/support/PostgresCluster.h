@@ -23,7 +23,7 @@ public:
 
     // initdb, start, wait until it accepts connections, create the database. false, with
     // lastError() saying what failed (and how to install PostgreSQL when it is missing).
-    bool start(int timeoutMs = 30000);
+    bool start(int timeoutMs = 120000);
     // Stops the server and removes its directory; nothing when it is not started.
     void stop();
     bool isStarted() const { return m_dir != nullptr; }
@@ -34,7 +34,7 @@ public:
     // resume() starts it again on the same port with the same data. false, with lastError(), when it
     // fails.
     bool pause(StopMode mode = StopMode::Fast);
-    bool resume(int timeoutMs = 30000);
+    bool resume(int timeoutMs = 120000);
 
     // Creates another (empty) database owned by userName(); false, with lastError(), when it fails.
     bool createDatabase(const QString& name, int timeoutMs = 30000);
