@@ -6,6 +6,8 @@
 #include "service/stores/JobStore.h"
 #include "service/stores/ProjectRows.h"
 #include "service/stores/ProjectStore.h"
+#include "service/stores/RunRows.h"
+#include "service/stores/RunStore.h"
 #include "service/stores/StoreAccess.h"
 #include "service/stores/WriteKeyRows.h"
 #include "service/stores/WriteKeyStore.h"
@@ -17,7 +19,7 @@
 
 // The stores whose SQL is the same on both backends, over either backend's StoreAccess (SqliteAccess,
 // PgAccess). What differs between the backends is a constructor argument; a store whose behaviour
-// differs (events, runs, statuses, audit, keys) has a class per backend.
+// differs (events, statuses, audit, keys) has a class per backend.
 namespace jobdeck {
 
 // The projects and project_allowlist tables.
@@ -135,6 +137,63 @@ public:
     std::optional<WriteKey> findWriteKey(const std::string& projectUid, const std::string& idempotencyKey,
                                          TimePoint notBefore) override {
         return write_key_rows::find(*m_access.readFresh(), projectUid, idempotencyKey, notBefore);
+    }
+
+private:
+    Access m_access;
+};
+
+// The runs and replicas tables. Writes join the step under way on this thread, if any; reads outside
+// one see what is committed now (never a snapshot), as the launcher and the scheduler need, and on
+// SQLite never hold up a write.
+template <StoreAccess Access> class SharedRunStore final : public RunStore {
+public:
+    explicit SharedRunStore(Access access)
+        : m_access(std::move(access)) {}
+
+    void insert(const RunRecord& record) override { run_rows::insert(*m_access.write(), record); }
+    void update(const RunRecord& record) override { run_rows::update(*m_access.write(), record); }
+    void remove(const std::string& runId) override { run_rows::remove(*m_access.write(), runId); }
+    bool exists(const std::string& runId) override { return run_rows::exists(*m_access.readFresh(), runId); }
+    std::optional<RunRecord> find(const std::string& projectUid, const std::string& runId) override {
+        return run_rows::find(*m_access.readFresh(), projectUid, runId);
+    }
+    std::vector<RunRecord> list(const std::string& projectUid, const std::optional<std::string>& jobName,
+                                bool activeOnly, std::optional<std::int64_t> limit) override {
+        return run_rows::list(*m_access.readFresh(), projectUid, jobName, activeOnly, limit);
+    }
+    int countActive(const std::string& projectUid, const std::string& jobId) override {
+        return run_rows::countActive(*m_access.readFresh(), projectUid, jobId);
+    }
+    std::map<std::string, std::int64_t> countByStatus() override {
+        return run_rows::countByStatus(*m_access.readFresh());
+    }
+    std::optional<RunRecord> findActiveByKey(const std::string& projectUid, const std::string& jobId,
+                                             const std::string& idempotencyKey) override {
+        return run_rows::findActiveByKey(*m_access.readFresh(), projectUid, jobId, idempotencyKey);
+    }
+    std::vector<RunRecord> withStatus(JobRunStatus status) override {
+        return run_rows::withStatus(*m_access.readFresh(), status);
+    }
+    std::vector<RunRecord> endedBefore(const std::string& cutoff) override {
+        return run_rows::endedBefore(*m_access.readFresh(), cutoff);
+    }
+    std::vector<RunRecord> queuedBriefly() override { return run_rows::queuedBriefly(*m_access.readFresh()); }
+    void setQueueReason(const std::string& runId, const std::string& reason) override {
+        run_rows::setQueueReason(*m_access.write(), runId, reason);
+    }
+    std::map<std::pair<std::string, std::string>, int> runningPerCluster() override {
+        return run_rows::runningPerCluster(*m_access.readFresh());
+    }
+    void heartbeat(const std::string& replicaId, const std::string& host, const std::string& dataDir,
+                   std::int64_t atMs) override {
+        run_rows::heartbeat(*m_access.write(), replicaId, host, dataDir, atMs);
+    }
+    std::map<std::string, std::int64_t> replicaHeartbeats() override {
+        return run_rows::replicaHeartbeats(*m_access.readFresh());
+    }
+    void forgetReplica(const std::string& replicaId) override {
+        run_rows::forgetReplica(*m_access.write(), replicaId);
     }
 
 private:

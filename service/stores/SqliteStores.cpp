@@ -57,7 +57,7 @@ SqliteStores::SqliteStores(const std::string& path)
     , m_keys(m_keyRows, m_changeStamp)
     , m_jobs(SqliteAccess{m_connections}, activeRunsSource)
     , m_clusters(SqliteAccess{m_connections})
-    , m_runs(m_connections)
+    , m_runs(SqliteAccess{m_connections})
     , m_writeKeys(SqliteAccess{m_connections})
     , m_events(m_connections) {
     m_deferred = std::make_unique<DeferredWrites>(

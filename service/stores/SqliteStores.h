@@ -9,7 +9,6 @@
 #include "service/stores/SqliteConnections.h"
 #include "service/stores/SqliteEventStore.h"
 #include "service/stores/SqliteKeyRows.h"
-#include "service/stores/SqliteRunStore.h"
 #include "service/stores/SqliteStatusStore.h"
 #include "service/stores/Stores.h"
 
@@ -62,7 +61,7 @@ private:
     CachedKeyStore m_keys;
     SharedJobStore<SqliteAccess> m_jobs;
     SharedClusterStore<SqliteAccess> m_clusters;
-    SqliteRunStore m_runs;
+    SharedRunStore<SqliteAccess> m_runs;
     SharedWriteKeyStore<SqliteAccess> m_writeKeys;
     SqliteEventStore m_events;
     // The group commits write through these two; made after the queue, destroyed (flushed) first.

@@ -6,13 +6,14 @@
 namespace jobdeck {
 
 // PostgreSQL's connections as the shared stores use them (StoreAccess): every query on the step's
-// connection inside a step, else on a pooled one in autocommit.
+// connection inside a step; else reads on the snapshot's inside a snapshot, and writes (as with
+// SQLite's writer, never a read-only snapshot's) and fresh reads on a pooled one in autocommit.
 struct PgAccess {
     PgConnections& connections;
 
     PgConnections::Lease read() { return connections.connection(); }
     PgConnections::Lease readFresh() { return connections.freshConnection(); }
-    PgConnections::Lease write() { return connections.connection(); }
+    PgConnections::Lease write() { return connections.freshConnection(); }
     UnitOfWork& steps() { return connections; }
 };
 

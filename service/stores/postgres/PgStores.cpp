@@ -60,7 +60,7 @@ PgStores::PgStores(const std::string& url, const std::string& where)
     , m_keys(m_keyRows, m_changeStamp)
     , m_jobs(PgAccess{m_connections}, "runs")
     , m_clusters(PgAccess{m_connections})
-    , m_runs(m_connections)
+    , m_runs(PgAccess{m_connections})
     , m_writeKeys(PgAccess{m_connections})
     , m_events(m_connections) {
     m_deferred = std::make_unique<DeferredWrites>(

@@ -10,7 +10,6 @@
 #include "service/stores/postgres/PgConnections.h"
 #include "service/stores/postgres/PgEventStore.h"
 #include "service/stores/postgres/PgKeyRows.h"
-#include "service/stores/postgres/PgRunStore.h"
 #include "service/stores/postgres/PgStatusStore.h"
 
 #include <memory>
@@ -62,7 +61,7 @@ private:
     CachedKeyStore m_keys;
     SharedJobStore<PgAccess> m_jobs;
     SharedClusterStore<PgAccess> m_clusters;
-    PgRunStore m_runs;
+    SharedRunStore<PgAccess> m_runs;
     SharedWriteKeyStore<PgAccess> m_writeKeys;
     PgEventStore m_events;
     // The group commits write through these two; made after the queue, destroyed (flushed) first.
