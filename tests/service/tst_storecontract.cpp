@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
@@ -184,7 +185,9 @@ private slots:
         QVERIFY(keys.authenticate(a.projectUid, a.apiKey, a.apiSecret)); // cached now
         QVERIFY(keys.revokeKey(a.apiKey));
         QVERIFY(!keys.revokeKey("no-such-key"));
+        const auto before = keys.secretComparisons();
         QVERIFY(!keys.authenticate(a.projectUid, a.apiKey, a.apiSecret));
+        QCOMPARE(keys.secretComparisons() - before, std::uint64_t(1)); // a revoked key compares too
         QVERIFY(keys.authenticate(b.projectUid, b.apiKey, b.apiSecret));
     }
 
@@ -445,14 +448,15 @@ private slots:
 
     void deferredStatusesAreFoundAndReportTheirCommit() {
         auto& statuses = m_stores->statuses();
-        bool pendingCommitted = false, finalCommitted = false;
+        // Reported from the group commit's thread, once that group is committed.
+        std::atomic<bool> pendingCommitted = false, finalCommitted = false;
         statuses.deferPendingRequest(m_project, "r1", [&](bool ok) { pendingCommitted = ok; });
         statuses.deferRequestStatus(m_project, "r1", StatusJson(ApiStatus::failed("later")),
                                     [&](bool ok) { finalCommitted = ok; });
         // findRequestStatus commits the queue first.
         QVERIFY(*statuses.findRequestStatus(m_project, "r1") == ApiStatus::failed("later"));
-        QVERIFY(pendingCommitted);
-        QVERIFY(finalCommitted);
+        QTRY_VERIFY_WITH_TIMEOUT(pendingCommitted.load(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(finalCommitted.load(), 10000);
         statuses.deferPendingRequest(m_project, "r2");
         m_stores->flushDeferred();
         QVERIFY(!statuses.findCommittedRequestStatus(m_project, "r2")->isFinal());
