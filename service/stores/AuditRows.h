@@ -3,6 +3,7 @@
 #include "core/wire/AuditEntry.h"
 #include "core/wire/Timestamp.h"
 #include "service/stores/ChunkedInsert.h"
+#include "service/stores/SqlConnection.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,13 +13,13 @@
 #include <vector>
 
 // The SQL of the audit table, the same on both backends (`?` parameters), over either backend's
-// connection (`Db`: SqliteDatabase or PgConnection).
+// connection (`Db`, a SqlConnection: SqliteDatabase or PgConnection).
 namespace jobdeck::audit_rows {
 
 using chunked_insert::RowErrors;
 
 // Multi-row INSERTs, on the step under way on `db`, if any.
-template <class Db> void insert(Db& db, const std::vector<AuditEntry>& audit, RowErrors errors) {
+template <SqlConnection Db> void insert(Db& db, const std::vector<AuditEntry>& audit, RowErrors errors) {
     static const auto auditSql = chunked_insert::chunkStatements(
         "INSERT INTO audit(at, project_uid, key_id, role, statement, outcome, error_message, request_id, "
         "headers) VALUES ",
@@ -59,7 +60,7 @@ template <class Db> void insert(Db& db, const std::vector<AuditEntry>& audit, Ro
         });
 }
 
-template <class Db> std::vector<AuditEntry> recent(Db& db, const std::string& projectUid, int limit) {
+template <SqlConnection Db> std::vector<AuditEntry> recent(Db& db, const std::string& projectUid, int limit) {
     auto q =
         db.query("SELECT seq, at, project_uid, key_id, role, statement, outcome, error_message, request_id, "
                  "headers FROM audit WHERE project_uid = ? ORDER BY seq DESC LIMIT ?",

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "service/stores/SqlConnection.h"
 #include "service/stores/SqliteDatabase.h"
 #include "service/stores/postgres/PgConnection.h"
 
@@ -75,7 +76,7 @@ template <class Write> bool writeOrSkip(PgConnection& db, const Write& write, st
 // from parameter `first`. With `skipFailedRows` (queued rows), a chunk that fails is written again
 // row by row, so a bad row loses only itself (logged), unless the failure ended the transaction;
 // otherwise the first failure is thrown.
-template <class Db, class BindShared, class BindRow>
+template <SqlConnection Db, class BindShared, class BindRow>
 void insertChunked(Db& db, std::size_t count, const std::array<std::string, 3>& sql, int shared, int perRow,
                    bool skipFailedRows, const BindShared& bindShared, const BindRow& bindRow) {
     auto write = [&](std::size_t statement, std::size_t from, std::size_t rows) {

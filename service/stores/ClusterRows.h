@@ -2,6 +2,7 @@
 
 #include "core/wire/Cluster.h"
 #include "core/wire/Timestamp.h"
+#include "service/stores/SqlConnection.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,13 +11,13 @@
 #include <vector>
 
 // The SQL of the clusters table, the same on both backends (`?` parameters), over either backend's
-// connection (`Db`: SqliteDatabase or PgConnection).
+// connection (`Db`, a SqlConnection: SqliteDatabase or PgConnection).
 namespace jobdeck::cluster_rows {
 
 inline constexpr const char* selectColumns =
     "SELECT cluster_id, name, type, max_ocu, min_ocu, with_pairs, created_at, updated_at FROM clusters ";
 
-template <class Row> Cluster readCluster(const Row& q) {
+template <SqlRow Row> Cluster readCluster(const Row& q) {
     Cluster c;
     c.clusterId = q.text(0);
     c.name = q.text(1);
@@ -36,7 +37,7 @@ template <class Row> Cluster readCluster(const Row& q) {
     return c;
 }
 
-template <class Db>
+template <SqlConnection Db>
 std::optional<Cluster> find(Db& db, const std::string& projectUid, const std::string& name) {
     auto q = db.query(std::string(selectColumns) + "WHERE project_uid = ? AND name = ?", projectUid, name);
     if (!q.step())
@@ -44,7 +45,7 @@ std::optional<Cluster> find(Db& db, const std::string& projectUid, const std::st
     return readCluster(q);
 }
 
-template <class Db> std::vector<Cluster> list(Db& db, const std::string& projectUid) {
+template <SqlConnection Db> std::vector<Cluster> list(Db& db, const std::string& projectUid) {
     auto q = db.query(std::string(selectColumns) + "WHERE project_uid = ? ORDER BY name", projectUid);
     std::vector<Cluster> clusters;
     while (q.step())
@@ -52,7 +53,7 @@ template <class Db> std::vector<Cluster> list(Db& db, const std::string& project
     return clusters;
 }
 
-template <class Db> void insert(Db& db, const std::string& projectUid, const Cluster& cluster) {
+template <SqlConnection Db> void insert(Db& db, const std::string& projectUid, const Cluster& cluster) {
     db.execute("INSERT INTO clusters(cluster_id, project_uid, name, type, max_ocu, min_ocu, with_pairs, "
                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                cluster.clusterId, projectUid, cluster.name, cluster.type, cluster.maxOcu, cluster.minOcu,
@@ -60,14 +61,14 @@ template <class Db> void insert(Db& db, const std::string& projectUid, const Clu
                formatTimestamp(cluster.updatedAt));
 }
 
-template <class Db> void update(Db& db, const std::string& projectUid, const Cluster& cluster) {
+template <SqlConnection Db> void update(Db& db, const std::string& projectUid, const Cluster& cluster) {
     db.execute("UPDATE clusters SET type = ?, max_ocu = ?, min_ocu = ?, with_pairs = ?, updated_at = ? "
                "WHERE cluster_id = ? AND project_uid = ?",
                cluster.type, cluster.maxOcu, cluster.minOcu, nlohmann::json(cluster.with).dump(),
                formatTimestamp(cluster.updatedAt), cluster.clusterId, projectUid);
 }
 
-template <class Db> void remove(Db& db, const std::string& projectUid, const std::string& clusterId) {
+template <SqlConnection Db> void remove(Db& db, const std::string& projectUid, const std::string& clusterId) {
     db.execute("DELETE FROM clusters WHERE cluster_id = ? AND project_uid = ?", clusterId, projectUid);
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/wire/ProjectEvent.h"
 #include "core/wire/Timestamp.h"
+#include "service/stores/SqlConnection.h"
 
 #include <cstdint>
 #include <optional>
@@ -9,10 +10,11 @@
 #include <vector>
 
 // The SQL of the events table, the same on both backends (`?` parameters), over either backend's
-// connection (`Db`: SqliteDatabase or PgConnection).
+// connection (`Db`, a SqlConnection: SqliteDatabase or PgConnection).
 namespace jobdeck::event_rows {
 
-template <class Db> std::int64_t append(Db& db, const std::string& projectUid, const ProjectEvent& event) {
+template <SqlConnection Db>
+std::int64_t append(Db& db, const std::string& projectUid, const ProjectEvent& event) {
     std::optional<std::string> status;
     if (event.status)
         status = std::string(jobRunStatusName(*event.status));
@@ -24,7 +26,7 @@ template <class Db> std::int64_t append(Db& db, const std::string& projectUid, c
     return q.int64(0);
 }
 
-template <class Db>
+template <SqlConnection Db>
 std::vector<ProjectEvent> after(Db& db, const std::string& projectUid, std::int64_t after, int limit) {
     auto q = db.query("SELECT seq, type, job_name, job_run_id, status, at FROM events "
                       "WHERE project_uid = ? AND seq > ? ORDER BY seq LIMIT ?",
@@ -44,14 +46,14 @@ std::vector<ProjectEvent> after(Db& db, const std::string& projectUid, std::int6
     return events;
 }
 
-template <class Db> std::int64_t latestSeq(Db& db, const std::string& projectUid) {
+template <SqlConnection Db> std::int64_t latestSeq(Db& db, const std::string& projectUid) {
     auto q = db.query("SELECT coalesce(max(seq), 0) FROM events WHERE project_uid = ?", projectUid);
     q.step();
     return q.int64(0);
 }
 
 // Inside the caller's step.
-template <class Db> void prune(Db& db, const std::string& projectUid, int keep) {
+template <SqlConnection Db> void prune(Db& db, const std::string& projectUid, int keep) {
     std::int64_t cutoff = 0;
     {
         auto q = db.query("SELECT seq FROM events WHERE project_uid = ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
@@ -66,7 +68,7 @@ template <class Db> void prune(Db& db, const std::string& projectUid, int keep) 
                cutoff, cutoff, projectUid);
 }
 
-template <class Db> std::int64_t prunedSeq(Db& db, const std::string& projectUid) {
+template <SqlConnection Db> std::int64_t prunedSeq(Db& db, const std::string& projectUid) {
     auto q = db.query("SELECT events_pruned_through FROM projects WHERE uid = ?", projectUid);
     return q.step() ? q.int64(0) : 0;
 }

@@ -3,6 +3,7 @@
 #include "core/wire/SparkJob.h"
 #include "core/wire/SparkJobSummary.h"
 #include "core/wire/Timestamp.h"
+#include "service/stores/SqlConnection.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,7 +15,7 @@
 #include <vector>
 
 // The SQL of the jobs table, the same on both backends (`?` parameters), over either backend's
-// connection (`Db`: SqliteDatabase or PgConnection).
+// connection (`Db`, a SqlConnection: SqliteDatabase or PgConnection).
 namespace jobdeck::job_rows {
 
 inline constexpr const char* activeStatuses =
@@ -32,7 +33,7 @@ inline std::string activeRunsJoin(const std::string& runs) {
 inline constexpr const char* jobFields =
     "j.job_id, j.name, j.type, j.cluster, j.parameters, j.max_concurrent_runs, j.created_at, j.updated_at, ";
 
-template <class Row> SparkJob readJob(const Row& q) {
+template <SqlRow Row> SparkJob readJob(const Row& q) {
     SparkJob job;
     job.jobId = q.text(0);
     job.name = q.text(1);
@@ -47,7 +48,7 @@ template <class Row> SparkJob readJob(const Row& q) {
     return job;
 }
 
-template <class Db>
+template <SqlConnection Db>
 std::optional<SparkJob> find(Db& db, const std::string& projectUid, const std::string& name) {
     // One job's runs in QUEUED or RUNNING (runs_by_job holds all three columns).
     auto q = db.query(std::string("SELECT ") + jobFields +
@@ -60,7 +61,7 @@ std::optional<SparkJob> find(Db& db, const std::string& projectUid, const std::s
     return readJob(q);
 }
 
-template <class Db>
+template <SqlConnection Db>
 void forEach(Db& db, const std::string& runs, const std::string& projectUid,
              const std::function<void(SparkJob&&)>& each) {
     auto q = db.query(std::string("SELECT ") + jobFields + "coalesce(a.active, 0) FROM jobs j" +
@@ -72,7 +73,7 @@ void forEach(Db& db, const std::string& runs, const std::string& projectUid,
 
 // The first `limit` (-1: all) by name. Its columns are all in the index jobs_summary, so the list is
 // read from it in name order without visiting the jobs' rows (which hold their parameters).
-template <class Db>
+template <SqlConnection Db>
 void forEachSummary(Db& db, const std::string& runs, const std::string& projectUid, std::int64_t limit,
                     const std::function<void(SparkJobSummary&&)>& each) {
     auto q = db.prepare("SELECT j.name, j.type, j.cluster, j.max_concurrent_runs, j.updated_at, "
@@ -87,14 +88,15 @@ void forEachSummary(Db& db, const std::string& runs, const std::string& projectU
               q.integer(5), q.timestamp(4)});
 }
 
-template <class Db> std::pair<std::int64_t, std::int64_t> size(Db& db, const std::string& projectUid) {
+template <SqlConnection Db>
+std::pair<std::int64_t, std::int64_t> size(Db& db, const std::string& projectUid) {
     auto q = db.query("SELECT count(*), coalesce(sum(length(parameters)), 0) FROM jobs WHERE project_uid = ?",
                       projectUid);
     q.step();
     return {q.int64(0), q.int64(1)};
 }
 
-template <class Db> void insert(Db& db, const std::string& projectUid, const SparkJob& job) {
+template <SqlConnection Db> void insert(Db& db, const std::string& projectUid, const SparkJob& job) {
     db.execute("INSERT INTO jobs(job_id, project_uid, name, type, parameters, cluster, max_concurrent_runs, "
                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                job.jobId, projectUid, job.name, jobTypeName(job.type), nlohmann::json(job.parameters).dump(),
@@ -102,7 +104,7 @@ template <class Db> void insert(Db& db, const std::string& projectUid, const Spa
                formatTimestamp(job.updatedAt));
 }
 
-template <class Db> void update(Db& db, const std::string& projectUid, const SparkJob& job) {
+template <SqlConnection Db> void update(Db& db, const std::string& projectUid, const SparkJob& job) {
     db.execute(
         "UPDATE jobs SET type = ?, parameters = ?, cluster = ?, max_concurrent_runs = ?, updated_at = ? "
         "WHERE job_id = ? AND project_uid = ?",
@@ -110,11 +112,12 @@ template <class Db> void update(Db& db, const std::string& projectUid, const Spa
         formatTimestamp(job.updatedAt), job.jobId, projectUid);
 }
 
-template <class Db> void remove(Db& db, const std::string& projectUid, const std::string& jobId) {
+template <SqlConnection Db> void remove(Db& db, const std::string& projectUid, const std::string& jobId) {
     db.execute("DELETE FROM jobs WHERE job_id = ? AND project_uid = ?", jobId, projectUid);
 }
 
-template <class Db> int activeRunCount(Db& db, const std::string& projectUid, const std::string& jobId) {
+template <SqlConnection Db>
+int activeRunCount(Db& db, const std::string& projectUid, const std::string& jobId) {
     auto q = db.query(
         std::string("SELECT count(*) FROM runs WHERE project_uid = ? AND job_id = ? AND status IN ") +
             activeStatuses,
@@ -123,7 +126,7 @@ template <class Db> int activeRunCount(Db& db, const std::string& projectUid, co
     return q.integer(0);
 }
 
-template <class Db>
+template <SqlConnection Db>
 std::vector<std::string> namesOnCluster(Db& db, const std::string& projectUid, const std::string& cluster) {
     auto q = db.query("SELECT name FROM jobs WHERE project_uid = ? AND cluster = ? ORDER BY name", projectUid,
                       cluster);

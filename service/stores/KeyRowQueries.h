@@ -3,6 +3,7 @@
 #include "core/wire/Timestamp.h"
 #include "service/stores/KeyRows.h"
 #include "service/stores/ProjectStore.h"
+#include "service/stores/SqlConnection.h"
 
 #include <optional>
 #include <string>
@@ -12,12 +13,12 @@ namespace jobdeck::key_rows {
 
 // The SQL of KeyRows, the same on both backends (`?` parameters), over either backend's connection.
 
-template <class Connection> std::int64_t generation(Connection& connection) {
+template <SqlConnection Connection> std::int64_t generation(Connection& connection) {
     auto q = connection.query("SELECT generation FROM key_changes WHERE id = 1");
     return q.step() ? q.int64(0) : 0;
 }
 
-template <class Connection>
+template <SqlConnection Connection>
 std::optional<KeyRows::Row> find(Connection& connection, std::string_view projectUid,
                                  std::string_view apiKey) {
     auto q =
@@ -30,7 +31,7 @@ std::optional<KeyRows::Row> find(Connection& connection, std::string_view projec
 }
 
 // Inside the caller's step: finds or creates the project, then stores the key.
-template <class Connection>
+template <SqlConnection Connection>
 std::string insert(Connection& connection, ProjectStore& projects, const KeyRows::NewKey& key) {
     std::string projectUid;
     if (auto uid = projects.findProjectUidByName(key.projectName))
@@ -50,7 +51,7 @@ std::string insert(Connection& connection, ProjectStore& projects, const KeyRows
     return projectUid;
 }
 
-template <class Connection> bool revoke(Connection& connection, const std::string& apiKey) {
+template <SqlConnection Connection> bool revoke(Connection& connection, const std::string& apiKey) {
     return connection.execute("UPDATE api_keys SET revoked = 1 WHERE key = ?", apiKey) > 0;
 }
 

@@ -3,6 +3,7 @@
 #include "core/policy/ProjectSettings.h"
 #include "core/wire/Project.h"
 #include "core/wire/Timestamp.h"
+#include "service/stores/SqlConnection.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,22 +13,22 @@
 #include <vector>
 
 // The SQL of the projects and project_allowlist tables, the same on both backends (`?` parameters), over
-// either backend's connection (`Db`: SqliteDatabase or PgConnection).
+// either backend's connection (`Db`, a SqlConnection: SqliteDatabase or PgConnection).
 namespace jobdeck::project_rows {
 
-template <class Db> std::optional<std::string> findName(Db& db, const std::string& projectUid) {
+template <SqlConnection Db> std::optional<std::string> findName(Db& db, const std::string& projectUid) {
     auto q = db.query("SELECT name FROM projects WHERE uid = ?", projectUid);
     return q.step() ? std::optional<std::string>(q.text(0)) : std::nullopt;
 }
 
-template <class Db> std::optional<std::string> findUidByName(Db& db, const std::string& projectName) {
+template <SqlConnection Db> std::optional<std::string> findUidByName(Db& db, const std::string& projectName) {
     auto q = db.query("SELECT uid FROM projects WHERE name = ?", projectName);
     return q.step() ? std::optional<std::string>(q.text(0)) : std::nullopt;
 }
 
 // `allowlistJson` is the backend's SQL for the project `p`'s allow-list as a JSON array sorted by
 // entry: one statement, so the settings and the allow-list come from the same snapshot.
-template <class Db>
+template <SqlConnection Db>
 ProjectSettings settings(Db& db, const std::string& projectUid, const std::string& allowlistJson) {
     auto q = db.query("SELECT hudi_configs_enabled, concurrent_runs_enabled, max_concurrent_runs_limit, " +
                           allowlistJson + " FROM projects p WHERE uid = ?",
@@ -44,7 +45,7 @@ ProjectSettings settings(Db& db, const std::string& projectUid, const std::strin
 }
 
 // Inside the caller's step.
-template <class Db>
+template <SqlConnection Db>
 void saveSettings(Db& db, const std::string& projectUid, const ProjectSettings& settings) {
     db.execute("UPDATE projects SET hudi_configs_enabled = ?, concurrent_runs_enabled = ?, "
                "max_concurrent_runs_limit = ? WHERE uid = ?",
@@ -69,7 +70,8 @@ void saveSettings(Db& db, const std::string& projectUid, const ProjectSettings& 
                    projectUid, entry, at);
 }
 
-template <class Db> void create(Db& db, const std::string& projectUid, const std::string& projectName) {
+template <SqlConnection Db>
+void create(Db& db, const std::string& projectUid, const std::string& projectName) {
     db.execute("INSERT INTO projects(uid, name, created_at) VALUES (?, ?, ?)", projectUid, projectName,
                formatTimestamp(timestampNow()));
 }

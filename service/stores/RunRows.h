@@ -1,6 +1,7 @@
 #pragma once
 
 #include "service/stores/RunStore.h"
+#include "service/stores/SqlConnection.h"
 
 #include <nlohmann/json.hpp>
 
@@ -36,7 +37,7 @@ inline std::optional<TimePoint> parseOptional(const std::optional<std::string>& 
     return text ? parseTimestamp(*text) : std::nullopt;
 }
 
-template <class Row> RunRecord readRow(const Row& q) {
+template <SqlRow Row> RunRecord readRow(const Row& q) {
     RunRecord r;
     r.run.jobRunId = q.text(0);
     r.projectUid = q.text(1);
@@ -89,7 +90,7 @@ inline std::optional<std::string> optionalText(const std::string& text) {
     return text.empty() ? std::nullopt : std::optional<std::string>(text);
 }
 
-template <class Db> void insert(Db& db, const RunRecord& r) {
+template <SqlConnection Db> void insert(Db& db, const RunRecord& r) {
     db.execute(std::string("INSERT INTO runs (") + kColumns +
                    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                r.run.jobRunId, r.projectUid, r.run.jobId, r.run.jobName, r.cluster,
@@ -103,7 +104,7 @@ template <class Db> void insert(Db& db, const RunRecord& r) {
                optionalText(r.owner));
 }
 
-template <class Db> void update(Db& db, const RunRecord& r) {
+template <SqlConnection Db> void update(Db& db, const RunRecord& r) {
     db.execute(
         "UPDATE runs SET status = ?, queue_reason = ?, arguments = ?, started_at = ?, ended_at = ?, "
         "exit_code = ?, message = ?, driver_pid = ?, driver_start_ticks = ?, run_dir = ?, log_path = ?, "
@@ -119,15 +120,15 @@ template <class Db> void update(Db& db, const RunRecord& r) {
         optionalText(r.owner), r.run.jobRunId);
 }
 
-template <class Db> bool exists(Db& db, const std::string& runId) {
+template <SqlConnection Db> bool exists(Db& db, const std::string& runId) {
     return db.query("SELECT 1 FROM runs WHERE run_id = ?", runId).step();
 }
 
-template <class Db> void remove(Db& db, const std::string& runId) {
+template <SqlConnection Db> void remove(Db& db, const std::string& runId) {
     db.execute("DELETE FROM runs WHERE run_id = ?", runId);
 }
 
-template <class Db>
+template <SqlConnection Db>
 std::vector<RunRecord> selectRuns(Db& db, const std::string& where, const std::vector<std::string>& args,
                                   const std::string& tail = {}) {
     auto q = db.prepare(std::string("SELECT ") + kColumns + " FROM runs WHERE " + where + " " + tail);
@@ -140,7 +141,7 @@ std::vector<RunRecord> selectRuns(Db& db, const std::string& where, const std::v
     return result;
 }
 
-template <class Db>
+template <SqlConnection Db>
 std::optional<RunRecord> find(Db& db, const std::string& projectUid, const std::string& runId) {
     auto rows = selectRuns(db, "project_uid = ? AND run_id = ?", {projectUid, runId});
     if (rows.empty())
@@ -148,7 +149,7 @@ std::optional<RunRecord> find(Db& db, const std::string& projectUid, const std::
     return std::move(rows.front());
 }
 
-template <class Db>
+template <SqlConnection Db>
 std::vector<RunRecord> list(Db& db, const std::string& projectUid, const std::optional<std::string>& jobName,
                             bool activeOnly, std::optional<std::int64_t> limit) {
     std::string where = "project_uid = ?";
@@ -165,14 +166,14 @@ std::vector<RunRecord> list(Db& db, const std::string& projectUid, const std::op
     return selectRuns(db, where, args, tail);
 }
 
-template <class Db> int countActive(Db& db, const std::string& projectUid, const std::string& jobId) {
+template <SqlConnection Db> int countActive(Db& db, const std::string& projectUid, const std::string& jobId) {
     auto q = db.query("SELECT COUNT(*) FROM runs WHERE project_uid = ? AND job_id = ? AND status IN "
                       "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')",
                       projectUid, jobId);
     return q.step() ? q.integer(0) : 0;
 }
 
-template <class Db> std::map<std::string, std::int64_t> countByStatus(Db& db) {
+template <SqlConnection Db> std::map<std::string, std::int64_t> countByStatus(Db& db) {
     std::map<std::string, std::int64_t> counts;
     auto q = db.query("SELECT status, COUNT(*) FROM runs GROUP BY status");
     while (q.step())
@@ -180,7 +181,7 @@ template <class Db> std::map<std::string, std::int64_t> countByStatus(Db& db) {
     return counts;
 }
 
-template <class Db>
+template <SqlConnection Db>
 std::optional<RunRecord> findActiveByKey(Db& db, const std::string& projectUid, const std::string& jobId,
                                          const std::string& idempotencyKey) {
     auto rows = selectRuns(db,
@@ -192,11 +193,11 @@ std::optional<RunRecord> findActiveByKey(Db& db, const std::string& projectUid, 
     return std::move(rows.front());
 }
 
-template <class Db> std::vector<RunRecord> withStatus(Db& db, JobRunStatus status) {
+template <SqlConnection Db> std::vector<RunRecord> withStatus(Db& db, JobRunStatus status) {
     return selectRuns(db, "status = ?", {std::string(jobRunStatusName(status))}, "ORDER BY id");
 }
 
-template <class Db> std::vector<RunRecord> endedBefore(Db& db, const std::string& cutoff) {
+template <SqlConnection Db> std::vector<RunRecord> endedBefore(Db& db, const std::string& cutoff) {
     return selectRuns(
         db,
         "ended_at IS NOT NULL AND ended_at < ? AND status IN ('SPARK_JOB_RUN_STATUS_COMPLETED', "
@@ -204,7 +205,7 @@ template <class Db> std::vector<RunRecord> endedBefore(Db& db, const std::string
         {cutoff}, "ORDER BY id");
 }
 
-template <class Db> std::vector<RunRecord> queuedBriefly(Db& db) {
+template <SqlConnection Db> std::vector<RunRecord> queuedBriefly(Db& db) {
     auto q = db.query("SELECT run_id, project_uid, job_name, cluster, queue_reason, owner, run_dir FROM runs "
                       "WHERE status = 'SPARK_JOB_RUN_STATUS_QUEUED' ORDER BY id");
     std::vector<RunRecord> result;
@@ -222,12 +223,12 @@ template <class Db> std::vector<RunRecord> queuedBriefly(Db& db) {
     return result;
 }
 
-template <class Db> void setQueueReason(Db& db, const std::string& runId, const std::string& reason) {
+template <SqlConnection Db> void setQueueReason(Db& db, const std::string& runId, const std::string& reason) {
     db.execute("UPDATE runs SET queue_reason = ? WHERE run_id = ? AND status = 'SPARK_JOB_RUN_STATUS_QUEUED'",
                reason, runId);
 }
 
-template <class Db> std::map<std::pair<std::string, std::string>, int> runningPerCluster(Db& db) {
+template <SqlConnection Db> std::map<std::pair<std::string, std::string>, int> runningPerCluster(Db& db) {
     auto q = db.query("SELECT project_uid, cluster, COUNT(*) FROM runs WHERE status = "
                       "'SPARK_JOB_RUN_STATUS_RUNNING' GROUP BY project_uid, cluster");
     std::map<std::pair<std::string, std::string>, int> result;
@@ -236,7 +237,7 @@ template <class Db> std::map<std::pair<std::string, std::string>, int> runningPe
     return result;
 }
 
-template <class Db>
+template <SqlConnection Db>
 void heartbeat(Db& db, const std::string& replicaId, const std::string& host, const std::string& dataDir,
                std::int64_t atMs) {
     db.execute("INSERT INTO replicas (replica_id, host, data_dir, heartbeat_ms) VALUES (?, ?, ?, ?) "
@@ -245,7 +246,7 @@ void heartbeat(Db& db, const std::string& replicaId, const std::string& host, co
                replicaId, host, dataDir, atMs);
 }
 
-template <class Db> std::map<std::string, std::int64_t> replicaHeartbeats(Db& db) {
+template <SqlConnection Db> std::map<std::string, std::int64_t> replicaHeartbeats(Db& db) {
     auto q = db.query("SELECT replica_id, heartbeat_ms FROM replicas");
     std::map<std::string, std::int64_t> result;
     while (q.step())
@@ -253,7 +254,7 @@ template <class Db> std::map<std::string, std::int64_t> replicaHeartbeats(Db& db
     return result;
 }
 
-template <class Db> void forgetReplica(Db& db, const std::string& replicaId) {
+template <SqlConnection Db> void forgetReplica(Db& db, const std::string& replicaId) {
     db.execute("DELETE FROM replicas WHERE replica_id = ?", replicaId);
 }
 

@@ -2,14 +2,14 @@
 
 #include "service/stores/SchemaVersion.h"
 
-#include <iterator>
 #include <string>
 
 namespace jobdeck {
 
 namespace {
 
-// Each entry upgrades the schema by one version; never edit an entry once released, append one.
+// The released history before the shared numbering (schema::migrations()), kept as it was released:
+// databases at these versions are upgraded through the rest of it. Never edit or append.
 const char* const migrations[] = {
     // 1: everything jobdeckd 0.1 stores.
     R"sql(
@@ -182,18 +182,22 @@ CREATE TABLE replicas (
 )sql",
 };
 
-constexpr int knownVersion = static_cast<int>(std::size(migrations));
-
 } // namespace
 
-int SqliteSchema::version() {
-    return knownVersion;
+std::span<const char* const> SqliteSchema::releasedMigrations() {
+    return migrations;
 }
 
-void SqliteSchema::migrate(SqliteDatabase& db) {
+int SqliteSchema::version() {
+    return schema::latestVersion(schema::migrations());
+}
+
+void SqliteSchema::migrate(SqliteDatabase& db, std::span<const schema::Migration> list) {
+    constexpr auto dialect = schema::Dialect::Sqlite;
+    const int latest = schema::latestVersion(list);
     db.transaction([&] {
         // Read the version before creating anything, so a newer database is never altered.
-        int version = 0;
+        int recorded = 0;
         {
             auto q = db.query(
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'");
@@ -201,19 +205,21 @@ void SqliteSchema::migrate(SqliteDatabase& db) {
             if (q.int64(0) > 0) {
                 auto v = db.query("SELECT max(version) FROM schema_version");
                 if (v.step() && !v.isNull(0))
-                    version = v.integer(0);
+                    recorded = v.integer(0);
             }
         }
-        if (version > knownVersion)
-            throw newerSchemaRefusal(db.path(), version, knownVersion);
-        if (version == knownVersion)
+        const int shared = schema::sharedVersion(dialect, recorded);
+        if (shared > latest)
+            throw newerSchemaRefusal(db.path(), shared, latest);
+        if (shared == latest)
             return;
-        if (version == 0)
+        if (recorded == 0)
             db.executeScript("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-        for (int next = version + 1; next <= knownVersion; ++next)
-            db.executeScript(migrations[next - 1]);
+        for (const auto& script : schema::upgradeScripts(dialect, shared, migrations, list))
+            db.executeScript(script);
         db.execute("DELETE FROM schema_version");
-        db.execute("INSERT INTO schema_version(version) VALUES (?)", knownVersion);
+        db.execute("INSERT INTO schema_version(version) VALUES (?)",
+                   schema::recordedVersion(dialect, latest));
     });
 }
 

@@ -1,10 +1,14 @@
 #pragma once
 
+#include "service/stores/Migrations.h"
 #include "service/stores/SqliteDatabase.h"
+
+#include <span>
 
 namespace jobdeck {
 
-// The one schema of jobdeckd's SQLite database and its versioned migrations, run when it is opened.
+// jobdeckd's SQLite database: the schema (schema::migrations(), written once for both backends) and
+// the versions it was released at before the shared numbering, brought up to date when it is opened.
 //
 //   projects(uid PK, name UNIQUE, hudi_configs_enabled, concurrent_runs_enabled,
 //            max_concurrent_runs_limit, events_pruned_through, created_at)
@@ -35,9 +39,12 @@ class SqliteSchema final {
 public:
     // Brings the database up to version(), in one transaction; a database whose schema is newer than
     // this binary is refused (DatabaseError with one clear line) and left untouched.
-    static void migrate(SqliteDatabase& db);
-    // The schema version this binary creates and understands.
+    // `list` is schema::migrations() but in tests.
+    static void migrate(SqliteDatabase& db, std::span<const schema::Migration> list = schema::migrations());
+    // The shared schema version this binary creates and understands.
     static int version();
+    // SQLite's released versions 1-6 (entry i made version i + 1), as they were released.
+    static std::span<const char* const> releasedMigrations();
 };
 
 } // namespace jobdeck

@@ -1,5 +1,6 @@
 #include "service/stores/SqliteStores.h"
 
+#include "service/stores/SqlConnection.h"
 #include "service/stores/SqliteSchema.h"
 
 #include <chrono>
@@ -7,11 +8,21 @@
 
 namespace jobdeck {
 
+// The shared SQL of the stores (*Rows.h) runs on the writer and the readers.
+static_assert(SqlConnection<SqliteDatabase>);
+
 namespace {
 
 // Deferred writes are committed this often, or as soon as this many wait.
 constexpr std::chrono::milliseconds deferredInterval{50};
 constexpr std::size_t deferredBatch = 512;
+
+// A project's allow-list as a JSON array sorted by entry (SharedProjectStore).
+constexpr const char* allowlistJson =
+    "(SELECT json_group_array(entry) FROM (SELECT entry FROM project_allowlist "
+    "WHERE project_uid = p.uid ORDER BY entry))";
+// The active runs are reached by their status (few), not by their job (SharedJobStore).
+constexpr const char* activeRunsSource = "runs INDEXED BY runs_by_status";
 
 // The connections, with the schema migrated before any store reads.
 SqliteConnections& migrated(SqliteConnections& connections) {
@@ -41,13 +52,13 @@ int SqliteStores::schemaVersion() {
 SqliteStores::SqliteStores(const std::string& path)
     : m_connections(path)
     , m_changeStamp(path)
-    , m_projects(migrated(m_connections))
+    , m_projects(SqliteAccess{migrated(m_connections)}, allowlistJson)
     , m_keyRows(m_connections, m_projects)
     , m_keys(m_keyRows, m_changeStamp)
-    , m_jobs(m_connections)
-    , m_clusters(m_connections)
-    , m_runs(m_connections)
-    , m_writeKeys(m_connections)
+    , m_jobs(SqliteAccess{m_connections}, activeRunsSource)
+    , m_clusters(SqliteAccess{m_connections})
+    , m_runs(SqliteAccess{m_connections})
+    , m_writeKeys(SqliteAccess{m_connections})
     , m_events(m_connections) {
     m_deferred = std::make_unique<DeferredWrites>(
         m_connections,

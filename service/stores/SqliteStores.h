@@ -2,17 +2,14 @@
 
 #include "service/stores/CachedKeyStore.h"
 #include "service/stores/DeferredWrites.h"
+#include "service/stores/SharedStores.h"
+#include "service/stores/SqliteAccess.h"
 #include "service/stores/SqliteAuditStore.h"
 #include "service/stores/SqliteChangeStamp.h"
-#include "service/stores/SqliteClusterStore.h"
 #include "service/stores/SqliteConnections.h"
 #include "service/stores/SqliteEventStore.h"
-#include "service/stores/SqliteJobStore.h"
 #include "service/stores/SqliteKeyRows.h"
-#include "service/stores/SqliteProjectStore.h"
-#include "service/stores/SqliteRunStore.h"
 #include "service/stores/SqliteStatusStore.h"
-#include "service/stores/SqliteWriteKeyStore.h"
 #include "service/stores/Stores.h"
 
 #include <memory>
@@ -59,13 +56,13 @@ private:
 
     SqliteConnections m_connections;
     SqliteChangeStamp m_changeStamp;
-    SqliteProjectStore m_projects;
+    SharedProjectStore<SqliteAccess> m_projects;
     SqliteKeyRows m_keyRows;
     CachedKeyStore m_keys;
-    SqliteJobStore m_jobs;
-    SqliteClusterStore m_clusters;
-    SqliteRunStore m_runs;
-    SqliteWriteKeyStore m_writeKeys;
+    SharedJobStore<SqliteAccess> m_jobs;
+    SharedClusterStore<SqliteAccess> m_clusters;
+    SharedRunStore<SqliteAccess> m_runs;
+    SharedWriteKeyStore<SqliteAccess> m_writeKeys;
     SqliteEventStore m_events;
     // The group commits write through these two; made after the queue, destroyed (flushed) first.
     std::unique_ptr<DeferredWrites> m_deferred;

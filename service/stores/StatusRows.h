@@ -3,6 +3,7 @@
 #include "core/wire/Timestamp.h"
 #include "service/stores/ChunkedInsert.h"
 #include "service/stores/DeferredWrites.h"
+#include "service/stores/SqlConnection.h"
 
 #include <nlohmann/json.hpp>
 
@@ -11,14 +12,14 @@
 #include <vector>
 
 // The SQL of the requests table, the same on both backends (`?` parameters), over either backend's
-// connection (`Db`: SqliteDatabase or PgConnection).
+// connection (`Db`, a SqlConnection: SqliteDatabase or PgConnection).
 namespace jobdeck::status_rows {
 
 using chunked_insert::RowErrors;
 
 // Multi-row INSERTs, on the step under way on `db`, if any.
 // PENDING rows carry `replica`, the replica that acknowledged them (see failUnfinished).
-template <class Db>
+template <SqlConnection Db>
 void insert(Db& db, const std::vector<DeferredWrites::StatusRow>& rows, RowErrors errors,
             const std::string& replica) {
     // PENDING rows first: one never replaces a status, so the order of the two does not matter.
@@ -59,7 +60,7 @@ void insert(Db& db, const std::vector<DeferredWrites::StatusRow>& rows, RowError
 }
 
 // The request's status if it was written at or after `notBefore` (ISO text).
-template <class Db>
+template <SqlConnection Db>
 std::optional<ApiStatus> findCommitted(Db& db, const std::string& projectUid, const std::string& requestId,
                                        const std::string& notBefore, TimePoint* writtenAt) {
     auto q = db.query("SELECT status, updated_at FROM requests WHERE request_id = ? AND project_uid = ? AND "
@@ -75,7 +76,7 @@ std::optional<ApiStatus> findCommitted(Db& db, const std::string& projectUid, co
 
 // The PENDING requests `replica` acknowledged, and those no replica is recorded for when
 // `withUnrecorded`. `apiStatusOf` is the backend's SQL for the apiStatus field of the row's status JSON.
-template <class Db>
+template <SqlConnection Db>
 int failUnfinished(Db& db, const std::string& message, const std::string& apiStatusOf,
                    const std::string& replica, bool withUnrecorded) {
     return db.execute("UPDATE requests SET status = ?, updated_at = ? WHERE " + apiStatusOf +

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/wire/Timestamp.h"
+#include "service/stores/SqlConnection.h"
 #include "service/stores/SweepStep.h"
 
 #include <cstdint>
@@ -27,7 +28,8 @@ struct Table {
 
 // Deletes the rows of the next batch after key `after` that expired by `cutoff`; inside the caller's
 // step.
-template <class Db> SweepStep batch(Db& db, const Table& table, TimePoint cutoff, std::int64_t after) {
+template <SqlConnection Db>
+SweepStep batch(Db& db, const Table& table, TimePoint cutoff, std::int64_t after) {
     const std::string before = formatTimestamp(cutoff);
     SweepStep step;
     std::int64_t rows = 0;

@@ -1,15 +1,16 @@
 #pragma once
 
+#include "service/stores/SqlConnection.h"
 #include "service/stores/WriteKeyStore.h"
 
 #include <optional>
 #include <string>
 
 // The SQL of the write_keys table, the same on both backends (`?` parameters), over either backend's
-// connection (`Db`: SqliteDatabase or PgConnection).
+// connection (`Db`, a SqlConnection: SqliteDatabase or PgConnection).
 namespace jobdeck::write_key_rows {
 
-template <class Db>
+template <SqlConnection Db>
 void save(Db& db, const std::string& projectUid, const WriteKeyStore::WriteKey& key,
           TimePoint expiredBefore) {
     db.execute("DELETE FROM write_keys WHERE created_at < ?", formatTimestamp(expiredBefore));
@@ -20,7 +21,7 @@ void save(Db& db, const std::string& projectUid, const WriteKeyStore::WriteKey& 
                projectUid, key.idempotencyKey, key.statementHash, key.requestId, formatTimestamp(key.at));
 }
 
-template <class Db>
+template <SqlConnection Db>
 std::optional<WriteKeyStore::WriteKey> find(Db& db, const std::string& projectUid,
                                             const std::string& idempotencyKey, TimePoint notBefore) {
     auto q = db.query("SELECT statement_hash, request_id, created_at FROM write_keys "

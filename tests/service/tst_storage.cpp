@@ -1,4 +1,6 @@
-// The SQLite stores, SqliteDatabase and EventBus in-process, on a temporary data directory.
+// The SQLite stores, SqliteDatabase and EventBus in-process, on a temporary data directory: what only
+// SQLite has (its file, its connections, its transactions); the contract of every store on both
+// backends is tst_storecontract's.
 #include "service/EventBus.h"
 #include "service/statements/RequestRegistry.h"
 #include "service/statements/StatementExecutor.h"
@@ -161,78 +163,11 @@ private slots:
         QCOMPARE(q.integer(0), 0);
     }
 
-    void everyAuthenticationPathComparesTheSecret() {
-        QTemporaryDir dir;
-        auto stores = SqliteStores::open(dbPath(dir));
-        const CreatedKey key = stores->keys().createKey("alpha", Role::Viewer);
-        const auto before = stores->keys().secretComparisons();
-        stores->keys().authenticate(key.projectUid, key.apiKey, key.apiSecret); // right
-        stores->keys().authenticate(key.projectUid, key.apiKey, "nope");        // wrong secret
-        stores->keys().authenticate(key.projectUid, "no-such-key", "nope");     // unknown key
-        stores->keys().authenticate("no-such-project", key.apiKey, key.apiSecret);
-        QVERIFY(stores->keys().revokeKey(key.apiKey));
-        QVERIFY(!stores->keys().authenticate(key.projectUid, key.apiKey, key.apiSecret)); // revoked
-        QCOMPARE(stores->keys().secretComparisons() - before, std::uint64_t(5));
-    }
-
-    void revokedKeysAreRefusedOthersStillWork() {
-        QTemporaryDir dir;
-        auto stores = SqliteStores::open(dbPath(dir));
-        const CreatedKey a = stores->keys().createKey("alpha", Role::Admin);
-        const CreatedKey b = stores->keys().createKey("alpha", Role::Viewer);
-        QCOMPARE(a.projectUid, b.projectUid); // the project is created once
-        QVERIFY(stores->keys().revokeKey(a.apiKey));
-        QVERIFY(!stores->keys().revokeKey("no-such-key"));
-        QVERIFY(!stores->keys().authenticate(a.projectUid, a.apiKey, a.apiSecret));
-        const auto principal = stores->keys().authenticate(b.projectUid, b.apiKey, b.apiSecret);
-        QVERIFY(principal);
-        QVERIFY(principal->role == Role::Viewer);
-        QVERIFY(stores->keys().createKey("beta", Role::Admin).projectUid != a.projectUid);
-        QVERIFY_THROWS_EXCEPTION(DatabaseError, stores->keys().createKey("", Role::Admin));
-    }
-
     void rolesHaveNames() {
         for (const Role role : {Role::Viewer, Role::Operator, Role::Admin})
             QVERIFY(roleFromName(roleName(role)) == role);
         QVERIFY(!roleFromName("root"));
         QVERIFY(!roleFromName("Admin"));
-    }
-
-    void requestStatusesAreScopedByProject() {
-        QTemporaryDir dir;
-        auto stores = SqliteStores::open(dbPath(dir));
-        const auto a = stores->keys().createKey("alpha", Role::Admin).projectUid;
-        const auto b = stores->keys().createKey("beta", Role::Admin).projectUid;
-        stores->statuses().saveRequestStatus(a, "r1", StatusJson(ApiStatus::pending()));
-        stores->statuses().saveRequestStatus(a, "r1", StatusJson(ApiStatus::failed("nope")));
-        const auto found = stores->statuses().findRequestStatus(a, "r1");
-        QVERIFY(found);
-        QVERIFY(*found == ApiStatus::failed("nope"));
-        QVERIFY(!stores->statuses().findRequestStatus(b, "r1"));
-        // Another project cannot overwrite it either.
-        stores->statuses().saveRequestStatus(b, "r1", StatusJson(ApiStatus::success({})));
-        QVERIFY(*stores->statuses().findRequestStatus(a, "r1") == ApiStatus::failed("nope"));
-    }
-
-    void projectSettingsRoundTrip() {
-        QTemporaryDir dir;
-        auto stores = SqliteStores::open(dbPath(dir));
-        const auto uid = stores->keys().createKey("alpha", Role::Admin).projectUid;
-        QVERIFY(stores->projects().projectSettings(uid) == ProjectSettings{});
-        ProjectSettings s;
-        s.hudiConfigsEnabled = true;
-        s.hudiConfigAllowlist = {"hoodie.datasource.meta.sync.", "hoodie.datasource.write.operation"};
-        s.concurrentRunsEnabled = true;
-        s.maxConcurrentRunsLimit = 4;
-        stores->projects().saveProjectSettings(uid, s);
-        QVERIFY(stores->projects().projectSettings(uid) == s);
-        s.hudiConfigAllowlist = {"hoodie.datasource.write.operation"};
-        stores->projects().saveProjectSettings(uid, s);
-        QVERIFY(stores->projects().projectSettings(uid) == s);
-        const auto project = stores->projects().findProject(uid);
-        QVERIFY(project);
-        QCOMPARE(project->name, std::string("alpha"));
-        QVERIFY(!stores->projects().findProject("nope"));
     }
 
     void transactionsRollBackOnException() {

@@ -2,14 +2,14 @@
 
 #include "service/stores/SchemaVersion.h"
 
-#include <iterator>
 #include <string>
 
 namespace jobdeck {
 
 namespace {
 
-// Each entry upgrades the schema by one version; never edit an entry once released, append one.
+// The released history before the shared numbering (schema::migrations()), kept as it was released:
+// databases at these versions are upgraded through the rest of it. Never edit or append.
 const char* const migrations[] = {
     // 1: everything jobdeckd stores, as SqliteSchema's version 3.
     R"sql(
@@ -192,8 +192,6 @@ CREATE TABLE replicas (
 )sql",
 };
 
-constexpr int knownVersion = static_cast<int>(std::size(migrations));
-
 // The version the database has (0: none yet), read before anything is created.
 int storedVersion(PgConnection& connection) {
     auto exists = connection.query("SELECT to_regclass('schema_version') IS NOT NULL");
@@ -205,24 +203,33 @@ int storedVersion(PgConnection& connection) {
 
 } // namespace
 
-int PgSchema::version() {
-    return knownVersion;
+std::span<const char* const> PgSchema::releasedMigrations() {
+    return migrations;
 }
 
-void PgSchema::migrate(PgConnections& connections, const std::string& where) {
+int PgSchema::version() {
+    return schema::latestVersion(schema::migrations());
+}
+
+void PgSchema::migrate(PgConnections& connections, const std::string& where,
+                       std::span<const schema::Migration> list) {
+    constexpr auto dialect = schema::Dialect::Postgresql;
+    const int latest = schema::latestVersion(list);
     connections.run([&] {
         auto connection = connections.connection();
-        const int version = storedVersion(*connection);
-        if (version > knownVersion)
-            throw newerSchemaRefusal(where, version, knownVersion);
-        if (version == knownVersion)
+        const int recorded = storedVersion(*connection);
+        const int shared = schema::sharedVersion(dialect, recorded);
+        if (shared > latest)
+            throw newerSchemaRefusal(where, shared, latest);
+        if (shared == latest)
             return;
-        if (version == 0)
+        if (recorded == 0)
             connection->executeScript("CREATE TABLE schema_version (version BIGINT NOT NULL)");
-        for (int next = version + 1; next <= knownVersion; ++next)
-            connection->executeScript(migrations[next - 1]);
+        for (const auto& script : schema::upgradeScripts(dialect, shared, migrations, list))
+            connection->executeScript(script);
         connection->execute("DELETE FROM schema_version");
-        connection->execute("INSERT INTO schema_version(version) VALUES ($1)", knownVersion);
+        connection->execute("INSERT INTO schema_version(version) VALUES ($1)",
+                            schema::recordedVersion(dialect, latest));
     });
 }
 

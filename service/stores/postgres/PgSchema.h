@@ -1,15 +1,18 @@
 #pragma once
 
+#include "service/stores/Migrations.h"
 #include "service/stores/postgres/PgConnections.h"
 
+#include <span>
 #include <string>
 
 namespace jobdeck {
 
-// The one schema of jobdeckd's PostgreSQL database and its versioned migrations, run when a jobdeckd
-// opens it. The tables and columns are SqliteSchema's (see there), with PostgreSQL's types: BIGINT for
-// integers and flags, BYTEA for salts and hashes, identity columns for seq, and requests.seq (the order
-// rows were made, which SQLite's rowid gives the sweep). Besides them:
+// jobdeckd's PostgreSQL database: the schema (schema::migrations(), written once for both backends) and
+// the versions it was released at before the shared numbering, brought up to date when a jobdeckd
+// opens it. The tables and columns are SqliteSchema's (see there), with PostgreSQL's types (the type
+// map: BIGINT for integers and flags, BYTEA for salts and hashes, identity columns for ids and seq),
+// and requests.seq (the order rows were made, which SQLite's rowid gives the sweep). Besides them:
 //   change_stamp(id PK = 1, value): moved by statement triggers on every table in the transaction that
 //            writes, so PgChangeStamp reads a value that changes exactly when something was committed
 //   schema_version(version)
@@ -18,9 +21,13 @@ public:
     // Brings the database up to version() in one step (replicas that start together take turns); a
     // database whose schema is newer than this binary is refused (DatabaseError with one clear line)
     // and left untouched. `where` names the database in that line (no password).
-    static void migrate(PgConnections& connections, const std::string& where);
-    // The schema version this binary creates and understands.
+    // `list` is schema::migrations() but in tests.
+    static void migrate(PgConnections& connections, const std::string& where,
+                        std::span<const schema::Migration> list = schema::migrations());
+    // The shared schema version this binary creates and understands.
     static int version();
+    // PostgreSQL's released versions 1-4 (entry i made version i + 1, shared i + 3), as released.
+    static std::span<const char* const> releasedMigrations();
 };
 
 } // namespace jobdeck

@@ -1,20 +1,26 @@
 #include "service/stores/postgres/PgStores.h"
 
 #include "core/deploy/DatabaseUrl.h"
-
+#include "service/stores/SqlConnection.h"
 #include "service/stores/postgres/PgEventListener.h"
-
 #include "service/stores/postgres/PgSchema.h"
 
 #include <chrono>
 
 namespace jobdeck {
 
+// The shared SQL of the stores (*Rows.h) runs on the pool's connections.
+static_assert(SqlConnection<PgConnection>);
+
 namespace {
 
 // Deferred writes are committed this often, or as soon as this many wait (as with SQLite).
 constexpr std::chrono::milliseconds deferredInterval{50};
 constexpr std::size_t deferredBatch = 512;
+
+// A project's allow-list as a JSON array sorted by entry (SharedProjectStore).
+constexpr const char* allowlistJson = "(SELECT coalesce(json_agg(entry ORDER BY entry), '[]'::json) "
+                                      "FROM project_allowlist WHERE project_uid = p.uid)";
 
 // The URL without its password (in every form core's databasePasswordRanges knows), for messages.
 std::string withoutPassword(const std::string& url) {
@@ -48,13 +54,13 @@ PgStores::PgStores(const std::string& url, const std::string& where)
     : m_url(url)
     , m_connections(url)
     , m_changeStamp(migrated(m_connections, where))
-    , m_projects(m_connections)
+    , m_projects(PgAccess{m_connections}, allowlistJson)
     , m_keyRows(m_connections, m_projects)
     , m_keys(m_keyRows, m_changeStamp)
-    , m_jobs(m_connections)
-    , m_clusters(m_connections)
-    , m_runs(m_connections)
-    , m_writeKeys(m_connections)
+    , m_jobs(PgAccess{m_connections}, "runs")
+    , m_clusters(PgAccess{m_connections})
+    , m_runs(PgAccess{m_connections})
+    , m_writeKeys(PgAccess{m_connections})
     , m_events(m_connections) {
     m_deferred = std::make_unique<DeferredWrites>(
         m_connections,

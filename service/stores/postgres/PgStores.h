@@ -2,18 +2,15 @@
 
 #include "service/stores/CachedKeyStore.h"
 #include "service/stores/DeferredWrites.h"
+#include "service/stores/SharedStores.h"
 #include "service/stores/Stores.h"
+#include "service/stores/postgres/PgAccess.h"
 #include "service/stores/postgres/PgAuditStore.h"
 #include "service/stores/postgres/PgChangeStamp.h"
-#include "service/stores/postgres/PgClusterStore.h"
 #include "service/stores/postgres/PgConnections.h"
 #include "service/stores/postgres/PgEventStore.h"
-#include "service/stores/postgres/PgJobStore.h"
 #include "service/stores/postgres/PgKeyRows.h"
-#include "service/stores/postgres/PgProjectStore.h"
-#include "service/stores/postgres/PgRunStore.h"
 #include "service/stores/postgres/PgStatusStore.h"
-#include "service/stores/postgres/PgWriteKeyStore.h"
 
 #include <memory>
 #include <string>
@@ -59,13 +56,13 @@ private:
     const std::string m_url;
     PgConnections m_connections;
     PgChangeStamp m_changeStamp;
-    PgProjectStore m_projects;
+    SharedProjectStore<PgAccess> m_projects;
     PgKeyRows m_keyRows;
     CachedKeyStore m_keys;
-    PgJobStore m_jobs;
-    PgClusterStore m_clusters;
-    PgRunStore m_runs;
-    PgWriteKeyStore m_writeKeys;
+    SharedJobStore<PgAccess> m_jobs;
+    SharedClusterStore<PgAccess> m_clusters;
+    SharedRunStore<PgAccess> m_runs;
+    SharedWriteKeyStore<PgAccess> m_writeKeys;
     PgEventStore m_events;
     // The group commits write through these two; made after the queue, destroyed (flushed) first.
     std::unique_ptr<DeferredWrites> m_deferred;

@@ -1,0 +1,203 @@
+#pragma once
+
+#include "service/stores/ClusterRows.h"
+#include "service/stores/ClusterStore.h"
+#include "service/stores/JobRows.h"
+#include "service/stores/JobStore.h"
+#include "service/stores/ProjectRows.h"
+#include "service/stores/ProjectStore.h"
+#include "service/stores/RunRows.h"
+#include "service/stores/RunStore.h"
+#include "service/stores/StoreAccess.h"
+#include "service/stores/WriteKeyRows.h"
+#include "service/stores/WriteKeyStore.h"
+
+#include "service/RandomIds.h"
+
+#include <string>
+#include <utility>
+
+// The stores whose SQL is the same on both backends, over either backend's StoreAccess (SqliteAccess,
+// PgAccess). What differs between the backends is a constructor argument; a store whose behaviour
+// differs (events, statuses, audit, keys) has a class per backend.
+namespace jobdeck {
+
+// The projects and project_allowlist tables.
+template <StoreAccess Access> class SharedProjectStore final : public ProjectStore {
+public:
+    // `allowlistJson`: the backend's SQL for project `p`'s allow-list as a JSON array sorted by entry.
+    SharedProjectStore(Access access, std::string allowlistJson)
+        : m_access(std::move(access))
+        , m_allowlistJson(std::move(allowlistJson)) {}
+
+    std::optional<Project> findProject(const std::string& projectUid) override {
+        const auto name = project_rows::findName(*m_access.read(), projectUid);
+        if (!name)
+            return std::nullopt;
+        return Project{projectUid, *name, projectSettings(projectUid), std::nullopt, {}};
+    }
+    std::optional<std::string> findProjectUidByName(const std::string& projectName) override {
+        return project_rows::findUidByName(*m_access.read(), projectName);
+    }
+    std::string createProject(const std::string& projectName) override {
+        std::string uid = RandomIds::randomUuid();
+        project_rows::create(*m_access.write(), uid, projectName);
+        return uid;
+    }
+    ProjectSettings projectSettings(const std::string& projectUid) override {
+        return project_rows::settings(*m_access.read(), projectUid, m_allowlistJson);
+    }
+    void saveProjectSettings(const std::string& projectUid, const ProjectSettings& settings) override {
+        m_access.steps().run([&] { project_rows::saveSettings(*m_access.write(), projectUid, settings); });
+    }
+
+private:
+    Access m_access;
+    const std::string m_allowlistJson;
+};
+
+// The clusters table; writes join the step under way on this thread, if any.
+template <StoreAccess Access> class SharedClusterStore final : public ClusterStore {
+public:
+    explicit SharedClusterStore(Access access)
+        : m_access(std::move(access)) {}
+
+    std::optional<Cluster> findCluster(const std::string& projectUid, const std::string& name) override {
+        return cluster_rows::find(*m_access.read(), projectUid, name);
+    }
+    std::vector<Cluster> listClusters(const std::string& projectUid) override {
+        return cluster_rows::list(*m_access.read(), projectUid);
+    }
+    void insertCluster(const std::string& projectUid, const Cluster& cluster) override {
+        cluster_rows::insert(*m_access.write(), projectUid, cluster);
+    }
+    void updateCluster(const std::string& projectUid, const Cluster& cluster) override {
+        cluster_rows::update(*m_access.write(), projectUid, cluster);
+    }
+    void deleteCluster(const std::string& projectUid, const std::string& clusterId) override {
+        cluster_rows::remove(*m_access.write(), projectUid, clusterId);
+    }
+
+private:
+    Access m_access;
+};
+
+// The jobs table; writes join the step under way on this thread, if any.
+template <StoreAccess Access> class SharedJobStore final : public JobStore {
+public:
+    // `activeRunsSource`: how the backend names the runs table to count active runs from (job_rows).
+    SharedJobStore(Access access, std::string activeRunsSource)
+        : m_access(std::move(access))
+        , m_activeRunsSource(std::move(activeRunsSource)) {}
+
+    std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name) override {
+        return job_rows::find(*m_access.read(), projectUid, name);
+    }
+    void forEachJob(const std::string& projectUid, const std::function<void(SparkJob&&)>& each) override {
+        job_rows::forEach(*m_access.read(), m_activeRunsSource, projectUid, each);
+    }
+    void forEachJobSummary(const std::string& projectUid, std::int64_t limit,
+                           const std::function<void(SparkJobSummary&&)>& each) override {
+        job_rows::forEachSummary(*m_access.read(), m_activeRunsSource, projectUid, limit, each);
+    }
+    std::pair<std::int64_t, std::int64_t> jobsSize(const std::string& projectUid) override {
+        return job_rows::size(*m_access.read(), projectUid);
+    }
+    void insertJob(const std::string& projectUid, const SparkJob& job) override {
+        job_rows::insert(*m_access.write(), projectUid, job);
+    }
+    void updateJob(const std::string& projectUid, const SparkJob& job) override {
+        job_rows::update(*m_access.write(), projectUid, job);
+    }
+    void deleteJob(const std::string& projectUid, const std::string& jobId) override {
+        job_rows::remove(*m_access.write(), projectUid, jobId);
+    }
+    int activeRunCount(const std::string& projectUid, const std::string& jobId) override {
+        return job_rows::activeRunCount(*m_access.read(), projectUid, jobId);
+    }
+    std::vector<std::string> jobNamesOnCluster(const std::string& projectUid,
+                                               const std::string& cluster) override {
+        return job_rows::namesOnCluster(*m_access.read(), projectUid, cluster);
+    }
+
+private:
+    Access m_access;
+    const std::string m_activeRunsSource;
+};
+
+// The write_keys table; saves join the step under way on this thread, if any.
+template <StoreAccess Access> class SharedWriteKeyStore final : public WriteKeyStore {
+public:
+    explicit SharedWriteKeyStore(Access access)
+        : m_access(std::move(access)) {}
+
+    void saveWriteKey(const std::string& projectUid, const WriteKey& key, TimePoint expiredBefore) override {
+        write_key_rows::save(*m_access.write(), projectUid, key, expiredBefore);
+    }
+    std::optional<WriteKey> findWriteKey(const std::string& projectUid, const std::string& idempotencyKey,
+                                         TimePoint notBefore) override {
+        return write_key_rows::find(*m_access.readFresh(), projectUid, idempotencyKey, notBefore);
+    }
+
+private:
+    Access m_access;
+};
+
+// The runs and replicas tables. Writes join the step under way on this thread, if any; reads outside
+// one see what is committed now (never a snapshot), as the launcher and the scheduler need, and on
+// SQLite never hold up a write.
+template <StoreAccess Access> class SharedRunStore final : public RunStore {
+public:
+    explicit SharedRunStore(Access access)
+        : m_access(std::move(access)) {}
+
+    void insert(const RunRecord& record) override { run_rows::insert(*m_access.write(), record); }
+    void update(const RunRecord& record) override { run_rows::update(*m_access.write(), record); }
+    void remove(const std::string& runId) override { run_rows::remove(*m_access.write(), runId); }
+    bool exists(const std::string& runId) override { return run_rows::exists(*m_access.readFresh(), runId); }
+    std::optional<RunRecord> find(const std::string& projectUid, const std::string& runId) override {
+        return run_rows::find(*m_access.readFresh(), projectUid, runId);
+    }
+    std::vector<RunRecord> list(const std::string& projectUid, const std::optional<std::string>& jobName,
+                                bool activeOnly, std::optional<std::int64_t> limit) override {
+        return run_rows::list(*m_access.readFresh(), projectUid, jobName, activeOnly, limit);
+    }
+    int countActive(const std::string& projectUid, const std::string& jobId) override {
+        return run_rows::countActive(*m_access.readFresh(), projectUid, jobId);
+    }
+    std::map<std::string, std::int64_t> countByStatus() override {
+        return run_rows::countByStatus(*m_access.readFresh());
+    }
+    std::optional<RunRecord> findActiveByKey(const std::string& projectUid, const std::string& jobId,
+                                             const std::string& idempotencyKey) override {
+        return run_rows::findActiveByKey(*m_access.readFresh(), projectUid, jobId, idempotencyKey);
+    }
+    std::vector<RunRecord> withStatus(JobRunStatus status) override {
+        return run_rows::withStatus(*m_access.readFresh(), status);
+    }
+    std::vector<RunRecord> endedBefore(const std::string& cutoff) override {
+        return run_rows::endedBefore(*m_access.readFresh(), cutoff);
+    }
+    std::vector<RunRecord> queuedBriefly() override { return run_rows::queuedBriefly(*m_access.readFresh()); }
+    void setQueueReason(const std::string& runId, const std::string& reason) override {
+        run_rows::setQueueReason(*m_access.write(), runId, reason);
+    }
+    std::map<std::pair<std::string, std::string>, int> runningPerCluster() override {
+        return run_rows::runningPerCluster(*m_access.readFresh());
+    }
+    void heartbeat(const std::string& replicaId, const std::string& host, const std::string& dataDir,
+                   std::int64_t atMs) override {
+        run_rows::heartbeat(*m_access.write(), replicaId, host, dataDir, atMs);
+    }
+    std::map<std::string, std::int64_t> replicaHeartbeats() override {
+        return run_rows::replicaHeartbeats(*m_access.readFresh());
+    }
+    void forgetReplica(const std::string& replicaId) override {
+        run_rows::forgetReplica(*m_access.write(), replicaId);
+    }
+
+private:
+    Access m_access;
+};
+
+} // namespace jobdeck

@@ -1,0 +1,648 @@
+// The contract of the stores (service/stores/*Store.h), the same for every backend: each store
+// method's behaviour, its conflicts and its errors. Registered for both backends: SQLite on a file of
+// the test's own, and (service-postgresql.tst_storecontract, JOBDECK_TEST_BACKEND=postgresql) a
+// PostgreSQL database of its own per test function on the process's private cluster (TestBackend).
+#include "service/statements/StatusJson.h"
+#include "service/stores/DatabaseError.h"
+#include "service/stores/OpenStores.h"
+#include "service/stores/Stores.h"
+#include "tests/support/TestBackend.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace jobdeck;
+using namespace std::chrono_literals;
+
+namespace {
+
+Cluster cluster(const std::string& name, int maxOcu = 2) {
+    Cluster c;
+    c.clusterId = "cluster-" + name;
+    c.name = name;
+    c.type = "Spark";
+    c.maxOcu = maxOcu;
+    c.minOcu = 1;
+    c.with = {{"spark.executor.memory", "2g"}};
+    c.createdAt = c.updatedAt = timestampNow();
+    return c;
+}
+
+SparkJob job(const std::string& name, const std::string& clusterName) {
+    SparkJob j;
+    j.jobId = "job-" + name;
+    j.name = name;
+    j.type = JobType::Jar;
+    j.cluster = clusterName;
+    j.parameters = {"--class", "Main", "app.jar", name};
+    j.maxConcurrentRuns = 2;
+    j.createdAt = j.updatedAt = timestampNow();
+    return j;
+}
+
+RunRecord runOf(const std::string& projectUid, const SparkJob& j, const std::string& runId,
+                JobRunStatus status = JobRunStatus::Queued) {
+    RunRecord r;
+    r.projectUid = projectUid;
+    r.cluster = j.cluster;
+    r.run.jobRunId = runId;
+    r.run.jobName = j.name;
+    r.run.jobId = j.jobId;
+    r.run.status = status;
+    r.run.arguments = {"a", "b"};
+    r.run.argumentOverrides = {{"a", "b"}};
+    r.run.queuedAt = timestampNow();
+    return r;
+}
+
+AuditEntry auditEntry(const std::string& projectUid, const std::string& statement) {
+    AuditEntry e;
+    e.at = timestampNow();
+    e.projectUid = projectUid;
+    e.keyId = "k";
+    e.role = "admin";
+    e.statement = statement;
+    e.outcome = ApiOperationStatus::Success;
+    e.requestId = "r-" + statement;
+    return e;
+}
+
+ProjectEvent projectEvent(const std::string& type, const std::string& jobName) {
+    ProjectEvent e;
+    e.type = type;
+    e.jobName = jobName;
+    e.at = timestampNow();
+    return e;
+}
+
+std::vector<std::string> runIds(const std::vector<RunRecord>& runs) {
+    std::vector<std::string> ids;
+    for (const auto& r : runs)
+        ids.push_back(r.run.jobRunId);
+    return ids;
+}
+
+// Runs `write` and returns whether it failed as a constraint violation (a conflict).
+template <class Write> bool conflicts(Write&& write) {
+    try {
+        write();
+    } catch (const DatabaseError& e) {
+        return e.isConstraintViolation();
+    }
+    return false;
+}
+
+} // namespace
+
+class TestStoreContract final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(TestBackend::configurationError().isEmpty(), qPrintable(TestBackend::configurationError()));
+    }
+
+    void init() {
+        if (TestBackend::isPostgresql()) {
+            QString error;
+            const QString uri = TestBackend::createPostgresDatabase(error);
+            QVERIFY2(!uri.isEmpty(), qPrintable(error));
+            m_stores = openStores(uri.toStdString());
+        } else {
+            m_dir = std::make_unique<QTemporaryDir>();
+            m_stores = openStores("sqlite:" + m_dir->filePath("jobdeck.db").toStdString());
+        }
+        m_project = m_stores->keys().createKey("alpha", Role::Admin).projectUid;
+        m_other = m_stores->keys().createKey("beta", Role::Admin).projectUid;
+    }
+
+    void cleanup() {
+        m_stores.reset();
+        m_dir.reset();
+    }
+
+    void projectsAreFoundByUidAndNameAndNamesAreUnique() {
+        auto& projects = m_stores->projects();
+        const std::string uid = projects.createProject("gamma");
+        QCOMPARE(projects.findProjectUidByName("gamma").value_or(""), uid);
+        const auto project = projects.findProject(uid);
+        QVERIFY(project);
+        QCOMPARE(project->name, std::string("gamma"));
+        QVERIFY(project->settings == ProjectSettings{});
+        QVERIFY(!projects.findProject("no-such-uid"));
+        QVERIFY(!projects.findProjectUidByName("no-such-name"));
+        QVERIFY(conflicts([&] { projects.createProject("gamma"); }));
+    }
+
+    void projectSettingsRoundTripAndUnknownProjectsHaveDefaults() {
+        auto& projects = m_stores->projects();
+        QVERIFY(projects.projectSettings("no-such-uid") == ProjectSettings{});
+        ProjectSettings s;
+        s.hudiConfigsEnabled = true;
+        s.concurrentRunsEnabled = true;
+        s.maxConcurrentRunsLimit = 4;
+        s.hudiConfigAllowlist = {"hoodie.b.", "hoodie.a.", "hoodie.c"};
+        projects.saveProjectSettings(m_project, s);
+        ProjectSettings sorted = s;
+        sorted.hudiConfigAllowlist = {"hoodie.a.", "hoodie.b.", "hoodie.c"};
+        QVERIFY(projects.projectSettings(m_project) == sorted);
+        s.hudiConfigAllowlist = {"hoodie.c"};
+        projects.saveProjectSettings(m_project, s);
+        QVERIFY(projects.projectSettings(m_project) == s);
+        QVERIFY(projects.projectSettings(m_other) == ProjectSettings{});
+    }
+
+    void keysAuthenticateOnlyTheirSecretAndProject() {
+        auto& keys = m_stores->keys();
+        const CreatedKey key = keys.createKey("alpha", Role::Operator);
+        QCOMPARE(key.projectUid, m_project); // the existing project
+        QCOMPARE(key.projectName, std::string("alpha"));
+        const auto principal = keys.authenticate(key.projectUid, key.apiKey, key.apiSecret);
+        QVERIFY(principal);
+        QCOMPARE(principal->keyId, key.apiKey);
+        QCOMPARE(principal->projectName, std::string("alpha"));
+        QVERIFY(principal->role == Role::Operator);
+        const auto before = keys.secretComparisons();
+        QVERIFY(!keys.authenticate(key.projectUid, key.apiKey, "wrong"));
+        QVERIFY(!keys.authenticate(key.projectUid, "no-such-key", key.apiSecret));
+        QVERIFY(!keys.authenticate(m_other, key.apiKey, key.apiSecret));
+        QCOMPARE(keys.secretComparisons() - before, std::uint64_t(3)); // every path compares
+        QVERIFY(keys.createKey("delta", Role::Viewer).projectUid != m_project);
+        QVERIFY_THROWS_EXCEPTION(DatabaseError, keys.createKey("", Role::Admin));
+    }
+
+    void aRevokedKeyIsRefusedAndOthersStillWork() {
+        auto& keys = m_stores->keys();
+        const CreatedKey a = keys.createKey("alpha", Role::Admin);
+        const CreatedKey b = keys.createKey("alpha", Role::Viewer);
+        QVERIFY(keys.authenticate(a.projectUid, a.apiKey, a.apiSecret)); // cached now
+        QVERIFY(keys.revokeKey(a.apiKey));
+        QVERIFY(!keys.revokeKey("no-such-key"));
+        const auto before = keys.secretComparisons();
+        QVERIFY(!keys.authenticate(a.projectUid, a.apiKey, a.apiSecret));
+        QCOMPARE(keys.secretComparisons() - before, std::uint64_t(1)); // a revoked key compares too
+        QVERIFY(keys.authenticate(b.projectUid, b.apiKey, b.apiSecret));
+    }
+
+    void clustersAreScopedByProjectListedByNameAndUnique() {
+        auto& clusters = m_stores->clusters();
+        clusters.insertCluster(m_project, cluster("zeta"));
+        clusters.insertCluster(m_project, cluster("eta"));
+        const auto found = clusters.findCluster(m_project, "zeta");
+        QVERIFY(found);
+        QCOMPARE(found->clusterId, std::string("cluster-zeta"));
+        QCOMPARE(found->maxOcu, 2);
+        QVERIFY(found->with == cluster("zeta").with);
+        const auto listed = clusters.listClusters(m_project);
+        QCOMPARE(listed.size(), std::size_t(2));
+        QCOMPARE(listed[0].name, std::string("eta"));
+        QVERIFY(!clusters.findCluster(m_other, "zeta"));
+        QVERIFY(clusters.listClusters(m_other).empty());
+        // The same name again in the project, or the same id anywhere, is a conflict.
+        QVERIFY(conflicts([&] { clusters.insertCluster(m_project, cluster("zeta")); }));
+        Cluster sameName = cluster("zeta");
+        sameName.clusterId = "another-id";
+        QVERIFY(conflicts([&] { clusters.insertCluster(m_project, sameName); }));
+        clusters.insertCluster(m_other, sameName); // another project may use the name
+        Cluster changed = *found;
+        changed.maxOcu = 5;
+        changed.with = {};
+        clusters.updateCluster(m_project, changed);
+        QCOMPARE(clusters.findCluster(m_project, "zeta")->maxOcu, 5);
+        QVERIFY(clusters.findCluster(m_project, "zeta")->with.empty());
+        clusters.deleteCluster(m_other, changed.clusterId); // not the other project's to delete
+        QVERIFY(clusters.findCluster(m_project, "zeta"));
+        clusters.deleteCluster(m_project, changed.clusterId);
+        QVERIFY(!clusters.findCluster(m_project, "zeta"));
+    }
+
+    void jobsNeedTheirClusterAndAreUniqueByName() {
+        auto& jobs = m_stores->jobs();
+        QVERIFY(conflicts([&] { jobs.insertJob(m_project, job("orphan", "no-such-cluster")); }));
+        m_stores->clusters().insertCluster(m_project, cluster("c"));
+        jobs.insertJob(m_project, job("b", "c"));
+        jobs.insertJob(m_project, job("a", "c"));
+        QVERIFY(conflicts([&] {
+            SparkJob again = job("a", "c");
+            again.jobId = "another-id";
+            jobs.insertJob(m_project, again);
+        }));
+        // A cluster that jobs use cannot be deleted.
+        QVERIFY(conflicts([&] { m_stores->clusters().deleteCluster(m_project, "cluster-c"); }));
+        const auto found = jobs.findJob(m_project, "a");
+        QVERIFY(found);
+        QCOMPARE(found->jobId, std::string("job-a"));
+        QVERIFY(found->parameters == job("a", "c").parameters);
+        QCOMPARE(found->maxConcurrentRuns, 2);
+        QCOMPARE(found->activeRuns, 0);
+        QVERIFY(!jobs.findJob(m_other, "a"));
+        std::vector<std::string> names;
+        jobs.forEachJob(m_project, [&](SparkJob&& j) { names.push_back(j.name); });
+        QCOMPARE(names, (std::vector<std::string>{"a", "b"}));
+        std::vector<std::string> summaries;
+        jobs.forEachJobSummary(m_project, 1, [&](SparkJobSummary&& s) { summaries.push_back(s.name); });
+        QCOMPARE(summaries, std::vector<std::string>{"a"});
+        summaries.clear();
+        jobs.forEachJobSummary(m_project, -1, [&](SparkJobSummary&& s) { summaries.push_back(s.name); });
+        QCOMPARE(summaries, (std::vector<std::string>{"a", "b"}));
+        const auto [count, length] = jobs.jobsSize(m_project);
+        QCOMPARE(count, std::int64_t(2));
+        QVERIFY(length > 0);
+        QCOMPARE(jobs.jobsSize(m_other).first, std::int64_t(0));
+        QCOMPARE(jobs.jobNamesOnCluster(m_project, "c"), (std::vector<std::string>{"a", "b"}));
+        QVERIFY(jobs.jobNamesOnCluster(m_other, "c").empty());
+    }
+
+    void jobsAreUpdatedAndDeletedByIdWithTheirRuns() {
+        auto& jobs = m_stores->jobs();
+        m_stores->clusters().insertCluster(m_project, cluster("c"));
+        m_stores->clusters().insertCluster(m_project, cluster("d"));
+        const SparkJob a = job("a", "c");
+        jobs.insertJob(m_project, a);
+        m_stores->runs().insert(runOf(m_project, a, "run-1"));
+        m_stores->runs().insert(runOf(m_project, a, "run-2", JobRunStatus::Running));
+        m_stores->runs().insert(runOf(m_project, a, "run-3", JobRunStatus::Completed));
+        QCOMPARE(jobs.activeRunCount(m_project, a.jobId), 2);
+        QCOMPARE(jobs.findJob(m_project, "a")->activeRuns, 2);
+        int summaryActive = -1;
+        jobs.forEachJobSummary(m_project, -1, [&](SparkJobSummary&& s) { summaryActive = s.activeRuns; });
+        QCOMPARE(summaryActive, 2);
+        SparkJob changed = a;
+        changed.cluster = "d";
+        changed.parameters = {"other.jar"};
+        changed.maxConcurrentRuns = 3;
+        jobs.updateJob(m_project, changed);
+        const auto found = jobs.findJob(m_project, "a");
+        QCOMPARE(found->cluster, std::string("d"));
+        QVERIFY(found->parameters == changed.parameters);
+        QCOMPARE(found->maxConcurrentRuns, 3);
+        SparkJob badCluster = changed;
+        badCluster.cluster = "no-such-cluster";
+        QVERIFY(conflicts([&] { jobs.updateJob(m_project, badCluster); }));
+        jobs.deleteJob(m_project, a.jobId);
+        QVERIFY(!jobs.findJob(m_project, "a"));
+        QVERIFY(!m_stores->runs().exists("run-1")); // its runs go with it
+    }
+
+    void runsRoundTripAndAreListedNewestFirst() {
+        auto& runs = m_stores->runs();
+        m_stores->clusters().insertCluster(m_project, cluster("c"));
+        const SparkJob a = job("a", "c"), b = job("b", "c");
+        m_stores->jobs().insertJob(m_project, a);
+        m_stores->jobs().insertJob(m_project, b);
+        RunRecord first = runOf(m_project, a, "run-1");
+        first.run.idempotencyKey = "key-1";
+        first.run.queueReason = "waiting";
+        first.clusterMode = true;
+        first.sparkMaster = "spark://m:7077";
+        first.owner = "replica-1";
+        first.runDir = "/runs/run-1";
+        runs.insert(first);
+        runs.insert(runOf(m_project, b, "run-2", JobRunStatus::Running));
+        runs.insert(runOf(m_project, a, "run-3", JobRunStatus::Failed));
+        QVERIFY(conflicts([&] { runs.insert(runOf(m_project, a, "run-1")); }));
+        QVERIFY(conflicts([&] {
+            RunRecord noJob = runOf(m_project, a, "run-x");
+            noJob.run.jobId = "no-such-job";
+            runs.insert(noJob);
+        }));
+        const auto found = runs.find(m_project, "run-1");
+        QVERIFY(found);
+        QVERIFY(found->run == first.run);
+        QVERIFY(found->clusterMode);
+        QCOMPARE(found->sparkMaster, first.sparkMaster);
+        QCOMPARE(found->owner, first.owner);
+        QCOMPARE(found->runDir, first.runDir);
+        QVERIFY(!runs.find(m_other, "run-1"));
+        QVERIFY(runs.exists("run-1"));
+        QVERIFY(!runs.exists("run-x"));
+        QCOMPARE(runIds(runs.list(m_project, std::nullopt, false, std::nullopt)),
+                 (std::vector<std::string>{"run-3", "run-2", "run-1"}));
+        QCOMPARE(runIds(runs.list(m_project, std::string("a"), false, std::nullopt)),
+                 (std::vector<std::string>{"run-3", "run-1"}));
+        QCOMPARE(runIds(runs.list(m_project, std::nullopt, true, std::nullopt)),
+                 (std::vector<std::string>{"run-2", "run-1"}));
+        QCOMPARE(runIds(runs.list(m_project, std::nullopt, false, 1)), std::vector<std::string>{"run-3"});
+        QVERIFY(runs.list(m_other, std::nullopt, false, std::nullopt).empty());
+        runs.remove("run-3");
+        QVERIFY(!runs.exists("run-3"));
+    }
+
+    void runUpdatesWriteEveryMutableColumn() {
+        auto& runs = m_stores->runs();
+        m_stores->clusters().insertCluster(m_project, cluster("c"));
+        const SparkJob a = job("a", "c");
+        m_stores->jobs().insertJob(m_project, a);
+        RunRecord r = runOf(m_project, a, "run-1");
+        runs.insert(r);
+        r.run.status = JobRunStatus::Canceled;
+        r.run.startedAt = timestampNow();
+        r.run.endedAt = timestampNow();
+        r.run.exitCode = 143;
+        r.run.message = "Canceled by k";
+        r.run.submissionId = "driver-1";
+        r.driverPid = 4242;
+        r.driverStartTicks = 99;
+        r.logPath = "/runs/run-1/driver.log";
+        r.cancelRequested = true;
+        r.canceledBy = "k";
+        r.owner = "replica-2";
+        runs.update(r);
+        const auto found = runs.find(m_project, "run-1");
+        QVERIFY(found);
+        QVERIFY(found->run == r.run);
+        QCOMPARE(found->driverPid, std::int64_t(4242));
+        QCOMPARE(found->driverStartTicks, std::uint64_t(99));
+        QCOMPARE(found->logPath, r.logPath);
+        QVERIFY(found->cancelRequested);
+        QCOMPARE(found->canceledBy, std::string("k"));
+        QCOMPARE(found->owner, std::string("replica-2"));
+    }
+
+    void runQueriesOfTheScheduler() {
+        auto& runs = m_stores->runs();
+        m_stores->clusters().insertCluster(m_project, cluster("c"));
+        Cluster othersCluster = cluster("c");
+        othersCluster.clusterId = "cluster-c-of-beta";
+        m_stores->clusters().insertCluster(m_other, othersCluster);
+        const SparkJob a = job("a", "c");
+        SparkJob otherJob = job("o", "c");
+        otherJob.jobId = "job-other";
+        m_stores->jobs().insertJob(m_project, a);
+        m_stores->jobs().insertJob(m_other, otherJob);
+        RunRecord keyed = runOf(m_project, a, "run-1");
+        keyed.run.idempotencyKey = "key-1";
+        runs.insert(keyed);
+        runs.insert(runOf(m_other, otherJob, "run-2"));
+        runs.insert(runOf(m_project, a, "run-3", JobRunStatus::Running));
+        runs.insert(runOf(m_other, otherJob, "run-4", JobRunStatus::Running));
+        RunRecord ended = runOf(m_project, a, "run-5", JobRunStatus::Completed);
+        ended.run.endedAt = timestampNow() - 2h;
+        runs.insert(ended);
+        QCOMPARE(runs.countActive(m_project, a.jobId), 2);
+        const auto counts = runs.countByStatus();
+        QCOMPARE(counts.at("SPARK_JOB_RUN_STATUS_QUEUED"), std::int64_t(2));
+        QCOMPARE(counts.at("SPARK_JOB_RUN_STATUS_RUNNING"), std::int64_t(2));
+        QCOMPARE(counts.at("SPARK_JOB_RUN_STATUS_COMPLETED"), std::int64_t(1));
+        QCOMPARE(runs.findActiveByKey(m_project, a.jobId, "key-1").value_or(RunRecord{}).run.jobRunId,
+                 std::string("run-1"));
+        QVERIFY(!runs.findActiveByKey(m_project, a.jobId, "key-2"));
+        QVERIFY(!runs.findActiveByKey(m_other, a.jobId, "key-1"));
+        QCOMPARE(runIds(runs.withStatus(JobRunStatus::Queued)), (std::vector<std::string>{"run-1", "run-2"}));
+        QCOMPARE(runIds(runs.endedBefore(formatTimestamp(timestampNow() - 1h))),
+                 std::vector<std::string>{"run-5"});
+        QVERIFY(runs.endedBefore(formatTimestamp(timestampNow() - 3h)).empty());
+        runs.setQueueReason("run-1", "cluster c is full");
+        runs.setQueueReason("run-3", "not queued: not written");
+        const auto queued = runs.queuedBriefly();
+        QCOMPARE(runIds(queued), (std::vector<std::string>{"run-1", "run-2"}));
+        QCOMPARE(queued[0].projectUid, m_project);
+        QCOMPARE(queued[0].run.queueReason.value_or(""), std::string("cluster c is full"));
+        QVERIFY(!runs.find(m_project, "run-3")->run.queueReason);
+        const auto running = runs.runningPerCluster();
+        QCOMPARE(running.size(), std::size_t(2));
+        QCOMPARE(running.at({m_project, "c"}), 1);
+        QCOMPARE(running.at({m_other, "c"}), 1);
+        // A finished key no longer counts as active.
+        keyed.run.status = JobRunStatus::Failed;
+        runs.update(keyed);
+        QVERIFY(!runs.findActiveByKey(m_project, a.jobId, "key-1"));
+    }
+
+    void replicaHeartbeatsAreReplacedAndForgotten() {
+        auto& runs = m_stores->runs();
+        QVERIFY(runs.replicaHeartbeats().empty());
+        runs.heartbeat("replica-1", "host-a", "/data/a", 1000);
+        runs.heartbeat("replica-2", "host-b", "/data/b", 2000);
+        runs.heartbeat("replica-1", "host-a", "/data/a", 3000);
+        QCOMPARE(runs.replicaHeartbeats(),
+                 (std::map<std::string, std::int64_t>{{"replica-1", 3000}, {"replica-2", 2000}}));
+        runs.forgetReplica("replica-1");
+        runs.forgetReplica("no-such-replica");
+        QCOMPARE(runs.replicaHeartbeats(), (std::map<std::string, std::int64_t>{{"replica-2", 2000}}));
+    }
+
+    void statusesAreScopedByProjectAndTheLastWordStays() {
+        auto& statuses = m_stores->statuses();
+        statuses.saveRequestStatus(m_project, "r1", StatusJson(ApiStatus::pending()));
+        QVERIFY(!statuses.findRequestStatus(m_project, "r1")->isFinal());
+        statuses.saveRequestStatus(m_project, "r1", StatusJson(ApiStatus::failed("nope")));
+        QVERIFY(*statuses.findRequestStatus(m_project, "r1") == ApiStatus::failed("nope"));
+        QVERIFY(!statuses.findRequestStatus(m_other, "r1"));
+        // Another project cannot overwrite it; a PENDING does not replace a final status.
+        statuses.saveRequestStatus(m_other, "r1", StatusJson(ApiStatus::success(nlohmann::json::object())));
+        statuses.savePendingRequest(m_project, "r1");
+        QVERIFY(*statuses.findRequestStatus(m_project, "r1") == ApiStatus::failed("nope"));
+        QVERIFY(!statuses.findRequestStatus(m_project, "no-such-request"));
+        TimePoint writtenAt{};
+        QVERIFY(statuses.findCommittedRequestStatus(m_project, "r1", &writtenAt));
+        QVERIFY(writtenAt != TimePoint{});
+    }
+
+    void deferredStatusesAreFoundAndReportTheirCommit() {
+        auto& statuses = m_stores->statuses();
+        // Reported from the group commit's thread, once that group is committed.
+        std::atomic<bool> pendingCommitted = false, finalCommitted = false;
+        statuses.deferPendingRequest(m_project, "r1", [&](bool ok) { pendingCommitted = ok; });
+        statuses.deferRequestStatus(m_project, "r1", StatusJson(ApiStatus::failed("later")),
+                                    [&](bool ok) { finalCommitted = ok; });
+        // findRequestStatus commits the queue first.
+        QVERIFY(*statuses.findRequestStatus(m_project, "r1") == ApiStatus::failed("later"));
+        QTRY_VERIFY_WITH_TIMEOUT(pendingCommitted.load(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(finalCommitted.load(), 10000);
+        statuses.deferPendingRequest(m_project, "r2");
+        m_stores->flushDeferred();
+        QVERIFY(!statuses.findCommittedRequestStatus(m_project, "r2")->isFinal());
+    }
+
+    void unfinishedRequestsAreFailedForTheirReplicaOnly() {
+        auto& statuses = m_stores->statuses();
+        statuses.setReplicaId("replica-1");
+        statuses.savePendingRequest(m_project, "mine");
+        statuses.setReplicaId("replica-2");
+        statuses.savePendingRequest(m_project, "theirs");
+        statuses.deferPendingRequest(m_other, "theirs-deferred");
+        statuses.saveRequestStatus(m_project, "done",
+                                   StatusJson(ApiStatus::success(nlohmann::json::object())));
+        m_stores->flushDeferred();
+        QCOMPARE(statuses.failUnfinishedRequestsOf("replica-1", "gone"), 1);
+        QVERIFY(*statuses.findRequestStatus(m_project, "mine") == ApiStatus::failed("gone"));
+        QVERIFY(!statuses.findRequestStatus(m_project, "theirs")->isFinal());
+        // Replica 2 restarting: its own, in every project; a final status stays.
+        QCOMPARE(statuses.failUnfinishedRequests("restarted"), 2);
+        QVERIFY(*statuses.findRequestStatus(m_project, "theirs") == ApiStatus::failed("restarted"));
+        QVERIFY(*statuses.findRequestStatus(m_other, "theirs-deferred") == ApiStatus::failed("restarted"));
+        QVERIFY(*statuses.findRequestStatus(m_project, "done") ==
+                ApiStatus::success(nlohmann::json::object()));
+        QCOMPARE(statuses.failUnfinishedRequests("again"), 0);
+        QCOMPARE(statuses.failUnfinishedRequestsOf("replica-1", "again"), 0);
+    }
+
+    void expiredStatusesAreNotFoundAndAreSwept() {
+        auto& statuses = m_stores->statuses();
+        for (const char* id : {"r1", "r2", "r3"})
+            statuses.saveRequestStatus(m_project, id, StatusJson(ApiStatus::failed("old")));
+        statuses.setStatusRetention(0s);
+        QTRY_VERIFY_WITH_TIMEOUT(!statuses.findRequestStatus(m_project, "r1"), 10000);
+        SweepStep step = statuses.sweepExpired(timestampNow() + 1h, 0);
+        int deleted = step.deleted;
+        for (int i = 0; i < 10 && !step.done; ++i) {
+            step = statuses.sweepExpired(timestampNow() + 1h, step.last);
+            deleted += step.deleted;
+        }
+        QVERIFY(step.done);
+        QCOMPARE(deleted, 3);
+    }
+
+    void writeKeysAreScopedReplacedAndExpire() {
+        auto& writeKeys = m_stores->writeKeys();
+        const TimePoint now = timestampNow();
+        writeKeys.saveWriteKey(m_project, {"k1", "hash-1", "request-1", now}, now - 1h);
+        const auto found = writeKeys.findWriteKey(m_project, "k1", now - 1min);
+        QVERIFY(found);
+        QCOMPARE(found->statementHash, std::string("hash-1"));
+        QCOMPARE(found->requestId, std::string("request-1"));
+        QVERIFY(!writeKeys.findWriteKey(m_other, "k1", now - 1min));
+        QVERIFY(!writeKeys.findWriteKey(m_project, "k1", now + 1min)); // recorded before notBefore
+        // The same key again replaces it; an older one is dropped by a later save.
+        writeKeys.saveWriteKey(m_project, {"k1", "hash-2", "request-2", now}, now - 1h);
+        QCOMPARE(writeKeys.findWriteKey(m_project, "k1", now - 1min)->requestId, std::string("request-2"));
+        writeKeys.saveWriteKey(m_project, {"k2", "hash-3", "request-3", now + 2h}, now + 1h);
+        QVERIFY(!writeKeys.findWriteKey(m_project, "k1", now - 2h));
+        QVERIFY(writeKeys.findWriteKey(m_project, "k2", now));
+    }
+
+    void auditKeepsTheOrderOfTheAnswersPerProject() {
+        auto& audit = m_stores->audit();
+        audit.deferAudit(auditEntry(m_project, "read 1"));
+        const auto seq2 = audit.appendAudit(auditEntry(m_project, "write 2"));
+        audit.deferAudit(auditEntry(m_other, "other"));
+        AuditEntry failed = auditEntry(m_project, "write 3");
+        failed.outcome = ApiOperationStatus::Failed;
+        failed.errorMessage = "Job j does not exist";
+        failed.headers = {{"x-onehouse-uuid", "u"}};
+        const auto seq3 = audit.appendAudit(failed);
+        QVERIFY(seq3 > seq2);
+        const auto entries = audit.recentAudit(m_project, 10);
+        QCOMPARE(entries.size(), std::size_t(3));
+        QCOMPARE(entries[0].statement, std::string("write 3"));
+        QCOMPARE(entries[0].outcome, ApiOperationStatus::Failed);
+        QCOMPARE(entries[0].errorMessage, failed.errorMessage);
+        QCOMPARE(entries[0].headers.at("x-onehouse-uuid"), std::string("u"));
+        QCOMPARE(entries[1].statement, std::string("write 2"));
+        QCOMPARE(entries[2].statement, std::string("read 1"));
+        QCOMPARE(audit.recentAudit(m_project, 1).size(), std::size_t(1));
+        QCOMPARE(audit.recentAudit(m_other, 10).size(), std::size_t(1));
+        SweepStep step = audit.sweepExpired(timestampNow() + 1h, 0);
+        int deleted = step.deleted;
+        for (int i = 0; i < 10 && !step.done; ++i) {
+            step = audit.sweepExpired(timestampNow() + 1h, step.last);
+            deleted += step.deleted;
+        }
+        QCOMPARE(deleted, 4);
+        QVERIFY(audit.recentAudit(m_project, 10).empty());
+    }
+
+    void eventsAreNumberedOverAllProjectsAndPruned() {
+        auto& events = m_stores->events();
+        QCOMPARE(events.latestEventSeq(m_project), std::int64_t(0));
+        const auto s1 = events.appendEvent(m_project, projectEvent("JOB_CREATED", "a"));
+        const auto s2 = events.appendEvent(m_other, projectEvent("JOB_CREATED", "o"));
+        ProjectEvent runEvent = projectEvent("JOB_RUN_STATUS_CHANGED", "a");
+        runEvent.jobRunId = "run-1";
+        runEvent.status = JobRunStatus::Running;
+        const auto s3 = events.appendEvent(m_project, runEvent);
+        QVERIFY(s1 < s2 && s2 < s3);
+        const auto after = events.eventsAfter(m_project, 0, 10);
+        QCOMPARE(after.size(), std::size_t(2));
+        QCOMPARE(after[0].seq, s1);
+        QCOMPARE(after[1].jobRunId.value_or(""), std::string("run-1"));
+        QVERIFY(after[1].status == JobRunStatus::Running);
+        QCOMPARE(events.eventsAfter(m_project, s1, 10).size(), std::size_t(1));
+        QCOMPARE(events.eventsAfter(m_project, 0, 1).size(), std::size_t(1));
+        QCOMPARE(events.latestEventSeq(m_project), s3);
+        QCOMPARE(events.latestEventSeq(m_other), s2);
+        QCOMPARE(events.latestEventSeqOverall(), s3);
+        QCOMPARE(events.prunedEventSeq(m_project), std::int64_t(0));
+        events.pruneEvents(m_project, 1);
+        QCOMPARE(events.prunedEventSeq(m_project), s1);
+        QCOMPARE(events.eventsAfter(m_project, 0, 10).size(), std::size_t(1));
+        QCOMPARE(events.eventsAfter(m_other, 0, 10).size(), std::size_t(1)); // not the other's
+        // The highest seq handed out is remembered after pruning.
+        events.pruneEvents(m_project, 0);
+        QCOMPARE(events.latestEventSeqOverall(), s3);
+    }
+
+    void aStepCommitsItsWritesTogetherOrNotAtAll() {
+        auto& work = m_stores->unitOfWork();
+        std::vector<bool> ended;
+        try {
+            work.run([&] {
+                QVERIFY(work.inStepOnThisThread());
+                work.onStepEnd([&](bool committed) { ended.push_back(committed); });
+                m_stores->clusters().insertCluster(m_project, cluster("c"));
+                m_stores->events().appendEvent(m_project, projectEvent("CLUSTER_CREATED", ""));
+                QVERIFY(m_stores->clusters().findCluster(m_project, "c")); // the step sees its own write
+                throw std::runtime_error("abort");
+            });
+            QFAIL("the step's exception was swallowed");
+        } catch (const std::runtime_error&) {
+        }
+        QCOMPARE(ended, std::vector<bool>{false});
+        QVERIFY(!work.inStepOnThisThread());
+        QVERIFY(!m_stores->clusters().findCluster(m_project, "c"));
+        QCOMPARE(m_stores->events().latestEventSeq(m_project), std::int64_t(0));
+        // A step inside a step joins it; the value comes back.
+        const int answer = work.run([&] {
+            m_stores->clusters().insertCluster(m_project, cluster("c"));
+            return work.run([&] {
+                work.onStepEnd([&](bool committed) { ended.push_back(committed); });
+                return 42;
+            });
+        });
+        QCOMPARE(answer, 42);
+        QCOMPARE(ended, (std::vector<bool>{false, true}));
+        QVERIFY(m_stores->clusters().findCluster(m_project, "c"));
+    }
+
+    void aConflictInsideAStepRollsBackTheWholeStep() {
+        bool conflict = false;
+        try {
+            m_stores->unitOfWork().run([&] {
+                m_stores->projects().createProject("first");
+                conflict = conflicts([&] { m_stores->projects().createProject("alpha"); });
+                if (conflict)
+                    throw std::runtime_error("conflict");
+            });
+        } catch (const std::runtime_error&) {
+        }
+        QVERIFY(conflict);
+        QVERIFY(!m_stores->projects().findProjectUidByName("first"));
+    }
+
+    void aSnapshotReadsOneState() {
+        m_stores->clusters().insertCluster(m_project, cluster("c"));
+        const auto snapshot = m_stores->unitOfWork().snapshot();
+        QVERIFY(snapshot);
+        QVERIFY(m_stores->clusters().findCluster(m_project, "c"));
+        QCOMPARE(m_stores->clusters().listClusters(m_project).size(), std::size_t(1));
+    }
+
+    void theDatabaseAnswers() { QVERIFY(!m_stores->unavailableReason()); }
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<Stores> m_stores;
+    std::string m_project;
+    std::string m_other;
+};
+
+QTEST_GUILESS_MAIN(TestStoreContract)
+#include "tst_storecontract.moc"
