@@ -213,6 +213,16 @@ END $$;
 // Shared version baselineVersion + i is entry i. Append; never edit an entry once released.
 const std::vector<Migration> all{
     baseline,
+    // 7: a cluster's submission id belongs to one run. Of runs that share one (a submission id read from
+    // echoed output), the first queued keeps it.
+    {R"sql(
+UPDATE runs SET submission_id = NULL
+WHERE submission_id IS NOT NULL AND EXISTS (
+    SELECT 1 FROM runs AS earlier
+    WHERE earlier.submission_id = runs.submission_id AND earlier.spark_master IS NOT DISTINCT FROM runs.spark_master
+      AND (earlier.queued_at < runs.queued_at OR (earlier.queued_at = runs.queued_at AND earlier.id < runs.id)));
+CREATE UNIQUE INDEX runs_by_submission_id ON runs(spark_master, submission_id) WHERE submission_id IS NOT NULL;
+)sql"},
 };
 
 } // namespace
