@@ -176,7 +176,9 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
     const int active = runs.countActive(project, job->jobId);
     if (active >= limit.value) {
         pending.refusal = ServiceMetrics::AdmissionRefusal::MaxConcurrentRuns;
-        return ApiStatus::failed(runLimitReachedMessage(job->jobId, active, limit));
+        ApiStatus refused = ApiStatus::failed(runLimitReachedMessage(job->jobId, active, limit));
+        refused.errorReason = runLimitReason(limit);
+        return refused;
     }
     const auto classified = classifyParameters(job->parameters);
     auto overridden = applyArgumentOverrides(classified.applicationArguments, statement.arguments, job->name);
