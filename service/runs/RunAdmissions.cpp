@@ -165,8 +165,7 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
         if (const auto existing = runs.findActiveByKey(project, job->jobId, *key)) {
             if (existing->run.argumentOverrides != statement.arguments) {
                 pending.refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyConflict;
-                return ApiStatus::failed("Idempotency key " + *key +
-                                         " was already used with different arguments.");
+                return ApiStatus::failed(runKeyConflictMessage(*key));
             }
             return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", existing->run.jobRunId}}}});
         }
