@@ -325,11 +325,14 @@ void ApiClient::handleStatus(const std::shared_ptr<StatementCall>& call, json bo
     case ApiOperationStatus::Success:
         call->reply->resolve(std::move(response));
         return;
-    case ApiOperationStatus::Failed:
-        call->reply->reject({ApiError::Kind::Failed, QString::fromStdString(status.errorMessage.value_or("")),
-                             QString::fromStdString(status.diagnosticCode.value_or("")),
-                             status.parameterIndex.value_or(-1)});
+    case ApiOperationStatus::Failed: {
+        ApiError error(ApiError::Kind::Failed, QString::fromStdString(status.errorMessage.value_or("")),
+                       QString::fromStdString(status.diagnosticCode.value_or("")),
+                       status.parameterIndex.value_or(-1));
+        error.reason = QString::fromStdString(status.errorReason.value_or(""));
+        call->reply->reject(std::move(error));
         return;
+    }
     case ApiOperationStatus::Invalid:
         call->reply->reject(
             {ApiError::Kind::Invalid, QString::fromStdString(status.errorMessage.value_or(""))});

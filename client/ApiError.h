@@ -29,6 +29,9 @@ struct ApiError final {
     // A refusal by the parameter validator: its code and the parameter it concerns (-1: the whole list).
     QString diagnosticCode;
     int parameterIndex = -1;
+    // The status's errorReason: why the refusal in `message` applied (docs/wire-format.md); empty when
+    // the service gave none.
+    QString reason;
 
     static QString kindName(Kind kind);
     // "Failed: Job run x is already COMPLETED"; for display where the kind matters.

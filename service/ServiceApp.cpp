@@ -248,7 +248,7 @@ int ServiceApp::run() {
     const RetentionSweeper sweeper(
         stores->statuses(), stores->audit(),
         {m_options.statusRetention, m_options.auditRetention, m_options.retentionSweepInterval});
-    HttpStatementRoutes statements(executor, registry, server);
+    HttpStatementRoutes statements(executor, registry, server, m_options.statusHold);
     statements.registerRoutes();
     RunManager runs(*stores, events, m_options, replica);
     executor.setRunStatementHandler(&runs);

@@ -25,6 +25,7 @@ struct ServeOptions final {
     std::chrono::seconds idleTimeout{60};     // a kept-alive connection between requests
     std::chrono::seconds shutdownGrace{10};   // requests in flight at SIGTERM get this long
     std::chrono::seconds firstByteTimeout{5}; // a new connection that has sent nothing
+    std::chrono::seconds statusHold{2};       // a PENDING GET /v1/status waits this long for the final one
     std::size_t maxConnections = 1024;
     std::size_t reservedConnections = 64;       // kept for connections with a request in progress
     std::size_t maxConnectionsPerAddress = 128; // 0: no limit

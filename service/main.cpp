@@ -89,6 +89,12 @@ void addTimeoutOptions(CLI::App* command, ServeOptions& serve) {
         ->add_option_function<long long>("--first-byte-timeout", secondsInto(serve.firstByteTimeout),
                                          "Seconds a new connection may stay silent (default 5)")
         ->check(CLI::PositiveNumber);
+    command
+        ->add_option_function<long long>(
+            "--status-hold-seconds", secondsInto(serve.statusHold),
+            "Seconds GET /v1/status holds a PENDING request for its final status before answering "
+            "PENDING (default 2; 0: never; `Prefer: wait` on the GET overrides it)")
+        ->check(CLI::Range(0, 60));
 }
 
 void addConnectionOptions(CLI::App* command, ServeOptions& serve) {

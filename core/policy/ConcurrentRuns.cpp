@@ -52,21 +52,22 @@ RunLimit effectiveRunLimit(int jobMaxConcurrentRuns, const ProjectSettings& sett
 }
 
 std::string runLimitReachedMessage(std::string_view jobId, int active, const RunLimit& limit) {
-    std::string message = "Spark Job " + std::string(jobId) + " already has " + std::to_string(active) +
-                          " active run(s) (max " + std::to_string(limit.value) + ")";
+    return "Spark Job " + std::string(jobId) + " already has " + std::to_string(active) +
+           " active run(s) (max " + std::to_string(limit.value) + ")";
+}
+
+std::optional<std::string> runLimitReason(const RunLimit& limit) {
     switch (limit.source) {
     case RunLimit::Source::Job:
-        break;
+        return std::nullopt;
     case RunLimit::Source::ConcurrentRunsDisabled:
-        message += ": concurrent runs are not enabled for this project, so its MAX_CONCURRENT_RUNS of " +
-                   std::to_string(limit.jobValue) + " does not apply";
-        break;
+        return "concurrent runs are not enabled for this project, so its MAX_CONCURRENT_RUNS of " +
+               std::to_string(limit.jobValue) + " does not apply";
     case RunLimit::Source::ProjectLimit:
-        message += ": this project's MAX_CONCURRENT_RUNS_LIMIT of " + std::to_string(limit.value) +
-                   " is below the Job's MAX_CONCURRENT_RUNS of " + std::to_string(limit.jobValue);
-        break;
+        return "this project's MAX_CONCURRENT_RUNS_LIMIT of " + std::to_string(limit.value) +
+               " is below the Job's MAX_CONCURRENT_RUNS of " + std::to_string(limit.jobValue);
     }
-    return message;
+    return std::nullopt;
 }
 
 std::string idempotencyKeyRequiredMessage(std::string_view jobName, int jobMaxConcurrentRuns) {

@@ -44,9 +44,12 @@ struct RunLimit final {
 };
 RunLimit effectiveRunLimit(int jobMaxConcurrentRuns, const ProjectSettings& settings);
 
-// RUN JOB refused at the limit: `Spark Job <jobId> already has <N> active run(s) (max <N>)`, followed,
-// when the project's setting and not the Job's is what applied, by which one.
+// RUN JOB refused at the limit: `Spark Job <jobId> already has <N> active run(s) (max <N>)`, seed 001's
+// text to the letter (orchestrators match it): the FAILED status's errorMessage.
 std::string runLimitReachedMessage(std::string_view jobId, int active, const RunLimit& limit);
+// When the project's setting and not the Job's is what applied, which one (the status's errorReason,
+// beside the message); nullopt when the Job's own MAX_CONCURRENT_RUNS applied.
+std::optional<std::string> runLimitReason(const RunLimit& limit);
 
 // RUN JOB without an Idempotency-Key for a Job whose MAX_CONCURRENT_RUNS is above 1.
 std::string idempotencyKeyRequiredMessage(std::string_view jobName, int jobMaxConcurrentRuns);

@@ -36,6 +36,16 @@ std::optional<std::string> idempotencyKeyHeaderProblem(std::string_view key) {
     return std::nullopt;
 }
 
+std::string runKeyConflictMessage(std::string_view key) {
+    return "Idempotency key " + std::string(key) + " was already used with different arguments.";
+}
+
+std::string writeKeyConflictMessage(std::string_view key, std::chrono::minutes window) {
+    return "Idempotency-Key " + std::string(key) + " was already used in the last " +
+           std::to_string(window.count()) +
+           " minutes with a different statement or another API key; send a new key for a new statement.";
+}
+
 std::string suggestIdempotencyKey(std::string_view jobName, std::chrono::year_month_day date) {
     char suffix[16];
     std::snprintf(suffix, sizeof suffix, "-%04d-%02u-%02u", static_cast<int>(date.year()),

@@ -21,6 +21,13 @@ inline bool isValidIdempotencyKey(std::string_view key) {
     return !idempotencyKeyProblem(key);
 }
 
+// RUN JOB with a key whose active run was started with other argument overrides (CONTRACT §4):
+// "Idempotency key <key> was already used with different arguments."
+std::string runKeyConflictMessage(std::string_view key);
+// Another write (not RUN JOB) with a key used within `window` by another API key or for another
+// statement: the one refusal for every such key, whatever differed.
+std::string writeKeyConflictMessage(std::string_view key, std::chrono::minutes window);
+
 // A key naming one logical run per day, as the seed suggests: "<job>-<YYYY-MM-DD>". Characters a key
 // cannot hold become '_' and the job name is shortened so the key stays within the limit; the result is
 // always valid.

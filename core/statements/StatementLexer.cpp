@@ -29,6 +29,25 @@ bool isDigit(char c) {
     return c >= '0' && c <= '9';
 }
 
+bool isHexDigit(char c) {
+    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+// 8-4-4-4-12 hex digits at `pos`, not followed by another name character: a run id as RUN JOB
+// answers it, which a client may send without back-quotes.
+constexpr std::size_t kUuidLength = 36;
+bool isUuidAt(std::string_view text, std::size_t pos) {
+    if (text.size() - pos < kUuidLength)
+        return false;
+    for (std::size_t i = 0; i < kUuidLength; ++i) {
+        const char c = text[pos + i];
+        const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if (dash ? c != '-' : !isHexDigit(c))
+            return false;
+    }
+    return pos + kUuidLength == text.size() || !StatementLexer::isNameChar(text[pos + kUuidLength]);
+}
+
 } // namespace
 
 StatementLexer::StatementLexer(std::string_view text)
@@ -115,9 +134,11 @@ Token StatementLexer::next() {
     default:
         break;
     }
-    if (isDigit(c) || (c == '-' && m_pos + 1 < m_text.size() && isDigit(m_text[m_pos + 1])))
+    // A UUID that starts with a digit is a word (the parser takes it as a run id only), not a bad number.
+    const bool uuid = isDigit(c) && isUuidAt(m_text, m_pos);
+    if (!uuid && (isDigit(c) || (c == '-' && m_pos + 1 < m_text.size() && isDigit(m_text[m_pos + 1]))))
         return lexNumber();
-    if (isNameStart(c)) {
+    if (uuid || isNameStart(c)) {
         while (m_pos < m_text.size() && isNameChar(m_text[m_pos]))
             advance(1);
         Token token = makeToken(TokenKind::Word, start, line, column);

@@ -8,7 +8,7 @@
 namespace jobdeck {
 
 enum class TokenKind {
-    Word,       // bare name or keyword: [A-Za-z_][A-Za-z0-9_.-]*
+    Word,       // bare name or keyword: [A-Za-z_][A-Za-z0-9_.-]*, or a UUID (8-4-4-4-12 hex digits)
     QuotedName, // `back-quoted name`, text is unquoted
     String,     // 'single-quoted string', text is unquoted
     Number,     // decimal integer, optionally negative; value in `number`

@@ -165,6 +165,9 @@ private:
             expected(what);
         if (m_token.text.empty())
             fail(what + " cannot be empty", m_token);
+        // A bare UUID is a word for the run ids it stands for; as a name it must be back-quoted.
+        if (m_token.kind == TokenKind::Word && !StatementLexer::isNameStart(m_token.text.front()))
+            fail(what + " cannot start with a digit: back-quote it (`" + m_token.text + "`)", m_token);
         std::string name = std::move(m_token.text);
         advance();
         return name;
@@ -421,7 +424,7 @@ private:
         return statement;
     }
 
-    // `<runId>` JOB_NAME = '<name>'; the run id may also be a plain name or a string.
+    // `<runId>` JOB_NAME = '<name>'; the run id may also be a plain name, a bare UUID or a string.
     std::pair<std::string, std::string> parseRunReference() {
         std::string runId;
         if (m_token.kind == TokenKind::String || m_token.kind == TokenKind::Word ||

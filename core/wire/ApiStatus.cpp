@@ -76,6 +76,8 @@ void to_json(nlohmann::json& j, const ApiStatus& s) {
     j["apiResponse"] = s.apiResponse.is_null() ? nlohmann::json::object() : s.apiResponse;
     if (s.isError()) {
         j["errorMessage"] = s.errorMessage.value_or(std::string());
+        if (s.errorReason)
+            j["errorReason"] = *s.errorReason;
         if (s.diagnosticCode)
             j["diagnosticCode"] = *s.diagnosticCode;
         if (s.parameterIndex)
@@ -102,6 +104,7 @@ void from_json(const nlohmann::json& j, ApiStatus& s) {
     }
     if (r.isError()) {
         r.errorMessage = wire::required<std::string>(j, object, "errorMessage");
+        r.errorReason = wire::optional<std::string>(j, object, "errorReason");
         r.diagnosticCode = wire::optional<std::string>(j, object, "diagnosticCode");
         r.parameterIndex = wire::optional<int>(j, object, "parameterIndex");
     }

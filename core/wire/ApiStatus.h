@@ -24,11 +24,14 @@ std::optional<ApiOperationStatus> apiOperationStatusFromName(std::string_view na
 // set), whatever the struct holds; from_json drops an errorMessage sent with PENDING or SUCCESS.
 // A refusal by the parameter validator also carries "diagnosticCode" (its code, docs/parameters.md) and,
 // when it concerns one parameter, "parameterIndex" (0-based, into PARAMETERS as sent): this project's
-// fields, written only with FAILED or INVALID; clients of the Onehouse API ignore them.
+// fields, written only with FAILED or INVALID; clients of the Onehouse API ignore them. So is
+// "errorReason": why a refusal whose errorMessage is a fixed text applied here (RUN JOB at a limit the
+// project's setting lowered), so that the message stays what clients match.
 struct ApiStatus final {
     ApiOperationStatus apiStatus = ApiOperationStatus::Pending;
     nlohmann::json apiResponse = nlohmann::json::object();
     std::optional<std::string> errorMessage;
+    std::optional<std::string> errorReason;
     std::optional<std::string> requestId;
     std::optional<std::string> diagnosticCode;
     std::optional<int> parameterIndex;

@@ -143,8 +143,9 @@ HttpResponse notRecorded() {
                                "(see its log); try again later");
 }
 
+// `wait`: the `Prefer: wait` of the GET, said to be applied.
 void answerStatus(const std::optional<StatusJson>& status, const std::string& notFound,
-                  const Responder& respond) {
+                  const Responder& respond, std::optional<std::chrono::seconds> wait = std::nullopt) {
     if (!status) {
         respond(HttpResponse::error(404, notFound));
         return;
@@ -153,16 +154,19 @@ void answerStatus(const std::optional<StatusJson>& status, const std::string& no
     const auto text = status->sharedText();
     response.sharedBody = *text;
     response.bodyOwner = text;
+    if (wait)
+        response.headers.emplace_back("Preference-Applied", "wait=" + std::to_string(wait->count()));
     respond(std::move(response));
 }
 
 } // namespace
 
 HttpStatementRoutes::HttpStatementRoutes(StatementExecutor& executor, RequestRegistry& registry,
-                                         HttpServer& server)
+                                         HttpServer& server, std::chrono::seconds statusHold)
     : m_executor(executor)
     , m_registry(registry)
-    , m_server(server) {}
+    , m_server(server)
+    , m_statusHold(std::min(statusHold, kMaxWait)) {}
 
 void HttpStatementRoutes::registerRoutes() {
     auto submit = [this](const HttpRequest& request, const RequestContext& authenticated, Responder respond) {
@@ -385,20 +389,38 @@ void HttpStatementRoutes::status(const HttpRequest& request, const RequestContex
         respond(HttpResponse::error(404, m_registry.notFoundMessage()));
         return;
     }
+    const auto preferred = preferredWait(request.header("prefer"));
+    const std::chrono::seconds hold = preferred.value_or(m_statusHold);
+    const auto wait = preferred ? std::optional(hold) : std::nullopt;
     if (const auto status = m_registry.findQuickly(principal.projectUid, requestId)) {
-        answerStatus(status, {}, respond);
+        if (status->isFinal() || hold.count() == 0)
+            answerStatus(status, {}, respond, wait);
+        else
+            holdPending(principal.projectUid, requestId, hold, preferred.has_value(), respond);
         return;
     }
     // Unknown, PENDING in the database or still queued: looked up again after committing the
     // queued statuses (an fsync), on a worker.
-    auto lookup = [this, projectUid = principal.projectUid, requestId = std::move(requestId),
+    auto lookup = [this, projectUid = principal.projectUid, requestId = std::move(requestId), hold, wait,
                    respond = std::move(respond)] {
-        answerStatus(m_registry.find(projectUid, requestId), m_registry.notFoundMessage(), respond);
+        const auto status = m_registry.find(projectUid, requestId);
+        if (status && !status->isFinal() && hold.count() > 0)
+            holdPending(projectUid, requestId, hold, wait.has_value(), respond);
+        else
+            answerStatus(status, m_registry.notFoundMessage(), respond, wait);
     };
     if (HttpServer::onIoThread())
         boost::asio::post(m_server.workers(), std::move(lookup));
     else
         lookup();
+}
+
+void HttpStatementRoutes::holdPending(const std::string& projectUid, const std::string& requestId,
+                                      std::chrono::seconds hold, bool preferred, const Responder& respond) {
+    // Answered from the thread that finishes the request, or from the timer's: no thread waits.
+    m_registry.waitFor(projectUid, requestId, hold, [respond, hold, preferred](StatusJson status) {
+        answerStatus(status, {}, respond, preferred ? std::optional(hold) : std::nullopt);
+    });
 }
 
 } // namespace jobdeck

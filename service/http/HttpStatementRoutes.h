@@ -17,13 +17,17 @@ namespace jobdeck {
 // The statement API of CONTRACT §1: POST /v1/resource/ (with `Prefer: wait=<seconds>`) and
 // GET /v1/status/<requestId>. Both routes start on the IO thread; only quick reads answered at once
 // (StatementExecutor::isQuickRead with `Prefer: wait`, a status in memory or final in the database)
-// finish there, the rest goes to the server's worker pool.
+// finish there, the rest goes to the server's worker pool. A GET of a PENDING request is held up to
+// `statusHold` (or its own `Prefer: wait`) for the final status, so that a client that polls once
+// right after the POST and then sleeps long (the Airflow hook: 10 s) gets the answer at that first
+// poll; the hold is a timer of RequestRegistry::waitFor, never a thread.
 class HttpStatementRoutes final {
 public:
     // Longest `Prefer: wait` honoured; longer ones are cut to it.
     static constexpr std::chrono::seconds kMaxWait{60};
 
-    HttpStatementRoutes(StatementExecutor& executor, RequestRegistry& registry, HttpServer& server);
+    HttpStatementRoutes(StatementExecutor& executor, RequestRegistry& registry, HttpServer& server,
+                        std::chrono::seconds statusHold = std::chrono::seconds(2));
 
     // Adds the two routes to the server given at construction.
     void registerRoutes();
@@ -37,6 +41,9 @@ public:
 private:
     void submit(const HttpRequest& request, const RequestContext& authenticated, Responder respond);
     void status(const HttpRequest& request, const RequestContext& authenticated, Responder respond);
+    // Answers the request's status once it is final, or PENDING after `hold`.
+    void holdPending(const std::string& projectUid, const std::string& requestId, std::chrono::seconds hold,
+                     bool preferred, const Responder& respond);
     void submitOnWorker(const RequestContext& context, const std::string& statement,
                         std::optional<std::chrono::seconds> wait, const Responder& respond);
     // A write other than RUN JOB whose Idempotency-Key was seen within RepeatedWrites::kWindow: answered
@@ -57,6 +64,7 @@ private:
     StatementExecutor& m_executor;
     RequestRegistry& m_registry;
     HttpServer& m_server;
+    const std::chrono::seconds m_statusHold;
 };
 
 } // namespace jobdeck

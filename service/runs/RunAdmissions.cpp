@@ -165,8 +165,7 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
         if (const auto existing = runs.findActiveByKey(project, job->jobId, *key)) {
             if (existing->run.argumentOverrides != statement.arguments) {
                 pending.refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyConflict;
-                return ApiStatus::failed("Idempotency key " + *key +
-                                         " was already used with different arguments.");
+                return ApiStatus::failed(runKeyConflictMessage(*key));
             }
             return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", existing->run.jobRunId}}}});
         }
@@ -176,7 +175,9 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
     const int active = runs.countActive(project, job->jobId);
     if (active >= limit.value) {
         pending.refusal = ServiceMetrics::AdmissionRefusal::MaxConcurrentRuns;
-        return ApiStatus::failed(runLimitReachedMessage(job->jobId, active, limit));
+        ApiStatus refused = ApiStatus::failed(runLimitReachedMessage(job->jobId, active, limit));
+        refused.errorReason = runLimitReason(limit);
+        return refused;
     }
     const auto classified = classifyParameters(job->parameters);
     auto overridden = applyArgumentOverrides(classified.applicationArguments, statement.arguments, job->name);

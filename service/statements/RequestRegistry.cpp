@@ -14,7 +14,10 @@ namespace jobdeck {
 
 namespace {
 constexpr std::size_t kRecentLimit = 10'000;
-}
+// How often a waiter looks again at a request PENDING in the database but not here (another replica runs
+// it): a committed read by id, no fsync.
+constexpr std::chrono::milliseconds kElsewherePoll{100};
+} // namespace
 
 struct RequestRegistry::Waiter {
     explicit Waiter(boost::asio::io_context& io, std::function<void(StatusJson)> callback)
@@ -64,6 +67,7 @@ std::string RequestRegistry::notFoundMessage() const {
 }
 
 RequestRegistry::~RequestRegistry() {
+    m_alive->store(false); // watchElsewhere()'s timers no longer look
     // Whoever still waits is told PENDING rather than never answered.
     std::vector<std::shared_ptr<Waiter>> waiters;
     {
@@ -243,7 +247,38 @@ void RequestRegistry::waitFor(const std::string& projectUid, const std::string& 
     }
     // Already final (or unknown, which the caller has ruled out): answer now.
     const auto status = find(projectUid, requestId);
-    waiter->fire(status.value_or(StatusJson()));
+    if (!status || status->isFinal() || wait.count() <= 0) {
+        waiter->fire(status.value_or(StatusJson()));
+        return;
+    }
+    // PENDING in the database and not here: another replica runs it and stores its final status.
+    watchElsewhere(waiter, projectUid, requestId, std::chrono::steady_clock::now() + wait);
+}
+
+void RequestRegistry::watchElsewhere(const std::shared_ptr<Waiter>& waiter, const std::string& projectUid,
+                                     const std::string& requestId,
+                                     std::chrono::steady_clock::time_point deadline) {
+    const auto left = deadline - std::chrono::steady_clock::now();
+    if (left <= std::chrono::steady_clock::duration::zero()) {
+        waiter->fire(StatusJson());
+        return;
+    }
+    waiter->timer.expires_after(std::min<std::chrono::steady_clock::duration>(kElsewherePoll, left));
+    waiter->timer.async_wait([this, alive = m_alive, waiter, projectUid, requestId,
+                              deadline](const boost::system::error_code& ec) {
+        if (ec || waiter->fired || !alive->load())
+            return;
+        std::optional<StatusJson> final;
+        try {
+            final = findQuickly(projectUid, requestId); // final statuses only
+        } catch (const std::exception& e) {
+            spdlog::warn("could not look for the status of request {}: {}", requestId, e.what());
+        }
+        if (final)
+            waiter->fire(std::move(*final));
+        else
+            watchElsewhere(waiter, projectUid, requestId, deadline);
+    });
 }
 
 } // namespace jobdeck

@@ -4,6 +4,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -78,7 +79,8 @@ public:
     // it may run on an IO thread. nullopt when not found that way; find() then has the last word.
     std::optional<StatusJson> findQuickly(const std::string& projectUid, const std::string& requestId);
     // Calls `done` (from any thread, exactly once) with the final status as soon as it is known, or
-    // with PENDING when `wait` runs out first; never blocks the caller.
+    // with PENDING when `wait` runs out first; never blocks the caller. A request PENDING in the database
+    // but not in this process (another replica runs it) is looked up again every 100 ms on a timer.
     void waitFor(const std::string& projectUid, const std::string& requestId, std::chrono::milliseconds wait,
                  std::function<void(StatusJson)> done);
 
@@ -96,6 +98,9 @@ private:
         std::chrono::system_clock::time_point writtenAt; // when the status expires, less the retention
     };
 
+    // Looks for the final status of a request of another replica until `deadline`, then PENDING.
+    void watchElsewhere(const std::shared_ptr<Waiter>& waiter, const std::string& projectUid,
+                        const std::string& requestId, std::chrono::steady_clock::time_point deadline);
     std::optional<StatusJson> findInMemory(const std::string& projectUid, const std::string& requestId);
     void remember(const std::string& requestId, const std::string& projectUid, StatusJson status, bool stored,
                   std::chrono::system_clock::time_point writtenAt = std::chrono::system_clock::now());
@@ -108,6 +113,8 @@ private:
     // Recent final statuses, so that polling clients rarely reach the database; bounded, oldest out.
     std::unordered_map<std::string, Recent> m_recent;
     std::deque<const std::string*> m_recentOrder; // keys of m_recent, oldest first
+    // False once the registry is gone: a timer of watchElsewhere() that still fires does nothing.
+    std::shared_ptr<std::atomic<bool>> m_alive = std::make_shared<std::atomic<bool>>(true);
 };
 
 } // namespace jobdeck

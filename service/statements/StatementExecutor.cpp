@@ -78,8 +78,11 @@ RepeatedWrites::Claim StatementExecutor::claimIdempotencyKey(RequestContext& con
     // Reads are harmless to repeat, text that does not parse changes nothing, RUN JOB has its own rules.
     if (!statement || isReadStatement(*statement) || std::holds_alternative<RunJobStatement>(*statement))
         return {};
-    auto claim = m_repeatedWrites.claim(context.principal.projectUid, *context.idempotencyKey, statementText,
-                                        context.requestId);
+    // Refused for its role, it changes nothing: the key stays free for whoever may send the statement.
+    if (RolePolicy::refusal(context.principal.role, *statement))
+        return {};
+    auto claim = m_repeatedWrites.claim(context.principal.projectUid, *context.idempotencyKey,
+                                        context.principal.keyId, statementText, context.requestId);
     if (claim.kind == RepeatedWrites::Claim::Kind::First)
         context.writeKeyHash = claim.statementHash;
     return claim;
@@ -114,6 +117,10 @@ StatusJson StatementExecutor::execute(const RequestContext& context, std::string
                                       StatusRecord* record) {
     const auto prepared = prepare(statementText);
     StatusJson answer = executePrepared(context, prepared, record);
+    // A write that did not succeed changed nothing: its key is not kept (RepeatedWrites).
+    if (!context.writeKeyHash.empty() && context.idempotencyKey &&
+        answer.apiStatus() != ApiOperationStatus::Success)
+        m_repeatedWrites.release(context.principal.projectUid, *context.idempotencyKey, context.requestId);
     if (ServiceMetrics* metrics = m_metrics.load(std::memory_order_relaxed))
         metrics->countStatement(prepared->parsed.statement ? &*prepared->parsed.statement : nullptr,
                                 answer.apiStatus());
@@ -354,7 +361,8 @@ void StatementExecutor::writeAudit(const RequestContext& context, std::string_vi
     if (context.requestId.empty())
         return;
     m_stores.statuses().saveRequestStatus(context.principal.projectUid, context.requestId, status);
-    if (!context.writeKeyHash.empty() && context.idempotencyKey)
+    if (!context.writeKeyHash.empty() && context.idempotencyKey &&
+        status.apiStatus() == ApiOperationStatus::Success)
         RepeatedWrites::record(m_stores.writeKeys(), context.principal.projectUid, *context.idempotencyKey,
                                context.writeKeyHash, context.requestId);
 }

@@ -75,7 +75,9 @@ public:
 
     // A write other than RUN JOB sent with an Idempotency-Key (context.idempotencyKey, context.requestId
     // set): the first with its key within RepeatedWrites::kWindow (context.writeKeyHash is then set), a
-    // repeat of it (the first request's id) or a conflict. Any other request is a First with nothing set.
+    // repeat of it by the same API key (the first request's id) or a conflict. Any other request (a
+    // read, a RUN JOB, one its role refuses) is a First with nothing set. execute() keeps the key only
+    // when the write succeeds.
     RepeatedWrites::Claim claimIdempotencyKey(RequestContext& context, std::string_view statementText);
 
     // The statement text as the audit log and service logs show it: parsed, secret values masked and

@@ -1,5 +1,6 @@
 #include "service/stores/RepeatedWrites.h"
 
+#include "core/policy/IdempotencyKey.h"
 #include "core/wire/Timestamp.h"
 
 #include <openssl/evp.h>
@@ -32,9 +33,7 @@ RepeatedWrites::RepeatedWrites(WriteKeyStore& writeKeys)
     : m_writeKeys(writeKeys) {}
 
 std::string RepeatedWrites::conflictMessage(std::string_view key) {
-    return "Idempotency-Key " + std::string(key) +
-           " was already used with a different statement in the last " + std::to_string(kWindow.count()) +
-           " minutes; send a new key for a new statement.";
+    return writeKeyConflictMessage(key, kWindow);
 }
 
 void RepeatedWrites::forgetExpired(Clock::time_point now) {
@@ -48,8 +47,11 @@ void RepeatedWrites::forgetExpired(Clock::time_point now) {
 }
 
 RepeatedWrites::Claim RepeatedWrites::claim(const std::string& projectUid, const std::string& key,
-                                            std::string_view statement, const std::string& requestId) {
-    const std::string hash = sha256Hex(statement);
+                                            std::string_view callerKeyId, std::string_view statement,
+                                            const std::string& requestId) {
+    // The caller's key id, length first so that no key id and statement run into another pair.
+    const std::string hash = sha256Hex(std::to_string(callerKeyId.size()) + ':' + std::string(callerKeyId) +
+                                       std::string(statement));
     const auto answer = [&](const std::string& firstHash, const std::string& firstRequestId) {
         if (firstHash != hash)
             return Claim{Claim::Kind::Conflict, {}, {}};
@@ -68,6 +70,15 @@ RepeatedWrites::Claim RepeatedWrites::claim(const std::string& projectUid, const
     m_claims[mapKey] = Entry{hash, requestId, now};
     m_order.emplace_back(now, std::move(mapKey));
     return Claim{Claim::Kind::First, {}, hash};
+}
+
+void RepeatedWrites::release(const std::string& projectUid, const std::string& key,
+                             const std::string& requestId) {
+    const std::lock_guard lock(m_mutex);
+    // Its entry in m_order stays until it expires; forgetExpired() skips what is no longer there.
+    if (const auto it = m_claims.find(projectUid + '\n' + key);
+        it != m_claims.end() && it->second.requestId == requestId)
+        m_claims.erase(it);
 }
 
 void RepeatedWrites::record(WriteKeyStore& writeKeys, const std::string& projectUid, const std::string& key,

@@ -15,9 +15,13 @@ namespace jobdeck {
 // Writes other than RUN JOB sent again with the same Idempotency-Key: an HTTP client may send a POST
 // twice when its answer was lost (Qt's network stack re-sends once when a kept-alive connection drops
 // before any answer), and the console sends a fresh key with every write. Within kWindow of the first
-// request, a repeat with the same statement is answered with the first request's id and status instead
-// of running again; the same key with another statement is refused (conflictMessage). RUN JOB keeps
-// CONTRACT §4's rules for its key (RunManager).
+// request, a repeat by the same API key with the same statement is answered with the first request's
+// id and status instead of running again; the key sent by another API key or with another statement is
+// refused (core writeKeyConflictMessage). A key names the caller's own write: the API key's id is hashed
+// with the statement, so a replay never gives one caller's answer to another. Only a write that
+// succeeded keeps its key (release()): one refused or failed changed nothing, and its repeat runs again
+// (after its role allowed it, or what stood in its way is gone). RUN JOB keeps CONTRACT §4's rules for
+// its key (RunAdmissions).
 //
 // A key is claimed in memory when its first request arrives, so a repeat that arrives while the first
 // still runs waits for it; it is recorded in the database with the first request's status, in the same
@@ -35,15 +39,17 @@ public:
         std::string requestId;     // Repeat: the first request's id
         std::string statementHash; // First: what record() stores
     };
-    // `requestId` is the id the request has if it is the first with `key`. Thread-safe.
-    Claim claim(const std::string& projectUid, const std::string& key, std::string_view statement,
-                const std::string& requestId);
-    // Inside the first request's transaction, beside its status.
+    // `requestId` is the id the request has if it is the first with `key`; `callerKeyId` the id of the
+    // API key that sends it. Thread-safe.
+    Claim claim(const std::string& projectUid, const std::string& key, std::string_view callerKeyId,
+                std::string_view statement, const std::string& requestId);
+    // The first request with `key` (`requestId`) did not succeed: the key is free again.
+    void release(const std::string& projectUid, const std::string& key, const std::string& requestId);
+    // Inside the first request's transaction, beside its status (a successful one).
     static void record(WriteKeyStore& writeKeys, const std::string& projectUid, const std::string& key,
                        const std::string& statementHash, const std::string& requestId);
 
-    // "Idempotency-Key <key> was already used with a different statement in the last 10 minutes; send
-    // a new key for a new statement."
+    // writeKeyConflictMessage of core, with this window.
     static std::string conflictMessage(std::string_view key);
 
 private:

@@ -101,9 +101,17 @@ private slots:
     void failedAndInvalidCarryTheExactMessage() {
         const char* failed = "Spark Job j-1 already has 1 active run(s) (max 1)";
         const char* invalid = "Unknown statement near 'DESCRIBEX'";
+        const char* reason = "concurrent runs are not enabled for this project, so its MAX_CONCURRENT_RUNS "
+                             "of 3 does not apply";
         FakeHttpServer server([&](const FakeRequest& r) -> std::optional<QByteArray> {
-            if (statementOf(r).rfind("RUN JOB", 0) == 0)
-                return status("API_OPERATION_STATUS_FAILED", json::object(), failed);
+            if (statementOf(r).rfind("RUN JOB", 0) == 0) {
+                json j{{"apiStatus", "API_OPERATION_STATUS_FAILED"},
+                       {"apiResponse", json::object()},
+                       {"errorMessage", failed},
+                       {"errorReason", reason},
+                       {"requestId", "req-1"}};
+                return httpResponse(200, QByteArray::fromStdString(j.dump()));
+            }
             return status("API_OPERATION_STATUS_INVALID", json::object(), invalid);
         });
         ApiClient* client = makeClient(server);
@@ -111,11 +119,13 @@ private slots:
         QVERIFY(run.error);
         QCOMPARE(run.error->kind, ApiError::Kind::Failed);
         QCOMPARE(run.error->message, QString::fromUtf8(failed));
-        QCOMPARE(server.requests.size(), 1); // a refusal is an answer, not a lost response
+        QCOMPARE(run.error->reason, QString::fromUtf8(reason)); // errorReason, for the console to show
+        QCOMPARE(server.requests.size(), 1);                    // a refusal is an answer, not a lost response
         const auto del = waitFor(client->deleteJob(QStringLiteral("x")));
         QVERIFY(del.error);
         QCOMPARE(del.error->kind, ApiError::Kind::Invalid);
         QCOMPARE(del.error->message, QString::fromUtf8(invalid));
+        QVERIFY(del.error->reason.isEmpty());
     }
 
     void unauthorizedIsAuth() {

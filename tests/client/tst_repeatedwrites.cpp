@@ -182,8 +182,8 @@ private slots:
         QCOMPARE(other.status, 400);
         QCOMPARE(
             other.header("grpc-message"),
-            QByteArray("Idempotency-Key one-key was already used with a different statement in the last 10 "
-                       "minutes; send a new key for a new statement."));
+            QByteArray("Idempotency-Key one-key was already used in the last 10 minutes with a different "
+                       "statement or another API key; send a new key for a new statement."));
         // Another project's identical key is its own.
         const ApiCredentials stranger = m_service.createKey("repeats-other", "operator");
         HttpHeaders strangerHeaders = stranger.headers();

@@ -49,21 +49,26 @@ private slots:
         QVERIFY(limit.source == RunLimit::Source::Job);
         QCOMPARE(runLimitReachedMessage("j-1", 3, limit),
                  std::string("Spark Job j-1 already has 3 active run(s) (max 3)"));
+        QVERIFY(!runLimitReason(limit)); // the Job's own limit needs no explaining
 
         limit = effectiveRunLimit(3, concurrency(false, 10));
         QCOMPARE(limit.value, 1);
         QVERIFY(limit.source == RunLimit::Source::ConcurrentRunsDisabled);
-        QCOMPARE(
-            runLimitReachedMessage("j-1", 1, limit),
-            std::string("Spark Job j-1 already has 1 active run(s) (max 1): concurrent runs are not enabled "
-                        "for this project, so its MAX_CONCURRENT_RUNS of 3 does not apply"));
+        // Seed 001's text to the letter (orchestrators match it); the reason goes beside it.
+        QCOMPARE(runLimitReachedMessage("j-1", 1, limit),
+                 std::string("Spark Job j-1 already has 1 active run(s) (max 1)"));
+        QCOMPARE(runLimitReason(limit).value_or("(none)"),
+                 std::string("concurrent runs are not enabled for this project, so its MAX_CONCURRENT_RUNS "
+                             "of 3 does not apply"));
 
         limit = effectiveRunLimit(3, concurrency(true, 2));
         QCOMPARE(limit.value, 2);
         QVERIFY(limit.source == RunLimit::Source::ProjectLimit);
         QCOMPARE(runLimitReachedMessage("j-1", 2, limit),
-                 std::string("Spark Job j-1 already has 2 active run(s) (max 2): this project's "
-                             "MAX_CONCURRENT_RUNS_LIMIT of 2 is below the Job's MAX_CONCURRENT_RUNS of 3"));
+                 std::string("Spark Job j-1 already has 2 active run(s) (max 2)"));
+        QCOMPARE(runLimitReason(limit).value_or("(none)"),
+                 std::string("this project's MAX_CONCURRENT_RUNS_LIMIT of 2 is below the Job's "
+                             "MAX_CONCURRENT_RUNS of 3"));
 
         // A job at 1 is at 1 whatever the project says; a stored 0 counts as 1.
         QVERIFY(effectiveRunLimit(1, concurrency(false, 1)).source == RunLimit::Source::Job);

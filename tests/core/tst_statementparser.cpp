@@ -122,6 +122,20 @@ private slots:
                         CancelJobRunStatement{"3f2a-77", "nightly"});
     }
 
+    // A run id is a UUID; written without back-quotes it is read as one wherever a run id is expected,
+    // whichever of the 16 hex digits it starts with (onehouse-cli sends it so).
+    void parsesUnquotedRunIds() {
+        for (const char first : std::string_view("0123456789abcdefABCDEF")) {
+            const std::string id = std::string(1, first) + "d95996d-3b1e-4c2a-9f00-0123456789ab";
+            expectStatement("DESCRIBE JOB_RUN " + id + " JOB_NAME = 'j'", DescribeJobRunStatement{id, "j"});
+            expectStatement("CANCEL JOB_RUN " + id + " JOB_NAME = j;", CancelJobRunStatement{id, "j"});
+        }
+        expectStatement("describe job_run 5D95996D-3B1E-4C2A-9F00-0123456789AB job_name = 'j'",
+                        DescribeJobRunStatement{"5D95996D-3B1E-4C2A-9F00-0123456789AB", "j"});
+        expectStatement("DESCRIBE JOB_RUN\n00000000-0000-0000-0000-000000000000\nJOB_NAME = 'j'",
+                        DescribeJobRunStatement{"00000000-0000-0000-0000-000000000000", "j"});
+    }
+
     void parsesShowJobRuns() {
         expectStatement("SHOW JOB_RUNS", ShowJobRunsStatement{});
         expectStatement("SHOW JOB_RUNS JOB_NAME = 'nightly'",
@@ -321,6 +335,21 @@ private slots:
             "number 9223372036854775808 is beyond the 64-bit integer range at 1:39", 1, 39);
         row("negative overflow", "SHOW AUDIT_LOG LIMIT -9223372036854775809",
             "number -9223372036854775809 is beyond the 64-bit integer range at 1:22", 1, 22);
+        // A UUID-shaped word is a run id only where one is expected; almost-UUIDs stay bad numbers.
+        row("uuid as a job name", "DELETE JOB 5d95996d-3b1e-4c2a-9f00-0123456789ab",
+            "a job name cannot start with a digit: back-quote it (`5d95996d-3b1e-4c2a-9f00-0123456789ab`) at "
+            "1:12",
+            1, 12);
+        row("uuid as a number", "SHOW JOB_RUNS LIMIT 5d95996d-3b1e-4c2a-9f00-0123456789ab",
+            "expected a number after LIMIT at 1:21", 1, 21);
+        row("short uuid", "DESCRIBE JOB_RUN 5d95996d-3b1e JOB_NAME = 'j'",
+            "invalid number '5d95996d-3b1e': numbers are decimal integers at 1:18", 1, 18);
+        row("uuid with a tail", "DESCRIBE JOB_RUN 5d95996d-3b1e-4c2a-9f00-0123456789abc JOB_NAME = 'j'",
+            "invalid number '5d95996d-3b1e-4c2a-9f00-0123456789abc': numbers are decimal integers at 1:18", 1,
+            18);
+        row("uuid with a bad digit", "DESCRIBE JOB_RUN 5d95996d-3b1e-4c2a-9f00-0123456789ag JOB_NAME = 'j'",
+            "invalid number '5d95996d-3b1e-4c2a-9f00-0123456789ag': numbers are decimal integers at 1:18", 1,
+            18);
         row("decimal number", "SHOW JOB_RUNS LIMIT 1.5",
             "invalid number '1.5': numbers are decimal integers at 1:21", 1, 21);
         row("trailing garbage", "SHOW JOBS extra", "unexpected extra after the end of the statement at 1:11",

@@ -369,6 +369,24 @@ private slots:
         QVERIFY(dropped.apiResponse == json::object());
     }
 
+    // errorReason: why a FAILED status's exact errorMessage applied (this project's extension), beside it.
+    void apiStatusErrorReason() {
+        ApiStatus limited = ApiStatus::failed("Spark Job j-1 already has 1 active run(s) (max 1)");
+        limited.errorReason = "concurrent runs are not enabled for this project";
+        const json written = limited;
+        QCOMPARE(written.at("errorMessage"), json("Spark Job j-1 already has 1 active run(s) (max 1)"));
+        QCOMPARE(written.at("errorReason"), json("concurrent runs are not enabled for this project"));
+        QVERIFY(written.get<ApiStatus>() == limited);
+        QVERIFY(!json(ApiStatus::failed("x")).contains("errorReason"));
+        // Like errorMessage, only with FAILED or INVALID.
+        ApiStatus odd = ApiStatus::success(json::object());
+        odd.errorReason = "stale";
+        QVERIFY(!json(odd).contains("errorReason"));
+        const auto dropped =
+            json::parse(R"({"apiStatus":"API_OPERATION_STATUS_SUCCESS","errorReason":"x"})").get<ApiStatus>();
+        QVERIFY(!dropped.errorReason);
+    }
+
     void tolerantParsing() {
         // Unknown fields are ignored; missing optional ones take their defaults.
         const auto job =

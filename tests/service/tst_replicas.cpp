@@ -8,6 +8,7 @@
 #include "tst_runsupport.h"
 
 #include "core/policy/ConcurrentRuns.h"
+#include "tests/support/ServiceDatabase.h"
 #include "tests/support/TestBackend.h"
 
 #include <QDateTime>
@@ -18,6 +19,7 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QUuid>
 
 #include <signal.h>
@@ -246,6 +248,27 @@ private slots:
             for (const QString& id : ids)
                 QCOMPARE(statusField(waitForRun(replica(1), op(), job, id, hasEnded(), 60000)),
                          std::string(kCanceled));
+    }
+
+    // A poll on one replica of a request that another replica still runs is held until that replica has
+    // stored the final status (looked up every 100 ms), not answered PENDING at once.
+    void aHeldPollWaitsForAnotherReplicasRequest() {
+        QVERIFY(
+            statementSucceeds(replica(0), op(),
+                              "CREATE JOB heldpoll TYPE = 'PYTHON' PARAMETERS = ( '/apps/h.py' ) CLUSTER = "
+                              "'wide'"));
+        ServiceDatabase db(replica(0));
+        QVERIFY2(db.holdWriteLock("jobs"), qPrintable(db.lastError()));
+        const QString id = acknowledgedRequestId(replica(0), op(), "ALTER JOB heldpoll SET CLUSTER = 'wide'");
+        QVERIFY(!id.isEmpty());
+        // The ALTER waits for the lock; it is let go while replica 2 holds the poll (the GET below runs
+        // an event loop, which fires the timer).
+        QTimer::singleShot(1500, [&db] { db.release(); });
+        const auto held = request(replica(1).url("/v1/status/" + id), "GET", {},
+                                  op().headers() + HttpHeaders{{"Prefer", "wait=30"}}, 60000);
+        QCOMPARE(held.status, 200);
+        QCOMPARE(statusOf(held.json()), std::string(kSuccess));
+        QCOMPARE(held.header("Preference-Applied"), QByteArray("wait=30"));
     }
 
     void aRequestIdIsAnsweredByEveryReplica() {

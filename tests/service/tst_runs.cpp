@@ -382,28 +382,31 @@ private slots:
                  std::string(kSuccess));
         const QString first = runIdOf(runJob(m_service, m_project.op, "capped", {}, "c1"));
         QVERIFY(!first.isEmpty());
-        QCOMPARE(
-            errorOf(runJob(m_service, m_project.op, "capped", {}, "c2")),
-            "Spark Job " + id +
-                " already has 1 active run(s) (max 1): concurrent runs are not enabled for this project, "
-                "so its MAX_CONCURRENT_RUNS of 3 does not apply");
+        // Seed 001's text to the letter in errorMessage (orchestrators match it), the reason beside it.
+        const auto refused = runJob(m_service, m_project.op, "capped", {}, "c2");
+        QCOMPARE(errorOf(refused), "Spark Job " + id + " already has 1 active run(s) (max 1)");
+        QCOMPARE(refused.value("errorReason", std::string()),
+                 std::string("concurrent runs are not enabled for this project, so its MAX_CONCURRENT_RUNS "
+                             "of 3 does not apply"));
 
         QCOMPARE(statusOf(must(m_service, admin,
                                "ALTER PROJECT SET CONCURRENT_RUNS = ENABLED MAX_CONCURRENT_RUNS_LIMIT = 2")),
                  std::string(kSuccess));
         const QString second = runIdOf(runJob(m_service, m_project.op, "capped", {}, "c2"));
         QVERIFY(!second.isEmpty());
-        QCOMPARE(errorOf(runJob(m_service, m_project.op, "capped", {}, "c3")),
-                 "Spark Job " + id +
-                     " already has 2 active run(s) (max 2): this project's MAX_CONCURRENT_RUNS_LIMIT of 2 is "
-                     "below the Job's MAX_CONCURRENT_RUNS of 3");
+        const auto capped = runJob(m_service, m_project.op, "capped", {}, "c3");
+        QCOMPARE(errorOf(capped), "Spark Job " + id + " already has 2 active run(s) (max 2)");
+        QCOMPARE(capped.value("errorReason", std::string()),
+                 std::string("this project's MAX_CONCURRENT_RUNS_LIMIT of 2 is below the Job's "
+                             "MAX_CONCURRENT_RUNS of 3"));
 
         QCOMPARE(statusOf(must(m_service, admin, "ALTER PROJECT SET MAX_CONCURRENT_RUNS_LIMIT = 10")),
                  std::string(kSuccess));
         const QString third = runIdOf(runJob(m_service, m_project.op, "capped", {}, "c3"));
         QVERIFY(!third.isEmpty());
-        QCOMPARE(errorOf(runJob(m_service, m_project.op, "capped", {}, "c4")),
-                 "Spark Job " + id + " already has 3 active run(s) (max 3)");
+        const auto atJobLimit = runJob(m_service, m_project.op, "capped", {}, "c4");
+        QCOMPARE(errorOf(atJobLimit), "Spark Job " + id + " already has 3 active run(s) (max 3)");
+        QVERIFY(!atJobLimit.contains("errorReason")); // the Job's own limit needs no reason
         for (const auto& run : {first, second, third})
             st("CANCEL JOB_RUN `" + run + "` JOB_NAME = 'capped'");
         for (const auto& run : {first, second, third})
