@@ -1,6 +1,7 @@
 #include "service/http/HttpStatementRoutes.h"
 
 #include "core/policy/IdempotencyKey.h"
+#include "core/statements/StatementRefusals.h"
 #include "core/text/Utf8.h"
 #include "service/statements/RequestRegistry.h"
 #include "service/statements/StatementExecutor.h"
@@ -309,7 +310,7 @@ HttpStatementRoutes::Outcome HttpStatementRoutes::execute(const RequestContext& 
             outcome.stored = RequestRegistry::Stored::OnlyIfAcknowledged;
     } catch (const std::exception& e) {
         spdlog::error("request {} failed unexpectedly: {}", context.requestId, e.what());
-        outcome.status = StatusJson(ApiStatus::failed("Internal error while executing the statement"));
+        outcome.status = StatusJson(ApiStatus::failed(internalErrorMessage()));
         outcome.stored = RequestRegistry::Stored::No;
     }
     return outcome;
@@ -343,7 +344,7 @@ void HttpStatementRoutes::submitOnWorker(const RequestContext& context, const st
             spdlog::error("could not record request {}: {}", requestId, e.what());
             respond(notRecorded());
             m_registry.finish(projectUid, requestId,
-                              StatusJson(ApiStatus::failed("The request could not be recorded")),
+                              StatusJson(ApiStatus::failed(requestNotRecordedMessage())),
                               RequestRegistry::Stored::OnlyIfAcknowledged);
             return;
         }
