@@ -1,0 +1,17 @@
+#pragma once
+
+#include <string>
+
+namespace jobdeck {
+
+// Reasons the HTTP server gives before any statement runs (CONTRACT §1: `grpc-message` and
+// {"error": reason}).
+
+// 503: every connection the service allows is taken by requests in progress.
+std::string tooManyConnectionsMessage();
+// 503: the client's IP address holds --max-connections-per-address connections already.
+std::string tooManyConnectionsFromAddressMessage();
+// 400: a plain HTTP request reached the port that speaks HTTPS only.
+std::string plainHttpToHttpsPortMessage();
+
+} // namespace jobdeck
