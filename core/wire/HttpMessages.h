@@ -14,4 +14,10 @@ std::string tooManyConnectionsFromAddressMessage();
 // 400: a plain HTTP request reached the port that speaks HTTPS only.
 std::string plainHttpToHttpsPortMessage();
 
+// Warnings of the TLS set-up, for the log: the service starts anyway.
+std::string tlsKeyReadableByOthersWarning(const std::string& keyFile, unsigned mode);
+std::string tlsCertificateExpiredWarning(const std::string& certificateFile, const std::string& notAfter);
+std::string tlsCertificateNotYetValidWarning(const std::string& certificateFile,
+                                             const std::string& notBefore);
+
 } // namespace jobdeck

@@ -1,6 +1,7 @@
 #include "service/http/HttpServer.h"
 
 #include "core/text/Utf8.h"
+#include "core/wire/HttpMessages.h"
 #include "service/http/HttpRequestParser.h"
 #include "service/http/ServerStream.h"
 #include "service/stores/DatabaseError.h"
@@ -152,8 +153,9 @@ public:
     }
 
 private:
-    // Under TLS the handshake comes first, within the header timeout; a client that fails it (plain
-    // HTTP sent to the HTTPS port, an untrusted certificate) is closed without an answer.
+    // Under TLS the handshake comes first, within the header timeout; a client that fails it (an
+    // untrusted certificate, bytes that are neither TLS nor HTTP) is closed without an answer. Plain
+    // HTTP sent to the HTTPS port is read as such and answered 400.
     // A connection that sends nothing gets a much shorter time than one that has started (a TLS
     // handshake or a request header).
     template <class Next> void afterFirstByte(Next next) {
@@ -172,6 +174,8 @@ private:
     }
 
     template <class Next> void afterHandshake(Next next) {
+        if (m_stream.isTls() && m_stream.plainHttpArrived())
+            m_stream.usePlainTcp(); // its request is read, then answered with plainHttpToHttpsPortMessage()
         if (!m_stream.isTls()) {
             next();
             return;
@@ -216,6 +220,11 @@ private:
         const auto& header = m_parser->get();
         m_method = std::string(view(header.method_string()));
         m_path = std::string(view(header.target()).substr(0, view(header.target()).find('?')));
+        if (m_stream.isPlainOnTls()) {
+            // As nginx's 497: the client learns why, instead of a connection closed without a word.
+            writeAndClose(HttpResponse::error(400, plainHttpToHttpsPortMessage()));
+            return;
+        }
         if (auto refusal = HttpRequestParser::headerRefusal(header, m_server.m_options)) {
             writeAndClose(std::move(*refusal));
             return;
@@ -676,8 +685,11 @@ void HttpServer::handle(const Route& route, const HttpRequest& request, Reply& r
         const std::string_view projectUid = request.header("x-onehouse-project-uid");
         const std::string_view apiKey = request.header("x-onehouse-api-key");
         const std::string_view apiSecret = request.header("x-onehouse-api-secret");
+        // Bytes a text column cannot hold (not UTF-8, a NUL) name no key: refused as a wrong value is,
+        // before a query sees them (PostgreSQL would fail the query).
         std::optional<RequestContext> context;
-        if (!projectUid.empty() && !apiKey.empty() && !apiSecret.empty())
+        if (!projectUid.empty() && !apiKey.empty() && !apiSecret.empty() && isQueryableText(projectUid) &&
+            isQueryableText(apiKey) && isQueryableText(apiSecret))
             context = m_authenticator(projectUid, apiKey, apiSecret);
         if (!context) {
             respond(HttpResponse::error(401, "Missing or invalid credentials"));
