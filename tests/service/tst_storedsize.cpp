@@ -98,6 +98,36 @@ private slots:
             QVERIFY2(errorOf(*answer).size() < 1000, errorOf(*answer).substr(0, 300).c_str());
     }
 
+    // An error message that echoes a 900 KB input (a cluster configuration key here) is answered
+    // whole, and stored cut as the audit's text is: in the status kept for GET /v1/status and in the
+    // audit entry.
+    void anErrorThatEchoesInputIsStoredCut() {
+        const std::string key(900 * 1000, 'k');
+        const json answer = runStatement(m_service, m_operator,
+                                         "CREATE CLUSTER c9 TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1 WITH '" +
+                                             QString::fromStdString(key) + "' = '1'");
+        QCOMPARE(statusOf(answer), kFailed);
+        QVERIFY2(errorOf(answer).find(key) != std::string::npos, errorOf(answer).substr(0, 200).c_str());
+        const QString requestId = QString::fromStdString(answer.value("requestId", std::string()));
+        QVERIFY(!requestId.isEmpty());
+        ServiceDatabase db(m_service);
+        QTRY_VERIFY_WITH_TIMEOUT(db.rows("SELECT LENGTH(status) FROM requests WHERE request_id = ? AND "
+                                         "status NOT LIKE '%PENDING%'",
+                                         {requestId})
+                                         .value_or(QList<QStringList>{})
+                                         .size() == 1,
+                                 10000);
+        const auto stored = db.rows("SELECT LENGTH(status) FROM requests WHERE request_id = ?", {requestId});
+        QVERIFY2(stored && stored->size() == 1, qPrintable(db.lastError()));
+        const qint64 statusBytes = stored->front().front().toLongLong();
+        QVERIFY2(statusBytes <= qint64(kAuditedStatementLimit + 2 * kNoteAllowance),
+                 qPrintable(QStringLiteral("the stored status holds %1 bytes").arg(statusBytes)));
+        const auto audit =
+            db.rows("SELECT LENGTH(error_message) FROM audit WHERE request_id = ?", {requestId});
+        QVERIFY2(audit && audit->size() == 1, qPrintable(db.lastError()));
+        QVERIFY(audit->front().front().toLongLong() <= qint64(kAuditedStatementLimit + kNoteAllowance));
+    }
+
     // Names over 256 characters are refused as the statement is read, with a message that says the
     // limit and does not repeat the name; 256 are accepted. Characters, not bytes: 256 'é' are 512 bytes.
     void namesOverTheLimitAreRefused_data() {
