@@ -486,8 +486,11 @@ private:
                 expectSymbol(TokenKind::Equals, "'='");
                 if (m_token.kind == TokenKind::Word)
                     statement.type = expectName("a cluster type");
-                else
+                else {
+                    if (m_token.kind == TokenKind::String)
+                        checkNameLength("a cluster type");
                     statement.type = expectString("a cluster type such as 'Spark'");
+                }
             } else if (at("MAX_OCU")) {
                 once(maxOcu);
                 advance();

@@ -145,6 +145,8 @@ private slots:
         QTest::newRow("cluster 257") << "DESCRIBE CLUSTER " + n257 << true;
         QTest::newRow("create cluster 257")
             << "CREATE CLUSTER " + n257 + " TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1" << true;
+        QTest::newRow("cluster type 257")
+            << "CREATE CLUSTER c5 TYPE = '" + n257 + "' MAX_OCU = 2 MIN_OCU = 1" << true;
         QTest::newRow("job's cluster 257")
             << "CREATE JOB j1 TYPE = 'JAR' PARAMETERS = ('--class', 'A', 'a.jar') CLUSTER = '" + n257 + "'"
             << true;
