@@ -383,9 +383,10 @@ private slots:
         QTest::newRow("project uid not UTF-8")
             << status + "x" << QByteArray("x-onehouse-project-uid") << QByteArray("\xff\xfe") << status + "x"
             << QByteArray("nope");
-        QTest::newRow("project uid overlong")
-            << status + "x" << QByteArray("x-onehouse-project-uid") << QByteArray("a\xc0\xaf" "b")
-            << status + "x" << QByteArray("nope");
+        QTest::newRow("project uid overlong") << status + "x" << QByteArray("x-onehouse-project-uid")
+                                              << QByteArray("a\xc0\xaf"
+                                                            "b")
+                                              << status + "x" << QByteArray("nope");
         QTest::newRow("api key not UTF-8") << status + "x" << QByteArray("x-onehouse-api-key")
                                            << QByteArray("\xc3\x28") << status + "x" << QByteArray("nope");
         QTest::newRow("api secret not UTF-8")
