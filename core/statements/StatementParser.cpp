@@ -1,5 +1,6 @@
 #include "core/statements/StatementParser.h"
 
+#include "core/statements/NameLimits.h"
 #include "core/statements/StatementLexer.h"
 #include "core/text/AsciiText.h"
 
@@ -160,11 +161,18 @@ private:
         seen = true;
     }
 
+    // A name over kMaxNameCharacters is refused here, before anything stores or echoes it.
+    void checkNameLength(const std::string& what) const {
+        if (const auto problem = nameLengthProblem(what, m_token.text))
+            fail(*problem, m_token);
+    }
+
     std::string expectName(const std::string& what) {
         if (m_token.kind != TokenKind::Word && m_token.kind != TokenKind::QuotedName)
             expected(what);
         if (m_token.text.empty())
             fail(what + " cannot be empty", m_token);
+        checkNameLength(what);
         // A bare UUID is a word for the run ids it stands for; as a name it must be back-quoted.
         if (m_token.kind == TokenKind::Word && !StatementLexer::isNameStart(m_token.text.front()))
             fail(what + " cannot start with a digit: back-quote it (`" + m_token.text + "`)", m_token);
@@ -186,6 +194,7 @@ private:
         if (m_token.kind == TokenKind::String) {
             if (m_token.text.empty())
                 fail(what + " cannot be empty", m_token);
+            checkNameLength(what);
             return expectString(what);
         }
         return expectName(what);
@@ -212,8 +221,9 @@ private:
         expected("ENABLED or DISABLED");
     }
 
-    // ( 'a', 'b', ... ); `allowEmpty` is false where an empty list would mean nothing.
-    std::vector<std::string> parseStringList(bool allowEmpty) {
+    // ( 'a', 'b', ... ); `allowEmpty` is false where an empty list would mean nothing. `itemName` set:
+    // the items are names of that kind, within kMaxNameCharacters.
+    std::vector<std::string> parseStringList(bool allowEmpty, const std::string& itemName = {}) {
         expectSymbol(TokenKind::LeftParen, "'('");
         std::vector<std::string> items;
         if (m_token.kind == TokenKind::RightParen && allowEmpty) {
@@ -221,6 +231,8 @@ private:
             return items;
         }
         while (true) {
+            if (!itemName.empty() && m_token.kind == TokenKind::String)
+                checkNameLength(itemName);
             items.push_back(expectString("a string"));
             if (m_token.kind == TokenKind::RightParen) {
                 advance();
@@ -431,6 +443,7 @@ private:
             m_token.kind == TokenKind::QuotedName) {
             if (m_token.text.empty())
                 fail("a run id cannot be empty", m_token);
+            checkNameLength("a run id");
             runId = std::move(m_token.text);
             advance();
         } else {
@@ -476,8 +489,11 @@ private:
                 expectSymbol(TokenKind::Equals, "'='");
                 if (m_token.kind == TokenKind::Word)
                     statement.type = expectName("a cluster type");
-                else
+                else {
+                    if (m_token.kind == TokenKind::String)
+                        checkNameLength("a cluster type");
                     statement.type = expectString("a cluster type such as 'Spark'");
+                }
             } else if (at("MAX_OCU")) {
                 once(maxOcu);
                 advance();
@@ -567,7 +583,7 @@ private:
                                                   : AlterProjectStatement::AllowlistOp::Remove;
                 advance();
                 expectKeyword("HUDI_CONFIG_ALLOWLIST");
-                statement.allowlistEntries = parseStringList(false);
+                statement.allowlistEntries = parseStringList(false, "a HUDI_CONFIG_ALLOWLIST entry");
             } else {
                 expected("SET, ADD or REMOVE");
             }

@@ -81,4 +81,15 @@ void appendUtf8(std::string& out, std::uint32_t cp) {
     }
 }
 
+bool isQueryableText(std::string_view text) {
+    return text.find('\0') == std::string_view::npos && isValidUtf8(text);
+}
+
+std::size_t countUtf8CodePoints(std::string_view text) {
+    std::size_t count = 0;
+    for (const char c : text)
+        count += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+    return count;
+}
+
 } // namespace jobdeck

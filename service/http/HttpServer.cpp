@@ -1,6 +1,7 @@
 #include "service/http/HttpServer.h"
 
 #include "core/text/Utf8.h"
+#include "core/wire/HttpMessages.h"
 #include "service/http/HttpRequestParser.h"
 #include "service/http/ServerStream.h"
 #include "service/stores/DatabaseError.h"
@@ -94,40 +95,22 @@ HttpResponse HttpResponse::json(const std::string& body) {
     return response;
 }
 
-// One connection. Everything below runs on the thread of the connection's IO context.
-class HttpServer::Session final : public std::enable_shared_from_this<Session> {
+// One connection. Everything below runs on the thread of the connection's IO context. Its place in
+// the server's ConnectionTable (phase, address) changes under the server's lock only.
+class HttpServer::Session final : public ConnectionEntry, public std::enable_shared_from_this<Session> {
 public:
-    // What the connection is doing, for admission (HttpServer::admit): which connections may be
-    // closed to make room for a new one, oldest first.
-    enum class Phase : std::uint8_t {
-        Fresh, // accepted, not one byte received yet
-        Idle,  // waiting for a request, or reading its header
-        Busy,  // a request is being read, handled or answered
-        Gone,  // refused or evicted: closing
-    };
+    using Phase = ConnectionPhase;
 
     Session(HttpServer& server, Socket socket, std::string address)
-        : m_server(server)
-        , m_stream(std::move(socket), server.m_tls.get())
-        , m_address(std::move(address)) {}
+        : ConnectionEntry(std::move(address))
+        , m_server(server)
+        , m_stream(std::move(socket), server.m_tls.get()) {}
 
-    ~Session() { m_server.sessionEnded(m_address, m_counted); }
+    ~Session() { m_server.sessionEnded(*this); }
 
-    const std::string& address() const { return m_address; }
-    // Counted against its address's limit (set by the server under its lock, before start()).
-    void setCounted() { m_counted = true; }
-    Phase phase() const { return m_phase.load(std::memory_order_relaxed); }
-    Clock::rep phaseSince() const { return m_phaseSince.load(std::memory_order_relaxed); }
-
-    // Closes the connection (from any thread) to make room for a new one; false when it has a request
-    // in progress or is already going.
-    bool evict() {
-        Phase current = phase();
-        if (current == Phase::Busy || current == Phase::Gone ||
-            !m_phase.compare_exchange_strong(current, Phase::Gone))
-            return false;
+    // Closes the connection to make room for a new one; the server has made it Gone, under its lock.
+    void evict() {
         net::post(m_stream.get_executor(), [self = shared_from_this()] { self->close(); });
-        return true;
     }
 
     void start() {
@@ -136,8 +119,8 @@ public:
         });
     }
 
+    // The admission refused it (it is Gone already).
     void reject(int status, std::string_view reason) {
-        m_phase.store(Phase::Gone);
         net::dispatch(m_stream.get_executor(),
                       [self = shared_from_this(), status, reason = std::string(reason)] {
                           self->afterHandshake([self, status, reason] {
@@ -170,8 +153,9 @@ public:
     }
 
 private:
-    // Under TLS the handshake comes first, within the header timeout; a client that fails it (plain
-    // HTTP sent to the HTTPS port, an untrusted certificate) is closed without an answer.
+    // Under TLS the handshake comes first, within the header timeout; a client that fails it (an
+    // untrusted certificate, bytes that are neither TLS nor HTTP) is closed without an answer. Plain
+    // HTTP sent to the HTTPS port is read as such and answered 400.
     // A connection that sends nothing gets a much shorter time than one that has started (a TLS
     // handshake or a request header).
     template <class Next> void afterFirstByte(Next next) {
@@ -190,6 +174,8 @@ private:
     }
 
     template <class Next> void afterHandshake(Next next) {
+        if (m_stream.isTls() && m_stream.plainHttpArrived())
+            m_stream.usePlainTcp(); // its request is read, then answered with plainHttpToHttpsPortMessage()
         if (!m_stream.isTls()) {
             next();
             return;
@@ -234,6 +220,11 @@ private:
         const auto& header = m_parser->get();
         m_method = std::string(view(header.method_string()));
         m_path = std::string(view(header.target()).substr(0, view(header.target()).find('?')));
+        if (m_stream.isPlainOnTls()) {
+            // As nginx's 497: the client learns why, instead of a connection closed without a word.
+            writeAndClose(HttpResponse::error(400, plainHttpToHttpsPortMessage()));
+            return;
+        }
         if (auto refusal = HttpRequestParser::headerRefusal(header, m_server.m_options)) {
             writeAndClose(std::move(*refusal));
             return;
@@ -393,16 +384,10 @@ private:
     }
 
     // Not once it is Gone: an evicted connection stays evicted.
-    void setPhase(Phase phase) {
-        Phase current = m_phase.load(std::memory_order_relaxed);
-        while (current != Phase::Gone && current != phase &&
-               !m_phase.compare_exchange_weak(current, phase, std::memory_order_relaxed))
-            ;
-        m_phaseSince.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
-    }
+    void setPhase(Phase phase) { m_server.sessionPhase(*this, phase); }
 
     void close() {
-        m_phase.store(Phase::Gone, std::memory_order_relaxed);
+        setPhase(Phase::Gone);
         beast::error_code ignored;
         m_stream.shutdown(tcp::socket::shutdown_both, ignored);
         m_stream.close(ignored);
@@ -410,10 +395,6 @@ private:
 
     HttpServer& m_server;
     ServerStream m_stream;
-    const std::string m_address; // the client's IP address
-    bool m_counted = false;
-    std::atomic<Phase> m_phase{Phase::Fresh};
-    std::atomic<Clock::rep> m_phaseSince{Clock::now().time_since_epoch().count()};
     beast::flat_buffer m_buffer;
     std::optional<http::request_parser<http::string_body>> m_parser;
     Clock::time_point m_started = Clock::now();
@@ -464,6 +445,8 @@ std::vector<std::unique_ptr<net::io_context>> ioContexts(unsigned count) {
 HttpServer::HttpServer(HttpServerOptions options, Authenticator authenticator)
     : m_options(std::move(options))
     , m_authenticator(std::move(authenticator))
+    , m_connections(
+          {m_options.maxConnections, m_options.reservedConnections, m_options.maxConnectionsPerAddress})
     , m_contexts(ioContexts(m_options.ioThreads))
     , m_io(*m_contexts.front())
     , m_acceptor(net::make_strand(m_io))
@@ -561,57 +544,39 @@ void HttpServer::accept() {
 
 std::optional<std::string> HttpServer::admit(const std::shared_ptr<Session>& session) {
     // Released outside the lock: dropping the last reference to a session takes the lock.
-    std::vector<std::shared_ptr<Session>> sessions;
-    std::shared_ptr<Session> fresh, idle;
+    std::shared_ptr<Session> evicted;
     const std::lock_guard lock(m_sessionsMutex);
-    ++m_sessionCount;
-    std::erase_if(m_sessions, [](const std::weak_ptr<Session>& s) { return s.expired(); });
-    m_sessions.push_back(session);
-    std::size_t& fromAddress = m_addressCounts[session->address()];
-    if (m_options.maxConnectionsPerAddress > 0 && fromAddress >= m_options.maxConnectionsPerAddress)
-        return "Too many connections from this address";
-    ++fromAddress;
-    session->setCounted();
-    // Below the point where the reserve starts, nothing else to look at: the usual case, no scan.
-    const std::size_t waitingLimit =
-        m_options.maxConnections - std::min(m_options.reservedConnections, m_options.maxConnections - 1);
-    if (m_sessionCount <= waitingLimit)
-        return std::nullopt;
-    // Connections waiting for a request may hold at most `waitingLimit`, and all of them together
-    // at most maxConnections: beyond either, the oldest that has sent nothing, else the oldest idle
-    // one, is closed for the new one.
-    std::size_t open = 0, waiting = 0;
-    auto older = [](const std::shared_ptr<Session>& a, const std::shared_ptr<Session>& b) {
-        return !a || b->phaseSince() < a->phaseSince();
-    };
-    for (const auto& weak : m_sessions) {
-        auto other = weak.lock();
-        if (!other || other == session || other->phase() == Session::Phase::Gone)
-            continue;
-        ++open;
-        const auto phase = other->phase();
-        waiting += phase != Session::Phase::Busy ? 1 : 0;
-        if (phase == Session::Phase::Fresh && older(fresh, other))
-            fresh = other;
-        else if (phase == Session::Phase::Idle && older(idle, other))
-            idle = other;
-        sessions.push_back(std::move(other));
-    }
-    if (open < m_options.maxConnections && waiting < waitingLimit)
-        return std::nullopt;
-    for (auto* victim : {&fresh, &idle})
-        if (*victim && (*victim)->evict()) {
-            if (const auto now = Clock::now(); now - m_lastEvictionLog >= std::chrono::seconds(10)) {
-                m_lastEvictionLog = now;
-                spdlog::warn("connection limit reached ({} open, {} waiting for a request): closing the "
-                             "oldest idle connections to admit new ones",
-                             open, waiting);
-            }
-            return std::nullopt;
+    const auto admission = m_connections.admit(*session, [&evicted](ConnectionEntry& entry) {
+        // A session whose last reference is gone waits on this lock in its destructor: skip it.
+        evicted = static_cast<Session&>(entry).weak_from_this().lock();
+        return evicted != nullptr;
+    });
+    if (evicted) {
+        evicted->evict();
+        if (const auto now = Clock::now(); now - m_lastEvictionLog >= std::chrono::seconds(10)) {
+            m_lastEvictionLog = now;
+            spdlog::warn("connection limit reached ({} open, {} waiting for a request): closing the "
+                         "oldest idle connections to admit new ones",
+                         admission.open, admission.waiting);
         }
-    if (open < m_options.maxConnections)
-        return std::nullopt; // busy ones fill the reserve: the new one may still use it
-    return "Too many connections";
+    }
+    return admission.refusal;
+}
+
+void HttpServer::sessionPhase(Session& session, ConnectionPhase phase) {
+    const std::lock_guard lock(m_sessionsMutex);
+    m_connections.setPhase(session, phase);
+}
+
+std::vector<std::shared_ptr<HttpServer::Session>> HttpServer::liveSessions() {
+    std::vector<std::shared_ptr<Session>> sessions;
+    const std::lock_guard lock(m_sessionsMutex);
+    sessions.reserve(m_connections.size());
+    m_connections.forEach([&](ConnectionEntry& entry) {
+        if (auto session = static_cast<Session&>(entry).weak_from_this().lock())
+            sessions.push_back(std::move(session));
+    });
+    return sessions;
 }
 
 void HttpServer::sweep() {
@@ -619,15 +584,8 @@ void HttpServer::sweep() {
     m_sweepTimer.async_wait([this](beast::error_code ec) {
         if (ec || m_stopping)
             return;
-        // Collected under the lock, used and released outside it (a session's destructor takes it).
-        std::vector<std::shared_ptr<Session>> sessions;
-        {
-            const std::lock_guard lock(m_sessionsMutex);
-            sessions.reserve(m_sessions.size());
-            for (const auto& weak : m_sessions)
-                if (auto session = weak.lock())
-                    sessions.push_back(std::move(session));
-        }
+        // Used and released outside the lock (a session's destructor takes it).
+        auto sessions = liveSessions();
         const auto now = Clock::now();
         for (const auto& session : sessions)
             session->closeIfExpired(now);
@@ -636,14 +594,9 @@ void HttpServer::sweep() {
     });
 }
 
-void HttpServer::sessionEnded(const std::string& address, bool counted) {
+void HttpServer::sessionEnded(Session& session) {
     const std::lock_guard lock(m_sessionsMutex);
-    --m_sessionCount;
-    if (counted) {
-        const auto it = m_addressCounts.find(address);
-        if (it != m_addressCounts.end() && --it->second == 0)
-            m_addressCounts.erase(it);
-    }
+    m_connections.remove(session);
     m_sessionsDone.notify_all();
 }
 
@@ -656,27 +609,20 @@ void HttpServer::stop(std::chrono::milliseconds grace) {
         m_sweepTimer.cancel();
     });
     auto closeSessions = [this](bool force) {
-        // Collected under the lock but released outside it: dropping the last reference to a
-        // session runs its destructor, which takes the lock.
-        std::vector<std::shared_ptr<Session>> sessions;
-        {
-            const std::lock_guard lock(m_sessionsMutex);
-            for (const auto& weak : m_sessions)
-                if (auto session = weak.lock())
-                    sessions.push_back(std::move(session));
-        }
-        for (const auto& session : sessions)
+        // Released outside the lock: dropping the last reference to a session runs its
+        // destructor, which takes the lock.
+        for (const auto& session : liveSessions())
             session->shutdown(force);
     };
     closeSessions(false);
     {
         std::unique_lock lock(m_sessionsMutex);
-        m_sessionsDone.wait_for(lock, grace, [this] { return m_sessionCount == 0; });
+        m_sessionsDone.wait_for(lock, grace, [this] { return m_connections.size() == 0; });
     }
     closeSessions(true);
     {
         std::unique_lock lock(m_sessionsMutex);
-        m_sessionsDone.wait_for(lock, std::chrono::seconds(2), [this] { return m_sessionCount == 0; });
+        m_sessionsDone.wait_for(lock, std::chrono::seconds(2), [this] { return m_connections.size() == 0; });
     }
     m_work.clear();
     for (const auto& context : m_contexts)
@@ -739,8 +685,11 @@ void HttpServer::handle(const Route& route, const HttpRequest& request, Reply& r
         const std::string_view projectUid = request.header("x-onehouse-project-uid");
         const std::string_view apiKey = request.header("x-onehouse-api-key");
         const std::string_view apiSecret = request.header("x-onehouse-api-secret");
+        // Bytes a text column cannot hold (not UTF-8, a NUL) name no key: refused as a wrong value is,
+        // before a query sees them (PostgreSQL would fail the query).
         std::optional<RequestContext> context;
-        if (!projectUid.empty() && !apiKey.empty() && !apiSecret.empty())
+        if (!projectUid.empty() && !apiKey.empty() && !apiSecret.empty() && isQueryableText(projectUid) &&
+            isQueryableText(apiKey) && isQueryableText(apiSecret))
             context = m_authenticator(projectUid, apiKey, apiSecret);
         if (!context) {
             respond(HttpResponse::error(401, "Missing or invalid credentials"));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "service/http/ConnectionTable.h"
 #include "service/statements/RequestContext.h"
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -168,7 +169,10 @@ private:
     // Counts the new connection and decides whether it may stay: the reason to refuse it (503), or
     // nullopt, after closing an idle one for it when the limits are reached.
     std::optional<std::string> admit(const std::shared_ptr<Session>& session);
-    void sessionEnded(const std::string& address, bool counted);
+    void sessionPhase(Session& session, ConnectionPhase phase);
+    void sessionEnded(Session& session);
+    // The sessions still referenced, for the sweep and stop(); release them outside the lock.
+    std::vector<std::shared_ptr<Session>> liveSessions();
     // Every kSweepInterval: closes the connections whose current wait ran past its timeout.
     void sweep();
     static constexpr std::chrono::milliseconds kSweepInterval{100};
@@ -182,9 +186,7 @@ private:
     // unregister themselves here.
     std::mutex m_sessionsMutex;
     std::condition_variable m_sessionsDone;
-    std::size_t m_sessionCount = 0;
-    std::vector<std::weak_ptr<Session>> m_sessions;
-    std::unordered_map<std::string, std::size_t> m_addressCounts; // open connections per client address
+    ConnectionTable m_connections; // every session alive, by phase; admission reads its counters
     std::chrono::steady_clock::time_point m_lastEvictionLog;
     std::atomic<bool> m_stopping{false};
     // One IO context per IO thread, each run by its thread alone: a connection lives on one of them

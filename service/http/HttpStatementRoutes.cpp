@@ -386,7 +386,7 @@ void HttpStatementRoutes::status(const HttpRequest& request, const RequestContex
                                  Responder respond) {
     const Principal& principal = authenticated.principal;
     std::string requestId = request.path.substr(std::string_view("/v1/status/").size());
-    if (requestId.empty() || requestId.find('/') != std::string::npos) {
+    if (requestId.empty() || requestId.find('/') != std::string::npos || !isQueryableText(requestId)) {
         respond(HttpResponse::error(404, m_registry.notFoundMessage()));
         return;
     }

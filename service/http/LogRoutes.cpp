@@ -1,6 +1,7 @@
 #include "service/http/LogRoutes.h"
 
 #include "core/statements/NotFoundMessages.h"
+#include "core/text/Utf8.h"
 #include "service/http/HttpServer.h"
 #include "service/runs/RunManager.h"
 
@@ -65,7 +66,10 @@ void LogRoutes::registerRoutes(HttpServer& server) {
                 *target = *parsed;
             }
             limit = std::min(limit, maxLimit);
-            const auto record = m_runs.findRun(principal.projectUid, names->first, names->second);
+            // A name with bytes no text column holds (not UTF-8, a NUL) names no run: not looked up.
+            const bool queryable = isQueryableText(names->first) && isQueryableText(names->second);
+            const auto record =
+                queryable ? m_runs.findRun(principal.projectUid, names->first, names->second) : std::nullopt;
             if (!record) {
                 respond(HttpResponse::error(404, jobRunNotFoundMessage(names->second, names->first)));
                 return;

@@ -32,26 +32,34 @@ public:
     }
 
     executor_type get_executor() { return socket().get_executor(); }
-    bool isTls() const { return m_tls.has_value(); }
+    bool isTls() const { return m_tls.has_value() && !m_plainOnTls; }
     Socket& socket() { return m_tls ? m_tls->next_layer() : *m_plain; }
 
-    // The TLS handshake; only when isTls(). A client that speaks plain HTTP fails here.
+    // Under TLS, before the handshake: true when the client's first byte is not a TLS record but starts
+    // an HTTP request line (a method's upper-case letter). Peeks without taking the byte or waiting.
+    bool plainHttpArrived();
+    // From now on the bytes go over TCP as they are: to read a plain HTTP request sent to the TLS port
+    // and tell its client to use https.
+    void usePlainTcp() { m_plainOnTls = true; }
+    bool isPlainOnTls() const { return m_plainOnTls; }
+
+    // The TLS handshake; only when isTls().
     template <class Handler> void asyncHandshake(Handler&& handler) {
         m_tls->async_handshake(boost::asio::ssl::stream_base::server, std::forward<Handler>(handler));
     }
 
     template <class Buffers, class Handler> void async_read_some(const Buffers& buffers, Handler&& handler) {
-        if (m_tls)
+        if (isTls())
             m_tls->async_read_some(buffers, std::forward<Handler>(handler));
         else
-            m_plain->async_read_some(buffers, std::forward<Handler>(handler));
+            socket().async_read_some(buffers, std::forward<Handler>(handler));
     }
 
     template <class Buffers, class Handler> void async_write_some(const Buffers& buffers, Handler&& handler) {
-        if (m_tls)
+        if (isTls())
             m_tls->async_write_some(buffers, std::forward<Handler>(handler));
         else
-            m_plain->async_write_some(buffers, std::forward<Handler>(handler));
+            socket().async_write_some(buffers, std::forward<Handler>(handler));
     }
 
     // TCP level, also under TLS: an answer is framed by its Content-Length, so no close_notify
@@ -71,11 +79,14 @@ public:
 private:
     std::optional<Socket> m_plain;
     std::optional<boost::asio::ssl::stream<Socket>> m_tls;
+    bool m_plainOnTls = false;
 };
 
-// A server-side TLS context (TLS 1.2 or later) with the PEM certificate chain and private key; throws
-// std::runtime_error with one clear line when a file cannot be read, is not PEM, is protected by a
-// passphrase, or the key does not belong to the certificate.
+// A server-side TLS context with the PEM certificate chain and private key, offering Mozilla's
+// "intermediate" profile: TLS 1.3, and TLS 1.2 with ECDHE or DHE key exchange and AEAD ciphers only.
+// Throws std::runtime_error with one clear line when a file cannot be read, is not PEM, is protected
+// by a passphrase, or the key does not belong to the certificate; logs a warning when the key can be
+// read by other users or the certificate has expired (or is not valid yet).
 std::unique_ptr<boost::asio::ssl::context> makeServerTlsContext(const std::string& certificateFile,
                                                                 const std::string& keyFile);
 

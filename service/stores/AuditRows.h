@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/policy/AuditText.h"
 #include "core/wire/AuditEntry.h"
 #include "core/wire/Timestamp.h"
 #include "service/stores/ChunkedInsert.h"
@@ -33,6 +34,16 @@ template <SqlConnection Db> void insert(Db& db, const std::vector<AuditEntry>& a
                             ? times.back()
                             : formatTimestamp(at));
     }
+    // A statement or error message over the audit's limit is stored cut (core/policy/AuditText.h): one
+    // request stores a few KiB, whatever its body held.
+    // Computed once per row: a chunk that fails binds its rows again one by one.
+    std::vector<std::optional<std::string>> statements(audit.size());
+    std::vector<std::optional<std::string>> errorMessages(audit.size());
+    for (std::size_t i = 0; i < audit.size(); ++i) {
+        statements[i] = auditedTextReplacement(audit[i].statement);
+        if (audit[i].errorMessage)
+            errorMessages[i] = auditedTextReplacement(*audit[i].errorMessage);
+    }
     std::vector<std::string> headers;
     headers.reserve(audit.size());
     // Never throws on a byte that is not UTF-8: one entry's header must not lose the group.
@@ -49,12 +60,12 @@ template <SqlConnection Db> void insert(Db& db, const std::vector<AuditEntry>& a
                 .bindStatic(first + 1, entry.projectUid)
                 .bindStatic(first + 2, entry.keyId)
                 .bindStatic(first + 3, entry.role)
-                .bindStatic(first + 4, entry.statement)
+                .bindStatic(first + 4, statements[i] ? *statements[i] : entry.statement)
                 .bindStatic(first + 5, apiOperationStatusName(entry.outcome))
                 .bindStatic(first + 7, entry.requestId)
                 .bindStatic(first + 8, headers[i]);
             if (entry.errorMessage)
-                q.bindStatic(first + 6, *entry.errorMessage);
+                q.bindStatic(first + 6, errorMessages[i] ? *errorMessages[i] : *entry.errorMessage);
             else
                 q.bind(first + 6, nullptr);
         });

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/policy/AuditText.h"
 #include "core/wire/Timestamp.h"
 #include "service/stores/ChunkedInsert.h"
 #include "service/stores/DeferredWrites.h"
@@ -50,12 +51,22 @@ void insert(Db& db, const std::vector<DeferredWrites::StatusRow>& rows, RowError
         [&](auto& q, int first, std::size_t i) {
             q.bindStatic(first, pending[i]->requestId).bindStatic(first + 1, pending[i]->projectUid);
         });
+    // An error message that echoes a long input is stored cut as the audit's text is (the answer that
+    // carried it was whole); computed once per row, as a chunk that fails binds its rows again.
+    std::vector<std::optional<std::string>> cutTexts(done.size());
+    for (std::size_t i = 0; i < done.size(); ++i)
+        if (const auto& message = done[i]->status->errorMessage();
+            message && message->size() > kAuditedTextLimit) {
+            nlohmann::json status = nlohmann::json::parse(done[i]->status->text());
+            status["errorMessage"] = auditedTextReplacement(*message).value_or(*message);
+            cutTexts[i] = status.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        }
     chunked_insert::insertChunked(
         db, done.size(), statusSql, 1, 3, errors == RowErrors::Skip, [&](auto& q) { q.bindStatic(1, at); },
         [&](auto& q, int first, std::size_t i) {
             q.bindStatic(first, done[i]->requestId)
                 .bindStatic(first + 1, done[i]->projectUid)
-                .bindStatic(first + 2, done[i]->status->text());
+                .bindStatic(first + 2, cutTexts[i] ? *cutTexts[i] : done[i]->status->text());
         });
 }
 

@@ -44,6 +44,23 @@ QByteArray rawBody(const QByteArray& raw) {
     return raw.mid(raw.indexOf("\r\n\r\n") + 4);
 }
 
+QByteArray rawHeader(const QByteArray& raw, const QByteArray& name) {
+    const qsizetype at = raw.toLower().indexOf("\r\n" + name.toLower() + ":");
+    if (at < 0)
+        return {};
+    const qsizetype start = at + 2 + name.size() + 1;
+    return raw.mid(start, raw.indexOf('\r', start) - start).trimmed();
+}
+
+// A GET of `target` as sent (no percent-encoding redone) with the three credential headers, any of
+// which `replace` may swap for other bytes.
+QByteArray rawGet(quint16 port, const QByteArray& target, HttpHeaders credentials) {
+    QByteArray head = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
+    for (const auto& [name, value] : credentials)
+        head += name + ": " + value + "\r\n";
+    return rawExchange(port, head + "\r\n");
+}
+
 } // namespace
 
 class TestBadInput : public QObject {
@@ -351,6 +368,82 @@ private slots:
         QTest::qWait(200);
         QCOMPARE(rawStatus(rawExchange(capped.port(), "GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n", 5000)),
                  200);
+    }
+
+    // Text the request supplies that cannot name anything stored (bytes that are not UTF-8, a NUL) is
+    // answered as a wrong value in the same place is (401 for credentials, 404 for an id in the path),
+    // on both backends, without an error in the log (issue 27 item 15: PostgreSQL answered 500).
+    void textThatIsNotUtf8IsAnsweredAsAWrongValue_data() {
+        QTest::addColumn<QByteArray>("target");
+        QTest::addColumn<QByteArray>("header"); // the credential header to replace, if any
+        QTest::addColumn<QByteArray>("value");
+        QTest::addColumn<QByteArray>("likeTarget"); // a wrong value in the same place
+        QTest::addColumn<QByteArray>("likeValue");
+        const QByteArray status = "/v1/status/";
+        QTest::newRow("project uid not UTF-8")
+            << status + "x" << QByteArray("x-onehouse-project-uid") << QByteArray("\xff\xfe") << status + "x"
+            << QByteArray("nope");
+        QTest::newRow("project uid overlong") << status + "x" << QByteArray("x-onehouse-project-uid")
+                                              << QByteArray("a\xc0\xaf"
+                                                            "b")
+                                              << status + "x" << QByteArray("nope");
+        QTest::newRow("api key not UTF-8") << status + "x" << QByteArray("x-onehouse-api-key")
+                                           << QByteArray("\xc3\x28") << status + "x" << QByteArray("nope");
+        QTest::newRow("api secret not UTF-8")
+            << status + "x" << QByteArray("x-onehouse-api-secret") << QByteArray("\xed\xa0\x80")
+            << status + "x" << QByteArray("nope");
+        QTest::newRow("status id not UTF-8")
+            << status + "%FF%FE" << QByteArray() << QByteArray() << status + "nope" << QByteArray();
+        QTest::newRow("status id with NUL")
+            << status + "ab%00cd" << QByteArray() << QByteArray() << status + "abcd" << QByteArray();
+        QTest::newRow("log job name not UTF-8")
+            << QByteArray("/v1/jobs/%FF/runs/r1/log") << QByteArray() << QByteArray()
+            << QByteArray("/v1/jobs/j/runs/r1/log") << QByteArray();
+        QTest::newRow("log run id with NUL")
+            << QByteArray("/v1/jobs/j/runs/r1%00/log") << QByteArray() << QByteArray()
+            << QByteArray("/v1/jobs/j/runs/r1/log") << QByteArray();
+    }
+
+    void textThatIsNotUtf8IsAnsweredAsAWrongValue() {
+        QFETCH(QByteArray, target);
+        QFETCH(QByteArray, header);
+        QFETCH(QByteArray, value);
+        QFETCH(QByteArray, likeTarget);
+        QFETCH(QByteArray, likeValue);
+        auto withValue = [&](const QByteArray& replacement) {
+            HttpHeaders headers = m_credentials.headers();
+            for (auto& [name, old] : headers)
+                if (name.toLower() == header)
+                    old = replacement;
+            return headers;
+        };
+        const qsizetype logged = m_service.errorOutput().size();
+        const QByteArray answer = rawGet(m_service.port(), target, withValue(value));
+        const QByteArray neighbour = rawGet(m_service.port(), likeTarget, withValue(likeValue));
+        QVERIFY2(rawStatus(neighbour) == 401 || rawStatus(neighbour) == 404, neighbour.constData());
+        QVERIFY2(rawStatus(answer) == rawStatus(neighbour), answer.constData());
+        if (target == likeTarget || target.startsWith("/v1/status/"))
+            QCOMPARE(rawHeader(answer, "grpc-message"), rawHeader(neighbour, "grpc-message"));
+        QVERIFY2(nlohmann::json::parse(rawBody(answer).toStdString(), nullptr, false).contains("error"),
+                 answer.constData());
+        const QString log = m_service.errorOutput().mid(logged);
+        QVERIFY2(!log.contains(QStringLiteral("[error]")), qPrintable(log));
+    }
+
+    // A real request id with a NUL after it names nothing: PostgreSQL's text would end at the NUL.
+    void aStatusIdWithATrailingNulIsNotFound() {
+        const HttpResult posted = request(m_service.url(QStringLiteral("/v1/resource/")), "POST",
+                                          R"({"statement": "SHOW CLUSTERS"})", m_credentials.headers());
+        QCOMPARE(posted.status, 200);
+        const QByteArray id = QByteArray::fromStdString(posted.json().value("requestId", std::string()));
+        QVERIFY(!id.isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(
+            rawStatus(rawGet(m_service.port(), "/v1/status/" + id, m_credentials.headers())), 200, 10000);
+        const QByteArray cut = rawGet(m_service.port(), "/v1/status/" + id + "%00", m_credentials.headers());
+        QVERIFY2(rawStatus(cut) == 404, cut.constData());
+        const QByteArray longer =
+            rawGet(m_service.port(), "/v1/status/" + id + "%00x", m_credentials.headers());
+        QVERIFY2(rawStatus(longer) == 404, longer.constData());
     }
 
 private:

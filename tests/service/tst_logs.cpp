@@ -89,6 +89,25 @@ private slots:
         QCOMPARE(logPage(m_service, otherProject, "slow", m_runId, 0).status, 404);
     }
 
+    // A run id or job name with a NUL or bytes that are not UTF-8 names nothing: 404 as an unknown
+    // one, on both backends (PostgreSQL's text ends at a NUL: `<runId>%00` found the run).
+    void textThatNamesNothingIsNotFound() {
+        const QByteArray id = m_runId.toUtf8();
+        const QList<QByteArray> targets{
+            "/v1/jobs/slow/runs/" + id + "%00/log", "/v1/jobs/slow/runs/" + id + "%00x/log",
+            "/v1/jobs/slow%00/runs/" + id + "/log", "/v1/jobs/slow/runs/" + id + "%FF/log",
+            "/v1/jobs/%C3%28/runs/" + id + "/log"};
+        for (const QByteArray& target : targets) {
+            QByteArray head = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
+            for (const auto& [name, value] : m_project.op.headers())
+                head += name + ": " + value + "\r\n";
+            const QByteArray answer = rawExchange(m_service.port(), head + "\r\n");
+            QVERIFY2(rawStatus(answer) == 404, (target + " -> " + answer.left(300)).constData());
+        }
+        QVERIFY2(!m_service.errorOutput().contains(QStringLiteral("[error]")),
+                 qPrintable(m_service.errorOutput()));
+    }
+
     void cleanupTestCase() { m_service.stop(); }
 };
 

@@ -1,6 +1,8 @@
 // jobdeckd serving HTTPS itself (`serve --tls-cert --tls-key`): a statement round trip over TLS with a
-// CA made for the test, plain HTTP on the TLS port refused without harming the service, and every bad
-// TLS command line refused with one line.
+// CA made for the test, plain HTTP on the TLS port answered with a 400 that says to use https, only
+// Mozilla's "intermediate" suites offered (TLS 1.3, and TLS 1.2 AEAD with forward secrecy: checked
+// with `openssl s_client`), a key readable by others and an expired certificate warned about, and
+// every bad TLS command line refused with one line.
 #include "tests/support/ServiceProcess.h"
 #include "tests/support/TestCertificates.h"
 #include "tests/support/TestHttp.h"
@@ -8,6 +10,7 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QProcess>
 #include <QSslCertificate>
 #include <QSslConfiguration>
 #include <QTemporaryDir>
@@ -17,11 +20,44 @@ using namespace jobdeck;
 using jobdeck::test::nonEmptyLines;
 using namespace jobdeck::teststatus;
 
+namespace {
+
+// Runs `openssl s_client` against 127.0.0.1:`port` with `arguments` (protocol, suites); true when the
+// handshake completed. `output` gets what it printed, for failure messages.
+bool handshakes(quint16 port, const QStringList& arguments, QString& output) {
+    QProcess client;
+    client.setProcessChannelMode(QProcess::MergedChannels);
+    client.start(QStringLiteral("openssl"),
+                 QStringList{QStringLiteral("s_client"), QStringLiteral("-connect"),
+                             QStringLiteral("127.0.0.1:%1").arg(port)} +
+                     arguments);
+    client.closeWriteChannel(); // at the end of its input it closes the connection and exits
+    if (!client.waitForFinished(30000)) {
+        client.kill();
+        client.waitForFinished();
+        output = QStringLiteral("openssl s_client did not finish within 30 s (a hang guard)");
+        return false;
+    }
+    output = QString::fromUtf8(client.readAll());
+    return client.exitStatus() == QProcess::NormalExit && client.exitCode() == 0 &&
+           output.contains(QStringLiteral("Cipher is ")) &&
+           !output.contains(QStringLiteral("Cipher is (NONE)"));
+}
+
+QByteArray headerOf(const QByteArray& raw, const QByteArray& name) {
+    const qsizetype at = raw.toLower().indexOf("\r\n" + name.toLower() + ":");
+    return at < 0 ? QByteArray()
+                  : raw.mid(at + name.size() + 3, raw.indexOf('\r', at + 2) - at - name.size() - 3).trimmed();
+}
+
+} // namespace
+
 class TestTls : public QObject {
     Q_OBJECT
 
     TestCertificates m_certificates;
     TestService m_service;
+    TestService m_rsaService; // an RSA certificate: static-RSA key exchange would be possible with it
     ApiCredentials m_admin;
 
 private slots:
@@ -37,6 +73,8 @@ private slots:
         QCOMPARE(m_service.baseUrl().scheme(), QStringLiteral("https"));
         m_admin = m_service.createKey(QStringLiteral("tls"), QStringLiteral("admin"));
         QVERIFY2(m_admin.isValid(), qPrintable(m_service.lastError()));
+        m_rsaService.useTls(m_certificates.rsaCertificate(), m_certificates.rsaKey());
+        QVERIFY2(m_rsaService.start(), qPrintable(m_rsaService.lastError()));
     }
 
     void statementsRoundTripOverHttps() {
@@ -55,21 +93,93 @@ private slots:
             std::string("tls_cluster"));
     }
 
-    void plainHttpOnTheTlsPortIsRefusedAndTheServiceGoesOn() {
-        QElapsedTimer clock;
-        clock.start();
+    // As nginx's 497: the client is told why, in CONTRACT §1's form, and the service goes on.
+    void plainHttpOnTheTlsPortIsToldToUseHttps() {
         const QByteArray raw =
             rawExchange(m_service.port(),
                         "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 15000);
-        // No HTTP answer, and the connection was closed rather than left hanging until the timeout.
-        QCOMPARE(rawStatus(raw), 0);
-        QVERIFY2(!raw.startsWith("HTTP/"), raw.left(200).constData());
-        QVERIFY2(clock.elapsed() < 14000, "the plain-HTTP connection was left open");
+        QVERIFY2(rawStatus(raw) == 400, raw.left(300).constData());
+        const QByteArray reason = headerOf(raw, "grpc-message");
+        QVERIFY2(reason.contains("https://"), raw.left(400).constData());
+        const auto body =
+            nlohmann::json::parse(raw.mid(raw.indexOf("\r\n\r\n") + 4).toStdString(), nullptr, false);
+        QCOMPARE(QByteArray::fromStdString(body.value("error", std::string())), reason);
 
+        // A POST with a body gets the same, and the service goes on over HTTPS.
+        const QByteArray post =
+            rawExchange(m_service.port(),
+                        "POST /v1/resource/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n"
+                        "Content-Type: application/json\r\n\r\n{}",
+                        15000);
+        QVERIFY2(rawStatus(post) == 400, post.left(300).constData());
         const auto health = request(m_service.url(QStringLiteral("/v1/health")), "GET");
         QVERIFY2(health.status == 200, qPrintable(health.error));
         QCOMPARE(statusOf(runStatement(m_service, m_admin, QStringLiteral("SHOW CLUSTERS"))), kSuccess);
         QVERIFY(m_service.isRunning());
+    }
+
+    // Mozilla's "intermediate" profile: TLS 1.3, and TLS 1.2 only with ECDHE or DHE key exchange and
+    // an AEAD cipher (GCM, ChaCha20-Poly1305); no static RSA, no CBC, no SHA-1 MAC, nothing older.
+    void onlyForwardSecretAeadSuitesAreOffered_data() {
+        QTest::addColumn<bool>("rsa");
+        QTest::addColumn<QStringList>("clientOffers");
+        QTest::addColumn<bool>("accepted");
+        auto tls12 = [](const char* suite) { return QStringList{"-tls1_2", "-cipher", suite}; };
+        QTest::newRow("ECDSA: ECDHE AES-128-GCM") << false << tls12("ECDHE-ECDSA-AES128-GCM-SHA256") << true;
+        QTest::newRow("ECDSA: ECDHE AES-256-GCM") << false << tls12("ECDHE-ECDSA-AES256-GCM-SHA384") << true;
+        QTest::newRow("ECDSA: ECDHE ChaCha20") << false << tls12("ECDHE-ECDSA-CHACHA20-POLY1305") << true;
+        QTest::newRow("ECDSA: TLS 1.3") << false << QStringList{"-tls1_3"} << true;
+        QTest::newRow("ECDSA: ECDHE AES-CBC-SHA1") << false << tls12("ECDHE-ECDSA-AES128-SHA") << false;
+        QTest::newRow("ECDSA: ECDHE AES-CBC-SHA256") << false << tls12("ECDHE-ECDSA-AES128-SHA256") << false;
+        QTest::newRow("ECDSA: TLS 1.1")
+            << false << QStringList{"-tls1_1", "-cipher", "ALL:@SECLEVEL=0"} << false;
+        QTest::newRow("RSA: ECDHE AES-128-GCM") << true << tls12("ECDHE-RSA-AES128-GCM-SHA256") << true;
+        QTest::newRow("RSA: DHE AES-128-GCM") << true << tls12("DHE-RSA-AES128-GCM-SHA256") << true;
+        QTest::newRow("RSA: TLS 1.3") << true << QStringList{"-tls1_3"} << true;
+        QTest::newRow("RSA: static RSA AES-CBC-SHA1") << true << tls12("AES128-SHA") << false;
+        QTest::newRow("RSA: static RSA AES-128-GCM") << true << tls12("AES128-GCM-SHA256") << false;
+        QTest::newRow("RSA: ECDHE AES-CBC-SHA1") << true << tls12("ECDHE-RSA-AES128-SHA") << false;
+        QTest::newRow("RSA: DHE AES-CBC-SHA1") << true << tls12("DHE-RSA-AES128-SHA") << false;
+    }
+
+    void onlyForwardSecretAeadSuitesAreOffered() {
+        QFETCH(bool, rsa);
+        QFETCH(QStringList, clientOffers);
+        QFETCH(bool, accepted);
+        QString output;
+        const bool completed = handshakes((rsa ? m_rsaService : m_service).port(), clientOffers, output);
+        QVERIFY2(completed == accepted,
+                 qPrintable(QStringLiteral("the handshake %1; openssl s_client said:\n%2")
+                                .arg(completed ? "completed" : "failed", output.left(1500))));
+    }
+
+    // Files that start the service but deserve the admin's attention: a line in the log each.
+    void aKeyReadableByOthersIsWarnedAbout() {
+        const QString key = m_certificates.filePath(QStringLiteral("readable.key"));
+        QVERIFY(QFile::copy(m_certificates.serverKey(), key));
+        QVERIFY(QFile::setPermissions(key, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup |
+                                               QFile::ReadOther));
+        TestService service;
+        service.useTls(m_certificates.serverCertificate(), key);
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        QVERIFY2(service.errorOutput().contains(QStringLiteral("can be read by other users")),
+                 qPrintable(service.errorOutput()));
+        QVERIFY2(service.errorOutput().contains(key), qPrintable(service.errorOutput()));
+        QCOMPARE(service.stop(), 0);
+        // The key openssl wrote (mode 600) gets no such line.
+        QVERIFY2(!m_service.errorOutput().contains(QStringLiteral("can be read by other users")),
+                 qPrintable(m_service.errorOutput()));
+    }
+
+    void anExpiredCertificateIsWarnedAbout() {
+        TestService service;
+        service.useTls(m_certificates.expiredCertificate(), m_certificates.expiredKey());
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        QVERIFY2(service.errorOutput().contains(QStringLiteral("expired on 2020-01-02")),
+                 qPrintable(service.errorOutput()));
+        QCOMPARE(service.stop(), 0);
+        QVERIFY2(!m_service.errorOutput().contains(QStringLiteral("expired on")),
+                 qPrintable(m_service.errorOutput()));
     }
 
     void badTlsOptionsExitWithOneLine_data() {

@@ -43,8 +43,45 @@ TestCertificates::TestCertificates() {
                  QStringLiteral("-CAkey"), otherKey(), QStringLiteral("-CAcreateserial"),
                  QStringLiteral("-out"), serverCertificate(), QStringLiteral("-days"), QStringLiteral("2"),
                  QStringLiteral("-extfile"), m_dir.filePath(QStringLiteral("server.ext"))});
-    if (!made && m_error.isEmpty())
+    const bool rsa =
+        made &&
+        openssl({QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"),
+                 QStringLiteral("rsa:2048"), QStringLiteral("-nodes"), QStringLiteral("-keyout"), rsaKey(),
+                 QStringLiteral("-out"), rsaCertificate(), QStringLiteral("-days"), QStringLiteral("2"),
+                 QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1"), QStringLiteral("-addext"),
+                 QStringLiteral("subjectAltName=IP:127.0.0.1,DNS:localhost")});
+    if ((!made || !rsa || !makeExpired()) && m_error.isEmpty())
         m_error = QStringLiteral("openssl failed");
+}
+
+bool TestCertificates::makeExpired() {
+    QFile config(m_dir.filePath(QStringLiteral("expired.cnf")));
+    QFile index(m_dir.filePath(QStringLiteral("index.txt")));
+    QFile serial(m_dir.filePath(QStringLiteral("serial")));
+    if (!config.open(QIODevice::WriteOnly) || !index.open(QIODevice::WriteOnly) ||
+        !serial.open(QIODevice::WriteOnly) || serial.write("01\n") < 0 ||
+        config.write("[ca]\ndefault_ca = expired\n[expired]\ndatabase = " + index.fileName().toUtf8() +
+                     "\nnew_certs_dir = " + m_dir.path().toUtf8() +
+                     "\nserial = " + serial.fileName().toUtf8() +
+                     "\ndefault_md = sha256\npolicy = anything\nunique_subject = no\n"
+                     "[anything]\ncommonName = supplied\n") < 0) {
+        m_error = QStringLiteral("cannot write the files of openssl ca");
+        return false;
+    }
+    config.close();
+    index.close();
+    serial.close();
+    const QString request = m_dir.filePath(QStringLiteral("expired.csr"));
+    return openssl({QStringLiteral("req"), QStringLiteral("-newkey"), QStringLiteral("ec"),
+                    QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"),
+                    QStringLiteral("-nodes"), QStringLiteral("-keyout"), expiredKey(), QStringLiteral("-out"),
+                    request, QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1")}) &&
+           openssl({QStringLiteral("ca"), QStringLiteral("-batch"), QStringLiteral("-config"),
+                    config.fileName(), QStringLiteral("-selfsign"), QStringLiteral("-keyfile"), expiredKey(),
+                    QStringLiteral("-in"), request, QStringLiteral("-out"), expiredCertificate(),
+                    QStringLiteral("-startdate"), QStringLiteral("20200101000000Z"),
+                    QStringLiteral("-enddate"), QStringLiteral("20200102000000Z"),
+                    QStringLiteral("-notext")});
 }
 
 bool TestCertificates::openssl(const QStringList& arguments) {

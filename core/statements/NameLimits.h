@@ -1,0 +1,19 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace jobdeck {
+
+// The longest name a statement may give (a job, a cluster, a cluster type, a run id, a Hudi allow-list
+// entry), in characters (Unicode code points). CONTRACT.md sets none; this one keeps every stored row
+// and every message that names something small (docs/statements.md).
+inline constexpr std::size_t kMaxNameCharacters = 256;
+
+// The refusal of a name over kMaxNameCharacters, saying the limit and the name's length but not the
+// name; nullopt when it is within. `what` is how the statement calls it ("a job name").
+std::optional<std::string> nameLengthProblem(std::string_view what, std::string_view name);
+
+} // namespace jobdeck
