@@ -15,16 +15,21 @@ function(jobdeck_add_tests_in_dir)
     set(ARG_TIMEOUT 300)
   endif()
   file(GLOB test_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tst_*.cpp)
+  set(definitions
+    JOBDECK_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    JOBDECK_BINARY_DIR="${PROJECT_BINARY_DIR}"
+    JOBDECK_TEST_ARTIFACTS_DIR="${PROJECT_BINARY_DIR}/test-artifacts")
+  if(TARGET jobdeckd)
+    list(APPEND definitions JOBDECKD_PATH="$<TARGET_FILE:jobdeckd>")
+  endif()
+  jobdeck_test_pch(${ARG_LABEL} "${ARG_LIBS}" "${definitions}")
   foreach(src IN LISTS test_sources)
     get_filename_component(name ${src} NAME_WE)
     add_executable(${name} ${src})
     target_link_libraries(${name} PRIVATE ${ARG_LIBS} Qt6::Test)
-    target_compile_definitions(${name} PRIVATE
-      JOBDECK_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-      JOBDECK_BINARY_DIR="${PROJECT_BINARY_DIR}"
-      JOBDECK_TEST_ARTIFACTS_DIR="${PROJECT_BINARY_DIR}/test-artifacts")
+    target_compile_definitions(${name} PRIVATE ${definitions})
+    jobdeck_reuse_test_pch(${name} ${ARG_LABEL})
     if(TARGET jobdeckd)
-      target_compile_definitions(${name} PRIVATE JOBDECKD_PATH="$<TARGET_FILE:jobdeckd>")
       add_dependencies(${name} jobdeckd)
     endif()
     jobdeck_register_test(${name} ${ARG_LABEL} ${ARG_TIMEOUT} "QT_QPA_PLATFORM=offscreen;QT_LOGGING_RULES=qt.qpa.*=false")

@@ -15,7 +15,7 @@ esac
 # Building and running: the toolchain, Qt for the console, the service's libraries, python3 and a
 # JDK for the local runner (PYTHON and JAR jobs; the JDK also builds the demo's JAR).
 packages=(
-  build-essential cmake ninja-build pkg-config git ccache
+  build-essential cmake ninja-build pkg-config git ccache lld
   qt6-base-dev qt6-base-dev-tools libgl-dev
   qtkeychain-qt6-dev
   nlohmann-json3-dev libboost-dev libsqlite3-dev libpq-dev libcli11-dev libspdlog-dev libfmt-dev

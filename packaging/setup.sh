@@ -3,7 +3,7 @@
 #   packaging/setup.sh run    install what is missing, build the console and the service
 #                             (RelWithDebInfo, build-run/), start the console on the Local profile
 #   packaging/setup.sh test   install what is missing with the test tools, build everything (Debug,
-#                             build/), run the whole test suite headless
+#                             build/), run the whole test suite headless; then say where the time went
 #   packaging/setup.sh build  build everything (Debug, build/) without running anything
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +13,14 @@ case "$mode" in run | test | build) ;; *) echo "usage: $0 run|test|build" >&2; e
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
 
+# Each phase's wall time, printed at the end of `test`.
+phases=()
+phase_started=$SECONDS
+end_phase() {
+  phases+=("$(printf '%-10s %5d s' "$1" $((SECONDS - phase_started)))")
+  phase_started=$SECONDS
+}
+
 if [ "$mode" = run ]; then
   bash "$here/packaging/install-deps.sh" run
   build=${JOBDECK_BUILD_DIR:-$here/build-run}
@@ -20,9 +28,12 @@ if [ "$mode" = run ]; then
   cmake --build "$build" -j "$(nproc)" --target jobdeck jobdeckd
 else
   bash "$here/packaging/install-deps.sh" "$([ "$mode" = test ] && echo test || echo run)"
+  end_phase install
   build=${JOBDECK_BUILD_DIR:-$here/build}
   cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DJOBDECK_WERROR=$werror >/dev/null
+  end_phase configure
   cmake --build "$build" -j "$(nproc)"
+  end_phase build
 fi
 
 case "$mode" in
@@ -30,7 +41,19 @@ case "$mode" in
   test)
     cd "$build"
     export QT_QPA_PLATFORM=offscreen
-    ctest --output-on-failure -j "$(nproc)" --timeout 900
+    status=0
+    ctest --output-on-failure -j "$(nproc)" --timeout 900 2>&1 | tee "$build/ctest-output.txt" ||
+      status=$?
+    end_phase tests
+    echo
+    echo "setup: where the time went (wall time):"
+    printf '  %s\n' "${phases[@]}"
+    echo "setup: build steps by part of the tree (summed over $(nproc) parallel jobs):"
+    python3 "$here/packaging/build-times.py" "$build" | head -n 25
+    # ctest's own summary stays the last lines, as CI reads them.
+    echo
+    grep -E '^[0-9]+% tests passed|^Total Test time' "$build/ctest-output.txt" || true
+    exit $status
     ;;
   run)
     if [ -x "$build/app/jobdeck" ]; then

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Where a build's time went, from ninja's log: compile and link time summed per part of the tree.
+
+  packaging/build-times.py BUILD_DIR
+
+Each line: a part (core, service, tests/service, ...), what kind of step (compile, link, moc and
+other generated steps), how many steps and their summed time. Summed times exceed the wall time
+when steps ran side by side (ninja -j N).
+"""
+import collections
+import os
+import sys
+
+
+def part_of(output):
+    path = output.replace("CMakeFiles/", "")
+    for prefix in ("tests/", "bench/"):
+        if path.startswith(prefix):
+            return "/".join(path.split("/")[:2])
+    return path.split("/")[0] if "/" in path else "(top)"
+
+
+def kind_of(output):
+    if output.endswith(".o"):
+        return "precompiled header" if "cmake_pch" in output else "compile"
+    if output.endswith((".a", ".so")) or "." not in os.path.basename(output):
+        return "link"
+    return "generated"
+
+
+def main(build_dir):
+    log = os.path.join(build_dir, ".ninja_log")
+    latest = {}
+    with open(log) as lines:
+        for line in lines:
+            if line.startswith("#"):
+                continue
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) == 5:
+                start, end, _, output, _ = fields
+                latest[output] = (int(start), int(end))  # the last build of each output counts
+    totals = collections.defaultdict(lambda: [0, 0])
+    for output, (start, end) in latest.items():
+        entry = totals[(part_of(output), kind_of(output))]
+        entry[0] += 1
+        entry[1] += end - start
+    for (part, kind), (count, ms) in sorted(totals.items(), key=lambda item: -item[1][1]):
+        print("  %-22s %-19s %4d steps %7.1f s" % (part, kind, count, ms / 1000.0))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])
