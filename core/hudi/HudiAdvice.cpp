@@ -373,12 +373,11 @@ private:
                                 "? Hudi silently ignores keys it does not know.",
                             &s, std::move(fixes));
         } else if (s.key.starts_with("hoodie.")) {
-            report(
-                "catalogue.unknown-key", Severity::Info,
-                concat({"'", s.key,
-                        "' is not a config of the Hudi version this platform runs; Hudi ignores keys it does "
-                        "not read."}),
-                &s);
+            report("catalogue.unknown-key", Severity::Info,
+                   concat({quoted(s.key),
+                           " is not a config of the Hudi version this platform runs; Hudi ignores "
+                           "keys it does not read."}),
+                   &s);
         }
     }
 

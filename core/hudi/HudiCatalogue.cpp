@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cstdlib>
 #include <functional>
 #include <limits>
@@ -47,38 +46,12 @@ std::vector<std::string> splitList(std::string_view text) {
     return values;
 }
 
-// Folds `s` into `out`, which holds at least s.size() characters.
-std::string_view foldInto(std::string_view s, char* out) {
-    for (std::size_t i = 0; i < s.size(); ++i)
-        out[i] = asciiLower(s[i]);
-    return {out, s.size()};
-}
-
-bool equalsFolded(std::string_view value, std::string_view lowerCase) {
-    return value.size() == lowerCase.size() && std::equal(value.begin(), value.end(), lowerCase.begin(),
-                                                          [](char v, char l) { return asciiLower(v) == l; });
-}
-
-// Whether every letter of every value is upper case (`upper`) or lower case, as std::isupper and
-// std::islower say; their answers for every byte are looked up once.
+// Whether every letter of every value is upper case (`upper`) or lower case. Letters are ASCII's: the
+// catalogue's values are ASCII, and no locale may change what a value is checked against.
 bool allOf(const std::vector<std::string>& values, bool upper) {
-    enum : unsigned char { Letter = 1, Upper = 2, Lower = 4 };
-    static const std::array<unsigned char, 256> classes = [] {
-        std::array<unsigned char, 256> t{};
-        for (std::size_t i = 0; i < t.size(); ++i) {
-            const int c = static_cast<int>(i);
-            t[i] = static_cast<unsigned char>((std::isalpha(c) ? Letter : 0) | (std::isupper(c) ? Upper : 0) |
-                                              (std::islower(c) ? Lower : 0));
-        }
-        return t;
-    }();
-    const unsigned char wanted = upper ? Upper : Lower;
-    return std::all_of(values.begin(), values.end(), [&](const std::string& v) {
-        return std::all_of(v.begin(), v.end(), [&](char c) {
-            const unsigned char k = classes[static_cast<unsigned char>(c)];
-            return !(k & Letter) || (k & wanted);
-        });
-    });
+    const auto otherCase = upper ? isAsciiLower : isAsciiUpper;
+    return std::all_of(values.begin(), values.end(),
+                       [&](const std::string& v) { return std::none_of(v.begin(), v.end(), otherCase); });
 }
 
 HudiCatalogue::AllowedCase allowedCaseOf(const std::vector<std::string>& allowed) {
@@ -429,7 +402,7 @@ std::vector<std::string> HudiCatalogue::suggest(std::string_view unknownKey, std
         return result;
 
     std::array<char, kMaxSuggestLength> buffer; // the key folded, without allocating
-    const std::string_view needle = foldInto(unknownKey, buffer.data());
+    const std::string_view needle = asciiLoweredInto(unknownKey, buffer.data());
     const Histogram needleHistogram = histogramOf(needle);
     const std::size_t limit = typoThreshold(unknownKey);
 
@@ -470,27 +443,27 @@ std::vector<std::string> HudiCatalogue::suggest(std::string_view unknownKey, std
 
 std::optional<std::string> HudiCatalogue::checkValue(const HudiConfigEntry& entry,
                                                      std::string_view value) const {
-    const auto got = [&] { return concat({"got '", value, "'."}); };
+    const auto got = [&] { return concat({"got ", quoted(value), "."}); };
     const std::string_view type = entry.type;
     if (type == "boolean") {
-        if (!equalsFolded(value, "true") && !equalsFolded(value, "false"))
-            return "'" + entry.key + "' expects true or false, " + got() +
+        if (!equalsIgnoringAsciiCase(value, "true") && !equalsIgnoringAsciiCase(value, "false"))
+            return quoted(entry.key) + " expects true or false, " + got() +
                    " Hudi reads anything but 'true' as false.";
     } else if (type == "int" || type == "long") {
         if (!isJavaInteger(value, type == "long"))
-            return "'" + entry.key + "' expects a whole number (" + entry.type +
+            return quoted(entry.key) + " expects a whole number (" + entry.type +
                    (type == "int" ? ", at most 2147483647" : "") + "), " + got();
     } else if (type == "double") {
         if (!isJavaDouble(value))
-            return "'" + entry.key + "' expects a number such as " +
+            return quoted(entry.key) + " expects a number such as " +
                    (entry.defaultValue.empty() ? std::string("0.5") : entry.defaultValue) + ", " + got();
     } else if (type == "duration") {
         if (!isDuration(value))
-            return "'" + entry.key + "' expects a duration such as " +
+            return quoted(entry.key) + " expects a duration such as " +
                    (entry.defaultValue.empty() ? std::string("30s") : entry.defaultValue) + ", " + got();
     } else if (type == "class") {
         if (!isJavaClassName(value))
-            return "'" + entry.key + "' expects a fully qualified Java class name such as " +
+            return quoted(entry.key) + " expects a fully qualified Java class name such as " +
                    (entry.defaultValue.empty() ? std::string("org.apache.hudi.SomeClass")
                                                : entry.defaultValue) +
                    ", " + got();
@@ -515,7 +488,7 @@ std::optional<std::string> HudiCatalogue::checkValue(const HudiConfigEntry& entr
                    std::equal(value.begin(), value.end(), candidate.begin(),
                               [](char v, char a) { return asciiUpper(v) == a; });
         case AllowedCase::Lower:
-            return equalsFolded(value, candidate);
+            return equalsIgnoringAsciiCase(value, candidate);
         case AllowedCase::Mixed:
             break;
         }
@@ -523,11 +496,11 @@ std::optional<std::string> HudiCatalogue::checkValue(const HudiConfigEntry& entr
     };
     if (std::any_of(allowed.begin(), allowed.end(), accepts))
         return std::nullopt;
-    std::string message = "'" + entry.key + "' expects one of " + joined(allowed, ", ") + ", " + got();
+    std::string message = quoted(entry.key) + " expects one of " + joined(allowed, ", ") + ", " + got();
     const std::string folded = asciiLowered(value);
     for (const std::string& candidate : allowed)
         if (asciiLowered(candidate) == folded)
-            message += " Write it exactly as '" + candidate + "'.";
+            message += concat({" Write it exactly as ", quoted(candidate), "."});
     return message;
 }
 

@@ -1,9 +1,8 @@
 #include "core/policy/AuditFilter.h"
 
 #include "core/statements/StatementParser.h"
+#include "core/text/AsciiText.h"
 
-#include <algorithm>
-#include <cctype>
 #include <variant>
 
 namespace jobdeck {
@@ -35,22 +34,16 @@ std::string firstWords(std::string_view text) {
     int words = 0;
     std::size_t i = 0;
     while (words < 2) {
-        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+        while (i < text.size() && isAsciiSpace(text[i]))
             ++i;
         if (i == text.size())
             break;
         if (words++ > 0)
             out += ' ';
-        for (; i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])); ++i)
-            out += static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
+        for (; i < text.size() && !isAsciiSpace(text[i]); ++i)
+            out += asciiUpper(text[i]);
     }
     return out;
-}
-
-bool containsFolded(std::string_view haystack, std::string_view needle) {
-    const auto fold = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
-    return std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
-                       [&](char a, char b) { return fold(a) == fold(b); }) != haystack.end();
 }
 
 } // namespace
@@ -79,7 +72,7 @@ bool AuditFilter::matches(const AuditEntry& entry, const AuditStatementSummary& 
     for (const std::string_view field :
          {std::string_view(entry.statement), std::string_view(entry.keyId), std::string_view(entry.role),
           std::string_view(summary.target), error, std::string_view(entry.requestId)})
-        if (containsFolded(field, text))
+        if (containsIgnoringAsciiCase(field, text))
             return true;
     return false;
 }

@@ -1,19 +1,15 @@
 #include "core/policy/ClusterRules.h"
 
 #include "core/hudi/HudiConfigPolicy.h"
-
-#include <algorithm>
-#include <cctype>
+#include "core/text/AsciiText.h"
+#include "core/text/Concat.h"
 
 namespace jobdeck {
 
 std::optional<std::string> checkClusterType(std::string_view type) {
-    const bool spark = type.size() == 5 && std::equal(type.begin(), type.end(), "spark", [](char a, char b) {
-                           return std::tolower(static_cast<unsigned char>(a)) == b;
-                       });
-    if (spark)
+    if (equalsIgnoringAsciiCase(type, "spark"))
         return std::nullopt;
-    return "Cluster TYPE '" + std::string(type) + "' is not supported; use TYPE = 'Spark'";
+    return concat({"Cluster TYPE ", quoted(type), " is not supported; use TYPE = 'Spark'"});
 }
 
 std::optional<std::string> checkClusterOcu(std::int64_t maxOcu, std::int64_t minOcu) {
@@ -35,12 +31,12 @@ std::optional<std::string> checkClusterWith(const std::vector<std::pair<std::str
             continue;
         if (HudiConfigPolicy::isHudiKey(key)) {
             if (HudiConfigPolicy::isReserved(key))
-                return "Cluster configuration '" + key +
-                       "' is reserved for the platform and cannot be set (Onehouse manages it)";
+                return concat({"Cluster configuration ", quoted(key),
+                               " is reserved for the platform and cannot be set (Onehouse manages it)"});
             continue;
         }
-        return "Cluster configuration '" + key +
-               "' is neither a Spark configuration (spark.*) nor a Hudi configuration (hoodie.*)";
+        return concat({"Cluster configuration ", quoted(key),
+                       " is neither a Spark configuration (spark.*) nor a Hudi configuration (hoodie.*)"});
     }
     return std::nullopt;
 }

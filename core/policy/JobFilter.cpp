@@ -2,15 +2,9 @@
 
 #include "core/text/AsciiText.h"
 
-#include <cctype>
-
 namespace jobdeck {
 
 namespace {
-
-bool isSpace(char c) {
-    return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
 
 // Splits at whitespace outside double quotes; the quotes themselves are dropped.
 std::vector<std::string> splitTokens(std::string_view text) {
@@ -21,7 +15,7 @@ std::vector<std::string> splitTokens(std::string_view text) {
         if (c == '"') {
             inQuotes = !inQuotes;
             any = true;
-        } else if (!inQuotes && isSpace(c)) {
+        } else if (!inQuotes && isAsciiSpace(c)) {
             if (any)
                 tokens.push_back(std::move(current));
             current.clear();
@@ -63,30 +57,12 @@ JobFilter JobFilter::parse(std::string_view text) {
     return filter;
 }
 
-bool JobFilter::containsLower(std::string_view haystack, std::string_view lowerNeedle) {
-    if (lowerNeedle.empty())
-        return true;
-    if (lowerNeedle.size() > haystack.size())
-        return false;
-    const std::size_t last = haystack.size() - lowerNeedle.size();
-    for (std::size_t i = 0; i <= last; ++i) {
-        if (asciiLower(haystack[i]) != lowerNeedle[0])
-            continue;
-        std::size_t k = 1;
-        while (k < lowerNeedle.size() && asciiLower(haystack[i + k]) == lowerNeedle[k])
-            ++k;
-        if (k == lowerNeedle.size())
-            return true;
-    }
-    return false;
-}
-
 bool JobFilter::matches(std::string_view name, std::string_view cluster, std::string_view type) const {
     for (const Term& term : m_terms) {
         const std::string_view field = term.field == Field::Cluster ? cluster
                                        : term.field == Field::Type  ? type
                                                                     : name;
-        if (containsLower(field, term.needle) == term.negated)
+        if (containsIgnoringAsciiCase(field, term.needle) == term.negated)
             return false;
     }
     return true;

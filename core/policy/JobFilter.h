@@ -31,9 +31,6 @@ public:
     const std::vector<Term>& terms() const { return m_terms; }
     bool matches(std::string_view name, std::string_view cluster, std::string_view type) const;
 
-    // Case-insensitive (ASCII) substring search; `lowerNeedle` must be lower-case already.
-    static bool containsLower(std::string_view haystack, std::string_view lowerNeedle);
-
 private:
     std::vector<Term> m_terms;
 };

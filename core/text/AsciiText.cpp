@@ -23,6 +23,19 @@ bool equalsIgnoringAsciiCase(std::string_view a, std::string_view b) {
                                               [](char x, char y) { return asciiLower(x) == asciiLower(y); });
 }
 
+bool containsIgnoringAsciiCase(std::string_view haystack, std::string_view needle) {
+    if (needle.empty()) // std::search finds nothing in an empty haystack, even an empty needle
+        return true;
+    return std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
+                       [](char x, char y) { return asciiLower(x) == asciiLower(y); }) != haystack.end();
+}
+
+std::string_view asciiLoweredInto(std::string_view text, char* out) {
+    for (std::size_t i = 0; i < text.size(); ++i)
+        out[i] = asciiLower(text[i]);
+    return {out, text.size()};
+}
+
 // Built by appending: GCC 12 warns (-Wrestrict, a false positive) on "'" + std::string(s).
 std::string quoted(std::string_view text) {
     std::string out;

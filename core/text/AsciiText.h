@@ -16,11 +16,41 @@ constexpr char asciiUpper(char c) {
     return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
 }
 
+constexpr bool isAsciiUpper(char c) {
+    return c >= 'A' && c <= 'Z';
+}
+
+constexpr bool isAsciiLower(char c) {
+    return c >= 'a' && c <= 'z';
+}
+
+// Space, tab, line feed, vertical tab, form feed, carriage return: what std::isspace says in the C locale.
+constexpr bool isAsciiSpace(char c) {
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 std::string asciiLowered(std::string_view text);
 std::string asciiUppered(std::string_view text);
 bool equalsIgnoringAsciiCase(std::string_view a, std::string_view b);
+// Whether `needle` occurs in `haystack`, ASCII letters compared without case.
+bool containsIgnoringAsciiCase(std::string_view haystack, std::string_view needle);
+// `text` lower-cased into `out`, which holds at least text.size() characters: folding without allocating.
+std::string_view asciiLoweredInto(std::string_view text, char* out);
 
-// How messages name a key, option or value: 'text', as written (no escaping).
+// How messages name a key, option or value: 'text', as written (no escaping). A literal in a statement
+// doubles its inner quotes instead: quoteString() in core/statements/StatementPrinter.h.
 std::string quoted(std::string_view text);
+// For a std::string argument, argument-dependent lookup also finds std::quoted (<iomanip>, which
+// nlohmann/json includes), a better match than the conversion to std::string_view: these exact
+// overloads are chosen over it.
+inline std::string quoted(const std::string& text) {
+    return quoted(std::string_view(text));
+}
+inline std::string quoted(std::string& text) {
+    return quoted(std::string_view(text));
+}
+inline std::string quoted(const char* text) {
+    return quoted(std::string_view(text));
+}
 
 } // namespace jobdeck

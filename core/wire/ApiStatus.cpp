@@ -93,7 +93,7 @@ void from_json(const nlohmann::json& j, ApiStatus& s) {
     const auto name = wire::required<std::string>(j, object, "apiStatus");
     const auto status = apiOperationStatusFromName(name);
     if (!status)
-        wire::throwInvalid(object, "apiStatus", "has an unknown value '" + name + "'");
+        wire::throwUnknownValue(object, "apiStatus", name);
     ApiStatus r;
     r.apiStatus = *status;
     if (const auto it = j.find("apiResponse"); it != j.end() && !it->is_null()) {

@@ -32,7 +32,7 @@ void from_json(const nlohmann::json& j, AuditEntry& e) {
     const auto outcome = wire::required<std::string>(j, object, "outcome");
     const auto s = apiOperationStatusFromName(outcome);
     if (!s)
-        wire::throwInvalid(object, "outcome", "has an unknown value '" + outcome + "'");
+        wire::throwUnknownValue(object, "outcome", outcome);
     r.outcome = *s;
     r.errorMessage = wire::optional<std::string>(j, object, "errorMessage");
     r.requestId = wire::optional<std::string>(j, object, "requestId").value_or("");

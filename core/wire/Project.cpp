@@ -18,7 +18,7 @@ std::optional<bool> readSwitch(const nlohmann::json& j, std::string_view object,
         return true;
     if (*v == "DISABLED")
         return false;
-    wire::throwInvalid(object, field, "has an unknown value '" + *v + "' (expected ENABLED or DISABLED)");
+    wire::throwUnknownValue(object, field, *v, "ENABLED or DISABLED");
 }
 
 } // namespace

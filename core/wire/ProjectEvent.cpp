@@ -29,7 +29,7 @@ void from_json(const nlohmann::json& j, ProjectEvent& e) {
     if (const auto status = wire::optional<std::string>(j, object, "status")) {
         r.status = jobRunStatusFromName(*status);
         if (!r.status)
-            wire::throwInvalid(object, "status", "has an unknown value '" + *status + "'");
+            wire::throwUnknownValue(object, "status", *status);
     }
     r.at = wire::required<TimePoint>(j, object, "at");
     e = std::move(r);

@@ -1,5 +1,6 @@
 #include "core/wire/SparkJob.h"
 
+#include "core/text/AsciiText.h"
 #include "core/text/Concat.h"
 #include "core/wire/WireFields.h"
 
@@ -27,7 +28,7 @@ std::optional<JobType> jobTypeFromName(std::string_view name) {
 JobType jobTypeFromWire(const std::string& name, std::string_view object, std::string_view field) {
     const auto t = jobTypeFromName(name);
     if (!t)
-        wire::throwInvalid(object, field, "has an unknown value '" + name + "' (expected JAR or PYTHON)");
+        wire::throwUnknownValue(object, field, name, "JAR or PYTHON");
     return *t;
 }
 
@@ -81,8 +82,8 @@ void from_json(const nlohmann::json& j, SparkJob& job) {
         if (!s)
             wire::throwInvalid(
                 object, "hudiConfigsStatus",
-                concat({"has an unknown value '", name, "' for '", key,
-                        "' (expected APPLIED, NOT_ALLOWED, RESERVED or OVERRIDDEN_BY_PLATFORM)"}));
+                concat({"has an unknown value ", quoted(name), " for ", quoted(key),
+                        " (expected APPLIED, NOT_ALLOWED, RESERVED or OVERRIDDEN_BY_PLATFORM)"}));
         r.hudiConfigsStatus.emplace(key, *s);
     }
     r.hudiConfigsStatusReasons =

@@ -61,7 +61,7 @@ void from_json(const nlohmann::json& j, SparkJobRun& run) {
     const auto status = wire::required<std::string>(j, object, "status");
     const auto s = jobRunStatusFromName(status);
     if (!s)
-        wire::throwInvalid(object, "status", "has an unknown value '" + status + "'");
+        wire::throwUnknownValue(object, "status", status);
     r.status = *s;
     r.queueReason = wire::optional<std::string>(j, object, "queueReason");
     r.idempotencyKey = wire::optional<std::string>(j, object, "idempotencyKey");

@@ -1,5 +1,8 @@
 #include "core/wire/WireFields.h"
 
+#include "core/text/AsciiText.h"
+#include "core/text/Concat.h"
+
 namespace jobdeck {
 namespace wire {
 
@@ -21,6 +24,14 @@ void throwMissing(std::string_view object, std::string_view field) {
 
 void throwInvalid(std::string_view object, std::string_view field, const std::string& problem) {
     throw nlohmann::json::type_error::create(302, path(object, field) + " " + problem, nullptr);
+}
+
+void throwUnknownValue(std::string_view object, std::string_view field, std::string_view value,
+                       std::string_view expected) {
+    std::string problem = concat({"has an unknown value ", quoted(value)});
+    if (!expected.empty())
+        problem += concat({" (expected ", expected, ")"});
+    throwInvalid(object, field, problem);
 }
 
 void rethrowNested(std::string_view object, std::string_view field, const nlohmann::json::exception& e) {

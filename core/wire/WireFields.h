@@ -22,6 +22,9 @@ namespace wire {
 
 [[noreturn]] void throwMissing(std::string_view object, std::string_view field);
 [[noreturn]] void throwInvalid(std::string_view object, std::string_view field, const std::string& problem);
+// "<object>.<field> has an unknown value '<value>'", then " (expected <expected>)" when one is given.
+[[noreturn]] void throwUnknownValue(std::string_view object, std::string_view field, std::string_view value,
+                                    std::string_view expected = {});
 // Re-throws an exception from a nested value's from_json with the enclosing field as context.
 [[noreturn]] void rethrowNested(std::string_view object, std::string_view field,
                                 const nlohmann::json::exception& e);

@@ -1,24 +1,12 @@
 #include "service/http/EventRoutes.h"
 
+#include "core/wire/QueryParameters.h"
 #include "service/EventBus.h"
 #include "service/http/HttpServer.h"
 
-#include <charconv>
-#include <optional>
 #include <string>
 
 namespace jobdeck {
-namespace {
-
-std::optional<std::int64_t> parseNonNegative(const std::string& text) {
-    std::int64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || value < 0)
-        return std::nullopt;
-    return value;
-}
-
-} // namespace
 
 void EventRoutes::registerRoutes(HttpServer& server) {
     server.addAuthenticatedRoute(
@@ -33,8 +21,7 @@ void EventRoutes::registerRoutes(HttpServer& server) {
             if (const auto it = request.query.find("after"); it != request.query.end()) {
                 const auto parsed = parseNonNegative(it->second);
                 if (!parsed) {
-                    respond(HttpResponse::error(400, "after must be a non-negative integer, got '" +
-                                                         it->second + "'"));
+                    respond(HttpResponse::error(400, nonNegativeIntegerExpectedMessage("after", it->second)));
                     return;
                 }
                 after = *parsed;
@@ -43,9 +30,8 @@ void EventRoutes::registerRoutes(HttpServer& server) {
             if (const auto it = request.query.find("wait"); it != request.query.end()) {
                 const auto parsed = parseNonNegative(it->second);
                 if (!parsed || *parsed > maxWait.count()) {
-                    respond(HttpResponse::error(400, "wait must be a number of seconds from 0 to " +
-                                                         std::to_string(maxWait.count()) + ", got '" +
-                                                         it->second + "'"));
+                    respond(HttpResponse::error(
+                        400, secondsInRangeExpectedMessage("wait", maxWait.count(), it->second)));
                     return;
                 }
                 wait = *parsed;

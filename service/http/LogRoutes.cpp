@@ -2,24 +2,16 @@
 
 #include "core/statements/NotFoundMessages.h"
 #include "core/text/Utf8.h"
+#include "core/wire/QueryParameters.h"
 #include "service/http/HttpServer.h"
 #include "service/runs/RunManager.h"
 
-#include <charconv>
 #include <fstream>
 #include <optional>
 #include <string>
 
 namespace jobdeck {
 namespace {
-
-std::optional<std::int64_t> parseNonNegative(const std::string& text) {
-    std::int64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || value < 0)
-        return std::nullopt;
-    return value;
-}
 
 // "/v1/jobs/<name>/runs/<runId>/log" -> {name, runId}; the path is already percent-decoded.
 std::optional<std::pair<std::string, std::string>> parsePath(const std::string& path) {
@@ -58,9 +50,7 @@ void LogRoutes::registerRoutes(HttpServer& server) {
                     continue;
                 const auto parsed = parseNonNegative(it->second);
                 if (!parsed) {
-                    respond(HttpResponse::error(400, std::string(name) +
-                                                         " must be a non-negative integer, got '" +
-                                                         it->second + "'"));
+                    respond(HttpResponse::error(400, nonNegativeIntegerExpectedMessage(name, it->second)));
                     return;
                 }
                 *target = *parsed;

@@ -3,6 +3,7 @@
 #include "core/wire/Cluster.h"
 #include "core/wire/Project.h"
 #include "core/wire/ProjectEvent.h"
+#include "core/wire/QueryParameters.h"
 #include "core/wire/SparkJob.h"
 #include "core/wire/SparkJobRun.h"
 #include "core/wire/SparkJobSummary.h"
@@ -474,7 +475,7 @@ private slots:
             "queuedAt":"2026-11-30T05:01:46.123Z", %1})";
         QTest::newRow("run status unknown")
             << "run" << QString(run).replace("_RUNNING", "_SLEEPING").arg("\"z\":0")
-            << "sparkJobRun.status has an unknown value";
+            << "sparkJobRun.status has an unknown value 'SPARK_JOB_RUN_STATUS_SLEEPING'";
         QTest::newRow("run exit code string")
             << "run" << run.arg(R"("exitCode":"1")") << "sparkJobRun.exitCode must be an integer, got string";
         QTest::newRow("run overrides object") << "run" << run.arg(R"("argumentOverrides":{"--date":"x"})")
@@ -511,6 +512,26 @@ private slots:
         QTest::newRow("status unknown") << "status"
                                         << R"({"apiStatus":"DONE"})"
                                         << "status.apiStatus has an unknown value 'DONE'";
+        QTest::newRow("job type unknown, named as written")
+            << "job" << QString(job).replace("\"JAR\"", "\"it's\"").arg("\"z\":0")
+            << "sparkJob.type has an unknown value 'it's' (expected JAR or PYTHON)";
+        QTest::newRow("hudi status unknown, key named")
+            << "job" << job.arg(R"("hudiConfigsStatus":{"hoodie.a":"MAYBE"})")
+            << "sparkJob.hudiConfigsStatus has an unknown value 'MAYBE' for 'hoodie.a' (expected APPLIED, ";
+        QTest::newRow("audit outcome unknown")
+            << "project"
+            << R"({"projectUid":"p","recentAudit":[{"seq":1,"at":"2026-11-30T05:01:46Z","outcome":"MAYBE"}]})"
+            << "auditEntry.outcome has an unknown value 'MAYBE'";
+        QTest::newRow("event status unknown")
+            << "events"
+            << R"({"next":1,"events":[{"seq":1,"type":"RUN_STATUS_CHANGED","status":"NAPPING",
+                "at":"2026-11-30T05:01:46Z"}]})"
+            << "event.status has an unknown value 'NAPPING'";
+        QTest::newRow("switch unknown")
+            << "project"
+            << R"({"projectUid":"p","settings":{"concurrentRuns":"ON"}})"
+            << "settings.concurrentRuns has an unknown value 'ON' (expected ENABLED or "
+               "DISABLED)";
     }
 
     void clearErrorsForWrongTypes() {
@@ -535,6 +556,22 @@ private slots:
             error = parseError<ApiStatus>(j);
         QVERIFY2(!error.empty(), "no exception was thrown");
         QVERIFY2(error.find(expected.toStdString()) != std::string::npos, error.c_str());
+    }
+
+    void queryNumbersAreDecimalDigitsOnly() {
+        QCOMPARE(parseNonNegative("0"), std::optional<std::int64_t>(0));
+        QCOMPARE(parseNonNegative("42"), std::optional<std::int64_t>(42));
+        QCOMPARE(parseNonNegative("9223372036854775807"), std::optional<std::int64_t>(INT64_MAX));
+        for (const char* bad :
+             {"", "-1", "-0", "+1", " 1", "1 ", "1.5", "0x10", "abc", "9223372036854775808"})
+            QVERIFY2(!parseNonNegative(bad), bad);
+    }
+
+    void queryNumberMessagesNameTheParameterAndTheValue() {
+        QCOMPARE(nonNegativeIntegerExpectedMessage("offset", "-1"),
+                 std::string("offset must be a non-negative integer, got '-1'"));
+        QCOMPARE(secondsInRangeExpectedMessage("wait", 60, "61"),
+                 std::string("wait must be a number of seconds from 0 to 60, got '61'"));
     }
 
     void missingRequiredIsOutOfRangeWrongTypeIsTypeError() {

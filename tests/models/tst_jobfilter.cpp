@@ -67,13 +67,7 @@ private slots:
         QVERIFY(!f.matches("foobar", "c", "JAR"));
     }
 
-    void containsLower() {
-        QVERIFY(JobFilter::containsLower("ABCdef", "cde"));
-        QVERIFY(JobFilter::containsLower("abc", ""));
-        QVERIFY(!JobFilter::containsLower("ab", "abc"));
-        QVERIFY(JobFilter::containsLower("aab", "ab")); // restart after a partial match
-        QVERIFY(!JobFilter::containsLower("", "a"));
-    }
+    // The substring search itself (containsIgnoringAsciiCase) is tested in tests/core/tst_asciitext.
 };
 
 QTEST_GUILESS_MAIN(TestJobFilter)
