@@ -39,6 +39,8 @@ if [ "$set_name" = test ]; then
     dpkg-dev lintian desktop-file-utils appstream
     # the statement syntax definition checked by KDE's highlighter; a private D-Bus for notifications
     libkf5syntaxhighlighting-tools dbus-daemon
+    # tst_asciitext builds Turkish locales with localedef from its sources
+    locales
   )
 fi
 

@@ -1,5 +1,7 @@
 #include "core/parameters/SecretMasking.h"
 
+#include "core/text/AsciiText.h"
+
 #include "core/parameters/ParameterClassifier.h"
 #include "core/statements/StatementParser.h"
 #include "core/statements/StatementPrinter.h"
@@ -260,9 +262,8 @@ void maskPairValue(const std::string& key, std::string& value, std::vector<std::
 
 bool isSecretKey(std::string_view key) {
     static constexpr std::array<std::string_view, 4> kWords{"password", "secret", "token", "credential"};
-    std::string lower(key);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    // ASCII folding: under a Turkish locale std::tolower('I') is not 'i', and DB_CREDENTIAL would show.
+    const std::string lower = asciiLowered(key);
     return std::any_of(kWords.begin(), kWords.end(),
                        [&](std::string_view w) { return lower.find(w) != std::string::npos; });
 }

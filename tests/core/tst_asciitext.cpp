@@ -4,6 +4,7 @@
 // 0xFD (U+0131); in UTF-8 neither letter changes, as their other case is not one byte. The console runs
 // under the user's locale (QApplication sets it), so either would change a locale-dependent rule.
 #include "core/hudi/HudiCatalogue.h"
+#include "core/parameters/SecretMasking.h"
 #include "core/policy/AuditFilter.h"
 #include "core/policy/ClusterRules.h"
 #include "core/policy/JobFilter.h"
@@ -158,6 +159,14 @@ private slots:
         QVERIFY(!checkClusterType("SPARK"));
         QVERIFY(!checkClusterType("spark"));
         QVERIFY(checkClusterType("SPARK\xDD"));
+    }
+
+    // A secret key in capitals is a secret whatever the locale folds 'I' to.
+    void secretKeysAreFoundPerAscii() {
+        QVERIFY(isSecretKey("DB_CREDENTIAL"));
+        QVERIFY(isSecretKey("spark.hadoop.fs.s3a.SECRET.KEY"));
+        QCOMPARE(maskParameters({"--conf", "spark.DB_CREDENTIAL=x"}),
+                 (std::vector<std::string>{"--conf", "spark.DB_CREDENTIAL=****"}));
     }
 
     void hudiValuesAreComparedPerAscii() {
