@@ -1,5 +1,6 @@
 #include "service/stores/postgres/PgStores.h"
 
+#include "core/wire/DatabaseFaults.h"
 #include "service/stores/postgres/PgEventListener.h"
 
 #include "service/stores/postgres/PgSchema.h"
@@ -24,6 +25,17 @@ std::string withoutPassword(const std::string& url) {
 PgConnections& migrated(PgConnections& connections, const std::string& where) {
     PgSchema::migrate(connections, where);
     return connections;
+}
+
+// The object ids of the database and of its schema_version table: a database dropped and created again
+// under the same name, or a schema dropped and made again, has others. Empty when the schema is gone.
+std::string identityOf(PgConnections& connections) {
+    auto lease = connections.freshConnection();
+    auto q = lease->query("SELECT (SELECT oid FROM pg_database WHERE datname = current_database())::text, "
+                          "to_regclass('schema_version')::oid::text");
+    if (!q.step() || q.isNull(1))
+        return {};
+    return q.text(0) + "/" + q.text(1);
 }
 
 } // namespace
@@ -65,6 +77,21 @@ PgStores::PgStores(const std::string& url, const std::string& where)
         deferredInterval, deferredBatch);
     m_audit = std::make_unique<PgAuditStore>(m_connections, *m_deferred);
     m_statuses = std::make_unique<PgStatusStore>(m_connections, *m_deferred);
+    m_identity = identityOf(m_connections);
+}
+
+std::optional<std::string> PgStores::unavailableReason() {
+    if (auto reason = m_connections.unavailableReason())
+        return reason;
+    std::string identity;
+    try {
+        identity = identityOf(m_connections);
+    } catch (const std::exception& e) {
+        return std::string("the database does not answer: ") + e.what();
+    }
+    if (identity != m_identity)
+        return databaseReplacedReason(identity.empty());
+    return std::nullopt;
 }
 
 PgStores::~PgStores() {
