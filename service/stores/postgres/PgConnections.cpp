@@ -1,7 +1,7 @@
 #include "service/stores/postgres/PgConnections.h"
 
+#include "service/stores/DatabaseFaultError.h"
 #include "service/stores/DatabaseTimeouts.h"
-#include "service/stores/postgres/PgWaitGuard.h"
 
 #include <exception>
 #include <utility>
@@ -22,17 +22,10 @@ thread_local PgConnection* t_stepConnection = nullptr;
 thread_local const PgConnections* t_snapshotOwner = nullptr;
 thread_local PgConnection* t_snapshotConnection = nullptr;
 
-// Runs `sql` (BEGIN, COMMIT, ...) on `connection`, waiting for the server no longer than the database
-// timeouts allow (PgWaitGuard).
+// Runs `sql` (BEGIN, COMMIT, ...) as a query of its own, whose wait on the server is bounded as every
+// query's is (PgConnection::Query, PgWaitGuard), and whose result has one owner when it fails.
 void runScript(PgConnection& connection, const std::string& sql) {
-    const PgWaitGuard bounded(connection.socket(), DatabaseTimeouts::current().clientWait());
-    try {
-        connection.executeScript(sql);
-    } catch (const DatabaseError&) {
-        if (bounded.expired())
-            throw pgServerTimedOut(sql);
-        throw;
-    }
+    connection.prepare(sql).run();
 }
 
 } // namespace
