@@ -27,15 +27,14 @@ PgConnections& migrated(PgConnections& connections, const std::string& where) {
     return connections;
 }
 
-// The object ids of the database and of its schema_version table: a database dropped and created again
-// under the same name, or a schema dropped and made again, has others. Empty when the schema is gone.
+// The object ids of the database and of its schema_version table ("<database>/<table>", the table's
+// empty when the schema is gone): a database dropped and created again under the same name, or a
+// schema dropped and made again, has others.
 std::string identityOf(PgConnections& connections) {
     auto lease = connections.freshConnection();
     auto q = lease->query("SELECT (SELECT oid FROM pg_database WHERE datname = current_database())::text, "
-                          "to_regclass('schema_version')::oid::text");
-    if (!q.step() || q.isNull(1))
-        return {};
-    return q.text(0) + "/" + q.text(1);
+                          "COALESCE(to_regclass('schema_version')::oid::text, '')");
+    return q.step() ? q.text(0) + "/" + q.text(1) : std::string("/");
 }
 
 } // namespace
@@ -89,8 +88,11 @@ std::optional<std::string> PgStores::unavailableReason() {
     } catch (const std::exception& e) {
         return std::string("the database does not answer: ") + e.what();
     }
-    if (identity != m_identity)
-        return databaseReplacedReason(identity.empty());
+    if (identity != m_identity) {
+        const bool sameDatabase =
+            identity.substr(0, identity.find('/')) == m_identity.substr(0, m_identity.find('/'));
+        return databaseReplacedReason(sameDatabase && identity.ends_with('/'));
+    }
     return std::nullopt;
 }
 
