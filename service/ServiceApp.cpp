@@ -4,6 +4,7 @@
 #include "service/LogTarget.h"
 #include "service/ReplicaIdentity.h"
 #include "service/SystemdNotifier.h"
+#include "service/http/HealthRoute.h"
 #include "service/http/HttpServer.h"
 #include "service/http/HttpStatementRoutes.h"
 #include "service/http/ServiceMetrics.h"
@@ -12,6 +13,7 @@
 #include "service/statements/RequestRegistry.h"
 #include "service/statements/StatementExecutor.h"
 #include "service/stores/DataDirLock.h"
+#include "service/stores/DatabaseTimeouts.h"
 #include "service/stores/OpenStores.h"
 #include "service/stores/RetentionSweeper.h"
 #include "service/stores/StatementTimer.h"
@@ -64,21 +66,8 @@ ListenAddress parseListen(const std::string& listen) {
     return {host, static_cast<unsigned short>(value)};
 }
 
-// GET /v1/health (whether the database answers) and GET /metrics: no credentials, no names.
-void registerOperationalRoutes(HttpServer& server, Stores& stores, RunManager& runs,
-                               const ServiceMetrics& metrics) {
-    server.addRoute("GET", "/v1/health", [&stores](const HttpRequest& request, const Responder& respond) {
-        if (request.path != "/v1/health") {
-            respond(HttpResponse::error(404, "Not found: " + request.path));
-            return;
-        }
-        if (const auto reason = stores.unavailableReason()) {
-            spdlog::warn("health: {}", *reason);
-            respond(HttpResponse::error(503, "Database unavailable: " + *reason));
-            return;
-        }
-        respond(HttpResponse::json(nlohmann::json{{"status", "ok"}, {"version", JOBDECK_VERSION}}.dump()));
-    });
+// GET /metrics: no credentials, no names (GET /v1/health is HealthRoute's).
+void registerOperationalRoutes(HttpServer& server, RunManager& runs, const ServiceMetrics& metrics) {
     server.addRoute(
         "GET", "/metrics", [&runs, &metrics](const HttpRequest& request, const Responder& respond) {
             if (request.path != "/metrics") {
@@ -207,7 +196,12 @@ int ServiceApp::run() {
     struct TimerReset {
         ~TimerReset() { StatementTimer::install(nullptr); }
     } timerReset;
-    const auto stores = openStores(databaseUrl, m_options.databasePasswordFile);
+    DatabaseTimeouts timeouts;
+    timeouts.statement = m_options.databaseTimeout;
+    timeouts.connect = m_options.databaseConnectTimeout;
+    DatabaseTimeouts::set(timeouts);
+    const auto stores =
+        openStores(databaseUrl, OpenStoresOptions{m_options.initDatabase, m_options.databasePasswordFile});
     stores->statuses().setReplicaId(replica.id());
 
     HttpServerOptions httpOptions;
@@ -253,7 +247,9 @@ int ServiceApp::run() {
     RunManager runs(*stores, events, m_options, replica);
     executor.setRunStatementHandler(&runs);
     runs.registerRoutes(server);
-    registerOperationalRoutes(server, *stores, runs, metrics);
+    HealthRoute health(server, *stores);
+    health.registerRoute();
+    registerOperationalRoutes(server, runs, metrics);
     executor.setMetrics(&metrics);
     runs.setMetrics(&metrics);
     server.setAnswerObserver([&metrics](const AnsweredRequest& answer) {

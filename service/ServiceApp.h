@@ -12,10 +12,13 @@ namespace jobdeck {
 // Everything `jobdeckd serve` can be told on its command line (CONTRACT §5).
 struct ServeOptions final {
     std::string listen = "127.0.0.1:8420";
-    std::string dataDir;               // empty: defaultDataDir()
-    std::string databaseUrl;           // empty: sqlite:<dataDir>/jobdeck.db
-    std::string databasePasswordFile;  // --database-password-file: its first line is the password
-    std::string runner = "local";      // local | spark-submit
+    std::string dataDir;              // empty: defaultDataDir()
+    std::string databaseUrl;          // empty: sqlite:<dataDir>/jobdeck.db
+    std::string databasePasswordFile; // --database-password-file: its first line is the password
+    bool initDatabase = false;        // --init: create the database even where the marker says one was
+    std::chrono::seconds databaseTimeout{30}; // a statement, a lock (at most 10 s), a wait on the server
+    std::chrono::seconds databaseConnectTimeout{10}; // connecting to PostgreSQL
+    std::string runner = "local";                    // local | spark-submit
     std::string deployMode = "client"; // client (drivers on this host) | cluster (submitted to sparkMaster)
     std::string sparkMaster;           // --master: the cluster manager's URL, cluster deploy mode only
 

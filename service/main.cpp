@@ -43,7 +43,9 @@ int createKey(const std::string& dataDir, const std::string& databaseUrl, const 
     prepareDataDir(dataDir);
     const std::string url = databaseUrlFor(dataDir, databaseUrl);
     refuseEmptyDatabase(dataDir, url);
-    const auto stores = openStores(url, passwordFile);
+    OpenStoresOptions options;
+    options.passwordFile = passwordFile;
+    const auto stores = openStores(url, options);
     const CreatedKey key = stores->keys().createKey(project, *role);
     if (json) {
         std::cout << nlohmann::json{{"projectUid", key.projectUid},
@@ -122,6 +124,24 @@ void addConnectionOptions(CLI::App* command, ServeOptions& serve) {
     command->add_option("--tls-cert", serve.tlsCertificate,
                         "PEM certificate chain: serve HTTPS only (TLS 1.2+), with --tls-key");
     command->add_option("--tls-key", serve.tlsKey, "PEM private key of --tls-cert (no passphrase)");
+}
+
+// How long the database is waited for, and whether a deleted one may be created anew.
+void addDatabaseOptions(CLI::App* command, ServeOptions& serve) {
+    command
+        ->add_option_function<long long>(
+            "--database-timeout", secondsInto(serve.databaseTimeout),
+            "Seconds a database statement may take, or a lock be waited for (at most 10), before the "
+            "request fails (default 30; docs/service.md)")
+        ->check(CLI::Range(1, 3600));
+    command
+        ->add_option_function<long long>("--database-connect-timeout",
+                                         secondsInto(serve.databaseConnectTimeout),
+                                         "Seconds connecting to PostgreSQL may take (default 10)")
+        ->check(CLI::Range(1, 3600));
+    command->add_flag("--init", serve.initDatabase,
+                      "Create a new, empty SQLite database where the data directory shows that one was "
+                      "(its marker jobdeckd.created, or run directories) but it is gone");
 }
 
 // Request statuses' and audit entries' retention.
@@ -262,6 +282,7 @@ CLI::App* addServeCommand(CLI::App& app, ServeOptions& serve, std::string& confi
         "--master", serve.sparkMaster,
         "Cluster manager URL for --deploy-mode cluster (spark://host:6066, k8s://https://host:port)");
     addTimeoutOptions(command, serve);
+    addDatabaseOptions(command, serve);
     addConnectionOptions(command, serve);
     addRunOptions(command, serve);
     addRetentionOptions(command, serve);

@@ -457,8 +457,9 @@ HttpServer::~HttpServer() {
     stop(std::chrono::milliseconds(0));
 }
 
-void HttpServer::addRoute(std::string method, std::string pathPrefix, PublicRouteHandler handler) {
-    m_routes.push_back(Route{std::move(method), std::move(pathPrefix), std::move(handler), {}});
+void HttpServer::addRoute(std::string method, std::string pathPrefix, PublicRouteHandler handler,
+                          RoutePlacement placement) {
+    m_routes.push_back(Route{std::move(method), std::move(pathPrefix), std::move(handler), {}, placement});
 }
 
 void HttpServer::addAuthenticatedRoute(std::string method, std::string pathPrefix, RouteHandler handler,

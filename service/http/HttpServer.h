@@ -120,7 +120,9 @@ public:
     HttpServer& operator=(const HttpServer&) = delete;
 
     // Routes match the method and a path prefix; the longest prefix wins. Register before start().
-    void addRoute(std::string method, std::string pathPrefix, PublicRouteHandler handler);
+    // A handler that never blocks may ask for RoutePlacement::IoThread (GET /v1/health).
+    void addRoute(std::string method, std::string pathPrefix, PublicRouteHandler handler,
+                  RoutePlacement placement = RoutePlacement::Worker);
     // Credentials (x-onehouse-project-uid/-api-key/-api-secret) are checked before the handler
     // runs; without valid ones the answer is 401 with no detail of which part was wrong.
     // Requests with a body over kInlineBodyLimit start on a worker whatever the placement.

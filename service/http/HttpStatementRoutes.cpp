@@ -3,8 +3,10 @@
 #include "core/policy/IdempotencyKey.h"
 #include "core/statements/StatementRefusals.h"
 #include "core/text/Utf8.h"
+#include "core/wire/DatabaseFaults.h"
 #include "service/statements/RequestRegistry.h"
 #include "service/statements/StatementExecutor.h"
+#include "service/stores/DatabaseFaultError.h"
 
 #include <boost/asio/post.hpp>
 #include <nlohmann/json.hpp>
@@ -137,11 +139,10 @@ HttpResponse waitedAnswer(const StatusJson& status, const std::string& requestId
     return response;
 }
 
-// A request whose id could not be put on disk: the client gets no id that a restart would forget.
-HttpResponse notRecorded() {
-    return HttpResponse::error(503,
-                               "The request could not be recorded: the service cannot write its database "
-                               "(see its log); try again later");
+// A request whose id could not be put on disk: the client gets no id that a restart would forget. A
+// group commit's callback knows only that the write failed: a full disk or a timeout just seen is why.
+HttpResponse notRecorded(DatabaseFault fault = DatabaseFaultError::recentFault()) {
+    return HttpResponse::error(503, requestNotRecordedMessage(fault));
 }
 
 // `wait`: the `Prefer: wait` of the GET, said to be applied.
@@ -342,7 +343,7 @@ void HttpStatementRoutes::submitOnWorker(const RequestContext& context, const st
         } catch (const std::exception& e) {
             // A write's PENDING row could not be committed: it does not run, and nobody has its id.
             spdlog::error("could not record request {}: {}", requestId, e.what());
-            respond(notRecorded());
+            respond(notRecorded(DatabaseFaultError::faultOf(e)));
             m_registry.finish(projectUid, requestId,
                               StatusJson(ApiStatus::failed(requestNotRecordedMessage())),
                               RequestRegistry::Stored::OnlyIfAcknowledged);

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -45,34 +46,70 @@ struct SpawnSetup final {
     SpawnSetup& operator=(const SpawnSetup&) = delete;
 };
 
-// Reads until end of file or the deadline; false at the deadline.
-bool readAll(int fd, std::chrono::steady_clock::time_point deadline, std::size_t cap, std::string& out) {
+using Clock = std::chrono::steady_clock;
+
+// How often a command whose output is closed is checked for its exit, and a moved stop deadline
+// noticed: short against a command's seconds, long against a busy loop.
+constexpr auto kTick = std::chrono::milliseconds(100);
+// Output still held open after the command exited (by a process it left behind) is read this long.
+constexpr auto kDrainAfterExit = std::chrono::seconds(2);
+
+struct Waited final {
+    bool exited = false;     // reaped, with `status`
+    bool timedOut = false;   // the timeout passed first
+    bool stopped = false;    // the CommandStop's deadline passed first
+    bool outputHeld = false; // exited, but something it started still holds its output open
+    int status = 0;
+};
+
+// Appends what `fd` has to `out` (up to `cap`); false at end of file or on an error.
+bool readSome(int fd, std::size_t cap, std::string& out) {
     char buffer[4096];
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+        return true;
+    if (n <= 0)
+        return false;
+    if (out.size() < cap)
+        out.append(buffer, std::min(static_cast<std::size_t>(n), cap - out.size()));
+    return true;
+}
+
+// Reads the command's output and waits for its exit, both bounded by `timeoutAt` and the stop's
+// deadline: a command may close its output and hang, or exit and leave its output held open.
+Waited collect(pid_t pid, int fd, Clock::time_point timeoutAt, const CommandStop* stop, std::size_t cap,
+               std::string& out) {
+    Waited waited;
+    bool outputOpen = true;
+    Clock::time_point drainUntil = Clock::time_point::max();
     for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-            deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0)
-            return false;
+        if (!waited.exited && ::waitpid(pid, &waited.status, WNOHANG) == pid) {
+            waited.exited = true;
+            drainUntil = Clock::now() + kDrainAfterExit;
+        }
+        const auto now = Clock::now();
+        if (waited.exited && (!outputOpen || now >= drainUntil)) {
+            waited.outputHeld = outputOpen;
+            return waited;
+        }
+        const auto stopAt = stop ? stop->deadline() : Clock::time_point::max();
+        waited.stopped = now >= stopAt;
+        waited.timedOut = !waited.stopped && now >= timeoutAt;
+        if (waited.stopped || waited.timedOut)
+            return waited;
+        const auto until = std::min({timeoutAt, stopAt, drainUntil, now + kTick});
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count();
         pollfd p{fd, POLLIN, 0};
-        const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-        if (ready < 0 && errno == EINTR)
-            continue;
-        if (ready <= 0)
-            return ready == 0 ? false : true;
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return true;
-        if (out.size() < cap)
-            out.append(buffer, std::min(static_cast<std::size_t>(n), cap - out.size()));
+        const int ready = ::poll(&p, outputOpen ? 1 : 0, static_cast<int>(std::max<long long>(ms, 1)));
+        if (ready > 0 && !readSome(fd, cap, out))
+            outputOpen = false;
     }
 }
 
 } // namespace
 
 CommandResult CapturedCommand::run(const std::vector<std::string>& argv, std::chrono::seconds timeout,
-                                   std::size_t maxOutputBytes) {
+                                   std::size_t maxOutputBytes, const CommandStop* stop) {
     CommandResult result;
     if (argv.empty()) {
         result.error = "no command";
@@ -106,19 +143,23 @@ CommandResult CapturedCommand::run(const std::vector<std::string>& argv, std::ch
         result.error = "cannot run " + argv[0] + ": " + std::strerror(spawnError);
         return result;
     }
-    const bool finished =
-        readAll(pipeFds[0], std::chrono::steady_clock::now() + timeout, maxOutputBytes, result.output);
+    const Waited waited =
+        collect(pid, pipeFds[0], Clock::now() + timeout, stop, maxOutputBytes, result.output);
     ::close(pipeFds[0]);
-    if (!finished) {
+    if (!waited.exited || waited.outputHeld) // the command, or what it left in its process group
         ::kill(-pid, SIGKILL);
+    int status = waited.status;
+    if (!waited.exited)
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    result.stopped = waited.stopped;
+    if (waited.stopped)
+        result.error = argv[0] + " was stopped: jobdeckd is shutting down";
+    else if (waited.timedOut)
         result.error = argv[0] + " did not answer within " + std::to_string(timeout.count()) + " s";
-    }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (finished && WIFEXITED(status))
+    else if (WIFEXITED(status))
         result.exitCode = WEXITSTATUS(status);
-    else if (finished && WIFSIGNALED(status))
+    else if (WIFSIGNALED(status))
         result.error = argv[0] + " was stopped by signal " + std::to_string(WTERMSIG(status));
     return result;
 }

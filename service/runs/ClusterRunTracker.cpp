@@ -1,7 +1,6 @@
 #include "service/runs/ClusterRunTracker.h"
 
 #include "core/wire/Timestamp.h"
-#include "service/runs/CapturedCommand.h"
 #include "service/runs/SparkSubmitCommand.h"
 
 #include <spdlog/spdlog.h>
@@ -16,6 +15,7 @@ using Kind = DriverStatus::Kind;
 
 // One spark-submit --status or --kill; a JVM on a busy host, hence the generous limit.
 constexpr auto kCommandTimeout = std::chrono::seconds(60);
+constexpr std::size_t kMaxOutputBytes = std::size_t{1} << 20;
 // A kill the cluster manager did not act on is sent again after this long.
 constexpr auto kKillRepeat = std::chrono::seconds(30);
 
@@ -56,11 +56,13 @@ std::string answerName(const DriverStatus& status, const CommandResult& result) 
 } // namespace
 
 ClusterRunTracker::ClusterRunTracker(RunStore& runs, std::string replicaId, std::string sparkSubmit,
-                                     std::chrono::seconds interval, EndRun end)
+                                     std::chrono::seconds interval, std::chrono::seconds shutdownGrace,
+                                     EndRun end)
     : m_runs(runs)
     , m_replicaId(std::move(replicaId))
     , m_sparkSubmit(std::move(sparkSubmit))
     , m_interval(interval)
+    , m_shutdownGrace(shutdownGrace)
     , m_end(std::move(end)) {}
 
 ClusterRunTracker::~ClusterRunTracker() {
@@ -72,17 +74,28 @@ void ClusterRunTracker::start() {
         std::lock_guard lock(m_mutex);
         m_stopping = false;
     }
+    m_commandStop.stopBy(std::chrono::steady_clock::time_point::max());
     m_thread = std::thread([this] { loop(); });
+    for (int i = 0; i < kParallelCommands; ++i)
+        m_workers.emplace_back([this] { work(); });
 }
 
 void ClusterRunTracker::stop() {
     {
         std::lock_guard lock(m_mutex);
         m_stopping = true;
+        m_queue.clear();
     }
+    // A spark-submit under way gets the grace to answer; one that hangs is killed then.
+    m_commandStop.stopBy(std::chrono::steady_clock::now() + m_shutdownGrace);
     m_wake.notify_all();
+    m_queued.notify_all();
     if (m_thread.joinable())
         m_thread.join();
+    for (auto& worker : m_workers)
+        worker.join();
+    m_workers.clear();
+    m_asking.clear();
 }
 
 void ClusterRunTracker::poke() {
@@ -108,22 +121,46 @@ void ClusterRunTracker::loop() {
     }
 }
 
+void ClusterRunTracker::work() {
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        m_queued.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
+        if (m_stopping)
+            return;
+        const RunRecord record = std::move(m_queue.front());
+        m_queue.pop_front();
+        Followed& followed = m_followed[record.run.jobRunId];
+        lock.unlock();
+        try {
+            follow(record, followed);
+        } catch (const std::exception& e) {
+            spdlog::error("cluster run tracker: job run {}: {}", record.run.jobRunId, e.what());
+        }
+        lock.lock();
+        m_asking.erase(record.run.jobRunId);
+    }
+}
+
 void ClusterRunTracker::followAll() {
     std::set<std::string> running;
-    for (const auto& record : m_runs.withStatus(JobRunStatus::Running)) {
+    for (auto& record : m_runs.withStatus(JobRunStatus::Running)) {
         if (!record.clusterMode || !record.run.submissionId)
             continue; // not submitted yet: RunManager watches its spark-submit
         if (!record.owner.empty() && record.owner != m_replicaId)
             continue; // another replica follows it
         running.insert(record.run.jobRunId);
-        {
-            std::lock_guard lock(m_mutex);
-            if (m_stopping)
-                return;
-        }
-        follow(record, m_followed[record.run.jobRunId]);
+        std::lock_guard lock(m_mutex);
+        if (m_stopping)
+            return;
+        // A run whose last question is still queued or unanswered is not asked again meanwhile.
+        if (m_asking.insert(record.run.jobRunId).second)
+            m_queue.push_back(std::move(record));
     }
-    std::erase_if(m_followed, [&running](const auto& entry) { return !running.count(entry.first); });
+    m_queued.notify_all();
+    std::lock_guard lock(m_mutex);
+    std::erase_if(m_followed, [&](const auto& entry) {
+        return !running.count(entry.first) && !m_asking.count(entry.first);
+    });
 }
 
 void ClusterRunTracker::follow(const RunRecord& record, Followed& followed) {
@@ -131,8 +168,11 @@ void ClusterRunTracker::follow(const RunRecord& record, Followed& followed) {
         (!followed.killSentAt || std::chrono::steady_clock::now() - *followed.killSentAt >= kKillRepeat))
         sendKill(record, followed);
     const std::string& id = *record.run.submissionId;
-    const auto result = CapturedCommand::run(
-        SparkSubmitCommand::clusterStatus(m_sparkSubmit, record.sparkMaster, id), kCommandTimeout);
+    const auto result =
+        CapturedCommand::run(SparkSubmitCommand::clusterStatus(m_sparkSubmit, record.sparkMaster, id),
+                             kCommandTimeout, kMaxOutputBytes, &m_commandStop);
+    if (result.stopped)
+        return; // the service shuts down: the next one asks again
     const DriverStatus status = SubmissionOutput::driverStatus(result.output, id);
     const std::string answer = answerName(status, result);
     if (answer != followed.lastAnswer) {
@@ -148,8 +188,9 @@ void ClusterRunTracker::follow(const RunRecord& record, Followed& followed) {
 
 void ClusterRunTracker::sendKill(const RunRecord& record, Followed& followed) {
     const std::string& id = *record.run.submissionId;
-    const auto result = CapturedCommand::run(
-        SparkSubmitCommand::clusterKill(m_sparkSubmit, record.sparkMaster, id), kCommandTimeout);
+    const auto result =
+        CapturedCommand::run(SparkSubmitCommand::clusterKill(m_sparkSubmit, record.sparkMaster, id),
+                             kCommandTimeout, kMaxOutputBytes, &m_commandStop);
     followed.killSentAt = std::chrono::steady_clock::now();
     appendAnswer(record, "spark-submit --kill " + id + " (canceled by " + record.canceledBy + ")",
                  result.error.empty() ? result.output : result.output + result.error + "\n");

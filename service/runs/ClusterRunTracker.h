@@ -1,22 +1,27 @@
 #pragma once
 
+#include "service/runs/CapturedCommand.h"
 #include "service/runs/SubmissionOutput.h"
 #include "service/stores/RunStore.h"
 
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace jobdeck {
 
-// Follows the runs submitted in cluster deploy mode once their submission id is known: on its own
-// thread (spark-submit is a JVM and may take seconds to answer, which must not hold up the scheduler)
-// it asks `spark-submit --status <id> --master <url>` every interval, sends `--kill` for runs whose
+// Follows the runs submitted in cluster deploy mode once their submission id is known: on threads of
+// its own (spark-submit is a JVM and may take seconds to answer, which must not hold up the scheduler;
+// a few at once, so that one that hangs until its timeout holds up no other run) it asks
+// `spark-submit --status <id> --master <url>` every interval, sends `--kill` for runs whose
 // cancel was asked, appends what the cluster manager answered to the run's log whenever the driver's
 // state changes, and hands each final state to `end`. Everything it knows is in the runs table, so a
 // restarted service resumes following where the previous one was. Of the runs of several replicas on
@@ -27,8 +32,9 @@ public:
     using EndRun =
         std::function<void(const RunRecord& seen, JobRunStatus status, std::optional<std::string> message)>;
 
+    // stop() gives a spark-submit still running `shutdownGrace` to end, then kills it.
     ClusterRunTracker(RunStore& runs, std::string replicaId, std::string sparkSubmit,
-                      std::chrono::seconds interval, EndRun end);
+                      std::chrono::seconds interval, std::chrono::seconds shutdownGrace, EndRun end);
     ~ClusterRunTracker();
     ClusterRunTracker(const ClusterRunTracker&) = delete;
     ClusterRunTracker& operator=(const ClusterRunTracker&) = delete;
@@ -43,6 +49,8 @@ public:
     // How many answers in a row that the cluster manager does not know the driver (or has lost it)
     // end a run FAILED.
     static constexpr int kLostAfter = 3;
+    // How many runs are asked about at once.
+    static constexpr int kParallelCommands = 4;
 
 private:
     struct Followed {
@@ -52,6 +60,7 @@ private:
     };
 
     void loop();
+    void work();
     void followAll();
     void follow(const RunRecord& record, Followed& followed);
     void sendKill(const RunRecord& record, Followed& followed);
@@ -62,14 +71,21 @@ private:
     std::string m_replicaId;
     std::string m_sparkSubmit;
     std::chrono::seconds m_interval;
+    std::chrono::seconds m_shutdownGrace;
     EndRun m_end;
+    CommandStop m_commandStop;
 
     std::mutex m_mutex;
     std::condition_variable m_wake;
+    std::condition_variable m_queued;
     bool m_poked = false;
     bool m_stopping = false;
     std::thread m_thread;
-    std::map<std::string, Followed> m_followed; // run id -> what this process has seen (tracker thread only)
+    std::vector<std::thread> m_workers;
+    std::deque<RunRecord> m_queue;  // runs to ask about, each at most once in m_queue or m_asking
+    std::set<std::string> m_asking; // run ids queued or being asked about
+    // Run id -> what this process has seen; an entry is used by the one worker asking about its run.
+    std::map<std::string, Followed> m_followed;
 };
 
 } // namespace jobdeck

@@ -106,7 +106,7 @@ RunManager::RunManager(Stores& stores, EventBus& events, const ServeOptions& opt
         m_clusterMaster = options.sparkMaster;
     // Runs submitted earlier are followed whatever this process's deploy mode is.
     m_clusterRuns = std::make_unique<ClusterRunTracker>(
-        m_runs, m_leases.self().id(), m_sparkSubmit, options.clusterStatusInterval,
+        m_runs, m_leases.self().id(), m_sparkSubmit, options.clusterStatusInterval, options.shutdownGrace,
         [this](const RunRecord& seen, JobRunStatus status, std::optional<std::string> message) {
             endClusterRun(seen, status, std::move(message));
         });

@@ -1,6 +1,7 @@
 #include "service/statements/StatementExecutor.h"
 
 #include "service/stores/DatabaseError.h"
+#include "service/stores/DatabaseFaultError.h"
 
 #include "core/parameters/SecretMasking.h"
 #include "core/policy/RolePolicy.h"
@@ -206,7 +207,10 @@ ApiStatus StatementExecutor::failedInternally(const RequestContext& context, std
                                               const std::exception& e) {
     spdlog::error("Statement failed: request {}: {}: {}", context.requestId.empty() ? "-" : context.requestId,
                   auditText, e.what());
-    return ApiStatus::internalError(context.requestId, dynamic_cast<const DatabaseError*>(&e) != nullptr);
+    // A full disk or a timeout is named: the client (or its admin) can act on it.
+    if (dynamic_cast<const DatabaseError*>(&e))
+        return databaseFailure(context.requestId, DatabaseFaultError::faultOf(e));
+    return ApiStatus::internalError(context.requestId, false);
 }
 
 StatusJson StatementExecutor::describeJobCached(const RequestContext& context,

@@ -2,6 +2,7 @@
 
 #include "core/deploy/DatabaseUrl.h"
 #include "core/parameters/SecretMasking.h"
+#include "service/stores/DatabaseMarker.h"
 #include "service/stores/SqliteStores.h"
 #include "service/stores/postgres/PgStores.h"
 
@@ -66,19 +67,25 @@ std::string readDatabasePasswordFile(const std::string& path) {
     return password;
 }
 
-std::unique_ptr<Stores> openStores(const std::string& databaseUrl, const std::string& passwordFile) {
+std::unique_ptr<Stores> openStores(const std::string& databaseUrl, const OpenStoresOptions& options) {
     switch (databaseKind(databaseUrl)) {
     case DatabaseKind::PostgresUri:
     case DatabaseKind::PostgresKeywords:
-        return openPostgres(postgresConnection(databaseUrl, passwordFile));
+        return openPostgres(postgresConnection(databaseUrl, options.passwordFile));
     case DatabaseKind::Invalid:
         throw std::runtime_error(invalidDatabaseValueMessage(databaseUrl));
     case DatabaseKind::Sqlite:
         break;
     }
-    if (!passwordFile.empty())
+    if (!options.passwordFile.empty())
         throw std::runtime_error(databasePasswordFileForSqliteMessage());
-    return SqliteStores::open(databaseUrl);
+    const std::string path = DatabaseMarker::sqlitePath(databaseUrl);
+    if (!path.empty())
+        DatabaseMarker::checkBeforeOpen(path, options.init);
+    auto stores = SqliteStores::open(databaseUrl);
+    if (!path.empty())
+        DatabaseMarker::record(path);
+    return stores;
 }
 
 } // namespace jobdeck

@@ -1,11 +1,15 @@
 #include "service/stores/SqliteDatabase.h"
 
+#include "service/stores/DatabaseFaultError.h"
+#include "service/stores/DatabaseTimeouts.h"
 #include "service/stores/WalIndexFaults.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <filesystem>
 #include <utility>
 
@@ -13,7 +17,6 @@ namespace jobdeck {
 
 namespace {
 
-constexpr int busyTimeoutMs = 10000;
 // Distinct SQL texts kept prepared per connection; the service has a few dozen.
 constexpr std::size_t statementCacheLimit = 256;
 
@@ -24,11 +27,25 @@ std::string errorText(sqlite3* db, std::string_view what) {
     return message;
 }
 
-// SQLite's result code says whether a constraint refused the write.
-DatabaseError sqliteError(const std::string& message, int code) {
-    return DatabaseError(message, (code & 0xff) == SQLITE_CONSTRAINT
-                                      ? DatabaseError::Cause::ConstraintViolation
-                                      : DatabaseError::Cause::Other);
+// SQLite's result code says whether a constraint refused the write, the disk is full (SQLITE_FULL, or an
+// I/O error of ENOSPC) or a lock held elsewhere outlasted the busy timeout; a client is told the last two.
+[[noreturn]] void throwSqliteError(const std::string& message, int code, sqlite3* db = nullptr) {
+    switch (code & 0xff) {
+    case SQLITE_CONSTRAINT:
+        throw DatabaseError(message, DatabaseError::Cause::ConstraintViolation);
+    case SQLITE_FULL:
+        throw DatabaseFaultError(message, DatabaseFault::DiskFull);
+    case SQLITE_IOERR:
+        if (db && sqlite3_system_errno(db) == ENOSPC)
+            throw DatabaseFaultError(message, DatabaseFault::DiskFull);
+        break;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        throw DatabaseFaultError(message, DatabaseFault::TimedOut);
+    default:
+        break;
+    }
+    throw DatabaseError(message, DatabaseError::Cause::Other);
 }
 
 } // namespace
@@ -205,10 +222,12 @@ std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mo
     if (rc != SQLITE_OK) {
         const std::string message = errorText(raw, "Cannot open the database " + path);
         sqlite3_close_v2(raw);
-        throw sqliteError(message, rc);
+        throwSqliteError(message, rc);
     }
     sqlite3_extended_result_codes(raw, 1);
-    sqlite3_busy_timeout(raw, busyTimeoutMs);
+    // A lock held by another connection or process is waited for this long (serve --database-timeout).
+    sqlite3_busy_timeout(
+        raw, static_cast<int>(std::chrono::milliseconds(DatabaseTimeouts::current().lockWait()).count()));
     std::unique_ptr<SqliteDatabase> db(new SqliteDatabase(raw, path));
     if (mode == Mode::ReadOnly) {
         // Opened read-write (a WAL reader updates the shared-memory index) but refusing any change.
@@ -281,7 +300,7 @@ void SqliteDatabase::executeScript(const std::string& sql) {
         std::string message = "Database error: ";
         message += error ? error : sqlite3_errstr(rc);
         sqlite3_free(error);
-        throw sqliteError(message, rc);
+        throwSqliteError(message, rc, m_db);
     }
 }
 
@@ -333,7 +352,7 @@ bool SqliteDatabase::transactionActive() {
 }
 
 void SqliteDatabase::fail(std::string_view what, int code) {
-    throw sqliteError(errorText(m_db, std::string("Database error (") + std::string(what) + ")"), code);
+    throwSqliteError(errorText(m_db, std::string("Database error (") + std::string(what) + ")"), code, m_db);
 }
 
 } // namespace jobdeck

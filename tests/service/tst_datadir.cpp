@@ -1,6 +1,9 @@
-// The data directory of the real jobdeckd: one `serve` per directory, an emptied database is refused
-// rather than silently started afresh, and what is written there is private to the service's user.
+// The data directory of the real jobdeckd: one `serve` per directory, an emptied or deleted database is
+// refused rather than silently started afresh (the marker a new database leaves; `--init` makes one on
+// purpose), and what is written there is private to the service's user.
 #include "tst_runsupport.h"
+
+#include "core/wire/DatabaseFaults.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -94,6 +97,49 @@ private slots:
                      qPrintable(lines.first()));
             QCOMPARE(QFileInfo(db).size(), 0); // nothing was written to it
         }
+    }
+
+    void deletedDatabaseIsRefusedUntilInit() {
+        TestService service;
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        QVERIFY(!runOneJob(service).isEmpty());
+        QCOMPARE(service.stop(), 0);
+
+        const QString db = service.dataDir() + "/jobdeck.db";
+        for (const char* suffix : {"", "-wal", "-shm"})
+            QFile::remove(db + suffix);
+        for (const QStringList& command :
+             {QStringList{"serve", "--listen", "127.0.0.1:0", "--data-dir", service.dataDir()},
+              QStringList{"keys", "create", "--data-dir", service.dataDir(), "--project", "beta", "--role",
+                          "admin"}}) {
+            const auto exit = TestService::runJobdeckd(command, 15000);
+            QVERIFY2(exit.status > 0,
+                     qPrintable(command.first() + ": status " + QString::number(exit.status)));
+            const QStringList lines = QString::fromUtf8(exit.err).trimmed().split('\n');
+            QCOMPARE(lines.size(), 1);
+            QCOMPARE(lines.first(), "jobdeckd: " + QString::fromStdString(missingDatabaseMessage(
+                                                       db.toStdString(), service.dataDir().toStdString())));
+            QVERIFY(!QFile::exists(db)); // nothing was created
+        }
+
+        // An explicit --init makes a new, empty database there.
+        service.setExtraArguments({"--init"});
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        const ApiCredentials admin = service.createKey("gamma", "admin");
+        QVERIFY2(admin.isValid(), qPrintable(service.lastError()));
+        QVERIFY(statementSucceeds(service, admin, "SHOW CLUSTERS"));
+    }
+
+    void dataDirMadeBeforeTheMarkerGetsIt() {
+        TestService service;
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        QVERIFY(!runOneJob(service).isEmpty());
+        QCOMPARE(service.stop(), 0);
+        const QString marker = service.dataDir() + "/jobdeckd.created";
+        QVERIFY(QFile::remove(marker));
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        QVERIFY(QFile::exists(marker));
+        QCOMPARE(octal(modeOf(marker)), octal(0600));
     }
 
     void freshDataDirWithAnEmptyDatabaseFileStarts() {

@@ -1,7 +1,10 @@
 // The real jobdeckd when its disk fails under it: a data directory that becomes immutable (chattr +i) or
 // loses its WAL index gets errors answered and the process alive (never SIGBUS); on a full disk a request id
-// is handed out only once it is recorded, so none is unknown after a restart, and SIGTERM ends with one clear
-// line. A full disk is a real one: a small tmpfs mounted on the data directory.
+// is handed out only once it is recorded, so none is unknown after a restart, SIGTERM ends with one clear
+// line, and the answers say that the disk is full. A full disk is a real one: a small tmpfs mounted on the
+// data directory.
+#include "core/wire/ApiStatus.h"
+#include "core/wire/DatabaseFaults.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -193,6 +196,49 @@ private slots:
             const HttpResult polled = request(service.url("/v1/status/" + id), "GET", {}, admin.headers());
             QVERIFY2(polled.status == 200, qPrintable(id + ": " + QString::number(polled.status)));
         }
+    }
+
+    // What a client is told on a full disk says so: the 503 of a request that could not be recorded,
+    // and the FAILED status of a write that could not be committed.
+    void fullDiskIsNamedInTheAnswers() {
+        if (::geteuid() != 0)
+            QSKIP("mounting a small tmpfs (a real full disk) needs root");
+        TestService service;
+        QVERIFY(QDir().mkpath(service.dataDir()));
+        QString output;
+        QVERIFY2(runCommand("mount", {"-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", service.dataDir()},
+                            &output),
+                 qPrintable(output));
+        const Mounted unmount{service, service.dataDir()};
+        const ApiCredentials admin = startWithACluster(service);
+        QVERIFY2(admin.isValid(), qPrintable(service.lastError()));
+        const QString filler = service.dataDir() + "/filler";
+        runCommand("dd", {"if=/dev/zero", "of=" + filler, "bs=64k"});
+
+        const std::string notRecorded = requestNotRecordedMessage(DatabaseFault::DiskFull);
+        int named = 0;
+        for (int i = 0; i < 10; ++i) {
+            const QString write =
+                QString("CREATE CLUSTER full%1 TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1").arg(i);
+            for (const HttpResult& answer :
+                 {post(service, admin, write, wait10()), post(service, admin, write)}) {
+                const nlohmann::json body = answer.json();
+                if (answer.status == 503) {
+                    QVERIFY2(body.value("error", "") == notRecorded, answer.body.constData());
+                    ++named;
+                } else if (answer.status == 200 && body.value("apiStatus", "") == kFailed) {
+                    const std::string id = body.value("requestId", "");
+                    QVERIFY2(body.value("errorMessage", "") ==
+                                 *databaseFailure(id, DatabaseFault::DiskFull).errorMessage,
+                             answer.body.constData());
+                    ++named;
+                } else {
+                    QCOMPARE(answer.status, 200); // an id handed out, or an answer from before the fill
+                }
+            }
+        }
+        QVERIFY2(named > 0, "no answer said that the disk is full");
+        QVERIFY(QFile::remove(filler));
     }
 };
 

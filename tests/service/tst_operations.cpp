@@ -1,5 +1,6 @@
 // What an operator watches: GET /metrics (Prometheus text, aggregate only, checked by promtool) and
-// GET /v1/health, which says whether the database answers.
+// GET /v1/health, which says whether the database answers and is still the one the service opened.
+#include "core/wire/DatabaseFaults.h"
 #include "tests/support/PostgresCluster.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -161,7 +162,70 @@ private slots:
         service.kill9(); // its data are gone; nothing to shut down gracefully
     }
 
+    // The database is dropped and created again, empty, under the running service: health says so
+    // instead of serving an empty project set, and no statement succeeds on it.
+    void healthSaysWhenTheDatabaseIsNoLongerTheOneOpened() {
+        if (TestService::isPostgresBackend()) {
+            healthSaysWhenPostgresIsCreatedAgain();
+            return;
+        }
+        TestService service;
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        QCOMPARE(request(service.url(QStringLiteral("/v1/health")), "GET").status, 200);
+        const QString database = QDir(service.dataDir()).filePath(QStringLiteral("jobdeck.db"));
+        for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+            QFile::remove(database + suffix);
+        QProcess sqlite;
+        sqlite.start(
+            QStringLiteral("python3"),
+            {QStringLiteral("-c"),
+             QStringLiteral("import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('CREATE TABLE t(x)')"),
+             database});
+        QVERIFY(sqlite.waitForFinished(30000) && sqlite.exitCode() == 0);
+        const auto unhealthy = request(service.url(QStringLiteral("/v1/health")), "GET");
+        QCOMPARE(unhealthy.status, 503);
+        QVERIFY2(unhealthy.header("grpc-message").contains("was replaced"), unhealthy.body.constData());
+        service.kill9();
+    }
+
 private:
+    void healthSaysWhenPostgresIsCreatedAgain() {
+        PostgresCluster cluster;
+        QVERIFY2(cluster.start(), qPrintable(cluster.lastError()));
+        TestService service({QStringLiteral("--database"), cluster.connectionUri()});
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        const ApiCredentials admin = service.createKey(QStringLiteral("again"), QStringLiteral("admin"));
+        QVERIFY2(admin.isValid(), qPrintable(service.lastError()));
+        QVERIFY(statementSucceeds(
+            service, admin, QStringLiteral("CREATE CLUSTER kept TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1")));
+        QCOMPARE(request(service.url(QStringLiteral("/v1/health")), "GET").status, 200);
+
+        const QStringList where{QStringLiteral("-h"), QStringLiteral("127.0.0.1"),
+                                QStringLiteral("-p"), QString::number(cluster.port()),
+                                QStringLiteral("-U"), cluster.userName()};
+        for (const auto& [tool, extra] :
+             {std::pair{QStringLiteral("dropdb"), QStringList{QStringLiteral("--force")}},
+              std::pair{QStringLiteral("createdb"), QStringList{}}}) {
+            QProcess process;
+            process.setProcessChannelMode(QProcess::MergedChannels);
+            process.start(PostgresCluster::binDirectory() + "/" + tool,
+                          where + extra + QStringList{cluster.databaseName()});
+            QVERIFY(process.waitForFinished(30000));
+            QVERIFY2(process.exitCode() == 0, process.readAll().constData());
+        }
+
+        const std::string expected = databaseReplacedReason(false);
+        HttpResult unhealthy;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (unhealthy = request(service.url(QStringLiteral("/v1/health")), "GET")).status == 503 &&
+                unhealthy.header("grpc-message").toStdString() == "Database unavailable: " + expected,
+            30000);
+        // Nothing is served from the empty database as if it were the service's.
+        QVERIFY(statusOf(runStatement(service, admin, QStringLiteral("SHOW CLUSTERS"))) != kSuccess);
+        QVERIFY(service.isRunning());
+        service.kill9();
+    }
+
     // The same on PostgreSQL, whose server is stopped under the service: a cluster of the test's own,
     // so the process's shared one keeps serving the other tests.
     void healthSaysWhenPostgresDoesNotAnswer() {

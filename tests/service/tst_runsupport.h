@@ -191,6 +191,9 @@ inline std::vector<nlohmann::json> concurrentStatements(const TestService& servi
     QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
     if (open > 0)
         loop.exec();
+    // At the timeout some are still open: their slots must not run on this frame's locals once it is gone.
+    for (auto& s : sockets)
+        s->disconnect();
     std::vector<nlohmann::json> results;
     for (const auto& raw : received) {
         const int split = raw.indexOf("\r\n\r\n");

@@ -1,6 +1,9 @@
 #include "service/stores/postgres/PgConnection.h"
 
+#include "service/stores/DatabaseFaultError.h"
+#include "service/stores/DatabaseTimeouts.h"
 #include "service/stores/StatementTimer.h"
+#include "service/stores/postgres/PgWaitGuard.h"
 
 #include <libpq-fe.h>
 
@@ -47,6 +50,23 @@ void timeStatement(std::string_view sql, std::chrono::steady_clock::time_point s
                           ? Kind::Read
                           : Kind::Write;
     timer->statementTimed(kind, std::chrono::steady_clock::now() - started);
+}
+
+// A failure a client is told the cause of (DatabaseFaultError): SQLSTATE 53100 disk_full, 57014
+// query_canceled (statement_timeout) and 55P03 lock_not_available (lock_timeout). `result` stays with its
+// owner, which frees it as the exception leaves.
+void throwIfClientFault(const PGresult* result, std::string_view sql) {
+    const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+    const std::string_view code = state ? state : "";
+    const DatabaseFault fault = code == "53100"                      ? DatabaseFault::DiskFull
+                                : code == "57014" || code == "55P03" ? DatabaseFault::TimedOut
+                                                                     : DatabaseFault::Other;
+    if (fault == DatabaseFault::Other)
+        return;
+    const char* primary = PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY);
+    const std::string message = "Database error (" + std::string(sql.substr(0, sql.find_first_of(" \n"))) +
+                                "): " + (primary ? primary : "no message");
+    throw DatabaseFaultError(message, fault);
 }
 
 // SQLite's `?` and `?NNN` parameters as PostgreSQL's $1..$n, so both backends' stores share their SQL
@@ -138,12 +158,17 @@ void PgConnection::Query::execute() {
         lengths.push_back(parameter ? static_cast<int>(parameter->size()) : 0);
     }
     const auto started = std::chrono::steady_clock::now();
+    const PgWaitGuard bounded(PQsocket(m_connection->m_connection), DatabaseTimeouts::current().clientWait());
     ResultPtr result(PQexecParams(m_connection->m_connection, m_sql.c_str(), static_cast<int>(values.size()),
                                   nullptr, values.data(), lengths.data(), m_formats.data(), 0));
     timeStatement(m_sql, started);
     const auto status = PQresultStatus(result.get());
-    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+        if (bounded.expired())
+            throw pgServerTimedOut(m_sql);
+        throwIfClientFault(result.get(), m_sql);
         m_connection->fail(std::move(result), m_sql);
+    }
     m_rows = PQntuples(result.get());
     m_result = std::move(result);
 }
@@ -211,8 +236,28 @@ TimePoint PgConnection::Query::timestamp(int column) const {
     return parseTimestamp(text(column)).value_or(TimePoint{});
 }
 
+namespace {
+
+// Connects with jobdeckd's timeouts and TCP keepalives (DatabaseTimeouts) unless the URL (or libpq
+// keyword string) sets its own: libpq keeps the last value of a keyword, and the URL is expanded last.
+PGconn* connectWithTimeouts(const std::string& url, const DatabaseTimeouts& timeouts) {
+    const std::string connect = std::to_string(timeouts.connect.count());
+    const std::string idle = std::to_string(timeouts.keepalivesIdle.count());
+    const std::string interval = std::to_string(timeouts.keepalivesInterval.count());
+    const std::string count = std::to_string(timeouts.keepalivesCount);
+    const char* const keywords[] = {
+        "connect_timeout", "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count",
+        "dbname",          nullptr};
+    const char* const values[] = {connect.c_str(), "1",         idle.c_str(), interval.c_str(),
+                                  count.c_str(),   url.c_str(), nullptr};
+    return PQconnectdbParams(keywords, values, 1);
+}
+
+} // namespace
+
 std::unique_ptr<PgConnection> PgConnection::open(const std::string& url) {
-    PGconn* connection = PQconnectdb(url.c_str());
+    const DatabaseTimeouts timeouts = DatabaseTimeouts::current();
+    PGconn* connection = connectWithTimeouts(url, timeouts);
     if (!connection)
         throw DatabaseError("Cannot connect to PostgreSQL: out of memory", DatabaseError::Cause::Unavailable);
     if (PQstatus(connection) != CONNECTION_OK) {
@@ -222,12 +267,15 @@ std::unique_ptr<PgConnection> PgConnection::open(const std::string& url) {
         throw DatabaseError(message, DatabaseError::Cause::Unavailable);
     }
     auto opened = std::unique_ptr<PgConnection>(new PgConnection(connection));
-    // Quiet notices (they would go to stderr), and the same text form of values everywhere. A lock
-    // waited for longer than SQLite's busy timeout fails the statement rather than hanging the request.
+    // Quiet notices (they would go to stderr), and the same text form of values everywhere. A statement
+    // or a lock waited for longer than the database timeout fails rather than hanging the request.
     PQsetNoticeProcessor(
         connection, [](void*, const char*) {}, nullptr);
+    const PgWaitGuard bounded(PQsocket(connection), timeouts.clientWait());
     opened->executeScript(
-        "SET client_encoding = 'UTF8'; SET synchronous_commit = on; SET lock_timeout = '10s'");
+        "SET client_encoding = 'UTF8'; SET synchronous_commit = on; SET statement_timeout = '" +
+        std::to_string(timeouts.statement.count()) + "s'; SET lock_timeout = '" +
+        std::to_string(timeouts.lockWait().count()) + "s'");
     return opened;
 }
 

@@ -1,5 +1,8 @@
 #include "service/stores/postgres/PgConnections.h"
 
+#include "service/stores/DatabaseFaultError.h"
+#include "service/stores/DatabaseTimeouts.h"
+
 #include <exception>
 #include <utility>
 
@@ -19,6 +22,12 @@ thread_local PgConnection* t_stepConnection = nullptr;
 thread_local const PgConnections* t_snapshotOwner = nullptr;
 thread_local PgConnection* t_snapshotConnection = nullptr;
 
+// Runs `sql` (BEGIN, COMMIT, ...) as a query of its own, whose wait on the server is bounded as every
+// query's is (PgConnection::Query, PgWaitGuard), and whose result has one owner when it fails.
+void runScript(PgConnection& connection, const std::string& sql) {
+    connection.prepare(sql).run();
+}
+
 } // namespace
 
 class PgConnections::Snapshot final : public ReadSnapshot {
@@ -33,7 +42,7 @@ public:
         t_snapshotOwner = nullptr;
         t_snapshotConnection = nullptr;
         try {
-            m_connection->executeScript("COMMIT");
+            runScript(*m_connection, "COMMIT");
         } catch (const std::exception&) {
             // A read-only transaction has nothing to lose; a broken connection is dropped on return.
         }
@@ -76,7 +85,13 @@ PgConnections::Lease PgConnections::freshConnection() {
 
 PgConnection* PgConnections::leaseConnection() {
     std::unique_lock lock(m_poolMutex);
-    m_returned.wait(lock, [this] { return !m_idle.empty() || m_open < connectionLimit; });
+    // Every connection lent: each returns within the database timeouts, so waiting longer means the
+    // database does not answer.
+    const auto limit = DatabaseTimeouts::current().clientWait();
+    if (!m_returned.wait_for(lock, limit, [this] { return !m_idle.empty() || m_open < connectionLimit; }))
+        throw DatabaseFaultError("Database error: no connection to the database became free within " +
+                                     std::to_string(limit.count()) + " s",
+                                 DatabaseFault::TimedOut);
     if (!m_idle.empty()) {
         PgConnection* connection = m_idle.back().release();
         m_idle.pop_back();
@@ -113,7 +128,7 @@ std::unique_ptr<ReadSnapshot> PgConnections::snapshot() {
         return nullptr;
     PgConnection* connection = leaseConnection();
     try {
-        connection->executeScript("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+        runScript(*connection, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     } catch (...) {
         returnConnection(connection);
         throw;
@@ -139,7 +154,7 @@ void PgConnections::runAtomically(const std::function<void()>& work) {
     }
     const Lease lease(*this, leaseConnection(), true);
     PgConnection& connection = *lease;
-    connection.executeScript("BEGIN");
+    runScript(connection, "BEGIN");
     t_stepOwner = this;
     t_stepConnection = &connection;
     struct Leave {
@@ -149,12 +164,12 @@ void PgConnections::runAtomically(const std::function<void()>& work) {
         }
     } leave;
     try {
-        connection.executeScript(stepLockSql);
+        runScript(connection, stepLockSql);
         work();
     } catch (...) {
         try {
             if (connection.isUsable())
-                connection.executeScript("ROLLBACK");
+                runScript(connection, "ROLLBACK");
         } catch (const std::exception&) {
             // The connection is dropped on return (still in a transaction block, or broken).
         }
@@ -169,11 +184,11 @@ void PgConnections::commitStep(PgConnection& connection) {
         // A statement that failed inside the step (and was caught there) aborted the whole transaction;
         // its COMMIT would quietly roll back.
         if (connection.transactionAborted()) {
-            connection.executeScript("ROLLBACK");
+            runScript(connection, "ROLLBACK");
             throw DatabaseError(
                 "Database error (COMMIT): a statement of the transaction failed; nothing was written");
         }
-        connection.executeScript("COMMIT");
+        runScript(connection, "COMMIT");
     } catch (...) {
         // Whether a COMMIT whose answer was lost took effect cannot be known here; the caller gets the
         // error and the request is answered as failed.

@@ -2,6 +2,7 @@
 
 #include "core/deploy/DatabaseUrl.h"
 #include "service/stores/SqlConnection.h"
+#include "core/wire/DatabaseFaults.h"
 #include "service/stores/postgres/PgEventListener.h"
 #include "service/stores/postgres/PgSchema.h"
 
@@ -30,6 +31,16 @@ std::string withoutPassword(const std::string& url) {
 PgConnections& migrated(PgConnections& connections, const std::string& where) {
     PgSchema::migrate(connections, where);
     return connections;
+}
+
+// The object ids of the database and of its schema_version table ("<database>/<table>", the table's
+// empty when the schema is gone): a database dropped and created again under the same name, or a
+// schema dropped and made again, has others.
+std::string identityOf(PgConnections& connections) {
+    auto lease = connections.freshConnection();
+    auto q = lease->query("SELECT (SELECT oid FROM pg_database WHERE datname = current_database())::text, "
+                          "COALESCE(to_regclass('schema_version')::oid::text, '')");
+    return q.step() ? q.text(0) + "/" + q.text(1) : std::string("/");
 }
 
 } // namespace
@@ -71,6 +82,24 @@ PgStores::PgStores(const std::string& url, const std::string& where)
         deferredInterval, deferredBatch);
     m_audit = std::make_unique<PgAuditStore>(m_connections, *m_deferred);
     m_statuses = std::make_unique<PgStatusStore>(m_connections, *m_deferred);
+    m_identity = identityOf(m_connections);
+}
+
+std::optional<std::string> PgStores::unavailableReason() {
+    if (auto reason = m_connections.unavailableReason())
+        return reason;
+    std::string identity;
+    try {
+        identity = identityOf(m_connections);
+    } catch (const std::exception& e) {
+        return std::string("the database does not answer: ") + e.what();
+    }
+    if (identity != m_identity) {
+        const bool sameDatabase =
+            identity.substr(0, identity.find('/')) == m_identity.substr(0, m_identity.find('/'));
+        return databaseReplacedReason(sameDatabase && identity.ends_with('/'));
+    }
+    return std::nullopt;
 }
 
 PgStores::~PgStores() {

@@ -45,7 +45,8 @@ public:
     AuditStore& audit() override { return *m_audit; }
     EventStore& events() override { return m_events; }
 
-    std::optional<std::string> unavailableReason() override { return m_connections.unavailableReason(); }
+    // Also when the database is no longer the one opened: dropped and created again, or its schema gone.
+    std::optional<std::string> unavailableReason() override;
     void flushDeferred() override;
     std::unique_ptr<EventWatch>
     watchEvents(std::function<void(const std::string& projectUid)> changed) override;
@@ -55,6 +56,7 @@ private:
 
     const std::string m_url;
     PgConnections m_connections;
+    std::string m_identity; // the database's and its schema's object ids when it was opened
     PgChangeStamp m_changeStamp;
     SharedProjectStore<PgAccess> m_projects;
     PgKeyRows m_keyRows;

@@ -1,0 +1,242 @@
+// jobdeckd while its database stalls without going away: on PostgreSQL the server's processes are
+// stopped (SIGSTOP: a frozen host, a stuck storage), with SQLite another process holds an exclusive lock
+// on jobdeck.db. GET /v1/health answers at once from what the service knows, RUN JOBs sent during the
+// stall end FAILED with a reason (or are refused with 503) within the database timeout instead of
+// staying PENDING, and the service serves again once the database moves.
+#include "tst_runsupport.h"
+
+#include "core/wire/DatabaseFaults.h"
+#include "tests/support/PostgresCluster.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QProcess>
+
+#include <signal.h>
+
+using namespace jobdeck;
+using namespace jobdeck::runtest;
+
+namespace {
+
+constexpr int kDatabaseTimeoutSeconds = 5;
+constexpr int kRuns = 4; // as many as the service has workers
+
+// The database options of the service under test: a short statement timeout, so a stall outlasts it.
+QStringList timeoutArguments() {
+    return {"--database-timeout", QString::number(kDatabaseTimeoutSeconds), "--database-connect-timeout",
+            QString::number(kDatabaseTimeoutSeconds)};
+}
+
+// The PostgreSQL server's processes: the postmaster and its children (backends, checkpointer, ...).
+QList<pid_t> serverProcesses(qint64 postmaster) {
+    QList<pid_t> pids{static_cast<pid_t>(postmaster)};
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+        bool numeric = false;
+        const int pid = entry.toInt(&numeric);
+        if (!numeric)
+            continue;
+        QFile stat("/proc/" + entry + "/stat");
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = stat.readAll();
+        const qsizetype close = text.lastIndexOf(')');
+        const QList<QByteArray> fields = text.mid(close + 2).split(' ');
+        if (fields.size() > 1 && fields.at(1).toLongLong() == postmaster)
+            pids << pid;
+    }
+    return pids;
+}
+
+// Stops every process of the server while it lives, and lets them go on however the test ends.
+struct FrozenServer final {
+    QList<pid_t> pids;
+    explicit FrozenServer(qint64 postmaster)
+        : pids(serverProcesses(postmaster)) {
+        for (const pid_t pid : pids)
+            ::kill(pid, SIGSTOP);
+    }
+    ~FrozenServer() { thaw(); }
+    void thaw() {
+        for (const pid_t pid : pids)
+            ::kill(pid, SIGCONT);
+        pids.clear();
+    }
+};
+
+// A process that holds the write lock of a SQLite database (BEGIN EXCLUSIVE: in WAL mode others still
+// read, none writes) until it is killed, however the test ends.
+struct LockedDatabase final {
+    QProcess holder;
+    bool lock(const QString& path) {
+        holder.setProcessChannelMode(QProcess::MergedChannels);
+        holder.start("python3", {"-c",
+                                 "import sqlite3, sys, time\n"
+                                 "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                                 "c.execute('BEGIN EXCLUSIVE')\n"
+                                 "print('locked', flush=True)\n"
+                                 "time.sleep(600)\n",
+                                 path});
+        return holder.waitForReadyRead(30000) && holder.readAll().contains("locked");
+    }
+    ~LockedDatabase() { release(); }
+    void release() {
+        if (holder.state() != QProcess::NotRunning) {
+            holder.kill();
+            holder.waitForFinished(10000);
+        }
+    }
+};
+
+// Every answer is final and says why: a 503 with an error, or FAILED with a message that names the
+// timeout (or the database that cannot be reached); none PENDING or missing.
+QString notFinal(const std::vector<nlohmann::json>& answers) {
+    for (const auto& answer : answers) {
+        if (!answer.is_object())
+            return "no answer";
+        if (answer.contains("error") && !answer.value("error", std::string()).empty())
+            continue;
+        const std::string message = answer.value("errorMessage", std::string());
+        if (answer.value("apiStatus", std::string()) == kApiFailed &&
+            (message.find(databaseFaultReason(DatabaseFault::TimedOut)) != std::string::npos ||
+             message.find(databaseFaultReason(DatabaseFault::Unavailable)) != std::string::npos))
+            continue;
+        return QString::fromStdString(answer.dump());
+    }
+    return {};
+}
+
+// GET /v1/status/<id> until the status is final (or a generous deadline passes); the last answer.
+nlohmann::json polledToTheEnd(const TestService& service, const ApiCredentials& who, const QString& id) {
+    QElapsedTimer timer;
+    timer.start();
+    nlohmann::json status;
+    while (timer.elapsed() < 120000) {
+        const HttpResult polled = request(service.url("/v1/status/" + id), "GET", {}, who.headers());
+        status = polled.json();
+        if (polled.status == 200 &&
+            status.value("apiStatus", std::string()) != "API_OPERATION_STATUS_PENDING")
+            return status;
+        QThread::msleep(500);
+    }
+    return status;
+}
+
+} // namespace
+
+class TestDbStall final : public QObject {
+    Q_OBJECT
+
+    // A project with a cluster and kRuns jobs (one run each), on `service`.
+    bool prepare(TestService& service, Project& project) {
+        if (!project.create(service) || !createClusterAndPythonJob(service, project.op, "cc", "j0", {}))
+            return false;
+        for (int i = 1; i < kRuns; ++i)
+            if (statusOf(must(service, project.op,
+                              QString("CREATE JOB j%1 TYPE = 'PYTHON' PARAMETERS = %2 CLUSTER = 'cc'")
+                                  .arg(i)
+                                  .arg(tuple({kPythonApp})))) != kSuccess)
+                return false;
+        return true;
+    }
+
+    // While the database stalls: health answers within a hang guard, and a burst of RUN JOBs ends.
+    void answersDuringTheStall(TestService& service, const Project& project) {
+        QElapsedTimer timer;
+        timer.start();
+        const HttpResult health = request(service.url("/v1/health"), "GET", {}, {}, 30000);
+        const qint64 healthMs = timer.elapsed();
+        QVERIFY2(healthMs < 5000,
+                 qPrintable(QString("hang guard: /v1/health took %1 ms while the database stalls (status %2)")
+                                .arg(healthMs)
+                                .arg(health.status)));
+        // A frozen server answers no probe; SQLite readers still read beside a held write lock.
+        if (TestService::isPostgresBackend()) {
+            QCOMPARE(health.status, 503);
+            QVERIFY2(health.header("grpc-message").startsWith("Database unavailable"),
+                     health.body.constData());
+        } else {
+            QVERIFY2(health.status == 200 || health.status == 503, qPrintable(health.error));
+        }
+
+        std::vector<QString> statements;
+        for (int i = 0; i < kRuns; ++i)
+            statements.push_back(QString("RUN JOB j%1").arg(i));
+        auto answers =
+            concurrentStatements(service, project.op, statements, std::vector<QByteArray>(kRuns), 180000);
+        // One still PENDING after its `Prefer: wait` is polled as a client would, to its end.
+        for (auto& answer : answers)
+            if (answer.is_object() &&
+                answer.value("apiStatus", std::string()) == "API_OPERATION_STATUS_PENDING")
+                answer = polledToTheEnd(service, project.op,
+                                        QString::fromStdString(answer.value("requestId", "")));
+        const QString pending = notFinal(answers);
+        QVERIFY2(pending.isEmpty(), qPrintable("a RUN JOB during the stall: " + pending + "\nservice log:\n" +
+                                               service.errorOutput().right(3000)));
+    }
+
+    // Once the database moves again: statements succeed and health is fine, without a restart.
+    void servesAgain(TestService& service, const Project& project) {
+        QElapsedTimer timer;
+        timer.start();
+        std::string status;
+        while (timer.elapsed() < 60000) {
+            status = statusOf(runStatement(service, project.op, "SHOW CLUSTERS"));
+            if (status == kSuccess && request(service.url("/v1/health"), "GET").status == 200)
+                break;
+            QThread::msleep(250);
+        }
+        QCOMPARE(status, std::string(kSuccess));
+        QCOMPARE(request(service.url("/v1/health"), "GET").status, 200);
+        QVERIFY(service.isRunning());
+    }
+
+private slots:
+    void stalledDatabaseAnswersAndRecovers() {
+        if (TestService::isPostgresBackend())
+            frozenPostgresqlServer();
+        else
+            lockedSqliteDatabase();
+    }
+
+private:
+    void frozenPostgresqlServer() {
+        // A cluster of the test's own, so the process's shared one keeps serving.
+        PostgresCluster cluster;
+        QVERIFY2(cluster.start(), qPrintable(cluster.lastError()));
+        TestService service(QStringList{"--database", cluster.connectionUri()} + timeoutArguments());
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        Project project;
+        QVERIFY(prepare(service, project));
+        QCOMPARE(request(service.url("/v1/health"), "GET").status, 200);
+        {
+            FrozenServer frozen(cluster.serverProcessId());
+            QVERIFY(!frozen.pids.isEmpty());
+            answersDuringTheStall(service, project);
+        }
+        if (QTest::currentTestFailed())
+            return;
+        servesAgain(service, project);
+        QCOMPARE(service.stop(), 0);
+    }
+
+    void lockedSqliteDatabase() {
+        TestService service(timeoutArguments());
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        Project project;
+        QVERIFY(prepare(service, project));
+        QCOMPARE(request(service.url("/v1/health"), "GET").status, 200);
+        {
+            LockedDatabase locked;
+            QVERIFY2(locked.lock(service.dataDir() + "/jobdeck.db"), locked.holder.readAll().constData());
+            answersDuringTheStall(service, project);
+        }
+        if (QTest::currentTestFailed())
+            return;
+        servesAgain(service, project);
+        QCOMPARE(service.stop(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDbStall)
+#include "tst_dbstall.moc"
