@@ -29,6 +29,9 @@ struct ApiError final {
     // A refusal by the parameter validator: its code and the parameter it concerns (-1: the whole list).
     QString diagnosticCode;
     int parameterIndex = -1;
+    // The reason the service gives in a field of its own beside errorMessage (errorReason; e.g. why
+    // the project narrowed a Job's run limit); empty when it sent none.
+    QString errorReason;
 
     static QString kindName(Kind kind);
     // "Failed: Job run x is already COMPLETED"; for display where the kind matters.

@@ -3,6 +3,7 @@
 #include "client/ApiClient.h"
 #include "core/parameters/ArgumentOverrides.h"
 #include "core/policy/IdempotencyKey.h"
+#include "core/policy/RunRefusal.h"
 #include "models/ArgumentOverridesModel.h"
 #include "models/JobConfigsModel.h"
 #include "models/ThemeColors.h"
@@ -164,6 +165,11 @@ void RunDialog::setIdempotencyKey(const QString& key) {
     m_key->setText(key);
 }
 
+QString RunDialog::refusalText(const ApiError& error) const {
+    return qs(runRefusalText(error.message.toStdString(), m_job.jobId, m_job.name,
+                             error.errorReason.toStdString()));
+}
+
 void RunDialog::fillConfigurations() {
     m_configurations->setRowCount(0);
     const auto addRow = [this](const QString& kind, const std::string& key, const std::string& value,
@@ -251,7 +257,7 @@ void RunDialog::submit() {
                                       ? tr("%1\nRun again to retry with the same key (%2); the service will "
                                            "start at most one run for it.")
                                             .arg(error.toString(), key)
-                                      : error.message);
+                                      : refusalText(error));
                 m_result->setStyleSheet(
                     QStringLiteral("color: %1;").arg(ThemeColors::css(ThemeColor::ErrorText, palette())));
                 m_run->setText(transient ? tr("Retry") : tr("Run"));

@@ -257,7 +257,9 @@ private slots:
         const QString atLimit = QStringLiteral("Spark Job %1 already has 2 active run(s) (max 2)")
                                     .arg(QString::fromStdString(job.jobId));
         QCOMPARE(dialog.lastError(), atLimit);
-        QCOMPARE(result->text(), atLimit);
+        // Shown with the job's name beside its id.
+        QCOMPARE(result->text(), QStringLiteral("Spark Job %1 ('multi') already has 2 active run(s) (max 2)")
+                                     .arg(QString::fromStdString(job.jobId)));
         QVERIFY(child<QPushButton>(&dialog, "runButton")->isEnabled());
 
         // A retry with the first key returns its run, even at the limit.
