@@ -85,9 +85,9 @@ constexpr std::size_t kLeadsNowhere = std::numeric_limits<std::size_t>::max();
 struct PendingFix {
     std::string_view title; // empty when built
     std::size_t builtTitle = 0;
-    std::size_t leadsTo = kLeadsNowhere; // in Validation::m_titles: the refusal applying it leads to
     std::size_t firstSplice = 0;
     std::size_t spliceCount = 0;
+    std::size_t leadsTo = kLeadsNowhere; // in Validation::m_titles: the refusal applying it leads to
 };
 
 // The fixes of a diagnostic found: m_fixes[firstFix, firstFix + fixCount).
