@@ -186,7 +186,8 @@ bool ConnectionDialog::formEdited() const {
     if (!stored)
         return !name.isEmpty() || !m_url->text().trimmed().isEmpty();
     return name != selectedProfile() || !m_secret->text().isEmpty() ||
-           QUrl(m_url->text().trimmed()) != stored->url || m_project->text().trimmed() != stored->projectUid ||
+           QUrl(m_url->text().trimmed()) != stored->url ||
+           m_project->text().trimmed() != stored->projectUid ||
            m_apiKey->text().trimmed() != stored->apiKey ||
            m_caFile->text().trimmed() != stored->caCertificateFile;
 }

@@ -370,7 +370,8 @@ QStringList JobEditorDialog::knownErrors() const {
         if (found[i].severity != Severity::Error || found[i].code == "service.refusal")
             continue;
         const int line = m_editor->diagnosticLines()[i];
-        errors << (line >= 0 ? tr("Line %1: %2").arg(line + 1).arg(q(found[i].message)) : q(found[i].message));
+        errors << (line >= 0 ? tr("Line %1: %2").arg(line + 1).arg(q(found[i].message))
+                             : q(found[i].message));
     }
     return errors;
 }
@@ -378,11 +379,11 @@ QStringList JobEditorDialog::knownErrors() const {
 void JobEditorDialog::askBeforeSavingWithErrors(const QStringList& errors) {
     if (m_saveWithErrors)
         m_saveWithErrors->close();
-    m_saveWithErrors = new QMessageBox(
-        QMessageBox::Warning, tr("Jobdeck"),
-        tr("The parameters have %n error(s): the service will refuse the Job as it is.", nullptr,
-           int(errors.size())),
-        QMessageBox::NoButton, this);
+    m_saveWithErrors =
+        new QMessageBox(QMessageBox::Warning, tr("Jobdeck"),
+                        tr("The parameters have %n error(s): the service will refuse the Job as it is.",
+                           nullptr, int(errors.size())),
+                        QMessageBox::NoButton, this);
     m_saveWithErrors->setObjectName(QStringLiteral("saveWithErrorsBox"));
     constexpr int kListed = 5;
     QStringList listed = errors.mid(0, kListed);
@@ -397,7 +398,10 @@ void JobEditorDialog::askBeforeSavingWithErrors(const QStringList& errors) {
     m_saveWithErrors->setEscapeButton(keep);
     m_saveWithErrors->setAttribute(Qt::WA_DeleteOnClose);
     connect(anyway, &QPushButton::clicked, this, &JobEditorDialog::send);
-    connect(keep, &QPushButton::clicked, m_editor, [this] { m_editor->setFocus(); });
+    connect(keep, &QPushButton::clicked, m_editor, [this] {
+        activateWindow(); // back to editing, with the keyboard
+        m_editor->setFocus();
+    });
     m_saveWithErrors->open();
 }
 

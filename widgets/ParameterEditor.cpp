@@ -98,7 +98,8 @@ ParameterEditor::ParameterEditor(QWidget* parent)
     m_completer->setWidget(this);
     m_completer->setCompletionMode(QCompleter::PopupCompletion);
     m_completer->setCaseSensitivity(Qt::CaseInsensitive);
-    m_completer->setFilterMode(Qt::MatchContains); // "write.operation" finds hoodie.datasource.write.operation
+    m_completer->setFilterMode(
+        Qt::MatchContains); // "write.operation" finds hoodie.datasource.write.operation
     m_completer->setCompletionRole(Qt::EditRole);
     m_completer->setMaxVisibleItems(12);
     connect(m_completer, qOverload<const QString&>(&QCompleter::activated), this,

@@ -433,9 +433,8 @@ void RunMonitor::cancelSelected() {
     m_confirmation->setObjectName(QStringLiteral("cancelConfirmation"));
     m_confirmation->setInformativeText(ids.join(QLatin1Char('\n')));
     // Verbs on the buttons: "Yes"/"No" under a question about cancelling reads both ways.
-    QPushButton* cancel =
-        m_confirmation->addButton(count == 1 ? tr("Cancel run") : tr("Cancel %1 runs").arg(count),
-                                  QMessageBox::AcceptRole);
+    QPushButton* cancel = m_confirmation->addButton(
+        count == 1 ? tr("Cancel run") : tr("Cancel %1 runs").arg(count), QMessageBox::AcceptRole);
     cancel->setObjectName(QStringLiteral("confirmCancelRuns"));
     QPushButton* keep = m_confirmation->addButton(tr("Keep running"), QMessageBox::RejectRole);
     keep->setObjectName(QStringLiteral("keepRunning"));

@@ -766,7 +766,8 @@ private:
         }
         std::string title = fix.title.empty() ? std::move(m_titles[fix.builtTitle]) : std::string(fix.title);
         std::string leads = fix.leadsTo == kLeadsNowhere ? std::string() : std::move(m_titles[fix.leadsTo]);
-        return {std::move(title), FixedParameters(m_base, fix.firstSplice, fix.spliceCount), std::move(leads)};
+        return {std::move(title), FixedParameters(m_base, fix.firstSplice, fix.spliceCount),
+                std::move(leads)};
     }
 
     const Params& m_params;

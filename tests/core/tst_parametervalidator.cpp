@@ -306,12 +306,14 @@ private slots:
         QCOMPARE(errorCount(validateParameters(d->fixes[0].parameters.list(), context(true, {"hoodie.a."}))),
                  0);
         const Fix& move = d->fixes[1];
-        QCOMPARE(move.title, std::string("Move --hudi-conf hoodie.x.y before the application path (refused there)"));
+        QCOMPARE(move.title,
+                 std::string("Move --hudi-conf hoodie.x.y before the application path (refused there)"));
         const auto after = validateParameters(move.parameters.list(), context(true, {"hoodie.a."}));
         QVERIFY(errorCount(after) > 0);
         const std::string refused = refusalMessage(after).value_or("");
         QVERIFY2(move.leadsTo.starts_with(refused + "\n"), move.leadsTo.c_str());
-        QVERIFY2(move.leadsTo.find("ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.x.y')") != std::string::npos,
+        QVERIFY2(move.leadsTo.find("ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.x.y')") !=
+                     std::string::npos,
                  move.leadsTo.c_str());
 
         // Allowed there: the move alone, leading to nothing refused.
@@ -332,10 +334,10 @@ private slots:
         QTest::addColumn<QStringList>("codes");
         const int jar = int(JobType::Jar), python = int(JobType::Python);
         QTest::newRow("x--class") << "x--class" << jar << QStringList{"path.option-glued", "path.extension"};
-        QTest::newRow("glued --hudi-conf") << "a.jar--hudi-conf=hoodie.a=1" << -1
-                                           << QStringList{"path.option-glued"};
-        QTest::newRow("bare hoodie pair") << "hoodie.a.b=1" << python
-                                          << QStringList{"path.looks-like-config", "path.extension"};
+        QTest::newRow("glued --hudi-conf")
+            << "a.jar--hudi-conf=hoodie.a=1" << -1 << QStringList{"path.option-glued"};
+        QTest::newRow("bare hoodie pair")
+            << "hoodie.a.b=1" << python << QStringList{"path.looks-like-config", "path.extension"};
         QTest::newRow("jar for python") << "s3://b/app.jar" << python << QStringList{"path.extension"};
         QTest::newRow("py for python") << "s3://b/my--app.py" << python << QStringList{};
         QTest::newRow("egg") << "dist/app.EGG" << python << QStringList{};

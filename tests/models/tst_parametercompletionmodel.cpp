@@ -149,7 +149,8 @@ void TstParameterCompletionModel::keysCompleteWithEqualsAndAreMarked() {
     QCOMPARE(m.index(op).data(ParameterCompletionModel::StatusRole).toInt(), -1); // not known yet
     const int reserved = rowOf(m, QStringLiteral("hoodie.write.lock.provider"));
     QVERIFY(reserved >= 0);
-    QCOMPARE(m.index(reserved).data(ParameterCompletionModel::StatusRole).toInt(), int(HudiConfigStatus::Reserved));
+    QCOMPARE(m.index(reserved).data(ParameterCompletionModel::StatusRole).toInt(),
+             int(HudiConfigStatus::Reserved));
     QVERIFY(m.index(reserved).data(Qt::DisplayRole).toString().endsWith(QStringLiteral("— reserved")));
 
     ProjectSettings settings;

@@ -11,9 +11,9 @@
 #include "widgets/JobEditorDialog.h"
 #include "widgets/ParameterEditor.h"
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
-#include <QAbstractItemView>
 #include <QComboBox>
 #include <QCompleter>
 #include <QLabel>
@@ -56,6 +56,14 @@ QList<int> rowsWithMessage(DiagnosticsModel* model, const QString& message) {
         if (QString::fromStdString(model->diagnostic(row).message) == message)
             lines << model->lineOf(row);
     return lines;
+}
+
+// The "save with errors?" box on screen (one closed before may still await its deletion).
+QMessageBox* visibleSaveBox(QWidget* dialog) {
+    for (QMessageBox* box : dialog->findChildren<QMessageBox*>(QStringLiteral("saveWithErrorsBox")))
+        if (box->isVisible())
+            return box;
+    return nullptr;
 }
 
 QMenu* visibleMenu(const QString& name) {
@@ -171,18 +179,16 @@ private slots:
         QSignalSpy failed(dialog.get(), &JobEditorDialog::saveFailed);
         QMessageBox* box = nullptr;
         QTest::keyClick(editor, Qt::Key_S, Qt::ControlModifier);
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (box = dialog->findChild<QMessageBox*>(QStringLiteral("saveWithErrorsBox"))) != nullptr, 5000);
-        QTRY_VERIFY(box->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT((box = visibleSaveBox(dialog.get())) != nullptr, 5000);
         QVERIFY2(box->informativeText().contains(refusal), qPrintable(box->informativeText()));
         box->findChild<QPushButton*>(QStringLiteral("keepEditingButton"))->click();
         QTest::qWait(300);
         QCOMPARE(failed.count(), 0);
 
         // Saved anyway: the service refuses with the same text, still listed once at its line.
+        QTRY_VERIFY(QApplication::activeWindow() == dialog.get() && editor->hasFocus());
         QTest::keyClick(editor, Qt::Key_S, Qt::ControlModifier);
-        QTRY_VERIFY((box = dialog->findChild<QMessageBox*>(QStringLiteral("saveWithErrorsBox"))) != nullptr &&
-                    box->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT((box = visibleSaveBox(dialog.get())) != nullptr, 5000);
         box->findChild<QPushButton*>(QStringLiteral("saveAnywayButton"))->click();
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20000);
         auto* banner = dialog->findChild<QLabel*>(QStringLiteral("messageLabel"));
@@ -237,8 +243,9 @@ private slots:
             if (shown->index(r, 0).data(Qt::EditRole).toString() == kMoved + QLatin1Char('='))
                 row = r;
         QVERIFY2(row >= 0, "hoodie.datasource.write.operation is not offered for 'write.operation'");
-        QVERIFY2(shown->index(row, 0).data(Qt::DisplayRole).toString().contains(QStringLiteral("not allowed")),
-                 qPrintable(shown->index(row, 0).data(Qt::DisplayRole).toString()));
+        QVERIFY2(
+            shown->index(row, 0).data(Qt::DisplayRole).toString().contains(QStringLiteral("not allowed")),
+            qPrintable(shown->index(row, 0).data(Qt::DisplayRole).toString()));
         completer->popup()->setCurrentIndex(shown->index(row, 0));
         QTest::keyClick(completer->popup(), Qt::Key_Return);
         QTRY_COMPARE(editor->document()->findBlockByNumber(1).text(), kMoved + QLatin1Char('='));

@@ -149,7 +149,8 @@ private slots:
         const QString text = QStringLiteral("hello: run %1 completed.").arg(runId);
         QTRY_VERIFY_WITH_TIMEOUT(showsInFull(statusMessage(*window), text), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 10000);
-        QVERIFY2(shown[0][1].toString().startsWith(QStringLiteral("hello")), qPrintable(shown[0][1].toString()));
+        QVERIFY2(shown[0][1].toString().startsWith(QStringLiteral("hello")),
+                 qPrintable(shown[0][1].toString()));
         QCOMPARE(shown[0][2].toString(), text);
 
         // The runs view marks the run until it is looked at; the dock's title counts the marks.
@@ -161,9 +162,8 @@ private slots:
         QTableView* history = monitor->findChild<QTableView*>(QStringLiteral("historyView"));
         QVERIFY(history);
         auto* proxy = static_cast<QSortFilterProxyModel*>(history->model());
-        history->selectionModel()->setCurrentIndex(proxy->mapFromSource(status),
-                                                   QItemSelectionModel::ClearAndSelect |
-                                                       QItemSelectionModel::Rows);
+        history->selectionModel()->setCurrentIndex(
+            proxy->mapFromSource(status), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         QTRY_VERIFY(!runs->data(status, kEndedUnseenRole).toBool());
         QTRY_COMPARE(window->runMonitorDock()->windowTitle(), QStringLiteral("Runs"));
     }
@@ -182,7 +182,8 @@ private slots:
         auto* box = monitor->findChild<QMessageBox*>(QStringLiteral("cancelConfirmation"));
         QVERIFY(box);
         QVERIFY(!box->windowTitle().startsWith(QStringLiteral("Cancel")));
-        QCOMPARE(buttonTexts(box), (QStringList{QStringLiteral("Cancel run"), QStringLiteral("Keep running")}));
+        QCOMPARE(buttonTexts(box),
+                 (QStringList{QStringLiteral("Cancel run"), QStringLiteral("Keep running")}));
         QCOMPARE(box->defaultButton()->text(), QStringLiteral("Keep running"));
         auto* cancel = box->findChild<QPushButton*>(QStringLiteral("confirmCancelRuns"));
         QVERIFY(cancel);
@@ -225,17 +226,18 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
         QVERIFY(!finished[0][0].toBool());
         const QString id = QString::fromStdString(job->jobId);
-        QCOMPARE(dialog.lastError(), QStringLiteral("Spark Job %1 already has 1 active run(s) (max 1)").arg(id));
+        QCOMPARE(dialog.lastError(),
+                 QStringLiteral("Spark Job %1 already has 1 active run(s) (max 1)").arg(id));
         auto* result = dialog.findChild<QLabel*>(QStringLiteral("resultLabel"));
         QVERIFY(result);
         QCOMPARE(result->text(),
                  QStringLiteral("Spark Job %1 ('sleeper') already has 1 active run(s) (max 1)").arg(id));
         for (const SparkJobRun& run : awaitReply(client->showJobRuns([] {
-                                                     ShowJobRunsStatement s;
-                                                     s.jobName = "sleeper";
-                                                     s.activeOnly = true;
-                                                     return s;
-                                                 }()))
+                                          ShowJobRunsStatement s;
+                                          s.jobName = "sleeper";
+                                          s.activeOnly = true;
+                                          return s;
+                                      }()))
                                           .value_or(std::vector<SparkJobRun>{}))
             awaitReply(client->cancelJobRun(QString::fromStdString(run.jobRunId), QStringLiteral("sleeper")));
     }

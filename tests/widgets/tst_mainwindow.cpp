@@ -23,8 +23,8 @@
 #include <QFloat16>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QPushButton>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QStatusBar>

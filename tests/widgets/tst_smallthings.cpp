@@ -3,6 +3,7 @@
 // reaches the jobs list from the filter and comes back to it when the job editor closes.
 #include "client/ConnectionMonitor.h"
 #include "client/ConnectionProfiles.h"
+#include "models/JobsTableModel.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
@@ -34,7 +35,8 @@ private slots:
         m_operator = m_service.createKey(QStringLiteral("small"), QStringLiteral("operator"));
         QVERIFY2(m_operator.isValid(), qPrintable(m_service.lastError()));
         QString error;
-        QVERIFY2(m_home.saveProfile(QStringLiteral("first"), m_service, m_operator, &error), qPrintable(error));
+        QVERIFY2(m_home.saveProfile(QStringLiteral("first"), m_service, m_operator, &error),
+                 qPrintable(error));
     }
 
     void connectSavesTheNewProfile() {
@@ -73,8 +75,9 @@ private slots:
     void theKeyboardReachesTheListAndComesBack() {
         QVERIFY(statementSucceeds(m_service, m_operator,
                                   "CREATE CLUSTER main TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1"));
-        QVERIFY(statementSucceeds(m_service, m_operator,
-                                  "CREATE JOB keyed TYPE = 'PYTHON' PARAMETERS = ( 'app.py' ) CLUSTER = 'main'"));
+        QVERIFY(
+            statementSucceeds(m_service, m_operator,
+                              "CREATE JOB keyed TYPE = 'PYTHON' PARAMETERS = ( 'app.py' ) CLUSTER = 'main'"));
         MainWindow window(m_home.options(QStringLiteral("first")));
         QSignalSpy loaded(&window, &MainWindow::jobsLoaded);
         window.show();
