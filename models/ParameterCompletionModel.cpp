@@ -1,6 +1,8 @@
 #include "models/ParameterCompletionModel.h"
 
 #include "core/hudi/HudiCatalogue.h"
+#include "core/hudi/HudiConfigExplanation.h"
+#include "core/hudi/HudiConfigPolicy.h"
 #include "core/parameters/SparkSubmitOptions.h"
 
 #include <algorithm>
@@ -102,6 +104,7 @@ std::vector<ParameterCompletionModel::Item> ParameterCompletionModel::itemsFor(M
                 continue;
             Item it = entryItem(q(e.key), e);
             it.display = describe(it.key, it.defaultValue, it.type);
+            markStatus(it);
             items.push_back(std::move(it));
             for (const std::string& old : e.deprecatedNames) {
                 if (!old.starts_with("hoodie."))
@@ -110,6 +113,7 @@ std::vector<ParameterCompletionModel::Item> ParameterCompletionModel::itemsFor(M
                 dep.deprecated = true;
                 dep.replacement = q(e.key);
                 dep.display = QStringLiteral("%1  (deprecated: use %2)").arg(dep.key, dep.replacement);
+                markStatus(dep);
                 items.push_back(std::move(dep));
             }
         }
@@ -118,7 +122,8 @@ std::vector<ParameterCompletionModel::Item> ParameterCompletionModel::itemsFor(M
     case Mode::SparkKeys:
         for (const auto& [k, why] : sparkKeys()) {
             Item it;
-            it.completion = it.key = it.display = k;
+            it.key = it.display = k;
+            it.completion = k + QLatin1Char('=');
             it.summary = why;
             items.push_back(std::move(it));
         }
@@ -158,6 +163,31 @@ std::vector<ParameterCompletionModel::Item> ParameterCompletionModel::itemsFor(M
     return items;
 }
 
+void ParameterCompletionModel::markStatus(Item& item) const {
+    item.completion = item.key + QLatin1Char('=');
+    const std::string key = item.key.toStdString();
+    if (!m_settings && !HudiConfigPolicy::isReserved(key))
+        return; // whether the project allows it is not known yet
+    const ProjectSettings settings = m_settings.value_or(ProjectSettings{});
+    const HudiConfigStatus status = HudiConfigPolicy::statusOf(key, settings);
+    item.status = status;
+    if (status != HudiConfigStatus::NotAllowed && status != HudiConfigStatus::Reserved)
+        return;
+    item.display += status == HudiConfigStatus::Reserved ? tr("  — reserved") : tr("  — not allowed");
+    item.statusReason = tr("Not applied: %1.").arg(q(explainHudiConfig(key, settings).because));
+}
+
+void ParameterCompletionModel::setProjectSettings(const std::optional<ProjectSettings>& settings) {
+    if (settings == m_settings)
+        return;
+    m_settings = settings;
+    if (m_mode != Mode::HudiKeys)
+        return;
+    beginResetModel();
+    m_items = itemsFor(m_mode, m_key);
+    endResetModel();
+}
+
 void ParameterCompletionModel::setMode(Mode mode, const QString& key) {
     if (mode == m_mode && (mode != Mode::EnumValues || key == m_key))
         return;
@@ -183,6 +213,8 @@ QVariant ParameterCompletionModel::data(const QModelIndex& index, int role) cons
         return it.completion;
     case Qt::ToolTipRole: {
         QStringList lines;
+        if (!it.statusReason.isEmpty())
+            lines << it.statusReason;
         if (it.deprecated)
             lines << tr("Deprecated name of %1").arg(it.replacement);
         if (!it.summary.isEmpty())
@@ -209,6 +241,8 @@ QVariant ParameterCompletionModel::data(const QModelIndex& index, int role) cons
         return it.deprecated;
     case ReplacementRole:
         return it.replacement;
+    case StatusRole:
+        return it.status ? int(*it.status) : -1;
     }
     return {};
 }

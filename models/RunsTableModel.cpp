@@ -3,6 +3,7 @@
 #include "models/ThemeColors.h"
 
 #include <QDateTime>
+#include <QFont>
 #include <QLocale>
 #include <QStringList>
 
@@ -54,6 +55,22 @@ void RunsTableModel::setRuns(std::vector<SparkJobRun> runs) {
         return row < 0 || !m_rows[static_cast<std::size_t>(row)].isActive();
     });
     endResetModel();
+    pruneEndedUnseen();
+}
+
+void RunsTableModel::pruneEndedUnseen() {
+    const std::size_t before = m_endedUnseen.size();
+    std::erase_if(m_endedUnseen, [this](const std::string& id) { return rowOf(id) < 0; });
+    if (m_endedUnseen.size() != before)
+        emit endedUnseenChanged(endedUnseenCount());
+}
+
+void RunsTableModel::markSeen(const std::string& runId) {
+    if (m_endedUnseen.erase(runId) == 0)
+        return;
+    if (const int row = rowOf(runId); row >= 0)
+        emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    emit endedUnseenChanged(endedUnseenCount());
 }
 
 void RunsTableModel::upsertRun(SparkJobRun run) {
@@ -65,10 +82,15 @@ void RunsTableModel::upsertRun(SparkJobRun run) {
 void RunsTableModel::upsertRuns(std::vector<SparkJobRun> runs) {
     int first = std::numeric_limits<int>::max(), last = -1;
     std::vector<SparkJobRun> added;
+    const std::size_t unseenBefore = m_endedUnseen.size();
     for (SparkJobRun& run : runs) {
-        if (!run.isActive())
-            m_cancelRequested.erase(run.jobRunId);
         const int row = rowOf(run.jobRunId);
+        if (!run.isActive()) {
+            m_cancelRequested.erase(run.jobRunId);
+            // An end learnt now: a new row already final, or a row that was active.
+            if (row < 0 || m_rows[static_cast<std::size_t>(row)].isActive())
+                m_endedUnseen.insert(run.jobRunId);
+        }
         if (row < 0) {
             // The same new run twice in one batch: the later one wins.
             const auto dup = std::find_if(added.begin(), added.end(),
@@ -85,8 +107,13 @@ void RunsTableModel::upsertRuns(std::vector<SparkJobRun> runs) {
     }
     if (first <= last)
         emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
-    if (added.empty())
-        return;
+    if (!added.empty())
+        appendRows(std::move(added));
+    if (m_endedUnseen.size() != unseenBefore)
+        emit endedUnseenChanged(endedUnseenCount());
+}
+
+void RunsTableModel::appendRows(std::vector<SparkJobRun> added) {
     const int start = static_cast<int>(m_rows.size());
     beginInsertRows({}, start, start + static_cast<int>(added.size()) - 1);
     for (SparkJobRun& run : added) {
@@ -105,6 +132,7 @@ void RunsTableModel::removeRun(const std::string& runId) {
     m_cancelRequested.erase(runId);
     rebuildIndex();
     endRemoveRows();
+    pruneEndedUnseen();
 }
 
 void RunsTableModel::pruneFinished(std::size_t keep) {
@@ -134,6 +162,7 @@ void RunsTableModel::pruneFinished(std::size_t keep) {
         row = top - 1;
     }
     rebuildIndex();
+    pruneEndedUnseen();
 }
 
 bool RunsTableModel::markCancelRequested(const std::string& runId) {
@@ -241,6 +270,13 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     const bool cancelRequested = m_cancelRequested.contains(run.jobRunId);
     if (role == ActiveRole)
         return run.isActive();
+    if (role == EndedUnseenRole)
+        return m_endedUnseen.contains(run.jobRunId);
+    if (role == Qt::FontRole && m_endedUnseen.contains(run.jobRunId)) {
+        QFont font;
+        font.setBold(true);
+        return font;
+    }
     if (role == RawDataRole) {
         switch (index.column()) {
         case Status:

@@ -15,6 +15,8 @@ namespace jobdeck {
 // Runs as the monitor shows them: one row per run, updated in place (upsertRuns) so live events never
 // force a reset. Many changed rows are announced as one dataChanged span; the Elapsed column ticks with
 // setNow(). A cancel the user asked for shows as "cancel requested" until the run reports a final state.
+// A run whose end arrives through upsertRuns (the events, not a load) is marked as an end not seen yet
+// (bold, EndedUnseenRole) until markSeen(), so an end is visible in the table without a notification.
 class RunsTableModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -35,6 +37,8 @@ public:
     static constexpr int RawDataRole = Qt::UserRole;
     // bool: QUEUED or RUNNING (for a proxy that shows active runs only).
     static constexpr int ActiveRole = Qt::UserRole + 1;
+    // bool: the run ended while the console watched and nobody has selected it since.
+    static constexpr int EndedUnseenRole = Qt::UserRole + 2;
 
     explicit RunsTableModel(QObject* parent = nullptr);
 
@@ -52,6 +56,10 @@ public:
     bool markCancelRequested(const std::string& runId);
     void clearCancelRequested(const std::string& runId);
     bool isCancelRequested(const std::string& runId) const { return m_cancelRequested.contains(runId); }
+
+    // Ends not looked at yet: how many, and clearing one when the user selects its run.
+    int endedUnseenCount() const { return static_cast<int>(m_endedUnseen.size()); }
+    void markSeen(const std::string& runId);
 
     // The time the Elapsed column measures active runs against; ticks repaint that column only.
     void setNow(TimePoint now);
@@ -73,13 +81,20 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+signals:
+    void endedUnseenChanged(int count);
+
 private:
+    // Keeps only the marks of rows still there; announces a changed count.
+    void pruneEndedUnseen();
+    void appendRows(std::vector<SparkJobRun> added);
     void rebuildIndex();
     qint64 elapsedMs(const SparkJobRun& run) const;
 
     std::vector<SparkJobRun> m_rows;
     std::unordered_map<std::string, int> m_index;
     std::unordered_set<std::string> m_cancelRequested;
+    std::unordered_set<std::string> m_endedUnseen;
     TimePoint m_now;
 };
 

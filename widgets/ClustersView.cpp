@@ -73,13 +73,16 @@ ClustersView::ClustersView(ApiClient* client, QWidget* parent)
         if (name.isEmpty())
             return;
         // A child box (not exec()): the window stays live, and tests find it by name.
-        auto* confirm =
-            new QMessageBox(QMessageBox::Question, tr("Delete cluster"), tr("Delete cluster %1?").arg(name),
-                            QMessageBox::Yes | QMessageBox::Cancel, this);
+        auto* confirm = new QMessageBox(QMessageBox::Question, tr("Jobdeck"),
+                                        tr("Delete the cluster '%1'?").arg(name), QMessageBox::NoButton, this);
         confirm->setObjectName(QStringLiteral("confirmDeleteCluster"));
+        QPushButton* remove = confirm->addButton(tr("Delete cluster"), QMessageBox::DestructiveRole);
+        remove->setObjectName(QStringLiteral("confirmDeleteClusterButton"));
+        QPushButton* keep = confirm->addButton(tr("Keep cluster"), QMessageBox::RejectRole);
+        confirm->setDefaultButton(keep);
+        confirm->setEscapeButton(keep);
         confirm->setAttribute(Qt::WA_DeleteOnClose);
-        connect(confirm->button(QMessageBox::Yes), &QAbstractButton::clicked, this,
-                [this, name] { deleteCluster(name); });
+        connect(remove, &QAbstractButton::clicked, this, [this, name] { deleteCluster(name); });
         confirm->open();
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,

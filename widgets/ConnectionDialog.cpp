@@ -98,7 +98,7 @@ ConnectionDialog::ConnectionDialog(ConnectionProfiles* profiles, SecretStore* se
     layout->addLayout(top, 1);
     layout->addWidget(box);
 
-    connect(box, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(box, &QDialogButtonBox::accepted, this, &ConnectionDialog::connectToProfile);
     connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_list, &QListWidget::currentTextChanged, this, &ConnectionDialog::showProfile);
     connect(m_save, &QPushButton::clicked, this, &ConnectionDialog::saveForm);
@@ -176,6 +176,32 @@ bool ConnectionDialog::saveForm() {
     }
     reload(name);
     return true;
+}
+
+bool ConnectionDialog::formEdited() const {
+    const QString name = m_name->text().trimmed();
+    if (ConnectionProfiles::isLocal(selectedProfile()) && name == selectedProfile())
+        return false;
+    const auto stored = m_profiles->profile(name);
+    if (!stored)
+        return !name.isEmpty() || !m_url->text().trimmed().isEmpty();
+    return name != selectedProfile() || !m_secret->text().isEmpty() ||
+           QUrl(m_url->text().trimmed()) != stored->url ||
+           m_project->text().trimmed() != stored->projectUid ||
+           m_apiKey->text().trimmed() != stored->apiKey ||
+           m_caFile->text().trimmed() != stored->caCertificateFile;
+}
+
+void ConnectionDialog::connectToProfile() {
+    // Connect with a form typed or changed saves it first: connecting to the old profile, or nowhere,
+    // would drop what was typed without a word.
+    if (formEdited() && !saveForm())
+        return;
+    if (selectedProfile().isEmpty()) {
+        m_error->setText(tr("Choose a profile, or fill in a new one: Connect saves it and connects."));
+        return;
+    }
+    accept();
 }
 
 QString ConnectionDialog::selectedProfile() const {

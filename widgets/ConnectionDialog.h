@@ -27,6 +27,10 @@ public:
     QString errorText() const;
 
 private:
+    // Whether the form differs from the selected profile (a new one typed, or a field changed).
+    bool formEdited() const;
+    // The Connect button: saves an edited form, then accepts with its profile selected.
+    void connectToProfile();
     void reload(const QString& select);
     void showProfile(const QString& name);
 

@@ -20,10 +20,12 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTextDocument>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace jobdeck {
 
@@ -119,6 +121,10 @@ JobEditorDialog::JobEditorDialog(ApiClient* client, std::optional<SparkJob> job,
         m_name->setText(q(m_job->name));
         m_name->setReadOnly(true);
         m_name->setToolTip(tr("ALTER JOB cannot rename a Job"));
+        // Read-only looks read-only: the window's background, not an entry field's.
+        QPalette readOnly = m_name->palette();
+        readOnly.setColor(QPalette::Base, readOnly.color(QPalette::Window));
+        m_name->setPalette(readOnly);
         m_type->setCurrentIndex(m_job->type == JobType::Python ? 1 : 0);
         m_type->setEnabled(false);
         m_type->setToolTip(tr("ALTER JOB cannot change a Job's type"));
@@ -128,6 +134,7 @@ JobEditorDialog::JobEditorDialog(ApiClient* client, std::optional<SparkJob> job,
         context.mode = ValidationContext::Mode::Alter;
         context.previousParameters = m_job->parameters;
     }
+    context.jobType = JobType(m_type->currentData().toInt());
     m_editor->setProjectSettingsKnown(false);
     m_editor->setValidationContext(context);
     updateMaxRunsRange();
@@ -147,6 +154,17 @@ JobEditorDialog::JobEditorDialog(ApiClient* client, std::optional<SparkJob> job,
     connect(m_diagnostics, &DiagnosticsPanel::fixRequested, m_editor, &ParameterEditor::applyFix);
     connect(m_name, &QLineEdit::textChanged, this, &JobEditorDialog::schedulePreview);
     connect(m_type, &QComboBox::currentIndexChanged, this, &JobEditorDialog::schedulePreview);
+    connect(m_type, &QComboBox::currentIndexChanged, this, [this] {
+        // The application path's expected extension follows the type.
+        ValidationContext context = m_editor->validationContext();
+        context.jobType = JobType(m_type->currentData().toInt());
+        m_editor->setValidationContext(context);
+    });
+    // A refusal shown in the banner is about the text the service saw: an edit makes it stale.
+    connect(m_editor->document(), &QTextDocument::contentsChanged, this, [this] {
+        if (std::exchange(m_refusalShown, false))
+            showMessage(QString(), false);
+    });
     connect(m_cluster, &QComboBox::currentTextChanged, this, &JobEditorDialog::schedulePreview);
     connect(m_maxRuns, &QSpinBox::valueChanged, this, &JobEditorDialog::schedulePreview);
     connect(m_maxRuns, &QSpinBox::valueChanged, this, &JobEditorDialog::updateMaxRunsNote);
@@ -338,6 +356,58 @@ void JobEditorDialog::save() {
     if (m_busy)
         return;
     m_editor->recheckNow();
+    if (const QStringList errors = knownErrors(); !errors.isEmpty()) {
+        askBeforeSavingWithErrors(errors);
+        return;
+    }
+    send();
+}
+
+QStringList JobEditorDialog::knownErrors() const {
+    QStringList errors;
+    const auto& found = m_editor->diagnostics();
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        if (found[i].severity != Severity::Error || found[i].code == "service.refusal")
+            continue;
+        const int line = m_editor->diagnosticLines()[i];
+        errors << (line >= 0 ? tr("Line %1: %2").arg(line + 1).arg(q(found[i].message))
+                             : q(found[i].message));
+    }
+    return errors;
+}
+
+void JobEditorDialog::askBeforeSavingWithErrors(const QStringList& errors) {
+    if (m_saveWithErrors)
+        m_saveWithErrors->close();
+    m_saveWithErrors =
+        new QMessageBox(QMessageBox::Warning, tr("Jobdeck"),
+                        tr("The parameters have %n error(s): the service will refuse the Job as it is.",
+                           nullptr, int(errors.size())),
+                        QMessageBox::NoButton, this);
+    m_saveWithErrors->setObjectName(QStringLiteral("saveWithErrorsBox"));
+    constexpr int kListed = 5;
+    QStringList listed = errors.mid(0, kListed);
+    if (errors.size() > kListed)
+        listed << tr("… and %n more.", nullptr, int(errors.size() - kListed));
+    m_saveWithErrors->setInformativeText(listed.join(QLatin1Char('\n')));
+    QPushButton* anyway = m_saveWithErrors->addButton(tr("Save anyway"), QMessageBox::AcceptRole);
+    anyway->setObjectName(QStringLiteral("saveAnywayButton"));
+    QPushButton* keep = m_saveWithErrors->addButton(tr("Keep editing"), QMessageBox::RejectRole);
+    keep->setObjectName(QStringLiteral("keepEditingButton"));
+    m_saveWithErrors->setDefaultButton(keep);
+    m_saveWithErrors->setEscapeButton(keep);
+    m_saveWithErrors->setAttribute(Qt::WA_DeleteOnClose);
+    connect(anyway, &QPushButton::clicked, this, &JobEditorDialog::send);
+    connect(keep, &QPushButton::clicked, m_editor, [this] {
+        activateWindow(); // back to editing, with the keyboard
+        m_editor->setFocus();
+    });
+    m_saveWithErrors->open();
+}
+
+void JobEditorDialog::send() {
+    if (m_busy)
+        return;
     updatePreviewNow();
     const JobPreviewPanel::Input input = currentInput();
     if (input.name.empty()) {
@@ -371,6 +441,7 @@ void JobEditorDialog::save() {
         if (r.isError()) {
             const ApiError& e = r.error();
             showMessage(e.message, true);
+            m_refusalShown = true;
             if (e.kind == ApiError::Kind::Failed || e.kind == ApiError::Kind::Invalid) {
                 const int line = m_editor->setServiceRefusal(e.message, e.parameterIndex);
                 if (line >= 0)
@@ -394,7 +465,7 @@ void JobEditorDialog::reject() {
         return;
     }
     QMessageBox box(QMessageBox::Question, tr("Unsaved changes"),
-                    m_job ? tr("Job %1 has unsaved changes.").arg(q(m_job->name))
+                    m_job ? tr("Job '%1' has unsaved changes.").arg(q(m_job->name))
                           : tr("The new Job is not saved."),
                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
     box.setObjectName(QStringLiteral("unsavedChangesBox"));

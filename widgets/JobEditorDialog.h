@@ -6,12 +6,14 @@
 
 #include <QDialog>
 #include <QPointer>
+#include <QStringList>
 
 #include <optional>
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMessageBox;
 class QPushButton;
 class QSpinBox;
 class QTabWidget;
@@ -77,6 +79,11 @@ private:
     void schedulePreview();
     void showMessage(const QString& text, bool error);
     void setBusy(bool busy);
+    // The errors the editor knows of, "Line <n>: <message>"; Save asks before sending them to the service.
+    QStringList knownErrors() const;
+    void askBeforeSavingWithErrors(const QStringList& errors);
+    // Sends the statement (save() once nothing is left to ask).
+    void send();
 
     QPointer<ApiClient> m_client;
     std::optional<SparkJob> m_job;
@@ -96,6 +103,8 @@ private:
     QPushButton* m_saveButton;
     QTimer* m_previewTimer;
     bool m_busy = false;
+    bool m_refusalShown = false; // the banner shows the service's refusal of the text as sent
+    QPointer<QMessageBox> m_saveWithErrors;
     int m_pendingLoads = 0;
     SettingsState m_settingsState = SettingsState::Loading;
     int m_settingsReads = 0; // numbers the DESCRIBE PROJECTs sent, so only the latest answer counts

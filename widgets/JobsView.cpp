@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
@@ -52,6 +53,7 @@ JobsView::JobsView(JobsTableModel* model, JobsFilterProxy* proxy, QWidget* paren
     layout->addLayout(top);
     layout->addWidget(m_table, 1);
 
+    m_filter->installEventFilter(this);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &JobsFilterProxy::setFilterText);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &JobsView::updateCount);
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &JobsView::updateCount);
@@ -89,6 +91,21 @@ bool JobsView::selectJob(const std::string& name) {
     m_table->selectRow(proxyIndex.row());
     m_table->scrollTo(proxyIndex);
     return true;
+}
+
+bool JobsView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_filter && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if ((key == Qt::Key_Down || key == Qt::Key_PageDown) && m_proxy->rowCount() > 0) {
+            if (!m_table->currentIndex().isValid()) {
+                m_table->setCurrentIndex(m_proxy->index(0, JobsTableModel::Name));
+                m_table->selectRow(0);
+            }
+            m_table->setFocus(Qt::TabFocusReason);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void JobsView::focusFilter() {

@@ -37,6 +37,10 @@ signals:
     void jobActivated(const QString& name);
     void currentJobChanged();
 
+protected:
+    // Down (or Page Down) in the filter goes on to the list, at its first row when none is current.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void updateCount();
 

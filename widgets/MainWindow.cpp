@@ -8,6 +8,7 @@
 #include "models/JobsFilterProxy.h"
 #include "models/JobsListLoader.h"
 #include "models/JobsTableModel.h"
+#include "models/RunsTableModel.h"
 #include "widgets/AboutDialog.h"
 #include "widgets/AdminViewSupport.h"
 #include "widgets/AdminViews.h"
@@ -33,6 +34,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -105,8 +107,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     splitter->setStretchFactor(1, 2);
     splitter->setChildrenCollapsible(false);
     setCentralWidget(splitter);
-    statusBar()->addPermanentWidget(m_status, 1);
-    statusBar()->addPermanentWidget(m_loadProgress);
+    addStatusBarWidgets();
     m_status->setMonitor(m_monitor, m_client);
     m_runMonitorDock->setObjectName(QStringLiteral("runMonitorDock"));
     m_runMonitorDock->setWidget(m_runMonitor);
@@ -183,6 +184,23 @@ void MainWindow::setMinimumSizes() {
     m_runMonitor->setMinimumSize(em * 40, line * 9);
 }
 
+void MainWindow::addStatusBarWidgets() {
+    // QStatusBar draws a temporary message only left of its permanent widgets, so a connection state
+    // added with stretch left no room for it: the message has a label of its own, which takes the space
+    // the connection state does not need.
+    m_statusMessage = new QLabel;
+    m_statusMessage->setObjectName(QStringLiteral("statusMessage"));
+    m_statusMessage->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_statusMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    statusBar()->addPermanentWidget(m_statusMessage, 1);
+    statusBar()->addPermanentWidget(m_status);
+    statusBar()->addPermanentWidget(m_loadProgress);
+    connect(statusBar(), &QStatusBar::messageChanged, m_statusMessage, [this](const QString& text) {
+        m_statusMessage->setText(text);
+        m_statusMessage->setToolTip(text);
+    });
+}
+
 void MainWindow::saveWindowSettings() {
     m_windowSettings->save(*this);
 }
@@ -198,6 +216,10 @@ void MainWindow::connectDesktopIntegration() {
             [this](const QString&, const QString&, const QString& text) {
                 statusBar()->showMessage(text, 15000);
             });
+    // An end nobody has looked at yet is counted in the dock's title until its run is selected.
+    connect(m_runMonitor->model(), &RunsTableModel::endedUnseenChanged, this, [this](int count) {
+        m_runMonitorDock->setWindowTitle(count > 0 ? tr("Runs (%1 ended)").arg(count) : tr("Runs"));
+    });
     connect(m_client, &ApiClient::transferProgress, m_loadProgress, &LoadProgress::onTransfer);
     // File → Export offers the table the user worked in last.
     connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
@@ -426,7 +448,7 @@ void MainWindow::withCurrentJob(const std::function<void(const SparkJob&)>& open
     const QString qname = QString::fromStdString(*name);
     m_client->describeJob(qname)->then(this, [this, qname, open](const ApiReply<SparkJob>& r) {
         if (r.isError()) {
-            showError(tr("Job %1 could not be opened").arg(qname), r.error().message);
+            showError(tr("Job '%1' could not be opened").arg(qname), r.error().message);
             return;
         }
         open(r.value());
@@ -501,9 +523,18 @@ void MainWindow::connectJobsLoader() {
     connect(m_jobs, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateActions);
 }
 
+void MainWindow::returnFocusWhenClosed(QDialog* dialog) {
+    // Closing a dialog (Discard, Close) hands the keyboard back to the jobs list, not to no window.
+    connect(dialog, &QDialog::finished, this, [this] {
+        activateWindow();
+        m_jobsView->table()->setFocus(Qt::OtherFocusReason);
+    });
+}
+
 void MainWindow::openJobEditor(std::optional<SparkJob> job) {
     auto* dialog = new JobEditorDialog(m_client, std::move(job), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    returnFocusWhenClosed(dialog);
     dialog->followProjectEvents(m_events);
     connect(dialog, &JobEditorDialog::saved, this, [this](const QString& name, const QString& message) {
         statusBar()->showMessage(message, 8000);
@@ -521,6 +552,7 @@ void MainWindow::openJobEditor(std::optional<SparkJob> job) {
 void MainWindow::openRunDialog(const SparkJob& job) {
     auto* dialog = new RunDialog(m_client, job, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    returnFocusWhenClosed(dialog);
     connect(dialog, &RunDialog::runStarted, this, [this](const QString& jobName, const QString& runId) {
         statusBar()->showMessage(tr("Run %1 of %2 started.").arg(runId, jobName), 8000);
         m_runMonitorDock->show();
@@ -607,23 +639,25 @@ void MainWindow::deleteCurrentJob() {
     if (!name)
         return;
     const QString qname = QString::fromStdString(*name);
-    auto* box =
-        new QMessageBox(QMessageBox::Warning, tr("Delete job"),
-                        tr("Delete the job %1? Its definition is removed; this cannot be undone.").arg(qname),
-                        QMessageBox::Yes | QMessageBox::Cancel, this);
+    auto* box = new QMessageBox(
+        QMessageBox::Warning, tr("Jobdeck"),
+        tr("Delete the job '%1'? Its definition is removed; this cannot be undone.").arg(qname),
+        QMessageBox::NoButton, this);
     box->setObjectName(QStringLiteral("confirmDelete"));
-    box->setDefaultButton(QMessageBox::Cancel);
+    QPushButton* remove = box->addButton(tr("Delete job"), QMessageBox::DestructiveRole);
+    remove->setObjectName(QStringLiteral("confirmDeleteJob"));
+    QPushButton* keep = box->addButton(tr("Keep job"), QMessageBox::RejectRole);
+    box->setDefaultButton(keep);
+    box->setEscapeButton(keep);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this, qname](int result) {
-        if (result != QMessageBox::Yes)
-            return;
+    connect(remove, &QPushButton::clicked, this, [this, qname] {
         m_client->deleteJob(qname)->then(this, [this, qname](const ApiReply<json>& r) {
             if (r.isError()) {
-                showError(tr("Job %1 was not deleted").arg(qname), r.error().message);
+                showError(tr("Job '%1' was not deleted").arg(qname), r.error().message);
                 return;
             }
             m_jobs->removeJob(qname.toStdString());
-            statusBar()->showMessage(tr("Job %1 deleted.").arg(qname), 8000);
+            statusBar()->showMessage(tr("Job '%1' deleted.").arg(qname), 8000);
         });
     });
     box->open();

@@ -15,7 +15,9 @@
 #include <string>
 
 class QAction;
+class QDialog;
 class QDockWidget;
+class QLabel;
 class QMenu;
 class QTableView;
 
@@ -136,6 +138,9 @@ protected:
 private:
     // Readable minimum sizes for the list, the side panel and the runs dock.
     void setMinimumSizes();
+    // The temporary message, the connection state and the load's progress.
+    void addStatusBarWidgets();
+    void returnFocusWhenClosed(QDialog* dialog);
     void addExportMenu(QMenu* file);
     void createHelpMenu();
     // Run-end notifications, the load progress and the current table.
@@ -172,6 +177,7 @@ private:
     DesktopNotifier* m_notifier;
     RunEndNotifier* m_runEndNotifier;
     LoadProgress* m_loadProgress;
+    QLabel* m_statusMessage = nullptr;
     QPointer<QTableView> m_lastTable;
     QString m_profileName;
 

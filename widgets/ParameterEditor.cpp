@@ -10,6 +10,7 @@
 #include "widgets/ParameterHighlighter.h"
 
 #include <QAbstractItemView>
+#include <QAction>
 #include <QCompleter>
 #include <QContextMenuEvent>
 #include <QHelpEvent>
@@ -73,6 +74,8 @@ ParameterEditor::ParameterEditor(QWidget* parent)
     , m_recheckTimer(new QTimer(this)) {
     setObjectName(QStringLiteral("parameterEditor"));
     setLineWrapMode(QPlainTextEdit::NoWrap);
+    // A parameter never holds a tab: Tab and Shift+Tab move the focus, as in any form.
+    setTabChangesFocus(true);
     setMouseTracking(true);
     QFont mono(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::Monospace);
@@ -95,6 +98,8 @@ ParameterEditor::ParameterEditor(QWidget* parent)
     m_completer->setWidget(this);
     m_completer->setCompletionMode(QCompleter::PopupCompletion);
     m_completer->setCaseSensitivity(Qt::CaseInsensitive);
+    m_completer->setFilterMode(
+        Qt::MatchContains); // "write.operation" finds hoodie.datasource.write.operation
     m_completer->setCompletionRole(Qt::EditRole);
     m_completer->setMaxVisibleItems(12);
     connect(m_completer, qOverload<const QString&>(&QCompleter::activated), this,
@@ -121,6 +126,7 @@ void ParameterEditor::setParameters(const std::vector<std::string>& parameters) 
 
 void ParameterEditor::setValidationContext(const ValidationContext& context) {
     m_context.validation = context;
+    updateCompletionSettings();
     recheckNow();
 }
 
@@ -128,7 +134,14 @@ void ParameterEditor::setProjectSettingsKnown(bool known) {
     if (known == m_context.settingsKnown)
         return;
     m_context.settingsKnown = known;
+    updateCompletionSettings();
     recheckNow();
+}
+
+void ParameterEditor::updateCompletionSettings() {
+    m_completionModel->setProjectSettings(m_context.settingsKnown
+                                              ? std::optional<ProjectSettings>(m_context.validation.settings)
+                                              : std::nullopt);
 }
 
 bool ParameterEditor::recheckPending() const {
@@ -511,9 +524,22 @@ QMenu* ParameterEditor::fixMenuForLine(int line, QWidget* parent) {
         return nullptr;
     auto* menu = new QMenu(tr("Fixes"), parent);
     menu->setObjectName(QStringLiteral("fixMenu"));
+    menu->setToolTipsVisible(true);
     for (const Fix& fix : fixes)
-        menu->addAction(q(fix.title), this, [this, fix] { applyFix(fix); });
+        menu->addAction(fixAction(fix, menu));
     return menu;
+}
+
+QAction* ParameterEditor::fixAction(const Fix& fix, QObject* parent) {
+    auto* action = new QAction(q(fix.title), parent);
+    // A fix that trades its finding for a refusal says so: the service's text and what would help.
+    if (!fix.leadsTo.empty()) {
+        const QString leadsTo = tr("Applied, the parameters would be refused:\n%1").arg(q(fix.leadsTo));
+        action->setToolTip(leadsTo);
+        action->setStatusTip(leadsTo);
+    }
+    connect(action, &QAction::triggered, this, [this, fix] { applyFix(fix); });
+    return action;
 }
 
 void ParameterEditor::showFixMenu(int line, const QPoint& globalPos) {
@@ -522,6 +548,8 @@ void ParameterEditor::showFixMenu(int line, const QPoint& globalPos) {
         return;
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->popup(globalPos);
+    // Opened on its first fix, so Enter applies it (no first Down needed).
+    menu->setActiveAction(menu->actions().value(0));
 }
 
 void ParameterEditor::showFixMenuAt(const QPoint& gutterPos) {
@@ -539,11 +567,9 @@ void ParameterEditor::contextMenuEvent(QContextMenuEvent* event) {
         QAction* header = new QAction(tr("Quick fixes"), menu);
         header->setEnabled(false);
         menu->insertAction(first, header);
-        for (const Fix& fix : fixes) {
-            QAction* a = new QAction(q(fix.title), menu);
-            connect(a, &QAction::triggered, this, [this, fix] { applyFix(fix); });
-            menu->insertAction(first, a);
-        }
+        menu->setToolTipsVisible(true);
+        for (const Fix& fix : fixes)
+            menu->insertAction(first, fixAction(fix, menu));
         menu->insertSeparator(first);
     }
     menu->popup(event->globalPos());
@@ -564,6 +590,10 @@ void ParameterEditor::keyPressEvent(QKeyEvent* event) {
         }
     }
     const bool ctrl = event->modifiers().testFlag(Qt::ControlModifier);
+    if (event->key() == Qt::Key_Tab || event->key() == Qt::Key_Backtab) {
+        event->ignore(); // Ctrl+Tab too: no parameter holds a tab
+        return;
+    }
     if (ctrl && event->key() == Qt::Key_Space) {
         updateCompletion(true);
         return;

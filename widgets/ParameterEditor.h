@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+class QAction;
 class QCompleter;
 class QMenu;
 class QTimer;
@@ -110,10 +111,14 @@ private:
     int bottomInView(int line) const; // viewport y of the line's bottom when it is in view, else -1 // the
                                       // gutter's mark: -1 none, else the most severe Severity
     void scheduleRecheck();
+    // The completion marks hoodie.* keys with the project's settings once they are known.
+    void updateCompletionSettings();
     void updateCompletion(bool force);
     void insertCompletion(const QString& completion);
     QString lineText(int line) const;
     void showFixMenu(int line, const QPoint& globalPos);
+    // A menu entry applying `fix`; its tooltip says what the fix leads to when that is a refusal.
+    QAction* fixAction(const Fix& fix, QObject* parent);
 
     ParameterLineContext m_context;
     // Each line as last read; kept while the line is not edited, so a keystroke reads only its own line.

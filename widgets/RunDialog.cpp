@@ -3,6 +3,7 @@
 #include "client/ApiClient.h"
 #include "core/parameters/ArgumentOverrides.h"
 #include "core/policy/IdempotencyKey.h"
+#include "core/policy/RunRefusal.h"
 #include "models/ArgumentOverridesModel.h"
 #include "models/JobConfigsModel.h"
 #include "models/ThemeColors.h"
@@ -16,6 +17,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRandomGenerator>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -104,9 +106,7 @@ RunDialog::RunDialog(ApiClient* client, SparkJob job, QWidget* parent)
     m_key = new QLineEdit(this);
     m_key->setObjectName(QStringLiteral("idempotencyKeyEdit"));
     m_key->setMaxLength(static_cast<int>(kMaxIdempotencyKeyLength) * 2); // longer input is reported, not cut
-    const auto today =
-        std::chrono::year_month_day(std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now()));
-    m_key->setText(qs(suggestIdempotencyKey(m_job.name, today)));
+    m_key->setText(newAttemptKey());
     m_key->setPlaceholderText(isKeyRequired() ? tr("required for this Job") : tr("empty: a random key"));
     m_keyNote = note(
         (isKeyRequired() ? tr("Required: this Job allows %1 concurrent runs, so the key is what stops a "
@@ -120,9 +120,9 @@ RunDialog::RunDialog(ApiClient* client, SparkJob job, QWidget* parent)
                "run id instead of starting another (Run again after a lost answer is safe). The same key "
                "with "
                "different overrides is refused; a key whose run has finished starts a new run. The "
-               "suggestion "
-               "is the Job name and today's date, one run per day; an orchestrator's run id works well too. "
-               "At most 64 printable ASCII characters, no spaces."),
+               "suggestion is the Job name, the time and a random part: each Run starts a run of its own, "
+               "and Retry after a failed submission sends the same key again. An orchestrator's run id "
+               "works well too. At most 64 printable ASCII characters, no spaces."),
         QStringLiteral("idempotencyKeyNote"), this);
     auto* keyBox = new QGroupBox(tr("Idempotency-Key"), this);
     auto* keyLayout = new QVBoxLayout(keyBox);
@@ -157,11 +157,21 @@ RunDialog::RunDialog(ApiClient* client, SparkJob job, QWidget* parent)
     recompute();
 }
 
+QString RunDialog::newAttemptKey() const {
+    return qs(suggestRunAttemptKey(m_job.name, std::chrono::system_clock::now(),
+                                   QRandomGenerator::global()->generate()));
+}
+
 QString RunDialog::idempotencyKey() const {
     return m_key->text();
 }
 void RunDialog::setIdempotencyKey(const QString& key) {
     m_key->setText(key);
+}
+
+QString RunDialog::refusalText(const ApiError& error) const {
+    return qs(runRefusalText(error.message.toStdString(), m_job.jobId, m_job.name,
+                             error.reason.toStdString()));
 }
 
 void RunDialog::fillConfigurations() {
@@ -251,7 +261,7 @@ void RunDialog::submit() {
                                       ? tr("%1\nRun again to retry with the same key (%2); the service will "
                                            "start at most one run for it.")
                                             .arg(error.toString(), key)
-                                      : error.message);
+                                      : refusalText(error));
                 m_result->setStyleSheet(
                     QStringLiteral("color: %1;").arg(ThemeColors::css(ThemeColor::ErrorText, palette())));
                 m_run->setText(transient ? tr("Retry") : tr("Run"));
@@ -267,6 +277,7 @@ void RunDialog::submit() {
                           .arg(runId, key)
                     : tr("Started run %1 (key %2).").arg(runId, key));
             m_lastRunId = runId;
+            m_key->setText(newAttemptKey()); // the next Run is another run, not a retry of this one
             m_run->setText(tr("Run"));
             updateRunButton();
             emit runStarted(jobName, runId);

@@ -16,6 +16,7 @@ class QTableWidget;
 namespace jobdeck {
 
 class ApiClient;
+struct ApiError;
 class ArgumentOverridesModel;
 class OverridesEditor;
 
@@ -57,6 +58,10 @@ private:
     void recompute();
     void updateRunButton();
     void fillConfigurations();
+    // A key for the next run attempt (core's suggestRunAttemptKey).
+    QString newAttemptKey() const;
+    // A refusal as shown: the contract's text with the Job's name beside its id, and the service's reason.
+    QString refusalText(const ApiError& error) const;
 
     ApiClient* m_client;
     SparkJob m_job;

@@ -16,11 +16,11 @@ void RunEndNotifier::watch(const QString& jobName, const QString& runId) {
 QString RunEndNotifier::endText(const QString& jobName, const QString& runId, JobRunStatus status) {
     switch (status) {
     case JobRunStatus::Completed:
-        return tr("Run %1 of %2 completed.").arg(runId, jobName);
+        return tr("%1: run %2 completed.").arg(jobName, runId);
     case JobRunStatus::Failed:
-        return tr("Run %1 of %2 failed.").arg(runId, jobName);
+        return tr("%1: run %2 failed.").arg(jobName, runId);
     case JobRunStatus::Canceled:
-        return tr("Run %1 of %2 was canceled.").arg(runId, jobName);
+        return tr("%1: run %2 was canceled.").arg(jobName, runId);
     default:
         return {};
     }
@@ -36,7 +36,7 @@ void RunEndNotifier::onEvents(const QList<ProjectEvent>& events) {
             continue;
         emit runEnded(QString::fromStdString(e.jobName), runId, text);
         if (m_enabled && m_notifier)
-            m_notifier->notify(tr("Jobdeck: run ended"), text);
+            m_notifier->notify(tr("%1: run ended").arg(QString::fromStdString(e.jobName)), text);
     }
 }
 

@@ -11,8 +11,8 @@ namespace jobdeck {
 
 class DesktopNotifier;
 
-// Tells the user when a run started from this console ends: a desktop notification (unless turned
-// off) and runEnded() for the status bar. Runs started elsewhere are not announced.
+// Tells the user when a run started from this console ends: a desktop notification titled with the
+// job's name (unless turned off) and runEnded() for the status bar. Runs started elsewhere are not announced.
 class RunEndNotifier final : public QObject {
     Q_OBJECT
 public:
@@ -28,7 +28,7 @@ public:
     // The project's events: a watched run reaching a final state is announced once.
     void onEvents(const QList<ProjectEvent>& events);
 
-    // "Run <id> of <job> completed." and the like.
+    // "<job>: run <id> completed." and the like: the job's name first, as people know runs by their job.
     static QString endText(const QString& jobName, const QString& runId, JobRunStatus status);
 
 signals:

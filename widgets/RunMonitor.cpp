@@ -224,6 +224,7 @@ void RunMonitor::reload() {
         m_model->setNow(timestampNow());
         m_model->pruneFinished(static_cast<std::size_t>(m_historyLimit));
         setMessage({}, false);
+        m_cancelWaiting.clear();
         applyFetched(); // what events brought in meanwhile
         selectPending();
         emit loaded();
@@ -332,7 +333,23 @@ void RunMonitor::applyFetched() {
     m_fetched.clear();
     m_model->upsertRuns(std::move(batch));
     m_model->pruneFinished(static_cast<std::size_t>(m_historyLimit));
+    clearCancelMessage();
     selectPending();
+}
+
+void RunMonitor::clearCancelMessage() {
+    if (m_cancelWaiting.isEmpty())
+        return;
+    for (auto it = m_cancelWaiting.begin(); it != m_cancelWaiting.end();) {
+        const int row = m_model->rowOf(it->toStdString());
+        if (row < 0 || !m_model->run(row).isActive())
+            it = m_cancelWaiting.erase(it);
+        else
+            ++it;
+    }
+    // The "waiting for its final state" note holds only while a cancelled run is still active.
+    if (m_cancelWaiting.isEmpty())
+        setMessage({}, false);
 }
 
 int RunMonitor::limit() const {
@@ -392,6 +409,7 @@ void RunMonitor::followSelected(QTableView* view) {
     if (!source.isValid())
         return;
     const SparkJobRun& run = m_model->run(source.row());
+    m_model->markSeen(run.jobRunId);
     m_log->follow(m_client, qs(run.jobName), qs(run.jobRunId));
 }
 
@@ -407,19 +425,23 @@ void RunMonitor::cancelSelected() {
         return;
     if (m_confirmation)
         m_confirmation->close();
-    m_confirmation =
-        new QMessageBox(QMessageBox::Question, tr("Cancel Runs"),
-                        tr("Cancel %n run(s)? Their drivers are stopped and they end as CANCELED.", nullptr,
-                           static_cast<int>(runs.size())),
-                        QMessageBox::Yes | QMessageBox::No, this);
+    const int count = static_cast<int>(runs.size());
+    m_confirmation = new QMessageBox(
+        QMessageBox::Question, tr("Jobdeck"),
+        tr("Cancel %n run(s)? Their drivers are stopped and they end as CANCELED.", nullptr, count),
+        QMessageBox::NoButton, this);
     m_confirmation->setObjectName(QStringLiteral("cancelConfirmation"));
     m_confirmation->setInformativeText(ids.join(QLatin1Char('\n')));
-    m_confirmation->setDefaultButton(QMessageBox::No);
+    // Verbs on the buttons: "Yes"/"No" under a question about cancelling reads both ways.
+    QPushButton* cancel = m_confirmation->addButton(
+        count == 1 ? tr("Cancel run") : tr("Cancel %1 runs").arg(count), QMessageBox::AcceptRole);
+    cancel->setObjectName(QStringLiteral("confirmCancelRuns"));
+    QPushButton* keep = m_confirmation->addButton(tr("Keep running"), QMessageBox::RejectRole);
+    keep->setObjectName(QStringLiteral("keepRunning"));
+    m_confirmation->setDefaultButton(keep);
+    m_confirmation->setEscapeButton(keep);
     m_confirmation->setAttribute(Qt::WA_DeleteOnClose);
-    connect(m_confirmation, &QMessageBox::buttonClicked, this, [this, runs](QAbstractButton* button) {
-        if (m_confirmation && m_confirmation->standardButton(button) == QMessageBox::Yes)
-            cancelRuns(runs);
-    });
+    connect(cancel, &QPushButton::clicked, this, [this, runs] { cancelRuns(runs); });
     m_confirmation->open();
 }
 
@@ -434,6 +456,7 @@ void RunMonitor::cancelRuns(const QList<QPair<QString, QString>>& jobAndRunIds) 
                     m_model->clearCancelRequested(runId.toStdString());
                     setMessage(tr("Cannot cancel run %1: %2").arg(runId, reply.error().message), true);
                 } else {
+                    m_cancelWaiting.insert(runId);
                     setMessage(tr("Cancel requested for run %1; waiting for its final state.").arg(runId),
                                false);
                 }

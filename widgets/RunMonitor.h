@@ -82,6 +82,8 @@ private:
     void selectPending();
     void followSelected(QTableView* view);
     void setMessage(const QString& text, bool error);
+    // Clears "cancel requested" once every run it waited for has reached its final state.
+    void clearCancelMessage();
 
     ApiClient* m_client;
     EventsSubscription* m_events;
@@ -109,6 +111,7 @@ private:
     QTimer m_applyTimer; // applies fetched runs in one batch
     QTimer m_timelineTimer;
     QSet<QPair<QString, QString>> m_pendingRuns; // (job, run id) to refetch
+    QSet<QString> m_cancelWaiting;               // runs the "cancel requested" message waits for
     std::vector<SparkJobRun> m_fetched;
     bool m_limitsPending = false;
     bool m_loading = false;

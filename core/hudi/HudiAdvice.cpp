@@ -251,7 +251,7 @@ private:
         if (!m_base)
             m_base = std::make_shared<FixedParameters::Base>(m_parameters);
         m_base->splices.push_back({begin, end, std::move(with)});
-        return Fix{std::move(title), FixedParameters(m_base, m_base->splices.size() - 1, 1)};
+        return Fix{std::move(title), FixedParameters(m_base, m_base->splices.size() - 1, 1), {}};
     }
 
     const std::vector<std::string>& m_parameters;

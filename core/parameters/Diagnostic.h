@@ -16,6 +16,10 @@ enum class Severity { Error, Warning, Info };
 struct Fix final {
     std::string title; // "Move --hudi-conf before the application path"
     FixedParameters parameters;
+    // What the corrected list would be refused for, when applying the fix trades this finding for an
+    // error (a misplaced pair moved before the path where the allow-list refuses it); empty otherwise.
+    // An editor shows it with the fix, so a fix never makes things worse unannounced.
+    std::string leadsTo;
     bool operator==(const Fix&) const = default;
 };
 

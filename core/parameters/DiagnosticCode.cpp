@@ -45,6 +45,9 @@ constexpr std::array kDescriptors{
                          true},
     DiagnosticDescriptor{HudiConfOverriddenByPlatform, "hudi-conf.overridden-by-platform", I, kNotARefusal},
     DiagnosticDescriptor{HudiConfAfterPath, "hudi-conf.after-path", W, kNotARefusal},
+    DiagnosticDescriptor{PathOptionGlued, "path.option-glued", W, kNotARefusal},
+    DiagnosticDescriptor{PathLooksLikeConfig, "path.looks-like-config", W, kNotARefusal},
+    DiagnosticDescriptor{PathExtension, "path.extension", W, kNotARefusal},
 };
 
 constexpr bool inEnumOrder() {
@@ -54,7 +57,7 @@ constexpr bool inEnumOrder() {
     return true;
 }
 static_assert(inEnumOrder(), "descriptorOf() indexes the table by the enum");
-static_assert(static_cast<std::size_t>(HudiConfAfterPath) + 1 == kDescriptors.size());
+static_assert(static_cast<std::size_t>(PathExtension) + 1 == kDescriptors.size());
 
 } // namespace
 

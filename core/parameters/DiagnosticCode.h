@@ -42,6 +42,9 @@ enum class DiagnosticCode : unsigned char {
     HudiConfKeptNotApplied,
     HudiConfOverriddenByPlatform,
     HudiConfAfterPath,
+    PathOptionGlued,
+    PathLooksLikeConfig,
+    PathExtension,
 };
 
 // The rank of everything that is not one of the validator's errors: after every error.

@@ -31,6 +31,37 @@ void collectParameters(const std::vector<ParameterLine>& lines, ParameterLineAna
     }
 }
 
+// A whole-list error that its per-parameter copy repeats word for word (one key not permitted, the
+// feature off) would be listed twice, once without a line: the copy at its line carries it, with the
+// whole-list fix added to its own. The dropped one is left with an empty code.
+void showOnce(std::vector<Diagnostic>& found) {
+    for (Diagnostic& whole : found) {
+        if (whole.tokenIndex >= 0 || whole.severity != Severity::Error)
+            continue;
+        const DiagnosticDescriptor* wholeCode = findDiagnosticDescriptor(whole.code);
+        if (!wholeCode)
+            continue;
+        const auto copy = std::find_if(found.begin(), found.end(), [&](const Diagnostic& d) {
+            const DiagnosticDescriptor* part = d.tokenIndex >= 0 ? findDiagnosticDescriptor(d.code) : nullptr;
+            return part && part->partOf == wholeCode->code && d.message == whole.message;
+        });
+        if (copy == found.end())
+            continue;
+        for (Fix& fix : whole.fixes)
+            copy->fixes.push_back(std::move(fix));
+        whole.code = {};
+    }
+}
+
+// A service refusal that a local finding already gives is that finding: it is shown once, at its line.
+bool givenLocally(const Diagnostic& refusal, const std::vector<Diagnostic>& found,
+                  const ParameterLineContext& context) {
+    return std::any_of(found.begin(), found.end(), [&](const Diagnostic& d) {
+        return !d.code.empty() && d.severity == Severity::Error && d.message == refusal.message &&
+               (context.settingsKnown || !dependsOnProjectSettings(d.code));
+    });
+}
+
 // 2. Validates as the service will, and lists every finding with its line.
 void collectDiagnostics(const std::vector<ParameterLine>& lines, const ParameterLineContext& context,
                         ParameterLineAnalysis& out) {
@@ -45,11 +76,14 @@ void collectDiagnostics(const std::vector<ParameterLine>& lines, const Parameter
         out.diagnostics.push_back(Diagnostic{"text.line", Severity::Error, *lines[i].error, -1, {}});
         out.diagnosticLines.push_back(int(i));
     }
-    if (context.serviceRefusal) {
+    showOnce(found);
+    if (context.serviceRefusal && !givenLocally(*context.serviceRefusal, found, context)) {
         out.diagnostics.push_back(*context.serviceRefusal);
         out.diagnosticLines.push_back(out.lineOfToken(context.serviceRefusal->tokenIndex));
     }
     for (Diagnostic& d : found) {
+        if (d.code.empty())
+            continue; // shown by its per-parameter copy
         if (!context.settingsKnown && dependsOnProjectSettings(d.code))
             continue;
         // A fix rewrites the whole list from the parameters read; with an unreadable line it would drop it.

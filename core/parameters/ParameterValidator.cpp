@@ -80,11 +80,14 @@ struct FixTitle {
 
 // A fix found, kept until the budget says whether it is offered: its splices are in Validation::m_splices,
 // its title a literal or, when built, Validation::m_titles[builtTitle].
+constexpr std::size_t kLeadsNowhere = std::numeric_limits<std::size_t>::max();
+
 struct PendingFix {
     std::string_view title; // empty when built
     std::size_t builtTitle = 0;
     std::size_t firstSplice = 0;
     std::size_t spliceCount = 0;
+    std::size_t leadsTo = kLeadsNowhere; // in Validation::m_titles: the refusal applying it leads to
 };
 
 // The fixes of a diagnostic found: m_fixes[firstFix, firstFix + fixCount).
@@ -314,7 +317,63 @@ private:
             add(DiagnosticCode::PathEmpty,
                 "The application path is empty: give the path of the application's JAR or Python file.",
                 path);
+        } else {
+            checkPathShape(path);
         }
+    }
+
+    // The path is the first parameter that is not an option, so a typo can make an option or a
+    // configuration the path with no error (`x--class`, a bare `hoodie.a=1` line). The contract accepts
+    // any path, so these are warnings.
+    void checkPathShape(int index) {
+        const std::string_view path = trimmed(text(index));
+        if (const std::size_t dash = gluedOption(path); dash != std::string_view::npos)
+            add(DiagnosticCode::PathOptionGlued,
+                "The application path " + quoted(path) + " looks like the option " +
+                    quoted(path.substr(dash)) +
+                    " glued to other text: an option is a parameter of its own, before the path.",
+                index);
+        else if (looksLikeConfig(path))
+            add(DiagnosticCode::PathLooksLikeConfig,
+                "The application path " + quoted(path) +
+                    " looks like a key=value configuration: put --hudi-conf (Hudi) or --conf (Spark) before "
+                    "it, and the application's path before its arguments.",
+                index);
+        if (m_context.jobType && !hasApplicationExtension(path, *m_context.jobType))
+            add(DiagnosticCode::PathExtension,
+                "The application path " + quoted(path) +
+                    (*m_context.jobType == JobType::Jar
+                         ? " does not end in .jar, as a JAR Job's application does."
+                         : " does not end in .py, .zip or .egg, as a PYTHON Job's application does."),
+                index);
+    }
+
+    // Where a spark-submit option (or --hudi-conf) starts inside `path` after other text, npos if none.
+    static std::size_t gluedOption(std::string_view path) {
+        for (std::size_t dash = path.find("--", 1); dash != std::string_view::npos;
+             dash = path.find("--", dash + 1)) {
+            const std::string_view option = path.substr(dash, path.find('=', dash) - dash);
+            if (option == SparkSubmitOptions::kHudiConf || SparkSubmitOptions::find(option))
+                return dash;
+        }
+        return std::string_view::npos;
+    }
+
+    // `key=value` with no directory before the '=': a path or URL has a '/' or ':' there.
+    static bool looksLikeConfig(std::string_view path) {
+        const std::size_t equals = path.find('=');
+        if (equals == 0 || equals == std::string_view::npos)
+            return false;
+        return path.substr(0, equals).find_first_of("/:") == std::string_view::npos;
+    }
+
+    static bool hasApplicationExtension(std::string_view path, JobType type) {
+        const auto endsWith = [path](std::string_view suffix) {
+            return path.size() > suffix.size() &&
+                   asciiLowered(path.substr(path.size() - suffix.size())) == suffix;
+        };
+        return type == JobType::Jar ? endsWith(".jar")
+                                    : endsWith(".py") || endsWith(".zip") || endsWith(".egg");
     }
 
     std::size_t count(TokenClass cls) const { return m_counts[static_cast<std::size_t>(cls)]; }
@@ -560,12 +619,41 @@ private:
             auto& d = add(DiagnosticCode::HudiConfAfterPath, misplacedHudiConfigMessage(key), t.index);
             const int from = t.optionIndex >= 0 ? t.optionIndex : t.index;
             const int count = t.index - from + 1;
+            std::string move = "Move --hudi-conf " + std::string(key) + " before the application path";
+            const std::optional<std::string> refusal = refusalBeforePath(key);
+            if (refusal) {
+                // Moved, the pair would be refused: the fix that works comes first, and the move says
+                // what it leads to.
+                std::array<int, 2> pair{from, t.index};
+                offerRemoval(d, "Remove --hudi-conf " + std::string(key), pair);
+                move += " (refused there)";
+            }
             // Inserted before the path, removed from where it stands.
             const auto at = [](int i) { return static_cast<std::size_t>(i); };
-            offer(d, "Move --hudi-conf " + std::string(key) + " before the application path",
+            offer(d, std::move(move),
                   {{at(path), at(path), {m_params.begin() + from, m_params.begin() + from + count}},
                    {at(from), at(from + count), {}}});
+            if (refusal)
+                leadsTo(*refusal);
         }
+    }
+
+    // The service's refusal of `key` as a Job configuration, followed by the one explanation of what
+    // would make it apply (the ALTER PROJECT an admin would run); nullopt when it would be accepted.
+    std::optional<std::string> refusalBeforePath(std::string_view key) const {
+        const ProjectSettings& settings = m_context.settings;
+        const HudiConfigStatus status = HudiConfigPolicy::statusOf(key, settings);
+        if (status != HudiConfigStatus::Reserved && status != HudiConfigStatus::NotAllowed)
+            return std::nullopt;
+        const std::string contract =
+            !settings.hudiConfigsEnabled ? kDisabledMessage : notPermittedMessage({std::string(key)});
+        return contract + "\n" + explainHudiConfig(key, settings).text();
+    }
+
+    // The fix offered last leads to `refusal`.
+    void leadsTo(std::string refusal) {
+        m_fixes.back().leadsTo = m_titles.size();
+        m_titles.push_back(std::move(refusal));
     }
 
     // Appends the key=value pairs of class `cls` as classifyParameters() lists them (--hudi-conf pairs
@@ -677,7 +765,9 @@ private:
             m_base = std::move(base);
         }
         std::string title = fix.title.empty() ? std::move(m_titles[fix.builtTitle]) : std::string(fix.title);
-        return {std::move(title), FixedParameters(m_base, fix.firstSplice, fix.spliceCount)};
+        std::string leads = fix.leadsTo == kLeadsNowhere ? std::string() : std::move(m_titles[fix.leadsTo]);
+        return {std::move(title), FixedParameters(m_base, fix.firstSplice, fix.spliceCount),
+                std::move(leads)};
     }
 
     const Params& m_params;

@@ -3,6 +3,7 @@
 #include "core/parameters/Diagnostic.h"
 #include "core/parameters/ParameterClassifier.h"
 #include "core/policy/ProjectSettings.h"
+#include "core/statements/Statement.h"
 
 #include <cstddef>
 #include <optional>
@@ -27,6 +28,9 @@ struct ValidationContext final {
     // next ones.
     std::size_t fixBudget = 20000;
     std::optional<int> fixesForToken;
+    // The Job's type, when known: the application path is then expected to end in .jar (JAR) or
+    // .py/.zip/.egg (PYTHON), a warning otherwise (path.extension).
+    std::optional<JobType> jobType;
 };
 
 // Every rule of CONTRACT §3 as a Diagnostic (codes: docs/parameters.md). Errors refuse the job, warnings

@@ -46,11 +46,10 @@ std::string writeKeyConflictMessage(std::string_view key, std::chrono::minutes w
            " minutes with a different statement or another API key; send a new key for a new statement.";
 }
 
-std::string suggestIdempotencyKey(std::string_view jobName, std::chrono::year_month_day date) {
-    char suffix[16];
-    std::snprintf(suffix, sizeof suffix, "-%04d-%02u-%02u", static_cast<int>(date.year()),
-                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()));
-    const std::string tail(suffix);
+namespace {
+
+// `jobName` as a key's head before `tail`, within the limit.
+std::string keyWithTail(std::string_view jobName, const std::string& tail) {
     std::string name;
     for (char c : jobName)
         name += isKeyCharacter(c) ? c : '_';
@@ -59,6 +58,29 @@ std::string suggestIdempotencyKey(std::string_view jobName, std::chrono::year_mo
     if (name.size() + tail.size() > kMaxIdempotencyKeyLength)
         name.resize(kMaxIdempotencyKeyLength - tail.size());
     return name + tail;
+}
+
+} // namespace
+
+std::string suggestIdempotencyKey(std::string_view jobName, std::chrono::year_month_day date) {
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, "-%04d-%02u-%02u", static_cast<int>(date.year()),
+                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()));
+    return keyWithTail(jobName, suffix);
+}
+
+std::string suggestRunAttemptKey(std::string_view jobName, std::chrono::system_clock::time_point at,
+                                 std::uint32_t nonce) {
+    using namespace std::chrono;
+    const auto day = floor<days>(at);
+    const year_month_day date(day);
+    const hh_mm_ss time(floor<seconds>(at - day));
+    char suffix[32];
+    std::snprintf(suffix, sizeof suffix, "-%04d%02u%02u-%02d%02d%02d-%04x", static_cast<int>(date.year()),
+                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                  static_cast<int>(time.hours().count()), static_cast<int>(time.minutes().count()),
+                  static_cast<int>(time.seconds().count()), static_cast<unsigned>(nonce & 0xffffu));
+    return keyWithTail(jobName, suffix);
 }
 
 } // namespace jobdeck

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,5 +33,11 @@ std::string writeKeyConflictMessage(std::string_view key, std::chrono::minutes w
 // cannot hold become '_' and the job name is shortened so the key stays within the limit; the result is
 // always valid.
 std::string suggestIdempotencyKey(std::string_view jobName, std::chrono::year_month_day date);
+
+// A key naming one run attempt, "<job>-<YYYYMMDD>-<HHMMSS>-<nonce as 4 hex digits>" (UTC), for a dialog
+// that starts a new run on each Run: the same key sent again (a retry after a lost answer) returns the
+// attempt's run, a new attempt gets a new key. Shortened and replaced like suggestIdempotencyKey.
+std::string suggestRunAttemptKey(std::string_view jobName, std::chrono::system_clock::time_point at,
+                                 std::uint32_t nonce);
 
 } // namespace jobdeck

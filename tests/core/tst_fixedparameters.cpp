@@ -72,8 +72,8 @@ private slots:
         QVERIFY(FixedParameters(b, 0, 1) == FixedParameters(b, 1, 1)); // other splices, same list
         QVERIFY(FixedParameters(b, 0, 1) == FixedParameters(Params{"b"}));
         QVERIFY(!(FixedParameters(b, 0, 1) == FixedParameters(b, 2, 1)));
-        QVERIFY((Fix{"t", Params{"x"}} == Fix{"t", Params{"x"}}));
-        QVERIFY(!(Fix{"t", Params{"x"}} == Fix{"u", Params{"x"}}));
+        QVERIFY((Fix{"t", Params{"x"}, {}} == Fix{"t", Params{"x"}, {}}));
+        QVERIFY(!(Fix{"t", Params{"x"}, {}} == Fix{"u", Params{"x"}, {}}));
     }
 
     // A fix stays valid after the list it was made from is gone.

@@ -16,6 +16,20 @@ private slots:
         QCOMPARE(suggestIdempotencyKey("a", year{2026} / January / 5), std::string("a-2026-01-05"));
     }
 
+    // One key per run attempt: the time and a nonce, so three Runs start three runs.
+    void attemptKeysDifferPerAttempt() {
+        const auto at = sys_days{year{2026} / December / 1} + hours{9} + minutes{5} + seconds{7};
+        QCOMPARE(suggestRunAttemptKey("count_transactions", at, 0xbeef),
+                 std::string("count_transactions-20261201-090507-beef"));
+        QVERIFY(suggestRunAttemptKey("count_transactions", at, 1) !=
+                suggestRunAttemptKey("count_transactions", at, 2));
+        const auto longKey = suggestRunAttemptKey(std::string(100, 'j'), at, 0x12345);
+        QCOMPARE(longKey.size(), kMaxIdempotencyKeyLength);
+        QVERIFY(longKey.ends_with("-20261201-090507-2345"));
+        QVERIFY(isValidIdempotencyKey(longKey));
+        QVERIFY(isValidIdempotencyKey(suggestRunAttemptKey("daily load \xc3\xa9", at, 7)));
+    }
+
     void suggestionReplacesWhatAKeyCannotHold() {
         // Back-quoted job names may hold spaces and non-ASCII characters.
         const auto key = suggestIdempotencyKey("daily load \xc3\xa9", year{2026} / August / 19);

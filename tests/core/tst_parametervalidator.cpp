@@ -290,6 +290,79 @@ private slots:
                  (Params{"--hudi-conf=hoodie.c=d", "app.jar"}));
     }
 
+    // ingest_orders: the moved key is outside the allow-list. The move would trade a warning for an
+    // error, so the fix that works (remove the pair) comes first and the move says what it leads to:
+    // the contract's refusal and the one explanation's remedy (the ALTER PROJECT an admin would run).
+    void misplacedPairMoveKnowsItWouldBeRefused() {
+        const Params p{"--class", "Foo", "app.jar", "--date", "d", "--hudi-conf", "hoodie.x.y=1"};
+        const auto diags = validateParameters(p, context(true, {"hoodie.a."}));
+        QCOMPARE(errorCount(diags), 0);
+        const Diagnostic* d = one(diags, "hudi-conf.after-path");
+        QVERIFY(d);
+        QCOMPARE(int(d->fixes.size()), 2);
+        QCOMPARE(d->fixes[0].title, std::string("Remove --hudi-conf hoodie.x.y"));
+        QCOMPARE(d->fixes[0].parameters.list(), (Params{"--class", "Foo", "app.jar", "--date", "d"}));
+        QCOMPARE(d->fixes[0].leadsTo, std::string());
+        QCOMPARE(errorCount(validateParameters(d->fixes[0].parameters.list(), context(true, {"hoodie.a."}))),
+                 0);
+        const Fix& move = d->fixes[1];
+        QCOMPARE(move.title,
+                 std::string("Move --hudi-conf hoodie.x.y before the application path (refused there)"));
+        const auto after = validateParameters(move.parameters.list(), context(true, {"hoodie.a."}));
+        QVERIFY(errorCount(after) > 0);
+        const std::string refused = refusalMessage(after).value_or("");
+        QVERIFY2(move.leadsTo.starts_with(refused + "\n"), move.leadsTo.c_str());
+        QVERIFY2(move.leadsTo.find("ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.x.y')") !=
+                     std::string::npos,
+                 move.leadsTo.c_str());
+
+        // Allowed there: the move alone, leading to nothing refused.
+        const auto allowed = validateParameters(p, context(true, {"hoodie."}));
+        const Diagnostic* fine = one(allowed, "hudi-conf.after-path");
+        QVERIFY(fine);
+        QCOMPARE(int(fine->fixes.size()), 1);
+        QCOMPARE(fine->fixes[0].leadsTo, std::string());
+        // The feature off: the refusal is the feature's.
+        const auto off = validateParameters(p, context(false));
+        QVERIFY(one(off, "hudi-conf.after-path")->fixes[1].leadsTo.starts_with(kDisabled + "\n"));
+    }
+
+    // A typo can make an option or a configuration the application path: warnings, never errors.
+    void pathShapes_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("type"); // -1: unknown
+        QTest::addColumn<QStringList>("codes");
+        const int jar = int(JobType::Jar), python = int(JobType::Python);
+        QTest::newRow("x--class") << "x--class" << jar << QStringList{"path.option-glued", "path.extension"};
+        QTest::newRow("glued --hudi-conf")
+            << "a.jar--hudi-conf=hoodie.a=1" << -1 << QStringList{"path.option-glued"};
+        QTest::newRow("bare hoodie pair")
+            << "hoodie.a.b=1" << python << QStringList{"path.looks-like-config", "path.extension"};
+        QTest::newRow("jar for python") << "s3://b/app.jar" << python << QStringList{"path.extension"};
+        QTest::newRow("py for python") << "s3://b/my--app.py" << python << QStringList{};
+        QTest::newRow("egg") << "dist/app.EGG" << python << QStringList{};
+        QTest::newRow("zip") << "app.zip" << python << QStringList{};
+        QTest::newRow("jar") << "s3://b/k=v/app.jar" << jar << QStringList{};
+        QTest::newRow("unknown type") << "app" << -1 << QStringList{};
+    }
+
+    void pathShapes() {
+        QFETCH(QString, path);
+        QFETCH(int, type);
+        QFETCH(QStringList, codes);
+        ValidationContext c = context(true, {"hoodie."});
+        if (type >= 0)
+            c.jobType = JobType(type);
+        const auto diags = validateParameters({path.toStdString(), "--x", "1"}, c);
+        QStringList found;
+        for (const Diagnostic& d : diags) {
+            found << QString::fromLatin1(d.code.data(), qsizetype(d.code.size()));
+            QVERIFY2(d.severity == Severity::Warning, qPrintable(dump(diags)));
+            QCOMPARE(d.tokenIndex, 0);
+        }
+        QCOMPARE(found, codes);
+    }
+
     void hoodieKeyInConf() {
         const auto diags =
             validateParameters({"--conf", "hoodie.a=1", "-c", "hoodie.b=2", "--conf=hoodie.c=3", "app.jar"},

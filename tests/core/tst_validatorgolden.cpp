@@ -1,11 +1,12 @@
 // The validator's diagnostics against golden files, and docs/parameters.md against the validator.
 // tests/data/validator/<case>.json: {"parameters": [...], "settings": <project settings, wire form>,
-// "mode": "create"|"alter", "previous": [...]}; <case>.expected: one diagnostic per line, in the order
+// "mode": "create"|"alter", "previous": [...], "type": "JAR"|"PYTHON" (optional)}; <case>.expected: one diagnostic per line, in the order
 // the validator gives them: parameter index, severity, code, message (tab-separated).
 // JOBDECK_UPDATE_GOLDEN=1 rewrites the expected files (review the diff).
 #include "core/parameters/DiagnosticCode.h"
 #include "core/parameters/ParameterValidator.h"
 #include "core/wire/Project.h"
+#include "core/wire/SparkJob.h"
 
 #include <QDir>
 #include <QFile>
@@ -34,6 +35,8 @@ std::vector<Diagnostic> validateCase(const nlohmann::json& c) {
                                                                      : ValidationContext::Mode::Create;
     context.previousParameters = c.value("previous", std::vector<std::string>{});
     context.withAdvice = false;
+    if (c.contains("type"))
+        context.jobType = jobTypeFromName(c.at("type").get<std::string>());
     return validateParameters(c.at("parameters").get<std::vector<std::string>>(), context);
 }
 

@@ -2,6 +2,7 @@
 #include "models/ParameterCompletionModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace jobdeck;
@@ -11,7 +12,8 @@ namespace {
 
 int rowOf(const ParameterCompletionModel& m, const QString& completion) {
     for (int r = 0; r < m.rowCount(); ++r)
-        if (m.index(r).data(Qt::EditRole).toString() == completion)
+        if (const QString edit = m.index(r).data(Qt::EditRole).toString();
+            edit == completion || edit == completion + QLatin1Char('=')) // a key completes with its '='
             return r;
     return -1;
 }
@@ -26,6 +28,7 @@ private slots:
     void enumValuesComplete();
     void sparkKeysAndOptions();
     void noneIsEmpty();
+    void keysCompleteWithEqualsAndAreMarked();
     void structureHoldsThroughEveryMode();
 };
 
@@ -134,4 +137,40 @@ void TstParameterCompletionModel::structureHoldsThroughEveryMode() {
 }
 
 QTEST_GUILESS_MAIN(TstParameterCompletionModel)
+// A key completes with its '=' (the value comes next); with the project's settings, keys the allow-list
+// refuses and reserved keys say so, and a settings change resets the model.
+void TstParameterCompletionModel::keysCompleteWithEqualsAndAreMarked() {
+    ParameterCompletionModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m.setMode(Mode::HudiKeys);
+    const int op = rowOf(m, QStringLiteral("hoodie.datasource.write.operation"));
+    QVERIFY(op >= 0);
+    QCOMPARE(m.index(op).data(Qt::EditRole).toString(), QStringLiteral("hoodie.datasource.write.operation="));
+    QCOMPARE(m.index(op).data(ParameterCompletionModel::StatusRole).toInt(), -1); // not known yet
+    const int reserved = rowOf(m, QStringLiteral("hoodie.write.lock.provider"));
+    QVERIFY(reserved >= 0);
+    QCOMPARE(m.index(reserved).data(ParameterCompletionModel::StatusRole).toInt(),
+             int(HudiConfigStatus::Reserved));
+    QVERIFY(m.index(reserved).data(Qt::DisplayRole).toString().endsWith(QStringLiteral("— reserved")));
+
+    ProjectSettings settings;
+    settings.hudiConfigsEnabled = true;
+    settings.hudiConfigAllowlist = {"hoodie.datasource.meta.sync."};
+    QSignalSpy reset(&m, &QAbstractItemModel::modelReset);
+    m.setProjectSettings(settings);
+    QCOMPARE(reset.count(), 1);
+    const QModelIndex refused = m.index(rowOf(m, QStringLiteral("hoodie.datasource.write.operation")));
+    QCOMPARE(refused.data(ParameterCompletionModel::StatusRole).toInt(), int(HudiConfigStatus::NotAllowed));
+    QVERIFY(refused.data(Qt::DisplayRole).toString().endsWith(QStringLiteral("— not allowed")));
+    QVERIFY2(refused.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("Not applied: ")),
+             qPrintable(refused.data(Qt::ToolTipRole).toString()));
+    const QModelIndex allowed = m.index(rowOf(m, QStringLiteral("hoodie.datasource.meta.sync.enable")));
+    QVERIFY(allowed.isValid());
+    QCOMPARE(allowed.data(ParameterCompletionModel::StatusRole).toInt(), int(HudiConfigStatus::Applied));
+    QVERIFY(!allowed.data(Qt::DisplayRole).toString().contains(QStringLiteral("not allowed")));
+    m.setMode(Mode::SparkKeys);
+    QCOMPARE(m.index(rowOf(m, QStringLiteral("spark.serializer"))).data(Qt::EditRole).toString(),
+             QStringLiteral("spark.serializer="));
+}
+
 #include "tst_parametercompletionmodel.moc"

@@ -385,7 +385,7 @@ private slots:
         window.deleteAction()->trigger();
         QMessageBox* confirm = nullptr;
         QTRY_VERIFY((confirm = window.findChild<QMessageBox*>(QStringLiteral("confirmDelete"))) != nullptr);
-        confirm->button(QMessageBox::Yes)->click();
+        confirm->findChild<QPushButton*>(QStringLiteral("confirmDeleteJob"))->click();
         QTRY_COMPARE_WITH_TIMEOUT(window.jobsModel()->rowOf("count_transactions"), -1, 20000);
         QTRY_VERIFY_WITH_TIMEOUT(
             clusters->model()->jobs(clusters->model()->rowOf("onehouse_cluster_spark")).empty(), 20000);
@@ -394,7 +394,7 @@ private slots:
         QMessageBox* confirmCluster = nullptr;
         QTRY_VERIFY((confirmCluster = clusters->findChild<QMessageBox*>(
                          QStringLiteral("confirmDeleteCluster"))) != nullptr);
-        confirmCluster->button(QMessageBox::Yes)->click();
+        confirmCluster->findChild<QPushButton*>(QStringLiteral("confirmDeleteClusterButton"))->click();
         QTRY_COMPARE_WITH_TIMEOUT(clusters->model()->rowOf("onehouse_cluster_spark"), -1, 20000);
         QVERIFY(!statementSucceeds(m_service, m_admin, "DESCRIBE CLUSTER onehouse_cluster_spark"));
 

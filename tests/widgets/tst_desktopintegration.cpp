@@ -186,7 +186,7 @@ private slots:
         QSignalSpy shown(window->desktopNotifier(), &DesktopNotifier::shown);
         const QString runId = runFromTheConsole(*window, "broken");
         QVERIFY(!runId.isEmpty());
-        const QString text = QStringLiteral("Run %1 of broken failed.").arg(runId);
+        const QString text = QStringLiteral("broken: run %1 failed.").arg(runId);
         QTRY_COMPARE_WITH_TIMEOUT(window->statusBar()->currentMessage(), text, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 10000);
         QCOMPARE(shown[0][0].value<DesktopNotifier::Backend>(), DesktopNotifier::Backend::DBus);
@@ -205,7 +205,7 @@ private slots:
         QSignalSpy shown(window->desktopNotifier(), &DesktopNotifier::shown);
         const int before = int(m_fake.calls.size());
         const QString runId = runFromTheConsole(*window, "hello");
-        const QString text = QStringLiteral("Run %1 of hello completed.").arg(runId);
+        const QString text = QStringLiteral("hello: run %1 completed.").arg(runId);
         QTRY_COMPARE_WITH_TIMEOUT(window->statusBar()->currentMessage(), text, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 10000);
         // Offscreen there is no system tray either: the status bar message is what remains.
@@ -228,7 +228,7 @@ private slots:
         const int before = int(m_fake.calls.size());
         const QString runId = runFromTheConsole(*window, "hello");
         QTRY_COMPARE_WITH_TIMEOUT(window->statusBar()->currentMessage(),
-                                  QStringLiteral("Run %1 of hello completed.").arg(runId), 30000);
+                                  QStringLiteral("hello: run %1 completed.").arg(runId), 30000);
         QTest::qWait(500);
         QCOMPARE(shown.count(), 0);
         QCOMPARE(int(m_fake.calls.size()), before);

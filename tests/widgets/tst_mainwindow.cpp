@@ -24,6 +24,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -186,7 +187,7 @@ private slots:
         QTRY_VERIFY((confirm = window.findChild<QMessageBox*>(QStringLiteral("confirmDelete"))) != nullptr);
         QVERIFY(confirm->text().contains("daily_report"));
         saveScreenshot(confirm, QStringLiteral("mainwindow-confirm-delete.png"));
-        confirm->button(QMessageBox::Yes)->click();
+        confirm->findChild<QPushButton*>(QStringLiteral("confirmDeleteJob"))->click();
         QTRY_COMPARE_WITH_TIMEOUT(jobs->rowOf("daily_report"), -1, 15000);
         const json gone = runStatement(m_service, m_admin, statement(DescribeJobStatement{"daily_report"}));
         QCOMPARE(gone.value("apiStatus", ""), std::string("API_OPERATION_STATUS_FAILED"));
@@ -203,7 +204,7 @@ private slots:
         QTest::keyClick(window.jobsView()->table(), Qt::Key_Delete);
         QMessageBox* confirm = nullptr;
         QTRY_VERIFY((confirm = window.findChild<QMessageBox*>(QStringLiteral("confirmDelete"))) != nullptr);
-        confirm->button(QMessageBox::Cancel)->click();
+        confirm->escapeButton()->click(); // "Keep job"
         QTest::qWait(300);
         QVERIFY(window.jobsModel()->rowOf("ingest_orders") >= 0);
         const json still = runStatement(m_service, m_admin, statement(DescribeJobStatement{"ingest_orders"}));

@@ -373,14 +373,14 @@ void TstParameterEditor::completionOffersCatalogueKeys() {
     QTest::keyClicks(&editor, QStringLiteral("hoodie.datasource.hive_sync.datab"));
     QCOMPARE(editor.completionModel()->mode(), ParameterCompletionModel::Mode::HudiKeys);
     QTRY_VERIFY(editor.completer()->popup()->isVisible());
-    QCOMPARE(editor.completer()->currentCompletion(), QStringLiteral("hoodie.datasource.hive_sync.database"));
+    QCOMPARE(editor.completer()->currentCompletion(), QStringLiteral("hoodie.datasource.hive_sync.database="));
     const QModelIndex current = editor.completer()->popup()->currentIndex();
     QVERIFY(current.data(Qt::DisplayRole)
                 .toString()
                 .startsWith(QStringLiteral("hoodie.datasource.hive_sync.database")));
     QTest::keyClick(editor.completer()->popup(), Qt::Key_Return);
     QCOMPARE(editor.document()->findBlockByNumber(1).text(),
-             QStringLiteral("hoodie.datasource.hive_sync.database"));
+             QStringLiteral("hoodie.datasource.hive_sync.database="));
     // Ctrl+Space on an option line offers option names.
     editor.moveCursor(QTextCursor::End);
     QTest::keyClick(&editor, Qt::Key_Return);
@@ -406,7 +406,7 @@ void TstParameterEditor::completionOffersEnumValuesAndOptions() {
     editor.moveCursor(QTextCursor::End);
     editor.triggerCompletion();
     QCOMPARE(editor.completionModel()->mode(), ParameterCompletionModel::Mode::SparkKeys);
-    QCOMPARE(editor.completer()->currentCompletion(), QStringLiteral("spark.serializer"));
+    QCOMPARE(editor.completer()->currentCompletion(), QStringLiteral("spark.serializer="));
 }
 
 void TstParameterEditor::spaceAfterHudiConfStartsValueLine() {

@@ -130,6 +130,7 @@ private slots:
 
         // What the dialog showed is what the driver gets.
         QSignalSpy started(&dialog, &RunDialog::runStarted);
+        const QString sentKey = dialog.idempotencyKey();
         run->click();
         QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 30000);
         const QString runId = started[0][1].toString();
@@ -141,7 +142,8 @@ private slots:
         const std::vector<std::pair<std::string, std::string>> overrides{
             {"--date", "2026-11-30"}, {"--mode", "incr"}, {"--region", "eu-west-1"}};
         QCOMPARE(described->argumentOverrides, overrides);
-        QCOMPARE(described->idempotencyKey.value_or(""), dialog.idempotencyKey().toStdString());
+        QCOMPARE(described->idempotencyKey.value_or(""), sentKey.toStdString());
+        QVERIFY(dialog.idempotencyKey() != sentKey); // the next Run is a run of its own
     }
 
     void configurationsAreReadOnlyAndExplained() {
@@ -203,8 +205,10 @@ private slots:
         auto* key = child<QLineEdit>(&dialog, "idempotencyKeyEdit");
         auto* run = child<QPushButton>(&dialog, "runButton");
         auto* blocked = child<QLabel>(&dialog, "runBlockedReason");
-        const QString today = QDateTime::currentDateTimeUtc().date().toString(QStringLiteral("yyyy-MM-dd"));
-        QCOMPARE(key->text(), QStringLiteral("multi-") + today);
+        const QString today = QDateTime::currentDateTimeUtc().date().toString(QStringLiteral("yyyyMMdd"));
+        // One key per run attempt: the job, the time and a random part.
+        QVERIFY2(key->text().startsWith(QStringLiteral("multi-") + today + QLatin1Char('-')),
+                 qPrintable(key->text()));
         QVERIFY(run->isEnabled());
         const QString explanation = child<QLabel>(&dialog, "idempotencyKeyNote")->text();
         QVERIFY2(explanation.contains("Required: this Job allows 2 concurrent runs"),
@@ -257,7 +261,9 @@ private slots:
         const QString atLimit = QStringLiteral("Spark Job %1 already has 2 active run(s) (max 2)")
                                     .arg(QString::fromStdString(job.jobId));
         QCOMPARE(dialog.lastError(), atLimit);
-        QCOMPARE(result->text(), atLimit);
+        // Shown with the job's name beside its id.
+        QCOMPARE(result->text(), QStringLiteral("Spark Job %1 ('multi') already has 2 active run(s) (max 2)")
+                                     .arg(QString::fromStdString(job.jobId)));
         QVERIFY(child<QPushButton>(&dialog, "runButton")->isEnabled());
 
         // A retry with the first key returns its run, even at the limit.

@@ -192,7 +192,7 @@ private slots:
         QTRY_VERIFY(box->isVisible());
         QVERIFY(box->text().contains("Cancel 2 run(s)?"));
         QVERIFY(box->informativeText().contains(a) && box->informativeText().contains(b));
-        box->button(QMessageBox::Yes)->click();
+        box->findChild<QPushButton*>(QStringLiteral("confirmCancelRuns"))->click();
 
         // Shown as requested at once, until the final state arrives.
         QVERIFY(model->isCancelRequested(a.toStdString()));
@@ -212,7 +212,7 @@ private slots:
         cancel->click();
         box = monitor->findChild<QMessageBox*>("cancelConfirmation");
         QVERIFY(box);
-        box->button(QMessageBox::No)->click();
+        box->findChild<QPushButton*>(QStringLiteral("keepRunning"))->click();
         QVERIFY(!model->isCancelRequested(c.toStdString()));
         QTest::qWait(300);
         QCOMPARE(statusIn(*model, c), int(JobRunStatus::Running));
