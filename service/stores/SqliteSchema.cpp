@@ -180,6 +180,27 @@ CREATE TABLE replicas (
     heartbeat_ms INTEGER NOT NULL
 );
 )sql",
+    // 7: fenced run ownership (docs/scale-out.md, "Several replicas"): each replica's lease, renewed on
+    // the database's clock, with the token of the process that claimed the replica id and an epoch
+    // that a forget or a new claim moves on; each run's owner epoch, which the owner's writes check.
+    // The heartbeats' table goes, so a replica of an earlier version on the same database fails its
+    // scheduler's every step (it starts and follows nothing) until it is upgraded; its last heartbeat
+    // becomes its lease, which then runs out as any other.
+    R"sql(
+CREATE TABLE replica_leases (
+    replica_id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    data_dir TEXT NOT NULL,
+    claim TEXT NOT NULL,
+    epoch INTEGER NOT NULL,
+    renewed_ms INTEGER NOT NULL,
+    gone INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO replica_leases (replica_id, host, data_dir, claim, epoch, renewed_ms)
+    SELECT replica_id, host, data_dir, '', 1, heartbeat_ms FROM replicas;
+DROP TABLE replicas;
+ALTER TABLE runs ADD COLUMN owner_epoch INTEGER;
+)sql",
 };
 
 constexpr int knownVersion = static_cast<int>(std::size(migrations));

@@ -190,6 +190,22 @@ CREATE TABLE replicas (
     heartbeat_ms BIGINT NOT NULL
 );
 )sql",
+    // 5: fenced run ownership (as SqliteSchema's version 7).
+    R"sql(
+CREATE TABLE replica_leases (
+    replica_id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    data_dir TEXT NOT NULL,
+    claim TEXT NOT NULL,
+    epoch BIGINT NOT NULL,
+    renewed_ms BIGINT NOT NULL,
+    gone BIGINT NOT NULL DEFAULT 0
+);
+INSERT INTO replica_leases (replica_id, host, data_dir, claim, epoch, renewed_ms)
+    SELECT replica_id, host, data_dir, '', 1, heartbeat_ms FROM replicas;
+DROP TABLE replicas;
+ALTER TABLE runs ADD COLUMN owner_epoch BIGINT;
+)sql",
 };
 
 constexpr int knownVersion = static_cast<int>(std::size(migrations));
