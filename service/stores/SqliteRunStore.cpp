@@ -3,6 +3,12 @@
 #include "service/stores/RunRows.h"
 
 namespace jobdeck {
+namespace {
+
+// SQLite's clock is this process's: one process uses the file (docs/scale-out.md).
+constexpr const char* kNowMs = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
+
+} // namespace
 
 void SqliteRunStore::insert(const RunRecord& record) {
     run_rows::insert(m_db, record);
@@ -74,18 +80,43 @@ std::map<std::pair<std::string, std::string>, int> SqliteRunStore::runningPerClu
     return run_rows::runningPerCluster(*reader);
 }
 
-void SqliteRunStore::heartbeat(const std::string& replicaId, const std::string& host,
-                               const std::string& dataDir, std::int64_t atMs) {
-    run_rows::heartbeat(m_db, replicaId, host, dataDir, atMs);
-}
-
-std::map<std::string, std::int64_t> SqliteRunStore::replicaHeartbeats() {
+std::optional<RunRecord> SqliteRunStore::findById(const std::string& runId) {
     auto reader = m_connections.freshReader();
-    return run_rows::replicaHeartbeats(*reader);
+    return run_rows::findById(*reader, runId);
 }
 
-void SqliteRunStore::forgetReplica(const std::string& replicaId) {
-    run_rows::forgetReplica(m_db, replicaId);
+bool SqliteRunStore::updateIfOwner(const RunRecord& record, const RunRecord& seen, bool fenced) {
+    return run_rows::updateIfOwner(m_db, record, seen, fenced);
+}
+
+int SqliteRunStore::adoptRuns(const std::string& owner, std::int64_t epoch) {
+    return run_rows::adoptRuns(m_db, owner, epoch);
+}
+
+bool SqliteRunStore::takeOverRun(const std::string& runId, const std::string& from, const std::string& to,
+                                 std::int64_t toEpoch, std::int64_t leaseMs) {
+    return run_rows::takeOverRun(m_db, kNowMs, runId, from, to, toEpoch, leaseMs);
+}
+
+std::vector<ReplicaLease> SqliteRunStore::replicaLeases() {
+    auto reader = m_connections.freshReader();
+    return run_rows::replicaLeases(*reader, kNowMs);
+}
+
+std::optional<ReplicaLease> SqliteRunStore::findLease(const std::string& replicaId) {
+    return run_rows::findLease(m_db, kNowMs, replicaId);
+}
+
+std::int64_t SqliteRunStore::takeLease(const ReplicaLease& lease) {
+    return run_rows::takeLease(m_db, kNowMs, lease);
+}
+
+bool SqliteRunStore::renewLease(const std::string& replicaId, const std::string& claim, std::int64_t epoch) {
+    return run_rows::renewLease(m_db, kNowMs, replicaId, claim, epoch);
+}
+
+bool SqliteRunStore::forgetReplica(const std::string& replicaId, std::int64_t epoch, std::int64_t leaseMs) {
+    return run_rows::forgetReplica(m_db, kNowMs, replicaId, epoch, leaseMs);
 }
 
 } // namespace jobdeck

@@ -3,6 +3,12 @@
 #include "service/stores/RunRows.h"
 
 namespace jobdeck {
+namespace {
+
+// The server's clock, the same for every replica whatever their hosts' clocks say.
+constexpr const char* kNowMs = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
+
+} // namespace
 
 void PgRunStore::insert(const RunRecord& record) {
     auto connection = m_connections.freshConnection();
@@ -77,20 +83,50 @@ std::map<std::pair<std::string, std::string>, int> PgRunStore::runningPerCluster
     return run_rows::runningPerCluster(*connection);
 }
 
-void PgRunStore::heartbeat(const std::string& replicaId, const std::string& host, const std::string& dataDir,
-                           std::int64_t atMs) {
+std::optional<RunRecord> PgRunStore::findById(const std::string& runId) {
     auto connection = m_connections.freshConnection();
-    run_rows::heartbeat(*connection, replicaId, host, dataDir, atMs);
+    return run_rows::findById(*connection, runId);
 }
 
-std::map<std::string, std::int64_t> PgRunStore::replicaHeartbeats() {
+bool PgRunStore::updateIfOwner(const RunRecord& record, const RunRecord& seen, bool fenced) {
     auto connection = m_connections.freshConnection();
-    return run_rows::replicaHeartbeats(*connection);
+    return run_rows::updateIfOwner(*connection, record, seen, fenced);
 }
 
-void PgRunStore::forgetReplica(const std::string& replicaId) {
+int PgRunStore::adoptRuns(const std::string& owner, std::int64_t epoch) {
     auto connection = m_connections.freshConnection();
-    run_rows::forgetReplica(*connection, replicaId);
+    return run_rows::adoptRuns(*connection, owner, epoch);
+}
+
+bool PgRunStore::takeOverRun(const std::string& runId, const std::string& from, const std::string& to,
+                             std::int64_t toEpoch, std::int64_t leaseMs) {
+    auto connection = m_connections.freshConnection();
+    return run_rows::takeOverRun(*connection, kNowMs, runId, from, to, toEpoch, leaseMs);
+}
+
+std::vector<ReplicaLease> PgRunStore::replicaLeases() {
+    auto connection = m_connections.freshConnection();
+    return run_rows::replicaLeases(*connection, kNowMs);
+}
+
+std::optional<ReplicaLease> PgRunStore::findLease(const std::string& replicaId) {
+    auto connection = m_connections.freshConnection();
+    return run_rows::findLease(*connection, kNowMs, replicaId);
+}
+
+std::int64_t PgRunStore::takeLease(const ReplicaLease& lease) {
+    auto connection = m_connections.freshConnection();
+    return run_rows::takeLease(*connection, kNowMs, lease);
+}
+
+bool PgRunStore::renewLease(const std::string& replicaId, const std::string& claim, std::int64_t epoch) {
+    auto connection = m_connections.freshConnection();
+    return run_rows::renewLease(*connection, kNowMs, replicaId, claim, epoch);
+}
+
+bool PgRunStore::forgetReplica(const std::string& replicaId, std::int64_t epoch, std::int64_t leaseMs) {
+    auto connection = m_connections.freshConnection();
+    return run_rows::forgetReplica(*connection, kNowMs, replicaId, epoch, leaseMs);
 }
 
 } // namespace jobdeck

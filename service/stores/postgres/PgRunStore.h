@@ -28,10 +28,16 @@ public:
     std::vector<RunRecord> queuedBriefly() override;
     void setQueueReason(const std::string& runId, const std::string& reason) override;
     std::map<std::pair<std::string, std::string>, int> runningPerCluster() override;
-    void heartbeat(const std::string& replicaId, const std::string& host, const std::string& dataDir,
-                   std::int64_t atMs) override;
-    std::map<std::string, std::int64_t> replicaHeartbeats() override;
-    void forgetReplica(const std::string& replicaId) override;
+    std::optional<RunRecord> findById(const std::string& runId) override;
+    bool updateIfOwner(const RunRecord& record, const RunRecord& seen, bool fenced) override;
+    int adoptRuns(const std::string& owner, std::int64_t epoch) override;
+    bool takeOverRun(const std::string& runId, const std::string& from, const std::string& to,
+                     std::int64_t toEpoch, std::int64_t leaseMs) override;
+    std::vector<ReplicaLease> replicaLeases() override;
+    std::optional<ReplicaLease> findLease(const std::string& replicaId) override;
+    std::int64_t takeLease(const ReplicaLease& lease) override;
+    bool renewLease(const std::string& replicaId, const std::string& claim, std::int64_t epoch) override;
+    bool forgetReplica(const std::string& replicaId, std::int64_t epoch, std::int64_t leaseMs) override;
 
 private:
     PgConnections& m_connections;
