@@ -56,12 +56,14 @@ std::string answerName(const DriverStatus& status, const CommandResult& result) 
 } // namespace
 
 ClusterRunTracker::ClusterRunTracker(RunStore& runs, std::string replicaId, std::string sparkSubmit,
-                                     std::chrono::seconds interval, EndRun end)
+                                     std::chrono::seconds interval, EndRun end,
+                                     std::function<bool()> mayFollow)
     : m_runs(runs)
     , m_replicaId(std::move(replicaId))
     , m_sparkSubmit(std::move(sparkSubmit))
     , m_interval(interval)
-    , m_end(std::move(end)) {}
+    , m_end(std::move(end))
+    , m_mayFollow(std::move(mayFollow)) {}
 
 ClusterRunTracker::~ClusterRunTracker() {
     stop();
@@ -109,6 +111,8 @@ void ClusterRunTracker::loop() {
 }
 
 void ClusterRunTracker::followAll() {
+    if (!m_mayFollow())
+        return; // the lease may have run out: another replica may be following these runs now
     std::set<std::string> running;
     for (const auto& record : m_runs.withStatus(JobRunStatus::Running)) {
         if (!record.clusterMode || !record.run.submissionId)

@@ -27,8 +27,9 @@ public:
     using EndRun =
         std::function<void(const RunRecord& seen, JobRunStatus status, std::optional<std::string> message)>;
 
+    // `mayFollow`: whether this replica's lease is live now; it follows no run while it is not.
     ClusterRunTracker(RunStore& runs, std::string replicaId, std::string sparkSubmit,
-                      std::chrono::seconds interval, EndRun end);
+                      std::chrono::seconds interval, EndRun end, std::function<bool()> mayFollow);
     ~ClusterRunTracker();
     ClusterRunTracker(const ClusterRunTracker&) = delete;
     ClusterRunTracker& operator=(const ClusterRunTracker&) = delete;
@@ -63,6 +64,7 @@ private:
     std::string m_sparkSubmit;
     std::chrono::seconds m_interval;
     EndRun m_end;
+    std::function<bool()> m_mayFollow;
 
     std::mutex m_mutex;
     std::condition_variable m_wake;
