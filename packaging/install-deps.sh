@@ -29,6 +29,8 @@ if [ "$set_name" = test ]; then
     # the PostgreSQL server whose private clusters the tests start (initdb in a temporary directory,
     # tests/support/PostgresCluster)
     postgresql-15
+    # tst_fencing runs one replica with its clock 30 s ahead (libfaketime)
+    faketime
     # the read benchmark's reference server and load generator (bench/run-service-bench.sh)
     nginx-light wrk
     # the TLS tests' certificates; promtool (prometheus) checks GET /metrics

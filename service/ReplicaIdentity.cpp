@@ -30,6 +30,7 @@ ReplicaIdentity ReplicaIdentity::load(const std::string& dataDir) {
     ReplicaIdentity identity;
     identity.m_host = hostName();
     identity.m_dataDir = std::filesystem::absolute(dataDir).string();
+    identity.m_claim = RandomIds::randomUuid();
     std::ifstream in(path);
     if (in && std::getline(in, identity.m_id) && isReplicaId(identity.m_id))
         return identity;

@@ -17,11 +17,14 @@ public:
     const std::string& id() const { return m_id; }
     const std::string& host() const { return m_host; }
     const std::string& dataDir() const { return m_dataDir; }
+    // A token new with every process: which process holds the replica id's lease (ReplicaLeases).
+    const std::string& claim() const { return m_claim; }
 
 private:
     std::string m_id;
     std::string m_host;
     std::string m_dataDir;
+    std::string m_claim;
 };
 
 } // namespace jobdeck

@@ -42,6 +42,9 @@ struct ServeOptions final {
     int retentionDays = 30;                        // finished runs' directories and logs are kept this long
     std::chrono::seconds clusterStatusInterval{5}; // between `spark-submit --status` polls of a run
     std::chrono::seconds leaseTimeout{15}; // a replica that has not renewed its lease this long is gone
+    // A gone replica's client-mode run ends FAILED once the replica has not renewed its lease this long
+    // (0: never; it waits for the replica to come back).
+    std::chrono::seconds orphanedRunTimeout{600};
 
     // Retention of what reads leave behind (RetentionSweeper)
     std::chrono::seconds statusRetention{std::chrono::hours(24)};     // final request statuses

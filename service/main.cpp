@@ -194,6 +194,12 @@ void addRunOptions(CLI::App* command, ServeOptions& serve) {
             "Seconds after which a replica sharing the database that has not renewed its lease is taken "
             "as gone and its launching and submitted runs are taken over (default 15; docs/scale-out.md)")
         ->check(CLI::Range(3, 3600));
+    command
+        ->add_option_function<long long>(
+            "--orphaned-run-timeout", secondsInto(serve.orphanedRunTimeout),
+            "Seconds after which a client-mode run of a replica that has not renewed its lease ends FAILED, "
+            "freeing its driver slot (default 600; 0: it waits for the replica; docs/scale-out.md)")
+        ->check(CLI::Range(0, 31536000));
 }
 
 // What drivers are started with and how much of their output is kept.

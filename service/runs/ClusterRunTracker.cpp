@@ -57,13 +57,14 @@ std::string answerName(const DriverStatus& status, const CommandResult& result) 
 
 ClusterRunTracker::ClusterRunTracker(RunStore& runs, std::string replicaId, std::string sparkSubmit,
                                      std::chrono::seconds interval, std::chrono::seconds shutdownGrace,
-                                     EndRun end)
+                                     EndRun end, std::function<bool()> mayFollow)
     : m_runs(runs)
     , m_replicaId(std::move(replicaId))
     , m_sparkSubmit(std::move(sparkSubmit))
     , m_interval(interval)
     , m_shutdownGrace(shutdownGrace)
-    , m_end(std::move(end)) {}
+    , m_end(std::move(end))
+    , m_mayFollow(std::move(mayFollow)) {}
 
 ClusterRunTracker::~ClusterRunTracker() {
     stop();
@@ -142,6 +143,8 @@ void ClusterRunTracker::work() {
 }
 
 void ClusterRunTracker::followAll() {
+    if (!m_mayFollow())
+        return; // the lease may have run out: another replica may be following these runs now
     std::set<std::string> running;
     for (auto& record : m_runs.withStatus(JobRunStatus::Running)) {
         if (!record.clusterMode || !record.run.submissionId)

@@ -32,9 +32,11 @@ public:
     using EndRun =
         std::function<void(const RunRecord& seen, JobRunStatus status, std::optional<std::string> message)>;
 
-    // stop() gives a spark-submit still running `shutdownGrace` to end, then kills it.
+    // stop() gives a spark-submit still running `shutdownGrace` to end, then kills it. `mayFollow`: whether
+    // this replica's lease is live now; it follows no run while it is not.
     ClusterRunTracker(RunStore& runs, std::string replicaId, std::string sparkSubmit,
-                      std::chrono::seconds interval, std::chrono::seconds shutdownGrace, EndRun end);
+                      std::chrono::seconds interval, std::chrono::seconds shutdownGrace, EndRun end,
+                      std::function<bool()> mayFollow);
     ~ClusterRunTracker();
     ClusterRunTracker(const ClusterRunTracker&) = delete;
     ClusterRunTracker& operator=(const ClusterRunTracker&) = delete;
@@ -74,6 +76,7 @@ private:
     std::chrono::seconds m_shutdownGrace;
     EndRun m_end;
     CommandStop m_commandStop;
+    std::function<bool()> m_mayFollow;
 
     std::mutex m_mutex;
     std::condition_variable m_wake;

@@ -9,6 +9,7 @@
 #include "core/parameters/SecretMasking.h"
 #include "core/policy/ConcurrentRuns.h"
 #include "core/policy/IdempotencyKey.h"
+#include "core/policy/ReplicaMessages.h"
 #include "core/policy/RunEndMessages.h"
 #include "core/statements/NotFoundMessages.h"
 #include "service/EventBus.h"
@@ -24,6 +25,7 @@
 #include "service/runs/SparkSubmitCommand.h"
 #include "service/runs/SubmissionOutput.h"
 #include "service/statements/StatementExecutor.h"
+#include "service/stores/DatabaseError.h"
 #include "service/stores/Stores.h"
 
 #include <spdlog/spdlog.h>
@@ -96,6 +98,7 @@ RunManager::RunManager(Stores& stores, EventBus& events, const ServeOptions& opt
     , m_retentionDays(options.retentionDays)
     , m_maxLogBytes(options.maxLogBytes)
     , m_wakeup(m_dataDir + "/run-exits.fifo")
+    , m_orphanedRunTimeout(options.orphanedRunTimeout)
     , m_leases(stores, std::move(replica), options.leaseTimeout) {
     const char* sparkHome = std::getenv("SPARK_HOME");
     m_useSparkSubmit = options.runner == "spark-submit" || (sparkHome && *sparkHome);
@@ -109,7 +112,8 @@ RunManager::RunManager(Stores& stores, EventBus& events, const ServeOptions& opt
         m_runs, m_leases.self().id(), m_sparkSubmit, options.clusterStatusInterval, options.shutdownGrace,
         [this](const RunRecord& seen, JobRunStatus status, std::optional<std::string> message) {
             endClusterRun(seen, status, std::move(message));
-        });
+        },
+        [this] { return m_leases.current(); });
     m_admissions = std::make_unique<RunAdmissions>(stores, events, m_metrics, [this] { admitted(); });
 }
 
@@ -118,6 +122,8 @@ RunManager::~RunManager() {
 }
 
 void RunManager::start() {
+    m_leases.claim(); // throws when another live jobdeckd has this replica id
+    findDriversLeftRunning();
     {
         std::lock_guard lock(m_mutex);
         m_stopping = false;
@@ -173,6 +179,15 @@ void RunManager::loop() {
 
 void RunManager::tick() {
     m_leases.renew();
+    if (!m_leases.current()) { // another replica may have taken its runs over: it waits until it renewed
+        if (!m_lapseLogged)
+            spdlog::warn("replica {}: its lease could not be renewed in time; it starts and follows no runs "
+                         "until it renewed it",
+                         m_leases.self().id());
+        m_lapseLogged = true;
+        return;
+    }
+    m_lapseLogged = false;
     m_tickSaves.emplace();
     struct SavesReset {
         std::optional<std::vector<RunRecord>>& saves;
@@ -208,6 +223,7 @@ bool RunManager::takeOverLaunch(RunRecord& record) {
     record.driverStartTicks =
         driver->startTicks ? driver->startTicks : RunLauncher::processStartTicks(driver->pid).value_or(0);
     save(record);
+    rememberDriver(record);
     spdlog::info("job run {} of job {}: took over the driver (pid {}) an earlier launch started",
                  record.run.jobRunId, record.run.jobName, driver->pid);
     return true;
@@ -215,18 +231,20 @@ bool RunManager::takeOverLaunch(RunRecord& record) {
 
 void RunManager::watchRunning() {
     const auto now = Clock::now();
+    std::set<std::string> followed; // this replica's RUNNING runs
     for (auto record : m_runs.withStatus(JobRunStatus::Running)) {
-        if (record.owner.empty()) // written before runs had owners: this replica started it
-            record.owner = m_leases.self().id();
         if (record.owner != m_leases.self().id()) {
-            if (!m_leases.holds(record.owner))
-                takeOverSubmitted(record);
+            if (!record.owner.empty() && !m_leases.holds(record.owner))
+                goneOwnersRun(record);
             continue; // another replica's
         }
+        followed.insert(record.run.jobRunId);
         if (record.clusterMode && record.run.submissionId)
             continue; // submitted: ClusterRunTracker follows the driver
+        rememberDriver(record);
         watchDriver(record, now);
     }
+    stopStrayDrivers(followed, now);
 }
 
 // A RUNNING run whose driver (or submission client) this replica started.
@@ -281,28 +299,97 @@ void RunManager::watchDriver(RunRecord& record, Clock::time_point now) {
 }
 
 // A RUNNING run of a replica whose lease ran out: one submitted to a cluster is followed from here on
-// (everything needed is in its row). A client-mode driver, or a submission client still submitting,
-// runs on that replica's host, which this replica cannot watch: it stays with that replica, unless
-// its cancel was asked, which then ends it.
-void RunManager::takeOverSubmitted(RunRecord& record) {
+// (everything needed is in its row), taken over in one step that does nothing if that replica renewed
+// its lease meanwhile. A client-mode driver, or a submission client still submitting, runs on that
+// replica's host, which this replica cannot watch: it stays with that replica, unless its cancel was
+// asked, which then ends it, or the replica stays away for --orphaned-run-timeout, which ends it FAILED.
+void RunManager::goneOwnersRun(RunRecord& record) {
     if (!record.clusterMode || !record.run.submissionId) {
+        const auto lease = m_leases.leaseOf(record.owner);
         if (record.cancelRequested) // asked while its replica was still there
             endRun(record, JobRunStatus::Canceled, goneReplicaCancelMessage(record));
+        else if (lease && m_orphanedRunTimeout.count() > 0 &&
+                 lease->ageMs / 1000 >= m_orphanedRunTimeout.count())
+            endRun(record, JobRunStatus::Failed,
+                   orphanedRunMessage(record.owner, lease->host, m_orphanedRunTimeout.count()));
         return;
     }
     const bool taken = m_stores.unitOfWork().run([&] {
-        auto current = m_runs.find(record.projectUid, record.run.jobRunId);
-        if (!current || current->run.status != JobRunStatus::Running || current->owner != record.owner)
-            return false;
-        current->owner = m_leases.self().id();
-        m_runs.update(*current);
-        return true;
+        return m_runs.takeOverRun(record.run.jobRunId, record.owner, m_leases.self().id(), m_leases.epoch(),
+                                  m_leases.timeoutMs());
     });
     if (!taken)
         return;
     spdlog::info("job run {} of job {}: following {} on {}, taken over from replica {}", record.run.jobRunId,
                  record.run.jobName, *record.run.submissionId, record.sparkMaster, record.owner);
     m_clusterRuns->poke();
+}
+
+void RunManager::rememberDriver(const RunRecord& record) {
+    if (record.driverPid <= 0)
+        return;
+    auto& driver = m_drivers[record.run.jobRunId];
+    driver.pid = static_cast<pid_t>(record.driverPid);
+    driver.startTicks = record.driverStartTicks;
+    driver.logPath = record.logPath;
+}
+
+// At start: the drivers this data directory's runs started that still run (a driver outlives the
+// service), so that those whose runs ended while this replica was down are stopped.
+void RunManager::findDriversLeftRunning() {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(fs::path(m_dataDir) / "runs", ec)) {
+        const std::string runDir = entry.path().string();
+        const auto driver = RunLauncher::readDriver(runDir);
+        if (!driver || RunLauncher::readExitStatus(runDir) ||
+            !RunLauncher::isAlive(static_cast<pid_t>(driver->pid), driver->startTicks))
+            continue;
+        auto& known = m_drivers[entry.path().filename().string()];
+        known.pid = static_cast<pid_t>(driver->pid);
+        known.startTicks = driver->startTicks;
+        known.logPath = runDir + "/driver.log";
+    }
+}
+
+// The drivers this replica started whose runs are not its RUNNING runs any more: ended through another
+// replica while this one was away (paused, cut off, down), e.g. canceled or ended after
+// --orphaned-run-timeout. Their drivers run on outside any slot: they are stopped, the log says why.
+void RunManager::stopStrayDrivers(const std::set<std::string>& followed, Clock::time_point now) {
+    for (auto it = m_drivers.begin(); it != m_drivers.end();) {
+        Driver& driver = it->second;
+        const bool alive =
+            RunLauncher::signalGroup(driver.pid, 0) || RunLauncher::isAlive(driver.pid, driver.startTicks);
+        if (!alive) {
+            it = m_drivers.erase(it);
+            continue;
+        }
+        if (!followed.count(it->first))
+            stopStrayDriver(it->first, driver, now);
+        ++it;
+    }
+}
+
+void RunManager::stopStrayDriver(const std::string& runId, Driver& driver, Clock::time_point now) {
+    if (driver.killAt) {
+        if (now >= *driver.killAt) {
+            RunLauncher::signalGroup(driver.pid, SIGKILL);
+            driver.killAt = now + std::chrono::seconds(1);
+        }
+        return;
+    }
+    const auto run = m_runs.findById(runId);
+    if (run && isActive(run->run.status) && run->owner == m_leases.self().id())
+        return; // being launched, or started since the tick read the runs
+    const std::string how = !run                        ? std::string("and was removed")
+                            : isActive(run->run.status) ? "with replica " + run->owner
+                                                        : statusWord(run->run.status);
+    ClusterRunTracker::appendToLog(
+        driver.logPath, strayDriverStoppedLogLine(driver.pid, how, run ? run->run.message.value_or("") : ""));
+    RunLauncher::signalGroup(driver.pid, SIGTERM);
+    driver.killAt = now + m_cancelGrace;
+    spdlog::warn("job run {}: its run ended {} while this replica was away; its driver (pid {}) is stopped",
+                 runId, how, driver.pid);
 }
 
 void RunManager::schedule() {
@@ -491,12 +578,15 @@ std::optional<LaunchSpec> RunManager::prepareLaunch(RunRecord& record) {
         input.hudiConfigs.emplace_back(key, resolvedValue.value);
     record.clusterMode = !m_clusterMaster.empty();
     record.sparkMaster = m_clusterMaster;
+    const RunRecord seen = record;
     record.owner = m_leases.self().id();
+    record.ownerEpoch = m_leases.epoch();
     // Recorded before the driver exists, so that a restart finds the driver through its directory.
     record.runDir = (std::filesystem::path(m_dataDir) / "runs" / record.run.jobRunId).string();
     record.logPath = record.runDir + "/driver.log";
     record.run.queueReason = "Starting the driver";
-    m_runs.update(record);
+    if (!m_runs.updateIfOwner(record, seen, false))
+        return std::nullopt; // claimed by another replica meanwhile
     return launchSpec(record, input, effective);
 }
 
@@ -522,6 +612,8 @@ LaunchSpec RunManager::launchSpec(const RunRecord& record, const DriverCommandIn
 }
 
 void RunManager::launch(RunRecord& record, const LaunchSpec& spec) {
+    if (!m_leases.current())
+        return; // claimed before a pause: started, if at all, once the lease is renewed (setAsideLaunching)
     const auto launched = RunLauncher::launch(spec);
     if (!launched.error.empty()) {
         endRun(record, JobRunStatus::Failed, "Cannot start the driver: " + launched.error);
@@ -533,6 +625,7 @@ void RunManager::launch(RunRecord& record, const LaunchSpec& spec) {
     record.driverPid = launched.driverPid;
     record.driverStartTicks = launched.driverStartTicks;
     save(record);
+    rememberDriver(record);
     spdlog::info("job run {} of job {} started ({} pid {})", record.run.jobRunId, record.run.jobName,
                  record.clusterMode ? "spark-submit" : "driver", launched.driverPid);
 }
@@ -593,6 +686,22 @@ void RunManager::submitted(RunRecord record, const ExitStatus& status) {
         return;
     }
     record.run.submissionId = *id;
+    m_drivers.erase(record.run.jobRunId); // the submission client's work is done
+    // Saved before the log says so. The unique index refuses an id any other run recorded, an ended
+    // one or one that recorded it since the look above.
+    try {
+        if (saveNow({record}) == 0)
+            return; // ended, or taken over, meanwhile: that end or that owner decides
+    } catch (const DatabaseError& e) {
+        if (!e.isConstraintViolation())
+            throw;
+        spdlog::warn("job run {} of job {}: spark-submit's output names submission id {}, which another "
+                     "run recorded",
+                     record.run.jobRunId, record.run.jobName, *id);
+        record.run.submissionId.reset();
+        endRun(record, JobRunStatus::Failed, submissionIdTakenMessage(*id));
+        return;
+    }
     ClusterRunTracker::appendToLog(
         record.logPath,
         "[jobdeckd: submitted to " + record.sparkMaster + " as " + *id +
@@ -601,7 +710,6 @@ void RunManager::submitted(RunRecord record, const ExitStatus& status) {
             *id +
             "/stdout and stderr, the driver pod's log on Kubernetes) and is not available "
             "here. What spark-submit --status answers follows.]\n");
-    save(record);
     spdlog::info("job run {} of job {} submitted to {} as {}", record.run.jobRunId, record.run.jobName,
                  record.sparkMaster, *id);
     m_clusterRuns->poke();
@@ -636,8 +744,9 @@ void RunManager::endClusterRun(const RunRecord& seen, JobRunStatus status,
     std::lock_guard lock(m_mutex);
     auto record = m_runs.find(seen.projectUid, seen.run.jobRunId);
     if (!record || record->run.status != JobRunStatus::Running ||
-        record->run.submissionId != seen.run.submissionId)
-        return;
+        record->run.submissionId != seen.run.submissionId || record->owner != m_leases.self().id() ||
+        !m_leases.current())
+        return; // ended, or followed by another replica now
     if (record->cancelRequested) {
         status = JobRunStatus::Canceled;
         message = "Canceled by " + record->canceledBy;
@@ -646,6 +755,8 @@ void RunManager::endClusterRun(const RunRecord& seen, JobRunStatus status,
 }
 
 void RunManager::endRun(RunRecord& record, JobRunStatus status, std::optional<std::string> message) {
+    if (record.owner == m_leases.self().id())
+        m_drivers.erase(record.run.jobRunId); // ended here: what is left of its process group is not a stray
     record.run.status = status;
     record.run.queueReason.reset();
     record.run.message = std::move(message);
@@ -690,10 +801,12 @@ void RunManager::save(const RunRecord& record) {
 // The new states and their events in one commit (one fsync, and a reader never sees one without the
 // other), then the event waiters are woken. Each row is read again in the step: a run another replica
 // (or a cancel) ended meanwhile keeps that end, and a cancel asked meanwhile is kept.
-void RunManager::saveNow(std::vector<RunRecord> records) {
+int RunManager::saveNow(std::vector<RunRecord> records) {
     if (records.empty())
-        return;
+        return 0;
+    int written = 0;
     m_stores.unitOfWork().run([&] {
+        written = 0; // a step tried again starts over
         auto projects = std::make_shared<std::set<std::string>>();
         // Woken once the outermost step committed (a cancel's step may hold this one).
         m_stores.unitOfWork().onStepEnd([this, projects](bool committed) {
@@ -709,11 +822,22 @@ void RunManager::saveNow(std::vector<RunRecord> records) {
                 record.cancelRequested = true;
                 record.canceledBy = current->canceledBy;
             }
-            m_runs.update(record);
+            // Written only while the run has the owner (and owner epoch) it was read with, and, as its
+            // owner, only while this replica's lease has that epoch: a replica paused past its lease
+            // never takes back a run another replica took over.
+            const bool asOwner = record.owner == m_leases.self().id();
+            if (current->owner != record.owner || current->ownerEpoch != record.ownerEpoch ||
+                !m_runs.updateIfOwner(record, *current, asOwner)) {
+                spdlog::info("job run {}: not written, its owner changed (now {})", record.run.jobRunId,
+                             current->owner.empty() ? std::string("none") : current->owner);
+                continue;
+            }
             m_stores.events().appendEvent(record.projectUid, statusEvent(record));
             projects->insert(record.projectUid);
+            ++written;
         }
     });
+    return written;
 }
 
 ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatement& statement,

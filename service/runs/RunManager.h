@@ -8,6 +8,8 @@
 #include "service/runs/RunWakeup.h"
 #include "service/stores/RunStore.h"
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -77,6 +80,12 @@ public:
 
 private:
     using Clock = std::chrono::steady_clock;
+    struct Driver {
+        pid_t pid = 0;
+        std::uint64_t startTicks = 0;
+        std::string logPath;
+        std::optional<Clock::time_point> killAt; // TERM was sent; KILL then
+    };
 
     // A run was admitted: the scheduler looks at the queue, and holds launches back while a burst lasts.
     void admitted();
@@ -86,7 +95,11 @@ private:
     bool takeOverLaunch(RunRecord& record);
     void watchRunning();
     void watchDriver(RunRecord& record, Clock::time_point now);
-    void takeOverSubmitted(RunRecord& record);
+    void goneOwnersRun(RunRecord& record);
+    void rememberDriver(const RunRecord& record);
+    void findDriversLeftRunning();
+    void stopStrayDrivers(const std::set<std::string>& followed, Clock::time_point now);
+    void stopStrayDriver(const std::string& runId, Driver& driver, Clock::time_point now);
     void schedule();
     bool holdLaunchesBack();
     bool queueHasWork();
@@ -106,7 +119,8 @@ private:
     void endRun(RunRecord& record, JobRunStatus status, std::optional<std::string> message);
     void applyRetention();
     void save(const RunRecord& record);
-    void saveNow(std::vector<RunRecord> records);
+    // Returns how many of `records` were written (the others ended or changed owner meanwhile).
+    int saveNow(std::vector<RunRecord> records);
     void stopCanceled(RunRecord& record);
 
     Stores& m_stores;
@@ -129,6 +143,12 @@ private:
     std::thread m_thread;
     std::map<std::string, Clock::time_point> m_killAt;    // run id -> when a canceled driver gets KILL
     std::map<std::string, Clock::time_point> m_goneSince; // run id -> when its driver was first seen gone
+    // The drivers (or submission clients) this replica started or re-attached to, by run id: one whose
+    // run is no longer this replica's RUNNING run (it ended elsewhere while this replica was away) is
+    // stopped (stopStrayDrivers).
+    std::map<std::string, Driver> m_drivers;
+    std::chrono::seconds m_orphanedRunTimeout;
+    bool m_lapseLogged = false;
     Clock::time_point m_nextRetention{};
     std::atomic<Clock::rep> m_lastAdmission{0};    // when RUN JOB last admitted a run (admitted())
     std::optional<Clock::time_point> m_burstSince; // a burst of admissions is under way (scheduler thread)

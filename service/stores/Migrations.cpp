@@ -223,6 +223,29 @@ WHERE submission_id IS NOT NULL AND EXISTS (
       AND (earlier.queued_at < runs.queued_at OR (earlier.queued_at = runs.queued_at AND earlier.id < runs.id)));
 CREATE UNIQUE INDEX runs_by_submission_id ON runs(spark_master, submission_id) WHERE submission_id IS NOT NULL;
 )sql"},
+    // 8: fenced run ownership (docs/scale-out.md, "Several replicas"): each replica's lease, renewed on
+    // the database's clock, with the token of the process that claimed the replica id and an epoch that
+    // a forget or a new claim moves on; each run's owner epoch, which the owner's writes check. The
+    // heartbeats' table goes, so a replica of an earlier version on the same database fails its
+    // scheduler's every step (it starts and follows nothing) until it is upgraded; its last heartbeat
+    // becomes its lease, which then runs out as any other. Like the heartbeats' table, replica_leases has
+    // no change_stamp trigger on PostgreSQL: nothing cached reads it, and its renewal every tick would
+    // empty the caches the stamp keeps.
+    {R"sql(
+CREATE TABLE replica_leases (
+    replica_id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    data_dir TEXT NOT NULL,
+    claim TEXT NOT NULL,
+    epoch {INTEGER} NOT NULL,
+    renewed_ms {INTEGER} NOT NULL,
+    gone {BOOLEAN} NOT NULL DEFAULT 0
+);
+INSERT INTO replica_leases (replica_id, host, data_dir, claim, epoch, renewed_ms)
+    SELECT replica_id, host, data_dir, '', 1, heartbeat_ms FROM replicas;
+DROP TABLE replicas;
+ALTER TABLE runs ADD COLUMN owner_epoch {INTEGER};
+)sql"},
 };
 
 } // namespace

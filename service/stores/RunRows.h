@@ -20,7 +20,7 @@ inline constexpr const char* kColumns =
     "run_id, project_uid, job_id, job_name, cluster, status, queue_reason, idempotency_key, "
     "argument_overrides, arguments, queued_at, started_at, ended_at, exit_code, message, driver_pid, "
     "driver_start_ticks, run_dir, log_path, cancel_requested, launch_spec, deploy_mode, spark_master, "
-    "submission_id, owner";
+    "submission_id, owner, owner_epoch";
 
 inline std::string overridesJson(const SparkJobRun& run) {
     nlohmann::json pairs = nlohmann::json::array();
@@ -75,6 +75,7 @@ template <SqlRow Row> RunRecord readRow(const Row& q) {
     r.sparkMaster = q.optionalText(22).value_or("");
     r.run.submissionId = q.optionalText(23);
     r.owner = q.optionalText(24).value_or("");
+    r.ownerEpoch = q.optionalInt64(25).value_or(0);
     return r;
 }
 
@@ -90,9 +91,23 @@ inline std::optional<std::string> optionalText(const std::string& text) {
     return text.empty() ? std::nullopt : std::optional<std::string>(text);
 }
 
+inline std::optional<std::int64_t> optionalEpoch(std::int64_t epoch) {
+    return epoch ? std::optional<std::int64_t>(epoch) : std::nullopt;
+}
+
+inline constexpr const char* kActive =
+    "status IN ('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')";
+
+// The mutable columns update() writes, in its parameters' order.
+inline constexpr const char* kMutableColumns =
+    "status = ?, queue_reason = ?, arguments = ?, started_at = ?, ended_at = ?, exit_code = ?, message = ?, "
+    "driver_pid = ?, driver_start_ticks = ?, run_dir = ?, log_path = ?, cancel_requested = ?, launch_spec = "
+    "?, "
+    "deploy_mode = ?, spark_master = ?, submission_id = ?";
+
 template <SqlConnection Db> void insert(Db& db, const RunRecord& r) {
     db.execute(std::string("INSERT INTO runs (") + kColumns +
-                   ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                   ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                r.run.jobRunId, r.projectUid, r.run.jobId, r.run.jobName, r.cluster,
                std::string(jobRunStatusName(r.run.status)), r.run.queueReason, r.run.idempotencyKey,
                overridesJson(r.run), nlohmann::json(r.run.arguments).dump(), formatTimestamp(r.run.queuedAt),
@@ -101,23 +116,120 @@ template <SqlConnection Db> void insert(Db& db, const RunRecord& r) {
                r.driverPid ? std::optional<std::int64_t>(r.driverPid) : std::nullopt,
                static_cast<std::int64_t>(r.driverStartTicks), r.runDir, r.logPath, r.cancelRequested,
                launchSpecJson(r), deployModeText(r), optionalText(r.sparkMaster), r.run.submissionId,
-               optionalText(r.owner));
+               optionalText(r.owner), optionalEpoch(r.ownerEpoch));
 }
 
-template <SqlConnection Db> void update(Db& db, const RunRecord& r) {
-    db.execute(
-        "UPDATE runs SET status = ?, queue_reason = ?, arguments = ?, started_at = ?, ended_at = ?, "
-        "exit_code = ?, message = ?, driver_pid = ?, driver_start_ticks = ?, run_dir = ?, log_path = ?, "
-        "cancel_requested = ?, launch_spec = ?, deploy_mode = ?, spark_master = ?, submission_id = ?, "
-        "owner = ? WHERE run_id = ?",
-        std::string(jobRunStatusName(r.run.status)), r.run.queueReason,
-        nlohmann::json(r.run.arguments).dump(), formatOptional(r.run.startedAt),
+template <SqlConnection Db, class... Tail>
+int updateWhere(Db& db, const RunRecord& r, const std::string& tail, const Tail&... tailArgs) {
+    return db.execute(
+        std::string("UPDATE runs SET ") + kMutableColumns + tail, std::string(jobRunStatusName(r.run.status)),
+        r.run.queueReason, nlohmann::json(r.run.arguments).dump(), formatOptional(r.run.startedAt),
         formatOptional(r.run.endedAt),
         r.run.exitCode ? std::optional<std::int64_t>(*r.run.exitCode) : std::nullopt, r.run.message,
         r.driverPid ? std::optional<std::int64_t>(r.driverPid) : std::nullopt,
         static_cast<std::int64_t>(r.driverStartTicks), r.runDir, r.logPath, r.cancelRequested,
-        launchSpecJson(r), deployModeText(r), optionalText(r.sparkMaster), r.run.submissionId,
-        optionalText(r.owner), r.run.jobRunId);
+        launchSpecJson(r), deployModeText(r), optionalText(r.sparkMaster), r.run.submissionId, tailArgs...);
+}
+
+template <SqlConnection Db> void update(Db& db, const RunRecord& r) {
+    updateWhere(db, r, " WHERE run_id = ?", r.run.jobRunId);
+}
+
+// A write of the run that checks who owns it: see RunStore::updateIfOwner.
+template <SqlConnection Db>
+bool updateIfOwner(Db& db, const RunRecord& r, const RunRecord& seen, bool fenced) {
+    std::string where = ", owner = ?, owner_epoch = ? WHERE run_id = ? AND " + std::string(kActive) +
+                        " AND COALESCE(owner, '') = ? AND COALESCE(owner_epoch, 0) = ?";
+    if (!fenced)
+        return updateWhere(db, r, where, optionalText(r.owner), optionalEpoch(r.ownerEpoch), r.run.jobRunId,
+                           seen.owner, seen.ownerEpoch) > 0;
+    where +=
+        " AND EXISTS (SELECT 1 FROM replica_leases l WHERE l.replica_id = ? AND l.epoch = ? AND l.gone = 0)";
+    return updateWhere(db, r, where, optionalText(r.owner), optionalEpoch(r.ownerEpoch), r.run.jobRunId,
+                       seen.owner, seen.ownerEpoch, seen.owner, seen.ownerEpoch) > 0;
+}
+
+template <SqlConnection Db> int adoptRuns(Db& db, const std::string& owner, std::int64_t epoch) {
+    return db.execute(std::string("UPDATE runs SET owner = ?, owner_epoch = ? WHERE (owner = ? AND ") +
+                          kActive + ") OR (owner IS NULL AND status = 'SPARK_JOB_RUN_STATUS_RUNNING')",
+                      owner, epoch, owner);
+}
+
+// `nowMs`: the dialect's expression of the database's clock in milliseconds since the epoch. A lease is
+// live while it was renewed less than `leaseMs` ago on that clock and is not forgotten.
+template <SqlConnection Db>
+bool takeOverRun(Db& db, const char* nowMs, const std::string& runId, const std::string& from,
+                 const std::string& to, std::int64_t toEpoch, std::int64_t leaseMs) {
+    return db.execute(
+               "UPDATE runs SET owner = ?, owner_epoch = ? WHERE run_id = ? AND owner = ? AND status = "
+               "'SPARK_JOB_RUN_STATUS_RUNNING' AND NOT EXISTS (SELECT 1 FROM replica_leases l WHERE "
+               "l.replica_id = ? AND l.gone = 0 AND l.renewed_ms > " +
+                   std::string(nowMs) + " - ?)",
+               to, toEpoch, runId, from, from, leaseMs) > 0;
+}
+
+template <SqlConnection Db>
+std::vector<ReplicaLease> selectLeases(Db& db, const char* nowMs, const std::string& where,
+                                       const std::string& replicaId) {
+    auto q = db.query("SELECT replica_id, host, data_dir, claim, epoch, " + std::string(nowMs) +
+                          " - renewed_ms, gone FROM replica_leases WHERE " + where,
+                      replicaId);
+    std::vector<ReplicaLease> leases;
+    while (q.step()) {
+        ReplicaLease& lease = leases.emplace_back();
+        lease.replicaId = q.text(0);
+        lease.host = q.text(1);
+        lease.dataDir = q.text(2);
+        lease.claim = q.text(3);
+        lease.epoch = q.int64(4);
+        lease.ageMs = q.int64(5);
+        lease.gone = q.int64(6) != 0;
+    }
+    return leases;
+}
+
+template <SqlConnection Db> std::vector<ReplicaLease> replicaLeases(Db& db, const char* nowMs) {
+    return selectLeases(db, nowMs, "replica_id <> ?", std::string());
+}
+
+template <SqlConnection Db>
+std::optional<ReplicaLease> findLease(Db& db, const char* nowMs, const std::string& replicaId) {
+    auto leases = selectLeases(db, nowMs, "replica_id = ?", replicaId);
+    if (leases.empty())
+        return std::nullopt;
+    return std::move(leases.front());
+}
+
+template <SqlConnection Db> std::int64_t takeLease(Db& db, const char* nowMs, const ReplicaLease& lease) {
+    const auto held = findLease(db, nowMs, lease.replicaId);
+    const std::int64_t epoch = held ? held->epoch + 1 : 1;
+    db.execute(
+        "INSERT INTO replica_leases (replica_id, host, data_dir, claim, epoch, renewed_ms, gone) VALUES "
+        "(?, ?, ?, ?, ?, " +
+            std::string(nowMs) +
+            ", 0) ON CONFLICT (replica_id) DO UPDATE SET host = excluded.host, data_dir = "
+            "excluded.data_dir, claim = excluded.claim, epoch = excluded.epoch, renewed_ms = "
+            "excluded.renewed_ms, gone = 0",
+        lease.replicaId, lease.host, lease.dataDir, lease.claim, epoch);
+    return epoch;
+}
+
+template <SqlConnection Db>
+bool renewLease(Db& db, const char* nowMs, const std::string& replicaId, const std::string& claim,
+                std::int64_t epoch) {
+    return db.execute("UPDATE replica_leases SET renewed_ms = " + std::string(nowMs) +
+                          " WHERE replica_id = ? AND claim = ? AND epoch = ? AND gone = 0",
+                      replicaId, claim, epoch) > 0;
+}
+
+template <SqlConnection Db>
+bool forgetReplica(Db& db, const char* nowMs, const std::string& replicaId, std::int64_t epoch,
+                   std::int64_t leaseMs) {
+    return db.execute(
+               "UPDATE replica_leases SET epoch = epoch + 1, gone = 1 WHERE replica_id = ? AND epoch = ? "
+               "AND gone = 0 AND renewed_ms <= " +
+                   std::string(nowMs) + " - ?",
+               replicaId, epoch, leaseMs) > 0;
 }
 
 template <SqlConnection Db> bool exists(Db& db, const std::string& runId) {
@@ -139,6 +251,13 @@ std::vector<RunRecord> selectRuns(Db& db, const std::string& where, const std::v
     while (q.step())
         result.push_back(readRow(q));
     return result;
+}
+
+template <SqlConnection Db> std::optional<RunRecord> findById(Db& db, const std::string& runId) {
+    auto rows = selectRuns(db, "run_id = ?", {runId});
+    if (rows.empty())
+        return std::nullopt;
+    return std::move(rows.front());
 }
 
 template <SqlConnection Db>
@@ -235,27 +354,6 @@ template <SqlConnection Db> std::map<std::pair<std::string, std::string>, int> r
     while (q.step())
         result[{q.text(0), q.text(1)}] = q.integer(2);
     return result;
-}
-
-template <SqlConnection Db>
-void heartbeat(Db& db, const std::string& replicaId, const std::string& host, const std::string& dataDir,
-               std::int64_t atMs) {
-    db.execute("INSERT INTO replicas (replica_id, host, data_dir, heartbeat_ms) VALUES (?, ?, ?, ?) "
-               "ON CONFLICT (replica_id) DO UPDATE SET host = excluded.host, data_dir = excluded.data_dir, "
-               "heartbeat_ms = excluded.heartbeat_ms",
-               replicaId, host, dataDir, atMs);
-}
-
-template <SqlConnection Db> std::map<std::string, std::int64_t> replicaHeartbeats(Db& db) {
-    auto q = db.query("SELECT replica_id, heartbeat_ms FROM replicas");
-    std::map<std::string, std::int64_t> result;
-    while (q.step())
-        result[q.text(0)] = q.int64(1);
-    return result;
-}
-
-template <SqlConnection Db> void forgetReplica(Db& db, const std::string& replicaId) {
-    db.execute("DELETE FROM replicas WHERE replica_id = ?", replicaId);
 }
 
 } // namespace jobdeck::run_rows

@@ -26,6 +26,18 @@ struct RunRecord final {
     bool clusterMode = false; // column deploy_mode: 'cluster' or 'client'
     std::string sparkMaster;  // column spark_master: the --master it was submitted to (cluster mode)
     std::string owner;        // column owner: the replica that starts and follows the run (empty: none yet)
+    std::int64_t ownerEpoch = 0; // column owner_epoch: the owner's lease epoch when it took the run (0: none)
+};
+
+// One row of the replica_leases table: a replica's lease, judged on the database's clock.
+struct ReplicaLease final {
+    std::string replicaId;
+    std::string host;
+    std::string dataDir;
+    std::string claim;      // the token of the process that claimed the replica id
+    std::int64_t epoch = 0; // moved on by every claim and every forget
+    std::int64_t ageMs = 0; // since it was last renewed, on the database's clock
+    bool gone = false;      // forgotten: its lease ran out and it has not claimed it again
 };
 
 // The runs: one row per run with what the launcher needs to find its driver again, scoped by project
@@ -35,13 +47,16 @@ public:
     virtual ~RunStore() = default;
 
     virtual void insert(const RunRecord& record) = 0;
-    // Writes every mutable column of the run (status, times, launcher bookkeeping, ...).
+    // Writes every mutable column of the run (status, times, launcher bookkeeping, ...) but its owner,
+    // which changes only through updateIfOwner and takeOverRun.
     virtual void update(const RunRecord& record) = 0;
     virtual void remove(const std::string& runId) = 0;
     // Whether any project has a run with this id.
     virtual bool exists(const std::string& runId) = 0;
 
     virtual std::optional<RunRecord> find(const std::string& projectUid, const std::string& runId) = 0;
+    // The run with this id in any project.
+    virtual std::optional<RunRecord> findById(const std::string& runId) = 0;
     // Newest first.
     virtual std::vector<RunRecord> list(const std::string& projectUid,
                                         const std::optional<std::string>& jobName, bool activeOnly,
@@ -64,11 +79,29 @@ public:
     // RUNNING runs per (project, cluster).
     virtual std::map<std::pair<std::string, std::string>, int> runningPerCluster() = 0;
 
-    // The replicas' leases: each replica's heartbeat, milliseconds since the epoch on its own clock.
-    virtual void heartbeat(const std::string& replicaId, const std::string& host, const std::string& dataDir,
-                           std::int64_t atMs) = 0;
-    virtual std::map<std::string, std::int64_t> replicaHeartbeats() = 0;
-    virtual void forgetReplica(const std::string& replicaId) = 0;
+    // Writes the run's mutable columns, owner and owner epoch included, if the run is still active and
+    // its owner and owner epoch are still those of `seen` (as read earlier) and, when `fenced`, that
+    // owner's lease still has that epoch (a write as its owner). false: nothing written (a lost race).
+    virtual bool updateIfOwner(const RunRecord& record, const RunRecord& seen, bool fenced) = 0;
+    // The active runs `owner` owns get `epoch` (its lease was claimed again); so do RUNNING runs without
+    // an owner (written before runs had owners). Returns how many.
+    virtual int adoptRuns(const std::string& owner, std::int64_t epoch) = 0;
+    // In one statement: the RUNNING run owned by `from` becomes `to`'s (with `toEpoch`), unless `from`'s
+    // lease is live, i.e. renewed less than `leaseMs` ago and not forgotten. false: nothing changed.
+    virtual bool takeOverRun(const std::string& runId, const std::string& from, const std::string& to,
+                             std::int64_t toEpoch, std::int64_t leaseMs) = 0;
+
+    // The replicas' leases (docs/scale-out.md), on the database's clock.
+    virtual std::vector<ReplicaLease> replicaLeases() = 0;
+    virtual std::optional<ReplicaLease> findLease(const std::string& replicaId) = 0;
+    // Claims the lease of `lease.replicaId` for `lease.claim` with the next epoch, renewed now, whoever
+    // held it (the caller decided, in the same step); returns the new epoch.
+    virtual std::int64_t takeLease(const ReplicaLease& lease) = 0;
+    // Renews the lease if it is still `claim`'s with `epoch` and not forgotten; false otherwise.
+    virtual bool renewLease(const std::string& replicaId, const std::string& claim, std::int64_t epoch) = 0;
+    // Forgets the replica (moves its epoch on, marks it gone) if its lease is still at `epoch` and has
+    // not been renewed for `leaseMs`: one statement, a no-op when it renewed meanwhile.
+    virtual bool forgetReplica(const std::string& replicaId, std::int64_t epoch, std::int64_t leaseMs) = 0;
 };
 
 } // namespace jobdeck

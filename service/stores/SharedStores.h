@@ -143,13 +143,16 @@ private:
     Access m_access;
 };
 
-// The runs and replicas tables. Writes join the step under way on this thread, if any; reads outside
-// one see what is committed now (never a snapshot), as the launcher and the scheduler need, and on
-// SQLite never hold up a write.
+// The runs and replica_leases tables. Writes join the step under way on this thread, if any; reads
+// outside one see what is committed now (never a snapshot), as the launcher and the scheduler need, and
+// on SQLite never hold up a write.
 template <StoreAccess Access> class SharedRunStore final : public RunStore {
 public:
-    explicit SharedRunStore(Access access)
-        : m_access(std::move(access)) {}
+    // `nowMs`: the backend's SQL for the database's clock in milliseconds since the epoch, which the
+    // leases are judged on (docs/scale-out.md).
+    SharedRunStore(Access access, std::string nowMs)
+        : m_access(std::move(access))
+        , m_nowMs(std::move(nowMs)) {}
 
     void insert(const RunRecord& record) override { run_rows::insert(*m_access.write(), record); }
     void update(const RunRecord& record) override { run_rows::update(*m_access.write(), record); }
@@ -185,19 +188,39 @@ public:
     std::map<std::pair<std::string, std::string>, int> runningPerCluster() override {
         return run_rows::runningPerCluster(*m_access.readFresh());
     }
-    void heartbeat(const std::string& replicaId, const std::string& host, const std::string& dataDir,
-                   std::int64_t atMs) override {
-        run_rows::heartbeat(*m_access.write(), replicaId, host, dataDir, atMs);
+    std::optional<RunRecord> findById(const std::string& runId) override {
+        return run_rows::findById(*m_access.readFresh(), runId);
     }
-    std::map<std::string, std::int64_t> replicaHeartbeats() override {
-        return run_rows::replicaHeartbeats(*m_access.readFresh());
+    bool updateIfOwner(const RunRecord& record, const RunRecord& seen, bool fenced) override {
+        return run_rows::updateIfOwner(*m_access.write(), record, seen, fenced);
     }
-    void forgetReplica(const std::string& replicaId) override {
-        run_rows::forgetReplica(*m_access.write(), replicaId);
+    int adoptRuns(const std::string& owner, std::int64_t epoch) override {
+        return run_rows::adoptRuns(*m_access.write(), owner, epoch);
+    }
+    bool takeOverRun(const std::string& runId, const std::string& from, const std::string& to,
+                     std::int64_t toEpoch, std::int64_t leaseMs) override {
+        return run_rows::takeOverRun(*m_access.write(), m_nowMs.c_str(), runId, from, to, toEpoch, leaseMs);
+    }
+    std::vector<ReplicaLease> replicaLeases() override {
+        return run_rows::replicaLeases(*m_access.readFresh(), m_nowMs.c_str());
+    }
+    // On the writer's connection: takeLease's caller reads the lease in the same step it claims it.
+    std::optional<ReplicaLease> findLease(const std::string& replicaId) override {
+        return run_rows::findLease(*m_access.write(), m_nowMs.c_str(), replicaId);
+    }
+    std::int64_t takeLease(const ReplicaLease& lease) override {
+        return run_rows::takeLease(*m_access.write(), m_nowMs.c_str(), lease);
+    }
+    bool renewLease(const std::string& replicaId, const std::string& claim, std::int64_t epoch) override {
+        return run_rows::renewLease(*m_access.write(), m_nowMs.c_str(), replicaId, claim, epoch);
+    }
+    bool forgetReplica(const std::string& replicaId, std::int64_t epoch, std::int64_t leaseMs) override {
+        return run_rows::forgetReplica(*m_access.write(), m_nowMs.c_str(), replicaId, epoch, leaseMs);
     }
 
 private:
     Access m_access;
+    const std::string m_nowMs;
 };
 
 } // namespace jobdeck

@@ -23,6 +23,9 @@ constexpr const char* allowlistJson =
     "WHERE project_uid = p.uid ORDER BY entry))";
 // The active runs are reached by their status (few), not by their job (SharedJobStore).
 constexpr const char* activeRunsSource = "runs INDEXED BY runs_by_status";
+// The replicas' leases are judged on SQLite's clock, this process's: one process uses the file
+// (docs/scale-out.md).
+constexpr const char* nowMs = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)";
 
 // The connections, with the schema migrated before any store reads.
 SqliteConnections& migrated(SqliteConnections& connections) {
@@ -57,7 +60,7 @@ SqliteStores::SqliteStores(const std::string& path)
     , m_keys(m_keyRows, m_changeStamp)
     , m_jobs(SqliteAccess{m_connections}, activeRunsSource)
     , m_clusters(SqliteAccess{m_connections})
-    , m_runs(SqliteAccess{m_connections})
+    , m_runs(SqliteAccess{m_connections}, nowMs)
     , m_writeKeys(SqliteAccess{m_connections})
     , m_events(m_connections) {
     m_deferred = std::make_unique<DeferredWrites>(

@@ -6,6 +6,8 @@
 // options that do not go together are refused with one line.
 #include "tst_runsupport.h"
 
+#include "core/policy/RunEndMessages.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -313,6 +315,66 @@ private slots:
         QVERIFY(!log("long", victim).contains("--kill"));
         QCOMPARE(statusOf(st("CANCEL JOB_RUN `" + victim + "` JOB_NAME = 'long'")), std::string(kSuccess));
         QCOMPARE(waitForEnd("long", victim).value("status", std::string()), std::string(kCanceled));
+    }
+
+    // A submission client that answers with a submission id an ended run already recorded (a master
+    // that numbers its drivers anew): the database keeps one run per id, so the second run ends FAILED
+    // with its id cleared, and its log does not say it was submitted.
+    void aSubmissionIdAnEndedRunRecordedEndsTheRunFailed() {
+        QTemporaryDir scripts;
+        QVERIFY(scripts.isValid());
+        // The stand-in, but every submission after the first answers with the first one's id.
+        const QString wrapper = scripts.filePath("same-id-spark-submit");
+        {
+            QFile file(wrapper);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QStringLiteral(
+                           "#!/bin/sh\n"
+                           "standin='%1'\nfirst='%2'\n"
+                           "case \" $* \" in *' --status '*|*' --kill '*) exec \"$standin\" \"$@\";; esac\n"
+                           "out=$(\"$standin\" \"$@\" 2>&1); rc=$?\n"
+                           "id=$(printf '%s\\n' \"$out\" | sed -n 's/.*Submission successfully created as "
+                           "\\(driver-[0-9-]*\\)\\..*/\\1/p' | tail -n 1)\n"
+                           "if [ -s \"$first\" ] && [ -n \"$id\" ]; then\n"
+                           "  out=$(printf '%s\\n' \"$out\" | sed \"s/$id/$(cat \"$first\")/g\")\n"
+                           "else\n"
+                           "  printf '%s' \"$id\" > \"$first\"\n"
+                           "fi\n"
+                           "printf '%s\\n' \"$out\" >&2\n"
+                           "exit $rc\n")
+                           .arg(kStandin, scripts.filePath("first-id"))
+                           .toUtf8());
+        }
+        QVERIFY(QFile::setPermissions(wrapper, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        QStringList arguments = clusterArguments(kMaster);
+        arguments[arguments.indexOf("--spark-submit") + 1] = wrapper;
+        TestService reusing(arguments);
+        QVERIFY2(reusing.start(), qPrintable(reusing.lastError()));
+        Project project;
+        QVERIFY(project.create(reusing));
+        QVERIFY(statementSucceeds(reusing, project.op,
+                                  "CREATE CLUSTER cc TYPE = 'Spark' MAX_OCU = 1 MIN_OCU = 1"));
+        QVERIFY(statementSucceeds(reusing, project.op,
+                                  "CREATE JOB j TYPE = 'PYTHON' PARAMETERS = " +
+                                      tuple({kPythonApp, "--sleep", "1"}) + " CLUSTER = 'cc'"));
+        const QString first = runIdOf(runJob(reusing, project.op, "j"));
+        QVERIFY(!first.isEmpty());
+        const auto firstEnd = waitForRun(reusing, project.op, "j", first, hasEnded(), kEndTimeoutMs);
+        QCOMPARE(firstEnd.value("status", std::string()), std::string(kCompleted));
+        const std::string driverId = firstEnd.value("submissionId", std::string());
+        QVERIFY2(kDriverId.match(QString::fromStdString(driverId)).hasMatch(), driverId.c_str());
+
+        const QString second = runIdOf(runJob(reusing, project.op, "j"));
+        QVERIFY(!second.isEmpty());
+        const auto end = waitForRun(reusing, project.op, "j", second, hasEnded(), kEndTimeoutMs);
+        QCOMPARE(end.value("status", std::string()), std::string(kFailed));
+        QCOMPARE(end.value("message", std::string()), submissionIdTakenMessage(driverId));
+        QVERIFY(end["submissionId"].is_null());
+        const QString text = QString::fromUtf8(fullLog(reusing, project.op, "j", second));
+        QVERIFY2(text.contains(QString::fromStdString("Submission successfully created as " + driverId)),
+                 qPrintable(text));
+        QVERIFY2(!text.contains("[jobdeckd: submitted to"), qPrintable(text));
+        QCOMPARE(describeRun(reusing, project.op, "j", first).value("submissionId", std::string()), driverId);
     }
 
     void optionsThatDoNotGoTogetherAreRefused_data() {

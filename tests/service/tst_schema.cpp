@@ -313,7 +313,7 @@ private slots:
                                       "clusters(project_uid,name) on delete NO ACTION"));
             QVERIFY(d->shape.contains("column api_keys.salt BLOB not null default=-"));
             QVERIFY(d->shape.contains("column runs.deploy_mode TEXT not null default='client'"));
-            QVERIFY(d->shape.contains("table replicas"));
+            QVERIFY(d->shape.contains("table replica_leases"));
         }
         COMPARE_SCHEMAS(sqlite.shape, "SQLite", withoutPostgresqlOnly(postgresql.shape), "PostgreSQL");
     }
@@ -359,9 +359,11 @@ private slots:
         }
     }
 
-    // Appending one entry migrates an empty database and a released one of either backend to shared 7.
+    // Appending one entry migrates an empty database and a released one of either backend to the
+    // shared version after the latest.
     void oneAppendedEntryMigratesBothBackends() {
         const auto list = withOneMore();
+        const int next = schema::latestVersion(schema::migrations()) + 1;
         QTemporaryDir dir;
         const auto freshLite = SqliteDatabase::open(dir.filePath("fresh.db").toStdString());
         SqliteSchema::migrate(*freshLite, list);
@@ -379,10 +381,10 @@ private slots:
         const auto freshPg = PgConnection::open(freshUrl);
         const auto releasedPg = PgConnection::open(releasedUrl);
 
-        QCOMPARE(scalar(*freshLite, "SELECT version FROM schema_version"), 7);
-        QCOMPARE(scalar(*releasedLite, "SELECT version FROM schema_version"), 7);
-        QCOMPARE(scalar(*freshPg, "SELECT max(version) FROM schema_version"), 7);
-        QCOMPARE(scalar(*releasedPg, "SELECT max(version) FROM schema_version"), 7);
+        QCOMPARE(scalar(*freshLite, "SELECT version FROM schema_version"), next);
+        QCOMPARE(scalar(*releasedLite, "SELECT version FROM schema_version"), next);
+        QCOMPARE(scalar(*freshPg, "SELECT max(version) FROM schema_version"), next);
+        QCOMPARE(scalar(*releasedPg, "SELECT max(version) FROM schema_version"), next);
         const Description lite = describe(*freshLite);
         QVERIFY(
             lite.shape.contains("index runs.test_runs_by_submission_id(submission_id) unique=1 partial=1"));
@@ -391,9 +393,11 @@ private slots:
         COMPARE_SCHEMAS(describe(*releasedPg).shape, "PostgreSQL v4", describe(*freshPg).shape, "fresh");
     }
 
-    // A jobdeckd that knows shared 6 (an older replica in a rolling upgrade) on a database at 7.
+    // A jobdeckd that knows the latest shared version (an older replica in a rolling upgrade) on a
+    // database at the next.
     void aNewerSharedVersionIsRefusedUntouched() {
         const auto list = withOneMore();
+        const int latest = schema::latestVersion(schema::migrations());
         QTemporaryDir dir;
         const std::string path = dir.filePath("jobdeck.db").toStdString();
         SqliteSchema::migrate(*SqliteDatabase::open(path), list);
@@ -402,8 +406,9 @@ private slots:
             PgConnections connections(url);
             PgSchema::migrate(connections, url, list);
         }
-        const std::string expected = "has schema version 7, newer than this jobdeckd understands (6); use a "
-                                     "newer jobdeckd. The database was not changed.";
+        const std::string expected = "has schema version " + std::to_string(latest + 1) +
+                                     ", newer than this jobdeckd understands (" + std::to_string(latest) +
+                                     "); use a newer jobdeckd. The database was not changed.";
         try {
             SqliteStores::open(path);
             QFAIL("SQLite at a newer shared version was opened");
@@ -416,8 +421,8 @@ private slots:
         } catch (const DatabaseError& e) {
             QVERIFY2(std::string(e.what()).find(expected) != std::string::npos, e.what());
         }
-        QCOMPARE(scalar(*SqliteDatabase::open(path), "SELECT version FROM schema_version"), 7);
-        QCOMPARE(scalar(*PgConnection::open(url), "SELECT max(version) FROM schema_version"), 7);
+        QCOMPARE(scalar(*SqliteDatabase::open(path), "SELECT version FROM schema_version"), latest + 1);
+        QCOMPARE(scalar(*PgConnection::open(url), "SELECT max(version) FROM schema_version"), latest + 1);
     }
 
 private:

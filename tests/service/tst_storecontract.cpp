@@ -335,7 +335,7 @@ private slots:
         QVERIFY(!runs.exists("run-3"));
     }
 
-    void runUpdatesWriteEveryMutableColumn() {
+    void runUpdatesWriteEveryMutableColumnButTheOwner() {
         auto& runs = m_stores->runs();
         m_stores->clusters().insertCluster(m_project, cluster("c"));
         const SparkJob a = job("a", "c");
@@ -354,6 +354,7 @@ private slots:
         r.cancelRequested = true;
         r.canceledBy = "k";
         r.owner = "replica-2";
+        r.ownerEpoch = 2;
         runs.update(r);
         const auto found = runs.find(m_project, "run-1");
         QVERIFY(found);
@@ -363,7 +364,10 @@ private slots:
         QCOMPARE(found->logPath, r.logPath);
         QVERIFY(found->cancelRequested);
         QCOMPARE(found->canceledBy, std::string("k"));
-        QCOMPARE(found->owner, std::string("replica-2"));
+        // The owner is not a mutable column: it moves only with updateIfOwner and takeOverRun
+        // (tst_runowners).
+        QCOMPARE(found->owner, std::string());
+        QCOMPARE(found->ownerEpoch, std::int64_t(0));
     }
 
     void runQueriesOfTheScheduler() {
@@ -416,17 +420,48 @@ private slots:
         QVERIFY(!runs.findActiveByKey(m_project, a.jobId, "key-1"));
     }
 
-    void replicaHeartbeatsAreReplacedAndForgotten() {
+    // The leases are judged on the database's clock: an hour-long lease renewed just now is live, a
+    // zero-long one has run out.
+    void replicaLeasesAreClaimedRenewedAndForgotten() {
         auto& runs = m_stores->runs();
-        QVERIFY(runs.replicaHeartbeats().empty());
-        runs.heartbeat("replica-1", "host-a", "/data/a", 1000);
-        runs.heartbeat("replica-2", "host-b", "/data/b", 2000);
-        runs.heartbeat("replica-1", "host-a", "/data/a", 3000);
-        QCOMPARE(runs.replicaHeartbeats(),
-                 (std::map<std::string, std::int64_t>{{"replica-1", 3000}, {"replica-2", 2000}}));
-        runs.forgetReplica("replica-1");
-        runs.forgetReplica("no-such-replica");
-        QCOMPARE(runs.replicaHeartbeats(), (std::map<std::string, std::int64_t>{{"replica-2", 2000}}));
+        auto& steps = m_stores->unitOfWork();
+        QVERIFY(runs.replicaLeases().empty());
+        const auto lease = [](const std::string& id, const std::string& claim) {
+            ReplicaLease l;
+            l.replicaId = id;
+            l.host = "host-" + id;
+            l.dataDir = "/data/" + id;
+            l.claim = claim;
+            return l;
+        };
+        QCOMPARE(steps.run([&] { return runs.takeLease(lease("r1", "c1")); }), std::int64_t(1));
+        QCOMPARE(steps.run([&] { return runs.takeLease(lease("r2", "c2")); }), std::int64_t(1));
+        QCOMPARE(steps.run([&] { return runs.takeLease(lease("r1", "c3")); }), std::int64_t(2));
+        const auto all = runs.replicaLeases();
+        QCOMPARE(all.size(), std::size_t(2));
+        const auto r1 = runs.findLease("r1");
+        QVERIFY(r1);
+        QCOMPARE(r1->claim, std::string("c3"));
+        QCOMPARE(r1->host, std::string("host-r1"));
+        QCOMPARE(r1->epoch, std::int64_t(2));
+        QVERIFY(!r1->gone);
+        QVERIFY2(r1->ageMs >= 0 && r1->ageMs < 3600 * 1000,
+                 "a lease renewed just now, on the database's clock");
+        QVERIFY(!runs.findLease("no-such-replica"));
+        // Only the claim and epoch that hold it renew it.
+        QVERIFY(!steps.run([&] { return runs.renewLease("r1", "c1", 2); }));
+        QVERIFY(!steps.run([&] { return runs.renewLease("r1", "c3", 1); }));
+        QVERIFY(steps.run([&] { return runs.renewLease("r1", "c3", 2); }));
+        // A live lease, a stale epoch and an unknown replica are not forgotten.
+        QVERIFY(!steps.run([&] { return runs.forgetReplica("r1", 2, 3600 * 1000); }));
+        QVERIFY(!steps.run([&] { return runs.forgetReplica("r1", 1, 0); }));
+        QVERIFY(!steps.run([&] { return runs.forgetReplica("no-such-replica", 1, 0); }));
+        QVERIFY(steps.run([&] { return runs.forgetReplica("r1", 2, 0); }));
+        const auto forgotten = runs.findLease("r1");
+        QVERIFY(forgotten->gone);
+        QCOMPARE(forgotten->epoch, std::int64_t(3));
+        QVERIFY(!steps.run([&] { return runs.renewLease("r1", "c3", 2); }));
+        QVERIFY(!runs.findLease("r2")->gone);
     }
 
     void statusesAreScopedByProjectAndTheLastWordStays() {

@@ -22,6 +22,9 @@ constexpr std::size_t deferredBatch = 512;
 // A project's allow-list as a JSON array sorted by entry (SharedProjectStore).
 constexpr const char* allowlistJson = "(SELECT coalesce(json_agg(entry ORDER BY entry), '[]'::json) "
                                       "FROM project_allowlist WHERE project_uid = p.uid)";
+// The replicas' leases are judged on the server's clock, the same for every replica whatever their
+// hosts' clocks say.
+constexpr const char* nowMs = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
 
 // The URL without its password (in every form core's databasePasswordRanges knows), for messages.
 std::string withoutPassword(const std::string& url) {
@@ -70,7 +73,7 @@ PgStores::PgStores(const std::string& url, const std::string& where)
     , m_keys(m_keyRows, m_changeStamp)
     , m_jobs(PgAccess{m_connections}, "runs")
     , m_clusters(PgAccess{m_connections})
-    , m_runs(PgAccess{m_connections})
+    , m_runs(PgAccess{m_connections}, nowMs)
     , m_writeKeys(PgAccess{m_connections})
     , m_events(m_connections) {
     m_deferred = std::make_unique<DeferredWrites>(
