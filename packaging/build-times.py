@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a build's time went, from ninja's log: compile and link time summed per part of the tree.
 
-  packaging/build-times.py BUILD_DIR
+  packaging/build-times.py BUILD_DIR [ROWS]
 
 Each line: a part (core, service, tests/service, ...), what kind of step (compile, link, moc and
 other generated steps), how many steps and their summed time. Summed times exceed the wall time
@@ -21,14 +21,17 @@ def part_of(output):
 
 
 def kind_of(output):
+    name = os.path.basename(output)
     if output.endswith(".o"):
-        return "precompiled header" if "cmake_pch" in output else "compile"
-    if output.endswith((".a", ".so")) or "." not in os.path.basename(output):
+        return "compile"
+    if output.endswith(".gch"):
+        return "precompiled header"
+    if name.endswith((".a", ".so")) or (name.startswith(("tst_", "bench_", "jobdeck")) and "." not in name):
         return "link"
-    return "generated"
+    return "moc, generated"
 
 
-def main(build_dir):
+def main(build_dir, rows):
     log = os.path.join(build_dir, ".ninja_log")
     latest = {}
     with open(log) as lines:
@@ -38,17 +41,22 @@ def main(build_dir):
             fields = line.rstrip("\n").split("\t")
             if len(fields) == 5:
                 start, end, _, output, _ = fields
+                if os.path.isabs(output):
+                    output = os.path.relpath(output, build_dir)
                 latest[output] = (int(start), int(end))  # the last build of each output counts
     totals = collections.defaultdict(lambda: [0, 0])
     for output, (start, end) in latest.items():
         entry = totals[(part_of(output), kind_of(output))]
         entry[0] += 1
         entry[1] += end - start
-    for (part, kind), (count, ms) in sorted(totals.items(), key=lambda item: -item[1][1]):
+    ranked = sorted(totals.items(), key=lambda item: -item[1][1])
+    for (part, kind), (count, ms) in ranked[:rows]:
         print("  %-22s %-19s %4d steps %7.1f s" % (part, kind, count, ms / 1000.0))
+    total = sum(ms for _, ms in totals.values())
+    print("  %-42s %4d steps %7.1f s" % ("all", len(latest), total / 1000.0))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    main(sys.argv[1])
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) == 3 else 20)

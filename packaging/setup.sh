@@ -49,7 +49,7 @@ case "$mode" in
     echo "setup: where the time went (wall time):"
     printf '  %s\n' "${phases[@]}"
     echo "setup: build steps by part of the tree (summed over $(nproc) parallel jobs):"
-    python3 "$here/packaging/build-times.py" "$build" | head -n 25
+    python3 "$here/packaging/build-times.py" "$build" 20 || true
     # ctest's own summary stays the last lines, as CI reads them.
     echo
     grep -E '^[0-9]+% tests passed|^Total Test time' "$build/ctest-output.txt" || true
