@@ -64,6 +64,14 @@ class TestMainWindow final : public QObject {
 
     MainWindow::Options options() const { return m_home.options(QStringLiteral("e2e")); }
 
+    // Save with errors the editor knows of asks first: answer "Save anyway".
+    static void saveAnywayWhenAsked(QWidget* form) {
+        for (auto* box : form->findChildren<QMessageBox*>(QStringLiteral("saveWithErrorsBox")))
+            if (box->isVisible())
+                if (auto* anyway = box->findChild<QPushButton*>(QStringLiteral("saveAnywayButton")))
+                    anyway->click();
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
@@ -168,6 +176,7 @@ private slots:
         form->editor()->setParameters(
             {"--hudi-conf", "hoodie.datasource.write.operation=upsert", "s3://bucket/new.jar"});
         form->save();
+        saveAnywayWhenAsked(form); // the editor knows the error; this test sends it to see the refusal
         QTRY_VERIFY_WITH_TIMEOUT(!form->isBusy(), 15000);
         QCOMPARE(form->messageText(),
                  QStringLiteral("--hudi-conf keys are not permitted for this organization: "
