@@ -73,8 +73,9 @@ ClustersView::ClustersView(ApiClient* client, QWidget* parent)
         if (name.isEmpty())
             return;
         // A child box (not exec()): the window stays live, and tests find it by name.
-        auto* confirm = new QMessageBox(QMessageBox::Question, tr("Jobdeck"),
-                                        tr("Delete the cluster '%1'?").arg(name), QMessageBox::NoButton, this);
+        auto* confirm =
+            new QMessageBox(QMessageBox::Question, tr("Jobdeck"), tr("Delete the cluster '%1'?").arg(name),
+                            QMessageBox::NoButton, this);
         confirm->setObjectName(QStringLiteral("confirmDeleteCluster"));
         QPushButton* remove = confirm->addButton(tr("Delete cluster"), QMessageBox::DestructiveRole);
         remove->setObjectName(QStringLiteral("confirmDeleteClusterButton"));

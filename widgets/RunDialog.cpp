@@ -170,8 +170,8 @@ void RunDialog::setIdempotencyKey(const QString& key) {
 }
 
 QString RunDialog::refusalText(const ApiError& error) const {
-    return qs(runRefusalText(error.message.toStdString(), m_job.jobId, m_job.name,
-                             error.reason.toStdString()));
+    return qs(
+        runRefusalText(error.message.toStdString(), m_job.jobId, m_job.name, error.reason.toStdString()));
 }
 
 void RunDialog::fillConfigurations() {

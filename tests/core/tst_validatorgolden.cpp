@@ -1,8 +1,8 @@
 // The validator's diagnostics against golden files, and docs/parameters.md against the validator.
 // tests/data/validator/<case>.json: {"parameters": [...], "settings": <project settings, wire form>,
-// "mode": "create"|"alter", "previous": [...], "type": "JAR"|"PYTHON" (optional)}; <case>.expected: one diagnostic per line, in the order
-// the validator gives them: parameter index, severity, code, message (tab-separated).
-// JOBDECK_UPDATE_GOLDEN=1 rewrites the expected files (review the diff).
+// "mode": "create"|"alter", "previous": [...], "type": "JAR"|"PYTHON" (optional)}; <case>.expected: one
+// diagnostic per line, in the order the validator gives them: parameter index, severity, code, message
+// (tab-separated). JOBDECK_UPDATE_GOLDEN=1 rewrites the expected files (review the diff).
 #include "core/parameters/DiagnosticCode.h"
 #include "core/parameters/ParameterValidator.h"
 #include "core/wire/Project.h"

@@ -1,8 +1,8 @@
 #include "service/stores/postgres/PgStores.h"
 
 #include "core/deploy/DatabaseUrl.h"
-#include "service/stores/SqlConnection.h"
 #include "core/wire/DatabaseFaults.h"
+#include "service/stores/SqlConnection.h"
 #include "service/stores/postgres/PgEventListener.h"
 #include "service/stores/postgres/PgSchema.h"
 
