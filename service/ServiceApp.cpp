@@ -223,6 +223,7 @@ int ServiceApp::run() {
     // and 64 connections (docs/service.md, figures).
     const unsigned cores = std::thread::hardware_concurrency();
     httpOptions.ioThreads = cores > 2 ? cores - 1 : 1;
+    httpOptions.authenticationIsLocal = stores->changeStamp().isLocal();
     HttpServer server(
         httpOptions, [&stores](std::string_view projectUid, std::string_view key, std::string_view secret) {
             RequestContext context;

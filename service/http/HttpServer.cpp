@@ -668,7 +668,9 @@ void HttpServer::dispatch(const std::shared_ptr<HttpRequest>& request, Responder
     // Exactly once, whatever a handler does; an exception becomes a 500 that names no internals.
     auto reply = std::make_shared<Reply>(std::move(respond), route->prefix);
     Responder guarded = [reply](HttpResponse response) { reply->answer(std::move(response)); };
-    if (route->placement == RoutePlacement::IoThread && request->body.size() <= kInlineBodyLimit) {
+    const bool mayStartInline = route->publicHandler || m_options.authenticationIsLocal;
+    if (route->placement == RoutePlacement::IoThread && mayStartInline &&
+        request->body.size() <= kInlineBodyLimit) {
         handle(*route, *request, *reply, std::move(guarded));
         return;
     }

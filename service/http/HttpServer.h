@@ -90,6 +90,10 @@ struct HttpServerOptions final {
     std::size_t maxConnectionsPerAddress = 128; // per client IP address, beyond it 503; 0: no limit
     unsigned ioThreads = 2;
     unsigned workerThreads = 4;
+    // Whether authentication answers without waiting on a database server (SQLite: a read of this
+    // host's files). When false, authenticated routes never start on an IO thread, whatever their
+    // placement: a stalled server would hold the IO thread and every connection it serves.
+    bool authenticationIsLocal = true;
     bool accessLog = true; // one info line per request; otherwise at debug level
     // PEM files: both set, the listener speaks HTTPS only (TLS 1.2 or later); both empty, plain HTTP.
     std::string tlsCertificateFile;
@@ -120,7 +124,8 @@ public:
     HttpServer& operator=(const HttpServer&) = delete;
 
     // Routes match the method and a path prefix; the longest prefix wins. Register before start().
-    // A handler that never blocks may ask for RoutePlacement::IoThread (GET /v1/health).
+    // A handler that never blocks may ask for RoutePlacement::IoThread (GET /v1/health); an authenticated
+    // one starts there only when HttpServerOptions::authenticationIsLocal.
     void addRoute(std::string method, std::string pathPrefix, PublicRouteHandler handler,
                   RoutePlacement placement = RoutePlacement::Worker);
     // Credentials (x-onehouse-project-uid/-api-key/-api-secret) are checked before the handler

@@ -219,15 +219,26 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const RequestContex
     }
     // Registered before its key is claimed, so a repeat that finds the claim finds the request too.
     context.requestId = m_registry.begin(authenticated.principal.projectUid);
-    if (context.idempotencyKey && answeredAsRepeat(context, statement, wait, respond))
-        return;
-    if (!HttpServer::onIoThread()) {
+    // Claiming a key writes to the database: never on an IO thread, which a stalled database would hold.
+    auto claimAndRun = [this, context = std::move(context), statement = std::move(statement), wait,
+                        respond = std::move(respond)]() mutable {
+        try {
+            if (context.idempotencyKey && answeredAsRepeat(context, statement, wait, respond))
+                return;
+        } catch (const std::exception& e) {
+            // The key could not be claimed: nothing runs, and nobody has the request's id.
+            spdlog::error("could not claim the Idempotency-Key of request {}: {}", context.requestId,
+                          e.what());
+            m_registry.abandon(context.principal.projectUid, context.requestId);
+            respond(notRecorded(DatabaseFaultError::faultOf(e)));
+            return;
+        }
         submitOnWorker(context, statement, wait, respond);
-        return;
-    }
-    boost::asio::post(m_server.workers(),
-                      [this, context = std::move(context), statement = std::move(statement), wait,
-                       respond = std::move(respond)] { submitOnWorker(context, statement, wait, respond); });
+    };
+    if (HttpServer::onIoThread())
+        boost::asio::post(m_server.workers(), std::move(claimAndRun));
+    else
+        claimAndRun();
 }
 
 bool HttpStatementRoutes::answeredAsRepeat(RequestContext& context, const std::string& statement,

@@ -11,6 +11,9 @@ class ChangeStamp {
 public:
     virtual ~ChangeStamp() = default;
     virtual std::uint64_t current() = 0;
+    // True when current() reads only this host's files (SQLite): it never waits on a server that may
+    // stall, so it may be read on a thread that must not block for long.
+    virtual bool isLocal() const { return false; }
 };
 
 } // namespace jobdeck

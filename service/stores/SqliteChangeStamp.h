@@ -20,6 +20,7 @@ public:
     explicit SqliteChangeStamp(std::string path)
         : m_path(std::move(path)) {}
     std::uint64_t current() override;
+    bool isLocal() const override { return true; }
 
 private:
     // A connection that only ever reads data_version, and the value it last saw.

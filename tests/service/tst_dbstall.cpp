@@ -20,7 +20,7 @@ using namespace jobdeck::runtest;
 namespace {
 
 constexpr int kDatabaseTimeoutSeconds = 5;
-constexpr int kRuns = 4; // as many as the service has workers
+constexpr int kRuns = 8; // twice as many as the service has workers, more than an IO thread can read at once
 
 // The database options of the service under test: a short statement timeout, so a stall outlasts it.
 QStringList timeoutArguments() {
