@@ -174,7 +174,8 @@ private slots:
         const QByteArray raw = rawExchange(
             m_service.port(), postHead(m_credentials, "Content-Length: 1073741824\r\n\r\n"), 5000);
         QCOMPARE(rawStatus(raw), 413);
-        QVERIFY(timer.elapsed() < 4000);
+        QVERIFY2(timer.elapsed() < 4900,
+                 "hang guard: answered before the exchange's 5 s limit, without the body");
     }
 
     void chunkedBodies() {
@@ -317,7 +318,9 @@ private slots:
         QCOMPARE(QString::fromStdString(status.value("apiStatus", "")),
                  QStringLiteral("API_OPERATION_STATUS_SUCCESS"));
         // Far below the 30 s header timeout that a starved request would have to wait for.
-        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY2(
+            timer.elapsed() < 20000,
+            qPrintable(QString("hang guard, below the 30 s header timeout: %1 ms").arg(timer.elapsed())));
     }
 
     void slowClientsAreCutOffByTheTimeouts() {
