@@ -2,9 +2,13 @@
 
 #include "client/ApiClient.h"
 
+#include <QClipboard>
 #include <QDialogButtonBox>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
+#include <QSysInfo>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtGlobal>
@@ -79,6 +83,10 @@ AboutDialog::AboutDialog(ApiClient* client, QWidget* parent)
     m_licences->horizontalHeader()->setStretchLastSection(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* copy = buttons->addButton(tr("&Copy version info"), QDialogButtonBox::ActionRole);
+    copy->setObjectName(QStringLiteral("copyVersionInfo"));
+    connect(copy, &QPushButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(versionInfo()); });
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(title);
@@ -97,6 +105,14 @@ QString AboutDialog::consoleText() const {
 
 QString AboutDialog::serviceText() const {
     return m_service->text();
+}
+
+QString AboutDialog::versionInfo() const {
+    return QStringList{
+        m_console->text(), m_service->text(),
+        tr("System: %1 (%2)").arg(QSysInfo::prettyProductName(), QSysInfo::currentCpuArchitecture()),
+        tr("Display: %1").arg(QGuiApplication::platformName())}
+        .join(QLatin1Char('\n'));
 }
 
 void AboutDialog::checkService(ApiClient* client) {

@@ -20,6 +20,9 @@ public:
 
     QString consoleText() const;
     QString serviceText() const;
+    // What a bug report needs: the console's, Qt's and the service's versions, the system and the
+    // display platform, one per line ("Copy version info" puts it on the clipboard).
+    QString versionInfo() const;
     QTableWidget* licences() const { return m_licences; }
 
 signals:

@@ -1,9 +1,11 @@
 #include "widgets/Documentation.h"
 
+#include "widgets/HelpWindow.h"
+
 #include <QCoreApplication>
-#include <QDesktopServices>
 #include <QDir>
 #include <QFileInfo>
+#include <QPointer>
 
 namespace jobdeck {
 
@@ -20,7 +22,19 @@ QUrl Documentation::entryPoint(const QString& directory) {
 
 bool Documentation::open(const QString& directory) {
     const QUrl url = entryPoint(directory);
-    return url.isValid() && QDesktopServices::openUrl(url);
+    if (!url.isValid())
+        return false;
+    // Rendered here rather than handed to the desktop, which opens Markdown in a text editor.
+    static QPointer<HelpWindow> window;
+    if (!window) {
+        window = new HelpWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    window->showPage(url);
+    window->show();
+    window->raise();
+    window->activateWindow();
+    return true;
 }
 
 } // namespace jobdeck

@@ -13,7 +13,8 @@ public:
     static QString defaultDirectory();
     // README.md in `directory`, or an empty URL when it is not there.
     static QUrl entryPoint(const QString& directory);
-    // Opens the entry point with the desktop's handler (QDesktopServices); false when there is none.
+    // Shows the entry point in the console's help window (one per console, raised when open);
+    // false when there is none.
     static bool open(const QString& directory);
 };
 

@@ -13,6 +13,7 @@
 #include "widgets/AboutDialog.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/DesktopNotifier.h"
+#include "widgets/HelpWindow.h"
 #include "widgets/JobsView.h"
 #include "widgets/LoadProgress.h"
 #include "widgets/MainWindow.h"
@@ -23,6 +24,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
 #include <QDesktopServices>
@@ -34,11 +36,13 @@
 #include <QJsonObject>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
+#include <QTextBrowser>
 
 #include <csignal>
 #include <cstdio>
@@ -277,6 +281,17 @@ private slots:
         QVERIFY2(rows.contains(QStringLiteral("nlohmann/json: MIT")), qPrintable(rows.join('\n')));
         QVERIFY2(rows.contains(QStringLiteral("Boost (Beast, Asio): BSL-1.0")), qPrintable(rows.join('\n')));
         saveScreenshot(dialog, QStringLiteral("about.png"));
+
+        // What a bug report needs, on the clipboard in one click.
+        auto* copy = dialog->findChild<QPushButton*>(QStringLiteral("copyVersionInfo"));
+        QVERIFY(copy);
+        QGuiApplication::clipboard()->clear();
+        copy->click();
+        const QString copied = QGuiApplication::clipboard()->text();
+        QVERIFY2(copied.contains(QStringLiteral("Console " JOBDECK_VERSION " (Qt ")), qPrintable(copied));
+        QVERIFY2(copied.contains(dialog->serviceText()), qPrintable(copied));
+        QVERIFY2(copied.contains(QStringLiteral("System: ")) && copied.contains(QStringLiteral("Display: ")),
+                 qPrintable(copied));
         dialog->close();
     }
 
@@ -289,8 +304,34 @@ private slots:
         QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
         window.findChild<QAction*>(QStringLiteral("actionDocumentation"))->trigger();
         QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
-        QCOMPARE(catcher.opened.size(), 1);
-        QCOMPARE(catcher.opened[0], QUrl::fromLocalFile(o.docDir + QStringLiteral("/README.md")));
+        // Rendered in the console's help window, not handed to whatever opens .md files.
+        QCOMPARE(catcher.opened.size(), 0);
+        HelpWindow* help = nullptr;
+        for (QWidget* top : QApplication::topLevelWidgets())
+            if (auto* candidate = qobject_cast<HelpWindow*>(top); candidate && candidate->isVisible())
+                help = candidate;
+        QVERIFY2(help, "F1 shows no help window");
+        QTextBrowser* browser = help->findChild<QTextBrowser*>(QStringLiteral("helpBrowser"));
+        QVERIFY(browser);
+        QCOMPARE(browser->source(), QUrl::fromLocalFile(o.docDir + QStringLiteral("/README.md")));
+        QVERIFY2(!browser->toPlainText().contains(QStringLiteral("# Jobdeck")), "Markdown shown raw");
+        QVERIFY(browser->toPlainText().startsWith(QStringLiteral("Jobdeck")));
+        // A link to a guide opens it in the same window, and Back returns.
+        QVERIFY(browser->toHtml().contains(QStringLiteral("href=\"docs/packaging.md\"")));
+        browser->setSource(browser->source().resolved(QUrl(QStringLiteral("docs/packaging.md"))));
+        QCOMPARE(browser->source(), QUrl::fromLocalFile(o.docDir + QStringLiteral("/docs/packaging.md")));
+        QVERIFY2(browser->toPlainText().startsWith(QStringLiteral("Debian packages")),
+                 qPrintable(browser->toPlainText().left(200)));
+        help->findChild<QAction*>(QStringLiteral("helpBack"))->trigger();
+        QCOMPARE(browser->source(), QUrl::fromLocalFile(o.docDir + QStringLiteral("/README.md")));
+        saveScreenshot(help, QStringLiteral("help-window.png"));
+        // F1 again raises the same window.
+        window.findChild<QAction*>(QStringLiteral("actionDocumentation"))->trigger();
+        int helpWindows = 0;
+        for (QWidget* top : QApplication::topLevelWidgets())
+            helpWindows += qobject_cast<HelpWindow*>(top) && top->isVisible() ? 1 : 0;
+        QCOMPARE(helpWindows, 1);
+        help->close();
 
         // No documentation beside the console: a clear message instead of nothing.
         o.docDir = m_home.filePath(QStringLiteral("no-docs"));
