@@ -43,6 +43,7 @@ AuditView::AuditView(ApiClient* client, QWidget* parent)
     , m_kind(new QComboBox(this))
     , m_outcome(new QComboBox(this))
     , m_useRange(new QCheckBox(tr("Between"), this))
+    , m_showReads(new QCheckBox(tr("Show &reads"), this))
     , m_from(new QDateTimeEdit(this))
     , m_to(new QDateTimeEdit(this))
     , m_count(makeNote(QStringLiteral("auditCount"), this))
@@ -69,6 +70,8 @@ AuditView::AuditView(ApiClient* client, QWidget* parent)
          {ApiOperationStatus::Success, ApiOperationStatus::Failed, ApiOperationStatus::Invalid})
         m_outcome->addItem(auditOutcomeText(s), static_cast<int>(s));
     m_useRange->setObjectName(QStringLiteral("auditTimeRange"));
+    m_showReads->setObjectName(QStringLiteral("auditShowReads"));
+    m_showReads->setToolTip(tr("Also list DESCRIBE and SHOW statements, which change nothing"));
     for (QDateTimeEdit* edit : {m_from, m_to}) {
         edit->setCalendarPopup(true);
         edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm"));
@@ -88,6 +91,7 @@ AuditView::AuditView(ApiClient* client, QWidget* parent)
     filters->addWidget(m_from);
     filters->addWidget(new QLabel(tr("and"), this));
     filters->addWidget(m_to);
+    filters->addWidget(m_showReads);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_busy);
     layout->addWidget(m_error);
@@ -103,6 +107,7 @@ AuditView::AuditView(ApiClient* client, QWidget* parent)
         m_to->setEnabled(on);
         applyFilter();
     });
+    connect(m_showReads, &QCheckBox::toggled, this, &AuditView::applyFilter);
     connect(m_from, &QDateTimeEdit::dateTimeChanged, this, &AuditView::applyFilter);
     connect(m_to, &QDateTimeEdit::dateTimeChanged, this, &AuditView::applyFilter);
     m_eventsTimer.setSingleShot(true);
@@ -165,6 +170,7 @@ void AuditView::reload() {
 void AuditView::applyFilter() {
     AuditFilter filter;
     filter.text = m_text->text().toStdString();
+    filter.includeReads = m_showReads->isChecked();
     if (m_kind->currentIndex() > 0)
         filter.kind = m_kind->currentText().toStdString();
     if (m_outcome->currentIndex() > 0)

@@ -55,6 +55,7 @@ private:
     QComboBox* m_kind;
     QComboBox* m_outcome;
     QCheckBox* m_useRange;
+    QCheckBox* m_showReads;
     QDateTimeEdit* m_from;
     QDateTimeEdit* m_to;
     QLabel* m_count;

@@ -52,7 +52,8 @@ AuditStatementSummary summarizeAuditStatement(std::string_view statement) {
     const ParseResult parsed = parseStatement(statement);
     if (!parsed.statement)
         return {firstWords(statement), {}};
-    return {std::string(statementAction(*parsed.statement)), targetOf(*parsed.statement)};
+    return {std::string(statementAction(*parsed.statement)), targetOf(*parsed.statement),
+            isReadStatement(*parsed.statement)};
 }
 
 bool AuditFilter::matches(const AuditEntry& entry) const {
@@ -61,6 +62,8 @@ bool AuditFilter::matches(const AuditEntry& entry) const {
 
 bool AuditFilter::matches(const AuditEntry& entry, const AuditStatementSummary& summary) const {
     if (!kind.empty() && summary.kind != kind)
+        return false;
+    if (!includeReads && summary.isRead && kind.empty())
         return false;
     if (outcome && entry.outcome != *outcome)
         return false;

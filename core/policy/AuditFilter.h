@@ -16,19 +16,23 @@ namespace jobdeck {
 struct AuditStatementSummary final {
     std::string kind;
     std::string target;
+    bool isRead = false; // a DESCRIBE or SHOW that parsed: it changed nothing
     bool operator==(const AuditStatementSummary&) const = default;
 };
 
 AuditStatementSummary summarizeAuditStatement(std::string_view statement);
 
 // The audit view's filter. An empty field matches everything; `text` is matched, ASCII case-insensitively,
-// against the statement, key id, role, target, error message and request id.
+// against the statement, key id, role, target, error message and request id. Reads (DESCRIBE, SHOW) are
+// left out unless `includeReads` or `kind` names a read: most entries are reads, and the changes are
+// what an audit is read for.
 struct AuditFilter final {
     std::string text;
     std::string kind;
     std::optional<ApiOperationStatus> outcome;
     std::optional<TimePoint> from; // inclusive
     std::optional<TimePoint> to;   // inclusive
+    bool includeReads = true;
 
     bool matches(const AuditEntry& entry) const;
     bool matches(const AuditEntry& entry, const AuditStatementSummary& summary) const;
