@@ -1,5 +1,7 @@
 #include "models/AuditLogModel.h"
 
+#include "models/ModelExporter.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
@@ -81,6 +83,8 @@ QVariant AuditLogModel::data(const QModelIndex& index, int role) const {
     const AuditEntry& e = row.entry;
     if (role == SeqRole)
         return QVariant::fromValue<qint64>(e.seq);
+    if (role == ModelExporter::ExportRole && index.column() == Time)
+        return QString::fromStdString(formatTimestamp(e.at));
     if (role == Qt::ForegroundRole && index.column() == Outcome)
         return QBrush(e.outcome == ApiOperationStatus::Success ? QColor(0x1b, 0x7f, 0x3b)
                                                                : QColor(0xb0, 0x3a, 0x2e));

@@ -1,5 +1,7 @@
 #include "models/JobsTableModel.h"
 
+#include "models/ModelExporter.h"
+
 #include <QDateTime>
 #include <QLocale>
 #include <QStringList>
@@ -467,6 +469,13 @@ QVariant JobsTableModel::data(const QModelIndex& index, int role) const {
                     QLocale().toString(toDateTime(job.updatedAt).toLocalTime(), QLocale::ShortFormat);
             return row.updatedText;
         }
+    } else if (role == ModelExporter::ExportRole && index.column() == Updated) {
+        return QString::fromStdString(formatTimestamp(job.updatedAt));
+    } else if (role == ModelExporter::ExportRole && index.column() == RecentRuns) {
+        QStringList words;
+        for (JobRunStatus s : row.recent)
+            words << statusWord(s);
+        return words.join(QStringLiteral(", ")); // newest first, as the tooltip says
     } else if (role == Qt::ToolTipRole && index.column() == RecentRuns) {
         if (row.recent.empty())
             return tr("No runs yet");

@@ -34,8 +34,14 @@ QString ModelExporter::header(int column) const {
     return text.isEmpty() ? QStringLiteral("column %1").arg(column + 1) : text;
 }
 
+QVariant ModelExporter::value(int row, int column) const {
+    const QModelIndex index = m_model.index(row, column);
+    const QVariant exported = index.data(ExportRole);
+    return exported.isValid() ? exported : index.data(Qt::DisplayRole);
+}
+
 QString ModelExporter::text(int row, int column) const {
-    return m_model.index(row, column).data(Qt::DisplayRole).toString();
+    return value(row, column).toString();
 }
 
 QString ModelExporter::csvField(const QString& text) {
@@ -79,7 +85,7 @@ QByteArray ModelExporter::json() const {
     for (const int row : rows()) {
         QJsonObject object;
         for (int i = 0; i < cols.size(); ++i) {
-            const QVariant value = m_model.index(row, cols[i]).data(Qt::DisplayRole);
+            const QVariant value = this->value(row, cols[i]);
             const auto type = value.typeId();
             const bool number = type == QMetaType::Int || type == QMetaType::LongLong ||
                                 type == QMetaType::UInt || type == QMetaType::ULongLong ||

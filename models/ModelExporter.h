@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <QVariant>
 
 class QAbstractItemModel;
 
@@ -14,6 +15,11 @@ namespace jobdeck {
 // are the caller's choice: `columns` picks them, empty means every column.
 class ModelExporter final {
 public:
+    // What a cell holds in a file when that differs from what the view shows: a timestamp as ISO 8601
+    // in UTC instead of the local short form, a painted cell (status dots) as words. Used before
+    // DisplayRole when a model answers it.
+    static constexpr int ExportRole = Qt::UserRole + 0x4000;
+
     explicit ModelExporter(const QAbstractItemModel& model);
 
     void setRows(QList<int> rows) { m_rows = std::move(rows); }
@@ -35,6 +41,7 @@ private:
     QList<int> columns() const;
     QString header(int column) const;
     QString text(int row, int column) const;
+    QVariant value(int row, int column) const;
 
     const QAbstractItemModel& m_model;
     QList<int> m_rows;

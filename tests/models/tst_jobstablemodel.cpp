@@ -2,6 +2,7 @@
 // one row at a time, batched dataChanged, filter and sort on raw values.
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
+#include "models/ModelExporter.h"
 
 #include <nlohmann/json.hpp>
 
@@ -805,6 +806,25 @@ private slots:
         model.setJobs(sample());
         QCOMPARE(names(proxy), (QStringList{"ingest_orders", "daily_report", "count_transactions"}));
         QCOMPARE(model.rowOf("zeta"), -1);
+    }
+
+    // File → Export writes what a file needs, not what the view paints: Updated as ISO 8601 in UTC, the
+    // recent runs (dots on screen) as words, newest first.
+    void exportsTimesAsIso8601AndRunsAsWords() {
+        JobsTableModel model;
+        model.setJobs(sample());
+        model.setRecentRuns("daily_report", {JobRunStatus::Failed, JobRunStatus::Completed});
+        ModelExporter exporter(model);
+        exporter.setColumns({JobsTableModel::Name, JobsTableModel::RecentRuns, JobsTableModel::Updated});
+        const QString csv = QString::fromUtf8(exporter.csv());
+        const int row = model.rowOf("daily_report");
+        const QString updated = QString::fromStdString(formatTimestamp(model.summary(row).updatedAt));
+        QVERIFY2(updated.endsWith(QLatin1Char('Z')), qPrintable(updated));
+        QVERIFY2(csv.contains(QStringLiteral("daily_report,\"FAILED, COMPLETED\",") + updated),
+                 qPrintable(csv));
+        // The view still shows the local short form and paints the dots.
+        QVERIFY(model.index(row, JobsTableModel::Updated).data().toString() != updated);
+        QVERIFY(!model.index(row, JobsTableModel::RecentRuns).data().isValid());
     }
 };
 
