@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/wire/AuditEntry.h"
-#include "service/statements/StatusJson.h"
+#include "service/stores/StatusJson.h"
 
 #include <chrono>
 #include <condition_variable>
