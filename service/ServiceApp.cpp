@@ -19,6 +19,7 @@
 #include "service/stores/OpenStores.h"
 #include "service/stores/RetentionSweeper.h"
 #include "service/stores/StatementTimer.h"
+#include "service/stores/Stores.h"
 #include "service/stores/WalIndexFaults.h"
 
 #include <boost/asio/io_context.hpp>
@@ -41,319 +42,312 @@ namespace jobdeck {
 namespace {
 
 struct ListenAddress {
-  std::string host;
-  unsigned short port = 0;
+    std::string host;
+    unsigned short port = 0;
 };
 
 // "<ip>:<port>" or "[<ipv6>]:<port>".
-ListenAddress parseListen(const std::string &listen) {
-  const auto bad = [&] {
-    return std::runtime_error("invalid listen address '" + listen +
-                              "': expected <ip>:<port>, e.g. 127.0.0.1:8420");
-  };
-  const std::size_t colon = listen.rfind(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 == listen.size())
-    throw bad();
-  std::string host = listen.substr(0, colon);
-  if (host.front() == '[') {
-    if (host.back() != ']')
-      throw bad();
-    host = host.substr(1, host.size() - 2);
-  }
-  const std::string_view port = std::string_view(listen).substr(colon + 1);
-  unsigned value = 0;
-  const auto [ptr, ec] =
-      std::from_chars(port.data(), port.data() + port.size(), value);
-  if (ec != std::errc{} || ptr != port.data() + port.size() || value > 65535)
-    throw bad();
-  return {host, static_cast<unsigned short>(value)};
+ListenAddress parseListen(const std::string& listen) {
+    const auto bad = [&] {
+        return std::runtime_error("invalid listen address '" + listen +
+                                  "': expected <ip>:<port>, e.g. 127.0.0.1:8420");
+    };
+    const std::size_t colon = listen.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == listen.size())
+        throw bad();
+    std::string host = listen.substr(0, colon);
+    if (host.front() == '[') {
+        if (host.back() != ']')
+            throw bad();
+        host = host.substr(1, host.size() - 2);
+    }
+    const std::string_view port = std::string_view(listen).substr(colon + 1);
+    unsigned value = 0;
+    const auto [ptr, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
+    if (ec != std::errc{} || ptr != port.data() + port.size() || value > 65535)
+        throw bad();
+    return {host, static_cast<unsigned short>(value)};
 }
 
 // GET /metrics: no credentials, no names (GET /v1/health is HealthRoute's).
-void registerOperationalRoutes(HttpServer &server, RunManager &runs,
-                               const ServiceMetrics &metrics) {
-  server.addRoute(
-      "GET", "/metrics",
-      [&runs, &metrics](const HttpRequest &request, const Responder &respond) {
-        if (request.path != "/metrics") {
-          respond(HttpResponse::error(404, "Not found: " + request.path));
-          return;
-        }
-        ServiceMetrics::Snapshot snapshot;
-        try {
-          snapshot.runsByState = runs.countRunsByStatus();
-        } catch (const std::exception &e) {
-          spdlog::error("metrics: cannot count the runs: {}",
-                        e.what()); // the other figures still help
-        }
-        HttpResponse response;
-        response.contentType = "text/plain; version=0.0.4; charset=utf-8";
-        response.body = metrics.render(snapshot);
-        respond(std::move(response));
-      });
+void registerOperationalRoutes(HttpServer& server, RunManager& runs, const ServiceMetrics& metrics) {
+    server.addRoute(
+        "GET", "/metrics", [&runs, &metrics](const HttpRequest& request, const Responder& respond) {
+            if (request.path != "/metrics") {
+                respond(HttpResponse::error(404, "Not found: " + request.path));
+                return;
+            }
+            ServiceMetrics::Snapshot snapshot;
+            try {
+                snapshot.runsByState = runs.countRunsByStatus();
+            } catch (const std::exception& e) {
+                spdlog::error("metrics: cannot count the runs: {}", e.what()); // the other figures still help
+            }
+            HttpResponse response;
+            response.contentType = "text/plain; version=0.0.4; charset=utf-8";
+            response.body = metrics.render(snapshot);
+            respond(std::move(response));
+        });
 }
 
 // What the run manager is told of the options.
-RunOptions runOptionsOf(const ServeOptions &options) {
-  RunOptions runs;
-  runs.dataDir = options.dataDir;
-  runs.s3Map = options.s3Map;
-  runs.runner = options.runner;
-  runs.sparkSubmit = options.sparkSubmit;
-  runs.deployMode = options.deployMode;
-  runs.sparkMaster = options.sparkMaster;
-  runs.cancelGrace = options.cancelGrace;
-  runs.retentionDays = options.retentionDays;
-  runs.maxLogBytes = options.maxLogBytes;
-  runs.clusterStatusInterval = options.clusterStatusInterval;
-  runs.shutdownGrace = options.shutdownGrace;
-  runs.leaseTimeout = options.leaseTimeout;
-  runs.orphanedRunTimeout = options.orphanedRunTimeout;
-  return runs;
+RunOptions runOptionsOf(const ServeOptions& options) {
+    RunOptions runs;
+    runs.dataDir = options.dataDir;
+    runs.s3Map = options.s3Map;
+    runs.runner = options.runner;
+    runs.sparkSubmit = options.sparkSubmit;
+    runs.deployMode = options.deployMode;
+    runs.sparkMaster = options.sparkMaster;
+    runs.cancelGrace = options.cancelGrace;
+    runs.retentionDays = options.retentionDays;
+    runs.maxLogBytes = options.maxLogBytes;
+    runs.clusterStatusInterval = options.clusterStatusInterval;
+    runs.shutdownGrace = options.shutdownGrace;
+    runs.leaseTimeout = options.leaseTimeout;
+    runs.orphanedRunTimeout = options.orphanedRunTimeout;
+    return runs;
+}
+
+// The HTTP server's options: the transport options given, on the address to listen on.
+HttpServerOptions httpServerOptions(const ServeOptions& options, const ListenAddress& where) {
+    HttpServerOptions http;
+    http.address = where.host;
+    http.port = where.port;
+    http.headerTimeout = options.headerTimeout;
+    http.bodyTimeout = options.readTimeout;
+    http.idleTimeout = options.idleTimeout;
+    http.firstByteTimeout = options.firstByteTimeout;
+    http.maxConnections = options.maxConnections;
+    http.reservedConnections = options.reservedConnections;
+    http.maxConnectionsPerAddress = options.maxConnectionsPerAddress;
+    http.workerThreads = options.workerThreads;
+    http.accessLog = options.accessLog;
+    http.tlsCertificateFile = options.tlsCertificate;
+    http.tlsKeyFile = options.tlsKey;
+    // One IO thread per core but one, which is left to the workers and the group commit: on 2 cores
+    // one IO thread costs less CPU per request than two contending with them, and is as fast at 1, 16
+    // and 64 connections (docs/service.md, figures).
+    const unsigned cores = std::thread::hardware_concurrency();
+    http.ioThreads = cores > 2 ? cores - 1 : 1;
+    return http;
+}
+
+// A request's credentials checked against the API keys of the stores: its context, or nullopt.
+Authenticator authenticator(Stores& stores) {
+    return [&stores](std::string_view projectUid, std::string_view key, std::string_view secret) {
+        RequestContext context;
+        auto principal = stores.keys().authenticate(projectUid, key, secret, &context.changeStamp);
+        if (!principal)
+            return std::optional<RequestContext>();
+        context.principal = std::move(*principal);
+        return std::optional<RequestContext>(std::move(context));
+    };
+}
+
+// What serve() is given: the database is open and the server listens.
+struct Opened {
+    Stores& stores;
+    HttpServer& server;
+    ServiceMetrics& metrics;
+    const ReplicaIdentity& replica;
+    const SystemdNotifier& systemd;
+};
+
+// The listening address, the log line and systemd's READY once the service answers.
+void announceServing(const ServeOptions& options, const HttpServer& server, const SystemdNotifier& systemd) {
+    std::cout << "listening on " << options.listen.substr(0, options.listen.rfind(':')) << ':'
+              << server.port() << std::endl;
+    spdlog::info("jobdeckd {} serving {} on port {} with data directory {}", JOBDECK_VERSION,
+                 options.tlsCertificate.empty() ? "HTTP" : "HTTPS", server.port(), options.dataDir);
+    // The database is open and migrated and the listener answers: systemd may start what needs us.
+    systemd.notify("READY=1\nSTATUS=serving on port " + std::to_string(server.port()));
+}
+
+// Audit entries and statuses of the last reads are on disk before the process ends.
+void flushLastWrites(RequestRegistry& registry, Stores& stores) {
+    registry.storeRemembered();
+    try {
+        stores.flushDeferred();
+    } catch (const std::exception& e) {
+        throw std::runtime_error(std::string("stopped, but the last audit entries and request statuses could "
+                                             "not be written: ") +
+                                 e.what());
+    }
+}
+
+// Wires the statements, the runs and the routes to the opened stores and server, serves until SIGTERM
+// or SIGINT, then shuts down gracefully.
+void serve(const ServeOptions& options, const Opened& opened) {
+    Stores& stores = opened.stores;
+    HttpServer& server = opened.server;
+    ServiceMetrics& metrics = opened.metrics;
+    EventBus events(stores.events());
+    const auto otherReplicasEvents =
+        stores.watchEvents([&events](const std::string& projectUid) { events.changedElsewhere(projectUid); });
+    StatementExecutor executor(stores, events);
+    RequestRegistry registry(stores.statuses(), server.ioContext(), options.statusRetention);
+    const RetentionSweeper sweeper(
+        stores.statuses(), stores.audit(),
+        {options.statusRetention, options.auditRetention, options.retentionSweepInterval});
+    HttpStatementRoutes statements(executor, registry, server, options.statusHold);
+    statements.registerRoutes();
+    RunManager runs(stores, events, runOptionsOf(options), opened.replica);
+    executor.setRunStatementHandler(&runs);
+    EventRoutes eventRoutes(events);
+    eventRoutes.registerRoutes(server);
+    LogRoutes logRoutes(runs);
+    logRoutes.registerRoutes(server);
+    HealthRoute health(server, stores);
+    health.registerRoute();
+    registerOperationalRoutes(server, runs, metrics);
+    executor.setMetrics(&metrics);
+    runs.setMetrics(&metrics);
+    server.setAnswerObserver([&metrics](const AnsweredRequest& answer) {
+        metrics.countRequest(answer.method, answer.route, answer.status, answer.duration);
+    });
+
+    // Signals are waited for on this thread; the server has its own IO threads.
+    boost::asio::io_context signalIo;
+    boost::asio::signal_set signals(signalIo, SIGTERM, SIGINT);
+    int received = 0;
+    signals.async_wait([&received](const boost::system::error_code&, int signal) { received = signal; });
+
+    runs.start();
+    server.start();
+    announceServing(options, server, opened.systemd);
+    signalIo.run();
+    spdlog::info("signal {} received: shutting down", received);
+    opened.systemd.notify("STOPPING=1");
+    // Long polls are answered first so that their connections are not what the grace period waits for.
+    events.stop();
+    server.stop(options.shutdownGrace);
+    runs.stop();
+    flushLastWrites(registry, stores);
 }
 
 } // namespace
 
 std::string defaultDataDir() {
-  if (const char *xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
-    return (std::filesystem::path(xdg) / "jobdeck").string();
-  if (const char *home = std::getenv("HOME"); home && *home)
-    return (std::filesystem::path(home) / ".local/share/jobdeck").string();
-  throw std::runtime_error(
-      "no data directory: set --data-dir, XDG_DATA_HOME or HOME");
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
+        return (std::filesystem::path(xdg) / "jobdeck").string();
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return (std::filesystem::path(home) / ".local/share/jobdeck").string();
+    throw std::runtime_error("no data directory: set --data-dir, XDG_DATA_HOME or HOME");
 }
 
-void prepareDataDir(const std::string &dir) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-    throw std::runtime_error("data directory '" + dir + "' is not a directory");
-  const bool existed = fs::exists(dir, ec);
-  fs::create_directories(dir, ec);
-  if (ec)
-    throw std::runtime_error("cannot create data directory '" + dir +
-                             "': " + ec.message());
-  // Job parameters and Hudi configurations may hold passwords: only the
-  // service's user gets in.
-  if (!existed) {
-    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
+void prepareDataDir(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        throw std::runtime_error("data directory '" + dir + "' is not a directory");
+    const bool existed = fs::exists(dir, ec);
+    fs::create_directories(dir, ec);
     if (ec)
-      throw std::runtime_error("cannot make data directory '" + dir +
-                               "' private: " + ec.message());
-  }
-  if (::access(dir.c_str(), R_OK | W_OK | X_OK) != 0)
+        throw std::runtime_error("cannot create data directory '" + dir + "': " + ec.message());
+    // Job parameters and Hudi configurations may hold passwords: only the service's user gets in.
+    if (!existed) {
+        fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
+        if (ec)
+            throw std::runtime_error("cannot make data directory '" + dir + "' private: " + ec.message());
+    }
+    if (::access(dir.c_str(), R_OK | W_OK | X_OK) != 0)
+        throw std::runtime_error("data directory '" + dir +
+                                 "' is not readable and writable: " + std::strerror(errno));
+}
+
+void refuseEmptyDatabase(const std::string& dataDir, const std::string& databaseUrl) {
+    namespace fs = std::filesystem;
+    std::string path = databaseUrl;
+    if (path.starts_with("sqlite:"))
+        path = path.substr(std::strlen("sqlite:"));
+    else if (path.find("://") != std::string::npos)
+        return; // not a file
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) != 0 || ec)
+        return;
+    // In WAL mode a new database may be all in its -wal file until the first checkpoint.
+    if (const auto wal = fs::file_size(path + "-wal", ec); !ec && wal > 0)
+        return;
+    const fs::path runs = fs::path(dataDir) / "runs";
+    const bool hasRuns = fs::is_directory(runs, ec) && !fs::is_empty(runs, ec);
+    const bool servedBefore = fs::exists(fs::path(dataDir) / "jobdeckd.lock", ec);
+    if (!hasRuns && !servedBefore)
+        return;
     throw std::runtime_error(
-        "data directory '" + dir +
-        "' is not readable and writable: " + std::strerror(errno));
+        "the database " + path + " is empty (0 bytes) but the data directory '" + dataDir +
+        "' held a previous database (" + (hasRuns ? "run directories" : "a lock file of jobdeckd") +
+        "); restore the database from a backup, or move the data directory aside to start "
+        "afresh (nothing was changed)");
 }
 
-void refuseEmptyDatabase(const std::string &dataDir,
-                         const std::string &databaseUrl) {
-  namespace fs = std::filesystem;
-  std::string path = databaseUrl;
-  if (path.starts_with("sqlite:"))
-    path = path.substr(std::strlen("sqlite:"));
-  else if (path.find("://") != std::string::npos)
-    return; // not a file
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) != 0 || ec)
-    return;
-  // In WAL mode a new database may be all in its -wal file until the first
-  // checkpoint.
-  if (const auto wal = fs::file_size(path + "-wal", ec); !ec && wal > 0)
-    return;
-  const fs::path runs = fs::path(dataDir) / "runs";
-  const bool hasRuns = fs::is_directory(runs, ec) && !fs::is_empty(runs, ec);
-  const bool servedBefore = fs::exists(fs::path(dataDir) / "jobdeckd.lock", ec);
-  if (!hasRuns && !servedBefore)
-    return;
-  throw std::runtime_error(
-      "the database " + path + " is empty (0 bytes) but the data directory '" +
-      dataDir + "' held a previous database (" +
-      (hasRuns ? "run directories" : "a lock file of jobdeckd") +
-      "); restore the database from a backup, or move the data directory aside "
-      "to start "
-      "afresh (nothing was changed)");
+std::string databaseUrlFor(const std::string& dataDir, const std::string& databaseUrl) {
+    if (!databaseUrl.empty())
+        return databaseUrl;
+    return "sqlite:" + (std::filesystem::path(dataDir) / "jobdeck.db").string();
 }
 
-std::string databaseUrlFor(const std::string &dataDir,
-                           const std::string &databaseUrl) {
-  if (!databaseUrl.empty())
-    return databaseUrl;
-  return "sqlite:" + (std::filesystem::path(dataDir) / "jobdeck.db").string();
+ServiceApp::ServiceApp(ServeOptions options)
+    : m_options(std::move(options)) {
+    if (m_options.dataDir.empty())
+        m_options.dataDir = defaultDataDir();
 }
 
-ServiceApp::ServiceApp(ServeOptions options) : m_options(std::move(options)) {
-  if (m_options.dataDir.empty())
-    m_options.dataDir = defaultDataDir();
-}
-
-void checkDeployMode(const ServeOptions &options) {
-  if (options.deployMode != "cluster") {
-    if (!options.sparkMaster.empty())
-      throw std::runtime_error("--master is for --deploy-mode cluster; in "
-                               "client deploy mode drivers run on this "
-                               "host and no master is used, so leave --master "
-                               "out or add --deploy-mode cluster");
-    return;
-  }
-  if (options.runner != "spark-submit")
-    throw std::runtime_error("--deploy-mode cluster needs --runner "
-                             "spark-submit: drivers are submitted to "
-                             "the cluster with spark-submit");
-  if (options.sparkMaster.empty())
-    throw std::runtime_error(
-        "--deploy-mode cluster needs --master <url> of the cluster manager to "
-        "submit "
-        "drivers to (spark://host:6066, k8s://https://host:port)");
-  if (options.sparkMaster.rfind("local", 0) == 0)
-    throw std::runtime_error(
-        "--deploy-mode cluster cannot submit to --master " +
-        options.sparkMaster +
-        ": a local master has no cluster; give a spark:// or k8s:// master");
+void checkDeployMode(const ServeOptions& options) {
+    if (options.deployMode != "cluster") {
+        if (!options.sparkMaster.empty())
+            throw std::runtime_error(
+                "--master is for --deploy-mode cluster; in client deploy mode drivers run on this "
+                "host and no master is used, so leave --master out or add --deploy-mode cluster");
+        return;
+    }
+    if (options.runner != "spark-submit")
+        throw std::runtime_error(
+            "--deploy-mode cluster needs --runner spark-submit: drivers are submitted to "
+            "the cluster with spark-submit");
+    if (options.sparkMaster.empty())
+        throw std::runtime_error(
+            "--deploy-mode cluster needs --master <url> of the cluster manager to submit "
+            "drivers to (spark://host:6066, k8s://https://host:port)");
+    if (options.sparkMaster.rfind("local", 0) == 0)
+        throw std::runtime_error("--deploy-mode cluster cannot submit to --master " + options.sparkMaster +
+                                 ": a local master has no cluster; give a spark:// or k8s:// master");
 }
 
 int ServiceApp::run() {
-  LogTarget::apply(m_options.logTarget);
-  const SystemdNotifier systemd;
-  const ListenAddress where = parseListen(m_options.listen);
-  if (m_options.tlsCertificate.empty() != m_options.tlsKey.empty())
-    throw std::runtime_error("--tls-cert and --tls-key go together: give both "
-                             "(HTTPS) or neither (HTTP)");
-  checkDeployMode(m_options);
-  DriverEnvironment::setAdminNames(m_options.driverEnv);
-  prepareDataDir(m_options.dataDir);
-  const std::string databaseUrl =
-      databaseUrlFor(m_options.dataDir, m_options.databaseUrl);
-  refuseEmptyDatabase(m_options.dataDir,
-                      databaseUrl); // before the lock file below exists
-  const DataDirLock lock(m_options.dataDir);
-  const ReplicaIdentity replica = ReplicaIdentity::load(m_options.dataDir);
-  // From here on a fault in SQLite's mapped WAL index becomes an error, not the
-  // end of the process.
-  WalIndexFaults::install();
-  // Before the stores and after them: their last group commit is still timed.
-  ServiceMetrics metrics;
-  StatementTimer::install(&metrics);
-  struct TimerReset {
-    ~TimerReset() { StatementTimer::install(nullptr); }
-  } timerReset;
-  DatabaseTimeouts timeouts;
-  timeouts.statement = m_options.databaseTimeout;
-  timeouts.connect = m_options.databaseConnectTimeout;
-  DatabaseTimeouts::set(timeouts);
-  const auto stores = openStores(
-      databaseUrl, OpenStoresOptions{m_options.initDatabase,
-                                     m_options.databasePasswordFile});
-  stores->statuses().setReplicaId(replica.id());
+    LogTarget::apply(m_options.logTarget);
+    const SystemdNotifier systemd;
+    const ListenAddress where = parseListen(m_options.listen);
+    if (m_options.tlsCertificate.empty() != m_options.tlsKey.empty())
+        throw std::runtime_error("--tls-cert and --tls-key go together: give both (HTTPS) or neither (HTTP)");
+    checkDeployMode(m_options);
+    DriverEnvironment::setAdminNames(m_options.driverEnv);
+    prepareDataDir(m_options.dataDir);
+    const std::string databaseUrl = databaseUrlFor(m_options.dataDir, m_options.databaseUrl);
+    refuseEmptyDatabase(m_options.dataDir, databaseUrl); // before the lock file below exists
+    const DataDirLock lock(m_options.dataDir);
+    const ReplicaIdentity replica = ReplicaIdentity::load(m_options.dataDir);
+    // From here on a fault in SQLite's mapped WAL index becomes an error, not the end of the process.
+    WalIndexFaults::install();
+    // Before the stores and after them: their last group commit is still timed.
+    ServiceMetrics metrics;
+    StatementTimer::install(&metrics);
+    struct TimerReset {
+        ~TimerReset() { StatementTimer::install(nullptr); }
+    } timerReset;
+    DatabaseTimeouts timeouts;
+    timeouts.statement = m_options.databaseTimeout;
+    timeouts.connect = m_options.databaseConnectTimeout;
+    DatabaseTimeouts::set(timeouts);
+    const auto stores =
+        openStores(databaseUrl, OpenStoresOptions{m_options.initDatabase, m_options.databasePasswordFile});
+    stores->statuses().setReplicaId(replica.id());
 
-  HttpServerOptions httpOptions;
-  httpOptions.address = where.host;
-  httpOptions.port = where.port;
-  httpOptions.headerTimeout = m_options.headerTimeout;
-  httpOptions.bodyTimeout = m_options.readTimeout;
-  httpOptions.idleTimeout = m_options.idleTimeout;
-  httpOptions.firstByteTimeout = m_options.firstByteTimeout;
-  httpOptions.maxConnections = m_options.maxConnections;
-  httpOptions.reservedConnections = m_options.reservedConnections;
-  httpOptions.maxConnectionsPerAddress = m_options.maxConnectionsPerAddress;
-  httpOptions.workerThreads = m_options.workerThreads;
-  httpOptions.accessLog = m_options.accessLog;
-  httpOptions.tlsCertificateFile = m_options.tlsCertificate;
-  httpOptions.tlsKeyFile = m_options.tlsKey;
-  // One IO thread per core but one, which is left to the workers and the group
-  // commit: on 2 cores one IO thread costs less CPU per request than two
-  // contending with them, and is as fast at 1, 16 and 64 connections
-  // (docs/service.md, figures).
-  const unsigned cores = std::thread::hardware_concurrency();
-  httpOptions.ioThreads = cores > 2 ? cores - 1 : 1;
-  HttpServer server(httpOptions, [&stores](std::string_view projectUid,
-                                           std::string_view key,
-                                           std::string_view secret) {
-    RequestContext context;
-    auto principal = stores->keys().authenticate(projectUid, key, secret,
-                                                 &context.changeStamp);
-    if (!principal)
-      return std::optional<RequestContext>();
-    context.principal = std::move(*principal);
-    return std::optional<RequestContext>(std::move(context));
-  });
-  server.listen();
-
-  EventBus events(stores->events());
-  const auto otherReplicasEvents =
-      stores->watchEvents([&events](const std::string &projectUid) {
-        events.changedElsewhere(projectUid);
-      });
-  StatementExecutor executor(*stores, events);
-  RequestRegistry registry(stores->statuses(), server.ioContext(),
-                           m_options.statusRetention);
-  const RetentionSweeper sweeper(stores->statuses(), stores->audit(),
-                                 {m_options.statusRetention,
-                                  m_options.auditRetention,
-                                  m_options.retentionSweepInterval});
-  HttpStatementRoutes statements(executor, registry, server,
-                                 m_options.statusHold);
-  statements.registerRoutes();
-  RunManager runs(*stores, events, runOptionsOf(m_options), replica);
-  executor.setRunStatementHandler(&runs);
-  EventRoutes eventRoutes(events);
-  eventRoutes.registerRoutes(server);
-  LogRoutes logRoutes(runs);
-  logRoutes.registerRoutes(server);
-  HealthRoute health(server, *stores);
-  health.registerRoute();
-  registerOperationalRoutes(server, runs, metrics);
-  executor.setMetrics(&metrics);
-  runs.setMetrics(&metrics);
-  server.setAnswerObserver([&metrics](const AnsweredRequest &answer) {
-    metrics.countRequest(answer.method, answer.route, answer.status,
-                         answer.duration);
-  });
-
-  // Signals are waited for on this thread; the server has its own IO threads.
-  boost::asio::io_context signalIo;
-  boost::asio::signal_set signals(signalIo, SIGTERM, SIGINT);
-  int received = 0;
-  signals.async_wait([&received](const boost::system::error_code &,
-                                 int signal) { received = signal; });
-
-  runs.start();
-  server.start();
-  std::cout << "listening on "
-            << m_options.listen.substr(0, m_options.listen.rfind(':')) << ':'
-            << server.port() << std::endl;
-  spdlog::info("jobdeckd {} serving {} on port {} with data directory {}",
-               JOBDECK_VERSION,
-               m_options.tlsCertificate.empty() ? "HTTP" : "HTTPS",
-               server.port(), m_options.dataDir);
-  // The database is open and migrated and the listener answers: systemd may
-  // start what needs us.
-  systemd.notify("READY=1\nSTATUS=serving on port " +
-                 std::to_string(server.port()));
-
-  signalIo.run();
-  spdlog::info("signal {} received: shutting down", received);
-  systemd.notify("STOPPING=1");
-  // Long polls are answered first so that their connections are not what the
-  // grace period waits for.
-  events.stop();
-  server.stop(m_options.shutdownGrace);
-  runs.stop();
-  // Audit entries and statuses of the last reads are on disk before the process
-  // ends.
-  registry.storeRemembered();
-  try {
-    stores->flushDeferred();
-  } catch (const std::exception &e) {
-    throw std::runtime_error(
-        std::string(
-            "stopped, but the last audit entries and request statuses could "
-            "not be written: ") +
-        e.what());
-  }
-  spdlog::info("stopped");
-  return 0;
+    HttpServer server(httpServerOptions(m_options, where), authenticator(*stores));
+    server.listen();
+    serve(m_options, {*stores, server, metrics, replica, systemd});
+    spdlog::info("stopped");
+    return 0;
 }
 
 } // namespace jobdeck
