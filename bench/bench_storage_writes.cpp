@@ -4,7 +4,7 @@
 // same run on the same file system: a raw SQLite INSERT of a row of the same size, each in its own
 // transaction with the same settings. The ratio says what parsing, validation, the audit entry and the
 // event cost on top of the one durable write they share.
-#include "service/EventBus.h"
+#include "service/runs/EventBus.h"
 #include "service/statements/StatementExecutor.h"
 #include "service/stores/SqliteStores.h"
 

@@ -1,15 +1,17 @@
 #include "service/ServiceApp.h"
 
-#include "service/EventBus.h"
 #include "service/LogTarget.h"
-#include "service/ReplicaIdentity.h"
 #include "service/SystemdNotifier.h"
+#include "service/http/EventRoutes.h"
 #include "service/http/HealthRoute.h"
 #include "service/http/HttpServer.h"
 #include "service/http/HttpStatementRoutes.h"
-#include "service/http/ServiceMetrics.h"
+#include "service/http/LogRoutes.h"
 #include "service/runs/DriverEnvironment.h"
+#include "service/runs/EventBus.h"
+#include "service/runs/ReplicaIdentity.h"
 #include "service/runs/RunManager.h"
+#include "service/runs/ServiceMetrics.h"
 #include "service/statements/RequestRegistry.h"
 #include "service/statements/StatementExecutor.h"
 #include "service/stores/DataDirLock.h"
@@ -17,6 +19,7 @@
 #include "service/stores/OpenStores.h"
 #include "service/stores/RetentionSweeper.h"
 #include "service/stores/StatementTimer.h"
+#include "service/stores/Stores.h"
 #include "service/stores/WalIndexFaults.h"
 
 #include <boost/asio/io_context.hpp>
@@ -85,6 +88,142 @@ void registerOperationalRoutes(HttpServer& server, RunManager& runs, const Servi
             response.body = metrics.render(snapshot);
             respond(std::move(response));
         });
+}
+
+// What the run manager is told of the options.
+RunOptions runOptionsOf(const ServeOptions& options) {
+    RunOptions runs;
+    runs.dataDir = options.dataDir;
+    runs.s3Map = options.s3Map;
+    runs.runner = options.runner;
+    runs.sparkSubmit = options.sparkSubmit;
+    runs.deployMode = options.deployMode;
+    runs.sparkMaster = options.sparkMaster;
+    runs.cancelGrace = options.cancelGrace;
+    runs.retentionDays = options.retentionDays;
+    runs.maxLogBytes = options.maxLogBytes;
+    runs.clusterStatusInterval = options.clusterStatusInterval;
+    runs.shutdownGrace = options.shutdownGrace;
+    runs.leaseTimeout = options.leaseTimeout;
+    runs.orphanedRunTimeout = options.orphanedRunTimeout;
+    return runs;
+}
+
+// The HTTP server's options: the transport options given, on the address to listen on.
+HttpServerOptions httpServerOptions(const ServeOptions& options, const ListenAddress& where) {
+    HttpServerOptions http;
+    http.address = where.host;
+    http.port = where.port;
+    http.headerTimeout = options.headerTimeout;
+    http.bodyTimeout = options.readTimeout;
+    http.idleTimeout = options.idleTimeout;
+    http.firstByteTimeout = options.firstByteTimeout;
+    http.maxConnections = options.maxConnections;
+    http.reservedConnections = options.reservedConnections;
+    http.maxConnectionsPerAddress = options.maxConnectionsPerAddress;
+    http.workerThreads = options.workerThreads;
+    http.accessLog = options.accessLog;
+    http.tlsCertificateFile = options.tlsCertificate;
+    http.tlsKeyFile = options.tlsKey;
+    // One IO thread per core but one, which is left to the workers and the group commit: on 2 cores
+    // one IO thread costs less CPU per request than two contending with them, and is as fast at 1, 16
+    // and 64 connections (docs/service.md, figures).
+    const unsigned cores = std::thread::hardware_concurrency();
+    http.ioThreads = cores > 2 ? cores - 1 : 1;
+    return http;
+}
+
+// A request's credentials checked against the API keys of the stores: its context, or nullopt.
+Authenticator authenticator(Stores& stores) {
+    return [&stores](std::string_view projectUid, std::string_view key, std::string_view secret) {
+        RequestContext context;
+        auto principal = stores.keys().authenticate(projectUid, key, secret, &context.changeStamp);
+        if (!principal)
+            return std::optional<RequestContext>();
+        context.principal = std::move(*principal);
+        return std::optional<RequestContext>(std::move(context));
+    };
+}
+
+// What serve() is given: the database is open and the server listens.
+struct Opened {
+    Stores& stores;
+    HttpServer& server;
+    ServiceMetrics& metrics;
+    const ReplicaIdentity& replica;
+    const SystemdNotifier& systemd;
+};
+
+// The listening address, the log line and systemd's READY once the service answers.
+void announceServing(const ServeOptions& options, const HttpServer& server, const SystemdNotifier& systemd) {
+    std::cout << "listening on " << options.listen.substr(0, options.listen.rfind(':')) << ':'
+              << server.port() << std::endl;
+    spdlog::info("jobdeckd {} serving {} on port {} with data directory {}", JOBDECK_VERSION,
+                 options.tlsCertificate.empty() ? "HTTP" : "HTTPS", server.port(), options.dataDir);
+    // The database is open and migrated and the listener answers: systemd may start what needs us.
+    systemd.notify("READY=1\nSTATUS=serving on port " + std::to_string(server.port()));
+}
+
+// Audit entries and statuses of the last reads are on disk before the process ends.
+void flushLastWrites(RequestRegistry& registry, Stores& stores) {
+    registry.storeRemembered();
+    try {
+        stores.flushDeferred();
+    } catch (const std::exception& e) {
+        throw std::runtime_error(std::string("stopped, but the last audit entries and request statuses could "
+                                             "not be written: ") +
+                                 e.what());
+    }
+}
+
+// Wires the statements, the runs and the routes to the opened stores and server, serves until SIGTERM
+// or SIGINT, then shuts down gracefully.
+void serve(const ServeOptions& options, const Opened& opened) {
+    Stores& stores = opened.stores;
+    HttpServer& server = opened.server;
+    ServiceMetrics& metrics = opened.metrics;
+    EventBus events(stores.events());
+    const auto otherReplicasEvents =
+        stores.watchEvents([&events](const std::string& projectUid) { events.changedElsewhere(projectUid); });
+    StatementExecutor executor(stores, events);
+    RequestRegistry registry(stores.statuses(), server.ioContext(), options.statusRetention);
+    const RetentionSweeper sweeper(
+        stores.statuses(), stores.audit(),
+        {options.statusRetention, options.auditRetention, options.retentionSweepInterval});
+    HttpStatementRoutes statements(executor, registry, server, options.statusHold);
+    statements.registerRoutes();
+    RunManager runs(stores, events, runOptionsOf(options), opened.replica);
+    executor.setRunStatementHandler(&runs);
+    EventRoutes eventRoutes(events);
+    eventRoutes.registerRoutes(server);
+    LogRoutes logRoutes(runs);
+    logRoutes.registerRoutes(server);
+    HealthRoute health(server, stores);
+    health.registerRoute();
+    registerOperationalRoutes(server, runs, metrics);
+    executor.setMetrics(&metrics);
+    runs.setMetrics(&metrics);
+    server.setAnswerObserver([&metrics](const AnsweredRequest& answer) {
+        metrics.countRequest(answer.method, answer.route, answer.status, answer.duration);
+    });
+
+    // Signals are waited for on this thread; the server has its own IO threads.
+    boost::asio::io_context signalIo;
+    boost::asio::signal_set signals(signalIo, SIGTERM, SIGINT);
+    int received = 0;
+    signals.async_wait([&received](const boost::system::error_code&, int signal) { received = signal; });
+
+    runs.start();
+    server.start();
+    announceServing(options, server, opened.systemd);
+    signalIo.run();
+    spdlog::info("signal {} received: shutting down", received);
+    opened.systemd.notify("STOPPING=1");
+    // Long polls are answered first so that their connections are not what the grace period waits for.
+    events.stop();
+    server.stop(options.shutdownGrace);
+    runs.stop();
+    flushLastWrites(registry, stores);
 }
 
 } // namespace
@@ -204,90 +343,11 @@ int ServiceApp::run() {
         openStores(databaseUrl, OpenStoresOptions{m_options.initDatabase, m_options.databasePasswordFile});
     stores->statuses().setReplicaId(replica.id());
 
-    HttpServerOptions httpOptions;
-    httpOptions.address = where.host;
-    httpOptions.port = where.port;
-    httpOptions.headerTimeout = m_options.headerTimeout;
-    httpOptions.bodyTimeout = m_options.readTimeout;
-    httpOptions.idleTimeout = m_options.idleTimeout;
-    httpOptions.firstByteTimeout = m_options.firstByteTimeout;
-    httpOptions.maxConnections = m_options.maxConnections;
-    httpOptions.reservedConnections = m_options.reservedConnections;
-    httpOptions.maxConnectionsPerAddress = m_options.maxConnectionsPerAddress;
-    httpOptions.workerThreads = m_options.workerThreads;
-    httpOptions.accessLog = m_options.accessLog;
-    httpOptions.tlsCertificateFile = m_options.tlsCertificate;
-    httpOptions.tlsKeyFile = m_options.tlsKey;
-    // One IO thread per core but one, which is left to the workers and the group commit: on 2 cores
-    // one IO thread costs less CPU per request than two contending with them, and is as fast at 1, 16
-    // and 64 connections (docs/service.md, figures).
-    const unsigned cores = std::thread::hardware_concurrency();
-    httpOptions.ioThreads = cores > 2 ? cores - 1 : 1;
+    HttpServerOptions httpOptions = httpServerOptions(m_options, where);
     httpOptions.authenticationIsLocal = stores->changeStamp().isLocal();
-    HttpServer server(
-        httpOptions, [&stores](std::string_view projectUid, std::string_view key, std::string_view secret) {
-            RequestContext context;
-            auto principal = stores->keys().authenticate(projectUid, key, secret, &context.changeStamp);
-            if (!principal)
-                return std::optional<RequestContext>();
-            context.principal = std::move(*principal);
-            return std::optional<RequestContext>(std::move(context));
-        });
+    HttpServer server(httpOptions, authenticator(*stores));
     server.listen();
-
-    EventBus events(stores->events());
-    const auto otherReplicasEvents = stores->watchEvents(
-        [&events](const std::string& projectUid) { events.changedElsewhere(projectUid); });
-    StatementExecutor executor(*stores, events);
-    RequestRegistry registry(stores->statuses(), server.ioContext(), m_options.statusRetention);
-    const RetentionSweeper sweeper(
-        stores->statuses(), stores->audit(),
-        {m_options.statusRetention, m_options.auditRetention, m_options.retentionSweepInterval});
-    HttpStatementRoutes statements(executor, registry, server, m_options.statusHold);
-    statements.registerRoutes();
-    RunManager runs(*stores, events, m_options, replica);
-    executor.setRunStatementHandler(&runs);
-    runs.registerRoutes(server);
-    HealthRoute health(server, *stores);
-    health.registerRoute();
-    registerOperationalRoutes(server, runs, metrics);
-    executor.setMetrics(&metrics);
-    runs.setMetrics(&metrics);
-    server.setAnswerObserver([&metrics](const AnsweredRequest& answer) {
-        metrics.countRequest(answer.method, answer.route, answer.status, answer.duration);
-    });
-
-    // Signals are waited for on this thread; the server has its own IO threads.
-    boost::asio::io_context signalIo;
-    boost::asio::signal_set signals(signalIo, SIGTERM, SIGINT);
-    int received = 0;
-    signals.async_wait([&received](const boost::system::error_code&, int signal) { received = signal; });
-
-    runs.start();
-    server.start();
-    std::cout << "listening on " << m_options.listen.substr(0, m_options.listen.rfind(':')) << ':'
-              << server.port() << std::endl;
-    spdlog::info("jobdeckd {} serving {} on port {} with data directory {}", JOBDECK_VERSION,
-                 m_options.tlsCertificate.empty() ? "HTTP" : "HTTPS", server.port(), m_options.dataDir);
-    // The database is open and migrated and the listener answers: systemd may start what needs us.
-    systemd.notify("READY=1\nSTATUS=serving on port " + std::to_string(server.port()));
-
-    signalIo.run();
-    spdlog::info("signal {} received: shutting down", received);
-    systemd.notify("STOPPING=1");
-    // Long polls are answered first so that their connections are not what the grace period waits for.
-    events.stop();
-    server.stop(m_options.shutdownGrace);
-    runs.stop();
-    // Audit entries and statuses of the last reads are on disk before the process ends.
-    registry.storeRemembered();
-    try {
-        stores->flushDeferred();
-    } catch (const std::exception& e) {
-        throw std::runtime_error(std::string("stopped, but the last audit entries and request statuses could "
-                                             "not be written: ") +
-                                 e.what());
-    }
+    serve(m_options, {*stores, server, metrics, replica, systemd});
     spdlog::info("stopped");
     return 0;
 }

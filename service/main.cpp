@@ -5,8 +5,8 @@
 #include "service/ConfigFile.h"
 #include "service/LogEscaping.h"
 #include "service/ServiceApp.h"
-#include "service/statements/Principal.h"
 #include "service/stores/OpenStores.h"
+#include "service/stores/Principal.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -10,6 +10,11 @@ std::string replicaIdInUseMessage(const std::string& replicaId, const std::strin
            "remove this data directory's replica-id file to make this one a new replica";
 }
 
+std::string requestOfGoneReplicaMessage() {
+    return "The service replica that was running this request stopped before it finished; use SHOW or "
+           "DESCRIBE to see whether its statement took effect";
+}
+
 std::string orphanedRunMessage(const std::string& replicaId, const std::string& host,
                                std::int64_t timeoutSeconds) {
     return "The service replica " + replicaId + " on host " + host +

@@ -14,6 +14,10 @@ namespace jobdeck {
 std::string replicaIdInUseMessage(const std::string& replicaId, const std::string& holderHost,
                                   const std::string& holderDataDir);
 
+// The FAILED message of a request another replica left PENDING, once that replica's lease ran out: it
+// will never be answered by it.
+std::string requestOfGoneReplicaMessage();
+
 // The FAILED message of a client-mode run whose replica has not renewed its lease for
 // --orphaned-run-timeout: the run ends so that its cluster slot is free again.
 std::string orphanedRunMessage(const std::string& replicaId, const std::string& host,

@@ -1,8 +1,8 @@
 #include "service/http/EventRoutes.h"
 
 #include "core/wire/QueryParameters.h"
-#include "service/EventBus.h"
 #include "service/http/HttpServer.h"
+#include "service/runs/EventBus.h"
 
 #include <string>
 

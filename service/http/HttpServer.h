@@ -1,7 +1,7 @@
 #pragma once
 
 #include "service/http/ConnectionTable.h"
-#include "service/statements/RequestContext.h"
+#include "service/runs/RequestContext.h"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>

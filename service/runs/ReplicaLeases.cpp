@@ -1,7 +1,6 @@
 #include "service/runs/ReplicaLeases.h"
 
 #include "core/policy/ReplicaMessages.h"
-#include "service/statements/RequestRegistry.h"
 #include "service/stores/Stores.h"
 
 #include <spdlog/spdlog.h>
@@ -139,8 +138,7 @@ void ReplicaLeases::forget(const ReplicaLease& lease) {
     const bool forgotten = m_stores.unitOfWork().run([&] {
         if (!m_stores.runs().forgetReplica(lease.replicaId, lease.epoch, timeoutMs()))
             return false;
-        failed = m_stores.statuses().failUnfinishedRequestsOf(lease.replicaId,
-                                                              RequestRegistry::replicaGoneMessage());
+        failed = m_stores.statuses().failUnfinishedRequestsOf(lease.replicaId, requestOfGoneReplicaMessage());
         return true;
     });
     if (forgotten)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "service/ReplicaIdentity.h"
+#include "service/runs/ReplicaIdentity.h"
 #include "service/stores/RunStore.h"
 
 #include <chrono>

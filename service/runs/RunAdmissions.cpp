@@ -5,11 +5,11 @@
 #include "core/policy/ConcurrentRuns.h"
 #include "core/policy/IdempotencyKey.h"
 #include "core/statements/NotFoundMessages.h"
-#include "service/EventBus.h"
-#include "service/RandomIds.h"
+#include "service/runs/EventBus.h"
+#include "service/runs/InternalFailure.h"
+#include "service/runs/RequestContext.h"
 #include "service/runs/RunStatusEvent.h"
-#include "service/statements/RequestContext.h"
-#include "service/statements/StatementExecutor.h"
+#include "service/stores/RandomIds.h"
 #include "service/stores/Stores.h"
 
 #include <spdlog/spdlog.h>
@@ -134,8 +134,7 @@ void RunAdmissions::admitAlone(Pending& pending) {
     } catch (const std::exception& e) {
         pending.created = false;
         pending.refusal.reset();
-        pending.status =
-            StatementExecutor::failedInternally(pending.context, "RUN JOB (starting the run)", e);
+        pending.status = failedInternally(pending.context, "RUN JOB (starting the run)", e);
     }
 }
 

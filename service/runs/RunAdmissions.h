@@ -2,8 +2,8 @@
 
 #include "core/statements/Statement.h"
 #include "core/wire/ApiStatus.h"
-#include "service/http/ServiceMetrics.h"
 #include "service/runs/RunStatementHandler.h"
+#include "service/runs/ServiceMetrics.h"
 
 #include <atomic>
 #include <condition_variable>

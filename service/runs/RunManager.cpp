@@ -12,20 +12,19 @@
 #include "core/policy/ReplicaMessages.h"
 #include "core/policy/RunEndMessages.h"
 #include "core/statements/NotFoundMessages.h"
-#include "service/EventBus.h"
-#include "service/RandomIds.h"
-#include "service/http/EventRoutes.h"
-#include "service/http/LogRoutes.h"
-#include "service/http/ServiceMetrics.h"
 #include "service/runs/ClusterRunTracker.h"
+#include "service/runs/EventBus.h"
+#include "service/runs/InternalFailure.h"
+#include "service/runs/RequestContext.h"
 #include "service/runs/RunAdmissions.h"
 #include "service/runs/RunLauncher.h"
 #include "service/runs/RunScheduler.h"
 #include "service/runs/RunStatusEvent.h"
+#include "service/runs/ServiceMetrics.h"
 #include "service/runs/SparkSubmitCommand.h"
 #include "service/runs/SubmissionOutput.h"
-#include "service/statements/StatementExecutor.h"
 #include "service/stores/DatabaseError.h"
+#include "service/stores/RandomIds.h"
 #include "service/stores/Stores.h"
 
 #include <spdlog/spdlog.h>
@@ -87,7 +86,7 @@ std::string signalName(int signal) {
 
 } // namespace
 
-RunManager::RunManager(Stores& stores, EventBus& events, const ServeOptions& options, ReplicaIdentity replica)
+RunManager::RunManager(Stores& stores, EventBus& events, const RunOptions& options, ReplicaIdentity replica)
     : m_stores(stores)
     , m_events(events)
     , m_runs(stores.runs())
@@ -143,13 +142,6 @@ void RunManager::stop() {
     if (m_thread.joinable())
         m_thread.join();
     m_clusterRuns->stop();
-}
-
-void RunManager::registerRoutes(HttpServer& server) {
-    m_eventRoutes = std::make_unique<EventRoutes>(m_events);
-    m_eventRoutes->registerRoutes(server);
-    m_logRoutes = std::make_unique<LogRoutes>(*this);
-    m_logRoutes->registerRoutes(server);
 }
 
 void RunManager::loop() {
@@ -861,7 +853,7 @@ ApiStatus RunManager::describeJobRun(const RequestContext& context,
             return ApiStatus::failed(jobRunNotFoundMessage(statement.runId, statement.jobName));
         return ApiStatus::success({{"describeJobRunApiResponse", {{"sparkJobRun", runJson(record->run)}}}});
     } catch (const std::exception& e) {
-        return StatementExecutor::failedInternally(context, "DESCRIBE JOB_RUN", e);
+        return failedInternally(context, "DESCRIBE JOB_RUN", e);
     }
 }
 
@@ -892,7 +884,7 @@ ApiStatus RunManager::cancelJobRun(const RequestContext& context, const CancelJo
             stopCanceled(*asked);
         return answer;
     } catch (const std::exception& e) {
-        return StatementExecutor::failedInternally(context, "CANCEL JOB_RUN", e);
+        return failedInternally(context, "CANCEL JOB_RUN", e);
     }
 }
 
@@ -928,7 +920,7 @@ ApiStatus RunManager::showJobRuns(const RequestContext& context, const ShowJobRu
             runs.push_back(runJson(record.run));
         return ApiStatus::success({{"showJobRunsApiResponse", {{"sparkJobRuns", runs}}}});
     } catch (const std::exception& e) {
-        return StatementExecutor::failedInternally(context, "SHOW JOB_RUNS", e);
+        return failedInternally(context, "SHOW JOB_RUNS", e);
     }
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "service/ServiceApp.h"
 #include "service/runs/ApplicationPathResolver.h"
 #include "service/runs/ReplicaLeases.h"
+#include "service/runs/RunOptions.h"
 #include "service/runs/RunScheduler.h"
 #include "service/runs/RunStatementHandler.h"
 #include "service/runs/RunWakeup.h"
@@ -28,9 +28,6 @@ namespace jobdeck {
 class ClusterRunTracker;
 class RunAdmissions;
 class EventBus;
-class EventRoutes;
-class HttpServer;
-class LogRoutes;
 class ServiceMetrics;
 class Stores;
 struct DriverCommandInput;
@@ -54,14 +51,13 @@ struct LaunchSpec;
 // writes over what another wrote (a cancel, an end).
 class RunManager final : public RunStatementHandler {
 public:
-    RunManager(Stores& stores, EventBus& events, const ServeOptions& options, ReplicaIdentity replica);
+    RunManager(Stores& stores, EventBus& events, const RunOptions& options, ReplicaIdentity replica);
     ~RunManager() override;
     RunManager(const RunManager&) = delete;
     RunManager& operator=(const RunManager&) = delete;
 
     void start();
     void stop(); // stops watching; drivers keep running and are re-attached by the next start()
-    void registerRoutes(HttpServer& server);
     // Counts RUN JOB's admission refusals there; null (the default): not counted.
     void setMetrics(ServiceMetrics* metrics) { m_metrics.store(metrics); }
     // Every project's runs: status (wire name) -> how many.
@@ -157,8 +153,6 @@ private:
     std::optional<std::vector<RunRecord>> m_tickSaves;
 
     std::unique_ptr<ClusterRunTracker> m_clusterRuns;
-    std::unique_ptr<EventRoutes> m_eventRoutes;
-    std::unique_ptr<LogRoutes> m_logRoutes;
 };
 
 } // namespace jobdeck

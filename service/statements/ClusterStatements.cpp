@@ -8,7 +8,7 @@
 #include "core/statements/StatementRefusals.h"
 #include "core/wire/Cluster.h"
 #include "core/wire/ProjectEvent.h"
-#include "service/RandomIds.h"
+#include "service/stores/RandomIds.h"
 #include "service/stores/Stores.h"
 
 #include <algorithm>

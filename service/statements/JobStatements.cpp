@@ -12,7 +12,7 @@
 #include "core/statements/StatementRefusals.h"
 #include "core/wire/ProjectEvent.h"
 #include "core/wire/SparkJob.h"
-#include "service/RandomIds.h"
+#include "service/stores/RandomIds.h"
 #include "service/stores/Stores.h"
 
 namespace jobdeck {

@@ -1,7 +1,7 @@
 #include "service/statements/RequestRegistry.h"
 
 #include "core/wire/Timestamp.h"
-#include "service/RandomIds.h"
+#include "service/stores/RandomIds.h"
 #include "service/stores/StatusStore.h"
 
 #include <boost/asio/steady_timer.hpp>
@@ -46,11 +46,6 @@ RequestRegistry::RequestRegistry(StatusStore& statuses, boost::asio::io_context&
     if (const int failed = m_statuses.failUnfinishedRequests(restartedMessage()); failed > 0)
         spdlog::warn("{} request(s) were still pending when the service last stopped; they are now FAILED",
                      failed);
-}
-
-std::string RequestRegistry::replicaGoneMessage() {
-    return "The service replica that was running this request stopped before it finished; use SHOW or "
-           "DESCRIBE to see whether its statement took effect";
 }
 
 std::string RequestRegistry::restartedMessage() {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "service/statements/StatusJson.h"
+#include "service/stores/StatusJson.h"
 
 #include <boost/asio/io_context.hpp>
 
@@ -66,8 +66,6 @@ public:
                      std::function<void(bool recorded)> recorded = {});
     // The final status of a request that was PENDING when its process ended.
     static std::string restartedMessage();
-    // The same for a request of another replica sharing the database, once its lease ran out.
-    static std::string replicaGoneMessage();
     // The 404 line of an id that is unknown, of another project, or whose status expired.
     std::string notFoundMessage() const;
     // At a graceful stop: queues the statuses still kept in memory only (the status store writes them).

@@ -10,9 +10,9 @@
 #include "core/statements/StatementRefusals.h"
 #include "core/wire/AuditEntry.h"
 #include "core/wire/ProjectEvent.h"
-#include "service/EventBus.h"
-#include "service/http/ServiceMetrics.h"
+#include "service/runs/EventBus.h"
 #include "service/runs/RunStatementHandler.h"
+#include "service/runs/ServiceMetrics.h"
 #include "service/stores/Stores.h"
 
 #include <spdlog/spdlog.h>
@@ -201,16 +201,6 @@ StatusJson StatementExecutor::executePrepared(const RequestContext& context,
         spdlog::error("Could not write the audit entry for request {}: {}", context.requestId, e.what());
     }
     return answer;
-}
-
-ApiStatus StatementExecutor::failedInternally(const RequestContext& context, std::string_view auditText,
-                                              const std::exception& e) {
-    spdlog::error("Statement failed: request {}: {}: {}", context.requestId.empty() ? "-" : context.requestId,
-                  auditText, e.what());
-    // A full disk or a timeout is named: the client (or its admin) can act on it.
-    if (dynamic_cast<const DatabaseError*>(&e))
-        return databaseFailure(context.requestId, DatabaseFaultError::faultOf(e));
-    return ApiStatus::internalError(context.requestId, false);
 }
 
 StatusJson StatementExecutor::describeJobCached(const RequestContext& context,

@@ -3,10 +3,11 @@
 #include "core/statements/Statement.h"
 #include "core/wire/ApiStatus.h"
 #include "service/TextHash.h"
-#include "service/statements/Principal.h"
-#include "service/statements/RequestContext.h"
-#include "service/statements/StatusJson.h"
+#include "service/runs/InternalFailure.h"
+#include "service/runs/RequestContext.h"
+#include "service/stores/Principal.h"
 #include "service/stores/RepeatedWrites.h"
+#include "service/stores/StatusJson.h"
 
 #include <atomic>
 #include <cstddef>
@@ -45,9 +46,6 @@ class Stores;
 // status is not stored (StatusRecord::NotStored), RequestRegistry decides whether it needs to be.
 class StatementExecutor final {
 public:
-    // Logs an unexpected exception and gives the FAILED status that answers it, naming no internals.
-    static ApiStatus failedInternally(const RequestContext& context, std::string_view auditText,
-                                      const std::exception& e);
     StatementExecutor(Stores& stores, EventBus& events);
 
     // Until set, RUN JOB, DESCRIBE JOB_RUN, CANCEL JOB_RUN and SHOW JOB_RUNS fail with

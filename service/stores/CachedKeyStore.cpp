@@ -3,7 +3,7 @@
 #include "core/policy/Role.h"
 #include "service/stores/DatabaseError.h"
 
-#include "service/RandomIds.h"
+#include "service/stores/RandomIds.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>

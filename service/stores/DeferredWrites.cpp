@@ -100,16 +100,7 @@ void DeferredWrites::flush() {
     // on another thread then either commits these first or waits until they are committed.
     try {
         m_unitOfWork.run([&] {
-            // Flushes take turns (the transaction holds the connection), so the written group's vectors
-            // become the next group's: no large allocation, and no large free, per group.
-            {
-                const std::lock_guard lock(m_mutex);
-                std::swap(m_writing, m_queue);
-                m_callbackQueued = false;
-                took = !m_writing.empty();
-                if (took)
-                    m_inFlight = true;
-            }
+            took = takeQueue();
             if (!joined)
                 for (auto& row : m_writing.statuses)
                     if (row.committed)
@@ -124,27 +115,7 @@ void DeferredWrites::flush() {
             m_writer(m_writing);
             if (took && joined) {
                 m_unitOfWork.onStepEnd([this, group = std::make_shared<Batch>(std::move(m_writing))](
-                                           bool committed) {
-                    if (committed) {
-                        {
-                            const std::lock_guard lock(m_mutex);
-                            m_inFlight = false;
-                        }
-                        notify(*group, true);
-                        return;
-                    }
-                    const std::lock_guard lock(m_mutex);
-                    m_inFlight = false;
-                    for (const auto& row : group->statuses)
-                        m_callbackQueued = m_callbackQueued || static_cast<bool>(row.committed);
-                    group->audit.insert(group->audit.end(), std::make_move_iterator(m_queue.audit.begin()),
-                                        std::make_move_iterator(m_queue.audit.end()));
-                    group->statuses.insert(group->statuses.end(),
-                                           std::make_move_iterator(m_queue.statuses.begin()),
-                                           std::make_move_iterator(m_queue.statuses.end()));
-                    m_queue = std::move(*group);
-                    m_wake.notify_one();
-                });
+                                           bool committed) { settleJoined(*group, committed); });
                 handedOver = true;
             }
         });
@@ -153,6 +124,40 @@ void DeferredWrites::flush() {
         throw;
     }
     notify(waiting, true);
+}
+
+bool DeferredWrites::takeQueue() {
+    // Flushes take turns (the transaction holds the connection), so the written group's vectors
+    // become the next group's: no large allocation, and no large free, per group.
+    const std::lock_guard lock(m_mutex);
+    std::swap(m_writing, m_queue);
+    m_callbackQueued = false;
+    const bool took = !m_writing.empty();
+    if (took)
+        m_inFlight = true;
+    return took;
+}
+
+void DeferredWrites::settleJoined(Batch& group, bool committed) {
+    if (committed) {
+        {
+            const std::lock_guard lock(m_mutex);
+            m_inFlight = false;
+        }
+        notify(group, true);
+        return;
+    }
+    // Rolled back with the transaction it joined: the group goes back to the head of the queue.
+    const std::lock_guard lock(m_mutex);
+    m_inFlight = false;
+    for (const auto& row : group.statuses)
+        m_callbackQueued = m_callbackQueued || static_cast<bool>(row.committed);
+    group.audit.insert(group.audit.end(), std::make_move_iterator(m_queue.audit.begin()),
+                       std::make_move_iterator(m_queue.audit.end()));
+    group.statuses.insert(group.statuses.end(), std::make_move_iterator(m_queue.statuses.begin()),
+                          std::make_move_iterator(m_queue.statuses.end()));
+    m_queue = std::move(group);
+    m_wake.notify_one();
 }
 
 void DeferredWrites::run() {

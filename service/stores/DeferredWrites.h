@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/wire/AuditEntry.h"
-#include "service/statements/StatusJson.h"
+#include "service/stores/StatusJson.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -66,6 +66,11 @@ private:
     void run();
     // Under m_mutex, after a row was queued.
     bool queuedOne();
+    // Under the unit of work's step: moves the queue into m_writing (marked in flight when not empty)
+    // and says whether there was anything to write.
+    bool takeQueue();
+    // The end of the transaction a flush() joined: the group it wrote landed, or goes back to the queue.
+    void settleJoined(Batch& group, bool committed);
     // Takes the callbacks out of `rows` and calls them with `committed`.
     static void notify(Batch& rows, bool committed);
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "service/statements/Principal.h"
+#include "service/stores/Principal.h"
 
 #include <cstdint>
 #include <optional>

@@ -12,7 +12,7 @@
 #include "service/stores/WriteKeyRows.h"
 #include "service/stores/WriteKeyStore.h"
 
-#include "service/RandomIds.h"
+#include "service/stores/RandomIds.h"
 
 #include <string>
 #include <utility>

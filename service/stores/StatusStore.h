@@ -2,7 +2,7 @@
 
 #include "core/wire/ApiStatus.h"
 #include "core/wire/Timestamp.h"
-#include "service/statements/StatusJson.h"
+#include "service/stores/StatusJson.h"
 #include "service/stores/SweepStep.h"
 
 #include <chrono>

@@ -1,6 +1,7 @@
 // What one hostile or broken client sends must never reach another client, the audit log's other
 // entries, the status of another request or the log's line structure (the real jobdeckd, loopback).
 #include "core/text/Utf8.h"
+#include "service/runs/InternalFailure.h"
 #include "service/statements/StatementExecutor.h"
 #include "service/stores/SqliteStores.h"
 #include "tests/support/TestHttp.h"
@@ -134,7 +135,7 @@ private slots:
         context.requestId = "req-1";
         const nlohmann::json::type_error error =
             nlohmann::json::type_error::create(316, "invalid UTF-8 byte at index 0: 0xFF", nullptr);
-        const ApiStatus status = StatementExecutor::failedInternally(context, "SHOW JOBS", error);
+        const ApiStatus status = failedInternally(context, "SHOW JOBS", error);
         QCOMPARE(status.apiStatus, ApiOperationStatus::Failed);
         QVERIFY(status.errorMessage.has_value());
         QVERIFY2(status.errorMessage->find("json") == std::string::npos, status.errorMessage->c_str());

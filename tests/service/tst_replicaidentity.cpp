@@ -1,5 +1,5 @@
 // The replica id a data directory keeps (ReplicaIdentity): jobdeckd restarted on it is the same replica.
-#include "service/ReplicaIdentity.h"
+#include "service/runs/ReplicaIdentity.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 // The SQLite stores, SqliteDatabase and EventBus in-process, on a temporary data directory: what only
 // SQLite has (its file, its connections, its transactions); the contract of every store on both
 // backends is tst_storecontract's.
-#include "service/EventBus.h"
+#include "service/runs/EventBus.h"
 #include "service/statements/RequestRegistry.h"
 #include "service/statements/StatementExecutor.h"
 #include "service/stores/OpenStores.h"

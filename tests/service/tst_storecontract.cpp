@@ -2,9 +2,9 @@
 // method's behaviour, its conflicts and its errors. Registered for both backends: SQLite on a file of
 // the test's own, and (service-postgresql.tst_storecontract, JOBDECK_TEST_BACKEND=postgresql) a
 // PostgreSQL database of its own per test function on the process's private cluster (TestBackend).
-#include "service/statements/StatusJson.h"
 #include "service/stores/DatabaseError.h"
 #include "service/stores/OpenStores.h"
+#include "service/stores/StatusJson.h"
 #include "service/stores/Stores.h"
 #include "tests/support/TestBackend.h"
 

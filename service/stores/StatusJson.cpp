@@ -1,4 +1,4 @@
-#include "service/statements/StatusJson.h"
+#include "service/stores/StatusJson.h"
 
 #include <algorithm>
 

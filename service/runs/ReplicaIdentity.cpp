@@ -1,6 +1,6 @@
-#include "service/ReplicaIdentity.h"
+#include "service/runs/ReplicaIdentity.h"
 
-#include "service/RandomIds.h"
+#include "service/stores/RandomIds.h"
 
 #include <unistd.h>
 

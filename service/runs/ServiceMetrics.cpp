@@ -1,4 +1,4 @@
-#include "service/http/ServiceMetrics.h"
+#include "service/runs/ServiceMetrics.h"
 
 #include "core/wire/SparkJobRun.h"
 

@@ -1,6 +1,6 @@
-#include "service/RandomIds.h"
+#include "service/stores/RandomIds.h"
 
-#include "service/stores/SqliteDatabase.h"
+#include "service/stores/DatabaseError.h"
 
 #include <openssl/crypto.h>
 #include <openssl/rand.h>

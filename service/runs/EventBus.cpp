@@ -1,4 +1,4 @@
-#include "service/EventBus.h"
+#include "service/runs/EventBus.h"
 
 #include "service/stores/EventStore.h"
 

@@ -1,0 +1,2 @@
+// Must not compile: the stores layer sees no header of the statements above it.
+#include "service/statements/StatementExecutor.h"
