@@ -2,8 +2,8 @@
 // Cost of the Hudi catalogue on the editor's hot path: suggest() for 1,000 unknown keys, and
 // adviseOnConfigs() on a 5,000-parameter job, each against a plain std::unordered_map lookup of the
 // same keys measured in the same run.
-#include "core/hudi/HudiAdvice.h"
 #include "core/hudi/HudiCatalogue.h"
+#include "core/parameters/HudiAdvice.h"
 
 #include <chrono>
 #include <cstdio>

@@ -46,6 +46,35 @@ struct ApiClient::StatementCall {
 
 namespace {
 
+// An answer's body, taken as it arrives into one buffer of the announced size: read at the end, a large
+// answer would be held twice (the reply's chunks and their copy).
+struct ReceivedBody final {
+    QByteArray body;
+    bool started = false;
+
+    void take(QNetworkReply* reply) {
+        // Straight into the buffer: readAll() would copy each piece once more.
+        const qsizetype at = body.size();
+        body.resize(at + reply->bytesAvailable());
+        body.resize(at + std::max<qint64>(0, reply->read(body.data() + at, body.size() - at)));
+    }
+};
+
+std::shared_ptr<ReceivedBody> receiveBody(QNetworkReply* reply, qint64 limit) {
+    auto in = std::make_shared<ReceivedBody>();
+    QObject::connect(reply, &QNetworkReply::readyRead, reply, [reply, in, limit] {
+        if (!in->started) {
+            in->started = true;
+            bool known = false;
+            const qint64 length = reply->header(QNetworkRequest::ContentLengthHeader).toLongLong(&known);
+            if (known && length > 0 && length <= limit)
+                in->body.reserve(length);
+        }
+        in->take(reply);
+    });
+    return in;
+}
+
 QString reasonLine(QNetworkReply* reply, const QByteArray& body) {
     // The contract puts a one-line reason in grpc-message and in {"error": ...}.
     const QByteArray header = reply->rawHeader("grpc-message");
@@ -129,7 +158,7 @@ QNetworkRequest ApiClient::makeRequest(const QString& path, const QList<std::pai
     return request;
 }
 
-void ApiClient::send(QNetworkReply* reply, HttpCallback done) {
+void ApiClient::watchTransfer(QNetworkReply* reply) {
     const qint64 limit = m_maxResponseBytes;
     // Not ignored: the handshake fails and `finished` reports it with these reasons.
     connect(reply, &QNetworkReply::sslErrors, reply, [reply](const QList<QSslError>& errors) {
@@ -145,71 +174,58 @@ void ApiClient::send(QNetworkReply* reply, HttpCallback done) {
                 if (total > 0)
                     emit transferProgress(received, total);
             });
-    // The body is taken as it arrives, into one buffer of the announced size: read at the end, a large
-    // answer would be held twice (the reply's chunks and their copy).
-    struct Received {
-        QByteArray body;
-        bool started = false;
-    };
-    auto in = std::make_shared<Received>();
-    const auto take = [reply, in] {
-        // Straight into the buffer: readAll() would copy each piece once more.
-        const qsizetype at = in->body.size();
-        in->body.resize(at + reply->bytesAvailable());
-        in->body.resize(at + std::max<qint64>(0, reply->read(in->body.data() + at, in->body.size() - at)));
-    };
-    connect(reply, &QNetworkReply::readyRead, reply, [reply, in, limit, take] {
-        if (!in->started) {
-            in->started = true;
-            bool known = false;
-            const qint64 length = reply->header(QNetworkRequest::ContentLengthHeader).toLongLong(&known);
-            if (known && length > 0 && length <= limit)
-                in->body.reserve(length);
-        }
-        take();
-    });
-    connect(reply, &QNetworkReply::finished, this, [this, reply, in, take, done = std::move(done)] {
+}
+
+std::optional<ApiError> ApiClient::errorOf(QNetworkReply* reply, int httpStatus,
+                                           const QByteArray& body) const {
+    const auto err = reply->error();
+    if (reply->property("jobdeckTooLarge").toBool())
+        return ApiError{ApiError::Kind::Protocol,
+                        QStringLiteral("The answer is larger than %1 bytes").arg(m_maxResponseBytes)};
+    if (httpStatus == 401) {
+        const QString reason = reasonLine(reply, body);
+        return ApiError{ApiError::Kind::Auth,
+                        reason.isEmpty() ? QStringLiteral("The service refused the credentials") : reason};
+    }
+    if (httpStatus != 0 && httpStatus != 200) {
+        const QString reason = reasonLine(reply, body);
+        return ApiError{ApiError::Kind::Failed,
+                        reason.isEmpty() ? QStringLiteral("HTTP %1 from the service").arg(httpStatus)
+                                         : reason};
+    }
+    if (err == QNetworkReply::OperationCanceledError || err == QNetworkReply::TimeoutError)
+        return ApiError{ApiError::Kind::Timeout,
+                        QStringLiteral("No answer from %1 in time").arg(m_connection.baseUrl.toString())};
+    if (err == QNetworkReply::SslHandshakeFailedError) {
+        const QUrl url = m_connection.baseUrl;
+        return ApiError{
+            ApiError::Kind::Network,
+            TlsTrust::untrustedMessage(QStringLiteral("%1:%2").arg(url.host()).arg(url.port(443)),
+                                       reply->property("jobdeckTlsErrors").value<QList<QSslError>>())};
+    }
+    if (err != QNetworkReply::NoError)
+        return ApiError{
+            ApiError::Kind::Network,
+            QStringLiteral("Cannot reach %1: %2").arg(m_connection.baseUrl.toString(), reply->errorString())};
+    return std::nullopt;
+}
+
+void ApiClient::send(QNetworkReply* reply, HttpCallback done) {
+    watchTransfer(reply);
+    const auto in = receiveBody(reply, m_maxResponseBytes);
+    connect(reply, &QNetworkReply::finished, this, [this, reply, in, done = std::move(done)] {
         reply->deleteLater();
         HttpResult result;
         result.reply = reply;
         result.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (reply->bytesAvailable() > 0)
-            take();
+            in->take(reply);
         result.body = std::move(in->body);
-        const auto err = reply->error();
-        if (reply->property("jobdeckTooLarge").toBool()) {
-            result.error =
-                ApiError{ApiError::Kind::Protocol,
-                         QStringLiteral("The answer is larger than %1 bytes").arg(m_maxResponseBytes)};
-        } else if (result.httpStatus == 401) {
-            const QString reason = reasonLine(reply, result.body);
-            result.error =
-                ApiError{ApiError::Kind::Auth,
-                         reason.isEmpty() ? QStringLiteral("The service refused the credentials") : reason};
-        } else if (result.httpStatus != 0 && result.httpStatus != 200) {
-            const QString reason = reasonLine(reply, result.body);
-            result.error =
-                ApiError{ApiError::Kind::Failed,
-                         reason.isEmpty() ? QStringLiteral("HTTP %1 from the service").arg(result.httpStatus)
-                                          : reason};
-        } else if (err == QNetworkReply::OperationCanceledError || err == QNetworkReply::TimeoutError) {
-            result.error =
-                ApiError{ApiError::Kind::Timeout,
-                         QStringLiteral("No answer from %1 in time").arg(m_connection.baseUrl.toString())};
+        result.error = errorOf(reply, result.httpStatus, result.body);
+        // The service cannot be reached (no answer, no TLS, no connection): not a refusal.
+        if (result.error &&
+            (result.error->kind == ApiError::Kind::Timeout || result.error->kind == ApiError::Kind::Network))
             emit unreachable(result.error->message);
-        } else if (err == QNetworkReply::SslHandshakeFailedError) {
-            const QUrl url = m_connection.baseUrl;
-            result.error = ApiError{
-                ApiError::Kind::Network,
-                TlsTrust::untrustedMessage(QStringLiteral("%1:%2").arg(url.host()).arg(url.port(443)),
-                                           reply->property("jobdeckTlsErrors").value<QList<QSslError>>())};
-            emit unreachable(result.error->message);
-        } else if (err != QNetworkReply::NoError) {
-            result.error = ApiError{ApiError::Kind::Network,
-                                    QStringLiteral("Cannot reach %1: %2")
-                                        .arg(m_connection.baseUrl.toString(), reply->errorString())};
-            emit unreachable(result.error->message);
-        }
         done(result);
     });
 }

@@ -124,6 +124,9 @@ private:
     void sendGet(const QString& path, const QList<std::pair<QString, QString>>& query,
                  std::chrono::milliseconds timeout, bool withCredentials, HttpCallback done);
     void send(QNetworkReply* reply, HttpCallback done);
+    // send()'s parts: the TLS errors and the size limit while the answer arrives, then what went wrong.
+    void watchTransfer(QNetworkReply* reply);
+    std::optional<ApiError> errorOf(QNetworkReply* reply, int httpStatus, const QByteArray& body) const;
     QNetworkRequest makeRequest(const QString& path, const QList<std::pair<QString, QString>>& query,
                                 std::chrono::milliseconds timeout, bool withCredentials) const;
     // Why no request can be sent (no connection, an unreadable CA certificate file), if so.

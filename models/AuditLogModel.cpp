@@ -1,6 +1,7 @@
 #include "models/AuditLogModel.h"
 
 #include "models/ModelExporter.h"
+#include "models/QtStrings.h"
 
 #include <QBrush>
 #include <QColor>
@@ -12,10 +13,6 @@
 namespace jobdeck {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString localTime(TimePoint t) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();

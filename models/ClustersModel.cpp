@@ -1,5 +1,7 @@
 #include "models/ClustersModel.h"
 
+#include "models/QtStrings.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -8,10 +10,6 @@
 namespace jobdeck {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString pairs(const std::map<std::string, std::string>& configs) {
     QStringList out;

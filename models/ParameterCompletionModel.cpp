@@ -4,19 +4,13 @@
 #include "core/hudi/HudiConfigExplanation.h"
 #include "core/hudi/HudiConfigPolicy.h"
 #include "core/parameters/SparkSubmitOptions.h"
+#include "models/QtStrings.h"
 
 #include <algorithm>
 
 namespace jobdeck {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-QString q(std::string_view s) {
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
 QStringList toList(const std::vector<std::string>& values) {
     QStringList out;

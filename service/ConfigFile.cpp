@@ -55,10 +55,10 @@ ConfigFile ConfigFile::parse(std::string_view text, std::string source) {
             throw std::runtime_error(where + configLineWithoutEqualsMessage());
         const std::string key(trimmed(line.substr(0, eq)));
         if (key.empty())
-            throw std::runtime_error(where + "a key is missing before '='");
+            throw std::runtime_error(where + configKeyMissingMessage());
         const std::string_view value = trimmed(line.substr(eq + 1));
         if (const auto quoting = configValueQuotingError(value))
-            throw std::runtime_error(where + "'" + key + "': " + *quoting);
+            throw std::runtime_error(where + configValueRefusedMessage(key, *quoting));
         file.m_entries.push_back({key, std::string(unquotedConfigValue(value)), lineNumber});
     }
     return file;
@@ -66,7 +66,7 @@ ConfigFile ConfigFile::parse(std::string_view text, std::string source) {
 
 ConfigFile ConfigFile::read(const std::string& path) {
     const auto unreadable = [&path] {
-        return std::runtime_error("cannot read config file '" + path + "': " + std::strerror(errno));
+        return std::runtime_error(configFileUnreadableMessage(path, std::strerror(errno)));
     };
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0)
@@ -111,13 +111,11 @@ void ConfigFile::applyTo(CLI::App& command) const {
                                   ? nullptr
                                   : command.get_option_no_throw("--" + entry.key);
         if (option == nullptr)
-            throw std::runtime_error(where + "unknown key '" + entry.key + "' (see jobdeckd " +
-                                     command.get_name() + " --help)");
+            throw std::runtime_error(where + configKeyUnknownMessage(entry.key, command.get_name()));
         const bool manyValues = option->get_items_expected_max() > 1;
         const auto [earlier, first] = firstLine.emplace(entry.key, entry.line);
         if (!first && !manyValues)
-            throw std::runtime_error(where + "'" + entry.key + "' is already set on line " +
-                                     std::to_string(earlier->second));
+            throw std::runtime_error(where + configKeyRepeatedMessage(entry.key, earlier->second));
         if (option->count() > 0 && !fromFile.contains(option))
             continue; // given on the command line, which wins
         try {
@@ -125,7 +123,7 @@ void ConfigFile::applyTo(CLI::App& command) const {
             option->add_result(isFlag ? option->get_flag_value(entry.key, entry.value) : entry.value);
             option->run_callback();
         } catch (const CLI::Error& e) {
-            throw std::runtime_error(where + "'" + entry.key + "': " + e.what());
+            throw std::runtime_error(where + configValueRefusedMessage(entry.key, e.what()));
         }
         fromFile.insert(option);
     }

@@ -2,6 +2,7 @@
 
 #include "client/ApiClient.h"
 #include "core/policy/ClusterRules.h"
+#include "models/QtStrings.h"
 #include "ui_ClusterDialog.h"
 
 #include <QPushButton>
@@ -9,14 +10,6 @@
 #include <algorithm>
 
 namespace jobdeck {
-
-namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
-} // namespace
 
 ClusterDialog::ClusterDialog(ApiClient* client, std::optional<Cluster> existing, QWidget* parent)
     : QDialog(parent)

@@ -2,7 +2,9 @@
 
 #include "client/ApiClient.h"
 #include "client/EventsSubscription.h"
+#include "core/parameters/DiagnosticCode.h"
 #include "core/policy/ConcurrentRuns.h"
+#include "models/QtStrings.h"
 #include "models/ThemeColors.h"
 #include "widgets/DiagnosticsPanel.h"
 #include "widgets/ParameterDiffView.h"
@@ -28,14 +30,6 @@
 #include <utility>
 
 namespace jobdeck {
-
-namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
-} // namespace
 
 JobEditorDialog::JobEditorDialog(ApiClient* client, std::optional<SparkJob> job, QWidget* parent)
     : QDialog(parent)
@@ -367,7 +361,7 @@ QStringList JobEditorDialog::knownErrors() const {
     QStringList errors;
     const auto& found = m_editor->diagnostics();
     for (std::size_t i = 0; i < found.size(); ++i) {
-        if (found[i].severity != Severity::Error || found[i].code == "service.refusal")
+        if (found[i].severity != Severity::Error || hasCode(found[i], DiagnosticCode::ServiceRefusal))
             continue;
         const int line = m_editor->diagnosticLines()[i];
         errors << (line >= 0 ? tr("Line %1: %2").arg(line + 1).arg(q(found[i].message))

@@ -2,6 +2,7 @@
 
 #include "core/hudi/HudiConfigExplanation.h"
 #include "core/statements/StatementPrinter.h"
+#include "models/QtStrings.h"
 #include "models/ThemeColors.h"
 #include "widgets/StatementHighlighter.h"
 
@@ -22,17 +23,6 @@
 #endif
 
 namespace jobdeck {
-
-namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-QString q(std::string_view s) {
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-} // namespace
 
 JobPreviewPanel::JobPreviewPanel(QWidget* parent)
     : QWidget(parent)

@@ -1,10 +1,13 @@
 #include "widgets/ParameterEditor.h"
 
 #include "core/hudi/HudiCatalogue.h"
+#include "core/hudi/HudiConfigExplanation.h"
 #include "core/hudi/HudiConfigPolicy.h"
+#include "core/parameters/DiagnosticCode.h"
 #include "core/parameters/SparkSubmitOptions.h"
 #include "models/DiagnosticsModel.h"
 #include "models/ParameterCompletionModel.h"
+#include "models/QtStrings.h"
 #include "models/ThemeColors.h"
 #include "widgets/LineNumberArea.h"
 #include "widgets/ParameterHighlighter.h"
@@ -29,30 +32,13 @@ namespace jobdeck {
 
 namespace {
 
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 QColor boundaryColor() {
     return ThemeColors::color(ThemeColor::ApplicationPath);
 }
 
+// "NOT_ALLOWED: stored on the Job but not applied: ...": the status's name, then core's meaning of it.
 QString statusExplanation(HudiConfigStatus status) {
-    switch (status) {
-    case HudiConfigStatus::Applied:
-        return QObject::tr("APPLIED: runs of this Job get it.");
-    case HudiConfigStatus::NotAllowed:
-        return QObject::tr(
-            "NOT_ALLOWED: outside the project's allow-list, or Hudi configs are not enabled for the "
-            "project. It is stored on the Job but not applied to its runs.");
-    case HudiConfigStatus::Reserved:
-        return QObject::tr("RESERVED: the platform manages this configuration; it is never granted and never "
-                           "applied.");
-    case HudiConfigStatus::OverriddenByPlatform:
-        return QObject::tr(
-            "OVERRIDDEN_BY_PLATFORM: the platform sets this key on every run, so its value wins.");
-    }
-    return {};
+    return QStringLiteral("%1: %2.").arg(q(hudiConfigStatusName(status)), q(hudiConfigStatusMeaning(status)));
 }
 
 // "--hudi-conf", "--conf" or "-c" alone on a line: its key=value pair goes on the next line.
@@ -61,6 +47,18 @@ bool takesItsPairOnTheNextLine(const QString& line) {
         return false;
     const std::string_view name = SparkSubmitOptions::nameOf(line.toStdString());
     return name == SparkSubmitOptions::kHudiConf || name == SparkSubmitOptions::kConf;
+}
+
+// Core's sentence for a --hudi-conf pair after the application path, for the flag's line or the pair's.
+QString misplacedSentence(const ParameterLineAnalysis& a, int token) {
+    auto at = static_cast<std::size_t>(token);
+    if (a.classified.tokens[at].cls == TokenClass::MisplacedHudiConfFlag) {
+        if (at + 1 >= a.classified.tokens.size() ||
+            a.classified.tokens[at + 1].cls != TokenClass::MisplacedHudiConfPair)
+            return q(misplacedHudiConfigMessage({})); // a trailing --hudi-conf with no pair
+        ++at;
+    }
+    return q(misplacedHudiConfigMessage(rangeText(a.parameters[at], a.classified.tokens[at].keyRange)));
 }
 
 } // namespace
@@ -278,10 +276,10 @@ QString ParameterEditor::toolTipForLine(int line) const {
         switch (t.cls) {
         case TokenClass::MisplacedHudiConfFlag:
         case TokenClass::MisplacedHudiConfPair:
-            parts << tr(
-                "After the application path: passed to the application as an argument, not applied as a "
-                "Hudi configuration of the Job. It will not appear in DESCRIBE JOB's hudiConfigs; move "
-                "it before the application path if the Job should apply it.");
+            // Once: the pair's line lists it already when it is the hudi-conf.after-path warning.
+            if (const QString sentence = misplacedSentence(m_analysis, token); !parts.contains(
+                    QStringLiteral("%1: %2").arg(QLatin1String(severityName(Severity::Warning)), sentence)))
+                parts << sentence;
             break;
         case TokenClass::ApplicationPath:
             parts << tr("Application path: the lines above are the job configuration, the lines below are "
@@ -333,7 +331,8 @@ std::vector<Fix> ParameterEditor::fixesForDiagnostic(int index) const {
     if (index < 0 || static_cast<std::size_t>(index) >= m_analysis.diagnostics.size())
         return {};
     const Diagnostic& d = m_analysis.diagnostics[static_cast<std::size_t>(index)];
-    if (!d.fixes.empty() || d.code == "text.line" || d.code == "service.refusal" || m_analysis.hasTextErrors)
+    if (!d.fixes.empty() || hasCode(d, DiagnosticCode::TextLine) ||
+        hasCode(d, DiagnosticCode::ServiceRefusal) || m_analysis.hasTextErrors)
         return d.fixes;
     // A long list gets fixes for its first findings only (the validator's budget): ask for this one's.
     ValidationContext focused = m_context.validation;
@@ -380,8 +379,9 @@ bool ParameterEditor::nextDiagnostic() {
 int ParameterEditor::setServiceRefusal(const QString& message, int parameterIndex) {
     recheckNow();
     const int count = static_cast<int>(m_analysis.parameters.size());
-    m_context.serviceRefusal = Diagnostic{"service.refusal",
-                                          Severity::Error,
+    const DiagnosticDescriptor& refusal = descriptorOf(DiagnosticCode::ServiceRefusal);
+    m_context.serviceRefusal = Diagnostic{refusal.name,
+                                          refusal.severity,
                                           message.toStdString(),
                                           parameterIndex < count ? parameterIndex : -1,
                                           {}};

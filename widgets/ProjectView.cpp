@@ -6,6 +6,7 @@
 #include "models/AllowlistModel.h"
 #include "models/AuditLogModel.h"
 #include "models/JsonTreeModel.h"
+#include "models/QtStrings.h"
 #include "widgets/AdminViewSupport.h"
 
 #include <QCheckBox>
@@ -34,10 +35,6 @@ namespace jobdeck {
 namespace {
 
 using json = nlohmann::json;
-
-QString q(std::string_view s) {
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
 QTableView* makeTable(QAbstractItemModel* model, const QString& objectName, QWidget* parent) {
     auto* view = new QTableView(parent);

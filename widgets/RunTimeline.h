@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/text/RunTimelineLayout.h"
+#include "core/policy/RunTimelineLayout.h"
 #include "core/wire/SparkJobRun.h"
 
 #include <QWidget>

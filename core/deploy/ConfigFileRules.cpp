@@ -1,5 +1,7 @@
 #include "core/deploy/ConfigFileRules.h"
 
+#include "core/text/AsciiText.h"
+
 namespace jobdeck {
 
 std::optional<std::string> configValueQuotingError(std::string_view value) {
@@ -24,8 +26,28 @@ std::string configLineWithoutEqualsMessage() {
     return "expected key = value, got a line without '=' (not shown: it may hold a secret)";
 }
 
+std::string configKeyMissingMessage() {
+    return "a key is missing before '='";
+}
+
+std::string configValueRefusedMessage(std::string_view key, std::string_view reason) {
+    return quoted(key) + ": " + std::string(reason);
+}
+
+std::string configKeyUnknownMessage(std::string_view key, std::string_view command) {
+    return "unknown key " + quoted(key) + " (see jobdeckd " + std::string(command) + " --help)";
+}
+
+std::string configKeyRepeatedMessage(std::string_view key, int firstLine) {
+    return quoted(key) + " is already set on line " + std::to_string(firstLine);
+}
+
+std::string configFileUnreadableMessage(std::string_view path, std::string_view reason) {
+    return "cannot read config file " + quoted(path) + ": " + std::string(reason);
+}
+
 std::string configFileIsDirectoryMessage(std::string_view path) {
-    return "cannot read config file '" + std::string(path) + "': it is a directory; give the file itself";
+    return "cannot read config file " + quoted(path) + ": it is a directory; give the file itself";
 }
 
 std::string configFileSecretDescription() {

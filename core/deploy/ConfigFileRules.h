@@ -17,6 +17,13 @@ std::optional<std::string> configValueQuotingError(std::string_view value);
 std::string_view unquotedConfigValue(std::string_view value);
 
 std::string configLineWithoutEqualsMessage();
+std::string configKeyMissingMessage();
+// A key's value is refused: "'<key>': <reason>" (the reason never quotes the value).
+std::string configValueRefusedMessage(std::string_view key, std::string_view reason);
+// `command` is the jobdeckd command whose --help lists the keys ("serve").
+std::string configKeyUnknownMessage(std::string_view key, std::string_view command);
+std::string configKeyRepeatedMessage(std::string_view key, int firstLine);
+std::string configFileUnreadableMessage(std::string_view path, std::string_view reason);
 std::string configFileIsDirectoryMessage(std::string_view path);
 // What a config file holding the database password (a `database` value with one) is said to hold in
 // secretFileReadableByOthersWarning.

@@ -1,6 +1,7 @@
 #include "core/deploy/DatabaseUrl.h"
 
 #include "core/parameters/SecretMasking.h"
+#include "core/text/AsciiText.h"
 
 #include <algorithm>
 #include <array>
@@ -306,21 +307,21 @@ std::string withDatabasePassword(std::string_view value, std::string_view passwo
         const char separator = uriParts(value).query == std::string_view::npos ? '?' : '&';
         return std::string(value) + separator + "password=" + percentEncodedPassword(password, false, false);
     }
-    std::string quoted = "'";
+    // A libpq literal: in single quotes, with its quotes and backslashes escaped.
+    std::string literal(1, '\'');
     for (const char c : password) {
         if (c == '\'' || c == '\\')
-            quoted += '\\';
-        quoted += c;
+            literal += '\\';
+        literal += c;
     }
-    return std::string(value) + " password=" + quoted + "'";
+    literal += '\'';
+    return std::string(value) + " password=" + literal;
 }
 
 std::string invalidDatabaseValueMessage(std::string_view value) {
-    return "--database '" + maskDatabaseValue(value) +
-           "' is neither a postgresql:// URI nor a libpq "
-           "connection string ('" +
-           std::string(unknownKeyword(value)) +
-           "' is no libpq keyword) nor a SQLite file; for a SQLite file whose name holds '=', write "
+    return "--database " + quoted(maskDatabaseValue(value)) +
+           " is neither a postgresql:// URI nor a libpq connection string (" + quoted(unknownKeyword(value)) +
+           " is no libpq keyword) nor a SQLite file; for a SQLite file whose name holds '=', write "
            "sqlite:<path>";
 }
 
@@ -339,11 +340,11 @@ std::string databasePasswordFileForSqliteMessage() {
 }
 
 std::string databasePasswordFileUnreadableMessage(std::string_view path, std::string_view reason) {
-    return "cannot read the database password file '" + std::string(path) + "': " + std::string(reason);
+    return "cannot read the database password file " + quoted(path) + ": " + std::string(reason);
 }
 
 std::string databasePasswordFileEmptyMessage(std::string_view path) {
-    return "the database password file '" + std::string(path) + "' is empty: its first line is the password";
+    return "the database password file " + quoted(path) + " is empty: its first line is the password";
 }
 
 std::string secretFileReadableByOthersWarning(std::string_view path, unsigned mode, std::string_view what) {

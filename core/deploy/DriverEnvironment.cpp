@@ -1,5 +1,7 @@
 #include "core/deploy/DriverEnvironment.h"
 
+#include "core/text/AsciiText.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -42,11 +44,11 @@ std::optional<std::string> driverEnvironmentNameRefusal(std::string_view name) {
         return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
     });
     if (!wellFormed)
-        return "--driver-env '" + std::string(name) +
-               "': expected a variable name (letters, digits, '_'), or a prefix followed by '*'";
+        return "--driver-env " + quoted(name) +
+               ": expected a variable name (letters, digits, '_'), or a prefix followed by '*'";
     if (configuresTheDatabase(stem))
-        return "--driver-env '" + std::string(name) +
-               "': variables that configure jobdeckd's own database (PG*) are never passed to drivers";
+        return "--driver-env " + quoted(name) +
+               ": variables that configure jobdeckd's own database (PG*) are never passed to drivers";
     return std::nullopt;
 }
 

@@ -15,7 +15,7 @@ constexpr std::array<std::string_view, 5> kManagedSparkKeys{"spark.master", "spa
                                                             "spark.remote", "spark.onehouse.jobRunId",
                                                             "spark.executorEnv.ONEHOUSE_JOB_RUN_ID"};
 
-std::string hudiDropReason(HudiConfigStatus status, const ProjectSettings& settings) {
+std::string hudiDropReason(HudiConfigStatus status, const HudiConfigSettings& settings) {
     return std::string(hudiConfigStatusClause(status, settings));
 }
 
@@ -85,7 +85,7 @@ bool EffectiveConfig::isPlatformManagedSparkKey(std::string_view key) {
 
 EffectiveConfig EffectiveConfig::resolve(const ConfigPairs& clusterWith,
                                          const std::vector<std::string>& jobParameters,
-                                         const ProjectSettings& settings, std::string_view jobRunId) {
+                                         const HudiConfigSettings& settings, std::string_view jobRunId) {
     EffectiveConfig out;
     for (const auto& [k, v] : platformDefaultSparkConfigs())
         out.spark[k] = {v, Provenance::PlatformDefault};

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/policy/ProjectSettings.h"
+#include "core/hudi/HudiConfigSettings.h"
 
 #include <map>
 #include <string>
@@ -42,7 +42,7 @@ struct EffectiveConfig final {
     // and APPLIED --hudi-conf pairs < platform-managed settings, which always win.
     static EffectiveConfig resolve(const ConfigPairs& clusterWith,
                                    const std::vector<std::string>& jobParameters,
-                                   const ProjectSettings& settings, std::string_view jobRunId);
+                                   const HudiConfigSettings& settings, std::string_view jobRunId);
 
     static const ConfigPairs& platformDefaultSparkConfigs();
     static const ConfigPairs& platformDefaultHudiConfigs();

@@ -272,6 +272,23 @@ bool isJavaClassName(std::string_view v) {
     return true;
 }
 
+// The data rows of a catalogue TSV (its header skipped). Columns: key, default, type, allowed_values, group,
+// since_version, deprecated_alternatives, summary.
+std::vector<std::vector<std::string_view>> tsvRows(std::string_view tsv) {
+    std::vector<std::vector<std::string_view>> result;
+    bool header = true;
+    for (std::string_view line : split(tsv, '\n')) {
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        if (std::exchange(header, false) || line.empty())
+            continue;
+        auto fields = split(line, '\t');
+        if (fields.size() == 8 && !fields[0].empty())
+            result.push_back(std::move(fields));
+    }
+    return result;
+}
+
 } // namespace
 
 const HudiCatalogue& HudiCatalogue::instance() {
@@ -280,23 +297,15 @@ const HudiCatalogue& HudiCatalogue::instance() {
 }
 
 HudiCatalogue::HudiCatalogue(std::string_view hudiConfigsTsv, std::string_view flinkOptionsTsv) {
-    // Columns: key, default, type, allowed_values, group, since_version, deprecated_alternatives, summary.
-    auto rows = [](std::string_view tsv) {
-        std::vector<std::vector<std::string_view>> result;
-        bool header = true;
-        for (std::string_view line : split(tsv, '\n')) {
-            if (!line.empty() && line.back() == '\r')
-                line.remove_suffix(1);
-            if (std::exchange(header, false) || line.empty())
-                continue;
-            auto fields = split(line, '\t');
-            if (fields.size() == 8 && !fields[0].empty())
-                result.push_back(std::move(fields));
-        }
-        return result;
-    };
+    readHudiConfigs(hudiConfigsTsv);
+    readFlinkOptions(flinkOptionsTsv);
+    mapFlinkOptionsToHudiKeys();
+    indexForSuggestions();
+    indexNames();
+}
 
-    for (const auto& f : rows(hudiConfigsTsv)) {
+void HudiCatalogue::readHudiConfigs(std::string_view tsv) {
+    for (const auto& f : tsvRows(tsv)) {
         if (m_byKey.contains(f[0]))
             continue;
         HudiConfigEntry e{std::string(f[0]), std::string(f[1]), std::string(f[2]), std::string(f[4]),
@@ -306,10 +315,12 @@ HudiCatalogue::HudiCatalogue(std::string_view hudiConfigsTsv, std::string_view f
             m_byDeprecatedName.emplace(old, m_entries.size());
         m_entries.push_back(std::move(e));
     }
+}
 
-    // In the Flink file deprecated_alternatives mixes the hoodie.* key the option corresponds to with
-    // older Flink names of the option itself.
-    for (const auto& f : rows(flinkOptionsTsv)) {
+// In the Flink file deprecated_alternatives mixes the hoodie.* key the option corresponds to with older
+// Flink names of the option itself.
+void HudiCatalogue::readFlinkOptions(std::string_view tsv) {
+    for (const auto& f : tsvRows(tsv)) {
         if (m_flinkByKey.contains(f[0]))
             continue;
         FlinkOption o{std::string(f[0]),
@@ -330,6 +341,9 @@ HudiCatalogue::HudiCatalogue(std::string_view hudiConfigsTsv, std::string_view f
         m_flinkByKey.emplace(o.key, m_flinkOptions.size());
         m_flinkOptions.push_back(std::move(o));
     }
+}
+
+void HudiCatalogue::mapFlinkOptionsToHudiKeys() {
     for (std::size_t i = 0; i < m_flinkOptions.size(); ++i) {
         FlinkOption& o = m_flinkOptions[i];
         for (const std::string& old : o.deprecatedNames)
@@ -345,7 +359,9 @@ HudiCatalogue::HudiCatalogue(std::string_view hudiConfigsTsv, std::string_view f
             }
         }
     }
+}
 
+void HudiCatalogue::indexForSuggestions() {
     for (std::size_t i = 0; i < m_entries.size(); ++i) {
         const HudiConfigEntry& e = m_entries[i];
         m_allowedCase.push_back(allowedCaseOf(e.allowedValues));
@@ -363,7 +379,9 @@ HudiCatalogue::HudiCatalogue(std::string_view hudiConfigsTsv, std::string_view f
     std::stable_sort(m_candidates.begin(), m_candidates.end(), [](const Candidate& a, const Candidate& b) {
         return a.lowered.size() < b.lowered.size();
     });
+}
 
+void HudiCatalogue::indexNames() {
     const std::array<const Index*, 3> indexes{&m_byKey, &m_byDeprecatedName, &m_flinkByKey};
     for (std::size_t which = 0; which < indexes.size(); ++which)
         for (const auto& [name, at] : *indexes[which])

@@ -75,6 +75,13 @@ private:
     };
     using Index = std::unordered_map<std::string, std::size_t, StringHash, std::equal_to<>>;
 
+    // The constructor's steps, in order.
+    void readHudiConfigs(std::string_view tsv);
+    void readFlinkOptions(std::string_view tsv);
+    void mapFlinkOptionsToHudiKeys();
+    void indexForSuggestions();
+    void indexNames();
+
     std::vector<HudiConfigEntry> m_entries;
     std::vector<FlinkOption> m_flinkOptions;
     Index m_byKey;

@@ -31,7 +31,7 @@ std::string joined(const std::vector<std::string>& statements) {
     return out;
 }
 
-void explainNotAllowed(HudiConfigExplanation& e, std::string_view key, const ProjectSettings& settings) {
+void explainNotAllowed(HudiConfigExplanation& e, std::string_view key, const HudiConfigSettings& settings) {
     const std::string quotedKey = quoteString(key);
     const bool listed = HudiConfigPolicy::allowlistCovers(settings.hudiConfigAllowlist, key);
     if (!settings.hudiConfigsEnabled) {
@@ -57,7 +57,7 @@ std::string HudiConfigExplanation::text() const {
     return remedy.empty() ? detail : detail + " " + remedy;
 }
 
-HudiConfigExplanation explainHudiConfig(std::string_view key, const ProjectSettings& settings) {
+HudiConfigExplanation explainHudiConfig(std::string_view key, const HudiConfigSettings& settings) {
     HudiConfigExplanation e;
     e.status = HudiConfigPolicy::statusOf(key, settings);
     e.because = hudiConfigStatusClause(e.status, settings);
@@ -92,7 +92,7 @@ HudiConfigExplanation explainHudiConfig(std::string_view key, const ProjectSetti
     return e;
 }
 
-std::string_view hudiConfigStatusClause(HudiConfigStatus status, const ProjectSettings& settings) {
+std::string_view hudiConfigStatusClause(HudiConfigStatus status, const HudiConfigSettings& settings) {
     switch (status) {
     case HudiConfigStatus::Reserved:
         return "it is reserved for the platform";
@@ -123,7 +123,7 @@ std::string_view hudiConfigStatusMeaning(HudiConfigStatus status) {
 }
 
 std::string misplacedHudiConfigMessage(std::string_view key) {
-    return "--hudi-conf " + std::string(key) +
+    return "--hudi-conf" + (key.empty() ? std::string() : " " + std::string(key)) +
            " comes after the application path, so it is passed to the application as an argument and is not "
            "a Job configuration. Move it before the path if it is meant for the Job.";
 }

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/hudi/HudiConfigSettings.h"
 #include "core/hudi/HudiConfigStatus.h"
-#include "core/policy/ProjectSettings.h"
 
 #include <string>
 #include <string_view>
@@ -37,16 +37,16 @@ struct HudiConfigExplanation final {
     std::string text() const;
 };
 
-HudiConfigExplanation explainHudiConfig(std::string_view key, const ProjectSettings& settings);
+HudiConfigExplanation explainHudiConfig(std::string_view key, const HudiConfigSettings& settings);
 
 // `because` for a status without the key: what EffectiveConfig gives as a dropped pair's reason.
-std::string_view hudiConfigStatusClause(HudiConfigStatus status, const ProjectSettings& settings);
+std::string_view hudiConfigStatusClause(HudiConfigStatus status, const HudiConfigSettings& settings);
 
 // The statuses in words, for a view that has a status but no project settings to explain it with.
 std::string_view hudiConfigStatusMeaning(HudiConfigStatus status);
 
 // The sentence for a --hudi-conf pair after the application path (the application receives it as an
-// argument; it is not a Job configuration).
+// argument; it is not a Job configuration). An empty key: a --hudi-conf there with no pair after it.
 std::string misplacedHudiConfigMessage(std::string_view key);
 
 } // namespace jobdeck

@@ -105,7 +105,7 @@ std::optional<std::string> HudiConfigPolicy::checkAllowlistEntry(std::string_vie
     return std::nullopt;
 }
 
-HudiConfigStatus HudiConfigPolicy::statusOf(std::string_view key, const ProjectSettings& settings) {
+HudiConfigStatus HudiConfigPolicy::statusOf(std::string_view key, const HudiConfigSettings& settings) {
     if (isReserved(key))
         return HudiConfigStatus::Reserved;
     if (!settings.hudiConfigsEnabled || !allowlistCovers(settings.hudiConfigAllowlist, key))

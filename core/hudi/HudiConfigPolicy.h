@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/hudi/HudiConfigSettings.h"
 #include "core/hudi/HudiConfigStatus.h"
-#include "core/policy/ProjectSettings.h"
 
 #include <optional>
 #include <span>
@@ -41,7 +41,7 @@ public:
     static std::optional<std::string> checkAllowlistEntry(std::string_view entry);
 
     // RESERVED > NOT_ALLOWED (feature off or outside the allow-list) > OVERRIDDEN_BY_PLATFORM > APPLIED.
-    static HudiConfigStatus statusOf(std::string_view key, const ProjectSettings& settings);
+    static HudiConfigStatus statusOf(std::string_view key, const HudiConfigSettings& settings);
 
     // Keys the platform sets on every run for correctness (they always win), with their values. They are
     // not reserved: a Job may carry them, they show as OVERRIDDEN_BY_PLATFORM. Reasons: docs/parameters.md.

@@ -1,5 +1,6 @@
 #include "core/parameters/ArgumentOverrides.h"
 
+#include "core/text/AsciiText.h"
 #include "core/text/Concat.h"
 
 #include <algorithm>
@@ -24,14 +25,14 @@ bool isControlOrSpace(char c) {
 // Why an override name cannot name an option, or nothing when it can.
 std::optional<std::string> invalidNameReason(const std::string& name) {
     if (name.find('=') != std::string::npos && looksLikeOption(name)) {
-        return "Argument override '" + name +
-               "' must be the option name alone; give its value separately, as in '--date' = '2024-01-01'.";
+        return "Argument override " + quoted(name) +
+               " must be the option name alone; give its value separately, as in '--date' = '2024-01-01'.";
     }
     const std::size_t dashes = name.find_first_not_of('-');
     if (!looksLikeOption(name) || dashes == std::string::npos ||
         std::any_of(name.begin(), name.end(), isControlOrSpace)) {
-        return "Argument override '" + name +
-               "' is not an option name: it must start with -- and contain no spaces, as in '--date'.";
+        return "Argument override " + quoted(name) +
+               " is not an option name: it must start with -- and contain no spaces, as in '--date'.";
     }
     return std::nullopt;
 }

@@ -48,7 +48,42 @@ constexpr std::array kDescriptors{
     DiagnosticDescriptor{PathOptionGlued, "path.option-glued", W, kNotARefusal},
     DiagnosticDescriptor{PathLooksLikeConfig, "path.looks-like-config", W, kNotARefusal},
     DiagnosticDescriptor{PathExtension, "path.extension", W, kNotARefusal},
+    DiagnosticDescriptor{CatalogueLikelyTypo, "catalogue.likely-typo", W, kNotARefusal},
+    DiagnosticDescriptor{CatalogueUnknownKey, "catalogue.unknown-key", I, kNotARefusal},
+    DiagnosticDescriptor{CatalogueDeprecatedKey, "catalogue.deprecated-key", I, kNotARefusal},
+    DiagnosticDescriptor{CatalogueShadowedOldName, "catalogue.shadowed-old-name", W, kNotARefusal},
+    DiagnosticDescriptor{CatalogueInvalidValue, "catalogue.invalid-value", W, kNotARefusal},
+    DiagnosticDescriptor{CatalogueFlinkOption, "catalogue.flink-option", I, kNotARefusal},
+    DiagnosticDescriptor{AdviceHiveSyncJdbcWithoutUrl, "advice.hive-sync.jdbc-without-url", W, kNotARefusal},
+    DiagnosticDescriptor{AdviceHiveSyncJdbcCredentials, "advice.hive-sync.jdbc-credentials", I, kNotARefusal},
+    DiagnosticDescriptor{AdviceHiveSyncHmsWithoutUris, "advice.hive-sync.hms-without-uris", W, kNotARefusal},
+    DiagnosticDescriptor{AdviceHiveSyncHms4NoJdbcFallback, "advice.hive-sync.hms4-no-jdbc-fallback", I,
+                         kNotARefusal},
+    DiagnosticDescriptor{AdvicePartitionExtractorNonPartitionedWithFields,
+                         "advice.partition-extractor.non-partitioned-with-fields", W, kNotARefusal},
+    DiagnosticDescriptor{AdvicePartitionExtractorPartitionedWithoutFields,
+                         "advice.partition-extractor.partitioned-without-fields", W, kNotARefusal},
+    DiagnosticDescriptor{AdvicePartitionExtractorHiveStyleMismatch,
+                         "advice.partition-extractor.hive-style-mismatch", W, kNotARefusal},
+    DiagnosticDescriptor{AdvicePartitionExtractorTimestampMultipart,
+                         "advice.partition-extractor.timestamp-multipart", W, kNotARefusal},
+    DiagnosticDescriptor{AdvicePartitionExtractorSinglePartWithManyFields,
+                         "advice.partition-extractor.single-part-with-many-fields", W, kNotARefusal},
+    DiagnosticDescriptor{AdviceSparkSpeculation, "advice.spark.speculation", W, kNotARefusal},
+    DiagnosticDescriptor{AdviceTuningReadHostLocalDisk, "advice.tuning.read-host-local-disk", I,
+                         kNotARefusal},
+    DiagnosticDescriptor{AdviceTuningIoEncryption, "advice.tuning.io-encryption", I, kNotARefusal},
+    DiagnosticDescriptor{AdviceTuningShuffleService, "advice.tuning.shuffle-service", I, kNotARefusal},
+    DiagnosticDescriptor{AdviceTuningLocalityWait, "advice.tuning.locality-wait", I, kNotARefusal},
+    DiagnosticDescriptor{AdviceTuningEnableToString, "advice.tuning.enable-to-string", I, kNotARefusal},
+    DiagnosticDescriptor{AdviceTuningParallelism, "advice.tuning.parallelism", I, kNotARefusal},
+    // The editor lists them with the validator's errors, but the service never answers with them: no rank.
+    DiagnosticDescriptor{TextLine, "text.line", E, kNotARefusal},
+    DiagnosticDescriptor{ServiceRefusal, "service.refusal", E, kNotARefusal},
 };
+
+// The validator's codes come first.
+constexpr std::size_t kValidatorCodes = static_cast<std::size_t>(PathExtension) + 1;
 
 constexpr bool inEnumOrder() {
     for (std::size_t i = 0; i < kDescriptors.size(); ++i)
@@ -57,12 +92,16 @@ constexpr bool inEnumOrder() {
     return true;
 }
 static_assert(inEnumOrder(), "descriptorOf() indexes the table by the enum");
-static_assert(static_cast<std::size_t>(PathExtension) + 1 == kDescriptors.size());
+static_assert(static_cast<std::size_t>(ServiceRefusal) + 1 == kDescriptors.size());
 
 } // namespace
 
 std::span<const DiagnosticDescriptor> diagnosticDescriptors() {
     return kDescriptors;
+}
+
+std::span<const DiagnosticDescriptor> validatorDescriptors() {
+    return std::span(kDescriptors).first(kValidatorCodes);
 }
 
 const DiagnosticDescriptor& descriptorOf(DiagnosticCode code) {
@@ -74,6 +113,10 @@ const DiagnosticDescriptor* findDiagnosticDescriptor(std::string_view name) {
         if (d.name == name)
             return &d;
     return nullptr;
+}
+
+bool hasCode(const Diagnostic& d, DiagnosticCode code) {
+    return d.code == descriptorOf(code).name;
 }
 
 bool dependsOnProjectSettings(std::string_view name) {

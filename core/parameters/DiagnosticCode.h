@@ -8,10 +8,12 @@
 
 namespace jobdeck {
 
-// Every finding the parameter validator makes (docs/parameters.md). Each has one descriptor carrying its
-// wire name, its severity and, for errors, its refusal rank, so a code cannot be misspelt into another
-// order: the validator names findings by this enum only.
+// Every finding core gives about a Job's parameters: the validator's (docs/parameters.md), then the advice's
+// and the catalogue's (docs/advice.md), then the parameter editor's own. Each has one descriptor carrying
+// its wire name, its severity and, for the validator's errors, its refusal rank, so a code cannot be
+// misspelt into another order: findings are named and compared by this enum only.
 enum class DiagnosticCode : unsigned char {
+    // The validator's.
     ParametersEmpty,
     SecretMaskUnresolved,
     OptionPlatformOwned,
@@ -45,6 +47,32 @@ enum class DiagnosticCode : unsigned char {
     PathOptionGlued,
     PathLooksLikeConfig,
     PathExtension,
+    // The advice's and the catalogue's: never an error, never a refusal.
+    CatalogueLikelyTypo,
+    CatalogueUnknownKey,
+    CatalogueDeprecatedKey,
+    CatalogueShadowedOldName,
+    CatalogueInvalidValue,
+    CatalogueFlinkOption,
+    AdviceHiveSyncJdbcWithoutUrl,
+    AdviceHiveSyncJdbcCredentials,
+    AdviceHiveSyncHmsWithoutUris,
+    AdviceHiveSyncHms4NoJdbcFallback,
+    AdvicePartitionExtractorNonPartitionedWithFields,
+    AdvicePartitionExtractorPartitionedWithoutFields,
+    AdvicePartitionExtractorHiveStyleMismatch,
+    AdvicePartitionExtractorTimestampMultipart,
+    AdvicePartitionExtractorSinglePartWithManyFields,
+    AdviceSparkSpeculation,
+    AdviceTuningReadHostLocalDisk,
+    AdviceTuningIoEncryption,
+    AdviceTuningShuffleService,
+    AdviceTuningLocalityWait,
+    AdviceTuningEnableToString,
+    AdviceTuningParallelism,
+    // The parameter editor's: a line that cannot be read, and the service's refusal shown at its line.
+    TextLine,
+    ServiceRefusal,
 };
 
 // The rank of everything that is not one of the validator's errors: after every error.
@@ -63,11 +91,15 @@ struct DiagnosticDescriptor final {
     bool dependsOnProject = false;
 };
 
-// In the order of the enum.
+// In the order of the enum: every code.
 std::span<const DiagnosticDescriptor> diagnosticDescriptors();
+// The validator's codes only (docs/parameters.md lists exactly these).
+std::span<const DiagnosticDescriptor> validatorDescriptors();
 const DiagnosticDescriptor& descriptorOf(DiagnosticCode code);
-// By wire name; nullptr for a name the validator never gives (an advice or catalogue code, a typo).
+// By wire name; nullptr for a name no finding carries (a typo, a code of another version).
 const DiagnosticDescriptor* findDiagnosticDescriptor(std::string_view name);
+// Whether a finding carries `code`.
+bool hasCode(const Diagnostic& d, DiagnosticCode code);
 // False for a code the validator never gives.
 bool dependsOnProjectSettings(std::string_view name);
 

@@ -73,7 +73,8 @@ void collectDiagnostics(const std::vector<ParameterLine>& lines, const Parameter
         if (!lines[i].error)
             continue;
         out.hasTextErrors = true;
-        out.diagnostics.push_back(Diagnostic{"text.line", Severity::Error, *lines[i].error, -1, {}});
+        const DiagnosticDescriptor& textLine = descriptorOf(DiagnosticCode::TextLine);
+        out.diagnostics.push_back(Diagnostic{textLine.name, textLine.severity, *lines[i].error, -1, {}});
         out.diagnosticLines.push_back(int(i));
     }
     showOnce(found);

@@ -77,7 +77,7 @@ struct ParameterLineAnalysis final {
     std::vector<int> tokenLines; // parameter index -> line
     std::vector<int> lineTokens; // line -> parameter index, -1 for a blank or unreadable line
     ClassifiedParameters classified;
-    // The lines' text errors ("text.line"), the service refusal, then the validator's findings.
+    // The lines' text errors (DiagnosticCode::TextLine), the service refusal, then the validator's findings.
     std::vector<Diagnostic> diagnostics;
     std::vector<int> diagnosticLines; // -1: about the whole list
     std::vector<ParameterLineSpans> spans;

@@ -1,10 +1,10 @@
 #include "core/parameters/ParameterValidator.h"
 
 #include "core/hudi/EffectiveConfig.h"
-#include "core/hudi/HudiAdvice.h"
 #include "core/hudi/HudiConfigExplanation.h"
 #include "core/hudi/HudiConfigPolicy.h"
 #include "core/parameters/DiagnosticCode.h"
+#include "core/parameters/HudiAdvice.h"
 #include "core/parameters/ParameterClassifier.h"
 #include "core/parameters/SecretMasking.h"
 #include "core/parameters/SparkSubmitOptions.h"
@@ -450,6 +450,14 @@ private:
         return pairs;
     }
 
+    // What checkHudiConfs gathers over every pair for the whole-list errors.
+    struct HudiConfScan final {
+        std::vector<int> disabledRemove; // every new pair, when the feature is off
+        std::vector<std::string> notPermitted;
+        std::vector<int> notPermittedRemove;
+        std::unordered_map<std::string_view, int> last; // where each key was seen last
+    };
+
     void checkHudiConfs() {
         const bool alter = m_context.mode == ValidationContext::Mode::Alter;
         std::unordered_set<std::string> previous;
@@ -457,21 +465,19 @@ private:
             for (const ConfigSetting& s : classifyParameters(m_context.previousParameters).hudiConfigs)
                 previous.insert(s.key + '\0' + s.value);
 
-        const ProjectSettings& settings = m_context.settings;
-        std::vector<int> disabledRemove; // every new pair, when the feature is off
-        if (!settings.hudiConfigsEnabled)
-            disabledRemove.reserve(2 * count(TokenClass::HudiConfPair) + count(TokenClass::MissingValue));
-        std::vector<std::string> notPermitted;
-        std::vector<int> notPermittedRemove;
-        std::unordered_map<std::string_view, int> last;
-        last.reserve(count(TokenClass::HudiConfPair));
+        const bool enabled = m_context.settings.hudiConfigsEnabled;
+        HudiConfScan scan;
+        if (!enabled)
+            scan.disabledRemove.reserve(2 * count(TokenClass::HudiConfPair) +
+                                        count(TokenClass::MissingValue));
+        scan.last.reserve(count(TokenClass::HudiConfPair));
 
         for (const ClassifiedToken& t : m_classified.tokens) {
             if (t.cls == TokenClass::MissingValue &&
                 rangeText(text(t.index), t.nameRange) == SparkSubmitOptions::kHudiConf) {
                 add(DiagnosticCode::HudiConfFlagLast, kFlagLastMessage, t.index);
-                if (!settings.hudiConfigsEnabled)
-                    disabledRemove.push_back(t.index);
+                if (!enabled)
+                    scan.disabledRemove.push_back(t.index);
                 continue;
             }
             if (t.cls != TokenClass::HudiConfPair)
@@ -481,71 +487,85 @@ private:
                           rangeText(tok, t.valueRange)};
             const bool kept = alter && t.equalsPos >= 0 &&
                               previous.contains(std::string(pair.key) + '\0' + std::string(pair.value));
-            if (!kept && !settings.hudiConfigsEnabled) {
+            if (!kept && !enabled) {
                 auto& d = add(DiagnosticCode::HudiConfDisabledPair, kDisabledMessage, t.index);
                 offerRemoval(d, pair);
                 for (int i = pair.first; i <= t.index; ++i)
-                    disabledRemove.push_back(i);
+                    scan.disabledRemove.push_back(i);
             }
-
-            if (t.equalsPos < 0) {
-                add(DiagnosticCode::HudiConfFormat, kFormatMessage, t.index);
+            if (!checkHudiPairForm(pair))
                 continue;
-            }
-            const std::string_view key = trimmed(pair.key);
-            if (!HudiConfigPolicy::isHudiKey(key)) {
-                auto& d = add(DiagnosticCode::HudiConfNotHudiKey,
-                              "--hudi-conf only accepts hoodie.* keys, got " + quoted(key) +
-                                  ". Use --conf for Spark configs.",
-                              t.index);
-                if (key.starts_with("spark.")) {
-                    const int flag = t.optionIndex >= 0 ? t.optionIndex : t.index;
-                    std::string fixed = t.optionIndex >= 0
-                                            ? std::string(SparkSubmitOptions::kConf)
-                                            : std::string(SparkSubmitOptions::kConf) + "=" +
-                                                  tok.substr(static_cast<std::size_t>(t.keyRange.first));
-                    offerReplacement(d, "Use --conf for " + std::string(key), flag, {std::move(fixed)});
-                }
-                continue;
-            }
-            if (paddedOrBroken(pair.key, pair.value)) {
-                auto& d =
-                    add(DiagnosticCode::HudiConfWhitespace,
-                        "--hudi-conf entry for " + quoted(key) +
-                            " contains a line break or leading/trailing whitespace, which would not survive "
-                            "the run's properties file intact.",
-                        t.index);
-                const std::string_view value = trimmed(pair.value);
-                if (!hasLineBreak(key) && !hasLineBreak(value)) {
-                    std::string fixed = tok.substr(0, static_cast<std::size_t>(t.keyRange.first)) +
-                                        std::string(key) + "=" + std::string(value);
-                    offerReplacement(d, "Trim the whitespace", t.index, {std::move(fixed)});
-                }
-                continue;
-            }
-            if (pair.value.empty()) {
-                auto& d = add(DiagnosticCode::HudiConfEmptyValue,
-                              "--hudi-conf value for " + quoted(key) +
-                                  " is empty. Remove the config to fall back to the platform default.",
-                              t.index);
-                offerRemoval(d, pair);
-            }
-
-            checkPermission(pair, kept, notPermitted, notPermittedRemove);
+            checkPermission(pair, kept, scan.notPermitted, scan.notPermittedRemove);
             checkMultiplePairs(pair);
-            if (const int earlier = exchangeLastSeen(last, key, t.index); earlier >= 0)
+            const std::string_view key = trimmed(pair.key);
+            if (const int earlier = exchangeLastSeen(scan.last, key, t.index); earlier >= 0)
                 duplicate(DiagnosticCode::HudiConfDuplicateKey, earlier, key);
         }
+        reportHudiConfsOfTheList(scan);
+    }
 
-        if (!disabledRemove.empty()) {
-            auto& d = add(DiagnosticCode::HudiConfDisabled, kDisabledMessage, -1);
-            offerRemoval(d, "Remove the --hudi-conf parameters", disabledRemove);
+    // A pair's own form: "key=value" with a hoodie.* key, no stray whitespace, a value. False when the pair
+    // cannot be checked further.
+    bool checkHudiPairForm(const HudiPair& pair) {
+        const ClassifiedToken& t = *pair.token;
+        const std::string& tok = text(t.index);
+        if (t.equalsPos < 0) {
+            add(DiagnosticCode::HudiConfFormat, kFormatMessage, t.index);
+            return false;
         }
-        if (!notPermitted.empty()) {
-            std::sort(notPermitted.begin(), notPermitted.end());
-            notPermitted.erase(std::unique(notPermitted.begin(), notPermitted.end()), notPermitted.end());
-            auto& d = add(DiagnosticCode::HudiConfNotPermitted, notPermittedMessage(notPermitted), -1);
-            offerRemoval(d, "Remove the configs that are not permitted", notPermittedRemove);
+        const std::string_view key = trimmed(pair.key);
+        if (!HudiConfigPolicy::isHudiKey(key)) {
+            auto& d = add(DiagnosticCode::HudiConfNotHudiKey,
+                          "--hudi-conf only accepts hoodie.* keys, got " + quoted(key) +
+                              ". Use --conf for Spark configs.",
+                          t.index);
+            if (key.starts_with("spark.")) {
+                const int flag = t.optionIndex >= 0 ? t.optionIndex : t.index;
+                std::string fixed = t.optionIndex >= 0
+                                        ? std::string(SparkSubmitOptions::kConf)
+                                        : std::string(SparkSubmitOptions::kConf) + "=" +
+                                              tok.substr(static_cast<std::size_t>(t.keyRange.first));
+                offerReplacement(d, "Use --conf for " + std::string(key), flag, {std::move(fixed)});
+            }
+            return false;
+        }
+        if (paddedOrBroken(pair.key, pair.value)) {
+            auto& d =
+                add(DiagnosticCode::HudiConfWhitespace,
+                    "--hudi-conf entry for " + quoted(key) +
+                        " contains a line break or leading/trailing whitespace, which would not survive "
+                        "the run's properties file intact.",
+                    t.index);
+            const std::string_view value = trimmed(pair.value);
+            if (!hasLineBreak(key) && !hasLineBreak(value)) {
+                std::string fixed = tok.substr(0, static_cast<std::size_t>(t.keyRange.first)) +
+                                    std::string(key) + "=" + std::string(value);
+                offerReplacement(d, "Trim the whitespace", t.index, {std::move(fixed)});
+            }
+            return false;
+        }
+        if (pair.value.empty()) {
+            auto& d = add(DiagnosticCode::HudiConfEmptyValue,
+                          "--hudi-conf value for " + quoted(key) +
+                              " is empty. Remove the config to fall back to the platform default.",
+                          t.index);
+            offerRemoval(d, pair);
+        }
+        return true;
+    }
+
+    // The errors about the whole list: the feature off, the keys the allow-list does not permit.
+    void reportHudiConfsOfTheList(HudiConfScan& scan) {
+        if (!scan.disabledRemove.empty()) {
+            auto& d = add(DiagnosticCode::HudiConfDisabled, kDisabledMessage, -1);
+            offerRemoval(d, "Remove the --hudi-conf parameters", scan.disabledRemove);
+        }
+        if (!scan.notPermitted.empty()) {
+            std::vector<std::string>& keys = scan.notPermitted;
+            std::sort(keys.begin(), keys.end());
+            keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+            auto& d = add(DiagnosticCode::HudiConfNotPermitted, notPermittedMessage(keys), -1);
+            offerRemoval(d, "Remove the configs that are not permitted", scan.notPermittedRemove);
         }
     }
 

@@ -1,10 +1,9 @@
 #include "core/parameters/SecretMasking.h"
 
-#include "core/text/AsciiText.h"
-
 #include "core/parameters/ParameterClassifier.h"
 #include "core/statements/StatementParser.h"
 #include "core/statements/StatementPrinter.h"
+#include "core/text/AsciiText.h"
 #include "core/wire/AuditEntry.h"
 #include "core/wire/Cluster.h"
 #include "core/wire/SparkJob.h"
@@ -282,8 +281,8 @@ std::vector<std::string> unmaskParameters(const std::vector<std::string>& submit
 }
 
 std::string UnresolvedMask::message() const {
-    return "The value of '" + key +
-           "' is masked (****) but the Job has no stored value for it; send the real value.";
+    return "The value of " + quoted(key) +
+           " is masked (****) but the Job has no stored value for it; send the real value.";
 }
 
 std::optional<UnresolvedMask> unresolvedMask(const std::vector<std::string>& submitted,

@@ -1,5 +1,7 @@
 #include "core/policy/RunRefusal.h"
 
+#include "core/text/AsciiText.h"
+
 namespace jobdeck {
 
 std::string runRefusalText(std::string_view message, std::string_view jobId, std::string_view jobName,
@@ -11,7 +13,7 @@ std::string runRefusalText(std::string_view message, std::string_view jobId, std
         // Only the id itself: "Spark Job <id>" followed by a word boundary, not a longer id.
         const std::size_t end = at == std::string::npos ? at : at + named.size();
         if (at != std::string::npos && (end == text.size() || text[end] == ' ' || text[end] == ':'))
-            text.insert(end, " ('" + std::string(jobName) + "')");
+            text.insert(end, " (" + quoted(jobName) + ")");
     }
     if (!reason.empty() && text.find(reason) == std::string::npos)
         text += "\n" + std::string(reason);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/statements/JobType.h"
+
 #include <cstdint>
 #include <iterator>
 #include <optional>
@@ -13,8 +15,6 @@ namespace jobdeck {
 
 // The typed form of every statement of the contract (§2) plus SHOW AUDIT_LOG. The parser produces
 // these, the printer turns them back into canonical text, and the service executes them.
-
-enum class JobType { Jar, Python }; // 'JAR' | 'PYTHON'
 
 struct CreateJobStatement final {
     std::string name;

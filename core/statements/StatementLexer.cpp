@@ -1,5 +1,6 @@
 #include "core/statements/StatementLexer.h"
 
+#include "core/text/AsciiText.h"
 #include "core/text/Utf8.h"
 
 #include <cstdio>
@@ -229,7 +230,7 @@ Token StatementLexer::lexNumber() {
         std::size_t end = m_pos;
         while (end < m_text.size() && isNameChar(m_text[end]))
             ++end;
-        return error("invalid number '" + shown(end) + "': numbers are decimal integers", line, column,
+        return error("invalid number " + quoted(shown(end)) + ": numbers are decimal integers", line, column,
                      start);
     }
     if (overflow)
@@ -251,13 +252,11 @@ Token StatementLexer::lexUnexpected() {
     if (b < 0x20 || b == 0x7F)
         return error("unexpected control character " + codePoint(b), m_line, m_column, m_pos);
     if (b < 0x80)
-        return error(std::string("unexpected character '") + static_cast<char>(b) + "'", m_line, m_column,
-                     m_pos);
+        return error("unexpected character " + quoted(m_text.substr(m_pos, 1)), m_line, m_column, m_pos);
     const std::size_t length = utf8SequenceLength(m_text, m_pos);
     if (length == 0)
         return error("invalid UTF-8 byte " + hexByte(b), m_line, m_column, m_pos);
-    return error("unexpected character '" + std::string(m_text.substr(m_pos, length)) + "'", m_line, m_column,
-                 m_pos);
+    return error("unexpected character " + quoted(m_text.substr(m_pos, length)), m_line, m_column, m_pos);
 }
 
 } // namespace jobdeck

@@ -77,7 +77,7 @@ std::string describe(const Token& token, std::string_view source) {
     case TokenKind::Error:
         return token.text;
     default:
-        return "'" + std::string(written) + "'";
+        return quoted(written);
     }
 }
 

@@ -1,5 +1,7 @@
 #include "core/statements/StatementRefusals.h"
 
+#include "core/text/AsciiText.h"
+
 namespace jobdeck {
 
 std::string jobExistsMessage(std::string_view jobName) {
@@ -16,7 +18,7 @@ std::string jobHasActiveRunsMessage(std::string_view jobName, int activeRuns) {
 }
 
 std::string allowlistEntryMissingMessage(std::string_view entry) {
-    return "HUDI_CONFIG_ALLOWLIST has no entry '" + std::string(entry) + "'; nothing was removed";
+    return "HUDI_CONFIG_ALLOWLIST has no entry " + quoted(entry) + "; nothing was removed";
 }
 
 std::string alterJobNeedsAClauseMessage() {

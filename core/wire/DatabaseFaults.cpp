@@ -1,5 +1,7 @@
 #include "core/wire/DatabaseFaults.h"
 
+#include "core/text/AsciiText.h"
+
 namespace jobdeck {
 
 std::string databaseFaultReason(DatabaseFault fault) {
@@ -47,9 +49,9 @@ std::string databaseReplacedReason(bool schemaGone) {
 }
 
 std::string missingDatabaseMessage(std::string_view databasePath, std::string_view dataDir) {
-    return "the database " + std::string(databasePath) + " is missing, but the data directory '" +
-           std::string(dataDir) +
-           "' shows that one was there (its marker jobdeckd.created, or run directories); restore it from a "
+    return "the database " + std::string(databasePath) + " is missing, but the data directory " +
+           quoted(dataDir) +
+           " shows that one was there (its marker jobdeckd.created, or run directories); restore it from a "
            "backup, or start jobdeckd serve with --init to create a new, empty database (nothing was "
            "changed)";
 }

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/hudi/HudiConfigStatus.h"
-#include "core/statements/Statement.h"
+#include "core/statements/JobType.h"
 #include "core/wire/Timestamp.h"
 
 #include <nlohmann/json.hpp>

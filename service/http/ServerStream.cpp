@@ -70,7 +70,7 @@ void warnAboutTlsFiles(const std::string& certificateFile, const std::string& ke
 void requireReadable(const std::string& what, const std::string& file) {
     std::ifstream in(file);
     if (!in)
-        throw std::runtime_error("cannot read the TLS " + what + " '" + file + "': " + std::strerror(errno));
+        throw std::runtime_error(tlsFileUnreadableMessage(what, file, std::strerror(errno)));
 }
 
 } // namespace
@@ -86,22 +86,19 @@ std::unique_ptr<ssl::context> makeServerTlsContext(const std::string& certificat
     SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
     if (SSL_CTX_set_cipher_list(native, kTls12Ciphers) != 1 ||
         SSL_CTX_set_ciphersuites(native, kTls13Suites) != 1)
-        throw std::runtime_error("this OpenSSL offers none of the TLS cipher suites jobdeckd uses");
+        throw std::runtime_error(tlsNoCipherSuitesMessage());
     SSL_CTX_set_dh_auto(native, 1); // DHE's group chosen by OpenSSL from the certificate's key size
     // A key with a passphrase fails here instead of OpenSSL asking for it on the terminal.
     context->set_password_callback([](std::size_t, ssl::context::password_purpose) { return std::string(); });
     boost::system::error_code ec;
     context->use_certificate_chain_file(certificateFile, ec);
     if (ec)
-        throw std::runtime_error("cannot use the TLS certificate '" + certificateFile + "': " + ec.message() +
-                                 " (a PEM certificate chain is expected)");
+        throw std::runtime_error(tlsCertificateUnusableMessage(certificateFile, ec.message()));
     context->use_private_key_file(keyFile, ssl::context::pem, ec);
     if (ec)
-        throw std::runtime_error("cannot use the TLS key '" + keyFile + "': " + ec.message() +
-                                 " (the certificate's PEM private key, without a passphrase, is expected)");
+        throw std::runtime_error(tlsKeyUnusableMessage(keyFile, ec.message()));
     if (SSL_CTX_check_private_key(context->native_handle()) != 1)
-        throw std::runtime_error("the TLS key '" + keyFile + "' does not belong to the certificate '" +
-                                 certificateFile + "'");
+        throw std::runtime_error(tlsKeyMismatchMessage(keyFile, certificateFile));
     warnAboutTlsFiles(certificateFile, keyFile, native);
     return context;
 }

@@ -10,7 +10,10 @@
 #include "core/policy/JobFilter.h"
 #include "core/text/AsciiText.h"
 
+#include <QDirIterator>
+#include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -102,6 +105,34 @@ private slots:
         static_assert(std::is_same_v<decltype(quoted("d")), std::string>);
         QCOMPARE(quoted(key), std::string("'spark.a'"));
         QCOMPARE(quoted(editable), std::string("'spark.b'"));
+    }
+
+    // Messages quote names with quoted() only: no "'" + name + "'" left by hand in core, nor in the service
+    // files that compose messages through core (service/ConfigFile.cpp, service/http/ServerStream.cpp).
+    void noQuotingByHand() {
+        // An opening quote at the end of a literal followed by +, or a closing one after a +.
+        static const QRegularExpression byHand(QStringLiteral("[ (\"]'\" *\\+|\\+ *\"'([\"\\s:;,)]|$)"));
+        QStringList files;
+        QDirIterator it(QStringLiteral(JOBDECK_SOURCE_DIR "/core"),
+                        {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << it.next();
+        files << QStringLiteral(JOBDECK_SOURCE_DIR "/service/ConfigFile.cpp")
+              << QStringLiteral(JOBDECK_SOURCE_DIR "/service/http/ServerStream.cpp");
+        QVERIFY(files.size() > 50);
+        QStringList found;
+        for (const QString& path : files) {
+            if (path.endsWith(QStringLiteral("/core/text/AsciiText.cpp")))
+                continue; // quoted() itself
+            QFile file(path);
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+            const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'));
+            for (qsizetype i = 0; i < lines.size(); ++i)
+                if (byHand.match(lines[i]).hasMatch())
+                    found << QStringLiteral("%1:%2: %3").arg(path).arg(i + 1).arg(lines[i].trimmed());
+        }
+        QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
     }
 
     void foldsAsciiLettersOnly() {

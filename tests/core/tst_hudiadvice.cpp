@@ -1,4 +1,5 @@
-#include "core/hudi/HudiAdvice.h"
+#include "core/parameters/DiagnosticCode.h"
+#include "core/parameters/HudiAdvice.h"
 
 #include <QtTest>
 
@@ -602,6 +603,17 @@ private slots:
             QCOMPARE(limited[i].message, unlimited[i].message);
         }
         QVERIFY(adviseOnConfigs(all, job.spark, job.hudi, 0).front().fixes.empty());
+    }
+
+    // The advice's codes are diagnostic codes like the validator's: one descriptor each, with the
+    // severity the rule reports, so the editor and the rule list cannot spell one differently.
+    void everyRuleIsADiagnosticCode() {
+        for (const AdviceRule& rule : adviceRules()) {
+            const DiagnosticDescriptor* d = findDiagnosticDescriptor(rule.code);
+            QVERIFY2(d, std::string(rule.code).c_str());
+            QCOMPARE(d->severity, rule.severity);
+            QCOMPARE(d->refusalRank, kNotARefusal);
+        }
     }
 
     void everyFindingIsDocumentedAndNeverAnError() {

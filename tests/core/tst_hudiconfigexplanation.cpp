@@ -11,8 +11,8 @@ using Reason = HudiConfigExplanation::Reason;
 
 namespace {
 
-ProjectSettings settings(bool enabled, std::vector<std::string> allowlist) {
-    ProjectSettings s;
+HudiConfigSettings settings(bool enabled, std::vector<std::string> allowlist) {
+    HudiConfigSettings s;
     s.hudiConfigsEnabled = enabled;
     s.hudiConfigAllowlist = std::move(allowlist);
     return s;

@@ -6,8 +6,8 @@ using namespace jobdeck;
 
 namespace {
 
-ProjectSettings settings(bool enabled, std::vector<std::string> allowlist) {
-    ProjectSettings s;
+HudiConfigSettings settings(bool enabled, std::vector<std::string> allowlist) {
+    HudiConfigSettings s;
     s.hudiConfigsEnabled = enabled;
     s.hudiConfigAllowlist = std::move(allowlist);
     return s;

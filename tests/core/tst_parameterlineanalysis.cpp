@@ -76,6 +76,10 @@ private slots:
         const ParameterLineAnalysis a = analyseParameterLines(lines, allowing({"hoodie.a"}));
         QVERIFY(a.hasTextErrors);
         QVERIFY(hasCode(a, "text.line", 0));
+        // The editor's own codes are diagnostic codes, one descriptor each, like the validator's.
+        const DiagnosticDescriptor* textLine = findDiagnosticDescriptor("text.line");
+        QVERIFY2(textLine, "text.line has no descriptor");
+        QCOMPARE(textLine->severity, Severity::Error);
         QVERIFY(hasCode(a, "hudi-conf.after-path", 5));
         for (const Diagnostic& d : a.diagnostics)
             QVERIFY(d.fixes.empty());
@@ -144,6 +148,7 @@ private slots:
         c.serviceRefusal = Diagnostic{"service.refusal", Severity::Error, "refused here", 1, {}};
         const ParameterLineAnalysis a = analyseParameterLines(lines, c);
         QCOMPARE(a.diagnostics.front().code, std::string_view("service.refusal"));
+        QVERIFY2(findDiagnosticDescriptor("service.refusal"), "service.refusal has no descriptor");
         QCOMPARE(a.diagnosticLines.front(), 1);
         QVERIFY(hasCode(a, "conf.duplicate-key", 1));
         QCOMPARE(a.lineSeverity[1], int(Severity::Error));

@@ -1,5 +1,5 @@
 // RunTimelineLayout: lanes for overlapping runs, the concurrency level over time and when it was at cap.
-#include "core/text/RunTimelineLayout.h"
+#include "core/policy/RunTimelineLayout.h"
 
 #include <QTest>
 

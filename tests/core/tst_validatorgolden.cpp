@@ -128,7 +128,7 @@ private slots:
     // The golden cases make the validator give every code it has, so "emits" below is shown, not assumed.
     void everyCodeIsGivenByAGoldenCase() {
         const auto found = expectedFindings();
-        for (const DiagnosticDescriptor& d : diagnosticDescriptors())
+        for (const DiagnosticDescriptor& d : validatorDescriptors())
             QVERIFY2(found.count(std::string(d.name)), std::string(d.name).c_str());
     }
 
@@ -154,7 +154,7 @@ private slots:
                                     QStringLiteral("' does not fit the documented ") +
                                     row.message.pattern()));
         }
-        for (const DiagnosticDescriptor& d : diagnosticDescriptors())
+        for (const DiagnosticDescriptor& d : validatorDescriptors())
             QVERIFY2(documented.count(std::string(d.name)),
                      qPrintable(QString::fromLatin1(d.name.data(), qsizetype(d.name.size())) +
                                 QStringLiteral(" is not in docs/parameters.md")));
@@ -174,7 +174,7 @@ private slots:
             QCOMPARE(refusalRank(d->name), d->refusalRank);
         }
         int errors = 0;
-        for (const DiagnosticDescriptor& d : diagnosticDescriptors())
+        for (const DiagnosticDescriptor& d : validatorDescriptors())
             errors += d.severity == Severity::Error;
         QCOMPARE(rows, errors);
         QCOMPARE(refusalRank("no.such-code"), kNotARefusal);

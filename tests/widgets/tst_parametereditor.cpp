@@ -1,3 +1,4 @@
+#include "core/hudi/HudiConfigExplanation.h"
 #include "core/parameters/ParameterTextForms.h"
 #include "models/ParameterCompletionModel.h"
 #include "tests/support/AwaitReply.h"
@@ -178,10 +179,14 @@ void TstParameterEditor::tooltipsForMisplacedPairAndError() {
     ParameterEditor editor;
     editor.setValidationContext(context(allowing({"hoodie.a"}), ValidationContext::Mode::Create));
     editor.setParameters(kPositionMatters);
+    // The misplaced pair is explained in core's words, once, on the flag's line and the pair's.
+    const QString sentence = QString::fromStdString(misplacedHudiConfigMessage("hoodie.c"));
     const QString misplaced = editor.toolTipForLine(6);
-    QVERIFY2(misplaced.contains(QStringLiteral("passed to the application as an argument, not applied")),
-             qPrintable(misplaced));
+    QVERIFY2(misplaced.count(sentence) == 1, qPrintable(misplaced));
+    QVERIFY2(editor.toolTipForLine(5).count(sentence) == 1, qPrintable(editor.toolTipForLine(5)));
     QVERIFY(editor.toolTipForLine(3).contains(QStringLiteral("APPLIED")));
+    QVERIFY(editor.toolTipForLine(3).contains(
+        QString::fromUtf8(hudiConfigStatusMeaning(HudiConfigStatus::Applied))));
 
     editor.setParameters({"--hudi-conf", "spark.foo=1", "s3://bucket/app.jar"});
     const QString error = QStringLiteral(
@@ -233,6 +238,13 @@ void TstParameterEditor::notAppliedKeysAreMarked() {
     QVERIFY(hasStyle(editor, 5, 0, Style::HudiKey));
     QVERIFY(editor.toolTipForLine(1).contains(QStringLiteral("RESERVED")));
     QVERIFY(editor.toolTipForLine(3).contains(QStringLiteral("NOT_ALLOWED")));
+    // The statuses in core's words, as every other view gives them.
+    QVERIFY2(editor.toolTipForLine(1).contains(
+                 QString::fromUtf8(hudiConfigStatusMeaning(HudiConfigStatus::Reserved))),
+             qPrintable(editor.toolTipForLine(1)));
+    QVERIFY2(editor.toolTipForLine(3).contains(
+                 QString::fromUtf8(hudiConfigStatusMeaning(HudiConfigStatus::NotAllowed))),
+             qPrintable(editor.toolTipForLine(3)));
     QCOMPARE(editor.hudiStatusAtLine(0), std::nullopt);
 }
 

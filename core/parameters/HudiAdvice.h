@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/hudi/AdviceRule.h"
+#include "core/parameters/AdviceRule.h"
 #include "core/parameters/ConfigSetting.h"
 #include "core/parameters/Diagnostic.h"
 

@@ -1,4 +1,4 @@
-#include "core/text/RunTimelineLayout.h"
+#include "core/policy/RunTimelineLayout.h"
 
 #include <algorithm>
 #include <numeric>

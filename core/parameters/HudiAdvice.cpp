@@ -1,6 +1,7 @@
-#include "core/hudi/HudiAdvice.h"
+#include "core/parameters/HudiAdvice.h"
 
 #include "core/hudi/HudiCatalogue.h"
+#include "core/parameters/DiagnosticCode.h"
 #include "core/text/AsciiText.h"
 #include "core/text/Concat.h"
 
@@ -15,6 +16,8 @@
 
 namespace jobdeck {
 namespace {
+
+using enum DiagnosticCode;
 
 constexpr std::string_view kHiveSyncEnable = "hoodie.datasource.hive_sync.enable";
 constexpr std::string_view kMetaSyncEnable = "hoodie.datasource.meta.sync.enable";
@@ -110,43 +113,43 @@ std::size_t watchedSlot(std::string_view key) {
     return kWatchedKeys.size();
 }
 
+// A rule's code and severity are its descriptor's (core/parameters/DiagnosticCode.h).
+AdviceRule rule(DiagnosticCode code, std::string_view when) {
+    const DiagnosticDescriptor& d = descriptorOf(code);
+    return {d.name, d.severity, when};
+}
+
 const std::vector<AdviceRule> kRules = {
-    {"catalogue.likely-typo", Severity::Warning,
-     "a --hudi-conf key Hudi does not know is a few edits from one it does"},
-    {"catalogue.unknown-key", Severity::Info, "a hoodie.* key Hudi does not know, close to no known key"},
-    {"catalogue.deprecated-key", Severity::Info, "a --hudi-conf key is the old name of a Hudi config"},
-    {"catalogue.shadowed-old-name", Severity::Warning,
-     "a config is set under both its old and its current name"},
-    {"catalogue.invalid-value", Severity::Warning,
-     "a value does not fit the config's type or allowed values"},
-    {"catalogue.flink-option", Severity::Info,
-     "a --hudi-conf key is an option of Hudi's Flink SQL connector"},
-    {"advice.hive-sync.jdbc-without-url", Severity::Warning, "hive sync mode=jdbc without a jdbcurl"},
-    {"advice.hive-sync.jdbc-credentials", Severity::Info,
-     "mode=jdbc with a username but no password, or the reverse"},
-    {"advice.hive-sync.hms-without-uris", Severity::Warning, "hive sync in hms mode without metastore uris"},
-    {"advice.hive-sync.hms4-no-jdbc-fallback", Severity::Info,
-     "hive sync in hms or hiveql mode (no HMS 4.x fallback)"},
-    {"advice.partition-extractor.non-partitioned-with-fields", Severity::Warning,
-     "NonPartitionedExtractor on a table with partition fields"},
-    {"advice.partition-extractor.partitioned-without-fields", Severity::Warning,
-     "a partitioned extractor with a non-partitioned key generator"},
-    {"advice.partition-extractor.hive-style-mismatch", Severity::Warning,
-     "HiveStylePartitionValueExtractor without hive_style_partitioning=true"},
-    {"advice.partition-extractor.timestamp-multipart", Severity::Warning,
-     "MultiPartKeysValueExtractor with a timestamp key generator writing yyyy/MM/dd"},
-    {"advice.partition-extractor.single-part-with-many-fields", Severity::Warning,
-     "a one-column extractor on a table with several partition fields"},
-    {"advice.spark.speculation", Severity::Warning, "spark.speculation=true"},
-    {"advice.tuning.read-host-local-disk", Severity::Info, "spark.shuffle.readHostLocalDisk=false"},
-    {"advice.tuning.io-encryption", Severity::Info, "spark.io.encryption.enabled=true"},
-    {"advice.tuning.shuffle-service", Severity::Info, "spark.shuffle.service.enabled=false"},
-    {"advice.tuning.locality-wait", Severity::Info, "spark.locality.wait[.process|.node|.rack] above 0s"},
-    {"advice.tuning.enable-to-string", Severity::Info, "spark.sql.enableToString=true"},
-    {"advice.tuning.parallelism", Severity::Info,
-     "spark.default.parallelism, spark.sql.shuffle.partitions or hoodie.upsert.shuffle.parallelism below "
-     "twice "
-     "the job's cores"},
+    rule(CatalogueLikelyTypo, "a --hudi-conf key Hudi does not know is a few edits from one it does"),
+    rule(CatalogueUnknownKey, "a hoodie.* key Hudi does not know, close to no known key"),
+    rule(CatalogueDeprecatedKey, "a --hudi-conf key is the old name of a Hudi config"),
+    rule(CatalogueShadowedOldName, "a config is set under both its old and its current name"),
+    rule(CatalogueInvalidValue, "a value does not fit the config's type or allowed values"),
+    rule(CatalogueFlinkOption, "a --hudi-conf key is an option of Hudi's Flink SQL connector"),
+    rule(AdviceHiveSyncJdbcWithoutUrl, "hive sync mode=jdbc without a jdbcurl"),
+    rule(AdviceHiveSyncJdbcCredentials, "mode=jdbc with a username but no password, or the reverse"),
+    rule(AdviceHiveSyncHmsWithoutUris, "hive sync in hms mode without metastore uris"),
+    rule(AdviceHiveSyncHms4NoJdbcFallback, "hive sync in hms or hiveql mode (no HMS 4.x fallback)"),
+    rule(AdvicePartitionExtractorNonPartitionedWithFields,
+         "NonPartitionedExtractor on a table with partition fields"),
+    rule(AdvicePartitionExtractorPartitionedWithoutFields,
+         "a partitioned extractor with a non-partitioned key generator"),
+    rule(AdvicePartitionExtractorHiveStyleMismatch,
+         "HiveStylePartitionValueExtractor without hive_style_partitioning=true"),
+    rule(AdvicePartitionExtractorTimestampMultipart,
+         "MultiPartKeysValueExtractor with a timestamp key generator writing yyyy/MM/dd"),
+    rule(AdvicePartitionExtractorSinglePartWithManyFields,
+         "a one-column extractor on a table with several partition fields"),
+    rule(AdviceSparkSpeculation, "spark.speculation=true"),
+    rule(AdviceTuningReadHostLocalDisk, "spark.shuffle.readHostLocalDisk=false"),
+    rule(AdviceTuningIoEncryption, "spark.io.encryption.enabled=true"),
+    rule(AdviceTuningShuffleService, "spark.shuffle.service.enabled=false"),
+    rule(AdviceTuningLocalityWait, "spark.locality.wait[.process|.node|.rack] above 0s"),
+    rule(AdviceTuningEnableToString, "spark.sql.enableToString=true"),
+    rule(AdviceTuningParallelism,
+         "spark.default.parallelism, spark.sql.shuffle.partitions or hoodie.upsert.shuffle.parallelism below "
+         "twice "
+         "the job's cores"),
 };
 
 std::optional<long long> positiveNumber(std::string_view s) {
@@ -309,17 +312,19 @@ private:
     static bool isTrue(const ConfigView* s) { return s && asciiLowered(s->value) == "true"; }
     static bool isFalse(const ConfigView* s) { return s && asciiLowered(s->value) == "false"; }
 
-    void reportWithFixes(std::string_view code, Severity severity, std::string message, const ConfigView* at,
+    void reportWithFixes(DiagnosticCode code, std::string message, const ConfigView* at,
                          std::vector<std::optional<Fix>> fixes) {
-        Diagnostic& d = report(code, severity, std::move(message), at);
+        Diagnostic& d = report(code, std::move(message), at);
         for (auto& fix : fixes)
             if (fix)
                 d.fixes.push_back(std::move(*fix));
     }
-    Diagnostic& report(std::string_view code, Severity severity, std::string message, const ConfigView* at,
+    // The severity is the code's, always.
+    Diagnostic& report(DiagnosticCode code, std::string message, const ConfigView* at,
                        std::optional<Fix> fix = std::nullopt) {
-        Diagnostic& d =
-            m_out.emplace_back(Diagnostic{code, severity, std::move(message), at ? at->tokenIndex : -1, {}});
+        const DiagnosticDescriptor& descriptor = descriptorOf(code);
+        Diagnostic& d = m_out.emplace_back(Diagnostic{
+            descriptor.name, descriptor.severity, std::move(message), at ? at->tokenIndex : -1, {}});
         if (fix)
             d.fixes.push_back(std::move(*fix));
         return d;
@@ -329,7 +334,7 @@ private:
         if (s.value.empty()) // the validator already refuses empty values
             return;
         if (auto problem = m_catalogue.checkValue(entry, s.value))
-            report("catalogue.invalid-value", Severity::Warning, *problem, &s);
+            report(CatalogueInvalidValue, *problem, &s);
     }
 
     // What the catalogue says about one --hudi-conf key.
@@ -342,14 +347,14 @@ private:
         }
         if (const HudiConfigEntry* entry = names.deprecatedOf) {
             if (std::binary_search(m_currentEntries.begin(), m_currentEntries.end(), entry)) {
-                report("catalogue.shadowed-old-name", Severity::Warning,
+                report(CatalogueShadowedOldName,
                        quoted(s.key) + " is the old name of " + quoted(entry->key) +
                            ", which the job also sets; Hudi reads " + quoted(entry->key) + " and ignores " +
                            quoted(s.key) + ".",
                        &s, m_fixes.removeHudiConf(s, "Remove " + std::string(s.key)));
                 return;
             }
-            report("catalogue.deprecated-key", Severity::Info,
+            report(CatalogueDeprecatedKey,
                    quoted(s.key) + " is the old name of " + quoted(entry->key) +
                        "; Hudi still reads it, but use the current name.",
                    &s, {m_fixes.renameKey(s, entry->key, "Rename to " + entry->key)});
@@ -368,12 +373,12 @@ private:
                 names += (i == 0 ? "" : i + 1 == suggestions.size() ? " or " : ", ") + quoted(suggestions[i]);
                 fixes.push_back(m_fixes.renameKey(s, suggestions[i], "Rename to " + suggestions[i]));
             }
-            reportWithFixes("catalogue.likely-typo", Severity::Warning,
+            reportWithFixes(CatalogueLikelyTypo,
                             "Hudi has no config " + quoted(s.key) + "; did you mean " + names +
                                 "? Hudi silently ignores keys it does not know.",
                             &s, std::move(fixes));
         } else if (s.key.starts_with("hoodie.")) {
-            report("catalogue.unknown-key", Severity::Info,
+            report(CatalogueUnknownKey,
                    concat({quoted(s.key),
                            " is not a config of the Hudi version this platform runs; Hudi ignores "
                            "keys it does not read."}),
@@ -394,11 +399,11 @@ private:
         }
         if (!target) {
             message += " It has no hoodie.* counterpart for Spark.";
-            report("catalogue.flink-option", Severity::Info, message, &s);
+            report(CatalogueFlinkOption, message, &s);
             return;
         }
         message += " The Spark job config is " + quoted(target->key) + ".";
-        report("catalogue.flink-option", Severity::Info, message, &s,
+        report(CatalogueFlinkOption, message, &s,
                {m_fixes.renameKey(s, target->key, "Rename to " + target->key)});
     }
 
@@ -422,7 +427,7 @@ private:
 
         if (mode == "jdbc") {
             if (!jdbcUrl)
-                report("advice.hive-sync.jdbc-without-url", Severity::Warning,
+                report(AdviceHiveSyncJdbcWithoutUrl,
                        "Hive sync mode is jdbc but hoodie.datasource.hive_sync.jdbcurl is not set, so Hudi "
                        "connects to its default jdbc:hive2://localhost:10000. Add --hudi-conf "
                        "hoodie.datasource.hive_sync.jdbcurl=jdbc:hive2://<hiveserver>:10000.",
@@ -430,12 +435,12 @@ private:
             const ConfigView* user = hudi(kUsername);
             const ConfigView* password = hudi(kPassword);
             if (user && !password)
-                report("advice.hive-sync.jdbc-credentials", Severity::Info,
+                report(AdviceHiveSyncJdbcCredentials,
                        "hoodie.datasource.hive_sync.username is set but hoodie.datasource.hive_sync.password "
                        "is not, so Hudi logs in to HiveServer2 with its default password.",
                        user);
             else if (password && !user)
-                report("advice.hive-sync.jdbc-credentials", Severity::Info,
+                report(AdviceHiveSyncJdbcCredentials,
                        "hoodie.datasource.hive_sync.password is set but hoodie.datasource.hive_sync.username "
                        "is not, so Hudi logs in to HiveServer2 as its default user 'hive'.",
                        password);
@@ -446,7 +451,7 @@ private:
         if (effective == "hms" && !hudi(kMetastoreUris) && !isTrue(hudi(kUseSparkCatalog)) &&
             !spark("spark.hadoop.hive.metastore.uris") && !spark("spark.hive.metastore.uris")) {
             report(
-                "advice.hive-sync.hms-without-uris", Severity::Warning,
+                AdviceHiveSyncHmsWithoutUris,
                 std::string("Hive sync runs in hms mode") +
                     (mode.empty() ? " (the default since Hudi 0.13)" : "") +
                     " but hoodie.datasource.hive_sync.metastore.uris is not set; unless the cluster's "
@@ -461,7 +466,7 @@ private:
                                      : m_fixes.addHudiConfAfter(*jdbcUrl, kHiveSyncMode, "jdbc",
                                                                 "Sync through JDBC (mode=jdbc)");
             }
-            report("advice.hive-sync.hms4-no-jdbc-fallback", Severity::Info,
+            report(AdviceHiveSyncHms4NoJdbcFallback,
                    "Hive sync uses mode=" + effective + (mode.empty() ? " (the default)" : "") +
                        ". Against a Hive Metastore 4.x the Thrift calls fail, and Hudi 1.2 falls back to "
                        "JDBC only "
@@ -499,7 +504,7 @@ private:
 
         if (name == "NonPartitionedExtractor") {
             if (fields > 0)
-                report("advice.partition-extractor.non-partitioned-with-fields", Severity::Warning,
+                report(AdvicePartitionExtractorNonPartitionedWithFields,
                        "NonPartitionedExtractor syncs the table without partitions, but " +
                            std::string(fieldsSetting->key) + " is set to " + quoted(fieldsSetting->value) +
                            ", so Hive would not see the table's partitions.",
@@ -508,7 +513,7 @@ private:
         }
         if (nonPartitionedKeys) {
             report(
-                "advice.partition-extractor.partitioned-without-fields", Severity::Warning,
+                AdvicePartitionExtractorPartitionedWithoutFields,
                 std::string(name) +
                     " extracts partition values, but the key generator writes a non-partitioned table; use "
                     "NonPartitionedExtractor.",
@@ -517,7 +522,7 @@ private:
         }
         if (name == "HiveStylePartitionValueExtractor" && !isTrue(hudi(kHiveStylePartitioning))) {
             report(
-                "advice.partition-extractor.hive-style-mismatch", Severity::Warning,
+                AdvicePartitionExtractorHiveStyleMismatch,
                 "HiveStylePartitionValueExtractor expects partition paths like field=value, but "
                 "hoodie.datasource.write.hive_style_partitioning is not true, so the paths hold bare values "
                 "and the partition sync fails.",
@@ -532,7 +537,7 @@ private:
         const bool timestampKeys = keyGenIs("TimestampBased", "TIMESTAMP") || customTimestamp;
         if (name == "MultiPartKeysValueExtractor" && timestampKeys && format &&
             format->value.find('/') != std::string::npos) {
-            report("advice.partition-extractor.timestamp-multipart", Severity::Warning,
+            report(AdvicePartitionExtractorTimestampMultipart,
                    "The timestamp key generator writes partition paths as " + quoted(format->value) +
                        ", which MultiPartKeysValueExtractor splits at '/' into several values; "
                        "SinglePartPartitionValueExtractor keeps the date as one partition value.",
@@ -542,7 +547,7 @@ private:
         if ((name == "SinglePartPartitionValueExtractor" ||
              name == "SlashEncodedDayPartitionValueExtractor") &&
             fields > 1) {
-            report("advice.partition-extractor.single-part-with-many-fields", Severity::Warning,
+            report(AdvicePartitionExtractorSinglePartWithManyFields,
                    std::string(name) + " yields one partition value, but " + std::string(fieldsSetting->key) +
                        " names " + std::to_string(fields) + " partition fields (" +
                        quoted(fieldsSetting->value) +
@@ -553,33 +558,31 @@ private:
 
     // The tuning guide's advice for --conf settings the job sets explicitly.
     void adviseOnSparkSettings() {
-        auto whenValue = [&](Watched watched, std::string_view bad, std::string_view good, const char* code,
-                             Severity severity, std::string_view why) {
+        auto whenValue = [&](Watched watched, std::string_view bad, std::string_view good,
+                             DiagnosticCode code, std::string_view why) {
             const ConfigView* s = spark(watched);
             if (!s || asciiLowered(s->value) != bad)
                 return;
             const std::string key(watched.key());
-            report(code, severity, concat({key, "=", s->value, ": ", why}), s,
+            report(code, concat({key, "=", s->value, ": ", why}), s,
                    {m_fixes.setValue(*s, good, "Set " + key + "=" + std::string(good))});
         };
         whenValue(
-            "spark.speculation", "true", "false", "advice.spark.speculation", Severity::Warning,
+            "spark.speculation", "true", "false", AdviceSparkSpeculation,
             "Hudi does not support speculative execution; a speculative task writing to a Hudi table can "
             "leave corrupt files behind. Set it to false.");
-        whenValue("spark.shuffle.readHostLocalDisk", "false", "true", "advice.tuning.read-host-local-disk",
-                  Severity::Info,
+        whenValue("spark.shuffle.readHostLocalDisk", "false", "true", AdviceTuningReadHostLocalDisk,
                   "reading shuffle data from local disks (true) avoids network transfers and speeds up Hudi "
                   "writes.");
-        whenValue("spark.io.encryption.enabled", "true", "false", "advice.tuning.io-encryption",
-                  Severity::Info,
+        whenValue("spark.io.encryption.enabled", "true", "false", AdviceTuningIoEncryption,
                   "encrypting shuffle spills slows Hudi writes; the tuning guide turns it off unless your "
                   "security policy requires it.");
         whenValue(
-            "spark.shuffle.service.enabled", "false", "true", "advice.tuning.shuffle-service", Severity::Info,
+            "spark.shuffle.service.enabled", "false", "true", AdviceTuningShuffleService,
             "the external shuffle service (true) makes shuffles of large Hudi writes more stable, where the "
             "cluster runs it.");
-        whenValue("spark.sql.enableToString", "true", "false", "advice.tuning.enable-to-string",
-                  Severity::Info, "false reduces memory use while Spark parses complex SQL.");
+        whenValue("spark.sql.enableToString", "true", "false", AdviceTuningEnableToString,
+                  "false reduces memory use while Spark parses complex SQL.");
 
         for (Watched watched : {Watched("spark.locality.wait"), Watched("spark.locality.wait.process"),
                                 Watched("spark.locality.wait.node"), Watched("spark.locality.wait.rack")}) {
@@ -587,7 +590,7 @@ private:
             if (!s || isZeroDuration(s->value))
                 continue;
             const std::string_view key = watched.key();
-            report("advice.tuning.locality-wait", Severity::Info,
+            report(AdviceTuningLocalityWait,
                    concat({key, "=", s->value}) +
                        ": Hudi tables on object storage have no data locality, so waiting for it only delays "
                        "scheduling; the tuning guide sets it to 0s.",
@@ -656,7 +659,7 @@ private:
             const auto value = s ? positiveNumber(s->value) : std::nullopt;
             if (!value || *value >= advised)
                 continue;
-            report("advice.tuning.parallelism", Severity::Info,
+            report(AdviceTuningParallelism,
                    std::string(s->key) + "=" + std::string(s->value) + " is below twice the " +
                        std::to_string(*cores) + " cores this job asks for; the tuning guide advises " +
                        std::to_string(advised) + " so every core takes part in the shuffle.",
