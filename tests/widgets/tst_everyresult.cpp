@@ -258,12 +258,15 @@ private slots:
         ApiClient* client = window->client();
         const auto job = awaitReply(client->describeJob(QStringLiteral("narrowed")));
         QVERIFY(job);
-        const auto submit = [&](QString* error, QString* shown) {
+        const auto submit = [&](QString* error, QString* shown) -> bool {
             RunDialog dialog(client, *job);
             dialog.show();
             QSignalSpy finished(&dialog, &RunDialog::submitFinished);
             dialog.submit();
-            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+            if (!QTest::qWaitFor([&] { return finished.count() == 1; }, 30000)) {
+                *error = QStringLiteral("no answer to RUN JOB within 30 s");
+                return false;
+            }
             *error = dialog.lastError();
             *shown = dialog.findChild<QLabel*>(QStringLiteral("resultLabel"))->text();
             return finished[0][0].toBool();

@@ -1,6 +1,7 @@
 // Every view shows what is true now (issue "the console in daily use", §1), against a real jobdeckd: a
 // filter that hides the selected job clears its DESCRIBE and disables the job actions; a DESCRIBE that is
 // not the job's (the project's) stays; a job the filter keeps stays selected and described.
+#include "models/JsonTreeModel.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
