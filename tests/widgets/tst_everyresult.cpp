@@ -245,8 +245,7 @@ private slots:
     // When the project narrowed the Job's limit, the refusal also gives the reason the service sends in
     // its errorReason field, on a line of its own under the contract's text.
     void aRefusalGivesTheServicesReason() {
-        const ApiCredentials admin =
-            m_service.createKey(QStringLiteral("results-admin"), QStringLiteral("admin"));
+        const ApiCredentials admin = m_service.createKey(QStringLiteral("results"), QStringLiteral("admin"));
         QVERIFY2(admin.isValid(), qPrintable(m_service.lastError()));
         const auto asAdmin = [&](const QString& text) { return statementSucceeds(m_service, admin, text); };
         QVERIFY(asAdmin("ALTER PROJECT SET CONCURRENT_RUNS = ENABLED MAX_CONCURRENT_RUNS_LIMIT = 4"));
