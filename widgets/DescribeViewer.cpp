@@ -81,7 +81,6 @@ DescribeViewer::DescribeViewer(QWidget* parent)
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
     m_title->setFont(titleFont);
-    m_title->setText(tr("Select a job and press Describe (Ctrl+D)."));
     m_tabs->setObjectName(QStringLiteral("describeTabs"));
 
     m_tree->setObjectName(QStringLiteral("describeTree"));
@@ -125,6 +124,12 @@ DescribeViewer::DescribeViewer(QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_title);
     layout->addWidget(m_tabs, 1);
+    showPrompt();
+}
+
+void DescribeViewer::showPrompt() {
+    clear();
+    m_title->setText(tr("Select a job and press Describe (Ctrl+D)."));
 }
 
 bool DescribeViewer::usesBuiltInHighlighter() const {
@@ -135,6 +140,7 @@ void DescribeViewer::showResponse(Subject subject, const QString& name, const js
     m_title->setText(name.isEmpty()
                          ? QString::fromLatin1(responseKey(subject))
                          : QStringLiteral("%1 %2").arg(QString::fromLatin1(responseKey(subject)), name));
+    m_subject = subject;
     m_treeModel->setJson(apiResponse);
     m_tree->expandToDepth(2);
     m_raw->setPlainText(
@@ -164,6 +170,7 @@ void DescribeViewer::showMessage(const QString& title, const QString& message) {
 }
 
 void DescribeViewer::clear() {
+    m_subject.reset();
     m_title->clear();
     m_treeModel->setJson(json());
     m_raw->clear();

@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <QWidget>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +31,11 @@ public:
     void showResponse(Subject subject, const QString& name, const nlohmann::json& apiResponse);
     void showMessage(const QString& title, const QString& message);
     void clear();
+    // Nothing described: the prompt to select a job (at start, and when the described job is no
+    // longer selected, e.g. a filter hid it).
+    void showPrompt();
+    // What is shown: nullopt for the prompt or a message.
+    std::optional<Subject> subject() const { return m_subject; }
 
     QString title() const;
     QString rawText() const;
@@ -54,6 +60,7 @@ private:
     QPlainTextEdit* m_raw;
     JsonSearchBar* m_search;
     QSyntaxHighlighter* m_highlighter;
+    std::optional<Subject> m_subject;
 };
 
 } // namespace jobdeck

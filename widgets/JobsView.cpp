@@ -64,8 +64,11 @@ JobsView::JobsView(JobsTableModel* model, JobsFilterProxy* proxy, QWidget* paren
         if (source.isValid())
             emit jobActivated(QString::fromUtf8(m_model->name(source.row())));
     });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &JobsView::currentJobChanged);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        m_current = currentJobName();
+        emit currentJobChanged();
+    });
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &JobsView::checkCurrentJob);
     updateCount();
 }
 
@@ -106,6 +109,16 @@ bool JobsView::eventFilter(QObject* watched, QEvent* event) {
         }
     }
     return QWidget::eventFilter(watched, event);
+}
+
+void JobsView::checkCurrentJob() {
+    const auto now = currentJobName();
+    if (now == m_current)
+        return;
+    m_current = now;
+    if (!now)
+        m_table->clearSelection(); // no row looks selected while no job is current
+    emit currentJobChanged();
 }
 
 void JobsView::focusFilter() {

@@ -43,12 +43,16 @@ protected:
 
 private:
     void updateCount();
+    // A filter can take the current row away without the selection model saying so (a layout change
+    // drops the hidden row's index silently): the current job is compared after each.
+    void checkCurrentJob();
 
     JobsTableModel* m_model;
     JobsFilterProxy* m_proxy;
     QLineEdit* m_filter;
     QLabel* m_count;
     QTableView* m_table;
+    std::optional<std::string> m_current; // the job currentJobChanged() last told of
 };
 
 } // namespace jobdeck

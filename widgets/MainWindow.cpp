@@ -44,6 +44,7 @@
 #include <QStyle>
 #include <QTableView>
 #include <QToolBar>
+#include <QTreeView>
 #include <functional>
 
 // Resources of a static library are registered explicitly (outside any namespace).
@@ -147,7 +148,11 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     });
     connect(m_jobsView, &JobsView::currentJobChanged, this, &MainWindow::updateActions);
     connect(m_jobsView, &JobsView::currentJobChanged, this, [this] {
-        m_describer->selectionChanged(QString::fromStdString(m_jobsView->currentJobName().value_or("")));
+        const auto name = m_jobsView->currentJobName();
+        m_describer->selectionChanged(QString::fromStdString(name.value_or("")));
+        // A job's DESCRIBE is about the selected job: with none selected (a filter hid it) it goes too.
+        if (!name && m_viewer->subject() == DescribeViewer::Subject::Job)
+            m_viewer->showPrompt();
     });
     connect(m_jobsView, &JobsView::currentJobChanged, this, [this] {
         if (m_monitorJobRunsAction->isChecked())
@@ -177,9 +182,12 @@ void MainWindow::setMinimumSizes() {
     const QFontMetrics metrics = fontMetrics();
     const int line = metrics.height() + 6;
     const int em = metrics.averageCharWidth();
-    // About 8 rows of jobs and 30 characters of DESCRIBE, however the runs dock is sized.
+    // About 8 rows of jobs and 30 characters of DESCRIBE, however the runs dock is sized. The side panel's
+    // height is set on its tree page, not on the panel: a fixed minimum there would override the
+    // configuration page's own, which grows with the selected reason and the banner the dock may not cut.
     m_jobsView->setMinimumSize(em * 30, line * 10);
-    m_viewer->setMinimumSize(em * 30, line * 10);
+    m_viewer->setMinimumWidth(em * 30);
+    m_viewer->treeView()->setMinimumHeight(line * 8);
     // The runs dock: its gauge, a few active runs and some log lines.
     m_runMonitor->setMinimumSize(em * 40, line * 9);
 }

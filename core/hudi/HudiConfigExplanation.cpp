@@ -1,6 +1,7 @@
 #include "core/hudi/HudiConfigExplanation.h"
 
 #include "core/hudi/HudiConfigPolicy.h"
+#include "core/hudi/HudiConfigRemedy.h"
 #include "core/statements/StatementPrinter.h"
 
 namespace jobdeck {
@@ -48,7 +49,7 @@ void explainNotAllowed(HudiConfigExplanation& e, std::string_view key, const Hud
                    " (neither the exact key nor a family ending in '.' that it is under).";
         e.alterProject.push_back(addStatement(key));
     }
-    e.remedy = "An admin can apply it with: " + joined(e.alterProject) + ".";
+    e.remedy = std::string(kAdminRemedyLead) + joined(e.alterProject) + ".";
 }
 
 } // namespace

@@ -241,6 +241,55 @@ private slots:
                                           .value_or(std::vector<SparkJobRun>{}))
             awaitReply(client->cancelJobRun(QString::fromStdString(run.jobRunId), QStringLiteral("sleeper")));
     }
+
+    // When the project narrowed the Job's limit, the refusal also gives the reason the service sends in
+    // its errorReason field, on a line of its own under the contract's text.
+    void aRefusalGivesTheServicesReason() {
+        const ApiCredentials admin = m_service.createKey(QStringLiteral("results"), QStringLiteral("admin"));
+        QVERIFY2(admin.isValid(), qPrintable(m_service.lastError()));
+        const auto asAdmin = [&](const QString& text) { return statementSucceeds(m_service, admin, text); };
+        QVERIFY(asAdmin("ALTER PROJECT SET CONCURRENT_RUNS = ENABLED MAX_CONCURRENT_RUNS_LIMIT = 4"));
+        QVERIFY(statement("CREATE JOB narrowed TYPE = 'PYTHON' PARAMETERS = ( '" + kApp +
+                          "', '--sleep', '120' ) CLUSTER = 'main' MAX_CONCURRENT_RUNS = 3"));
+        QVERIFY(asAdmin("ALTER PROJECT SET MAX_CONCURRENT_RUNS_LIMIT = 1"));
+        auto window = openWindow();
+        QVERIFY(window);
+        ApiClient* client = window->client();
+        const auto job = awaitReply(client->describeJob(QStringLiteral("narrowed")));
+        QVERIFY(job);
+        const auto submit = [&](QString* error, QString* shown) -> bool {
+            RunDialog dialog(client, *job);
+            dialog.show();
+            QSignalSpy finished(&dialog, &RunDialog::submitFinished);
+            dialog.submit();
+            if (!QTest::qWaitFor([&] { return finished.count() == 1; }, 30000)) {
+                *error = QStringLiteral("no answer to RUN JOB within 30 s");
+                return false;
+            }
+            *error = dialog.lastError();
+            *shown = dialog.findChild<QLabel*>(QStringLiteral("resultLabel"))->text();
+            return finished[0][0].toBool();
+        };
+        QString error;
+        QString shown;
+        QVERIFY2(submit(&error, &shown), qPrintable(error));
+        QVERIFY(!submit(&error, &shown));
+        const QString id = QString::fromStdString(job->jobId);
+        QCOMPARE(error, QStringLiteral("Spark Job %1 already has 1 active run(s) (max 1)").arg(id));
+        QCOMPARE(shown, QStringLiteral("Spark Job %1 ('narrowed') already has 1 active run(s) (max 1)\n"
+                                       "this project's MAX_CONCURRENT_RUNS_LIMIT of 1 is below the Job's "
+                                       "MAX_CONCURRENT_RUNS of 3")
+                            .arg(id));
+        for (const SparkJobRun& run : awaitReply(client->showJobRuns([] {
+                                          ShowJobRunsStatement s;
+                                          s.jobName = "narrowed";
+                                          s.activeOnly = true;
+                                          return s;
+                                      }()))
+                                          .value_or(std::vector<SparkJobRun>{}))
+            awaitReply(
+                client->cancelJobRun(QString::fromStdString(run.jobRunId), QStringLiteral("narrowed")));
+    }
 };
 
 QTEST_MAIN(TestEveryResult)
