@@ -314,8 +314,7 @@ void MainWindow::openDocumentation() {
                                                        : m_options.docDir))
         return;
     showError(tr("No documentation"),
-              tr("The documentation was not found beside the console (share/doc/jobdeck), or no program "
-                 "opens it."));
+              tr("The documentation was not found beside the console (share/doc/jobdeck)."));
 }
 
 void MainWindow::createActions() {
