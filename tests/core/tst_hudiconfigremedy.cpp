@@ -3,6 +3,7 @@
 // statement").
 #include "core/hudi/HudiConfigExplanation.h"
 #include "core/hudi/HudiConfigRemedy.h"
+#include "core/policy/ProjectSettings.h"
 
 #include <QTest>
 
