@@ -315,10 +315,12 @@ void TestFencing::endedWhileItsOwnerWasPaused(bool canceled) {
         QCOMPARE(ended.value("message", std::string()), expected);
     }
     QTRY_VERIFY2_WITH_TIMEOUT(!processGroupAlive(pid), "the driver runs on after its owner resumed", 60000);
-    const QByteArray log = fullLog(a, who, "job", id);
-    QVERIFY2(log.contains(QByteArray::fromStdString(strayDriverStoppedLogLine(
-                 pid, canceled ? "CANCELED" : "FAILED", ended.value("message", std::string())))),
-             log.right(600).constData());
+    // The owner records why after the driver is gone: read the log until the line is there.
+    const QByteArray line = QByteArray::fromStdString(strayDriverStoppedLogLine(
+        pid, canceled ? "CANCELED" : "FAILED", ended.value("message", std::string())));
+    QByteArray log;
+    QTRY_VERIFY2_WITH_TIMEOUT((log = fullLog(a, who, "job", id)).contains(line), log.right(600).constData(),
+                              30000);
     QVERIFY(a.isRunning());
 }
 
