@@ -7,6 +7,7 @@ namespace jobdeck {
 
 std::int64_t PgEventStore::appendEvent(const std::string& projectUid, const ProjectEvent& event) {
     auto connection = m_connections.connection();
+    // The seq returned is drawn again when the transaction commits (migration 9), in commit order.
     const auto seq = event_rows::append(*connection, projectUid, event);
     // Delivered to the other replicas' PgEventListener when this transaction commits.
     connection->query("SELECT pg_notify(?, ?)", PgEventListener::kChannel, projectUid).step();
