@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -241,6 +242,54 @@ private slots:
         const auto now = first->runs().findById("run-1");
         QCOMPARE(now->run.status, JobRunStatus::Running);
         QVERIFY(!now->run.message);
+    }
+
+    // Steps run at once on PostgreSQL, so durable audit writes on several threads each flush the
+    // deferred queue inside their own step: the flushes take turns, every entry is written once, and
+    // each thread's deferred entry comes before the durable one it wrote after it.
+    void deferredAndDurableAuditFromConcurrentStepsAreAllWritten() {
+        const std::string database = createDatabase("audit");
+        const auto stores = PgStores::open(database);
+        const std::string uid = stores->projects().createProject("audit");
+        constexpr int threads = 4;
+        constexpr int rounds = 60;
+        const auto entry = [&](int thread, int round, const char* kind) {
+            AuditEntry e;
+            e.at = timestampNow();
+            e.projectUid = uid;
+            e.role = "admin";
+            e.statement = std::string(kind) + " " + std::to_string(thread) + " " + std::to_string(round);
+            e.outcome = ApiOperationStatus::Success;
+            e.requestId = e.statement;
+            return e;
+        };
+        std::atomic<int> failures{0};
+        std::vector<std::thread> writers;
+        for (int t = 0; t < threads; ++t)
+            writers.emplace_back([&, t] {
+                for (int r = 0; r < rounds; ++r) {
+                    try {
+                        stores->audit().deferAudit(entry(t, r, "deferred"));
+                        stores->unitOfWork().run(
+                            [&] { stores->audit().appendAudit(entry(t, r, "durable")); });
+                    } catch (const std::exception&) {
+                        ++failures;
+                    }
+                }
+            });
+        for (auto& writer : writers)
+            writer.join();
+        QCOMPARE(failures.load(), 0);
+        const auto audit = stores->audit().recentAudit(uid, threads * rounds * 4);
+        QCOMPARE(int(audit.size()), threads * rounds * 2);
+        std::map<std::string, std::int64_t> seqOf;
+        for (const auto& e : audit)
+            QVERIFY2(seqOf.emplace(e.statement, e.seq).second, e.statement.c_str());
+        for (int t = 0; t < threads; ++t)
+            for (int r = 0; r < rounds; ++r) {
+                const std::string suffix = " " + std::to_string(t) + " " + std::to_string(r);
+                QVERIFY2(seqOf.at("deferred" + suffix) < seqOf.at("durable" + suffix), suffix.c_str());
+            }
     }
 
     void changeStampMovesWhenAWriteCommits() {
