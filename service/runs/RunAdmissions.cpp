@@ -9,6 +9,7 @@
 #include "service/runs/InternalFailure.h"
 #include "service/runs/RequestContext.h"
 #include "service/runs/RunStatusEvent.h"
+#include "service/stores/DatabaseError.h"
 #include "service/stores/RandomIds.h"
 #include "service/stores/Stores.h"
 
@@ -76,8 +77,11 @@ ApiStatus RunAdmissions::admit(const RequestContext& context, const RunJobStatem
             return ApiStatus::failed(*problem);
     Pending pending(context, statement, record);
     std::unique_lock lock(m_mutex);
-    // A step under way on this thread holds the writer the admission thread would wait for.
-    if (!m_running || m_stores.unitOfWork().inStepOnThisThread()) {
+    // A step under way on this thread holds the writer the admission thread would wait for. Where steps
+    // run at once, each admission is a step of its own on the caller's thread: it holds only its job's
+    // row, so admissions of other jobs never wait behind it in a batch.
+    if (!m_running || m_stores.unitOfWork().inStepOnThisThread() ||
+        m_stores.unitOfWork().stepsRunConcurrently()) {
         lock.unlock();
         admitBatch({&pending});
         return pending.status;
@@ -153,22 +157,18 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
     const std::optional<std::string>& key = pending.context.idempotencyKey;
     const RunJobStatement& statement = pending.statement;
     RunStore& runs = m_stores.runs();
-    const auto job = m_stores.jobs().findJob(project, statement.name);
+    // The job's row is held until the step ends: the count of its active runs and the insert below
+    // cannot interleave with another admission of it; the project's settings are held shared.
+    const auto job = m_stores.jobs().findJobToRun(project, statement.name);
     if (!job)
         return ApiStatus::failed(jobNotFoundMessage(statement.name));
     if (job->maxConcurrentRuns > 1 && !key) {
         pending.refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyRequired;
         return ApiStatus::failed(idempotencyKeyRequiredMessage(job->name, job->maxConcurrentRuns));
     }
-    if (key) {
-        if (const auto existing = runs.findActiveByKey(project, job->jobId, *key)) {
-            if (existing->run.argumentOverrides != statement.arguments) {
-                pending.refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyConflict;
-                return ApiStatus::failed(runKeyConflictMessage(*key));
-            }
-            return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", existing->run.jobRunId}}}});
-        }
-    }
+    if (key)
+        if (auto existing = runs.findActiveByKey(project, job->jobId, *key))
+            return keyedAnswer(pending, *existing);
     const RunLimit limit =
         effectiveRunLimit(job->maxConcurrentRuns, m_stores.projects().projectSettings(project));
     const int active = runs.countActive(project, job->jobId);
@@ -195,10 +195,26 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
     record.run.argumentOverrides = statement.arguments;
     record.run.arguments = std::move(overridden.effective);
     record.run.queuedAt = timestampNow();
-    runs.insert(record);
+    if (!runs.insert(record)) {
+        // An active run of the job got the key after it was looked up: the unique index refused this
+        // one, and the answer is the one a repeated request gets.
+        if (auto existing = key ? runs.findActiveByKey(project, job->jobId, *key) : std::nullopt)
+            return keyedAnswer(pending, *existing);
+        throw DatabaseError("RUN JOB: the run was refused for its Idempotency-Key, but no active run has it");
+    }
     m_stores.events().appendEvent(project, statusEvent(record));
     pending.created = true;
     return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", record.run.jobRunId}}}});
+}
+
+// A RUN JOB whose Idempotency-Key an active run of the job has (CONTRACT §4): that run's id when the
+// arguments are the same, a conflict when they differ.
+ApiStatus RunAdmissions::keyedAnswer(Pending& pending, const RunRecord& existing) {
+    if (existing.run.argumentOverrides != pending.statement.arguments) {
+        pending.refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyConflict;
+        return ApiStatus::failed(runKeyConflictMessage(*pending.context.idempotencyKey));
+    }
+    return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", existing.run.jobRunId}}}});
 }
 
 // After the commit: the event waiters of each project woken once, the scheduler told, refusals counted.

@@ -19,6 +19,7 @@ namespace jobdeck {
 
 class EventBus;
 class Stores;
+struct RunRecord;
 struct RequestContext;
 
 // RUN JOB admission (CONTRACT §4, docs/runs.md) with group commit: admit() queues the admission and
@@ -30,7 +31,10 @@ struct RequestContext;
 // the batch's step fails, each of its admissions is tried again in a step of its own, so one bad
 // admission cannot fail the others. An answer is given only after its commit: acknowledged is
 // durable, and so is what the caller records with it (its request's audit entry and status). Launching
-// is the scheduler's business; onAdmitted tells it that runs are queued.
+// is the scheduler's business; onAdmitted tells it that runs are queued. Where steps run at once
+// (UnitOfWork::stepsRunConcurrently, PostgreSQL), there is no admission thread's batch: each admission
+// is a step of its own on the caller's thread that holds its job's row (JobStore::findJobToRun) and its
+// project's settings shared, so admissions of different jobs never wait for each other.
 class RunAdmissions final {
 public:
     static constexpr std::size_t kBatchLimit = 256; // keeps one step (and the writer it holds) short
@@ -60,6 +64,7 @@ private:
     void admitAlone(Pending& pending);
     void admitOne(Pending& pending);
     ApiStatus admission(Pending& pending);
+    ApiStatus keyedAnswer(Pending& pending, const RunRecord& existing);
     void answered(const std::vector<Pending*>& batch);
 
     Stores& m_stores;

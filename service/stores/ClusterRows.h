@@ -37,9 +37,12 @@ template <SqlRow Row> Cluster readCluster(const Row& q) {
     return c;
 }
 
+// `lock`: the backend's locking clause for the cluster's row (" FOR SHARE"), or empty.
 template <SqlConnection Db>
-std::optional<Cluster> find(Db& db, const std::string& projectUid, const std::string& name) {
-    auto q = db.query(std::string(selectColumns) + "WHERE project_uid = ? AND name = ?", projectUid, name);
+std::optional<Cluster> find(Db& db, const std::string& projectUid, const std::string& name,
+                            const std::string& lock = {}) {
+    auto q =
+        db.query(std::string(selectColumns) + "WHERE project_uid = ? AND name = ?" + lock, projectUid, name);
     if (!q.step())
         return std::nullopt;
     return readCluster(q);

@@ -12,6 +12,8 @@ namespace jobdeck {
 class ClusterStore {
 public:
     virtual ~ClusterStore() = default;
+    // Inside a step the cluster's row is held until the step ends against writes of it (a share lock
+    // where the backend locks rows).
     virtual std::optional<Cluster> findCluster(const std::string& projectUid, const std::string& name) = 0;
     virtual std::vector<Cluster> listClusters(const std::string& projectUid) = 0; // by name
     virtual void insertCluster(const std::string& projectUid, const Cluster& cluster) = 0;

@@ -12,9 +12,10 @@
 namespace jobdeck {
 
 DeferredWrites::DeferredWrites(UnitOfWork& unitOfWork, Writer writer, std::chrono::milliseconds interval,
-                               std::size_t batch)
+                               std::size_t batch, TurnTaker takeTurn)
     : m_unitOfWork(unitOfWork)
     , m_writer(std::move(writer))
+    , m_takeTurn(std::move(takeTurn))
     , m_interval(interval)
     , m_batch(batch)
     , m_thread([this] { run(); }) {}
@@ -100,6 +101,10 @@ void DeferredWrites::flush() {
     // on another thread then either commits these first or waits until they are committed.
     try {
         m_unitOfWork.run([&] {
+            // Flushes take turns (the transaction holds the writer, or the turn where steps run at
+            // once): the group one flush took is written before the next flush takes the queue.
+            if (m_takeTurn)
+                m_takeTurn();
             took = takeQueue();
             if (!joined)
                 for (auto& row : m_writing.statuses)
@@ -127,8 +132,8 @@ void DeferredWrites::flush() {
 }
 
 bool DeferredWrites::takeQueue() {
-    // Flushes take turns (the transaction holds the connection), so the written group's vectors
-    // become the next group's: no large allocation, and no large free, per group.
+    // The written group's vectors become the next group's: no large allocation, and no large free,
+    // per group.
     const std::lock_guard lock(m_mutex);
     std::swap(m_writing, m_queue);
     m_callbackQueued = false;

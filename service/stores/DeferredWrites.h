@@ -47,9 +47,13 @@ public:
     };
     // Writes a batch; it runs inside a UnitOfWork step.
     using Writer = std::function<void(const Batch&)>;
+    // Runs first inside a flush's step and holds until that step ends, so that flushes take turns
+    // where steps run at once (UnitOfWork::stepsRunConcurrently): the group one flush took is written
+    // and committed (or put back) before the next flush takes the queue. Behind one writer, empty.
+    using TurnTaker = std::function<void()>;
 
     DeferredWrites(UnitOfWork& unitOfWork, Writer writer, std::chrono::milliseconds interval,
-                   std::size_t batch);
+                   std::size_t batch, TurnTaker takeTurn = {});
     ~DeferredWrites();
     DeferredWrites(const DeferredWrites&) = delete;
     DeferredWrites& operator=(const DeferredWrites&) = delete;
@@ -76,6 +80,7 @@ private:
 
     UnitOfWork& m_unitOfWork;
     const Writer m_writer;
+    const TurnTaker m_takeTurn;
     const std::chrono::milliseconds m_interval;
     const std::size_t m_batch;
     mutable std::mutex m_mutex;

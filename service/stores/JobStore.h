@@ -17,7 +17,13 @@ namespace jobdeck {
 class JobStore {
 public:
     virtual ~JobStore() = default;
+    // Inside a step the job's row is held until the step ends against writes of it (a share lock where
+    // the backend locks rows; SQLite's step holds the one writer).
     virtual std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name) = 0;
+    // findJob for a decision about the job's runs (RUN JOB's admission): inside a step the job's row is
+    // held until the step ends against another such decision and any write of the job, so that counting
+    // its active runs and inserting one cannot interleave with another replica's. Other jobs' are not.
+    virtual std::optional<SparkJob> findJobToRun(const std::string& projectUid, const std::string& name) = 0;
     // Every job of the project by name, one at a time (100,000 jobs are not held at once).
     virtual void forEachJob(const std::string& projectUid, const std::function<void(SparkJob&&)>& each) = 0;
     // Every job's summary (SHOW JOBS SUMMARY) by name, one at a time, the first `limit` (-1: all);

@@ -246,6 +246,60 @@ INSERT INTO replica_leases (replica_id, host, data_dir, claim, epoch, renewed_ms
 DROP TABLE replicas;
 ALTER TABLE runs ADD COLUMN owner_epoch {INTEGER};
 )sql"},
+    // 9: one active run per job and Idempotency-Key, decided by the database (RunStore::insert), so
+    // admissions on several replicas at once cannot both start a run for one key. Of active runs that
+    // share a key (none should), the first queued keeps it. PostgreSQL, whose steps run at once
+    // (docs/scale-out.md, "What each write holds"): change_stamp moves at the commit of each writing
+    // transaction, once, instead of at its first write, so its row is held only while the transaction
+    // commits and never while it waits for a row another transaction holds (which could deadlock); an
+    // event's seq is drawn again then, under that row, so seqs are drawn in the order their
+    // transactions commit and a long poll that saw seq n never misses a later-committed n - 1.
+    {R"sql(
+UPDATE runs SET idempotency_key = NULL
+WHERE idempotency_key IS NOT NULL
+  AND status IN ('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')
+  AND EXISTS (
+    SELECT 1 FROM runs AS earlier
+    WHERE earlier.project_uid = runs.project_uid AND earlier.job_id = runs.job_id
+      AND earlier.idempotency_key = runs.idempotency_key
+      AND earlier.status IN ('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')
+      AND earlier.id < runs.id);
+CREATE UNIQUE INDEX runs_active_by_key ON runs(project_uid, job_id, idempotency_key)
+    WHERE idempotency_key IS NOT NULL AND status IN ('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING');
+)sql",
+     "",
+     R"sql(
+CREATE OR REPLACE FUNCTION jobdeck_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF current_setting('jobdeck.stamped', true) IS DISTINCT FROM 'on' THEN
+        PERFORM set_config('jobdeck.stamped', 'on', true);
+        UPDATE change_stamp SET value = value + 1 WHERE id = 1;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE FUNCTION jobdeck_event_committing() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF current_setting('jobdeck.stamped', true) IS DISTINCT FROM 'on' THEN
+        PERFORM set_config('jobdeck.stamped', 'on', true);
+        UPDATE change_stamp SET value = value + 1 WHERE id = 1;
+    END IF;
+    UPDATE events SET seq = nextval(pg_get_serial_sequence('events', 'seq')) WHERE seq = NEW.seq;
+    RETURN NULL;
+END $$;
+DO $$
+DECLARE t TEXT;
+BEGIN
+    FOREACH t IN ARRAY ARRAY['projects', 'project_allowlist', 'api_keys', 'clusters', 'jobs', 'runs',
+                             'requests', 'audit', 'events', 'write_keys', 'key_changes'] LOOP
+        EXECUTE format('DROP TRIGGER %I ON %I', t || '_stamp', t);
+        EXECUTE format('CREATE CONSTRAINT TRIGGER %I AFTER INSERT OR UPDATE OR DELETE ON %I '
+                       'DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION jobdeck_changed()',
+                       t || '_stamp', t);
+    END LOOP;
+END $$;
+CREATE CONSTRAINT TRIGGER events_seq_at_commit AFTER INSERT ON events
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION jobdeck_event_committing();
+)sql"},
 };
 
 } // namespace

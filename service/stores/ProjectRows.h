@@ -27,11 +27,13 @@ template <SqlConnection Db> std::optional<std::string> findUidByName(Db& db, con
 }
 
 // `allowlistJson` is the backend's SQL for the project `p`'s allow-list as a JSON array sorted by
-// entry: one statement, so the settings and the allow-list come from the same snapshot.
+// entry: one statement, so the settings and the allow-list come from the same snapshot. `lock`: the
+// backend's locking clause for the project's row (" FOR SHARE OF p"), or empty.
 template <SqlConnection Db>
-ProjectSettings settings(Db& db, const std::string& projectUid, const std::string& allowlistJson) {
+ProjectSettings settings(Db& db, const std::string& projectUid, const std::string& allowlistJson,
+                         const std::string& lock = {}) {
     auto q = db.query("SELECT hudi_configs_enabled, concurrent_runs_enabled, max_concurrent_runs_limit, " +
-                          allowlistJson + " FROM projects p WHERE uid = ?",
+                          allowlistJson + " FROM projects p WHERE uid = ?" + lock,
                       projectUid);
     if (!q.step())
         return ProjectSettings{};

@@ -17,7 +17,9 @@ public:
     virtual std::optional<std::string> findProjectUidByName(const std::string& projectName) = 0;
     // Creates a project with default settings and returns its uid.
     virtual std::string createProject(const std::string& projectName) = 0;
-    // The defaults for an unknown project.
+    // The defaults for an unknown project. Inside a step the project's row is held until the step ends
+    // against writes of it (a share lock where the backend locks rows): ALTER PROJECT waits for the
+    // admissions that read the settings, and they never wait for each other.
     virtual ProjectSettings projectSettings(const std::string& projectUid) = 0;
     virtual void saveProjectSettings(const std::string& projectUid, const ProjectSettings& settings) = 0;
 };

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -105,9 +106,17 @@ inline constexpr const char* kMutableColumns =
     "?, "
     "deploy_mode = ?, spark_master = ?, submission_id = ?";
 
-template <SqlConnection Db> void insert(Db& db, const RunRecord& r) {
-    db.execute(std::string("INSERT INTO runs (") + kColumns +
-                   ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+// The unique index runs_active_by_key (migration 9): one active run per job and Idempotency-Key.
+inline constexpr const char* kActiveKeyConflict =
+    " ON CONFLICT (project_uid, job_id, idempotency_key) WHERE idempotency_key IS NOT NULL AND status IN "
+    "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING') DO NOTHING";
+
+// false: not inserted, an active run of the job has the record's Idempotency-Key (the index decides,
+// so two admissions of one key can never both insert).
+template <SqlConnection Db> bool insert(Db& db, const RunRecord& r) {
+    return db.execute(
+               std::string("INSERT INTO runs (") + kColumns +
+                   ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" + kActiveKeyConflict,
                r.run.jobRunId, r.projectUid, r.run.jobId, r.run.jobName, r.cluster,
                std::string(jobRunStatusName(r.run.status)), r.run.queueReason, r.run.idempotencyKey,
                overridesJson(r.run), nlohmann::json(r.run.arguments).dump(), formatTimestamp(r.run.queuedAt),
@@ -116,7 +125,7 @@ template <SqlConnection Db> void insert(Db& db, const RunRecord& r) {
                r.driverPid ? std::optional<std::int64_t>(r.driverPid) : std::nullopt,
                static_cast<std::int64_t>(r.driverStartTicks), r.runDir, r.logPath, r.cancelRequested,
                launchSpecJson(r), deployModeText(r), optionalText(r.sparkMaster), r.run.submissionId,
-               optionalText(r.owner), optionalEpoch(r.ownerEpoch));
+               optionalText(r.owner), optionalEpoch(r.ownerEpoch)) > 0;
 }
 
 template <SqlConnection Db, class... Tail>
@@ -135,18 +144,19 @@ template <SqlConnection Db> void update(Db& db, const RunRecord& r) {
     updateWhere(db, r, " WHERE run_id = ?", r.run.jobRunId);
 }
 
-// A write of the run that checks who owns it: see RunStore::updateIfOwner.
+// A write of the run that checks its status and who owns it: see RunStore::updateIfOwner.
 template <SqlConnection Db>
 bool updateIfOwner(Db& db, const RunRecord& r, const RunRecord& seen, bool fenced) {
+    const std::string seenStatus(jobRunStatusName(seen.run.status));
     std::string where = ", owner = ?, owner_epoch = ? WHERE run_id = ? AND " + std::string(kActive) +
-                        " AND COALESCE(owner, '') = ? AND COALESCE(owner_epoch, 0) = ?";
+                        " AND status = ? AND COALESCE(owner, '') = ? AND COALESCE(owner_epoch, 0) = ?";
     if (!fenced)
         return updateWhere(db, r, where, optionalText(r.owner), optionalEpoch(r.ownerEpoch), r.run.jobRunId,
-                           seen.owner, seen.ownerEpoch) > 0;
+                           seenStatus, seen.owner, seen.ownerEpoch) > 0;
     where +=
         " AND EXISTS (SELECT 1 FROM replica_leases l WHERE l.replica_id = ? AND l.epoch = ? AND l.gone = 0)";
     return updateWhere(db, r, where, optionalText(r.owner), optionalEpoch(r.ownerEpoch), r.run.jobRunId,
-                       seen.owner, seen.ownerEpoch, seen.owner, seen.ownerEpoch) > 0;
+                       seenStatus, seen.owner, seen.ownerEpoch, seen.owner, seen.ownerEpoch) > 0;
 }
 
 template <SqlConnection Db> int adoptRuns(Db& db, const std::string& owner, std::int64_t epoch) {
@@ -192,9 +202,11 @@ template <SqlConnection Db> std::vector<ReplicaLease> replicaLeases(Db& db, cons
     return selectLeases(db, nowMs, "replica_id <> ?", std::string());
 }
 
+// `lock`: the backend's locking clause for the lease's row (" FOR UPDATE"), or empty.
 template <SqlConnection Db>
-std::optional<ReplicaLease> findLease(Db& db, const char* nowMs, const std::string& replicaId) {
-    auto leases = selectLeases(db, nowMs, "replica_id = ?", replicaId);
+std::optional<ReplicaLease> findLease(Db& db, const char* nowMs, const std::string& replicaId,
+                                      const std::string& lock = {}) {
+    auto leases = selectLeases(db, nowMs, "replica_id = ?" + lock, replicaId);
     if (leases.empty())
         return std::nullopt;
     return std::move(leases.front());
@@ -253,16 +265,19 @@ std::vector<RunRecord> selectRuns(Db& db, const std::string& where, const std::v
     return result;
 }
 
-template <SqlConnection Db> std::optional<RunRecord> findById(Db& db, const std::string& runId) {
-    auto rows = selectRuns(db, "run_id = ?", {runId});
+// `lock`: the backend's locking clause for the run's row (" FOR UPDATE"), or empty.
+template <SqlConnection Db>
+std::optional<RunRecord> findById(Db& db, const std::string& runId, const std::string& lock = {}) {
+    auto rows = selectRuns(db, "run_id = ?", {runId}, lock);
     if (rows.empty())
         return std::nullopt;
     return std::move(rows.front());
 }
 
 template <SqlConnection Db>
-std::optional<RunRecord> find(Db& db, const std::string& projectUid, const std::string& runId) {
-    auto rows = selectRuns(db, "project_uid = ? AND run_id = ?", {projectUid, runId});
+std::optional<RunRecord> find(Db& db, const std::string& projectUid, const std::string& runId,
+                              const std::string& lock = {}) {
+    auto rows = selectRuns(db, "project_uid = ? AND run_id = ?", {projectUid, runId}, lock);
     if (rows.empty())
         return std::nullopt;
     return std::move(rows.front());
@@ -324,11 +339,31 @@ template <SqlConnection Db> std::vector<RunRecord> endedBefore(Db& db, const std
         {cutoff}, "ORDER BY id");
 }
 
-template <SqlConnection Db> std::vector<RunRecord> queuedBriefly(Db& db) {
-    auto q = db.query("SELECT run_id, project_uid, job_name, cluster, queue_reason, owner, run_dir FROM runs "
-                      "WHERE status = 'SPARK_JOB_RUN_STATUS_QUEUED' ORDER BY id");
+// `claimable`: with a locking backend inside a step, the clusters this step claims runs on: those of the
+// queued runs whose row no other step holds (`FOR NO KEY UPDATE SKIP LOCKED`: one replica plans a
+// cluster's slots at a time, the others plan the rest or skip it this tick, none waits). A queued run
+// is then kept when its cluster is one of them or does not exist (it is to fail); the others wait for
+// the claim of the replica that holds their cluster, or the next tick. ALTER or DROP CLUSTER waits for
+// the claim; CREATE JOB (a key share of the row) does not.
+template <SqlConnection Db> std::vector<RunRecord> queuedBriefly(Db& db, bool claimable = false) {
+    std::set<std::pair<std::string, std::string>> claimed;
+    if (claimable) {
+        auto locked =
+            db.query("SELECT c.project_uid, c.name FROM clusters c WHERE EXISTS (SELECT 1 FROM runs r "
+                     "WHERE r.status = 'SPARK_JOB_RUN_STATUS_QUEUED' AND r.project_uid = c.project_uid "
+                     "AND r.cluster = c.name) ORDER BY c.id FOR NO KEY UPDATE OF c SKIP LOCKED");
+        while (locked.step())
+            claimed.emplace(locked.text(0), locked.text(1));
+    }
+    auto q =
+        db.query("SELECT r.run_id, r.project_uid, r.job_name, r.cluster, r.queue_reason, r.owner, r.run_dir, "
+                 "CASE WHEN EXISTS (SELECT 1 FROM clusters c WHERE c.project_uid = r.project_uid AND "
+                 "c.name = r.cluster) THEN 1 ELSE 0 END FROM runs r WHERE r.status = "
+                 "'SPARK_JOB_RUN_STATUS_QUEUED' ORDER BY r.id");
     std::vector<RunRecord> result;
     while (q.step()) {
+        if (claimable && q.int64(7) != 0 && !claimed.contains({q.text(1), q.text(3)}))
+            continue;
         RunRecord& r = result.emplace_back();
         r.run.jobRunId = q.text(0);
         r.projectUid = q.text(1);

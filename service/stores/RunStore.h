@@ -46,7 +46,9 @@ class RunStore {
 public:
     virtual ~RunStore() = default;
 
-    virtual void insert(const RunRecord& record) = 0;
+    // false: not inserted, because an active run of the job has the record's Idempotency-Key (a unique
+    // index decides, so two admissions of one key never both insert). Any other conflict throws.
+    virtual bool insert(const RunRecord& record) = 0;
     // Writes every mutable column of the run (status, times, launcher bookkeeping, ...) but its owner,
     // which changes only through updateIfOwner and takeOverRun.
     virtual void update(const RunRecord& record) = 0;
@@ -54,8 +56,10 @@ public:
     // Whether any project has a run with this id.
     virtual bool exists(const std::string& runId) = 0;
 
+    // Inside a step the run's row is held until the step ends (FOR UPDATE where the backend locks
+    // rows), so what the step writes of it next was decided on what it holds.
     virtual std::optional<RunRecord> find(const std::string& projectUid, const std::string& runId) = 0;
-    // The run with this id in any project.
+    // The run with this id in any project (held inside a step as find's).
     virtual std::optional<RunRecord> findById(const std::string& runId) = 0;
     // Newest first.
     virtual std::vector<RunRecord> list(const std::string& projectUid,
@@ -73,6 +77,9 @@ public:
 
     // What the scheduler plans with, without the runs' arguments and bookkeeping: every QUEUED run
     // (oldest first) with its id, project, job name, cluster, queue reason, owner and run directory.
+    // Inside a step where the backend locks rows, the step claims the clusters' slots it plans: only
+    // the runs of clusters whose row it could lock without waiting (held until the step ends, so one
+    // replica plans a cluster at a time) and of clusters that do not exist.
     virtual std::vector<RunRecord> queuedBriefly() = 0;
     // Why a QUEUED run waits, without writing anything else of it.
     virtual void setQueueReason(const std::string& runId, const std::string& reason) = 0;
@@ -80,8 +87,9 @@ public:
     virtual std::map<std::pair<std::string, std::string>, int> runningPerCluster() = 0;
 
     // Writes the run's mutable columns, owner and owner epoch included, if the run is still active and
-    // its owner and owner epoch are still those of `seen` (as read earlier) and, when `fenced`, that
-    // owner's lease still has that epoch (a write as its owner). false: nothing written (a lost race).
+    // its status, owner and owner epoch are still those of `seen` (as read earlier) and, when `fenced`,
+    // that owner's lease still has that epoch (a write as its owner). false: nothing written (a lost
+    // race). Every status transition of a run goes this way.
     virtual bool updateIfOwner(const RunRecord& record, const RunRecord& seen, bool fenced) = 0;
     // The active runs `owner` owns get `epoch` (its lease was claimed again); so do RUNNING runs without
     // an owner (written before runs had owners). Returns how many.
@@ -93,6 +101,7 @@ public:
 
     // The replicas' leases (docs/scale-out.md), on the database's clock.
     virtual std::vector<ReplicaLease> replicaLeases() = 0;
+    // Inside a step the lease's row is held until the step ends (its claim decides on it).
     virtual std::optional<ReplicaLease> findLease(const std::string& replicaId) = 0;
     // Claims the lease of `lease.replicaId` for `lease.claim` with the next epoch, renewed now, whoever
     // held it (the caller decided, in the same step); returns the new epoch.

@@ -45,7 +45,8 @@ public:
         return uid;
     }
     ProjectSettings projectSettings(const std::string& projectUid) override {
-        return project_rows::settings(*m_access.read(), projectUid, m_allowlistJson);
+        return project_rows::settings(*m_access.read(), projectUid, m_allowlistJson,
+                                      rowLock(m_access, "FOR SHARE OF p"));
     }
     void saveProjectSettings(const std::string& projectUid, const ProjectSettings& settings) override {
         m_access.steps().run([&] { project_rows::saveSettings(*m_access.write(), projectUid, settings); });
@@ -63,7 +64,7 @@ public:
         : m_access(std::move(access)) {}
 
     std::optional<Cluster> findCluster(const std::string& projectUid, const std::string& name) override {
-        return cluster_rows::find(*m_access.read(), projectUid, name);
+        return cluster_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR SHARE"));
     }
     std::vector<Cluster> listClusters(const std::string& projectUid) override {
         return cluster_rows::list(*m_access.read(), projectUid);
@@ -91,7 +92,10 @@ public:
         , m_activeRunsSource(std::move(activeRunsSource)) {}
 
     std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name) override {
-        return job_rows::find(*m_access.read(), projectUid, name);
+        return job_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR SHARE OF j"));
+    }
+    std::optional<SparkJob> findJobToRun(const std::string& projectUid, const std::string& name) override {
+        return job_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR UPDATE OF j"));
     }
     void forEachJob(const std::string& projectUid, const std::function<void(SparkJob&&)>& each) override {
         job_rows::forEach(*m_access.read(), m_activeRunsSource, projectUid, each);
@@ -154,12 +158,12 @@ public:
         : m_access(std::move(access))
         , m_nowMs(std::move(nowMs)) {}
 
-    void insert(const RunRecord& record) override { run_rows::insert(*m_access.write(), record); }
+    bool insert(const RunRecord& record) override { return run_rows::insert(*m_access.write(), record); }
     void update(const RunRecord& record) override { run_rows::update(*m_access.write(), record); }
     void remove(const std::string& runId) override { run_rows::remove(*m_access.write(), runId); }
     bool exists(const std::string& runId) override { return run_rows::exists(*m_access.readFresh(), runId); }
     std::optional<RunRecord> find(const std::string& projectUid, const std::string& runId) override {
-        return run_rows::find(*m_access.readFresh(), projectUid, runId);
+        return run_rows::find(*m_access.readFresh(), projectUid, runId, rowLock(m_access, "FOR UPDATE"));
     }
     std::vector<RunRecord> list(const std::string& projectUid, const std::optional<std::string>& jobName,
                                 bool activeOnly, std::optional<std::int64_t> limit) override {
@@ -181,7 +185,9 @@ public:
     std::vector<RunRecord> endedBefore(const std::string& cutoff) override {
         return run_rows::endedBefore(*m_access.readFresh(), cutoff);
     }
-    std::vector<RunRecord> queuedBriefly() override { return run_rows::queuedBriefly(*m_access.readFresh()); }
+    std::vector<RunRecord> queuedBriefly() override {
+        return run_rows::queuedBriefly(*m_access.readFresh(), locksRowsHere(m_access));
+    }
     void setQueueReason(const std::string& runId, const std::string& reason) override {
         run_rows::setQueueReason(*m_access.write(), runId, reason);
     }
@@ -189,7 +195,7 @@ public:
         return run_rows::runningPerCluster(*m_access.readFresh());
     }
     std::optional<RunRecord> findById(const std::string& runId) override {
-        return run_rows::findById(*m_access.readFresh(), runId);
+        return run_rows::findById(*m_access.readFresh(), runId, rowLock(m_access, "FOR UPDATE"));
     }
     bool updateIfOwner(const RunRecord& record, const RunRecord& seen, bool fenced) override {
         return run_rows::updateIfOwner(*m_access.write(), record, seen, fenced);
@@ -206,7 +212,8 @@ public:
     }
     // On the writer's connection: takeLease's caller reads the lease in the same step it claims it.
     std::optional<ReplicaLease> findLease(const std::string& replicaId) override {
-        return run_rows::findLease(*m_access.write(), m_nowMs.c_str(), replicaId);
+        return run_rows::findLease(*m_access.write(), m_nowMs.c_str(), replicaId,
+                                   rowLock(m_access, "FOR UPDATE"));
     }
     std::int64_t takeLease(const ReplicaLease& lease) override {
         return run_rows::takeLease(*m_access.write(), m_nowMs.c_str(), lease);

@@ -8,6 +8,7 @@ namespace jobdeck {
 // SQLite's connections as the shared stores use them (StoreAccess): reads on a pooled read-only
 // connection (the writer inside a step), writes on the one writer.
 struct SqliteAccess {
+    static constexpr bool kLocksRows = false; // a step holds the one writer
     SqliteConnections& connections;
 
     SqliteConnections::Reader read() { return connections.reader(); }

@@ -41,6 +41,10 @@ public:
 
     // True on the thread that is inside run().
     virtual bool inStepOnThisThread() const = 0;
+    // Whether steps on different threads run at once, each holding only the rows it reads to decide
+    // (PostgreSQL), rather than one after the other behind one writer (SQLite). Group commit pays off
+    // only behind one writer.
+    virtual bool stepsRunConcurrently() const { return false; }
     // Inside run() on this thread: `action` runs when the outermost run() ends, with true when it
     // committed and false when it rolled back (what a step took out of memory goes back then).
     // Actions run in the reverse order of their registration and must not throw.

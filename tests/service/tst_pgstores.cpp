@@ -1,16 +1,22 @@
 // jobdeckd's PostgreSQL stores against a private PostgreSQL cluster (tests/support/PostgresCluster):
-// schema and migrations, the refusal of a newer schema, errors that never show a password, the step
-// lock that keeps a count-then-insert exact across processes, the change stamp, and keys revoked by
-// another process. Two PgStores on one database stand for two jobdeckd processes.
+// schema and migrations, the refusal of a newer schema, errors that never show a password, the row
+// locks that keep a count-then-insert exact across processes without holding up other jobs, the
+// active Idempotency-Key's unique index, the change stamp, and keys revoked by another process. Two PgStores
+// on one database stand for two jobdeckd processes.
+#include "core/wire/Timestamp.h"
 #include "service/stores/Migrations.h"
 #include "service/stores/postgres/PgStores.h"
 #include "tests/support/PostgresCluster.h"
 
+#include <QScopeGuard>
 #include <QTcpServer>
 #include <QTest>
 
 #include <atomic>
+#include <chrono>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -105,13 +111,14 @@ private slots:
         QVERIFY(!stores->projects().findProjectUidByName("rollback-second"));
     }
 
-    // Admission's pattern (count the active rows, insert when below the limit) in steps from two
-    // processes at once: exactly the limit gets in.
-    void countThenInsertIsExactAcrossProcesses() {
+    // Admission's pattern (hold the job's row, count its active runs, insert when below the limit) in
+    // steps from two processes at once: exactly the limit gets in, with no lock of the whole database.
+    void countThenInsertUnderTheJobsRowIsExactAcrossProcesses() {
         const std::string database = createDatabase("admission");
         const auto first = PgStores::open(database);
         const auto second = PgStores::open(database);
         const std::string uid = first->projects().createProject("admission");
+        const SparkJob a = jobOn(*first, uid, "a");
         constexpr int limit = 3;
         std::atomic<int> admitted{0};
         std::vector<std::thread> clients;
@@ -119,19 +126,170 @@ private slots:
             clients.emplace_back([&, i] {
                 Stores& stores = i % 2 ? *first : *second;
                 stores.unitOfWork().run([&] {
-                    const auto settings = stores.projects().projectSettings(uid);
-                    if (static_cast<int>(settings.hudiConfigAllowlist.size()) >= limit)
+                    const auto job = stores.jobs().findJobToRun(uid, "a");
+                    if (!job || stores.runs().countActive(uid, job->jobId) >= limit)
                         return;
-                    auto updated = settings;
-                    updated.hudiConfigAllowlist.push_back("hoodie.entry." + std::to_string(i));
-                    stores.projects().saveProjectSettings(uid, updated);
-                    ++admitted;
+                    if (stores.runs().insert(queuedRun(uid, *job, "run-" + std::to_string(i), {})))
+                        ++admitted;
                 });
             });
         for (auto& client : clients)
             client.join();
         QCOMPARE(admitted.load(), limit);
-        QCOMPARE(static_cast<int>(second->projects().projectSettings(uid).hudiConfigAllowlist.size()), limit);
+        QCOMPARE(second->runs().countActive(uid, a.jobId), limit);
+    }
+
+    // While a step of one process holds job a's row, a step of another process admits a run of job b
+    // of the same project and commits; its own step on job a waits until the first one ends.
+    void aHeldJobRowHoldsUpOnlyThatJob() {
+        const std::string database = createDatabase("rowlocks");
+        const auto first = PgStores::open(database);
+        const auto second = PgStores::open(database);
+        const std::string uid = first->projects().createProject("rowlocks");
+        const SparkJob a = jobOn(*first, uid, "a");
+        const SparkJob b = jobOn(*first, uid, "b", false);
+        std::atomic<bool> holding{false};
+        std::atomic<bool> release{false};
+        std::atomic<bool> aDone{false};
+        std::thread holder;
+        std::thread waiter;
+        // A failed check returns early: the threads are let go and joined all the same.
+        const auto joinBoth = qScopeGuard([&] {
+            release = true;
+            if (holder.joinable())
+                holder.join();
+            if (waiter.joinable())
+                waiter.join();
+        });
+        holder = std::thread([&] {
+            try {
+                first->unitOfWork().run([&] {
+                    if (!first->jobs().findJobToRun(uid, "a"))
+                        return; // nothing held: the main thread's wait for `holding` fails
+                    holding = true;
+                    for (int i = 0; i < 6000 && !release; ++i) // a hang guard of 60 s, not a duration
+                        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                });
+            } catch (const std::exception& e) {
+                qWarning("the step holding job a failed: %s", e.what());
+            }
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(holding.load(), 30000);
+        waiter = std::thread([&] {
+            try {
+                second->unitOfWork().run([&] {
+                    second->jobs().findJobToRun(uid, "a");
+                    second->runs().insert(queuedRun(uid, a, "run-a", {}));
+                });
+            } catch (const std::exception& e) {
+                qWarning("the step on job a failed: %s", e.what()); // run-a is then missing below
+            }
+            aDone = true;
+        });
+        second->unitOfWork().run([&] {
+            QVERIFY(second->jobs().findJobToRun(uid, "b"));
+            QVERIFY(second->runs().insert(queuedRun(uid, b, "run-b", {})));
+        });
+        QVERIFY(first->runs().findById("run-b"));
+        for (int poll = 0; poll < 5; ++poll) {
+            QVERIFY2(!aDone, "the step on job a did not wait for the step holding its row");
+            QTest::qWait(100);
+        }
+        release = true;
+        holder.join();
+        waiter.join();
+        QVERIFY(aDone);
+        QVERIFY(first->runs().findById("run-a"));
+    }
+
+    // An active run's Idempotency-Key is a unique index: a second insert of the key is refused without
+    // an error (the admission then answers with the run that has it); an ended run's key is free.
+    void anActiveIdempotencyKeyIsInsertedOnce() {
+        const std::string database = createDatabase("keys");
+        const auto stores = PgStores::open(database);
+        const std::string uid = stores->projects().createProject("keys");
+        const SparkJob a = jobOn(*stores, uid, "a");
+        QVERIFY(stores->runs().insert(queuedRun(uid, a, "run-1", "key-1")));
+        QVERIFY(!stores->runs().insert(queuedRun(uid, a, "run-2", "key-1")));
+        QVERIFY(stores->runs().insert(queuedRun(uid, a, "run-3", "key-2")));
+        RunRecord ended = *stores->runs().findById("run-1");
+        ended.run.status = JobRunStatus::Completed;
+        stores->runs().update(ended);
+        QVERIFY(stores->runs().insert(queuedRun(uid, a, "run-4", "key-1")));
+        QVERIFY(!stores->runs().exists("run-2"));
+    }
+
+    // A run's transition is conditional on the status it was decided on: a write from QUEUED to FAILED
+    // after another step moved the run to RUNNING is a lost race (false) and changes nothing.
+    void aTransitionFromAStatusThatChangedMeanwhileIsALostRace() {
+        const std::string database = createDatabase("transitions");
+        const auto first = PgStores::open(database);
+        const auto second = PgStores::open(database);
+        const std::string uid = first->projects().createProject("transitions");
+        const SparkJob a = jobOn(*first, uid, "a");
+        QVERIFY(first->runs().insert(queuedRun(uid, a, "run-1", {})));
+        const RunRecord seenByFirst = *first->runs().findById("run-1");
+        const RunRecord seenBySecond = *second->runs().findById("run-1");
+        RunRecord started = seenBySecond;
+        started.run.status = JobRunStatus::Running;
+        QVERIFY(second->unitOfWork().run(
+            [&] { return second->runs().updateIfOwner(started, seenBySecond, false); }));
+        RunRecord failed = seenByFirst;
+        failed.run.status = JobRunStatus::Failed;
+        failed.run.message = "decided on QUEUED";
+        QVERIFY(!first->unitOfWork().run(
+            [&] { return first->runs().updateIfOwner(failed, seenByFirst, false); }));
+        const auto now = first->runs().findById("run-1");
+        QCOMPARE(now->run.status, JobRunStatus::Running);
+        QVERIFY(!now->run.message);
+    }
+
+    // Steps run at once on PostgreSQL, so durable audit writes on several threads each flush the
+    // deferred queue inside their own step: the flushes take turns, every entry is written once, and
+    // each thread's deferred entry comes before the durable one it wrote after it.
+    void deferredAndDurableAuditFromConcurrentStepsAreAllWritten() {
+        const std::string database = createDatabase("audit");
+        const auto stores = PgStores::open(database);
+        const std::string uid = stores->projects().createProject("audit");
+        constexpr int threads = 4;
+        constexpr int rounds = 60;
+        const auto entry = [&](int thread, int round, const char* kind) {
+            AuditEntry e;
+            e.at = timestampNow();
+            e.projectUid = uid;
+            e.role = "admin";
+            e.statement = std::string(kind) + " " + std::to_string(thread) + " " + std::to_string(round);
+            e.outcome = ApiOperationStatus::Success;
+            e.requestId = e.statement;
+            return e;
+        };
+        std::atomic<int> failures{0};
+        std::vector<std::thread> writers;
+        for (int t = 0; t < threads; ++t)
+            writers.emplace_back([&, t] {
+                for (int r = 0; r < rounds; ++r) {
+                    try {
+                        stores->audit().deferAudit(entry(t, r, "deferred"));
+                        stores->unitOfWork().run(
+                            [&] { stores->audit().appendAudit(entry(t, r, "durable")); });
+                    } catch (const std::exception&) {
+                        ++failures;
+                    }
+                }
+            });
+        for (auto& writer : writers)
+            writer.join();
+        QCOMPARE(failures.load(), 0);
+        const auto audit = stores->audit().recentAudit(uid, threads * rounds * 4);
+        QCOMPARE(int(audit.size()), threads * rounds * 2);
+        std::map<std::string, std::int64_t> seqOf;
+        for (const auto& e : audit)
+            QVERIFY2(seqOf.emplace(e.statement, e.seq).second, e.statement.c_str());
+        for (int t = 0; t < threads; ++t)
+            for (int r = 0; r < rounds; ++r) {
+                const std::string suffix = " " + std::to_string(t) + " " + std::to_string(r);
+                QVERIFY2(seqOf.at("deferred" + suffix) < seqOf.at("durable" + suffix), suffix.c_str());
+            }
     }
 
     void changeStampMovesWhenAWriteCommits() {
@@ -165,6 +323,45 @@ private:
     std::string uri() const { return m_cluster.connectionUri().toStdString(); }
 
     // A fresh database on the cluster; its URI.
+    // A job (and, with `withCluster`, its cluster `c`) of the project.
+    static SparkJob jobOn(Stores& stores, const std::string& uid, const std::string& name,
+                          bool withCluster = true) {
+        if (withCluster) {
+            Cluster c;
+            c.clusterId = "cluster-c";
+            c.name = "c";
+            c.type = "Spark";
+            c.maxOcu = 2;
+            c.minOcu = 1;
+            c.createdAt = c.updatedAt = timestampNow();
+            stores.clusters().insertCluster(uid, c);
+        }
+        SparkJob j;
+        j.jobId = "job-" + name;
+        j.name = name;
+        j.type = JobType::Jar;
+        j.cluster = "c";
+        j.parameters = {"--class", "Main", "app.jar"};
+        j.maxConcurrentRuns = 3;
+        j.createdAt = j.updatedAt = timestampNow();
+        stores.jobs().insertJob(uid, j);
+        return j;
+    }
+
+    static RunRecord queuedRun(const std::string& uid, const SparkJob& job, const std::string& runId,
+                               std::optional<std::string> key) {
+        RunRecord r;
+        r.projectUid = uid;
+        r.cluster = job.cluster;
+        r.run.jobRunId = runId;
+        r.run.jobName = job.name;
+        r.run.jobId = job.jobId;
+        r.run.status = JobRunStatus::Queued;
+        r.run.idempotencyKey = std::move(key);
+        r.run.queuedAt = timestampNow();
+        return r;
+    }
+
     std::string createDatabase(const std::string& name) {
         auto connection = PgConnection::open(uri());
         connection->executeScript("CREATE DATABASE " + name);

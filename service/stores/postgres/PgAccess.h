@@ -9,6 +9,7 @@ namespace jobdeck {
 // connection inside a step; else reads on the snapshot's inside a snapshot, and writes (as with
 // SQLite's writer, never a read-only snapshot's) and fresh reads on a pooled one in autocommit.
 struct PgAccess {
+    static constexpr bool kLocksRows = true; // steps run at once; each locks the rows it decides on
     PgConnections& connections;
 
     PgConnections::Lease read() { return connections.connection(); }

@@ -44,11 +44,13 @@ void timeStatement(std::string_view sql, std::chrono::steady_clock::time_point s
     if (!timer)
         return;
     using Kind = StatementTimer::Kind;
-    // The step lock is a SELECT, but it is what waits for the other writers.
-    const Kind kind = sql == "COMMIT" ? Kind::Commit
-                      : sql.starts_with("SELECT") && sql.find("lock(") == std::string_view::npos
-                          ? Kind::Read
-                          : Kind::Write;
+    // A locking read (FOR UPDATE, FOR SHARE, ...) is a SELECT, but it is what waits for other writers.
+    const bool locking =
+        sql.find(" FOR ") != std::string_view::npos &&
+        (sql.find(" UPDATE") != std::string_view::npos || sql.find(" SHARE") != std::string_view::npos);
+    const Kind kind = sql == "COMMIT"                         ? Kind::Commit
+                      : sql.starts_with("SELECT") && !locking ? Kind::Read
+                                                              : Kind::Write;
     timer->statementTimed(kind, std::chrono::steady_clock::now() - started);
 }
 

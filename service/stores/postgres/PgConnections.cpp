@@ -13,8 +13,6 @@ namespace {
 // More than the worker threads, so a connection is rarely waited for; PostgreSQL's default
 // max_connections (100) leaves room for several replicas.
 constexpr std::size_t connectionLimit = 16;
-// The advisory lock every step takes (any number, the same in every jobdeckd: "jdk" in ASCII).
-constexpr const char* stepLockSql = "SELECT pg_advisory_xact_lock(6906987)";
 
 // The step or snapshot under way on this thread, if any, and the connections it belongs to.
 thread_local const PgConnections* t_stepOwner = nullptr;
@@ -164,7 +162,6 @@ void PgConnections::runAtomically(const std::function<void()>& work) {
         }
     } leave;
     try {
-        runScript(connection, stepLockSql);
         work();
     } catch (...) {
         try {

@@ -17,11 +17,13 @@ namespace jobdeck {
 // inside snapshot() reads through the snapshot's connection (REPEATABLE READ); any other query runs on
 // a pooled connection in autocommit.
 //
-// Every step takes one transaction-scoped advisory lock first, so steps run one at a time across every
-// jobdeckd on the database, as SQLite's single writer runs them within one process: a count followed
-// by an insert in one step (admission's max concurrent runs, Idempotency-Keys, capacity) cannot
-// interleave with another replica's. Reads never take it. Connections the server dropped are replaced
-// on the next lease. Thread-safe.
+// Steps run at once (READ COMMITTED), across threads and every jobdeckd on the database. Each holds
+// only the rows it decides on, locked by the stores' reads inside the step (StoreAccess kLocksRows):
+// admission holds its job's row FOR UPDATE and its project's FOR SHARE, a claim the clusters' rows
+// whose slots it plans, a run's transition its run's row; an active Idempotency-Key is a unique index.
+// So a count followed by an insert never interleaves with another step's on the same rows, and steps
+// on other rows never wait for it (docs/scale-out.md). Connections the server dropped are replaced on
+// the next lease. Thread-safe.
 class PgConnections final : public UnitOfWork {
 public:
     // A connection lent to this thread for a few queries.
@@ -57,6 +59,7 @@ public:
 
     std::unique_ptr<ReadSnapshot> snapshot() override;
     bool inStepOnThisThread() const override;
+    bool stepsRunConcurrently() const override { return true; }
     void onStepEnd(std::function<void(bool committed)> action) override;
 
     // Why the database does not answer, or nullopt when it does.

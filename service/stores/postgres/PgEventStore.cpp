@@ -7,9 +7,16 @@ namespace jobdeck {
 
 std::int64_t PgEventStore::appendEvent(const std::string& projectUid, const ProjectEvent& event) {
     auto connection = m_connections.connection();
-    const auto seq = event_rows::append(*connection, projectUid, event);
+    // The seq is drawn again when the transaction commits (migration 9), so that seqs follow commits.
+    std::int64_t seq = event_rows::append(*connection, projectUid, event);
     // Delivered to the other replicas' PgEventListener when this transaction commits.
     connection->query("SELECT pg_notify(?, ?)", PgEventListener::kChannel, projectUid).step();
+    if (!m_connections.inStepOnThisThread()) {
+        // Committed already: the seq drawn at its commit is this session's latest of the sequence.
+        auto q = connection->query("SELECT currval(pg_get_serial_sequence('events', 'seq'))");
+        if (q.step())
+            seq = q.int64(0);
+    }
     return seq;
 }
 

@@ -11,6 +11,9 @@ public:
     explicit PgEventStore(PgConnections& connections)
         : m_connections(connections) {}
 
+    // The seq is drawn when the transaction commits (migration 9), so that seqs follow the order of
+    // commits while steps run at once; inside a step the value returned is the one drawn first, not the
+    // final one (outside a step it is the final one).
     std::int64_t appendEvent(const std::string& projectUid, const ProjectEvent& event) override;
     std::vector<ProjectEvent> eventsAfter(const std::string& projectUid, std::int64_t after,
                                           int limit) override;

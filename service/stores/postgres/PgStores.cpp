@@ -8,6 +8,8 @@
 
 #include <chrono>
 
+#include <unistd.h>
+
 namespace jobdeck {
 
 // The shared SQL of the stores (*Rows.h) runs on the pool's connections.
@@ -46,6 +48,18 @@ std::string identityOf(PgConnections& connections) {
     return q.step() ? q.text(0) + "/" + q.text(1) : std::string("/");
 }
 
+// This process's deferred writes take turns (DeferredWrites::TurnTaker): a transaction-scoped advisory
+// lock, so PostgreSQL sees who waits for whom (a deadlock with a row lock is detected, not hung). The
+// second key is the process id: other replicas' queues are their own and need not wait for this one.
+void takeDeferredWritesTurn(PgConnections& connections) {
+    constexpr std::int64_t deferredWritesLock = 6906988; // any number the same in every jobdeckd
+    auto connection = connections.connection();
+    connection
+        ->query("SELECT pg_advisory_xact_lock(CAST(? AS integer), CAST(? AS integer))", deferredWritesLock,
+                static_cast<std::int64_t>(::getpid()))
+        .step();
+}
+
 } // namespace
 
 std::unique_ptr<PgStores> PgStores::open(const std::string& databaseUrl) {
@@ -82,7 +96,7 @@ PgStores::PgStores(const std::string& url, const std::string& where)
             m_audit->insertRows(rows.audit, PgAuditStore::RowErrors::Skip);
             m_statuses->insertRows(rows.statuses, PgStatusStore::RowErrors::Skip);
         },
-        deferredInterval, deferredBatch);
+        deferredInterval, deferredBatch, [this] { takeDeferredWritesTurn(m_connections); });
     m_audit = std::make_unique<PgAuditStore>(m_connections, *m_deferred);
     m_statuses = std::make_unique<PgStatusStore>(m_connections, *m_deferred);
     m_identity = identityOf(m_connections);

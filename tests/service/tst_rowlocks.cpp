@@ -1,0 +1,117 @@
+// Concurrency on PostgreSQL comes from the rows a decision reads, not from a lock of the whole database
+// (docs/scale-out.md, "What each write holds"): while a session of the test holds job A's row
+// `FOR UPDATE` in an open transaction, a RUN JOB of job B in the same project is admitted and answered,
+// and a RUN JOB of job A waits until that transaction ends, then is admitted.
+// PostgreSQL only (registered as a service-postgresql suite): each jobdeckd gets a database of its own
+// on the test process's private cluster, whatever JOBDECK_TEST_BACKEND says. No duration is asserted:
+// "waits" is "still PENDING after B was answered and after several polls".
+#include "tst_runsupport.h"
+
+#include "tests/support/ServiceDatabase.h"
+
+#include <QUuid>
+
+using namespace jobdeck;
+using namespace jobdeck::runtest;
+
+namespace {
+
+const char* const kPending = "API_OPERATION_STATUS_PENDING";
+
+// POST /v1/resource/ without waiting: the request id of the statement, empty when it was not taken.
+QString submit(const TestService& service, const ApiCredentials& who, const QString& statement) {
+    const std::string body = nlohmann::json{{"statement", statement.toStdString()}}.dump();
+    const HttpResult result = request(service.url(QStringLiteral("/v1/resource/")), "POST",
+                                      QByteArray::fromStdString(body), who.headers());
+    const nlohmann::json answer = result.json();
+    if (result.status != 200 || !answer.is_object() || !answer.contains("requestId"))
+        return {};
+    return QString::fromStdString(answer["requestId"].get<std::string>());
+}
+
+// GET /v1/status/<id>: the status object (apiStatus empty when there was no answer).
+nlohmann::json statusOfRequest(const TestService& service, const ApiCredentials& who, const QString& id) {
+    const HttpResult result = request(service.url("/v1/status/" + id), "GET", {}, who.headers());
+    const nlohmann::json answer = result.json();
+    return answer.is_object() ? answer : nlohmann::json::object();
+}
+
+std::string statusField(const nlohmann::json& run) {
+    return run.is_object() ? run.value("status", std::string()) : std::string("<no run>");
+}
+
+} // namespace
+
+class TestRowLocks final : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_scratch;
+    const QString m_token = "rowlocks-suite-" + QUuid::createUuid().toString(QUuid::WithoutBraces);
+
+    QStringList shortRun() const { return {kPythonApp, "--sleep", "1", "--suite", m_token}; }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_scratch.isValid());
+        qputenv("JOBDECK_STANDIN_SPARK_HOME", m_scratch.filePath("spark-home").toLocal8Bit());
+    }
+
+    void aLockedJobRowHoldsUpOnlyThatJobsAdmission();
+};
+
+void TestRowLocks::aLockedJobRowHoldsUpOnlyThatJobsAdmission() {
+    QString error;
+    const QString database = TestBackend::createPostgresDatabase(error);
+    QVERIFY2(!database.isEmpty(), qPrintable("this suite needs PostgreSQL: " + error));
+    // A's admission may wait for the row at most lock_timeout (10 s): the checks while it waits are
+    // few, and a status poll answers at once instead of being held for up to 2 s.
+    TestService service({"--database", database, "--status-hold-seconds", "0"});
+    QVERIFY2(service.start(), qPrintable(service.lastError()));
+    Project project;
+    QVERIFY(project.create(service));
+    QVERIFY(createClusterAndPythonJob(service, project.op, "rows", "job_a", shortRun()));
+    QVERIFY(statementSucceeds(service, project.op,
+                              "CREATE JOB job_b TYPE = 'PYTHON' PARAMETERS = " + tuple(shortRun()) +
+                                  " CLUSTER = 'rows'"));
+
+    ServiceDatabase holder(database);
+    ServiceDatabase observer(database);
+    QVERIFY2(holder.isOpen() && observer.isOpen(), qPrintable(holder.lastError() + observer.lastError()));
+    QVERIFY2(holder.execute("BEGIN") >= 0, qPrintable(holder.lastError()));
+    const auto locked = holder.rows("SELECT job_id FROM jobs WHERE name = 'job_a' FOR UPDATE");
+    QVERIFY2(locked && locked->size() == 1, qPrintable(holder.lastError()));
+
+    const QString runA = submit(service, project.op, "RUN JOB job_a");
+    QVERIFY2(!runA.isEmpty(), "RUN JOB job_a was not taken");
+    // A's admission is under way and waits for the row lock (a backend of the service waits on a lock).
+    QTRY_VERIFY_WITH_TIMEOUT(observer.value("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                                            "current_database() AND wait_event_type = 'Lock'")
+                                     .toInt() >= 1,
+                             30000);
+
+    const nlohmann::json runB = runStatement(service, project.op, "RUN JOB job_b");
+    QVERIFY2(statusOf(runB) == kSuccess,
+             qPrintable("RUN JOB job_b was not answered while job_a's row was locked: " +
+                        QString::fromStdString(runB.dump())));
+    for (int poll = 0; poll < 3; ++poll) {
+        const nlohmann::json a = statusOfRequest(service, project.op, runA);
+        QVERIFY2(statusOf(a) == kPending, qPrintable("RUN JOB job_a did not wait for the row lock: " +
+                                                     QString::fromStdString(a.dump())));
+        QTest::qWait(200);
+    }
+
+    QVERIFY2(holder.execute("ROLLBACK") >= 0, qPrintable(holder.lastError()));
+    nlohmann::json a;
+    QTRY_VERIFY_WITH_TIMEOUT(statusOf(a = statusOfRequest(service, project.op, runA)) != kPending, 30000);
+    QVERIFY2(statusOf(a) == kSuccess, a.dump().c_str());
+    const QString runIdA = runIdOf(a);
+    const QString runIdB = runIdOf(runB);
+    QVERIFY(!runIdA.isEmpty() && !runIdB.isEmpty());
+    QCOMPARE(statusField(waitForRun(service, project.op, "job_a", runIdA, hasEnded(), 60000)),
+             std::string(kCompleted));
+    QCOMPARE(statusField(waitForRun(service, project.op, "job_b", runIdB, hasEnded(), 60000)),
+             std::string(kCompleted));
+}
+
+QTEST_GUILESS_MAIN(TestRowLocks)
+#include "tst_rowlocks.moc"
