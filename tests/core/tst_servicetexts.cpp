@@ -72,10 +72,38 @@ qsizetype closingBracket(const QString& text, qsizetype open) {
     return -1;
 }
 
-// Whether `code` writes text of its own: a string literal, or strings joined with + (a + outside
-// any literal, where the operands are strings as every argument here is).
-bool composesText(const QString& code) {
-    return code.contains('"') || code.contains('+') || code.contains(QStringLiteral("what()"));
+// The arguments of a call, from its opening bracket, with what nested brackets hold blanked: a
+// literal passed to a core function (a parameter's name) is that function's business.
+QString topLevel(const QString& call) {
+    QString text = call;
+    int depth = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (const qsizetype end = literalEnd(text, i); end > 0) {
+            if (depth > 1)
+                text.replace(i, end - i, QString(end - i, ' '));
+            i = end - 1;
+            continue;
+        }
+        const QChar c = text[i];
+        if (c == '(')
+            ++depth;
+        else if (c == ')')
+            --depth;
+        else if (depth > 1)
+            text[i] = ' ';
+    }
+    return text;
+}
+
+// Whether a call's arguments write text of their own: a string literal, strings joined with + (a +
+// outside any literal, where the operands are strings as every argument here is), a string made on
+// the spot, or an exception's own text.
+bool composesText(const QString& call) {
+    const QString args = topLevel(call);
+    static const QRegularExpression madeHere(
+        QStringLiteral("\\b(std::string|std::format|fmt::format)\\s*\\("));
+    return args.contains('"') || args.contains('+') || call.contains(QStringLiteral("what()")) ||
+           madeHere.match(args).hasMatch();
 }
 
 struct Source final {
@@ -123,7 +151,13 @@ private slots:
         QCOMPARE(closingBracket(code, code.indexOf(QStringLiteral("k(")) + 1),
                  code.indexOf(QStringLiteral("k(")) + 6);
         QVERIFY(composesText(QStringLiteral("(\"Job \" + name)")));
+        QVERIFY(composesText(QStringLiteral("(404, \"Not found\")")));
+        QVERIFY(composesText(QStringLiteral("(std::string(\"Not found\"))")));
+        QVERIFY(composesText(QStringLiteral("(500, e.what())")));
+        QVERIFY(composesText(QStringLiteral("(404, std::string(path))")));
+        QVERIFY(composesText(QStringLiteral("(jobExistsMessage(name) + \".\")")));
         QVERIFY(!composesText(QStringLiteral("(jobExistsMessage(statement.name))")));
+        QVERIFY(!composesText(QStringLiteral("(400, expectedMessage(\"after\", it->second))")));
     }
 
     // ApiStatus::failed/invalid/refused (a status's errorMessage) and HttpResponse::error (the
