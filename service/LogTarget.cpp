@@ -1,5 +1,6 @@
 #include "service/LogTarget.h"
 
+#include "core/text/AsciiText.h"
 #include "service/LogEscaping.h"
 
 #include <spdlog/pattern_formatter.h>
@@ -56,7 +57,8 @@ bool LogTarget::stderrIsJournal() {
 
 void LogTarget::apply(const std::string& target) {
     if (target != "auto" && target != "journal" && target != "stderr")
-        throw std::invalid_argument("invalid log target '" + target + "': expected auto, journal or stderr");
+        throw std::invalid_argument("invalid log target " + quoted(target) +
+                                    ": expected auto, journal or stderr");
     if (target == "stderr" || (target == "auto" && !stderrIsJournal()))
         return; // spdlog's default pattern, escaped (escapeEveryLogLine)
     auto formatter = escapingFormatter();

@@ -1,5 +1,7 @@
 #include "service/ServiceApp.h"
 
+#include "core/text/AsciiText.h"
+#include "core/wire/HttpMessages.h"
 #include "service/LogTarget.h"
 #include "service/SystemdNotifier.h"
 #include "service/http/EventRoutes.h"
@@ -49,8 +51,8 @@ struct ListenAddress {
 // "<ip>:<port>" or "[<ipv6>]:<port>".
 ListenAddress parseListen(const std::string& listen) {
     const auto bad = [&] {
-        return std::runtime_error("invalid listen address '" + listen +
-                                  "': expected <ip>:<port>, e.g. 127.0.0.1:8420");
+        return std::runtime_error("invalid listen address " + quoted(listen) +
+                                  ": expected <ip>:<port>, e.g. 127.0.0.1:8420");
     };
     const std::size_t colon = listen.rfind(':');
     if (colon == std::string::npos || colon == 0 || colon + 1 == listen.size())
@@ -74,7 +76,7 @@ void registerOperationalRoutes(HttpServer& server, RunManager& runs, const Servi
     server.addRoute(
         "GET", "/metrics", [&runs, &metrics](const HttpRequest& request, const Responder& respond) {
             if (request.path != "/metrics") {
-                respond(HttpResponse::error(404, "Not found: " + request.path));
+                respond(HttpResponse::error(404, pathNotFoundMessage(request.path)));
                 return;
             }
             ServiceMetrics::Snapshot snapshot;
@@ -240,20 +242,21 @@ void prepareDataDir(const std::string& dir) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-        throw std::runtime_error("data directory '" + dir + "' is not a directory");
+        throw std::runtime_error("data directory " + quoted(dir) + " is not a directory");
     const bool existed = fs::exists(dir, ec);
     fs::create_directories(dir, ec);
     if (ec)
-        throw std::runtime_error("cannot create data directory '" + dir + "': " + ec.message());
+        throw std::runtime_error("cannot create data directory " + quoted(dir) + ": " + ec.message());
     // Job parameters and Hudi configurations may hold passwords: only the service's user gets in.
     if (!existed) {
         fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
         if (ec)
-            throw std::runtime_error("cannot make data directory '" + dir + "' private: " + ec.message());
+            throw std::runtime_error("cannot make data directory " + quoted(dir) +
+                                     " private: " + ec.message());
     }
     if (::access(dir.c_str(), R_OK | W_OK | X_OK) != 0)
-        throw std::runtime_error("data directory '" + dir +
-                                 "' is not readable and writable: " + std::strerror(errno));
+        throw std::runtime_error("data directory " + quoted(dir) +
+                                 " is not readable and writable: " + std::strerror(errno));
 }
 
 void refuseEmptyDatabase(const std::string& dataDir, const std::string& databaseUrl) {
@@ -275,8 +278,8 @@ void refuseEmptyDatabase(const std::string& dataDir, const std::string& database
     if (!hasRuns && !servedBefore)
         return;
     throw std::runtime_error(
-        "the database " + path + " is empty (0 bytes) but the data directory '" + dataDir +
-        "' held a previous database (" + (hasRuns ? "run directories" : "a lock file of jobdeckd") +
+        "the database " + path + " is empty (0 bytes) but the data directory " + quoted(dataDir) +
+        " held a previous database (" + (hasRuns ? "run directories" : "a lock file of jobdeckd") +
         "); restore the database from a backup, or move the data directory aside to start "
         "afresh (nothing was changed)");
 }

@@ -2,6 +2,7 @@
 // line on stderr.
 #include "core/deploy/DatabaseUrl.h"
 #include "core/deploy/DriverEnvironment.h"
+#include "core/text/AsciiText.h"
 #include "service/ConfigFile.h"
 #include "service/LogEscaping.h"
 #include "service/ServiceApp.h"
@@ -37,7 +38,7 @@ int createKey(const std::string& dataDir, const std::string& databaseUrl, const 
               const std::string& project, const std::string& roleText, bool json) {
     const auto role = roleFromName(roleText);
     if (!role)
-        return fail("invalid role '" + roleText + "': expected viewer, operator or admin");
+        return fail("invalid role " + quoted(roleText) + ": expected viewer, operator or admin");
     if (project.empty())
         return fail("the project name must not be empty");
     prepareDataDir(dataDir);
@@ -213,7 +214,7 @@ void addDriverOptions(CLI::App* command, ServeOptions& serve) {
             for (const auto& pair : pairs) {
                 const std::size_t eq = pair.find('=');
                 if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size())
-                    throw CLI::ValidationError("--s3-map", "expected bucket=directory, got '" + pair + "'");
+                    throw CLI::ValidationError("--s3-map", "expected bucket=directory, got " + quoted(pair));
                 serve.s3Map[pair.substr(0, eq)] = pair.substr(eq + 1);
             }
         },
@@ -358,8 +359,7 @@ int main(int argc, char** argv) {
     escapeEveryLogLine();
     if (argc > 1 && argv[1][0] != '-' && std::string_view(argv[1]) != "serve" &&
         std::string_view(argv[1]) != "keys")
-        return fail("unknown command '" + std::string(argv[1]) +
-                    "': expected serve or keys (see jobdeckd --help)");
+        return fail("unknown command " + quoted(argv[1]) + ": expected serve or keys (see jobdeckd --help)");
 
     CLI::App app{"jobdeckd: the Jobdeck Jobs service for Spark jobs on Apache Hudi"};
     app.require_subcommand(1);

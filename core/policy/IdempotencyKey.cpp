@@ -46,6 +46,10 @@ std::string writeKeyConflictMessage(std::string_view key, std::chrono::minutes w
            " minutes with a different statement or another API key; send a new key for a new statement.";
 }
 
+std::string firstAnswerUnreadableMessage() {
+    return "The service could not read the first answer to this Idempotency-Key; try again";
+}
+
 namespace {
 
 // `jobName` as a key's head before `tail`, within the limit.

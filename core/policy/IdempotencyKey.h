@@ -28,6 +28,8 @@ std::string runKeyConflictMessage(std::string_view key);
 // Another write (not RUN JOB) with a key used within `window` by another API key or for another
 // statement: the one refusal for every such key, whatever differed.
 std::string writeKeyConflictMessage(std::string_view key, std::chrono::minutes window);
+// A repeated write whose first request's answer could not be read (503): the client may try again.
+std::string firstAnswerUnreadableMessage();
 
 // A key naming one logical run per day, as the seed suggests: "<job>-<YYYY-MM-DD>". Characters a key
 // cannot hold become '_' and the job name is shortened so the key stays within the limit; the result is

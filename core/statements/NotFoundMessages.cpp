@@ -28,4 +28,12 @@ std::string applicationFileNotFoundMessage(std::string_view applicationPath) {
     return doesNotExist("Application file " + std::string(applicationPath));
 }
 
+std::string unknownRequestIdMessage(std::chrono::seconds retention) {
+    const auto hours = std::chrono::duration_cast<std::chrono::hours>(retention).count();
+    const std::string kept = hours >= 1 && std::chrono::hours(hours) == retention
+                                 ? std::to_string(hours) + (hours == 1 ? " hour" : " hours")
+                                 : std::to_string(retention.count()) + " seconds";
+    return "Unknown or expired request id (final statuses are kept for " + kept + ")";
+}
+
 } // namespace jobdeck

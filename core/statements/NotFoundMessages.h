@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -15,5 +16,8 @@ std::string jobRunNotFoundMessage(std::string_view runId,
 std::string projectNotFoundMessage(std::string_view projectName); // Project <name> does not exist
 // A run's application file is missing when its driver starts (CONTRACT §4).
 std::string applicationFileNotFoundMessage(std::string_view applicationPath);
+// GET /v1/status/<id> of an id that is unknown, of another project, or whose status expired: final
+// statuses are kept for `retention` (said in hours when it is whole hours).
+std::string unknownRequestIdMessage(std::chrono::seconds retention);
 
 } // namespace jobdeck

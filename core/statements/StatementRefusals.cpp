@@ -49,4 +49,9 @@ std::string requestNotRecordedMessage() {
     return "The request could not be recorded";
 }
 
+std::string requestInterruptedByRestartMessage() {
+    return "The service restarted before this request finished; use SHOW or DESCRIBE to see whether its "
+           "statement took effect";
+}
+
 } // namespace jobdeck

@@ -27,5 +27,7 @@ std::string runsUnavailableMessage();
 std::string internalErrorMessage();
 // The request's PENDING status could not be written, so it was not run.
 std::string requestNotRecordedMessage();
+// The final status of a request that was still PENDING when the service stopped.
+std::string requestInterruptedByRestartMessage();
 
 } // namespace jobdeck

@@ -56,4 +56,26 @@ std::string missingDatabaseMessage(std::string_view databasePath, std::string_vi
            "changed)";
 }
 
+std::string databaseNoAnswerReason(std::string_view error) {
+    return "the database does not answer: " + std::string(error);
+}
+
+std::string databaseFileMissingReason(std::string_view file, std::string_view error) {
+    return "the database file " + std::string(file) + " cannot be found: " + std::string(error);
+}
+
+std::string databaseFileReplacedReason(std::string_view file) {
+    return "the database file " + std::string(file) +
+           " was replaced while jobdeckd had it open; restart jobdeckd";
+}
+
+std::string walIndexFaultMessage() {
+    return "The service cannot use its database: its files can no longer be written or read (an I/O error "
+           "on the WAL index); restart jobdeckd once the data directory is usable again";
+}
+
+std::string randomSourceUnavailableMessage() {
+    return "The system's random number generator is not available";
+}
+
 } // namespace jobdeck

@@ -34,6 +34,17 @@ std::string databaseNotAnsweringMessage(std::chrono::seconds waited);
 // again, or lost its schema (`schemaGone`), under it.
 std::string databaseReplacedReason(bool schemaGone);
 
+// Why the database cannot be used when a probe of it failed with `error` (the database's message).
+std::string databaseNoAnswerReason(std::string_view error);
+// The SQLite database file `file` is gone (`error`: the system's), or another file is at its path.
+std::string databaseFileMissingReason(std::string_view file, std::string_view error);
+std::string databaseFileReplacedReason(std::string_view file);
+// The service's database files can no longer be written or read (SIGBUS on SQLite's WAL index): the
+// service stops answering statements until it is restarted.
+std::string walIndexFaultMessage();
+// A new id or secret could not be drawn: the system's random number generator failed.
+std::string randomSourceUnavailableMessage();
+
 // `jobdeckd serve` or `keys create` on a data directory whose marker says a database was created there,
 // while the database file `databasePath` is gone.
 std::string missingDatabaseMessage(std::string_view databasePath, std::string_view dataDir);

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace jobdeck {
 
@@ -13,6 +15,33 @@ std::string tooManyConnectionsMessage();
 std::string tooManyConnectionsFromAddressMessage();
 // 400: a plain HTTP request reached the port that speaks HTTPS only.
 std::string plainHttpToHttpsPortMessage();
+
+// 404: no route has the path.
+std::string pathNotFoundMessage(std::string_view path);
+// 405: a route has the path, not for the method.
+std::string methodNotAllowedMessage(std::string_view method, std::string_view path);
+// 431 and 413: a request beyond the server's limits, in bytes.
+std::string requestLineTooLongMessage(std::size_t limit);
+std::string headerLineTooLongMessage(std::size_t limit);
+std::string headerTooLargeMessage(std::size_t limit);
+std::string bodyTooLargeMessage(std::size_t limit);
+// 400: a request that is not HTTP/1.1 as the parser reads it (`reason`: the parser's).
+std::string malformedHttpRequestMessage(std::string_view reason);
+std::string malformedPercentEncodingMessage();
+// 401: no credentials, or none that name a key (which part was wrong is not said).
+std::string credentialsRefusedMessage();
+// 503: a request failed because the database cannot be reached now.
+std::string databaseUnreachableMessage();
+// 500: a request failed in an unexpected way (the service log has the details).
+std::string internalServerErrorMessage();
+// GET /v1/health's 503: `reason` says why the database cannot be used.
+std::string databaseUnavailableMessage(std::string_view reason);
+
+// 400: a POST /v1/resource/ body that does not carry one statement (CONTRACT §1).
+std::string repeatedBodyKeyMessage(std::string_view key); // a top-level key sent twice
+std::string malformedBodyMessage();                       // not JSON
+std::string bodyWithoutStatementMessage();                // not an object with "statement"
+std::string statementNotAStringMessage();                 // "statement" is not a string
 
 // Why the TLS set-up fails: jobdeckd exits with it. `what` is "certificate" or "key"; `reason` is the
 // system's or OpenSSL's.

@@ -1,5 +1,6 @@
 #include "service/http/EventRoutes.h"
 
+#include "core/wire/HttpMessages.h"
 #include "core/wire/QueryParameters.h"
 #include "service/http/HttpServer.h"
 #include "service/runs/EventBus.h"
@@ -14,7 +15,7 @@ void EventRoutes::registerRoutes(HttpServer& server) {
         [this](const HttpRequest& request, const RequestContext& authenticated, const Responder& respond) {
             const Principal& principal = authenticated.principal;
             if (request.path != "/v1/events" && request.path != "/v1/events/") {
-                respond(HttpResponse::error(404, "Not found: " + request.path));
+                respond(HttpResponse::error(404, pathNotFoundMessage(request.path)));
                 return;
             }
             std::int64_t after = 0;

@@ -1,6 +1,7 @@
 #include "service/http/HealthRoute.h"
 
 #include "core/wire/DatabaseFaults.h"
+#include "core/wire/HttpMessages.h"
 #include "service/stores/Stores.h"
 
 #include <boost/asio/steady_timer.hpp>
@@ -57,7 +58,7 @@ void HealthRoute::registerRoute() {
         "GET", "/v1/health",
         [this](const HttpRequest& request, const Responder& respond) {
             if (request.path != "/v1/health") {
-                respond(HttpResponse::error(404, "Not found: " + request.path));
+                respond(HttpResponse::error(404, pathNotFoundMessage(request.path)));
                 return;
             }
             std::uint64_t id = 0;
@@ -104,10 +105,10 @@ void HealthRoute::probeLoop() {
         try {
             reason = m_stores.unavailableReason();
         } catch (const std::exception& e) {
-            reason = std::string("the database does not answer: ") + e.what();
+            reason = databaseNoAnswerReason(e.what());
         }
         if (reason)
-            reason = "Database unavailable: " + *reason;
+            reason = databaseUnavailableMessage(*reason);
         lock.lock();
         m_state->probingSince.reset();
         if (reason != m_state->lastReason)

@@ -1,5 +1,7 @@
 #include "service/http/HttpRequestParser.h"
 
+#include "core/wire/HttpMessages.h"
+
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/beast/http/error.hpp>
@@ -51,10 +53,6 @@ std::optional<std::string> percentDecode(std::string_view text, bool plusIsSpace
     return out;
 }
 
-std::string kib(std::size_t bytes) {
-    return std::to_string(bytes / 1024) + " KiB";
-}
-
 } // namespace
 
 void HttpRequestParser::applyLimits(Parser& parser, const HttpServerOptions& options) {
@@ -66,10 +64,10 @@ std::optional<HttpResponse> HttpRequestParser::headerRefusal(const Message& head
                                                              const HttpServerOptions& options) {
     const std::size_t limit = options.headerLineLimit;
     if (header.method_string().size() + header.target().size() + 9 > limit)
-        return HttpResponse::error(431, "Request line exceeds " + kib(limit));
+        return HttpResponse::error(431, requestLineTooLongMessage(limit));
     for (const auto& field : header)
         if (field.name_string().size() + 2 + field.value().size() > limit)
-            return HttpResponse::error(431, "Request header line exceeds " + kib(limit));
+            return HttpResponse::error(431, headerLineTooLongMessage(limit));
     return std::nullopt;
 }
 
@@ -80,11 +78,10 @@ std::optional<HttpResponse> HttpRequestParser::readRefusal(beast::error_code ec,
         ec == http::error::partial_message || ec == http::error::need_more)
         return std::nullopt;
     if (ec == http::error::body_limit)
-        return HttpResponse::error(413,
-                                   "Request body exceeds " + std::to_string(options.bodyLimit) + " bytes");
+        return HttpResponse::error(413, bodyTooLargeMessage(options.bodyLimit));
     if (ec == http::error::header_limit)
-        return HttpResponse::error(431, "Request header exceeds " + kib(options.headerTotalLimit));
-    return HttpResponse::error(400, "Malformed HTTP request: " + ec.message());
+        return HttpResponse::error(431, headerTooLargeMessage(options.headerTotalLimit));
+    return HttpResponse::error(400, malformedHttpRequestMessage(ec.message()));
 }
 
 bool HttpRequestParser::splitTarget(HttpRequest& request) {
@@ -122,7 +119,7 @@ std::variant<HttpRequest, HttpResponse> HttpRequestParser::request(Message&& mes
     // The parsed fields themselves: no copy, lower-cased or not, of each header.
     request.headers = std::move(static_cast<http::fields&>(message));
     if (!splitTarget(request))
-        return HttpResponse::error(400, "Malformed percent-encoding in the request target");
+        return HttpResponse::error(400, malformedPercentEncodingMessage());
     return request;
 }
 
@@ -166,9 +163,8 @@ HttpRequestParser::Parsed HttpRequestParser::parse(std::string_view raw, const H
 
 HttpResponse HttpRequestParser::routeRefusal(std::string_view method, std::string_view path, bool pathKnown) {
     if (pathKnown)
-        return HttpResponse::error(405, "Method " + std::string(method) + " is not allowed on " +
-                                            std::string(path));
-    return HttpResponse::error(404, "Not found: " + std::string(path));
+        return HttpResponse::error(405, methodNotAllowedMessage(method, path));
+    return HttpResponse::error(404, pathNotFoundMessage(path));
 }
 
 } // namespace jobdeck

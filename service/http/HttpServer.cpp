@@ -1,5 +1,6 @@
 #include "service/http/HttpServer.h"
 
+#include "core/text/AsciiText.h"
 #include "core/text/Utf8.h"
 #include "core/wire/HttpMessages.h"
 #include "service/http/HttpRequestParser.h"
@@ -479,8 +480,8 @@ void HttpServer::listen() {
     beast::error_code ec;
     const auto address = net::ip::make_address(m_options.address, ec);
     if (ec)
-        throw std::runtime_error("invalid listen address '" + m_options.address +
-                                 "': expected an IP address");
+        throw std::runtime_error("invalid listen address " + quoted(m_options.address) +
+                                 ": expected an IP address");
     const tcp::endpoint endpoint(address, m_options.port);
     auto fail = [&](std::string_view what) {
         beast::error_code ignored;
@@ -695,7 +696,7 @@ void HttpServer::handle(const Route& route, const HttpRequest& request, Reply& r
             isQueryableText(apiKey) && isQueryableText(apiSecret))
             context = m_authenticator(projectUid, apiKey, apiSecret);
         if (!context) {
-            respond(HttpResponse::error(401, "Missing or invalid credentials"));
+            respond(HttpResponse::error(401, credentialsRefusedMessage()));
             return;
         }
         reply.projectUid = context->principal.projectUid;
@@ -705,10 +706,9 @@ void HttpServer::handle(const Route& route, const HttpRequest& request, Reply& r
         // A database that is down or restarting: the client may retry, and the service carries on.
         const auto* database = dynamic_cast<const DatabaseError*>(&e);
         if (database && database->isUnavailable())
-            reply.answer(HttpResponse::error(
-                503, "Database unavailable: the service cannot reach its database; try again later"));
+            reply.answer(HttpResponse::error(503, databaseUnreachableMessage()));
         else
-            reply.answer(HttpResponse::error(500, "Internal server error"));
+            reply.answer(HttpResponse::error(500, internalServerErrorMessage()));
     }
 }
 

@@ -1,20 +1,14 @@
 #include "service/http/HttpStatementRoutes.h"
 
 #include "core/policy/IdempotencyKey.h"
-#include "core/statements/StatementRefusals.h"
 #include "core/text/Utf8.h"
-#include "core/wire/DatabaseFaults.h"
-#include "service/statements/RequestRegistry.h"
-#include "service/statements/StatementExecutor.h"
-#include "service/stores/DatabaseFaultError.h"
+#include "core/wire/HttpMessages.h"
 
-#include <boost/asio/post.hpp>
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <charconv>
-#include <exception>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -127,48 +121,53 @@ private:
     std::vector<std::string> m_keys; // at the top level; a body has few
 };
 
-// The answer to a statement sent with `Prefer: wait`: its status (final or PENDING) with its id, and
-// the wait applied.
-HttpResponse waitedAnswer(const StatusJson& status, const std::string& requestId, std::chrono::seconds wait) {
+// A POST's status with its id, or a poll's; the wait applied, when one was.
+HttpResponse statusResponse(const RequestLifecycle::Answer& answer) {
     HttpResponse response;
-    auto answer = status.withRequestId(requestId);
-    response.bodyOwner = std::move(answer.text);
-    response.sharedBody = answer.head;
-    response.body = std::move(answer.tail);
-    response.headers.emplace_back("Preference-Applied", "wait=" + std::to_string(wait.count()));
+    if (answer.requestId.empty()) {
+        const auto text = answer.status.sharedText();
+        response.sharedBody = *text;
+        response.bodyOwner = text;
+    } else {
+        auto withId = answer.status.withRequestId(answer.requestId);
+        response.bodyOwner = std::move(withId.text);
+        response.sharedBody = withId.head;
+        response.body = std::move(withId.tail);
+    }
+    if (answer.waitApplied)
+        response.headers.emplace_back("Preference-Applied",
+                                      "wait=" + std::to_string(answer.waitApplied->count()));
     return response;
 }
 
-// A request whose id could not be put on disk: the client gets no id that a restart would forget. A
-// group commit's callback knows only that the write failed: a full disk or a timeout just seen is why.
-HttpResponse notRecorded(DatabaseFault fault = DatabaseFaultError::recentFault()) {
-    return HttpResponse::error(503, requestNotRecordedMessage(fault));
+HttpResponse responseTo(const RequestLifecycle::Answer& answer) {
+    using Kind = RequestLifecycle::Answer::Kind;
+    switch (answer.kind) {
+    case Kind::RequestId:
+        return HttpResponse::json(dumpJson({{"requestId", answer.requestId}}));
+    case Kind::Status:
+        return statusResponse(answer);
+    case Kind::Conflict:
+        return HttpResponse::error(400, answer.message);
+    case Kind::NotFound:
+        return HttpResponse::error(404, answer.message);
+    case Kind::Unavailable:
+        break;
+    }
+    return HttpResponse::error(503, answer.message);
 }
 
-// `wait`: the `Prefer: wait` of the GET, said to be applied.
-void answerStatus(const std::optional<StatusJson>& status, const std::string& notFound,
-                  const Responder& respond, std::optional<std::chrono::seconds> wait = std::nullopt) {
-    if (!status) {
-        respond(HttpResponse::error(404, notFound));
-        return;
-    }
-    HttpResponse response;
-    const auto text = status->sharedText();
-    response.sharedBody = *text;
-    response.bodyOwner = text;
-    if (wait)
-        response.headers.emplace_back("Preference-Applied", "wait=" + std::to_string(wait->count()));
-    respond(std::move(response));
+RequestLifecycle::Respond answering(Responder respond) {
+    return [respond = std::move(respond)](RequestLifecycle::Answer answer) { respond(responseTo(answer)); };
 }
 
 } // namespace
 
 HttpStatementRoutes::HttpStatementRoutes(StatementExecutor& executor, RequestRegistry& registry,
                                          HttpServer& server, std::chrono::seconds statusHold)
-    : m_executor(executor)
-    , m_registry(registry)
-    , m_server(server)
-    , m_statusHold(std::min(statusHold, kMaxWait)) {}
+    : m_server(server)
+    , m_lifecycle(executor, registry, server.workers(), &HttpServer::onIoThread,
+                  std::min(statusHold, kMaxWait)) {}
 
 void HttpStatementRoutes::registerRoutes() {
     auto submit = [this](const HttpRequest& request, const RequestContext& authenticated, Responder respond) {
@@ -186,7 +185,7 @@ void HttpStatementRoutes::registerRoutes() {
 void HttpStatementRoutes::submit(const HttpRequest& request, const RequestContext& authenticated,
                                  Responder respond) {
     if (request.path != "/v1/resource" && request.path != "/v1/resource/") {
-        respond(HttpResponse::error(404, "Not found: " + request.path));
+        respond(HttpResponse::error(404, pathNotFoundMessage(request.path)));
         return;
     }
     auto read = readStatement(request.body);
@@ -194,7 +193,6 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const RequestContex
         respond(std::move(*refusal));
         return;
     }
-
     RequestContext context = authenticated;
     if (request.hasHeader("idempotency-key")) {
         const std::string key(request.header("idempotency-key"));
@@ -205,99 +203,21 @@ void HttpStatementRoutes::submit(const HttpRequest& request, const RequestContex
         context.idempotencyKey = key;
     }
     context.clientHeaders = auditedHeaders(request);
-    std::string statement = std::move(std::get<std::string>(read));
-    const auto wait = preferredWait(request.header("prefer"));
-    if (wait && m_executor.isQuickRead(statement)) {
-        // Answered where it runs, with no hand-off; the status is recorded before the answer leaves.
-        // Nobody has the id before that, so it is never PENDING in the registry.
-        context.requestId = RequestRegistry::newId();
-        Outcome outcome = execute(context, statement);
-        HttpResponse response = waitedAnswer(outcome.status, context.requestId, *wait);
-        m_registry.finish(context.principal.projectUid, context.requestId, outcome.status, outcome.stored);
-        respond(std::move(response));
-        return;
-    }
-    // Registered before its key is claimed, so a repeat that finds the claim finds the request too.
-    context.requestId = m_registry.begin(authenticated.principal.projectUid);
-    // Claiming a key writes to the database: never on an IO thread, which a stalled database would hold.
-    auto claimAndRun = [this, context = std::move(context), statement = std::move(statement), wait,
-                        respond = std::move(respond)]() mutable {
-        try {
-            if (context.idempotencyKey && answeredAsRepeat(context, statement, wait, respond))
-                return;
-        } catch (const std::exception& e) {
-            // The key could not be claimed: nothing runs, and nobody has the request's id.
-            spdlog::error("could not claim the Idempotency-Key of request {}: {}", context.requestId,
-                          e.what());
-            m_registry.abandon(context.principal.projectUid, context.requestId);
-            respond(notRecorded(DatabaseFaultError::faultOf(e)));
-            return;
-        }
-        submitOnWorker(context, statement, wait, respond);
-    };
-    if (HttpServer::onIoThread())
-        boost::asio::post(m_server.workers(), std::move(claimAndRun));
-    else
-        claimAndRun();
-}
-
-bool HttpStatementRoutes::answeredAsRepeat(RequestContext& context, const std::string& statement,
-                                           std::optional<std::chrono::seconds> wait,
-                                           const Responder& respond) {
-    const auto claim = m_executor.claimIdempotencyKey(context, statement);
-    using Kind = RepeatedWrites::Claim::Kind;
-    if (claim.kind == Kind::First)
-        return false;
-    m_registry.abandon(context.principal.projectUid, context.requestId); // nobody was given its id
-    if (claim.kind == Kind::Conflict) {
-        respond(HttpResponse::error(400, RepeatedWrites::conflictMessage(*context.idempotencyKey)));
-        return true;
-    }
-    // The first request's answer, as it would be polled: reading it may commit queued writes (a worker's).
-    auto answer = [this, projectUid = context.principal.projectUid, requestId = claim.requestId, wait,
-                   respond] {
-        if (!wait) {
-            m_registry.acknowledge(projectUid, requestId, RequestRegistry::Durability::Durable);
-            respond(HttpResponse::json(dumpJson({{"requestId", requestId}})));
-            return;
-        }
-        m_registry.waitFor(
-            projectUid, requestId, *wait, [this, projectUid, requestId, wait, respond](StatusJson status) {
-                if (status.isFinal()) {
-                    respond(waitedAnswer(status, requestId, *wait));
-                    return;
-                }
-                boost::asio::post(m_server.workers(), [this, projectUid, requestId, wait, respond, status] {
-                    m_registry.acknowledge(projectUid, requestId, RequestRegistry::Durability::Durable);
-                    respond(waitedAnswer(status, requestId, *wait));
-                });
-            });
-    };
-    boost::asio::post(m_server.workers(), [answer = std::move(answer), respond] {
-        try {
-            answer();
-        } catch (const std::exception& e) {
-            spdlog::error("could not answer a repeated write: {}", e.what());
-            respond(HttpResponse::error(
-                503, "The service could not read the first answer to this Idempotency-Key; try again"));
-        }
-    });
-    return true;
+    m_lifecycle.submit(std::move(context), std::move(std::get<std::string>(read)),
+                       preferredWait(request.header("prefer")), answering(std::move(respond)));
 }
 
 std::variant<std::string, HttpResponse> HttpStatementRoutes::readStatement(std::string_view body) {
     StatementField field;
     if (!nlohmann::json::sax_parse(body, &field)) {
         if (field.repeatedKey)
-            return HttpResponse::error(400, "The request body has the key \"" +
-                                                field.repeatedKey->substr(0, 64) +
-                                                "\" more than once; send each key once");
-        return HttpResponse::error(400, "Malformed JSON in the request body");
+            return HttpResponse::error(400, repeatedBodyKeyMessage(field.repeatedKey->substr(0, 64)));
+        return HttpResponse::error(400, malformedBodyMessage());
     }
     if (!field.isObject || !field.found)
-        return HttpResponse::error(400, "The request body must be a JSON object with a \"statement\" field");
+        return HttpResponse::error(400, bodyWithoutStatementMessage());
     if (!field.isString)
-        return HttpResponse::error(400, "The \"statement\" field must be a string");
+        return HttpResponse::error(400, statementNotAStringMessage());
     return std::move(field.statement);
 }
 
@@ -312,128 +232,11 @@ std::map<std::string, std::string> HttpStatementRoutes::auditedHeaders(const Htt
     return headers;
 }
 
-HttpStatementRoutes::Outcome HttpStatementRoutes::execute(const RequestContext& context,
-                                                          const std::string& statement) {
-    Outcome outcome;
-    try {
-        StatementExecutor::StatusRecord record = StatementExecutor::StatusRecord::Committed;
-        outcome.status = m_executor.execute(context, statement, &record);
-        if (record == StatementExecutor::StatusRecord::NotStored)
-            outcome.stored = RequestRegistry::Stored::OnlyIfAcknowledged;
-    } catch (const std::exception& e) {
-        spdlog::error("request {} failed unexpectedly: {}", context.requestId, e.what());
-        outcome.status = StatusJson(ApiStatus::failed(internalErrorMessage()));
-        outcome.stored = RequestRegistry::Stored::No;
-    }
-    return outcome;
-}
-
-RequestRegistry::Durability HttpStatementRoutes::ackDurability(std::string_view statement) {
-    // Only a read's PENDING acknowledgement may wait for the next group commit: it changes nothing.
-    return m_executor.isReadStatement(statement) ? RequestRegistry::Durability::Deferred
-                                                 : RequestRegistry::Durability::Durable;
-}
-
-void HttpStatementRoutes::run(const RequestContext& context, const std::string& statement) {
-    Outcome outcome = execute(context, statement);
-    m_registry.finish(context.principal.projectUid, context.requestId, outcome.status, outcome.stored);
-}
-
-void HttpStatementRoutes::submitOnWorker(const RequestContext& context, const std::string& statement,
-                                         std::optional<std::chrono::seconds> wait, const Responder& respond) {
-    const std::string& requestId = context.requestId;
-    const std::string& projectUid = context.principal.projectUid;
-    if (!wait) {
-        // The id is handed out only once it is on disk, so that it is answered after any restart.
-        try {
-            m_registry.acknowledge(
-                projectUid, requestId, ackDurability(statement), [respond, requestId](bool recorded) {
-                    respond(recorded ? HttpResponse::json(dumpJson({{"requestId", requestId}}))
-                                     : notRecorded());
-                });
-        } catch (const std::exception& e) {
-            // A write's PENDING row could not be committed: it does not run, and nobody has its id.
-            spdlog::error("could not record request {}: {}", requestId, e.what());
-            respond(notRecorded(DatabaseFaultError::faultOf(e)));
-            m_registry.finish(projectUid, requestId,
-                              StatusJson(ApiStatus::failed(requestNotRecordedMessage())),
-                              RequestRegistry::Stored::OnlyIfAcknowledged);
-            return;
-        }
-        run(context, statement);
-        return;
-    }
-    m_registry.waitFor(projectUid, requestId, *wait,
-                       [this, respond, projectUid, requestId, wait, statement](const StatusJson& status) {
-                           auto answer = [respond, requestId, wait](const StatusJson& final) {
-                               respond(waitedAnswer(final, requestId, *wait));
-                           };
-                           if (status.isFinal()) {
-                               answer(status);
-                               return;
-                           }
-                           // The wait ran out (on a timer thread): record the id off the IO threads, then
-                           // answer.
-                           boost::asio::post(m_server.workers(), [this, answer, respond, projectUid,
-                                                                  requestId, statement, status] {
-                               try {
-                                   m_registry.acknowledge(projectUid, requestId, ackDurability(statement),
-                                                          [answer, respond, status](bool recorded) {
-                                                              if (recorded)
-                                                                  answer(status);
-                                                              else
-                                                                  respond(notRecorded());
-                                                          });
-                               } catch (const std::exception& e) {
-                                   spdlog::error("could not record pending request {}: {}", requestId,
-                                                 e.what());
-                                   respond(notRecorded());
-                               }
-                           });
-                       });
-    run(context, statement);
-}
-
 void HttpStatementRoutes::status(const HttpRequest& request, const RequestContext& authenticated,
                                  Responder respond) {
-    const Principal& principal = authenticated.principal;
-    std::string requestId = request.path.substr(std::string_view("/v1/status/").size());
-    if (requestId.empty() || requestId.find('/') != std::string::npos || !isQueryableText(requestId)) {
-        respond(HttpResponse::error(404, m_registry.notFoundMessage()));
-        return;
-    }
-    const auto preferred = preferredWait(request.header("prefer"));
-    const std::chrono::seconds hold = preferred.value_or(m_statusHold);
-    const auto wait = preferred ? std::optional(hold) : std::nullopt;
-    if (const auto status = m_registry.findQuickly(principal.projectUid, requestId)) {
-        if (status->isFinal() || hold.count() == 0)
-            answerStatus(status, {}, respond, wait);
-        else
-            holdPending(principal.projectUid, requestId, hold, preferred.has_value(), respond);
-        return;
-    }
-    // Unknown, PENDING in the database or still queued: looked up again after committing the
-    // queued statuses (an fsync), on a worker.
-    auto lookup = [this, projectUid = principal.projectUid, requestId = std::move(requestId), hold, wait,
-                   respond = std::move(respond)] {
-        const auto status = m_registry.find(projectUid, requestId);
-        if (status && !status->isFinal() && hold.count() > 0)
-            holdPending(projectUid, requestId, hold, wait.has_value(), respond);
-        else
-            answerStatus(status, m_registry.notFoundMessage(), respond, wait);
-    };
-    if (HttpServer::onIoThread())
-        boost::asio::post(m_server.workers(), std::move(lookup));
-    else
-        lookup();
-}
-
-void HttpStatementRoutes::holdPending(const std::string& projectUid, const std::string& requestId,
-                                      std::chrono::seconds hold, bool preferred, const Responder& respond) {
-    // Answered from the thread that finishes the request, or from the timer's: no thread waits.
-    m_registry.waitFor(projectUid, requestId, hold, [respond, hold, preferred](StatusJson status) {
-        answerStatus(status, {}, respond, preferred ? std::optional(hold) : std::nullopt);
-    });
+    m_lifecycle.poll(authenticated.principal.projectUid,
+                     request.path.substr(std::string_view("/v1/status/").size()),
+                     preferredWait(request.header("prefer")), answering(std::move(respond)));
 }
 
 } // namespace jobdeck

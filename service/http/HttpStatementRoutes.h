@@ -2,25 +2,26 @@
 
 #include "service/http/HttpServer.h"
 
-#include "service/statements/RequestRegistry.h"
-#include "service/statements/StatementExecutor.h"
+#include "service/statements/RequestLifecycle.h"
 
 #include <chrono>
 #include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 
 namespace jobdeck {
 
-// The statement API of CONTRACT §1: POST /v1/resource/ (with `Prefer: wait=<seconds>`) and
-// GET /v1/status/<requestId>. Both routes start on the IO thread; only quick reads answered at once
-// (StatementExecutor::isQuickRead with `Prefer: wait`, a status in memory or final in the database)
-// finish there, the rest goes to the server's worker pool. A GET of a PENDING request is held up to
-// `statusHold` (or its own `Prefer: wait`) for the final status, so that a client that polls once
-// right after the POST and then sleeps long (the Airflow hook: 10 s) gets the answer at that first
-// poll; the hold is a timer of RequestRegistry::waitFor, never a thread.
+class RequestRegistry;
+class StatementExecutor;
+
+// The statement API of CONTRACT §1 over HTTP: POST /v1/resource/ (with `Prefer: wait=<seconds>` and an
+// optional Idempotency-Key) and GET /v1/status/<requestId>. The routes read the request (path, body,
+// headers), hand it to RequestLifecycle, which owns the request from its id to its answer, and write the
+// answer it gives. Both start on the IO thread; RequestLifecycle says what may be answered there. A GET
+// of a PENDING request is held up to `statusHold` (or its own `Prefer: wait`) for the final status, so
+// that a client that polls once right after the POST and then sleeps long (the Airflow hook: 10 s) gets
+// the answer at that first poll.
 class HttpStatementRoutes final {
 public:
     // Longest `Prefer: wait` honoured; longer ones are cut to it.
@@ -41,30 +42,9 @@ public:
 private:
     void submit(const HttpRequest& request, const RequestContext& authenticated, Responder respond);
     void status(const HttpRequest& request, const RequestContext& authenticated, Responder respond);
-    // Answers the request's status once it is final, or PENDING after `hold`.
-    void holdPending(const std::string& projectUid, const std::string& requestId, std::chrono::seconds hold,
-                     bool preferred, const Responder& respond);
-    void submitOnWorker(const RequestContext& context, const std::string& statement,
-                        std::optional<std::chrono::seconds> wait, const Responder& respond);
-    // A write other than RUN JOB whose Idempotency-Key was seen within RepeatedWrites::kWindow: answered
-    // with the first request's id and status (or 400 when the key came with another statement), and
-    // true. Otherwise false (context.writeKeyHash set for a first write with a key).
-    bool answeredAsRepeat(RequestContext& context, const std::string& statement,
-                          std::optional<std::chrono::seconds> wait, const Responder& respond);
-    struct Outcome {
-        StatusJson status;
-        RequestRegistry::Stored stored = RequestRegistry::Stored::Yes;
-    };
-    // Never throws: an unexpected failure becomes a FAILED status that is not stored.
-    Outcome execute(const RequestContext& context, const std::string& statement);
-    RequestRegistry::Durability ackDurability(std::string_view statement);
-    // execute() and record the final status.
-    void run(const RequestContext& context, const std::string& statement);
 
-    StatementExecutor& m_executor;
-    RequestRegistry& m_registry;
     HttpServer& m_server;
-    const std::chrono::seconds m_statusHold;
+    RequestLifecycle m_lifecycle;
 };
 
 } // namespace jobdeck

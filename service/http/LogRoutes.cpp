@@ -2,6 +2,7 @@
 
 #include "core/statements/NotFoundMessages.h"
 #include "core/text/Utf8.h"
+#include "core/wire/HttpMessages.h"
 #include "core/wire/QueryParameters.h"
 #include "service/http/HttpServer.h"
 #include "service/runs/RunManager.h"
@@ -39,7 +40,7 @@ void LogRoutes::registerRoutes(HttpServer& server) {
             const Principal& principal = authenticated.principal;
             const auto names = parsePath(request.path);
             if (!names) {
-                respond(HttpResponse::error(404, "Not found: " + request.path));
+                respond(HttpResponse::error(404, pathNotFoundMessage(request.path)));
                 return;
             }
             std::int64_t offset = 0;

@@ -14,10 +14,11 @@ constexpr std::string_view kDeployModeConf = "spark.submit.deployMode";
 
 // One word for a POSIX shell (and Python's shlex.split): single quotes, a ' inside as '\''.
 std::string shellQuoted(const std::string& text) {
-    std::string quoted = "'";
+    std::string word = "'";
     for (const char c : text)
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
+        word += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    word += '\'';
+    return word;
 }
 
 } // namespace

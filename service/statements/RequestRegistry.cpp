@@ -1,5 +1,7 @@
 #include "service/statements/RequestRegistry.h"
 
+#include "core/statements/NotFoundMessages.h"
+#include "core/statements/StatementRefusals.h"
 #include "core/wire/Timestamp.h"
 #include "service/stores/RandomIds.h"
 #include "service/stores/StatusStore.h"
@@ -43,22 +45,14 @@ RequestRegistry::RequestRegistry(StatusStore& statuses, boost::asio::io_context&
     , m_timers(timers)
     , m_statusRetention(statusRetention) {
     m_statuses.setStatusRetention(statusRetention);
-    if (const int failed = m_statuses.failUnfinishedRequests(restartedMessage()); failed > 0)
+    if (const int failed = m_statuses.failUnfinishedRequests(requestInterruptedByRestartMessage());
+        failed > 0)
         spdlog::warn("{} request(s) were still pending when the service last stopped; they are now FAILED",
                      failed);
 }
 
-std::string RequestRegistry::restartedMessage() {
-    return "The service restarted before this request finished; use SHOW or DESCRIBE to see whether its "
-           "statement took effect";
-}
-
 std::string RequestRegistry::notFoundMessage() const {
-    const auto hours = std::chrono::duration_cast<std::chrono::hours>(m_statusRetention).count();
-    const std::string kept = hours >= 1 && std::chrono::hours(hours) == m_statusRetention
-                                 ? std::to_string(hours) + (hours == 1 ? " hour" : " hours")
-                                 : std::to_string(m_statusRetention.count()) + " seconds";
-    return "Unknown or expired request id (final statuses are kept for " + kept + ")";
+    return unknownRequestIdMessage(m_statusRetention);
 }
 
 RequestRegistry::~RequestRegistry() {

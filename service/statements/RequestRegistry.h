@@ -23,14 +23,14 @@ class StatusStore;
 // statement has run; StatementExecutor commits the final status of a write with the statement, and
 // the registry keeps recent final statuses in memory so that polling rarely reaches the database.
 // A request whose id a client was given while it was still PENDING is stored as PENDING first
-// (acknowledge()); one still PENDING when the process ends is FAILED with restartedMessage() at the
-// next start. The status of a read is not written before its answer: it goes to the database with a
-// later group commit, when its client was given the id before the status (which is told the id only
-// once it is on disk), when it leaves the recent ones in memory, or at a graceful stop
-// (storeRemembered()); only kill -9 can lose it. A final status expires `statusRetention` after it was
-// written (StatusStore::setStatusRetention; RetentionSweeper deletes the rows): it is then as unknown as
-// a made-up id. Ids are random UUIDs, and every lookup is scoped by project: another project's id is
-// as unknown as a made-up one.
+// (acknowledge()); one still PENDING when the process ends is FAILED with core's
+// requestInterruptedByRestartMessage() at the next start. The status of a read is not written before its
+// answer: it goes to the database with a later group commit, when its client was given the id before the
+// status (which is told the id only once it is on disk), when it leaves the recent ones in memory, or at a
+// graceful stop (storeRemembered()); only kill -9 can lose it. A final status expires `statusRetention` after
+// it was written (StatusStore::setStatusRetention; RetentionSweeper deletes the rows): it is then as unknown
+// as a made-up id. Ids are random UUIDs, and every lookup is scoped by project: another project's id is as
+// unknown as a made-up one.
 class RequestRegistry final {
 public:
     // Whether finish() has to store the status (now), the executor did, or it is a read's.
@@ -64,8 +64,6 @@ public:
     // group then starts at once); tell the client the id only after it said true.
     void acknowledge(const std::string& projectUid, const std::string& requestId, Durability durability,
                      std::function<void(bool recorded)> recorded = {});
-    // The final status of a request that was PENDING when its process ended.
-    static std::string restartedMessage();
     // The 404 line of an id that is unknown, of another project, or whose status expired.
     std::string notFoundMessage() const;
     // At a graceful stop: queues the statuses still kept in memory only (the status store writes them).

@@ -2,9 +2,9 @@
 
 #include "core/statements/Statement.h"
 #include "core/wire/ApiStatus.h"
-#include "service/TextHash.h"
 #include "service/runs/InternalFailure.h"
 #include "service/runs/RequestContext.h"
+#include "service/statements/TextHash.h"
 #include "service/stores/Principal.h"
 #include "service/stores/RepeatedWrites.h"
 #include "service/stores/StatusJson.h"

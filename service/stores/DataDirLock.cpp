@@ -1,5 +1,7 @@
 #include "service/stores/DataDirLock.h"
 
+#include "core/text/AsciiText.h"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -36,8 +38,8 @@ DataDirLock::DataDirLock(const std::string& dataDir) {
         const std::string owner = ownerOf(m_fd);
         ::close(m_fd);
         if (error == EWOULDBLOCK)
-            throw std::runtime_error("data directory '" + dataDir +
-                                     "' is already served by another jobdeckd" + owner +
+            throw std::runtime_error("data directory " + quoted(dataDir) +
+                                     " is already served by another jobdeckd" + owner +
                                      "; a SQLite data directory is served by one process only");
         throw std::runtime_error("cannot lock " + path + ": " + std::strerror(error));
     }

@@ -1,5 +1,7 @@
 #include "service/stores/RandomIds.h"
 
+#include "core/wire/DatabaseFaults.h"
+
 #include "service/stores/DatabaseError.h"
 
 #include <openssl/crypto.h>
@@ -15,7 +17,7 @@ namespace jobdeck {
 
 void RandomIds::fill(unsigned char* out, std::size_t size) {
     if (RAND_bytes(out, static_cast<int>(size)) != 1)
-        throw DatabaseError("The system's random number generator is not available");
+        throw DatabaseError(randomSourceUnavailableMessage());
 }
 
 std::string RandomIds::toHex(const unsigned char* data, std::size_t size) {

@@ -1,5 +1,7 @@
 #include "service/stores/SqliteConnections.h"
 
+#include "core/wire/DatabaseFaults.h"
+
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -117,15 +119,15 @@ std::optional<std::string> SqliteConnections::unavailableReason() {
     const std::string file = m_writer->fileName();
     struct stat now {};
     if (::stat(file.c_str(), &now) != 0)
-        return "the database file " + file + " cannot be found: " + std::strerror(errno);
+        return databaseFileMissingReason(file, std::strerror(errno));
     if (std::pair<std::uint64_t, std::uint64_t>{now.st_dev, now.st_ino} != m_fileIdentity)
-        return "the database file " + file + " was replaced while jobdeckd had it open; restart jobdeckd";
+        return databaseFileReplacedReason(file);
     try {
         auto r = freshReader();
         auto q = r->query("SELECT COUNT(*) FROM sqlite_master");
         q.step();
     } catch (const std::exception& e) {
-        return std::string("the database does not answer: ") + e.what();
+        return databaseNoAnswerReason(e.what());
     }
     return std::nullopt;
 }

@@ -1,5 +1,7 @@
 #include "service/stores/WalIndexFaults.h"
 
+#include "core/wire/DatabaseFaults.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -180,8 +182,7 @@ bool WalIndexFaults::occurred() {
 }
 
 std::string WalIndexFaults::message() {
-    return "The service cannot use its database: its files can no longer be written or read (an I/O error "
-           "on the WAL index); restart jobdeckd once the data directory is usable again";
+    return walIndexFaultMessage();
 }
 
 } // namespace jobdeck

@@ -107,24 +107,24 @@ private slots:
         QCOMPARE(quoted(editable), std::string("'spark.b'"));
     }
 
-    // Messages quote names with quoted() only: no "'" + name + "'" left by hand in core, nor in the service
-    // files that compose messages through core (service/ConfigFile.cpp, service/http/ServerStream.cpp).
+    // Messages quote names with quoted() only: no "'" + name + "'" left by hand in core or in the service.
     void noQuotingByHand() {
         // An opening quote at the end of a literal followed by +, or a closing one after a +.
         static const QRegularExpression byHand(QStringLiteral("[ (\"]'\" *\\+|\\+ *\"'([\"\\s:;,)]|$)"));
         QStringList files;
-        QDirIterator it(QStringLiteral(JOBDECK_SOURCE_DIR "/core"),
-                        {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,
-                        QDirIterator::Subdirectories);
-        while (it.hasNext())
-            files << it.next();
-        files << QStringLiteral(JOBDECK_SOURCE_DIR "/service/ConfigFile.cpp")
-              << QStringLiteral(JOBDECK_SOURCE_DIR "/service/http/ServerStream.cpp");
-        QVERIFY(files.size() > 50);
+        for (const char* dir : {JOBDECK_SOURCE_DIR "/core", JOBDECK_SOURCE_DIR "/service"}) {
+            QDirIterator it(QString::fromUtf8(dir), {QStringLiteral("*.cpp"), QStringLiteral("*.h")},
+                            QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext())
+                files << it.next();
+        }
+        QVERIFY(files.size() > 150);
         QStringList found;
         for (const QString& path : files) {
             if (path.endsWith(QStringLiteral("/core/text/AsciiText.cpp")))
                 continue; // quoted() itself
+            if (path.endsWith(QStringLiteral("/service/stores/postgres/PgConnection.cpp")))
+                continue; // SQL: the quotes of the session's SET literals, not a name in a message
             QFile file(path);
             QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
             const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'));

@@ -7,6 +7,7 @@
 
 #include <QTest>
 
+#include "core/statements/StatementRefusals.h"
 #include "service/statements/RequestRegistry.h"
 
 #include <map>
@@ -147,7 +148,7 @@ private slots:
             } else {
                 QCOMPARE(QString::fromStdString(status.value("apiStatus", "")),
                          QStringLiteral("API_OPERATION_STATUS_FAILED"));
-                QCOMPARE(status.value("errorMessage", ""), RequestRegistry::restartedMessage());
+                QCOMPARE(status.value("errorMessage", ""), requestInterruptedByRestartMessage());
             }
         }
     }

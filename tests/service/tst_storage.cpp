@@ -1,6 +1,7 @@
 // The SQLite stores, SqliteDatabase and EventBus in-process, on a temporary data directory: what only
 // SQLite has (its file, its connections, its transactions); the contract of every store on both
 // backends is tst_storecontract's.
+#include "core/statements/StatementRefusals.h"
 #include "service/runs/EventBus.h"
 #include "service/statements/RequestRegistry.h"
 #include "service/statements/StatementExecutor.h"
@@ -646,7 +647,7 @@ private slots:
         RequestRegistry registry(stores->statuses(), io);
         const auto status = registry.find(project, pending);
         QVERIFY(status);
-        QVERIFY(*status == StatusJson(ApiStatus::failed(RequestRegistry::restartedMessage())));
+        QVERIFY(*status == StatusJson(ApiStatus::failed(requestInterruptedByRestartMessage())));
         QVERIFY(*registry.find(project, finished) == StatusJson(ApiStatus::failed("done")));
         QVERIFY(!registry.find(stores->keys().createKey("beta", Role::Admin).projectUid, pending));
     }
