@@ -92,8 +92,10 @@ QString proposedExportName(MainWindow& window, const char* action) {
         return QStringLiteral("(no file dialog)");
     const QString name = QFileInfo(dialog->selectedFiles().value(0)).fileName();
     dialog->reject();
-    QTest::qWaitFor(
-        [&] { return window.findChild<QFileDialog*>(QStringLiteral("exportFileDialog")) == nullptr; }, 10000);
+    if (!QTest::qWaitFor(
+            [&] { return window.findChild<QFileDialog*>(QStringLiteral("exportFileDialog")) == nullptr; },
+            10000))
+        return QStringLiteral("(the file dialog stayed open)");
     return name;
 }
 
