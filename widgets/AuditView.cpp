@@ -127,6 +127,8 @@ void AuditView::showEvent(QShowEvent* event) {
 }
 
 void AuditView::reload() {
+    if (!m_client->connection().isValid())
+        return; // nothing to ask yet: AdminViews reloads the open views once the console is connected
     if (m_loading) {
         m_reloadAgain = true; // what the running request may have missed
         return;

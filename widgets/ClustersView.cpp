@@ -132,6 +132,8 @@ void ClustersView::updateButtons() {
 }
 
 void ClustersView::reload() {
+    if (!m_client->connection().isValid())
+        return; // nothing to ask yet: AdminViews reloads the open views once the console is connected
     ++m_generation;
     m_pending = 4;
     m_busy->show();

@@ -2,10 +2,11 @@
 
 #include <QDialog>
 
-class QLabel;
-class QLineEdit;
-class QListWidget;
-class QPushButton;
+#include <memory>
+
+namespace Ui {
+class ConnectionDialog;
+}
 
 namespace jobdeck {
 
@@ -20,6 +21,7 @@ class ConnectionDialog final : public QDialog {
 public:
     ConnectionDialog(ConnectionProfiles* profiles, SecretStore* secrets, const QString& current,
                      QWidget* parent = nullptr);
+    ~ConnectionDialog() override;
 
     QString selectedProfile() const;
     // Saves the form as a profile; false (and the reason shown in the dialog) when it cannot.
@@ -33,22 +35,13 @@ private:
     void connectToProfile();
     void reload(const QString& select);
     void showProfile(const QString& name);
+    void browseCaFile();
+    void newProfile(); // an empty form, to fill in
+    void removeProfile();
 
     ConnectionProfiles* m_profiles;
     SecretStore* m_secrets;
-    QListWidget* m_list;
-    QLineEdit* m_name;
-    QLineEdit* m_url;
-    QLineEdit* m_project;
-    QLineEdit* m_apiKey;
-    QLineEdit* m_secret;
-    QLineEdit* m_caFile;
-    QPushButton* m_browseCa;
-    QLabel* m_localNote;
-    QLabel* m_notice;
-    QLabel* m_error;
-    QPushButton* m_save;
-    QPushButton* m_remove;
+    std::unique_ptr<Ui::ConnectionDialog> m_ui; // widgets/ConnectionDialog.ui
 };
 
 } // namespace jobdeck

@@ -31,6 +31,7 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
     // Sized from the rows in view: measuring a long Job's every row would cost more than the re-check.
     m_view->header()->setResizeContentsPrecision(0);
     m_summary->setObjectName(QStringLiteral("diagnosticsSummary"));
+    m_summary->setWordWrap(true);
     m_fixButton->setObjectName(QStringLiteral("applyFixButton"));
     m_fixButton->setText(tr("Fix"));
     m_fixButton->setToolTip(tr("Apply the selected diagnostic's fix (Ctrl+Z undoes it)"));
@@ -75,6 +76,12 @@ void DiagnosticsPanel::setDiagnostics(const std::vector<Diagnostic>& diagnostics
                                  tr("%n warning(s)", nullptr, warnings));
     if (row < 0 && m_model->rowCount() > 0)
         selectRow(0);
+    updateFixButton();
+}
+
+void DiagnosticsPanel::showGuidance(const QString& text) {
+    m_model->setDiagnostics({}, {});
+    m_summary->setText(text);
     updateFixButton();
 }
 

@@ -23,6 +23,8 @@ public:
     explicit DiagnosticsPanel(QWidget* parent = nullptr);
 
     void setDiagnostics(const std::vector<Diagnostic>& diagnostics, const std::vector<int>& lines);
+    // No findings, and `text` (what to do first) in place of the count.
+    void showGuidance(const QString& text);
     // Where the Fix button's fixes come from when clicked; by default the diagnostic's own. The button is
     // enabled by the diagnostic's own fixes (a long list's later findings get theirs in the editor's menu).
     void setFixProvider(std::function<std::vector<Fix>(int row)> provider);

@@ -3,6 +3,8 @@
 #include "client/ApiClient.h"
 #include "client/EventsSubscription.h"
 #include "core/parameters/DiagnosticCode.h"
+#include "core/parameters/ParameterLineAnalysis.h"
+#include "core/parameters/ParameterValidator.h"
 #include "core/policy/ConcurrentRuns.h"
 #include "models/QtStrings.h"
 #include "models/ThemeColors.h"
@@ -10,21 +12,19 @@
 #include "widgets/ParameterDiffView.h"
 #include "widgets/ParameterEditor.h"
 
+#include "ui_JobEditorDialog.h"
+
 #include <QComboBox>
-#include <QDialogButtonBox>
-#include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QShortcut>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTabWidget>
+#include <QTextBlock>
 #include <QTextDocument>
 #include <QTimer>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <utility>
@@ -35,138 +35,130 @@ JobEditorDialog::JobEditorDialog(ApiClient* client, std::optional<SparkJob> job,
     : QDialog(parent)
     , m_client(client)
     , m_job(std::move(job))
-    , m_name(new QLineEdit(this))
-    , m_type(new QComboBox(this))
-    , m_cluster(new QComboBox(this))
-    , m_maxRuns(new QSpinBox(this))
-    , m_maxRunsNote(new QLabel(this))
-    , m_editor(new ParameterEditor(this))
-    , m_diagnostics(new DiagnosticsPanel(this))
-    , m_preview(new JobPreviewPanel(this))
-    , m_tabs(new QTabWidget(this))
-    , m_message(new QLabel(this))
-    , m_saveButton(new QPushButton(tr("Save"), this))
+    , m_ui(std::make_unique<Ui::JobEditorDialog>())
     , m_previewTimer(new QTimer(this)) {
-    setObjectName(QStringLiteral("jobEditorDialog"));
-    setWindowTitle(m_job ? tr("Edit Job %1").arg(q(m_job->name)) : tr("New Job"));
-    resize(1200, 760);
+    m_ui->setupUi(this); // widgets/JobEditorDialog.ui
+    setWindowTitle(m_job ? tr("Edit Job '%1'").arg(q(m_job->name)) : tr("New Job"));
+    m_ui->mainSplitter->setStretchFactor(0, 3);
+    m_ui->mainSplitter->setStretchFactor(1, 2);
+    m_ui->editorSplitter->setStretchFactor(0, 3);
+    m_ui->editorSplitter->setStretchFactor(1, 1);
+    m_ui->parameterEditor->setPlaceholderText(q(emptyParametersGuidance()));
+    if (m_job)
+        showStoredJob();
+    m_ui->parameterEditor->setProjectSettingsKnown(false);
+    m_ui->parameterEditor->setValidationContext(initialContext());
+    updateMaxRunsRange();
+    if (m_job)
+        m_ui->maxRunsSpin->setValue(m_job->maxConcurrentRuns);
+    m_initial = currentInput();
+    connectForm();
+    showDiagnostics();
+    updatePreviewNow();
+    loadFromService();
+    (m_job ? static_cast<QWidget*>(m_ui->parameterEditor) : m_ui->nameEdit)->setFocus();
+}
 
-    m_name->setObjectName(QStringLiteral("nameEdit"));
-    m_type->setObjectName(QStringLiteral("typeCombo"));
-    m_type->addItem(QStringLiteral("JAR"), int(JobType::Jar));
-    m_type->addItem(QStringLiteral("PYTHON"), int(JobType::Python));
-    m_cluster->setObjectName(QStringLiteral("clusterCombo"));
-    m_cluster->setEditable(true);
-    m_maxRuns->setObjectName(QStringLiteral("maxRunsSpin"));
-    m_maxRunsNote->setObjectName(QStringLiteral("maxRunsNote"));
-    m_maxRunsNote->setWordWrap(true);
-    m_message->setObjectName(QStringLiteral("messageLabel"));
-    m_message->setWordWrap(true);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_saveButton->setObjectName(QStringLiteral("saveButton"));
-    m_saveButton->setDefault(false);
-    m_saveButton->setAutoDefault(false);
-    m_saveButton->setToolTip(tr("Send the statement to the service (Ctrl+S)"));
+JobEditorDialog::~JobEditorDialog() = default;
 
-    auto* form = new QFormLayout;
-    form->addRow(tr("Name"), m_name);
-    form->addRow(tr("Type"), m_type);
-    form->addRow(tr("Cluster"), m_cluster);
-    auto* runs = new QHBoxLayout;
-    runs->addWidget(m_maxRuns);
-    runs->addWidget(m_maxRunsNote, 1);
-    form->addRow(tr("Max concurrent runs"), runs);
+ParameterEditor* JobEditorDialog::editor() const {
+    return m_ui->parameterEditor;
+}
+JobPreviewPanel* JobEditorDialog::preview() const {
+    return m_ui->jobPreviewPanel;
+}
+DiagnosticsPanel* JobEditorDialog::diagnosticsPanel() const {
+    return m_ui->diagnosticsPanel;
+}
 
-    auto* left = new QSplitter(Qt::Vertical, this);
-    left->addWidget(m_editor);
-    left->addWidget(m_diagnostics);
-    left->setStretchFactor(0, 3);
-    left->setStretchFactor(1, 1);
-    m_tabs->setObjectName(QStringLiteral("sideTabs"));
-    m_tabs->addTab(m_preview, tr("Preview"));
-    if (m_job) {
-        m_diff = new ParameterDiffView(this);
-        m_tabs->addTab(m_diff, tr("Changes"));
-    }
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(left);
-    split->addWidget(m_tabs);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-
-    auto* buttons = new QDialogButtonBox(this);
-    buttons->addButton(m_saveButton, QDialogButtonBox::AcceptRole);
-    QPushButton* cancel = buttons->addButton(QDialogButtonBox::Cancel);
-    cancel->setAutoDefault(false);
-    connect(m_saveButton, &QPushButton::clicked, this, &JobEditorDialog::save);
-    connect(cancel, &QPushButton::clicked, this, &JobEditorDialog::reject);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(split, 1);
-    layout->addWidget(m_message);
-    layout->addWidget(buttons);
-
-    auto* saveShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_S), this);
-    connect(saveShortcut, &QShortcut::activated, this, &JobEditorDialog::save);
-
+ValidationContext JobEditorDialog::initialContext() const {
     ValidationContext context;
     if (m_job) {
-        m_name->setText(q(m_job->name));
-        m_name->setReadOnly(true);
-        m_name->setToolTip(tr("ALTER JOB cannot rename a Job"));
-        // Read-only looks read-only: the window's background, not an entry field's.
-        QPalette readOnly = m_name->palette();
-        readOnly.setColor(QPalette::Base, readOnly.color(QPalette::Window));
-        m_name->setPalette(readOnly);
-        m_type->setCurrentIndex(m_job->type == JobType::Python ? 1 : 0);
-        m_type->setEnabled(false);
-        m_type->setToolTip(tr("ALTER JOB cannot change a Job's type"));
-        m_cluster->addItem(q(m_job->cluster));
-        m_cluster->setCurrentText(q(m_job->cluster));
-        m_editor->setParameters(m_job->parameters);
         context.mode = ValidationContext::Mode::Alter;
         context.previousParameters = m_job->parameters;
     }
-    context.jobType = JobType(m_type->currentData().toInt());
-    m_editor->setProjectSettingsKnown(false);
-    m_editor->setValidationContext(context);
-    updateMaxRunsRange();
-    if (m_job)
-        m_maxRuns->setValue(m_job->maxConcurrentRuns);
-    m_initial = currentInput();
+    context.jobType = selectedType();
+    return context;
+}
 
+JobType JobEditorDialog::selectedType() const {
+    return m_ui->typeCombo->currentIndex() == 1 ? JobType::Python : JobType::Jar; // the form: JAR, PYTHON
+}
+
+void JobEditorDialog::showStoredJob() {
+    m_ui->nameEdit->setText(q(m_job->name));
+    m_ui->nameEdit->setReadOnly(true);
+    m_ui->nameEdit->setToolTip(tr("ALTER JOB cannot rename a Job"));
+    // Read-only looks read-only: the window's background, not an entry field's.
+    QPalette readOnly = m_ui->nameEdit->palette();
+    readOnly.setColor(QPalette::Base, readOnly.color(QPalette::Window));
+    m_ui->nameEdit->setPalette(readOnly);
+    m_ui->typeCombo->setCurrentIndex(m_job->type == JobType::Python ? 1 : 0);
+    m_ui->typeCombo->setEnabled(false);
+    m_ui->typeCombo->setToolTip(tr("ALTER JOB cannot change a Job's type"));
+    m_ui->clusterCombo->addItem(q(m_job->cluster));
+    m_ui->clusterCombo->setCurrentText(q(m_job->cluster));
+    m_ui->parameterEditor->setParameters(m_job->parameters);
+    m_diff = new ParameterDiffView(this);
+    m_ui->sideTabs->addTab(m_diff, tr("Changes"));
+}
+
+void JobEditorDialog::connectForm() {
+    ParameterEditor* editor = m_ui->parameterEditor;
+    connect(m_ui->saveButton, &QPushButton::clicked, this, &JobEditorDialog::save);
+    connect(m_ui->cancelButton, &QPushButton::clicked, this, &JobEditorDialog::reject);
+    connect(new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_S), this), &QShortcut::activated, this,
+            &JobEditorDialog::save);
     m_previewTimer->setSingleShot(true);
     m_previewTimer->setInterval(120); // the preview of a long list is rebuilt once typing pauses
     connect(m_previewTimer, &QTimer::timeout, this, &JobEditorDialog::updatePreviewNow);
-    connect(m_editor, &ParameterEditor::analysisUpdated, this, [this] {
-        m_diagnostics->setDiagnostics(m_editor->diagnostics(), m_editor->diagnosticLines());
+    connect(editor, &ParameterEditor::analysisUpdated, this, [this] {
+        showDiagnostics();
         schedulePreview();
     });
-    connect(m_diagnostics, &DiagnosticsPanel::lineActivated, m_editor, &ParameterEditor::goToLine);
-    m_diagnostics->setFixProvider([this](int row) { return m_editor->fixesForDiagnostic(row); });
-    connect(m_diagnostics, &DiagnosticsPanel::fixRequested, m_editor, &ParameterEditor::applyFix);
-    connect(m_name, &QLineEdit::textChanged, this, &JobEditorDialog::schedulePreview);
-    connect(m_type, &QComboBox::currentIndexChanged, this, &JobEditorDialog::schedulePreview);
-    connect(m_type, &QComboBox::currentIndexChanged, this, [this] {
+    connect(m_ui->diagnosticsPanel, &DiagnosticsPanel::lineActivated, editor, &ParameterEditor::goToLine);
+    m_ui->diagnosticsPanel->setFixProvider([editor](int row) { return editor->fixesForDiagnostic(row); });
+    connect(m_ui->diagnosticsPanel, &DiagnosticsPanel::fixRequested, editor, &ParameterEditor::applyFix);
+    connect(m_ui->nameEdit, &QLineEdit::textChanged, this, &JobEditorDialog::schedulePreview);
+    connect(m_ui->typeCombo, &QComboBox::currentIndexChanged, this, [this] {
         // The application path's expected extension follows the type.
-        ValidationContext context = m_editor->validationContext();
-        context.jobType = JobType(m_type->currentData().toInt());
-        m_editor->setValidationContext(context);
+        ValidationContext context = m_ui->parameterEditor->validationContext();
+        context.jobType = selectedType();
+        m_ui->parameterEditor->setValidationContext(context);
+        schedulePreview();
     });
     // A refusal shown in the banner is about the text the service saw: an edit makes it stale.
-    connect(m_editor->document(), &QTextDocument::contentsChanged, this, [this] {
+    connect(editor->document(), &QTextDocument::contentsChanged, this, [this] {
         if (std::exchange(m_refusalShown, false))
             showMessage(QString(), false);
     });
-    connect(m_cluster, &QComboBox::currentTextChanged, this, &JobEditorDialog::schedulePreview);
-    connect(m_maxRuns, &QSpinBox::valueChanged, this, &JobEditorDialog::schedulePreview);
-    connect(m_maxRuns, &QSpinBox::valueChanged, this, &JobEditorDialog::updateMaxRunsNote);
+    connect(m_ui->clusterCombo, &QComboBox::currentTextChanged, this, &JobEditorDialog::schedulePreview);
+    connect(m_ui->maxRunsSpin, &QSpinBox::valueChanged, this, &JobEditorDialog::schedulePreview);
+    connect(m_ui->maxRunsSpin, &QSpinBox::valueChanged, this, &JobEditorDialog::updateMaxRunsNote);
+}
 
-    m_diagnostics->setDiagnostics(m_editor->diagnostics(), m_editor->diagnosticLines());
-    updatePreviewNow();
-    loadFromService();
-    (m_job ? m_editor : static_cast<QWidget*>(m_name))->setFocus();
+void JobEditorDialog::showDiagnostics() {
+    const ParameterEditor* editor = m_ui->parameterEditor;
+    const auto& found = editor->diagnostics();
+    // A new Job with nothing typed yet: how to start, not the empty list's error (Save still asks first).
+    if (!m_job && found.size() == 1 && hasCode(found.front(), DiagnosticCode::ParametersEmpty))
+        m_ui->diagnosticsPanel->showGuidance(q(emptyParametersGuidance()));
+    else
+        m_ui->diagnosticsPanel->setDiagnostics(found, editor->diagnosticLines());
+}
+
+std::vector<std::string> JobEditorDialog::parametersAsTyped() const {
+    const ParameterEditor* editor = m_ui->parameterEditor;
+    if (!editor->recheckPending())
+        return editor->parameters();
+    // Read as the editor reads its lines, without re-checking them (that changes the editor).
+    std::vector<std::string> parameters;
+    for (QTextBlock block = editor->document()->begin(); block.isValid(); block = block.next()) {
+        const QString text = block.text();
+        if (auto parameter = readParameterLine(text.toStdString(), int(text.size())).parameter)
+            parameters.push_back(std::move(*parameter));
+    }
+    return parameters;
 }
 
 void JobEditorDialog::loadFromService() {
@@ -236,25 +228,26 @@ void JobEditorDialog::setProjectSettings(const ProjectSettings& settings) {
         showMessage(QString(), false); // the "checking" or "could not read" note no longer holds
     m_settingsState = SettingsState::Loaded;
     m_settings = settings;
-    ValidationContext context = m_editor->validationContext();
+    ValidationContext context = m_ui->parameterEditor->validationContext();
     context.settings = settings;
-    m_editor->setValidationContext(context);
-    m_editor->setProjectSettingsKnown(true);
+    m_ui->parameterEditor->setValidationContext(context);
+    m_ui->parameterEditor->setProjectSettingsKnown(true);
     updateMaxRunsRange();
     updatePreviewNow();
 }
 
 void JobEditorDialog::setClusters(const QStringList& clusters) {
-    const QString current = m_cluster->currentText();
-    const QSignalBlocker block(m_cluster);
-    m_cluster->clear();
-    m_cluster->addItems(clusters);
+    const QString current = m_ui->clusterCombo->currentText();
+    const QSignalBlocker block(m_ui->clusterCombo);
+    m_ui->clusterCombo->clear();
+    m_ui->clusterCombo->addItems(clusters);
     if (!current.isEmpty())
-        m_cluster->setCurrentText(current);
+        m_ui->clusterCombo->setCurrentText(current);
     else if (!clusters.isEmpty())
-        m_cluster->setCurrentIndex(0);
+        m_ui->clusterCombo->setCurrentIndex(0);
     if (!m_job)
-        m_initial.cluster = m_cluster->currentText().toStdString(); // choosing the first is not an edit
+        m_initial.cluster =
+            m_ui->clusterCombo->currentText().toStdString(); // choosing the first is not an edit
     updatePreviewNow();
 }
 
@@ -262,34 +255,36 @@ void JobEditorDialog::updateMaxRunsRange() {
     const int stored = m_job ? m_job->maxConcurrentRuns : 1;
     if (m_settingsState != SettingsState::Loaded) {
         // Not the default settings' limit of 1: unknown while loading, and left to the service if unreadable.
-        m_maxRuns->setRange(1, m_settingsState == SettingsState::Failed ? int(kMaxConcurrentRunsCeiling)
-                                                                        : std::max(1, stored));
-        m_maxRuns->setEnabled(m_settingsState == SettingsState::Failed);
+        m_ui->maxRunsSpin->setRange(1, m_settingsState == SettingsState::Failed
+                                           ? int(kMaxConcurrentRunsCeiling)
+                                           : std::max(1, stored));
+        m_ui->maxRunsSpin->setEnabled(m_settingsState == SettingsState::Failed);
         updateMaxRunsNote();
         return;
     }
     const int limit = maxConcurrentRunsAllowed(m_settings);
     // A stored value above today's limit stays selectable so opening the dialog never changes it silently.
-    m_maxRuns->setRange(1, std::max(limit, stored));
-    m_maxRuns->setEnabled(m_settings.concurrentRunsEnabled || stored > 1);
+    m_ui->maxRunsSpin->setRange(1, std::max(limit, stored));
+    m_ui->maxRunsSpin->setEnabled(m_settings.concurrentRunsEnabled || stored > 1);
     updateMaxRunsNote();
 }
 
 void JobEditorDialog::updateMaxRunsNote() {
     if (m_settingsState == SettingsState::Loading) {
-        m_maxRunsNote->setText(tr("Checking the project's limit…"));
+        m_ui->maxRunsNote->setText(tr("Checking the project's limit…"));
         return;
     }
     if (m_settingsState == SettingsState::Failed) {
-        m_maxRunsNote->setText(tr("The project's limit could not be read: the service checks it on Save."));
+        m_ui->maxRunsNote->setText(
+            tr("The project's limit could not be read: the service checks it on Save."));
         return;
     }
     // A stored value the project no longer allows: the service's own reason, as Save would get it.
-    if (const auto problem = maxConcurrentRunsProblem(m_maxRuns->value(), m_settings)) {
-        m_maxRunsNote->setText(QString::fromStdString(problem->message));
+    if (const auto problem = maxConcurrentRunsProblem(m_ui->maxRunsSpin->value(), m_settings)) {
+        m_ui->maxRunsNote->setText(QString::fromStdString(problem->message));
         return;
     }
-    m_maxRunsNote->setText(
+    m_ui->maxRunsNote->setText(
         m_settings.concurrentRunsEnabled
             ? tr("Up to %1 (the project's limit); above 1, RUN JOB needs an Idempotency-Key.")
                   .arg(maxConcurrentRunsAllowed(m_settings))
@@ -298,11 +293,11 @@ void JobEditorDialog::updateMaxRunsNote() {
 
 JobPreviewPanel::Input JobEditorDialog::currentInput() const {
     JobPreviewPanel::Input in;
-    in.name = m_name->text().trimmed().toStdString();
-    in.type = JobType(m_type->currentData().toInt());
-    in.cluster = m_cluster->currentText().trimmed().toStdString();
-    in.maxConcurrentRuns = m_maxRuns->value();
-    in.parameters = m_editor->parameters();
+    in.name = m_ui->nameEdit->text().trimmed().toStdString();
+    in.type = selectedType();
+    in.cluster = m_ui->clusterCombo->currentText().trimmed().toStdString();
+    in.maxConcurrentRuns = m_ui->maxRunsSpin->value();
+    in.parameters = m_ui->parameterEditor->parameters();
     in.settings = m_settings;
     in.settingsKnown = m_settingsState == SettingsState::Loaded;
     in.stored = m_job;
@@ -310,11 +305,10 @@ JobPreviewPanel::Input JobEditorDialog::currentInput() const {
 }
 
 bool JobEditorDialog::isModified() const {
-    if (m_editor->recheckPending())
-        const_cast<ParameterEditor*>(m_editor)->recheckNow();
     const JobPreviewPanel::Input now = currentInput();
     return now.name != m_initial.name || now.type != m_initial.type || now.cluster != m_initial.cluster ||
-           now.maxConcurrentRuns != m_initial.maxConcurrentRuns || now.parameters != m_initial.parameters;
+           now.maxConcurrentRuns != m_initial.maxConcurrentRuns ||
+           parametersAsTyped() != m_initial.parameters;
 }
 
 void JobEditorDialog::schedulePreview() {
@@ -323,33 +317,34 @@ void JobEditorDialog::schedulePreview() {
 
 void JobEditorDialog::updatePreviewNow() {
     m_previewTimer->stop();
-    m_preview->setInput(currentInput());
+    m_ui->jobPreviewPanel->setInput(currentInput());
     if (m_diff) {
-        m_diff->setParameters(m_job->parameters, m_editor->parameters());
-        m_tabs->setTabText(m_tabs->indexOf(m_diff), tr("Changes (%1)").arg(m_diff->summary()));
+        m_diff->setParameters(m_job->parameters, m_ui->parameterEditor->parameters());
+        m_ui->sideTabs->setTabText(m_ui->sideTabs->indexOf(m_diff),
+                                   tr("Changes (%1)").arg(m_diff->summary()));
     }
 }
 
 QString JobEditorDialog::messageText() const {
-    return m_message->text();
+    return m_ui->messageLabel->text();
 }
 
 void JobEditorDialog::showMessage(const QString& text, bool error) {
-    m_message->setText(text);
-    m_message->setStyleSheet(
+    m_ui->messageLabel->setText(text);
+    m_ui->messageLabel->setStyleSheet(
         error ? QStringLiteral("color: %1;").arg(ThemeColors::css(ThemeColor::ErrorText, palette()))
               : QString());
 }
 
 void JobEditorDialog::setBusy(bool busy) {
     m_busy = busy;
-    m_saveButton->setEnabled(!busy);
+    m_ui->saveButton->setEnabled(!busy);
 }
 
 void JobEditorDialog::save() {
     if (m_busy)
         return;
-    m_editor->recheckNow();
+    m_ui->parameterEditor->recheckNow();
     if (const QStringList errors = knownErrors(); !errors.isEmpty()) {
         askBeforeSavingWithErrors(errors);
         return;
@@ -359,11 +354,11 @@ void JobEditorDialog::save() {
 
 QStringList JobEditorDialog::knownErrors() const {
     QStringList errors;
-    const auto& found = m_editor->diagnostics();
+    const auto& found = m_ui->parameterEditor->diagnostics();
     for (std::size_t i = 0; i < found.size(); ++i) {
         if (found[i].severity != Severity::Error || hasCode(found[i], DiagnosticCode::ServiceRefusal))
             continue;
-        const int line = m_editor->diagnosticLines()[i];
+        const int line = m_ui->parameterEditor->diagnosticLines()[i];
         errors << (line >= 0 ? tr("Line %1: %2").arg(line + 1).arg(q(found[i].message))
                              : q(found[i].message));
     }
@@ -392,9 +387,9 @@ void JobEditorDialog::askBeforeSavingWithErrors(const QStringList& errors) {
     m_saveWithErrors->setEscapeButton(keep);
     m_saveWithErrors->setAttribute(Qt::WA_DeleteOnClose);
     connect(anyway, &QPushButton::clicked, this, &JobEditorDialog::send);
-    connect(keep, &QPushButton::clicked, m_editor, [this] {
+    connect(keep, &QPushButton::clicked, m_ui->parameterEditor, [this] {
         activateWindow(); // back to editing, with the keyboard
-        m_editor->setFocus();
+        m_ui->parameterEditor->setFocus();
     });
     m_saveWithErrors->open();
 }
@@ -406,15 +401,15 @@ void JobEditorDialog::send() {
     const JobPreviewPanel::Input input = currentInput();
     if (input.name.empty()) {
         showMessage(tr("Enter the Job's name."), true);
-        m_name->setFocus();
+        m_ui->nameEdit->setFocus();
         return;
     }
     if (input.cluster.empty()) {
         showMessage(tr("Choose the cluster the Job runs on."), true);
-        m_cluster->setFocus();
+        m_ui->clusterCombo->setFocus();
         return;
     }
-    const std::optional<Statement> statement = m_preview->statement();
+    const std::optional<Statement> statement = m_ui->jobPreviewPanel->statement();
     if (!statement) {
         showMessage(tr("Nothing changed, nothing to save."), false);
         return;
@@ -437,14 +432,15 @@ void JobEditorDialog::send() {
             showMessage(e.message, true);
             m_refusalShown = true;
             if (e.kind == ApiError::Kind::Failed || e.kind == ApiError::Kind::Invalid) {
-                const int line = m_editor->setServiceRefusal(e.message, e.parameterIndex);
+                const int line = m_ui->parameterEditor->setServiceRefusal(e.message, e.parameterIndex);
                 if (line >= 0)
-                    m_editor->goToLine(line);
+                    m_ui->parameterEditor->goToLine(line);
             }
             emit saveFailed(e.message);
             return;
         }
-        const QString message = creating ? tr("Job %1 created.").arg(name) : tr("Job %1 altered.").arg(name);
+        const QString message =
+            creating ? tr("Job '%1' created.").arg(name) : tr("Job '%1' altered.").arg(name);
         showMessage(message, false);
         m_initial = input;
         emit saved(name, message);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/parameters/ParameterValidator.h"
 #include "core/policy/ProjectSettings.h"
 #include "core/wire/SparkJob.h"
 #include "widgets/JobPreviewPanel.h"
@@ -8,16 +9,17 @@
 #include <QPointer>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
-class QComboBox;
-class QLabel;
-class QLineEdit;
 class QMessageBox;
-class QPushButton;
-class QSpinBox;
-class QTabWidget;
 class QTimer;
+
+namespace Ui {
+class JobEditorDialog;
+}
 
 namespace jobdeck {
 
@@ -37,6 +39,7 @@ class JobEditorDialog final : public QDialog {
     Q_OBJECT
 public:
     JobEditorDialog(ApiClient* client, std::optional<SparkJob> job, QWidget* parent = nullptr);
+    ~JobEditorDialog() override;
 
     // Normally read with DESCRIBE PROJECT when the dialog opens, and again on each PROJECT_ALTERED event
     // once followProjectEvents() is called. Until they are read (or when they cannot be) the checks that
@@ -48,9 +51,9 @@ public:
     void followProjectEvents(EventsSubscription* events);
     void setClusters(const QStringList& clusters);
 
-    ParameterEditor* editor() const { return m_editor; }
-    JobPreviewPanel* preview() const { return m_preview; }
-    DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
+    ParameterEditor* editor() const;
+    JobPreviewPanel* preview() const;
+    DiagnosticsPanel* diagnosticsPanel() const;
     ParameterDiffView* diffView() const { return m_diff; } // nullptr for a new Job
     JobPreviewPanel::Input currentInput() const;
     bool isModified() const;
@@ -70,6 +73,16 @@ signals:
     void projectSettingsRead(); // a DESCRIBE PROJECT answered, whether or not it could be read
 
 private:
+    // The parts of the constructor: a stored Job in the form (editing), and the form's signals.
+    void showStoredJob();
+    void connectForm();
+    JobType selectedType() const;
+    // What the editor checks against before the project's settings are read: CREATE, or ALTER of m_job.
+    ValidationContext initialContext() const;
+    // The editor's findings in the panel, or how to start while a new Job's parameters are empty.
+    void showDiagnostics();
+    // The parameters the editor's text holds now, read without re-checking it.
+    std::vector<std::string> parametersAsTyped() const;
     void loadFromService();
     void loadFinished();
     void readProjectSettings(bool initialLoad);
@@ -89,18 +102,8 @@ private:
     std::optional<SparkJob> m_job;
     ProjectSettings m_settings;
     JobPreviewPanel::Input m_initial;
-    QLineEdit* m_name;
-    QComboBox* m_type;
-    QComboBox* m_cluster;
-    QSpinBox* m_maxRuns;
-    QLabel* m_maxRunsNote;
-    ParameterEditor* m_editor;
-    DiagnosticsPanel* m_diagnostics;
-    JobPreviewPanel* m_preview;
+    std::unique_ptr<Ui::JobEditorDialog> m_ui; // widgets/JobEditorDialog.ui
     ParameterDiffView* m_diff = nullptr;
-    QTabWidget* m_tabs;
-    QLabel* m_message;
-    QPushButton* m_saveButton;
     QTimer* m_previewTimer;
     bool m_busy = false;
     bool m_refusalShown = false; // the banner shows the service's refusal of the text as sent

@@ -36,6 +36,7 @@ JobPreviewPanel::JobPreviewPanel(QWidget* parent)
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_statementText->setObjectName(QStringLiteral("statementPreview"));
     m_statementText->setReadOnly(true);
+    m_statementText->setPlaceholderText(tr("-- nothing changed: Save has nothing to send"));
     m_statementText->setLineWrapMode(QPlainTextEdit::NoWrap);
     QFont mono(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::Monospace);
@@ -91,16 +92,17 @@ std::optional<Statement> JobPreviewPanel::statementFor(const Input& input) {
 }
 
 QString JobPreviewPanel::statementText() const {
-    return m_statementText->toPlainText();
+    return m_statement ? m_statementText->toPlainText() : m_statementText->placeholderText();
 }
 
 void JobPreviewPanel::setInput(const Input& input) {
     const ProjectSettings& settings = input.settings;
     m_configuration = describeParameters(input.parameters, settings);
     m_statement = statementFor(input);
-    m_statementText->setPlainText(m_statement
-                                      ? q(printStatement(*m_statement, StatementLayout::ParameterPerLine))
-                                      : tr("-- nothing changed: Save has nothing to send"));
+    // With nothing to send the note is the placeholder: it is not a statement, so it is not highlighted as
+    // one.
+    m_statementText->setPlainText(
+        m_statement ? q(printStatement(*m_statement, StatementLayout::ParameterPerLine)) : QString());
     m_copyButton->setEnabled(m_statement.has_value());
 
     m_tree->setUpdatesEnabled(false);

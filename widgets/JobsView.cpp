@@ -126,11 +126,18 @@ void JobsView::focusFilter() {
     m_filter->selectAll();
 }
 
+void JobsView::setLoading(bool loading) {
+    m_loading = loading;
+    updateCount();
+}
+
 void JobsView::updateCount() {
     const int shown = m_proxy->rowCount();
     const int total = m_model->rowCount();
-    m_count->setText(shown == total ? tr("%n job(s)", nullptr, total)
-                                    : tr("%1 of %2 jobs").arg(shown).arg(total));
+    // Words, not "%n job(s)": no translation supplies the English plural.
+    const QString jobs = total == 1 ? tr("1 job") : tr("%1 jobs").arg(total);
+    const QString count = shown == total ? jobs : tr("%1 of %2").arg(shown).arg(jobs);
+    m_count->setText(m_loading ? tr("%1 so far, loading…").arg(count) : count);
 }
 
 QString JobsView::countText() const {

@@ -31,6 +31,8 @@ public:
     QTableView* table() const { return m_table; }
     QLineEdit* filterEdit() const { return m_filter; }
     QString countText() const;
+    // While a full load is under way the count says so: the rows shown are not yet all the jobs.
+    void setLoading(bool loading);
 
 signals:
     // Double-click or Return on a row.
@@ -53,6 +55,7 @@ private:
     QLabel* m_count;
     QTableView* m_table;
     std::optional<std::string> m_current; // the job currentJobChanged() last told of
+    bool m_loading = false;
 };
 
 } // namespace jobdeck

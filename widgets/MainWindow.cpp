@@ -100,6 +100,9 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
 
     m_proxy->setSourceModel(m_jobs);
     m_jobsView = new JobsView(m_jobs, m_proxy);
+    // File → Export names its file after what the table shows.
+    m_jobsView->table()->setProperty("exportName", QStringLiteral("jobs"));
+    m_runMonitor->historyView()->setProperty("exportName", QStringLiteral("runs"));
     auto* splitter = new QSplitter(this);
     splitter->setObjectName(QStringLiteral("mainSplitter"));
     splitter->addWidget(m_jobsView);
@@ -266,12 +269,11 @@ QTableView* MainWindow::currentTable() const {
 }
 
 void MainWindow::exportTable(QTableView* view, TableExport::Format format) {
-    const QString name = view ? view->objectName() : QStringLiteral("table");
     auto* dialog = new QFileDialog(this, tr("Export"), QDir::homePath(), TableExport::fileFilter(format));
     dialog->setObjectName(QStringLiteral("exportFileDialog"));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setDefaultSuffix(TableExport::suffix(format));
-    dialog->selectFile(name + QLatin1Char('.') + TableExport::suffix(format));
+    dialog->selectFile(TableExport::proposedFileName(view, format));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     QPointer<QTableView> target(view);
     connect(dialog, &QFileDialog::fileSelected, this,
@@ -512,9 +514,12 @@ void MainWindow::refresh() {
 }
 
 void MainWindow::connectJobsLoader() {
-    connect(m_jobsLoader, &JobsListLoader::loadStarted, this,
-            [this] { statusBar()->showMessage(tr("Loading jobs…")); });
+    connect(m_jobsLoader, &JobsListLoader::loadStarted, this, [this] {
+        m_jobsView->setLoading(true);
+        statusBar()->showMessage(tr("Loading jobs…"));
+    });
     connect(m_jobsLoader, &JobsListLoader::loadFailed, this, [this](const QString& message) {
+        m_jobsView->setLoading(false);
         statusBar()->showMessage(tr("Loading jobs failed: %1").arg(message));
     });
     connect(m_jobsLoader, &JobsListLoader::firstRowsShown, this, &MainWindow::updateActions);
@@ -523,7 +528,8 @@ void MainWindow::connectJobsLoader() {
     connect(m_jobsLoader, &JobsListLoader::rowsReplaced, this, [this](int count) {
         if (const auto selected = std::exchange(m_selectedBeforeLoad, std::nullopt))
             m_jobsView->selectJob(*selected);
-        statusBar()->showMessage(tr("%n job(s) loaded", nullptr, count), 5000);
+        m_jobsView->setLoading(false);
+        statusBar()->showMessage(count == 1 ? tr("1 job loaded") : tr("%1 jobs loaded").arg(count), 5000);
         updateActions();
     });
     connect(m_jobsLoader, &JobsListLoader::loaded, this, &MainWindow::jobsLoaded);

@@ -14,18 +14,19 @@
 namespace jobdeck {
 
 OverridesEditor::OverridesEditor(ArgumentOverridesModel* model, QWidget* parent)
-    : QWidget(parent)
-    , m_model(model) {
+    : OverridesEditor(parent) {
+    setModel(model);
+}
+
+OverridesEditor::OverridesEditor(QWidget* parent)
+    : QWidget(parent) {
     m_view = new QTableView(this);
     m_view->setObjectName(QStringLiteral("overridesView"));
-    m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                             QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->horizontalHeader()->setSectionResizeMode(ArgumentOverridesModel::Name,
-                                                     QHeaderView::ResizeToContents);
 
     m_add = new QPushButton(tr("Add argument"), this);
     m_add->setObjectName(QStringLiteral("addArgumentButton"));
@@ -45,10 +46,20 @@ OverridesEditor::OverridesEditor(ArgumentOverridesModel* model, QWidget* parent)
 
     connect(m_add, &QPushButton::clicked, this, &OverridesEditor::addArgument);
     connect(m_remove, &QPushButton::clicked, this, &OverridesEditor::removeSelected);
+    m_add->setEnabled(false);
+    m_remove->setEnabled(false);
+}
+
+void OverridesEditor::setModel(ArgumentOverridesModel* model) {
+    m_model = model;
+    m_view->setModel(m_model);
+    m_view->horizontalHeader()->setSectionResizeMode(ArgumentOverridesModel::Name,
+                                                     QHeaderView::ResizeToContents);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &OverridesEditor::updateButtons);
     connect(m_model, &ArgumentOverridesModel::overridesChanged, this, &OverridesEditor::updateButtons);
     connect(m_model, &QAbstractItemModel::modelReset, this, &OverridesEditor::updateButtons);
+    m_add->setEnabled(true);
     updateButtons();
 }
 

@@ -14,7 +14,11 @@ class ArgumentOverridesModel;
 class OverridesEditor final : public QWidget {
     Q_OBJECT
 public:
+    // Without a model (a Designer form makes it so): setModel() before use.
+    explicit OverridesEditor(QWidget* parent = nullptr);
     explicit OverridesEditor(ArgumentOverridesModel* model, QWidget* parent = nullptr);
+
+    void setModel(ArgumentOverridesModel* model);
 
     ArgumentOverridesModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
@@ -25,7 +29,7 @@ public:
 private:
     void updateButtons();
 
-    ArgumentOverridesModel* m_model;
+    ArgumentOverridesModel* m_model = nullptr;
     QTableView* m_view;
     QPushButton* m_add;
     QPushButton* m_remove;

@@ -9,11 +9,10 @@
 #include "models/QtStrings.h"
 #include "widgets/AdminViewSupport.h"
 
+#include "ui_ProjectSettingsTab.h"
+
 #include <QCheckBox>
 #include <QCompleter>
-#include <QFormLayout>
-#include <QGroupBox>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -48,6 +47,18 @@ QTableView* makeTable(QAbstractItemModel* model, const QString& objectName, QWid
     return view;
 }
 
+// Completion from the Hudi catalogue: keys and families, matched anywhere in the name.
+QCompleter* allowlistCompleter(QLineEdit* edit) {
+    QStringList candidates;
+    for (const std::string& c : allowlistEntryCandidates())
+        candidates << QString::fromStdString(c);
+    auto* completer = new QCompleter(new QStringListModel(candidates, edit), edit);
+    completer->setObjectName(QStringLiteral("allowlistCompleter"));
+    completer->setCaseSensitivity(Qt::CaseInsensitive);
+    completer->setFilterMode(Qt::MatchContains);
+    return completer;
+}
+
 } // namespace
 
 ProjectView::ProjectView(ApiClient* client, QWidget* parent)
@@ -58,6 +69,7 @@ ProjectView::ProjectView(ApiClient* client, QWidget* parent)
     , m_roleNote(makeNote(QStringLiteral("projectRoleNote"), this))
     , m_loadError(makeNote(QStringLiteral("projectLoadError"), this, true))
     , m_allowlist(new AllowlistModel(this))
+    , m_settingsUi(std::make_unique<Ui::ProjectSettingsTab>())
     , m_audit(new AuditLogModel(this))
     , m_json(new JsonTreeModel(this))
     , m_jsonView(new QTreeView(this)) {
@@ -65,109 +77,63 @@ ProjectView::ProjectView(ApiClient* client, QWidget* parent)
     m_tabs->setObjectName(QStringLiteral("projectTabs"));
     m_roleNote->hide();
     m_loadError->hide();
-
     auto* settingsPage = new QWidget(m_tabs);
     buildSettingsTab(settingsPage);
     m_tabs->addTab(settingsPage, tr("Settings"));
-
-    auto* auditPage = new QWidget(m_tabs);
-    auto* auditLayout = new QVBoxLayout(auditPage);
-    m_auditNote = makeNote(QStringLiteral("projectAuditNote"), auditPage);
-    m_auditView = makeTable(m_audit, QStringLiteral("projectAuditView"), auditPage);
-    auditLayout->addWidget(m_auditNote);
-    auditLayout->addWidget(m_auditView, 1);
-    m_tabs->addTab(auditPage, tr("Recent audit"));
-
+    m_tabs->addTab(buildAuditTab(), tr("Recent audit"));
     m_jsonView->setObjectName(QStringLiteral("projectJsonTree"));
     m_jsonView->setModel(m_json);
     m_tabs->addTab(m_jsonView, tr("DESCRIBE PROJECT"));
-
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_busy);
-    layout->addWidget(m_loadError);
-    layout->addWidget(m_roleNote);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_busy, m_loadError, m_roleNote})
+        layout->addWidget(w);
     layout->addWidget(m_tabs, 1);
     updateEditability();
 }
 
+ProjectView::~ProjectView() = default;
+
+QWidget* ProjectView::buildAuditTab() {
+    auto* page = new QWidget(m_tabs);
+    auto* layout = new QVBoxLayout(page);
+    m_auditNote = makeNote(QStringLiteral("projectAuditNote"), page);
+    m_auditView = makeTable(m_audit, QStringLiteral("projectAuditView"), page);
+    layout->addWidget(m_auditNote);
+    layout->addWidget(m_auditView, 1);
+    return page;
+}
+
 void ProjectView::buildSettingsTab(QWidget* page) {
-    m_hudiSwitch = new QCheckBox(tr("Hudi configurations on jobs (--hudi-conf) enabled"), page);
-    m_hudiSwitch->setObjectName(QStringLiteral("hudiConfigsSwitch"));
-    m_concurrentSwitch = new QCheckBox(tr("Concurrent runs enabled (MAX_CONCURRENT_RUNS above 1)"), page);
-    m_concurrentSwitch->setObjectName(QStringLiteral("concurrentRunsSwitch"));
-    m_limit = new QSpinBox(page);
-    m_limit->setObjectName(QStringLiteral("maxConcurrentRunsLimit"));
-    m_limit->setRange(1, int(kMaxConcurrentRunsCeiling));
-    m_limitNote = makeNote(QStringLiteral("limitNote"), page);
+    m_settingsUi->setupUi(page); // widgets/ProjectSettingsTab.ui
+    const Ui::ProjectSettingsTab& ui = *m_settingsUi;
+    m_hudiSwitch = ui.hudiConfigsSwitch;
+    m_concurrentSwitch = ui.concurrentRunsSwitch;
+    m_limit = ui.maxConcurrentRunsLimit;
+    m_limitNote = ui.limitNote;
+    m_limitError = ui.limitError;
+    m_allowlistView = ui.allowlistView;
+    m_entryEdit = ui.allowlistEntryEdit;
+    m_addButton = ui.addAllowlistEntryButton;
+    m_removeButton = ui.removeAllowlistEntryButton;
+    m_entryError = ui.allowlistEntryError;
+    m_effectView = ui.settingsEffect;
+    m_saveButton = ui.saveProjectButton;
+    m_revertButton = ui.revertProjectButton;
+    m_saveError = ui.projectSaveError;
+    m_limit->setMaximum(int(kMaxConcurrentRunsCeiling));
     m_limitNote->setText(tr("Between 1 and %1. Jobs keep their own MAX_CONCURRENT_RUNS; a lower limit caps "
                             "what the project admits.")
                              .arg(kMaxConcurrentRunsCeiling));
-    m_limitError = makeNote(QStringLiteral("limitError"), page, true);
-    m_limitError->hide();
-
-    auto* switches = new QGroupBox(tr("Features"), page);
-    auto* form = new QFormLayout(switches);
-    form->addRow(m_hudiSwitch);
-    form->addRow(m_concurrentSwitch);
-    form->addRow(tr("MAX_CONCURRENT_RUNS_LIMIT"), m_limit);
-    form->addRow(m_limitNote);
-    form->addRow(m_limitError);
-
-    auto* allowBox = new QGroupBox(tr("--hudi-conf allow-list"), page);
-    auto* allowLayout = new QVBoxLayout(allowBox);
-    allowLayout->addWidget(makeNote(QStringLiteral("allowlistNote"), allowBox));
-    allowLayout->itemAt(0)->widget()->setProperty(
-        "text",
-        tr("An entry ending in '.' is a family (every key under it); any other entry is one exact key. "
-           "Reserved keys and families are never granted."));
-    m_allowlistView = makeTable(m_allowlist, QStringLiteral("allowlistView"), allowBox);
-    m_allowlistView->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    allowLayout->addWidget(m_allowlistView, 1);
-    auto* addRow = new QHBoxLayout;
-    m_entryEdit = new QLineEdit(allowBox);
-    m_entryEdit->setObjectName(QStringLiteral("allowlistEntryEdit"));
-    m_entryEdit->setPlaceholderText(tr("hoodie.datasource.meta.sync. or hoodie.datasource.write.operation"));
-    QStringList candidates;
-    for (const std::string& c : allowlistEntryCandidates())
-        candidates << QString::fromStdString(c);
-    auto* completer = new QCompleter(new QStringListModel(candidates, m_entryEdit), m_entryEdit);
-    completer->setObjectName(QStringLiteral("allowlistCompleter"));
-    completer->setCaseSensitivity(Qt::CaseInsensitive);
-    completer->setFilterMode(Qt::MatchContains);
-    m_entryEdit->setCompleter(completer);
-    m_addButton = new QPushButton(tr("&Add"), allowBox);
-    m_addButton->setObjectName(QStringLiteral("addAllowlistEntryButton"));
-    m_removeButton = new QPushButton(tr("&Remove selected"), allowBox);
-    m_removeButton->setObjectName(QStringLiteral("removeAllowlistEntryButton"));
-    addRow->addWidget(m_entryEdit, 1);
-    addRow->addWidget(m_addButton);
-    addRow->addWidget(m_removeButton);
-    allowLayout->addLayout(addRow);
-    m_entryError = makeNote(QStringLiteral("allowlistEntryError"), allowBox, true);
-    m_entryError->hide();
-    allowLayout->addWidget(m_entryError);
-
-    m_effectView = new QTreeWidget(page);
-    m_effectView->setObjectName(QStringLiteral("settingsEffect"));
-    m_effectView->setHeaderLabels({tr("Effect of the change"), tr("Detail")});
+    for (QLabel* error : {m_limitError, m_entryError, m_saveError})
+        error->hide();
+    m_allowlistView->setModel(m_allowlist);
+    installCopyRows(m_allowlistView);
+    m_entryEdit->setCompleter(allowlistCompleter(m_entryEdit));
     m_effectView->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_saveButton = new QPushButton(tr("&Save"), page);
-    m_saveButton->setObjectName(QStringLiteral("saveProjectButton"));
-    m_revertButton = new QPushButton(tr("Re&vert"), page);
-    m_revertButton->setObjectName(QStringLiteral("revertProjectButton"));
-    m_saveError = makeNote(QStringLiteral("projectSaveError"), page, true);
-    m_saveError->hide();
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_saveError, 1);
-    buttons->addWidget(m_revertButton);
-    buttons->addWidget(m_saveButton);
+    connectSettingsTab();
+}
 
-    auto* layout = new QVBoxLayout(page);
-    layout->addWidget(switches);
-    layout->addWidget(allowBox, 2);
-    layout->addWidget(m_effectView, 1);
-    layout->addLayout(buttons);
-
+void ProjectView::connectSettingsTab() {
     connect(m_hudiSwitch, &QCheckBox::toggled, this, &ProjectView::updateEffect);
     connect(m_concurrentSwitch, &QCheckBox::toggled, this, [this] {
         m_limit->setEnabled(isEditable() && m_concurrentSwitch->isChecked());
@@ -222,6 +188,8 @@ void ProjectView::setLoading(bool loading) {
 }
 
 void ProjectView::reload() {
+    if (!m_client->connection().isValid())
+        return; // nothing to ask yet: AdminViews reloads the open views once the console is connected
     const int generation = ++m_generation;
     setLoading(true);
     m_client->execute(DescribeProjectStatement{})->then(this, [this, generation](const ApiReply<json>& r) {

@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -20,6 +21,10 @@ class QTabWidget;
 class QTableView;
 class QTreeView;
 class QTreeWidget;
+
+namespace Ui {
+class ProjectSettingsTab;
+}
 
 namespace jobdeck {
 
@@ -38,6 +43,7 @@ class ProjectView final : public QWidget {
     Q_OBJECT
 public:
     explicit ProjectView(ApiClient* client, QWidget* parent = nullptr);
+    ~ProjectView() override;
 
     void reload();
     void onEvents(const QList<ProjectEvent>& events);
@@ -61,7 +67,10 @@ signals:
     void saveFinished(bool ok);
 
 private:
+    // The Settings tab is widgets/ProjectSettingsTab.ui; its widgets are bound to the members below.
     void buildSettingsTab(QWidget* page);
+    void connectSettingsTab();
+    QWidget* buildAuditTab();
     void showProject(const nlohmann::json& apiResponse);
     void loadJobs();
     void updateEffect();
@@ -92,6 +101,7 @@ private:
     QLabel* m_limitError = nullptr;
     QTableView* m_allowlistView = nullptr;
     AllowlistModel* m_allowlist;
+    std::unique_ptr<Ui::ProjectSettingsTab> m_settingsUi;
     QLineEdit* m_entryEdit = nullptr;
     QPushButton* m_addButton = nullptr;
     QPushButton* m_removeButton = nullptr;

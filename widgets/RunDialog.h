@@ -4,31 +4,31 @@
 
 #include <QDialog>
 
+#include <memory>
 #include <string>
 #include <vector>
 
-class QLabel;
-class QLineEdit;
-class QPlainTextEdit;
-class QPushButton;
-class QTableWidget;
+namespace Ui {
+class RunDialog;
+}
 
 namespace jobdeck {
 
 class ApiClient;
 struct ApiError;
 class ArgumentOverridesModel;
-class OverridesEditor;
 
 // Actions > Run: triggers one run of a Job. The user can override or add application arguments and sees
 // the arguments the run will get (refusals inline, with the service's own words, Run disabled meanwhile).
 // Spark and Hudi configurations are shown read-only: they belong to the Job. The Idempotency-Key is
-// required above a limit of 1 and pre-filled with "<job>-<date>"; a retry reuses it, so the service
-// starts one run. The service's answer (the run id, or its exact refusal) stays in the dialog.
+// required above a limit of 1 and pre-filled with a key for this run attempt (the Job's name, the time and
+// a random part); a retry reuses it, so the service starts one run. The service's answer (the run id, or its
+// exact refusal) stays in the dialog.
 class RunDialog final : public QDialog {
     Q_OBJECT
 public:
     RunDialog(ApiClient* client, SparkJob job, QWidget* parent = nullptr);
+    ~RunDialog() override;
 
     const SparkJob& job() const { return m_job; }
     ArgumentOverridesModel* overridesModel() const { return m_overrides; }
@@ -55,6 +55,8 @@ signals:
     void submitFinished(bool started);
 
 private:
+    // The Job's summary and the notes that name it or its limit.
+    void describeJob();
     void recompute();
     void updateRunButton();
     void fillConfigurations();
@@ -65,16 +67,8 @@ private:
 
     ApiClient* m_client;
     SparkJob m_job;
+    std::unique_ptr<Ui::RunDialog> m_ui; // widgets/RunDialog.ui
     ArgumentOverridesModel* m_overrides;
-    OverridesEditor* m_editor;
-    QPlainTextEdit* m_effectiveView;
-    QLabel* m_overrideErrorLabel;
-    QTableWidget* m_configurations;
-    QLineEdit* m_key;
-    QLabel* m_keyNote;
-    QLabel* m_blocked;
-    QLabel* m_result;
-    QPushButton* m_run;
     std::vector<std::string> m_effective;
     QString m_overrideError;
     QString m_lastRunId;

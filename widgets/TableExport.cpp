@@ -3,8 +3,11 @@
 #include "models/ModelExporter.h"
 #include "widgets/TableViewSupport.h"
 
+#include <QDate>
+#include <QDockWidget>
 #include <QFutureWatcher>
 #include <QObject>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QTableView>
 #include <QtConcurrent/QtConcurrentRun>
@@ -28,6 +31,18 @@ QString writeFile(const QString& path, const QByteArray& bytes) {
 
 QString TableExport::fileFilter(Format format) {
     return format == Format::Csv ? QObject::tr("CSV files (*.csv)") : QObject::tr("JSON files (*.json)");
+}
+
+QString TableExport::proposedFileName(const QTableView* view, Format format) {
+    QString name = view ? view->property("exportName").toString() : QString();
+    for (const QWidget* w = view; w && name.isEmpty(); w = w->parentWidget())
+        if (const auto* dock = qobject_cast<const QDockWidget*>(w))
+            name = dock->windowTitle().section(QLatin1Char('('), 0, 0); // "Runs (1 ended)": runs
+    name = name.toLower().replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    name.remove(QRegularExpression(QStringLiteral("^-+|-+$")));
+    if (name.isEmpty())
+        name = QStringLiteral("table");
+    return QStringLiteral("%1-%2.%3").arg(name, QDate::currentDate().toString(Qt::ISODate), suffix(format));
 }
 
 QString TableExport::suffix(Format format) {

@@ -22,6 +22,9 @@ public:
     // For the file dialog: "CSV files (*.csv)" and the like.
     static QString fileFilter(Format format);
     static QString suffix(Format format);
+    // What the save dialog proposes: what the table shows and the day, "jobs-2026-12-02.csv". The table's
+    // "exportName" property names it, else the title of the dock it is in ("Audit log": audit-log).
+    static QString proposedFileName(const QTableView* view, Format format);
 };
 
 } // namespace jobdeck

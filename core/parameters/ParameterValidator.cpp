@@ -842,6 +842,12 @@ int refusalParameterIndex(const std::vector<Diagnostic>& diagnostics) {
     return first;
 }
 
+std::string emptyParametersGuidance() {
+    return "Type the Job's parameters, one a line: spark-submit options first (--class, --conf key=value, "
+           "--hudi-conf key=value), then the path of the application's JAR or Python file, then its "
+           "arguments.";
+}
+
 std::vector<Diagnostic> validateParameters(const std::vector<std::string>& parameters,
                                            const ValidationContext& context) {
     const ClassifiedParameters classified = classifyTokens(parameters);

@@ -44,6 +44,10 @@ std::vector<Diagnostic> validateParameters(const std::vector<std::string>& param
                                            const ClassifiedParameters& classified,
                                            const ValidationContext& context);
 
+// What an editor says while a new Job's parameters are still empty: how to start, in place of the
+// parameters.empty error (which holds once something is sent).
+std::string emptyParametersGuidance();
+
 // The order in which errors decide the service's answer: lower first, then by tokenIndex (-1 first).
 int refusalRank(std::string_view code);
 

@@ -118,13 +118,13 @@ private slots:
                  qPrintable(error));
     }
 
-    // The connection state no longer takes the whole bar: "N job(s) loaded" and "Exported to …" are seen.
+    // The connection state no longer takes the whole bar: "N jobs loaded" and "Exported to …" are seen.
     void temporaryMessagesAreSeen() {
         auto window = openWindow();
         QVERIFY(window);
         QLabel* message = statusMessage(*window);
         QVERIFY2(message, "no statusMessage label in the status bar");
-        QTRY_VERIFY_WITH_TIMEOUT(showsInFull(message, QStringLiteral("2 job(s) loaded")), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(showsInFull(message, QStringLiteral("2 jobs loaded")), 10000);
         QVERIFY(window->statusWidget()->isVisible()); // the connection state stays beside it
 
         QTemporaryDir dir;

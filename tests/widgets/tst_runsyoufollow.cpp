@@ -8,6 +8,7 @@
 #include "widgets/RunDialog.h"
 
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
@@ -27,6 +28,7 @@ class TestRunsYouFollow final : public QObject {
     TestService m_service{{"--cancel-grace-seconds", "1"}};
     ApiCredentials m_admin;
     ApiClient* m_client = nullptr;
+    QSet<QString> m_started; // the runs started so far, all canceled at the end of their test
 
     bool statement(const QString& text) { return statementSucceeds(m_service, m_admin, text); }
 
@@ -72,6 +74,50 @@ private slots:
         QCOMPARE(dialog.lastRunId(), first);
         for (const QString& run : runs)
             awaitReply(m_client->cancelJobRun(run, QStringLiteral("count_transactions")));
+        m_started.unite(runs);
+    }
+
+    // A submission that got no answer (the service away) keeps its key and offers Retry; the retry sends
+    // that key, so the run it starts is the attempt's, and the attempt after it gets a new key.
+    void retryOfAFailedSubmissionReusesItsKey() {
+        const auto job = awaitReply(m_client->describeJob(QStringLiteral("count_transactions")));
+        QVERIFY(job);
+        // The earlier runs have ended, so the job's limit admits the run retried here.
+        for (const QString& id : std::as_const(m_started))
+            QTRY_VERIFY_WITH_TIMEOUT(
+                [&] {
+                    const auto r =
+                        awaitReply(m_client->describeJobRun(id, QStringLiteral("count_transactions")));
+                    return r && !r->isActive();
+                }(),
+                60000);
+        RunDialog dialog(m_client, *job);
+        dialog.show();
+        QSignalSpy finished(&dialog, &RunDialog::submitFinished);
+        const QString key = dialog.idempotencyKey();
+        auto* run = dialog.findChild<QPushButton*>(QStringLiteral("runButton"));
+        QVERIFY(run);
+
+        m_service.stop();
+        QVERIFY(!m_service.isRunning());
+        dialog.submit();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QVERIFY(!finished.last().at(0).toBool());
+        QCOMPARE(dialog.idempotencyKey(), key);
+        QCOMPARE(run->text(), QStringLiteral("Retry"));
+        QVERIFY2(run->isEnabled(), qPrintable(dialog.blockedReason()));
+
+        QVERIFY2(m_service.restart(), qPrintable(m_service.lastError()));
+        run->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
+        QVERIFY2(finished.last().at(0).toBool(), qPrintable(dialog.lastError()));
+        const auto started =
+            awaitReply(m_client->describeJobRun(dialog.lastRunId(), QStringLiteral("count_transactions")));
+        QVERIFY(started && started->idempotencyKey);
+        QCOMPARE(QString::fromStdString(*started->idempotencyKey), key);
+        QVERIFY(dialog.idempotencyKey() != key);
+        QCOMPARE(run->text(), QStringLiteral("Run"));
+        awaitReply(m_client->cancelJobRun(dialog.lastRunId(), QStringLiteral("count_transactions")));
     }
 };
 
