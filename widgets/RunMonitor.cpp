@@ -12,6 +12,7 @@
 #include "widgets/RunTimeline.h"
 
 #include <QCheckBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -125,8 +126,7 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
     auto* top = new QHBoxLayout;
     top->addWidget(m_title);
     top->addWidget(m_gauge, 1);
-    m_clusterGaugesLayout = new QHBoxLayout;
-    top->addLayout(m_clusterGaugesLayout, 2);
+    m_clusterGaugesLayout = new QGridLayout;
     auto* activeBox = new QWidget(this);
     auto* activeLayout = new QVBoxLayout(activeBox);
     activeLayout->setContentsMargins(0, 0, 0, 0);
@@ -142,6 +142,7 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
     split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addLayout(m_clusterGaugesLayout);
     layout->addWidget(m_message);
     layout->addWidget(split, 1);
 
@@ -303,9 +304,14 @@ void RunMonitor::loadClusters() {
     });
 }
 
-// One gauge per cluster (every Job) or the Job's cluster's only, made as clusters appear.
+// One gauge per cluster (every Job) or the Job's cluster's only, made as clusters appear, laid out
+// kGaugesPerRow to a row in the clusters' order so many clusters never widen the monitor.
 void RunMonitor::refreshClusterGauges() {
+    constexpr int kGaugesPerRow = 2;
+    for (RunGauge* gauge : std::as_const(m_clusterGauges))
+        m_clusterGaugesLayout->removeWidget(gauge);
     QSet<QString> known;
+    int shown = 0;
     for (const Cluster& cluster : m_clusters) {
         const QString name = q(cluster.name);
         known.insert(name);
@@ -313,10 +319,14 @@ void RunMonitor::refreshClusterGauges() {
         if (!gauge) {
             gauge = new RunGauge(this);
             gauge->setObjectName(QStringLiteral("clusterGauge_") + name);
-            m_clusterGaugesLayout->addWidget(gauge);
         }
         gauge->setCluster(name, cluster.driversInUse, cluster.maxOcu);
-        gauge->setVisible(m_jobName.isEmpty() || name == m_jobCluster);
+        const bool visible = m_jobName.isEmpty() || name == m_jobCluster;
+        if (visible) {
+            m_clusterGaugesLayout->addWidget(gauge, shown / kGaugesPerRow, shown % kGaugesPerRow);
+            ++shown;
+        }
+        gauge->setVisible(visible);
     }
     for (auto it = m_clusterGauges.begin(); it != m_clusterGauges.end();) {
         if (known.contains(it.key())) {

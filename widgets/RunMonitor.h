@@ -18,7 +18,7 @@
 #include <vector>
 
 class QCheckBox;
-class QHBoxLayout;
+class QGridLayout;
 class QLabel;
 class QMessageBox;
 class QPushButton;
@@ -119,7 +119,7 @@ private:
     QTableView* m_historyView;
     QPushButton* m_cancel;
     QCheckBox* m_hideFinished;
-    QHBoxLayout* m_clusterGaugesLayout;
+    QGridLayout* m_clusterGaugesLayout;
     QHash<QString, RunGauge*> m_clusterGauges;
     std::vector<Cluster> m_clusters;
     QString m_jobCluster;   // the Job's cluster (one Job)
