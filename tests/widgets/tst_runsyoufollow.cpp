@@ -408,7 +408,7 @@ private slots:
         window->runMonitor()->showRun(QStringLiteral("failing"), failed);
         QTRY_VERIFY_WITH_TIMEOUT(lastLine(window->runMonitor()->logView()).contains(QStringLiteral("FAILED")),
                                  30000);
-        QCOMPARE(window->size(), QSize(1280, 800));
+        QVERIFY2(window->width() <= 1280 && window->height() <= 800, "the window grew beyond 1280×800");
         for (const QString& title :
              {QStringLiteral("Status"), QStringLiteral("Started"), QStringLiteral("Detail")})
             QTRY_COMPARE_WITH_TIMEOUT(clipped(view, title), QString(), 10000);
