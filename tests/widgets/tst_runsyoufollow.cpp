@@ -85,10 +85,10 @@ QString clipped(QTableView* view, const QString& title) {
     if (view->columnViewportPosition(c) < 0 || right > view->viewport()->width())
         return title +
                QStringLiteral(": outside the view (%1 > %2)").arg(right).arg(view->viewport()->width());
-    if (view->columnWidth(c) < view->sizeHintForColumn(c))
+    if (view->columnWidth(c) < static_cast<QAbstractItemView*>(view)->sizeHintForColumn(c))
         return title + QStringLiteral(": %1 px of the %2 its content needs")
                            .arg(view->columnWidth(c))
-                           .arg(view->sizeHintForColumn(c));
+                           .arg(static_cast<QAbstractItemView*>(view)->sizeHintForColumn(c));
     return {};
 }
 
