@@ -291,6 +291,8 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
             return run.startedAt ? toDateTime(*run.startedAt) : QDateTime();
         case Elapsed:
             return elapsedMs(run);
+        case ExitCode:
+            return run.exitCode ? QVariant(*run.exitCode) : QVariant();
         case IdempotencyKey:
             return QString::fromStdString(run.idempotencyKey.value_or(std::string()));
         case Overrides: {
@@ -320,6 +322,8 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
             return shortTime(run.startedAt);
         case Elapsed:
             return formatElapsed(elapsedMs(run));
+        case ExitCode:
+            return run.exitCode ? QString::number(*run.exitCode) : QString();
         case IdempotencyKey:
             return QString::fromStdString(run.idempotencyKey.value_or(std::string()));
         case Overrides:
@@ -339,9 +343,9 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::DecorationRole && index.column() == Status)
         return statusColor(run.status); // the status dot
-    if (role == Qt::ToolTipRole && index.column() == Detail)
+    if (role == Qt::ToolTipRole && (index.column() == Detail || index.column() == RunId))
         return data(index, Qt::DisplayRole);
-    if (role == Qt::TextAlignmentRole && index.column() == Elapsed)
+    if (role == Qt::TextAlignmentRole && (index.column() == Elapsed || index.column() == ExitCode))
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     return {};
 }
@@ -362,6 +366,8 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Started");
     case Elapsed:
         return tr("Elapsed");
+    case ExitCode:
+        return tr("Exit code");
     case IdempotencyKey:
         return tr("Idempotency key");
     case Overrides:

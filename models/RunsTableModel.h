@@ -27,13 +27,15 @@ public:
         Queued,
         Started,
         Elapsed,
+        ExitCode, // the driver's exit status once it ended
         IdempotencyKey,
         Overrides,
         Detail, // the queue reason while queued, "cancel requested", or why it failed or was canceled
         ColumnCount
     };
     // The underlying value: QString, QDateTime (UTC, null when not yet), qint64 milliseconds for Elapsed,
-    // int (JobRunStatus) for Status, and for Overrides a QVariantList of {name, value} QVariantMaps.
+    // int (JobRunStatus) for Status, int or a null QVariant for ExitCode, and for Overrides a QVariantList of
+    // {name, value} QVariantMaps.
     static constexpr int RawDataRole = Qt::UserRole;
     // bool: QUEUED or RUNNING (for a proxy that shows active runs only).
     static constexpr int ActiveRole = Qt::UserRole + 1;

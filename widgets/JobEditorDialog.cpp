@@ -251,8 +251,21 @@ void JobEditorDialog::setClusters(const QStringList& clusters) {
     updatePreviewNow();
 }
 
+void JobEditorDialog::setCopyOf(const SparkJob& copy) {
+    if (m_job)
+        return;
+    m_ui->nameEdit->setText(q(copy.name));
+    m_ui->typeCombo->setCurrentIndex(copy.type == JobType::Python ? 1 : 0);
+    m_ui->clusterCombo->setCurrentText(q(copy.cluster));
+    m_ui->parameterEditor->setParameters(copy.parameters);
+    m_copiedMaxRuns = std::max(1, copy.maxConcurrentRuns);
+    updateMaxRunsRange();
+    m_ui->maxRunsSpin->setValue(m_copiedMaxRuns);
+    updatePreviewNow();
+}
+
 void JobEditorDialog::updateMaxRunsRange() {
-    const int stored = m_job ? m_job->maxConcurrentRuns : 1;
+    const int stored = m_job ? m_job->maxConcurrentRuns : m_copiedMaxRuns;
     if (m_settingsState != SettingsState::Loaded) {
         // Not the default settings' limit of 1: unknown while loading, and left to the service if unreadable.
         m_ui->maxRunsSpin->setRange(1, m_settingsState == SettingsState::Failed

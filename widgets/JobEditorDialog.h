@@ -50,6 +50,9 @@ public:
     SettingsState settingsState() const { return m_settingsState; }
     void followProjectEvents(EventsSubscription* events);
     void setClusters(const QStringList& clusters);
+    // A new Job prefilled as a copy of `copy` (its name already the copy's): type, cluster, limit and
+    // parameters. Nothing is saved until Save; ignored when editing a stored Job.
+    void setCopyOf(const SparkJob& copy);
 
     ParameterEditor* editor() const;
     JobPreviewPanel* preview() const;
@@ -111,6 +114,7 @@ private:
     int m_pendingLoads = 0;
     SettingsState m_settingsState = SettingsState::Loading;
     int m_settingsReads = 0; // numbers the DESCRIBE PROJECTs sent, so only the latest answer counts
+    int m_copiedMaxRuns = 1; // a copy's MAX_CONCURRENT_RUNS, kept selectable like a stored Job's
 };
 
 } // namespace jobdeck

@@ -1,6 +1,8 @@
 #include "widgets/LogView.h"
 
 #include "client/LogTail.h"
+#include "core/policy/RunOutcome.h"
+#include "models/ThemeColors.h"
 
 #include <QAction>
 #include <QFile>
@@ -12,12 +14,48 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QScrollBar>
+#include <QSyntaxHighlighter>
 #include <QTextDocument>
 #include <QVBoxLayout>
 
 namespace jobdeck {
+
+namespace {
+
+// Marks the lines a reader looks for first: the run's outcome (bold, in its status colour) and error
+// lines (the error colour); core decides which lines those are.
+class LogHighlighter final : public QSyntaxHighlighter {
+public:
+    LogHighlighter(QTextDocument* document, QWidget* colours)
+        : QSyntaxHighlighter(document)
+        , m_colours(colours) {}
+
+protected:
+    void highlightBlock(const QString& text) override {
+        const QByteArray line = text.toUtf8();
+        const std::string_view view(line.constData(), static_cast<std::size_t>(line.size()));
+        QTextCharFormat format;
+        if (isRunOutcomeLine(view)) {
+            const bool completed = text.contains(QLatin1String(" ended COMPLETED"));
+            format.setFontWeight(QFont::Bold);
+            format.setForeground(ThemeColors::color(
+                completed ? ThemeColor::StatusCompleted : ThemeColor::ErrorText, m_colours->palette()));
+        } else if (isErrorLogLine(view)) {
+            format.setForeground(ThemeColors::color(ThemeColor::ErrorText, m_colours->palette()));
+        } else {
+            return;
+        }
+        setFormat(0, static_cast<int>(text.size()), format);
+    }
+
+private:
+    QWidget* m_colours;
+};
+
+} // namespace
 
 LogView::LogView(QWidget* parent)
     : QWidget(parent) {
@@ -35,14 +73,25 @@ LogView::LogView(QWidget* parent)
     m_search->hide();
     m_search->installEventFilter(this);
 
+    new LogHighlighter(m_text->document(), this);
+
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("logStatus"));
+    auto* follow = new QPushButton(tr("Follow"), this);
+    follow->setObjectName(QStringLiteral("followButton"));
+    follow->setCheckable(true);
+    follow->setChecked(true);
+    follow->setToolTip(tr("Pressed: scroll to the end as lines arrive. Released: keep the position"));
+    m_follow = follow;
 
+    auto* statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_follow);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_text);
     layout->addWidget(m_search);
-    layout->addWidget(m_status);
+    layout->addLayout(statusRow);
 
     auto* findAction = new QAction(tr("Find in Log"), this);
     findAction->setShortcut(QKeySequence::Find);
@@ -63,12 +112,15 @@ LogView::LogView(QWidget* parent)
         m_text->setTextCursor(cursor);
         find(text);
     });
-    // Scrolling up stops following; scrolling back to the bottom resumes.
+    // Scrolling up pauses; scrolling back to the bottom follows again.
     QScrollBar* bar = m_text->verticalScrollBar();
     connect(bar, &QScrollBar::valueChanged, this, [this, bar](int value) {
         m_followTail = value >= bar->maximum();
+        const QSignalBlocker block(m_follow);
+        m_follow->setChecked(m_followTail);
         updateStatus();
     });
+    connect(m_follow, &QAbstractButton::toggled, this, &LogView::setFollowingTail);
     updateStatus();
 }
 
@@ -81,6 +133,7 @@ void LogView::follow(ApiClient* client, const QString& jobName, const QString& r
     m_tail = new LogTail(client, jobName, runId, this);
     connect(m_tail, &LogTail::textAppended, this, &LogView::append);
     connect(m_tail, &LogTail::completed, this, [this] {
+        appendOutcome();
         updateStatus();
         emit completed();
     });
@@ -101,9 +154,42 @@ void LogView::clear() {
     m_jobName.clear();
     m_runId.clear();
     m_error.clear();
+    m_outcome.clear();
+    m_outcomeShown = false;
     m_text->clear();
-    m_followTail = true;
+    setFollowingTail(true);
+}
+
+void LogView::setFollowingTail(bool follow) {
+    m_followTail = follow;
+    if (m_follow->isChecked() != follow) {
+        const QSignalBlocker block(m_follow);
+        m_follow->setChecked(follow);
+    }
+    if (follow) {
+        QScrollBar* bar = m_text->verticalScrollBar();
+        bar->setValue(bar->maximum());
+        m_followTail = true; // setValue may have reported a position short of the end meanwhile
+    }
     updateStatus();
+}
+
+void LogView::setOutcomeLine(const QString& runId, const QString& line) {
+    if (runId != m_runId || line.isEmpty() || m_outcomeShown)
+        return;
+    m_outcome = line;
+    if (isComplete())
+        appendOutcome();
+}
+
+// After the whole output, once: the outcome is the log's last line.
+void LogView::appendOutcome() {
+    if (m_outcome.isEmpty() || m_outcomeShown)
+        return;
+    m_outcomeShown = true;
+    const QString text = m_text->toPlainText();
+    append((text.isEmpty() || text.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n")) +
+           m_outcome + QLatin1Char('\n'));
 }
 
 QString LogView::text() const {
@@ -128,6 +214,10 @@ void LogView::append(const QString& text) {
     else
         bar->setValue(kept);
     m_followTail = follow;
+    if (m_follow->isChecked() != follow) {
+        const QSignalBlocker block(m_follow);
+        m_follow->setChecked(follow);
+    }
     updateStatus();
 }
 
@@ -140,7 +230,7 @@ void LogView::updateStatus() {
     else
         status = tr("Run %1: following the output").arg(m_runId);
     if (!m_runId.isEmpty() && !m_followTail && !isComplete())
-        status += tr(" (paused while scrolled up; scroll to the bottom to follow)");
+        status += tr(" (paused; press Follow or scroll to the bottom to follow)");
     if (!m_error.isEmpty())
         status += tr(" - reading failed, retrying: %1").arg(m_error);
     m_status->setText(status);

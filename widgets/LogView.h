@@ -5,6 +5,7 @@
 #include <QPointer>
 #include <QWidget>
 
+class QAbstractButton;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -14,9 +15,11 @@ namespace jobdeck {
 class ApiClient;
 class LogTail;
 
-// The driver output of one run, followed as it grows (LogTail). It scrolls with the output unless the
-// user scrolled up to read something. Ctrl+F searches (Enter: next, Shift+Enter: previous), Ctrl+S saves
-// what has been read so far to a file.
+// The driver output of one run, followed as it grows (LogTail). Follow (a toggle) scrolls with the
+// output; Pause, or scrolling up to read something, keeps the position while lines arrive. Error lines
+// (core isErrorLogLine) are highlighted, and once the run has ended and its output is read the log ends
+// with the run's outcome line (core runOutcomeLine), highlighted too. Ctrl+F searches (Enter: next,
+// Shift+Enter: previous), Ctrl+S saves what has been read so far to a file.
 class LogView final : public QWidget {
     Q_OBJECT
 public:
@@ -30,8 +33,12 @@ public:
     QString runId() const { return m_runId; }
     QString text() const;
     bool isComplete() const;
-    // Whether new output scrolls the view: true unless the user scrolled up.
+    // Whether new output scrolls the view: true unless paused or the user scrolled up.
     bool isFollowingTail() const { return m_followTail; }
+    void setFollowingTail(bool follow);
+    // How run `runId` ended, shown as the log's last line once its output is read; ignored for another
+    // run than the one followed.
+    void setOutcomeLine(const QString& runId, const QString& line);
 
     // Finds the next (or previous) match of `text` from the cursor, wrapping around; false when none.
     bool find(const QString& text, bool backwards = false);
@@ -50,11 +57,15 @@ protected:
 
 private:
     void append(const QString& text);
+    void appendOutcome();
     void updateStatus();
 
     QPlainTextEdit* m_text;
     QLineEdit* m_search;
     QLabel* m_status;
+    QAbstractButton* m_follow;
+    QString m_outcome;
+    bool m_outcomeShown = false;
     QPointer<LogTail> m_tail;
     QString m_jobName;
     QString m_runId;

@@ -5,6 +5,8 @@
 #include "client/ConnectionProfiles.h"
 #include "client/EventsSubscription.h"
 #include "client/LocalServiceLauncher.h"
+#include "core/policy/RunOutcome.h"
+#include "models/ArgumentOverridesModel.h"
 #include "models/JobsFilterProxy.h"
 #include "models/JobsListLoader.h"
 #include "models/JobsTableModel.h"
@@ -123,6 +125,8 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     roleGate->gate(m_newAction, CreateJobStatement{});
     roleGate->gate(m_editAction, AlterJobStatement{});
     roleGate->gate(m_runAction, RunJobStatement{});
+    roleGate->gate(m_runAgainAction, RunJobStatement{});
+    roleGate->gate(m_cloneAction, CreateJobStatement{});
     roleGate->gate(m_deleteAction, DeleteJobStatement{});
     roleGate->gate(m_runMonitor->findChild<QAbstractButton*>(QStringLiteral("cancelButton")),
                    CancelJobRunStatement{});
@@ -360,7 +364,19 @@ void MainWindow::createActions() {
         make(tr("Describe &latest run of the job"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
              QStringLiteral("actionDescribeLatestRun"));
 
+    m_cloneAction = make(tr("Cl&one job…"), {}, {}, QStringLiteral("actionCloneJob"));
+    m_runAgainAction = make(tr("Run &again…"), {}, {}, QStringLiteral("actionRunAgain"));
+    m_runAgainAction->setToolTip(tr("Run the selected finished run's job again with that run's overrides"));
+    m_runAgainAction->setEnabled(false);
     connect(m_newAction, &QAction::triggered, this, [this] { openJobEditor(std::nullopt); });
+    connect(m_cloneAction, &QAction::triggered, this, &MainWindow::cloneCurrentJob);
+    connect(m_runAgainAction, &QAction::triggered, this, &MainWindow::runSelectedRunAgain);
+    const auto updateRunAgain = [this] {
+        const auto run = m_runMonitor->currentRun();
+        m_runAgainAction->setEnabled(run && !run->isActive());
+    };
+    connect(m_runMonitor, &RunMonitor::currentRunChanged, this, updateRunAgain);
+    connect(m_runMonitor->model(), &QAbstractItemModel::dataChanged, this, updateRunAgain);
     connect(m_editAction, &QAction::triggered, this, &MainWindow::editCurrentJob);
     connect(m_runAction, &QAction::triggered, this, &MainWindow::runCurrentJob);
     connect(m_describeAction, &QAction::triggered, this, &MainWindow::describeCurrentJob);
@@ -395,7 +411,8 @@ void MainWindow::createActions() {
     file->addSeparator();
     file->addAction(quitAction);
     QMenu* jobs = menuBar()->addMenu(tr("&Job"));
-    jobs->addActions({m_newAction, m_editAction, m_runAction, m_describeAction, m_deleteAction});
+    jobs->addActions({m_newAction, m_editAction, m_cloneAction, m_runAction, m_runAgainAction,
+                      m_describeAction, m_deleteAction});
     jobs->addSeparator();
     jobs->addActions({m_refreshAction, filterAction});
     QMenu* view = menuBar()->addMenu(tr("&Describe"));
@@ -427,15 +444,19 @@ void MainWindow::createActions() {
     toolbar->addActions({m_refreshAction, connectAction});
 
     m_jobsView->setContextActions({m_editAction, m_runAction, m_monitorJobRunsAction, m_describeAction,
-                                   clusterAction, runInfoAction, m_deleteAction, m_newAction,
+                                   clusterAction, runInfoAction, m_deleteAction, m_newAction, m_cloneAction,
                                    m_refreshAction});
+    m_runMonitor->activeView()->addAction(m_runAgainAction);
+    m_runMonitor->historyView()->addAction(m_runAgainAction);
+    m_runMonitor->activeView()->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_runMonitor->historyView()->setContextMenuPolicy(Qt::ActionsContextMenu);
 }
 
 void MainWindow::updateActions() {
     const bool connected = m_monitor->state() == ConnectionMonitor::State::Connected;
     const bool hasJob = m_jobsView->currentJobName().has_value();
     // Actions stay usable while reconnecting: a request then fails with a clear message.
-    for (QAction* a : {m_editAction, m_runAction, m_describeAction, m_deleteAction})
+    for (QAction* a : {m_editAction, m_runAction, m_describeAction, m_deleteAction, m_cloneAction})
         a->setEnabled(hasJob);
     m_refreshAction->setEnabled(connected || m_monitor->state() == ConnectionMonitor::State::Reconnecting);
 }
@@ -470,6 +491,36 @@ void MainWindow::editCurrentJob() {
 
 void MainWindow::runCurrentJob() {
     withCurrentJob([this](const SparkJob& job) { openRunDialog(job); });
+}
+
+void MainWindow::runSelectedRunAgain() {
+    const auto run = m_runMonitor->currentRun();
+    if (!run || run->isActive())
+        return;
+    const QString jobName = QString::fromStdString(run->jobName);
+    const auto overrides = run->argumentOverrides;
+    m_client->describeJob(jobName)->then(this, [this, jobName, overrides](const ApiReply<SparkJob>& r) {
+        if (r.isError()) {
+            showError(tr("Job '%1' could not be opened").arg(jobName), r.error().message);
+            return;
+        }
+        RunDialog* dialog = openRunDialog(r.value());
+        for (const auto& [name, value] : overrides)
+            dialog->overridesModel()->setOverride(QString::fromStdString(name),
+                                                  QString::fromStdString(value));
+    });
+}
+
+void MainWindow::cloneCurrentJob() {
+    withCurrentJob([this](const SparkJob& job) {
+        std::vector<std::string> names;
+        names.reserve(static_cast<std::size_t>(m_jobs->rowCount()));
+        for (int row = 0; row < m_jobs->rowCount(); ++row)
+            names.push_back(m_jobs->summary(row).name);
+        SparkJob copy = job;
+        copy.name = cloneJobName(job.name, names);
+        openJobEditor(std::nullopt)->setCopyOf(copy);
+    });
 }
 
 void MainWindow::useProfile(const QString& name) {
@@ -544,7 +595,7 @@ void MainWindow::returnFocusWhenClosed(QDialog* dialog) {
     });
 }
 
-void MainWindow::openJobEditor(std::optional<SparkJob> job) {
+JobEditorDialog* MainWindow::openJobEditor(std::optional<SparkJob> job) {
     auto* dialog = new JobEditorDialog(m_client, std::move(job), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     returnFocusWhenClosed(dialog);
@@ -560,9 +611,10 @@ void MainWindow::openJobEditor(std::optional<SparkJob> job) {
         });
     });
     dialog->open();
+    return dialog;
 }
 
-void MainWindow::openRunDialog(const SparkJob& job) {
+RunDialog* MainWindow::openRunDialog(const SparkJob& job) {
     auto* dialog = new RunDialog(m_client, job, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     returnFocusWhenClosed(dialog);
@@ -574,6 +626,7 @@ void MainWindow::openRunDialog(const SparkJob& job) {
         m_runEndNotifier->watch(jobName, runId);
     });
     dialog->open();
+    return dialog;
 }
 
 void MainWindow::followRuns(bool reload) {

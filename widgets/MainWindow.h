@@ -31,6 +31,7 @@ class ConnectionStatusWidget;
 class DescribeViewer;
 class EventsSubscription;
 class JobDescriber;
+class JobEditorDialog;
 class JobsFilterProxy;
 class JobsListLoader;
 class JobsTableModel;
@@ -38,6 +39,7 @@ class DesktopNotifier;
 class JobsView;
 class LoadProgress;
 class LocalServiceLauncher;
+class RunDialog;
 class RunEndNotifier;
 class RunMonitor;
 class WindowSettings;
@@ -67,12 +69,16 @@ public:
     void connectTo(const ConnectionInfo& connection, const QString& label);
     void refresh();
 
-    // Hooks for the job editor and the run dialog.
-    void openJobEditor(std::optional<SparkJob> job);
-    void openRunDialog(const SparkJob& job);
+    // Hooks for the job editor and the run dialog; each returns the dialog it opened.
+    JobEditorDialog* openJobEditor(std::optional<SparkJob> job);
+    RunDialog* openRunDialog(const SparkJob& job);
     // The selected job's whole object (DESCRIBE JOB), then the editor or the run dialog with it.
     void editCurrentJob();
     void runCurrentJob();
+    // The run dialog for the run selected in the runs monitor, with that run's overrides (a new key).
+    void runSelectedRunAgain();
+    // The job editor with a copy of the selected job under a new name (core cloneJobName).
+    void cloneCurrentJob();
 
     void describeCurrentJob();
     void describeProject();
@@ -108,6 +114,8 @@ public:
     QAction* deleteAction() const { return m_deleteAction; }
     QAction* refreshAction() const { return m_refreshAction; }
     QAction* monitorJobRunsAction() const { return m_monitorJobRunsAction; }
+    QAction* runAgainAction() const { return m_runAgainAction; }
+    QAction* cloneAction() const { return m_cloneAction; }
 
     // Writes what the window remembers between starts (also done when it closes).
     void saveWindowSettings();
@@ -190,6 +198,8 @@ private:
     QAction* m_deleteAction = nullptr;
     QAction* m_refreshAction = nullptr;
     QAction* m_monitorJobRunsAction = nullptr;
+    QAction* m_runAgainAction = nullptr;
+    QAction* m_cloneAction = nullptr;
     QAction* m_runNotificationsAction = nullptr;
 };
 

@@ -1,5 +1,7 @@
 #include "widgets/RunGauge.h"
 
+#include "core/policy/RunOutcome.h"
+#include "models/QtStrings.h"
 #include "models/ThemeColors.h"
 
 #include <QPainter>
@@ -22,11 +24,19 @@ void RunGauge::setValues(int active, int limit) {
     update();
 }
 
+void RunGauge::setCluster(const QString& cluster, int inUse, int maxOcu) {
+    m_cluster = cluster;
+    setToolTip(tr("Drivers running or being started on cluster %1 against its MAX_OCU").arg(cluster));
+    setValues(inUse, maxOcu);
+}
+
 int RunGauge::shownActive() const {
     return std::clamp(m_active, 0, m_limit);
 }
 
 QString RunGauge::text() const {
+    if (!m_cluster.isEmpty())
+        return q(clusterDriversText(m_cluster.toStdString(), m_active, m_limit));
     QString text = tr("%1 of %2 active").arg(shownActive()).arg(m_limit);
     if (m_active > m_limit)
         text += tr(" (%1 more started before the limit was lowered)").arg(m_active - m_limit);

@@ -2,12 +2,17 @@
 
 #include "client/ApiClient.h"
 #include "client/EventsSubscription.h"
+#include "core/policy/RunOutcome.h"
+#include "models/QtStrings.h"
 #include "models/RunsTableModel.h"
+#include "models/RunsViewProxy.h"
 #include "models/ThemeColors.h"
 #include "widgets/LogView.h"
 #include "widgets/RunGauge.h"
 #include "widgets/RunTimeline.h"
 
+#include <QCheckBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -21,15 +26,10 @@
 #include <QVBoxLayout>
 
 #include <memory>
-#include <numeric>
 
 namespace jobdeck {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 // Runs only move forward; an answer that left the service before a newer one must not undo it.
 int progress(JobRunStatus s) {
@@ -58,6 +58,23 @@ QTableView* makeRunsView(QAbstractItemModel* model, const QString& objectName, Q
     return view;
 }
 
+// The runs view fits its columns to what they hold, so Status, Started and Detail are read in full at
+// the width of a 1280×800 window: the run id is elided in the middle (whole in its tooltip), the queue
+// time, key and overrides are left to the History tab, and Detail takes the rest.
+void fitRunsViewColumns(QTableView* view) {
+    QHeaderView* header = view->horizontalHeader();
+    for (const int column :
+         {RunsTableModel::Queued, RunsTableModel::IdempotencyKey, RunsTableModel::Overrides})
+        view->setColumnHidden(column, true);
+    for (const int column : {RunsTableModel::Status, RunsTableModel::Job, RunsTableModel::Started,
+                             RunsTableModel::Elapsed, RunsTableModel::ExitCode})
+        header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    view->setTextElideMode(Qt::ElideMiddle);
+    header->setSectionResizeMode(RunsTableModel::RunId, QHeaderView::Interactive);
+    view->setColumnWidth(RunsTableModel::RunId, view->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14);
+    header->setSectionResizeMode(RunsTableModel::Detail, QHeaderView::Stretch);
+}
+
 } // namespace
 
 RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
@@ -67,12 +84,8 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
     , m_model(new RunsTableModel(this)) {
     setObjectName(QStringLiteral("runMonitor"));
 
-    m_activeProxy = new QSortFilterProxyModel(this);
+    m_activeProxy = new RunsViewProxy(this);
     m_activeProxy->setSourceModel(m_model);
-    m_activeProxy->setFilterRole(RunsTableModel::ActiveRole);
-    m_activeProxy->setFilterFixedString(QStringLiteral("true"));
-    m_activeProxy->setSortRole(RunsTableModel::RawDataRole);
-    m_activeProxy->sort(RunsTableModel::Queued, Qt::AscendingOrder);
     m_historyProxy = new QSortFilterProxyModel(this);
     m_historyProxy->setSourceModel(m_model);
     m_historyProxy->setSortRole(RunsTableModel::RawDataRole);
@@ -88,6 +101,10 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_activeView = makeRunsView(m_activeProxy, QStringLiteral("activeRunsView"), this);
+    fitRunsViewColumns(m_activeView);
+    m_hideFinished = new QCheckBox(tr("Hide finished"), this);
+    m_hideFinished->setObjectName(QStringLiteral("hideFinishedCheck"));
+    m_hideFinished->setToolTip(tr("Show only the queued and running runs"));
     m_cancel = new QPushButton(tr("Cancel runs..."), this);
     m_cancel->setObjectName(QStringLiteral("cancelButton"));
     m_cancel->setToolTip(tr("Cancel the selected queued or running runs"));
@@ -109,12 +126,14 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
     auto* top = new QHBoxLayout;
     top->addWidget(m_title);
     top->addWidget(m_gauge, 1);
+    m_clusterGaugesLayout = new QGridLayout;
     auto* activeBox = new QWidget(this);
     auto* activeLayout = new QVBoxLayout(activeBox);
     activeLayout->setContentsMargins(0, 0, 0, 0);
     activeLayout->addWidget(m_activeView);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_cancel);
+    buttons->addWidget(m_hideFinished);
     buttons->addStretch();
     activeLayout->addLayout(buttons);
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -123,12 +142,14 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
     split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addLayout(m_clusterGaugesLayout);
     layout->addWidget(m_message);
     layout->addWidget(split, 1);
 
     connect(m_cancel, &QPushButton::clicked, this, &RunMonitor::cancelSelected);
+    connect(m_hideFinished, &QCheckBox::toggled, this, [this](bool hide) { setShowFinished(!hide); });
     connect(m_activeView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            [this] { m_cancel->setEnabled(m_activeView->selectionModel()->hasSelection()); });
+            &RunMonitor::updateCancelButton);
     connect(m_activeView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this] { followSelected(m_activeView); });
     connect(m_historyView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -144,8 +165,10 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
                            true);
             });
 
-    for (QTimer* timer : {&m_fetchTimer, &m_applyTimer, &m_timelineTimer})
+    for (QTimer* timer : {&m_fetchTimer, &m_applyTimer, &m_timelineTimer, &m_clustersTimer})
         timer->setSingleShot(true);
+    m_clustersTimer.setInterval(100);
+    connect(&m_clustersTimer, &QTimer::timeout, this, &RunMonitor::loadClusters);
     m_fetchTimer.setInterval(30);
     m_applyTimer.setInterval(20);
     m_timelineTimer.setInterval(250);
@@ -161,6 +184,8 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
 
     const auto changed = [this] {
         refreshSummary();
+        updateCancelButton();
+        showOutcomeInLog();
         if (!m_timelineTimer.isActive())
             m_timelineTimer.start();
     };
@@ -184,6 +209,8 @@ void RunMonitor::setJob(const QString& jobName) {
     m_historyView->setColumnHidden(RunsTableModel::Job, !jobName.isEmpty());
     m_log->clear();
     m_limits.clear();
+    m_jobCluster.clear();
+    refreshClusterGauges();
     reload();
     // The subscription is project-wide; events of other Jobs are filtered out when they arrive.
     if (!m_events->isRunning())
@@ -192,7 +219,7 @@ void RunMonitor::setJob(const QString& jobName) {
 }
 
 bool RunMonitor::concerns(const std::string& jobName) const {
-    return m_jobName.isEmpty() || qs(jobName) == m_jobName;
+    return m_jobName.isEmpty() || q(jobName) == m_jobName;
 }
 
 void RunMonitor::reload() {
@@ -253,30 +280,70 @@ void RunMonitor::reload() {
 
 void RunMonitor::loadLimits() {
     m_limitsPending = false;
-    if (!m_jobName.isEmpty()) {
-        const std::string name = m_jobName.toStdString();
-        m_client->describeJob(m_jobName)->then(this, [this, name](const ApiReply<SparkJob>& reply) {
-            if (reply.isError() || qs(name) != m_jobName)
-                return;
-            m_limits[name] = reply.value().maxConcurrentRuns;
-            refreshSummary();
-            m_timelineTimer.start();
-        });
-        return;
-    }
-    m_client->showJobSummaries()->then(this, [this](const ApiReply<std::vector<SparkJobSummary>>& reply) {
-        if (reply.isError() || !m_jobName.isEmpty())
+    loadClusters();
+    if (m_jobName.isEmpty())
+        return; // every Job: the clusters bound the runs, not a sum of the Jobs' limits
+    const std::string name = m_jobName.toStdString();
+    m_client->describeJob(m_jobName)->then(this, [this, name](const ApiReply<SparkJob>& reply) {
+        if (reply.isError() || q(name) != m_jobName)
             return;
-        m_limits.clear();
-        for (const SparkJobSummary& job : reply.value())
-            m_limits[job.name] = job.maxConcurrentRuns;
+        m_limits[name] = reply.value().maxConcurrentRuns;
+        m_jobCluster = q(reply.value().cluster);
         refreshSummary();
+        refreshClusterGauges();
         m_timelineTimer.start();
     });
 }
 
+void RunMonitor::loadClusters() {
+    m_client->showClusters()->then(this, [this](const ApiReply<std::vector<Cluster>>& reply) {
+        if (reply.isError())
+            return; // the next event reads them again
+        m_clusters = reply.value();
+        refreshClusterGauges();
+    });
+}
+
+// One gauge per cluster (every Job) or the Job's cluster's only, made as clusters appear, laid out
+// kGaugesPerRow to a row in the clusters' order so many clusters never widen the monitor.
+void RunMonitor::refreshClusterGauges() {
+    constexpr int kGaugesPerRow = 2;
+    for (RunGauge* gauge : std::as_const(m_clusterGauges))
+        m_clusterGaugesLayout->removeWidget(gauge);
+    QSet<QString> known;
+    int shown = 0;
+    for (const Cluster& cluster : m_clusters) {
+        const QString name = q(cluster.name);
+        known.insert(name);
+        RunGauge*& gauge = m_clusterGauges[name];
+        if (!gauge) {
+            gauge = new RunGauge(this);
+            gauge->setObjectName(QStringLiteral("clusterGauge_") + name);
+        }
+        gauge->setCluster(name, cluster.driversInUse, cluster.maxOcu);
+        const bool visible = m_jobName.isEmpty() || name == m_jobCluster;
+        if (visible) {
+            m_clusterGaugesLayout->addWidget(gauge, shown / kGaugesPerRow, shown % kGaugesPerRow);
+            ++shown;
+        }
+        gauge->setVisible(visible);
+    }
+    for (auto it = m_clusterGauges.begin(); it != m_clusterGauges.end();) {
+        if (known.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        it.value()->deleteLater();
+        it = m_clusterGauges.erase(it);
+    }
+}
+
 void RunMonitor::onEvents(const QList<ProjectEvent>& events) {
     for (const ProjectEvent& event : events) {
+        // Drivers in use change with any Job's runs, and with the clusters themselves.
+        if (event.type == event_type::kRunStatusChanged || event.type == event_type::kClustersChanged ||
+            event.type == event_type::kJobAltered)
+            m_clustersTimer.start();
         if (!concerns(event.jobName))
             continue;
         if (event.type != event_type::kRunStatusChanged) {
@@ -295,7 +362,7 @@ void RunMonitor::onEvents(const QList<ProjectEvent>& events) {
                    event.at < m_loadedAt - std::chrono::minutes(1)) {
             continue; // history the load covers, replayed when the subscription started
         }
-        m_pendingRuns.insert({qs(event.jobName), qs(*event.jobRunId)});
+        m_pendingRuns.insert({q(event.jobName), q(*event.jobRunId)});
     }
     if (!m_pendingRuns.isEmpty() && !m_fetchTimer.isActive())
         m_fetchTimer.start();
@@ -353,19 +420,45 @@ void RunMonitor::clearCancelMessage() {
 }
 
 int RunMonitor::limit() const {
-    if (!m_jobName.isEmpty()) {
-        const auto it = m_limits.find(m_jobName.toStdString());
-        return it == m_limits.end() ? 1 : std::max(1, it->second);
-    }
-    const int sum = std::accumulate(m_limits.begin(), m_limits.end(), 0, [](int total, const auto& entry) {
-        return total + std::max(1, entry.second);
-    });
-    return std::max(1, sum);
+    if (m_jobName.isEmpty())
+        return 0;
+    const auto it = m_limits.find(m_jobName.toStdString());
+    return it == m_limits.end() ? 1 : std::max(1, it->second);
+}
+
+QSortFilterProxyModel* RunMonitor::activeProxy() const {
+    return m_activeProxy;
+}
+
+void RunMonitor::setShowFinished(bool show) {
+    m_activeProxy->setShowFinished(show);
+    if (m_hideFinished->isChecked() == show)
+        m_hideFinished->setChecked(!show);
+}
+
+// The selected run is the one whose log is shown.
+std::optional<SparkJobRun> RunMonitor::currentRun() const {
+    const int row = m_model->rowOf(m_log->runId().toStdString());
+    return row < 0 ? std::nullopt : std::optional<SparkJobRun>(m_model->run(row));
+}
+
+void RunMonitor::updateCancelButton() {
+    bool anyActive = false;
+    for (const QModelIndex& index : m_activeView->selectionModel()->selectedRows())
+        anyActive = anyActive || m_model->run(m_activeProxy->mapToSource(index).row()).isActive();
+    m_cancel->setEnabled(anyActive);
+}
+
+void RunMonitor::showOutcomeInLog() {
+    const int row = m_model->rowOf(m_log->runId().toStdString());
+    if (row >= 0 && !m_model->run(row).isActive())
+        m_log->setOutcomeLine(m_log->runId(), q(runOutcomeLine(m_model->run(row))));
 }
 
 void RunMonitor::refreshSummary() {
     const int active = m_model->activeCount(m_jobName.toStdString());
     m_gauge->setValues(active, limit());
+    m_gauge->setVisible(!m_jobName.isEmpty());
     m_title->setText(m_jobName.isEmpty() ? tr("Runs of every Job") : tr("Runs of %1").arg(m_jobName));
 }
 
@@ -396,8 +489,10 @@ void RunMonitor::selectPending() {
                                             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     view->scrollTo(proxied);
     m_log->follow(m_client, m_pendingSelect.first, m_pendingSelect.second);
+    showOutcomeInLog();
     m_tabs->setCurrentWidget(m_log);
     m_pendingSelect = {};
+    emit currentRunChanged();
 }
 
 void RunMonitor::followSelected(QTableView* view) {
@@ -410,7 +505,9 @@ void RunMonitor::followSelected(QTableView* view) {
         return;
     const SparkJobRun& run = m_model->run(source.row());
     m_model->markSeen(run.jobRunId);
-    m_log->follow(m_client, qs(run.jobName), qs(run.jobRunId));
+    m_log->follow(m_client, q(run.jobName), q(run.jobRunId));
+    showOutcomeInLog();
+    emit currentRunChanged();
 }
 
 void RunMonitor::cancelSelected() {
@@ -418,8 +515,10 @@ void RunMonitor::cancelSelected() {
     QStringList ids;
     for (const QModelIndex& index : m_activeView->selectionModel()->selectedRows()) {
         const SparkJobRun& run = m_model->run(m_activeProxy->mapToSource(index).row());
-        runs.append({qs(run.jobName), qs(run.jobRunId)});
-        ids << qs(run.jobRunId) + QStringLiteral(" (") + qs(run.jobName) + QLatin1Char(')');
+        if (!run.isActive())
+            continue; // a finished run has nothing to cancel
+        runs.append({q(run.jobName), q(run.jobRunId)});
+        ids << q(run.jobRunId) + QStringLiteral(" (") + q(run.jobName) + QLatin1Char(')');
     }
     if (runs.isEmpty())
         return;

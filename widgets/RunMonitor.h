@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/wire/Cluster.h"
 #include "core/wire/ProjectEvent.h"
 #include "core/wire/SparkJobRun.h"
 
@@ -12,9 +13,12 @@
 #include <QWidget>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+class QCheckBox;
+class QGridLayout;
 class QLabel;
 class QMessageBox;
 class QPushButton;
@@ -30,11 +34,15 @@ class LogView;
 class RunGauge;
 class RunTimeline;
 class RunsTableModel;
+class RunsViewProxy;
 
-// The concurrent runs monitor, for one Job or for all: active runs against the limit (gauge and table,
+// The concurrent runs monitor, for one Job or for all: the drivers in use on each cluster against its
+// MAX_OCU (one gauge per cluster; for one Job its cluster's) and the Job's active runs against its
+// limit, the runs view (active runs, then the finished ones with their outcome unless "Hide finished";
 // elapsed ticking, queue reasons), cancel with confirmation, the selected run's log, and the history
 // with a timeline. It follows the service's events: a RUN_STATUS_CHANGED refetches that run (DESCRIBE
-// JOB_RUN) and updates its row in place; there is no periodic reload.
+// JOB_RUN) and updates its row in place, and reads the clusters' drivers in use again (SHOW CLUSTERS);
+// there is no periodic reload.
 class RunMonitor final : public QWidget {
     Q_OBJECT
 public:
@@ -55,10 +63,17 @@ public:
     // Without confirmation; each shows "cancel requested" until its final state arrives.
     void cancelRuns(const QList<QPair<QString, QString>>& jobAndRunIds);
 
-    // The limit the gauge counts against: the Job's, or the sum over every Job.
+    // The limit the Job's gauge counts against: its MAX_CONCURRENT_RUNS (1 until read); 0 for every Job,
+    // whose runs have no one limit (the clusters' gauges show what bounds them).
     int limit() const;
     RunsTableModel* model() const { return m_model; }
-    QSortFilterProxyModel* activeProxy() const { return m_activeProxy; }
+    // The runs view's rows: active runs, then the finished ones unless hidden.
+    QSortFilterProxyModel* activeProxy() const;
+    void setShowFinished(bool show);
+    // The cluster's gauge, or nullptr when the cluster is not known.
+    RunGauge* clusterGauge(const QString& cluster) const { return m_clusterGauges.value(cluster); }
+    // The run selected in the runs view or the history (the one whose log is shown), if any.
+    std::optional<SparkJobRun> currentRun() const;
     QTableView* activeView() const { return m_activeView; }
     QTableView* historyView() const { return m_historyView; }
     RunGauge* gauge() const { return m_gauge; }
@@ -70,6 +85,8 @@ public:
 signals:
     // A reload has put the service's runs in the model.
     void loaded();
+    // The selected run changed (currentRun()).
+    void currentRunChanged();
 
 private:
     bool concerns(const std::string& jobName) const;
@@ -77,6 +94,11 @@ private:
     void fetchPendingRuns();
     void applyFetched();
     void loadLimits();
+    void loadClusters();
+    void refreshClusterGauges();
+    void updateCancelButton();
+    // Tells the log of a run that has ended how it ended (its last line).
+    void showOutcomeInLog();
     void refreshSummary();
     void refreshTimeline();
     void selectPending();
@@ -88,7 +110,7 @@ private:
     ApiClient* m_client;
     EventsSubscription* m_events;
     RunsTableModel* m_model;
-    QSortFilterProxyModel* m_activeProxy;
+    RunsViewProxy* m_activeProxy;
     QSortFilterProxyModel* m_historyProxy;
     QLabel* m_title;
     RunGauge* m_gauge;
@@ -96,6 +118,12 @@ private:
     QTableView* m_activeView;
     QTableView* m_historyView;
     QPushButton* m_cancel;
+    QCheckBox* m_hideFinished;
+    QGridLayout* m_clusterGaugesLayout;
+    QHash<QString, RunGauge*> m_clusterGauges;
+    std::vector<Cluster> m_clusters;
+    QString m_jobCluster;   // the Job's cluster (one Job)
+    QTimer m_clustersTimer; // coalesces events into one SHOW CLUSTERS
     QTabWidget* m_tabs;
     LogView* m_log;
     RunTimeline* m_timeline;

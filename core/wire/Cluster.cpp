@@ -16,6 +16,7 @@ void to_json(nlohmann::json& j, const Cluster& c) {
         {"with", wire::pairsToJson(c.with, "key")},
         {"createdAt", formatTimestamp(c.createdAt)},
         {"updatedAt", formatTimestamp(c.updatedAt)},
+        {"driversInUse", c.driversInUse},
     };
 }
 
@@ -34,6 +35,7 @@ void from_json(const nlohmann::json& j, Cluster& c) {
     r.with = wire::optionalPairs(j, object, "with", "key");
     r.createdAt = wire::required<TimePoint>(j, object, "createdAt");
     r.updatedAt = wire::required<TimePoint>(j, object, "updatedAt");
+    r.driversInUse = wire::optional<int>(j, object, "driversInUse").value_or(0);
     c = std::move(r);
 }
 

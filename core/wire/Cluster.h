@@ -13,7 +13,8 @@ namespace jobdeck {
 
 // A cluster (apiResponse.describeClusterApiResponse.cluster, showClustersApiResponse.clusters[]).
 // JSON field names are the member names. Required in from_json: clusterId, name, maxOcu, minOcu,
-// createdAt, updatedAt. Optional: type ("Spark"), sparkConfigs, hudiConfigs, with (empty).
+// createdAt, updatedAt. Optional: type ("Spark"), sparkConfigs, hudiConfigs, with (empty), driversInUse (0;
+// a Jobdeck extension: the drivers running or being started on the cluster now, against maxOcu).
 // `with` keeps every WITH pair in the order given, as [{"key": "...", "value": "..."}]; sparkConfigs and
 // hudiConfigs are the spark.* and hoodie.* ones among them (std::map: written sorted by key).
 struct Cluster final {
@@ -27,6 +28,7 @@ struct Cluster final {
     std::vector<std::pair<std::string, std::string>> with;
     TimePoint createdAt{};
     TimePoint updatedAt{};
+    int driversInUse = 0; // in the service's answers only: drivers running or being started now
     bool operator==(const Cluster&) const = default;
 };
 

@@ -41,6 +41,7 @@ void to_json(nlohmann::json& j, const SparkJobRun& run) {
         {"argumentOverrides", wire::pairsToJson(run.argumentOverrides, "name")},
         {"arguments", run.arguments},
         {"queuedAt", formatTimestamp(run.queuedAt)},
+        {"cluster", run.cluster},
     };
     wire::put(j, "queueReason", run.queueReason);
     wire::put(j, "idempotencyKey", run.idempotencyKey);
@@ -74,6 +75,7 @@ void from_json(const nlohmann::json& j, SparkJobRun& run) {
     r.exitCode = wire::optional<int>(j, object, "exitCode");
     r.message = wire::optional<std::string>(j, object, "message");
     r.submissionId = wire::optional<std::string>(j, object, "submissionId");
+    r.cluster = wire::optional<std::string>(j, object, "cluster").value_or("");
     run = std::move(r);
 }
 

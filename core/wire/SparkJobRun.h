@@ -26,7 +26,8 @@ bool isActive(JobRunStatus s);
 // JSON field names are the member names; every field is always written, absent optionals as null.
 // Required in from_json: jobRunId, jobName, status, queuedAt. Optional (absent or null): jobId (""),
 // queueReason, idempotencyKey, argumentOverrides, arguments (empty), startedAt, endedAt, exitCode, message,
-// submissionId (a Jobdeck extension: the cluster manager's id of a driver submitted in cluster deploy mode).
+// submissionId (a Jobdeck extension: the cluster manager's id of a driver submitted in cluster deploy mode),
+// cluster ("": a Jobdeck extension, the cluster the run was admitted to, kept with the run).
 // argumentOverrides keeps the order of RUN JOB ... ARGUMENTS = (...) and is written as an array of
 // {"name": "--date", "value": "2026-11-30"} objects.
 struct SparkJobRun final {
@@ -46,6 +47,8 @@ struct SparkJobRun final {
     // Cluster deploy mode: the cluster manager's submission id (a standalone master's driver id,
     // <namespace>:<driver pod> on Kubernetes) once spark-submit has reported it; null otherwise.
     std::optional<std::string> submissionId;
+    // The cluster the run was admitted to: the job's cluster at RUN JOB, not moved by a later ALTER JOB.
+    std::string cluster;
 
     bool isActive() const { return jobdeck::isActive(status); }
     bool operator==(const SparkJobRun&) const = default;

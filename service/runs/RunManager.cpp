@@ -67,7 +67,10 @@ std::string who(const RequestContext& context) {
     return "key " + context.principal.keyId + " (" + std::string(roleName(context.principal.role)) + ")";
 }
 
-nlohmann::json runJson(SparkJobRun run) {
+// The run as answered: with the cluster it was admitted to, kept with the run.
+nlohmann::json runJson(const RunRecord& record) {
+    SparkJobRun run = record.run;
+    run.cluster = record.cluster;
     maskRun(run);
     return nlohmann::json(run);
 }
@@ -851,7 +854,7 @@ ApiStatus RunManager::describeJobRun(const RequestContext& context,
         const auto record = findRun(context.principal.projectUid, statement.jobName, statement.runId);
         if (!record)
             return ApiStatus::failed(jobRunNotFoundMessage(statement.runId, statement.jobName));
-        return ApiStatus::success({{"describeJobRunApiResponse", {{"sparkJobRun", runJson(record->run)}}}});
+        return ApiStatus::success({{"describeJobRunApiResponse", {{"sparkJobRun", runJson(*record)}}}});
     } catch (const std::exception& e) {
         return failedInternally(context, "DESCRIBE JOB_RUN", e);
     }
@@ -917,7 +920,7 @@ ApiStatus RunManager::showJobRuns(const RequestContext& context, const ShowJobRu
         nlohmann::json runs = nlohmann::json::array();
         for (const auto& record : m_runs.list(context.principal.projectUid, statement.jobName,
                                               statement.activeOnly, statement.limit))
-            runs.push_back(runJson(record.run));
+            runs.push_back(runJson(record));
         return ApiStatus::success({{"showJobRunsApiResponse", {{"sparkJobRuns", runs}}}});
     } catch (const std::exception& e) {
         return failedInternally(context, "SHOW JOB_RUNS", e);

@@ -9,9 +9,11 @@
 #include "core/wire/Cluster.h"
 #include "core/wire/ProjectEvent.h"
 #include "service/stores/RandomIds.h"
+#include "service/stores/RunStore.h"
 #include "service/stores/Stores.h"
 
 #include <algorithm>
+#include <map>
 
 namespace jobdeck {
 
@@ -20,6 +22,19 @@ namespace {
 nlohmann::json clusterJson(Cluster cluster) {
     maskCluster(cluster);
     return cluster;
+}
+
+// Drivers in use per cluster of one project, counted as the scheduler counts its slots: RUNNING runs and
+// QUEUED runs whose driver is being started (they have a run directory).
+std::map<std::string, int> driversInUse(RunStore& runs, const std::string& projectUid) {
+    std::map<std::string, int> inUse;
+    for (const auto& [key, count] : runs.runningPerCluster())
+        if (key.first == projectUid)
+            inUse[key.second] += count;
+    for (const RunRecord& queued : runs.queuedBriefly())
+        if (queued.projectUid == projectUid && !queued.runDir.empty())
+            ++inUse[queued.cluster];
+    return inUse;
 }
 
 nlohmann::json clusterRef(const Cluster& cluster) {
@@ -102,13 +117,17 @@ ApiStatus StatementExecutor::describeCluster(const RequestContext& context,
     auto cluster = m_stores.clusters().findCluster(context.principal.projectUid, statement.name);
     if (!cluster)
         return ApiStatus::failed(clusterNotFoundMessage(statement.name));
+    cluster->driversInUse = driversInUse(m_stores.runs(), context.principal.projectUid)[cluster->name];
     return ApiStatus::success({{"describeClusterApiResponse", {{"cluster", clusterJson(*cluster)}}}});
 }
 
 ApiStatus StatementExecutor::showClusters(const RequestContext& context) {
     nlohmann::json clusters = nlohmann::json::array();
-    for (auto& cluster : m_stores.clusters().listClusters(context.principal.projectUid))
+    auto inUse = driversInUse(m_stores.runs(), context.principal.projectUid);
+    for (auto& cluster : m_stores.clusters().listClusters(context.principal.projectUid)) {
+        cluster.driversInUse = inUse[cluster.name];
         clusters.push_back(clusterJson(std::move(cluster)));
+    }
     return ApiStatus::success({{"showClustersApiResponse", {{"clusters", clusters}}}});
 }
 

@@ -85,6 +85,7 @@ SparkJobRun sampleRun() {
     run.endedAt = at("2026-11-30T05:02:00.999Z");
     run.exitCode = 1;
     run.message = "Application file s3://bucket/app.py does not exist";
+    run.cluster = "etl";
     return run;
 }
 
@@ -100,6 +101,7 @@ Cluster sampleCluster() {
     c.hudiConfigs = {{"hoodie.datasource.write.operation", "upsert"}};
     c.createdAt = at("2026-11-29T10:00:00.000Z");
     c.updatedAt = at("2026-11-30T10:00:00.500Z");
+    c.driversInUse = 3;
     return c;
 }
 
@@ -211,11 +213,12 @@ private slots:
     void sparkJobRunFieldsAndRoundTrip() {
         const SparkJobRun run = sampleRun();
         const json j = run;
-        QCOMPARE(keys(j),
-                 (std::set<std::string>{"jobRunId", "jobName", "jobId", "status", "queueReason",
-                                        "idempotencyKey", "argumentOverrides", "arguments", "queuedAt",
-                                        "startedAt", "endedAt", "exitCode", "message", "submissionId"}));
+        QCOMPARE(keys(j), (std::set<std::string>{"jobRunId", "jobName", "jobId", "status", "queueReason",
+                                                 "idempotencyKey", "argumentOverrides", "arguments",
+                                                 "queuedAt", "startedAt", "endedAt", "exitCode", "message",
+                                                 "submissionId", "cluster"}));
         QCOMPARE(j.at("status"), json("SPARK_JOB_RUN_STATUS_FAILED"));
+        QCOMPARE(j.at("cluster"), json("etl"));
         QVERIFY(j.at("submissionId").is_null());
         QCOMPARE(j.at("argumentOverrides"),
                  json::parse(R"([{"name":"--date","value":"2026-12-01"},{"name":"--mode","value":"full"}])"));
@@ -235,6 +238,10 @@ private slots:
         QVERIFY(q.at("idempotencyKey").is_null());
         QVERIFY(queued.isActive());
         QVERIFY(q.get<SparkJobRun>() == queued);
+        // A service without the extension: the run names no cluster.
+        json older = q;
+        older.erase("cluster");
+        QCOMPARE(older.get<SparkJobRun>().cluster, std::string());
     }
 
     void clusterFieldsAndRoundTrip() {
@@ -242,11 +249,15 @@ private slots:
         const json j = c;
         QCOMPARE(keys(j),
                  (std::set<std::string>{"clusterId", "name", "type", "maxOcu", "minOcu", "sparkConfigs",
-                                        "hudiConfigs", "with", "createdAt", "updatedAt"}));
+                                        "hudiConfigs", "with", "createdAt", "updatedAt", "driversInUse"}));
         QCOMPARE(j.at("type"), json("Spark"));
+        QCOMPARE(j.at("driversInUse"), json(3));
         QCOMPARE(j.at("with").at(1),
                  (json{{"key", "hoodie.datasource.write.operation"}, {"value", "upsert"}}));
         QVERIFY(j.get<Cluster>() == c);
+        json older = j;
+        older.erase("driversInUse");
+        QCOMPARE(older.get<Cluster>().driversInUse, 0);
     }
 
     void projectFieldsAndRoundTrip() {

@@ -3,6 +3,7 @@
 #include "core/parameters/ArgumentOverrides.h"
 #include "models/ArgumentOverridesModel.h"
 #include "models/RunsTableModel.h"
+#include "models/RunsViewProxy.h"
 
 #include <QAbstractItemModelTester>
 #include <QDateTime>
@@ -164,6 +165,43 @@ private slots:
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.activeCount(), 0);
         QCOMPARE(model.run(model.rowOf("f3")).jobRunId, std::string("f3")); // index rebuilt
+    }
+
+    // The runs view: active runs first (oldest queued on top), then finished ones newest end first, with
+    // their exit code; hiding finished ones and a run ending move rows without breaking the proxy.
+    void runsViewKeepsFinishedRunsAfterTheActiveOnes() {
+        RunsTableModel model;
+        RunsViewProxy view;
+        view.setSourceModel(&model);
+        QAbstractItemModelTester tester(&view, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        SparkJobRun failed = makeRun("failed", JobRunStatus::Failed, 0);
+        failed.exitCode = 3;
+        failed.message = "The driver exited with code 3";
+        SparkJobRun completed = makeRun("completed", JobRunStatus::Completed, 5);
+        completed.exitCode = 0;
+        model.setRuns({failed, completed, makeRun("running", JobRunStatus::Running, 8),
+                       makeRun("queued", JobRunStatus::Queued, 3)});
+        const auto ids = [&] {
+            QStringList order;
+            for (int row = 0; row < view.rowCount(); ++row)
+                order << view.index(row, RunsTableModel::RunId).data().toString();
+            return order;
+        };
+        QCOMPARE(ids(), (QStringList{"queued", "running", "completed", "failed"}));
+        QCOMPARE(view.index(3, RunsTableModel::ExitCode).data().toString(), QStringLiteral("3"));
+        QCOMPARE(view.index(2, RunsTableModel::ExitCode).data().toString(), QStringLiteral("0"));
+        QCOMPARE(view.index(0, RunsTableModel::ExitCode).data().toString(), QString());
+        QCOMPARE(model.headerData(RunsTableModel::ExitCode, Qt::Horizontal).toString(),
+                 QStringLiteral("Exit code"));
+
+        view.setShowFinished(false);
+        QCOMPARE(ids(), (QStringList{"queued", "running"}));
+        view.setShowFinished(true);
+        // The running run ends (before the others did): it moves among the finished, by its end.
+        SparkJobRun ended = makeRun("running", JobRunStatus::Canceled, 8);
+        ended.endedAt = t0 + 11s;
+        model.upsertRun(ended);
+        QCOMPARE(ids(), (QStringList{"queued", "completed", "failed", "running"}));
     }
 
     void activeCountPerJob() {

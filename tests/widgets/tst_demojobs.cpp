@@ -254,7 +254,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(monitor->jobName(), job, 20000);
         QTRY_COMPARE_WITH_TIMEOUT(monitor->gauge()->active(), 3, 20000);
         QTRY_COMPARE_WITH_TIMEOUT(monitor->gauge()->limit(), 3, 20000);
-        QTRY_COMPARE_WITH_TIMEOUT(monitor->activeProxy()->rowCount(), 3, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(monitor->model()->activeCount(job.toStdString()), 3, 20000);
         window.runMonitor()->showRun(job, runIds.first());
         QTest::qWait(1500); // a few log lines
         saveScreenshot(&window, QStringLiteral("demo-running.png"));

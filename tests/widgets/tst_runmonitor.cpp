@@ -203,7 +203,11 @@ private slots:
         QVERIFY(!model->isCancelRequested(a.toStdString()));
         QCOMPARE(model->index(model->rowOf(a.toStdString()), RunsTableModel::Status).data().toString(),
                  QStringLiteral("Canceled"));
+        // The runs view keeps the canceled runs with their outcome until finished runs are hidden.
+        QCOMPARE(monitor->activeProxy()->rowCount(), 2);
+        monitor->setShowFinished(false);
         QCOMPARE(monitor->activeProxy()->rowCount(), 0);
+        monitor->setShowFinished(true);
 
         // Declining cancels nothing; cancelling a finished run shows the service's refusal.
         const QString c = run("sleeper", "cancel-c");
