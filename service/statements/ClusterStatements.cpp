@@ -24,19 +24,6 @@ nlohmann::json clusterJson(Cluster cluster) {
     return cluster;
 }
 
-// Drivers in use per cluster of one project, counted as the scheduler counts its slots: RUNNING runs and
-// QUEUED runs whose driver is being started (they have a run directory).
-std::map<std::string, int> driversInUse(RunStore& runs, const std::string& projectUid) {
-    std::map<std::string, int> inUse;
-    for (const auto& [key, count] : runs.runningPerCluster())
-        if (key.first == projectUid)
-            inUse[key.second] += count;
-    for (const RunRecord& queued : runs.queuedBriefly())
-        if (queued.projectUid == projectUid && !queued.runDir.empty())
-            ++inUse[queued.cluster];
-    return inUse;
-}
-
 nlohmann::json clusterRef(const Cluster& cluster) {
     return {{"clusterId", cluster.clusterId}, {"name", cluster.name}};
 }
@@ -117,13 +104,13 @@ ApiStatus StatementExecutor::describeCluster(const RequestContext& context,
     auto cluster = m_stores.clusters().findCluster(context.principal.projectUid, statement.name);
     if (!cluster)
         return ApiStatus::failed(clusterNotFoundMessage(statement.name));
-    cluster->driversInUse = driversInUse(m_stores.runs(), context.principal.projectUid)[cluster->name];
+    cluster->driversInUse = m_stores.runs().driversInUse(context.principal.projectUid)[cluster->name];
     return ApiStatus::success({{"describeClusterApiResponse", {{"cluster", clusterJson(*cluster)}}}});
 }
 
 ApiStatus StatementExecutor::showClusters(const RequestContext& context) {
     nlohmann::json clusters = nlohmann::json::array();
-    auto inUse = driversInUse(m_stores.runs(), context.principal.projectUid);
+    auto inUse = m_stores.runs().driversInUse(context.principal.projectUid);
     for (auto& cluster : m_stores.clusters().listClusters(context.principal.projectUid)) {
         cluster.driversInUse = inUse[cluster.name];
         clusters.push_back(clusterJson(std::move(cluster)));

@@ -391,4 +391,17 @@ template <SqlConnection Db> std::map<std::pair<std::string, std::string>, int> r
     return result;
 }
 
+// The driver slots a project's runs take per cluster, counted as the scheduler counts them: RUNNING
+// runs and QUEUED runs whose driver is being started (they have a run directory).
+template <SqlConnection Db> std::map<std::string, int> driversInUse(Db& db, const std::string& projectUid) {
+    auto q = db.query("SELECT cluster, COUNT(*) FROM runs WHERE project_uid = ? AND (status = "
+                      "'SPARK_JOB_RUN_STATUS_RUNNING' OR (status = 'SPARK_JOB_RUN_STATUS_QUEUED' AND "
+                      "COALESCE(run_dir, '') <> '')) GROUP BY cluster",
+                      projectUid);
+    std::map<std::string, int> result;
+    while (q.step())
+        result[q.text(0)] = q.integer(1);
+    return result;
+}
+
 } // namespace jobdeck::run_rows

@@ -85,6 +85,9 @@ public:
     virtual void setQueueReason(const std::string& runId, const std::string& reason) = 0;
     // RUNNING runs per (project, cluster).
     virtual std::map<std::pair<std::string, std::string>, int> runningPerCluster() = 0;
+    // The driver slots the project's runs take, per cluster name: RUNNING runs and QUEUED runs whose
+    // driver is being started (SHOW CLUSTERS' driversInUse).
+    virtual std::map<std::string, int> driversInUse(const std::string& projectUid) = 0;
 
     // Writes the run's mutable columns, owner and owner epoch included, if the run is still active and
     // its status, owner and owner epoch are still those of `seen` (as read earlier) and, when `fenced`,

@@ -194,6 +194,9 @@ public:
     std::map<std::pair<std::string, std::string>, int> runningPerCluster() override {
         return run_rows::runningPerCluster(*m_access.readFresh());
     }
+    std::map<std::string, int> driversInUse(const std::string& projectUid) override {
+        return run_rows::driversInUse(*m_access.readFresh(), projectUid);
+    }
     std::optional<RunRecord> findById(const std::string& runId) override {
         return run_rows::findById(*m_access.readFresh(), runId, rowLock(m_access, "FOR UPDATE"));
     }
