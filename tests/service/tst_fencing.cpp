@@ -80,6 +80,14 @@ std::map<QString, QStringList> runStatusEvents(const TestService& service, const
     return statuses;
 }
 
+// The index of the replica that launched run `id`, or the number of replicas when none did.
+std::size_t launchedBy(const Replicas& replicas, const QString& id) {
+    for (std::size_t i = 0; i < replicas.size(); ++i)
+        if (launchedOn(*replicas[i], id))
+            return i;
+    return replicas.size();
+}
+
 int endsIn(const QStringList& statuses) {
     int ends = 0;
     for (const QString& status : statuses)
@@ -215,17 +223,17 @@ private:
     void endedWhileItsOwnerWasPaused(bool canceled);
 };
 
-// The must-show fencing test: A submits `followed` (cluster mode) and could claim the QUEUED `waiting`
-// runs; A is paused for three leases while the slot they wait for frees; then it resumes. Each run
+// The must-show fencing test: the replica that submitted `followed` (cluster mode), which could also
+// claim the QUEUED `waiting` runs, is paused for three leases while the slot they wait for frees; then
+// it resumes. Each run
 // is started once, followed by one replica, and its end recorded once.
 void TestFencing::aPausedOwnerNeitherRunsTwiceNorTakesBack() {
     Replicas nodes;
     QVERIFY(startReplicas(nodes, {"--runner", "spark-submit", "--spark-submit", kStandin, "--deploy-mode",
                                   "cluster", "--master", kMaster, "--cluster-status-seconds", "1",
                                   "--lease-seconds", QString::number(kLeaseSeconds)}));
-    TestService& a = *nodes[0];
+    const TestService& a = *nodes[0];
     const TestService& b = *nodes[1];
-    const TestService& c = *nodes[2];
     Project project;
     QVERIFY(project.create(a));
     const ApiCredentials& who = project.op;
@@ -254,18 +262,25 @@ void TestFencing::aPausedOwnerNeitherRunsTwiceNorTakesBack() {
     QVERIFY2(submitted.contains("submissionId") && submitted["submissionId"].is_string(),
              submitted.dump().c_str());
 
-    QCOMPARE(::kill(static_cast<pid_t>(a.processId()), SIGSTOP), 0);
-    QCOMPARE(cancel(c, who, "blocker", blocker), std::string(kSuccess));
+    // The replica paused is the one that submitted `followed` (any replica may have claimed it).
+    const std::size_t owner = launchedBy(nodes, followed);
+    QVERIFY2(owner < nodes.size(), "no replica's data directory holds followed's submission client");
+    TestService& paused = *nodes[owner];
+    const TestService& other = *nodes[(owner + 1) % nodes.size()];
+    const TestService& third = *nodes[(owner + 2) % nodes.size()];
+    QCOMPARE(::kill(static_cast<pid_t>(paused.processId()), SIGSTOP), 0);
+    QCOMPARE(cancel(other, who, "blocker", blocker), std::string(kSuccess));
     QTest::qWait(kPauseMs);
-    QCOMPARE(::kill(static_cast<pid_t>(a.processId()), SIGCONT), 0);
+    QCOMPARE(::kill(static_cast<pid_t>(paused.processId()), SIGCONT), 0);
 
     for (const QString& id : waiting)
-        QCOMPARE(statusField(waitForRun(c, who, "waiting", id, hasEnded(), 120000)), std::string(kCompleted));
-    QCOMPARE(statusField(waitForRun(b, who, "followed", followed, hasEnded(), 120000)),
+        QCOMPARE(statusField(waitForRun(other, who, "waiting", id, hasEnded(), 120000)),
+                 std::string(kCompleted));
+    QCOMPARE(statusField(waitForRun(third, who, "followed", followed, hasEnded(), 120000)),
              std::string(kCompleted));
     QTest::qWait(3000); // a replica that recorded an end twice would have done so by now
     const auto starts = driverStarts();
-    const auto events = runStatusEvents(b, who);
+    const auto events = runStatusEvents(third, who);
     for (const QString& id : waiting + QStringList{followed}) {
         QVERIFY2(
             starts.count(id) && starts.at(id) == 1,
@@ -273,7 +288,7 @@ void TestFencing::aPausedOwnerNeitherRunsTwiceNorTakesBack() {
         const QStringList seen = events.count(id) ? events.at(id) : QStringList();
         QVERIFY2(endsIn(seen) == 1, qPrintable(id + ": " + seen.join(", ")));
     }
-    QVERIFY(a.isRunning());
+    QVERIFY(paused.isRunning());
 }
 
 // Client mode: A runs `job`; while A is paused for three leases the run ends through B: canceled
@@ -286,16 +301,21 @@ void TestFencing::endedWhileItsOwnerWasPaused(bool canceled) {
         arguments << "--orphaned-run-timeout"
                   << "8";
     QVERIFY(startReplicas(nodes, arguments));
-    TestService& a = *nodes[0];
-    const TestService& b = *nodes[1];
     Project project;
-    QVERIFY(project.create(a));
+    QVERIFY(project.create(*nodes[0]));
     const ApiCredentials& who = project.op;
-    QVERIFY(statementSucceeds(a, who, "CREATE CLUSTER wide TYPE = 'Spark' MAX_OCU = 10 MIN_OCU = 1"));
-    QVERIFY(statementSucceeds(
-        a, who, "CREATE JOB job TYPE = 'PYTHON' PARAMETERS = " + tuple(sleeper(600)) + " CLUSTER = 'wide'"));
-    const QString id = runIdOf(runJob(a, who, "job"));
-    QCOMPARE(statusField(waitForRun(a, who, "job", id, hasStatus(kRunning), 60000)), std::string(kRunning));
+    QVERIFY(statementSucceeds(*nodes[0], who, "CREATE CLUSTER wide TYPE = 'Spark' MAX_OCU = 10 MIN_OCU = 1"));
+    QVERIFY(statementSucceeds(*nodes[0], who,
+                              "CREATE JOB job TYPE = 'PYTHON' PARAMETERS = " + tuple(sleeper(600)) +
+                                  " CLUSTER = 'wide'"));
+    const QString id = runIdOf(runJob(*nodes[0], who, "job"));
+    QCOMPARE(statusField(waitForRun(*nodes[0], who, "job", id, hasStatus(kRunning), 60000)),
+             std::string(kRunning));
+    // A is the replica that launched the run (whichever claimed it), B another one.
+    const std::size_t owner = launchedBy(nodes, id);
+    QVERIFY2(owner < nodes.size(), "no replica's data directory holds the run's driver");
+    TestService& a = *nodes[owner];
+    const TestService& b = *nodes[(owner + 1) % nodes.size()];
     qint64 pid = 0;
     QTRY_VERIFY_WITH_TIMEOUT((pid = driverPidFromLog(fullLog(a, who, "job", id))) > 0, 20000);
 

@@ -296,14 +296,19 @@ private slots:
         QVERIFY(!id.isEmpty());
         QCOMPARE(statusField(waitForRun(replica(0), op(), "canceled", id, hasStatus(kRunning))),
                  std::string(kRunning));
-        // Admitted through replica 1, so its driver runs on replica 1's host and logs there.
         qint64 pid = 0;
         QTRY_VERIFY_WITH_TIMEOUT((pid = driverPidFromLog(fullLog(replica(0), op(), "canceled", id))) > 0,
                                  20000);
         QCOMPARE(::kill(-static_cast<pid_t>(pid), 0), 0);
 
-        QCOMPARE(cancel(replica(2), op(), "canceled", id), std::string(kSuccess));
-        const auto run = waitForRun(replica(2), op(), "canceled", id, hasEnded(), 60000);
+        // Canceled through a replica other than the one that launched it (whichever claimed it).
+        int launcher = 0;
+        while (launcher < kReplicas && !launchedOn(replica(launcher), id))
+            ++launcher;
+        QVERIFY2(launcher < kReplicas, "no replica's data directory holds the run's driver");
+        const TestService& through = replica((launcher + 1) % kReplicas);
+        QCOMPARE(cancel(through, op(), "canceled", id), std::string(kSuccess));
+        const auto run = waitForRun(through, op(), "canceled", id, hasEnded(), 60000);
         QCOMPARE(statusField(run), std::string(kCanceled));
         QCOMPARE(run.value("message", std::string()),
                  "Canceled by key " + op().apiKey.toStdString() + " (operator)");

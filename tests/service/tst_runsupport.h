@@ -204,6 +204,12 @@ inline std::vector<nlohmann::json> concurrentStatements(const TestService& servi
     return results;
 }
 
+// Whether `service` launched run `id`. Any replica may claim a QUEUED run, not only the one that
+// admitted it: the launcher's run directory, with the driver's pid, is in its data directory.
+inline bool launchedOn(const TestService& service, const QString& id) {
+    return QFile::exists(service.dataDir() + "/runs/" + id + "/driver-pid");
+}
+
 // A driver's pid as the test app printed it ("pid: <n>"), 0 when not (yet) in the log.
 inline qint64 driverPidFromLog(const QByteArray& log) {
     for (const auto& line : log.split('\n'))

@@ -1,8 +1,10 @@
 #include "tests/support/TestService.h"
 
+#include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -24,6 +26,20 @@ TestService::TestService(QStringList extraArguments)
 TestService::~TestService() {
     if (isRunning())
         stop();
+    keepLog();
+}
+
+// JOBDECK_TEST_KEEP_LOGS=<dir> keeps each service's stderr log, which its temporary directory takes
+// with it otherwise: what a failure under load needs to be understood.
+void TestService::keepLog() const {
+    const QString into = qEnvironmentVariable("JOBDECK_TEST_KEEP_LOGS");
+    if (into.isEmpty() || !QDir().mkpath(into))
+        return;
+    const QString name = QStringLiteral("%1-%2-%3.stderr.log")
+                             .arg(QCoreApplication::applicationName())
+                             .arg(QCoreApplication::applicationPid())
+                             .arg(QFileInfo(m_dir.path()).fileName());
+    QFile::copy(m_dir.filePath(QStringLiteral("jobdeckd.stderr.log")), QDir(into).filePath(name));
 }
 
 QString TestService::dataDir() const {

@@ -93,6 +93,7 @@ private:
     // One attempt; `port` 0: any free port.
     bool launch(quint16 port, int timeoutMs);
     QString extraDatabaseUri() const;
+    void keepLog() const;
     // Appends `--database <uri>` of the service's own PostgreSQL database (created on first use)
     // when that is the backend and the extra arguments name none; false, with lastError(), when the
     // database cannot be had.
