@@ -232,7 +232,7 @@ void TestFencing::aPausedOwnerNeitherRunsTwiceNorTakesBack() {
     QVERIFY(startReplicas(nodes, {"--runner", "spark-submit", "--spark-submit", kStandin, "--deploy-mode",
                                   "cluster", "--master", kMaster, "--cluster-status-seconds", "1",
                                   "--lease-seconds", QString::number(kLeaseSeconds)}));
-    const TestService& a = *nodes[0];
+    TestService& a = *nodes[0];
     const TestService& b = *nodes[1];
     Project project;
     QVERIFY(project.create(a));
