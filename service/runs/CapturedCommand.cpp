@@ -1,5 +1,6 @@
 #include "service/runs/CapturedCommand.h"
 
+#include "core/policy/RunEndMessages.h"
 #include "service/runs/DriverEnvironment.h"
 
 #include <fcntl.h>
@@ -112,12 +113,12 @@ CommandResult CapturedCommand::run(const std::vector<std::string>& argv, std::ch
                                    std::size_t maxOutputBytes, const CommandStop* stop) {
     CommandResult result;
     if (argv.empty()) {
-        result.error = "no command";
+        result.error = nothingToRunProblem();
         return result;
     }
     int pipeFds[2];
     if (::pipe2(pipeFds, O_CLOEXEC) != 0) {
-        result.error = std::string("pipe: ") + std::strerror(errno);
+        result.error = commandNotRunProblem(argv[0], std::strerror(errno));
         return result;
     }
     std::vector<char*> args;
@@ -140,7 +141,7 @@ CommandResult CapturedCommand::run(const std::vector<std::string>& argv, std::ch
     ::close(pipeFds[1]);
     if (spawnError != 0) {
         ::close(pipeFds[0]);
-        result.error = "cannot run " + argv[0] + ": " + std::strerror(spawnError);
+        result.error = commandNotRunProblem(argv[0], std::strerror(spawnError));
         return result;
     }
     const Waited waited =
@@ -154,13 +155,13 @@ CommandResult CapturedCommand::run(const std::vector<std::string>& argv, std::ch
         }
     result.stopped = waited.stopped;
     if (waited.stopped)
-        result.error = argv[0] + " was stopped: jobdeckd is shutting down";
+        result.error = commandStoppedForShutdownProblem(argv[0]);
     else if (waited.timedOut)
-        result.error = argv[0] + " did not answer within " + std::to_string(timeout.count()) + " s";
+        result.error = commandTimedOutProblem(argv[0], timeout.count());
     else if (WIFEXITED(status))
         result.exitCode = WEXITSTATUS(status);
     else if (WIFSIGNALED(status))
-        result.error = argv[0] + " was stopped by signal " + std::to_string(WTERMSIG(status));
+        result.error = commandSignaledProblem(argv[0], WTERMSIG(status));
     return result;
 }
 

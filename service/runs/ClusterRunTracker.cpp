@@ -1,5 +1,6 @@
 #include "service/runs/ClusterRunTracker.h"
 
+#include "core/policy/RunEndMessages.h"
 #include "core/wire/Timestamp.h"
 #include "service/runs/SparkSubmitCommand.h"
 
@@ -212,28 +213,19 @@ ClusterRunTracker::outcome(const RunRecord& record, const DriverStatus& status, 
     case Kind::Finished:
         return std::pair{JobRunStatus::Completed, std::optional<std::string>()};
     case Kind::Failed:
-        return std::pair{
-            JobRunStatus::Failed,
-            std::optional<std::string>("The driver " + id + " failed in the cluster (" + status.state + ")")};
+        return std::pair{JobRunStatus::Failed, std::optional(clusterDriverFailedMessage(id, status.state))};
     case Kind::Error:
-        return std::pair{JobRunStatus::Failed,
-                         std::optional<std::string>("The cluster could not run the driver " + id + " (" +
-                                                    status.state + "): " + clusterReason(status.message))};
+        return std::pair{JobRunStatus::Failed, std::optional(clusterDriverErrorMessage(
+                                                   id, status.state, clusterReason(status.message)))};
     case Kind::Killed:
-        return std::pair{JobRunStatus::Canceled,
-                         std::optional<std::string>("The driver " + id + " was killed in the cluster (" +
-                                                    status.state + "), not through this service")};
+        return std::pair{JobRunStatus::Canceled, std::optional(clusterDriverKilledMessage(id, status.state))};
     case Kind::NotFound:
     case Kind::Unknown:
         if (followed.lostAnswers < kLostAfter)
             return std::nullopt;
         return std::pair{JobRunStatus::Failed,
-                         std::optional<std::string>("The cluster manager at " + record.sparkMaster +
-                                                    (status.kind == Kind::NotFound
-                                                         ? " does not know the driver " + id
-                                                         : " lost track of the driver " + id + " (UNKNOWN)") +
-                                                    " (" + std::to_string(kLostAfter) +
-                                                    " answers in a row); its outcome cannot be known")};
+                         std::optional(clusterDriverLostMessage(record.sparkMaster, id,
+                                                                status.kind == Kind::NotFound, kLostAfter))};
     }
     return std::nullopt;
 }

@@ -4,6 +4,7 @@
 #include "core/parameters/ParameterClassifier.h"
 #include "core/policy/ConcurrentRuns.h"
 #include "core/policy/IdempotencyKey.h"
+#include "core/policy/RunEndMessages.h"
 #include "core/statements/NotFoundMessages.h"
 #include "service/runs/EventBus.h"
 #include "service/runs/InternalFailure.h"
@@ -190,7 +191,7 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
     record.run.jobName = job->name;
     record.run.jobId = job->jobId;
     record.run.status = JobRunStatus::Queued;
-    record.run.queueReason = "Waiting for the scheduler";
+    record.run.queueReason = waitingForSchedulerReason();
     record.run.idempotencyKey = key;
     record.run.argumentOverrides = statement.arguments;
     record.run.arguments = std::move(overridden.effective);

@@ -2,6 +2,7 @@
 
 #include "service/runs/DriverEnvironment.h"
 
+#include "core/policy/RunEndMessages.h"
 #include "core/text/Concat.h"
 
 #include <fcntl.h>
@@ -229,7 +230,7 @@ std::string prepareRunDir(const LaunchSpec& spec) {
     std::error_code ec;
     std::filesystem::create_directories(spec.runDir, ec);
     if (ec)
-        return "Cannot create run directory " + spec.runDir + ": " + ec.message();
+        return runDirectoryNotCreatedProblem(spec.runDir, ec.message());
     std::filesystem::permissions(spec.runDir, std::filesystem::perms::owner_all,
                                  std::filesystem::perm_options::replace, ec);
     const std::string confPath = RunLauncher::hudiDefaultsPath(spec.runDir);
@@ -238,7 +239,7 @@ std::string prepareRunDir(const LaunchSpec& spec) {
                          writeAll(fd, spec.hudiDefaults.data(), spec.hudiDefaults.size());
     if (fd >= 0)
         ::close(fd);
-    return written ? std::string() : "Cannot write " + confPath;
+    return written ? std::string() : fileNotWrittenProblem(confPath);
 }
 
 // Everything the children touch, prepared before fork (they may not allocate). Not movable: argv and
@@ -296,19 +297,19 @@ std::string openLaunchFds(const LaunchSpec& spec, const PreparedLaunch& launch, 
     const std::string lockPath = launchLockPath(launch.runDir);
     fds.lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fds.lock < 0 || ::flock(fds.lock, LOCK_EX | LOCK_NB) != 0) {
-        std::string error = "Cannot lock " + lockPath + ": " + std::strerror(errno);
+        std::string error = launchNotLockedProblem(lockPath, std::strerror(errno));
         fds.closeAll();
         return error;
     }
     fds.log = ::open(spec.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fds.log < 0) {
-        std::string error = "Cannot open log " + spec.logPath + ": " + std::strerror(errno);
+        std::string error = logNotOpenedProblem(spec.logPath, std::strerror(errno));
         fds.closeAll();
         return error;
     }
     fds.null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (fds.null < 0 || ::pipe2(fds.report, O_CLOEXEC) != 0) {
-        std::string error = std::string("Cannot prepare the driver: ") + std::strerror(errno);
+        std::string error = launchNotPreparedProblem(std::strerror(errno));
         fds.report[0] = fds.report[1] = -1;
         fds.closeAll();
         return error;
@@ -464,14 +465,14 @@ std::optional<MonitorReport> readMonitorReport(int fd) {
 LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
     LaunchResult result;
     if (spec.argv.empty()) {
-        result.error = "Nothing to run";
+        result.error = nothingToRunProblem();
         return result;
     }
     if (result.error = prepareRunDir(spec); !result.error.empty())
         return result;
     std::string program = findExecutable(spec.argv.front());
     if (program.empty()) {
-        result.error = "Cannot find " + spec.argv.front() + " in PATH";
+        result.error = programNotInPathProblem(spec.argv.front());
         return result;
     }
     const PreparedLaunch launch(spec, std::move(program));
@@ -490,7 +491,7 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
     fds.closeAll();
     if (intermediate < 0) {
         ::close(reportFd);
-        result.error = std::string("Cannot fork the driver monitor: ") + std::strerror(forkErrno);
+        result.error = monitorNotForkedProblem(std::strerror(forkErrno));
         return result;
     }
     while (::waitpid(intermediate, nullptr, 0) < 0 && errno == EINTR) {
@@ -498,12 +499,12 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
     const auto report = readMonitorReport(reportFd);
     ::close(reportFd);
     if (!report) {
-        result.error = "The driver monitor did not start";
+        result.error = monitorNotStartedProblem();
         return result;
     }
     result.driverPid = report->driverPid;
     if (report->execErrno != 0) {
-        result.error = "Cannot execute " + launch.program + ": " + std::strerror(report->execErrno);
+        result.error = programNotExecutedProblem(launch.program, std::strerror(report->execErrno));
         return result;
     }
     result.driverStartTicks = processStartTicks(report->driverPid).value_or(0);

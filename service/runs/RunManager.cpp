@@ -76,12 +76,6 @@ nlohmann::json runJson(const RunRecord& record) {
 }
 
 // The CANCELED message of a run whose driver ran on the host of a replica that is gone.
-std::string goneReplicaCancelMessage(const RunRecord& record) {
-    return "Canceled by " + record.canceledBy + ". The service replica " + record.owner +
-           " that started it is gone: its driver (pid " + std::to_string(record.driverPid) +
-           " on that replica's host) was not signalled";
-}
-
 std::string signalName(int signal) {
     const char* name = ::sigabbrev_np(signal);
     return name ? std::string("SIG") + name : std::to_string(signal);
@@ -271,12 +265,8 @@ void RunManager::watchDriver(RunRecord& record, Clock::time_point now) {
             m_goneSince.erase(id);
             m_killAt.erase(id);
             endRun(record, record.cancelRequested ? JobRunStatus::Canceled : JobRunStatus::Failed,
-                   record.cancelRequested
-                       ? "Canceled by " + record.canceledBy
-                       : std::string(record.clusterMode ? "spark-submit" : "The driver") + " (pid " +
-                             std::to_string(record.driverPid) +
-                             ") ended without recording an exit status; it was stopped outside the "
-                             "service's control");
+                   record.cancelRequested ? canceledByMessage(record.canceledBy)
+                                          : driverVanishedMessage(record.clusterMode, record.driverPid));
         }
         return;
     }
@@ -302,7 +292,8 @@ void RunManager::goneOwnersRun(RunRecord& record) {
     if (!record.clusterMode || !record.run.submissionId) {
         const auto lease = m_leases.leaseOf(record.owner);
         if (record.cancelRequested) // asked while its replica was still there
-            endRun(record, JobRunStatus::Canceled, goneReplicaCancelMessage(record));
+            endRun(record, JobRunStatus::Canceled,
+                   goneReplicaCancelMessage(record.canceledBy, record.owner, record.driverPid));
         else if (lease && m_orphanedRunTimeout.count() > 0 &&
                  lease->ageMs / 1000 >= m_orphanedRunTimeout.count())
             endRun(record, JobRunStatus::Failed,
@@ -523,11 +514,7 @@ void RunManager::setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler:
         ++inUse[{brief.projectUid, brief.cluster}]; // being launched by another replica
         if (!m_leases.holds(brief.owner))
             if (auto record = m_runs.find(brief.projectUid, brief.run.jobRunId))
-                endRun(*record, JobRunStatus::Failed,
-                       "The service replica " + brief.owner +
-                           " that was starting this run stopped before it recorded the driver; the run "
-                           "may have started on that replica's host (or in the cluster): check there "
-                           "before running it again");
+                endRun(*record, JobRunStatus::Failed, goneLauncherMessage(brief.owner));
         return true;
     });
 }
@@ -579,7 +566,7 @@ std::optional<LaunchSpec> RunManager::prepareLaunch(RunRecord& record) {
     // Recorded before the driver exists, so that a restart finds the driver through its directory.
     record.runDir = (std::filesystem::path(m_dataDir) / "runs" / record.run.jobRunId).string();
     record.logPath = record.runDir + "/driver.log";
-    record.run.queueReason = "Starting the driver";
+    record.run.queueReason = startingDriverReason();
     if (!m_runs.updateIfOwner(record, seen, false))
         return std::nullopt; // claimed by another replica meanwhile
     return launchSpec(record, input, effective);
@@ -611,7 +598,7 @@ void RunManager::launch(RunRecord& record, const LaunchSpec& spec) {
         return; // claimed before a pause: started, if at all, once the lease is renewed (setAsideLaunching)
     const auto launched = RunLauncher::launch(spec);
     if (!launched.error.empty()) {
-        endRun(record, JobRunStatus::Failed, "Cannot start the driver: " + launched.error);
+        endRun(record, JobRunStatus::Failed, driverNotStartedMessage(launched.error));
         return;
     }
     record.run.status = JobRunStatus::Running;
@@ -635,19 +622,19 @@ void RunManager::finish(RunRecord record, const ExitStatus& status,
         if (status.code == 0)
             final = JobRunStatus::Completed;
         else
-            message = "The driver exited with code " + std::to_string(status.code);
+            message = driverExitedMessage(status.code);
         break;
     case ExitStatus::Kind::Signaled:
         record.run.exitCode = 128 + status.code; // the shell's convention
-        message = "The driver was stopped by signal " + signalName(status.code);
+        message = driverSignaledMessage(signalName(status.code));
         break;
     case ExitStatus::Kind::SpawnFailed:
-        message = std::string("Cannot execute the driver: ") + std::strerror(status.code);
+        message = driverNotExecutedMessage(std::strerror(status.code));
         break;
     }
     if (record.cancelRequested) {
         final = JobRunStatus::Canceled;
-        message = "Canceled by " + record.canceledBy;
+        message = canceledByMessage(record.canceledBy);
     }
     record.run.endedAt = std::chrono::time_point_cast<std::chrono::milliseconds>(endedAt);
     endRun(record, final, message);
@@ -662,13 +649,12 @@ void RunManager::submitted(RunRecord record, const ExitStatus& status) {
     const auto id =
         exitedWell ? SubmissionOutput::submissionId(output, passedToSparkSubmit(record)) : std::nullopt;
     if (!id) {
-        const std::string how = status.kind == ExitStatus::Kind::Exited
-                                    ? "exited with code " + std::to_string(status.code)
+        const std::string how = status.kind == ExitStatus::Kind::Exited ? exitedWithCodeHow(status.code)
                                 : status.kind == ExitStatus::Kind::Signaled
-                                    ? "was stopped by signal " + signalName(status.code)
-                                    : std::string("could not be executed: ") + std::strerror(status.code);
+                                    ? stoppedBySignalHow(signalName(status.code))
+                                    : notExecutedHow(std::strerror(status.code));
         endRun(record, record.cancelRequested ? JobRunStatus::Canceled : JobRunStatus::Failed,
-               record.cancelRequested ? "Canceled by " + record.canceledBy
+               record.cancelRequested ? canceledByMessage(record.canceledBy)
                : exitedWell           ? noSubmissionIdMessage(record.sparkMaster)
                                       : submissionFailedMessage(record.sparkMaster, how));
         return;
@@ -744,7 +730,7 @@ void RunManager::endClusterRun(const RunRecord& seen, JobRunStatus status,
         return; // ended, or followed by another replica now
     if (record->cancelRequested) {
         status = JobRunStatus::Canceled;
-        message = "Canceled by " + record->canceledBy;
+        message = canceledByMessage(record->canceledBy);
     }
     endRun(*record, status, std::move(message));
 }
@@ -876,7 +862,7 @@ ApiStatus RunManager::cancelJobRun(const RequestContext& context, const CancelJo
                 record->cancelRequested = true;
                 record->canceledBy = who(context);
                 if (record->run.status == JobRunStatus::Queued && record->runDir.empty())
-                    endRun(*record, JobRunStatus::Canceled, "Canceled by " + record->canceledBy);
+                    endRun(*record, JobRunStatus::Canceled, canceledByMessage(record->canceledBy));
                 else // its owner stops the driver (or the one being started)
                     m_runs.update(*record);
                 asked = std::move(record);
@@ -906,7 +892,8 @@ void RunManager::stopCanceled(RunRecord& record) {
             m_killAt[record.run.jobRunId] = Clock::now() + m_cancelGrace;
         }
     } else if (!m_leases.holdsNow(record.owner) && !(record.clusterMode && record.run.submissionId)) {
-        endRun(record, JobRunStatus::Canceled, goneReplicaCancelMessage(record));
+        endRun(record, JobRunStatus::Canceled,
+               goneReplicaCancelMessage(record.canceledBy, record.owner, record.driverPid));
     }
     m_wakeup.poke();
 }

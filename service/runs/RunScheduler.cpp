@@ -1,15 +1,11 @@
 #include "service/runs/RunScheduler.h"
 
+#include "core/policy/RunEndMessages.h"
 #include "core/statements/NotFoundMessages.h"
 
 #include <map>
 
 namespace jobdeck {
-
-std::string RunScheduler::waitingReason(const std::string& cluster, int inUse, int capacity) {
-    return "Waiting for a driver slot on cluster " + cluster + " (" + std::to_string(inUse) + " of " +
-           std::to_string(capacity) + " in use)";
-}
 
 RunScheduler::Plan RunScheduler::plan(
     const std::vector<RunRecord>& queued, InUse inUse,
@@ -31,7 +27,8 @@ RunScheduler::Plan RunScheduler::plan(
             ++used;
             plan.start.push_back(r.run.jobRunId);
         } else {
-            plan.waiting.emplace_back(r.run.jobRunId, waitingReason(r.cluster, used, *known->second));
+            plan.waiting.emplace_back(r.run.jobRunId,
+                                      waitingForDriverSlotReason(r.cluster, used, *known->second));
         }
     }
     return plan;

@@ -28,8 +28,6 @@ public:
     static Plan
     plan(const std::vector<RunRecord>& queued, InUse inUse,
          const std::function<std::optional<int>(const std::string&, const std::string&)>& capacity);
-
-    static std::string waitingReason(const std::string& cluster, int inUse, int capacity);
 };
 
 } // namespace jobdeck
