@@ -267,87 +267,102 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const SparkJobRun& run = m_rows[static_cast<std::size_t>(index.row())];
-    const bool cancelRequested = m_cancelRequested.contains(run.jobRunId);
-    if (role == ActiveRole)
+    const auto column = static_cast<Column>(index.column());
+    switch (role) {
+    case ActiveRole:
         return run.isActive();
-    if (role == EndedUnseenRole)
+    case EndedUnseenRole:
         return m_endedUnseen.contains(run.jobRunId);
-    if (role == Qt::FontRole && m_endedUnseen.contains(run.jobRunId)) {
-        QFont font;
-        font.setBold(true);
-        return font;
-    }
-    if (role == RawDataRole) {
-        switch (index.column()) {
-        case Status:
-            return static_cast<int>(run.status);
-        case Job:
-            return QString::fromStdString(run.jobName);
-        case RunId:
-            return QString::fromStdString(run.jobRunId);
-        case Queued:
-            return toDateTime(run.queuedAt);
-        case Started:
-            return run.startedAt ? toDateTime(*run.startedAt) : QDateTime();
-        case Elapsed:
-            return elapsedMs(run);
-        case ExitCode:
-            return run.exitCode ? QVariant(*run.exitCode) : QVariant();
-        case IdempotencyKey:
-            return QString::fromStdString(run.idempotencyKey.value_or(std::string()));
-        case Overrides: {
-            QVariantList list;
-            for (const auto& [name, value] : run.argumentOverrides)
-                list.append(QVariantMap{{QStringLiteral("name"), QString::fromStdString(name)},
-                                        {QStringLiteral("value"), QString::fromStdString(value)}});
-            return list;
-        }
-        case Detail:
-            return data(index, Qt::DisplayRole);
+    case Qt::FontRole:
+        if (m_endedUnseen.contains(run.jobRunId)) {
+            QFont font;
+            font.setBold(true);
+            return font;
         }
         return {};
-    }
-    if (role == Qt::DisplayRole) {
-        switch (index.column()) {
-        case Status:
-            return cancelRequested ? tr("%1, cancel requested").arg(statusText(run.status))
-                                   : statusText(run.status);
-        case Job:
-            return QString::fromStdString(run.jobName);
-        case RunId:
-            return QString::fromStdString(run.jobRunId);
-        case Queued:
-            return shortTime(run.queuedAt);
-        case Started:
-            return shortTime(run.startedAt);
-        case Elapsed:
-            return formatElapsed(elapsedMs(run));
-        case ExitCode:
-            return run.exitCode ? QString::number(*run.exitCode) : QString();
-        case IdempotencyKey:
-            return QString::fromStdString(run.idempotencyKey.value_or(std::string()));
-        case Overrides:
-            return overridesText(run);
-        case Detail:
-            if (cancelRequested)
-                return tr("Cancel requested");
-            if (run.status == JobRunStatus::Queued && run.queueReason)
-                return QString::fromStdString(*run.queueReason);
-            if (run.message)
-                return QString::fromStdString(*run.message);
-            if (run.exitCode && !run.isActive())
-                return tr("Exit code %1").arg(*run.exitCode);
-            return {};
-        }
+    case RawDataRole:
+        return column == Detail ? displayData(run, column) : rawData(run, column);
+    case Qt::DisplayRole:
+        return displayData(run, column);
+    case Qt::DecorationRole:
+        return column == Status ? QVariant(statusColor(run.status)) : QVariant(); // the status dot
+    case Qt::ToolTipRole:
+        return column == Detail || column == RunId ? displayData(run, column) : QVariant();
+    case Qt::TextAlignmentRole:
+        return column == Elapsed || column == ExitCode
+                   ? QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant();
+    default:
         return {};
     }
-    if (role == Qt::DecorationRole && index.column() == Status)
-        return statusColor(run.status); // the status dot
-    if (role == Qt::ToolTipRole && (index.column() == Detail || index.column() == RunId))
-        return data(index, Qt::DisplayRole);
-    if (role == Qt::TextAlignmentRole && (index.column() == Elapsed || index.column() == ExitCode))
-        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    return {};
+}
+
+// What sorting, filtering and exports read: typed values rather than the texts shown.
+QVariant RunsTableModel::rawData(const SparkJobRun& run, Column column) const {
+    switch (column) {
+    case Status:
+        return static_cast<int>(run.status);
+    case Job:
+        return QString::fromStdString(run.jobName);
+    case RunId:
+        return QString::fromStdString(run.jobRunId);
+    case Queued:
+        return toDateTime(run.queuedAt);
+    case Started:
+        return run.startedAt ? toDateTime(*run.startedAt) : QDateTime();
+    case Elapsed:
+        return elapsedMs(run);
+    case ExitCode:
+        return run.exitCode ? QVariant(*run.exitCode) : QVariant();
+    case IdempotencyKey:
+        return QString::fromStdString(run.idempotencyKey.value_or(std::string()));
+    case Overrides: {
+        QVariantList list;
+        for (const auto& [name, value] : run.argumentOverrides)
+            list.append(QVariantMap{{QStringLiteral("name"), QString::fromStdString(name)},
+                                    {QStringLiteral("value"), QString::fromStdString(value)}});
+        return list;
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant RunsTableModel::displayData(const SparkJobRun& run, Column column) const {
+    const bool cancelRequested = m_cancelRequested.contains(run.jobRunId);
+    switch (column) {
+    case Status:
+        return cancelRequested ? tr("%1, cancel requested").arg(statusText(run.status))
+                               : statusText(run.status);
+    case Job:
+        return QString::fromStdString(run.jobName);
+    case RunId:
+        return QString::fromStdString(run.jobRunId);
+    case Queued:
+        return shortTime(run.queuedAt);
+    case Started:
+        return shortTime(run.startedAt);
+    case Elapsed:
+        return formatElapsed(elapsedMs(run));
+    case ExitCode:
+        return run.exitCode ? QString::number(*run.exitCode) : QString();
+    case IdempotencyKey:
+        return QString::fromStdString(run.idempotencyKey.value_or(std::string()));
+    case Overrides:
+        return overridesText(run);
+    case Detail:
+        if (cancelRequested)
+            return tr("Cancel requested");
+        if (run.status == JobRunStatus::Queued && run.queueReason)
+            return QString::fromStdString(*run.queueReason);
+        if (run.message)
+            return QString::fromStdString(*run.message);
+        if (run.exitCode && !run.isActive())
+            return tr("Exit code %1").arg(*run.exitCode);
+        return {};
+    default:
+        return {};
+    }
 }
 
 QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {

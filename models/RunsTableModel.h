@@ -92,6 +92,8 @@ private:
     void appendRows(std::vector<SparkJobRun> added);
     void rebuildIndex();
     qint64 elapsedMs(const SparkJobRun& run) const;
+    QVariant rawData(const SparkJobRun& run, Column column) const;
+    QVariant displayData(const SparkJobRun& run, Column column) const;
 
     std::vector<SparkJobRun> m_rows;
     std::unordered_map<std::string, int> m_index;
