@@ -18,6 +18,7 @@ JobsListLoader::JobsListLoader(ApiClient* client, EventsSubscription* events, Jo
     , m_client(client)
     , m_events(events)
     , m_model(model) {
+    m_workers.setMaxThreadCount(1);
     m_eventsTimer.setSingleShot(true);
     m_eventsTimer.setInterval(20);
     connect(&m_eventsTimer, &QTimer::timeout, this, &JobsListLoader::flushEvents);
@@ -66,8 +67,9 @@ void JobsListLoader::reload() {
             emit rowsReplaced(m_model->rowCount());
             loadRecentRuns(generation);
         });
-        watcher->setFuture(QtConcurrent::run(
-            [jobs = r.takeValue(), column = m_model->sortColumn(), order = m_model->sortOrder()]() mutable {
+        watcher->setFuture(
+            QtConcurrent::run(&m_workers, [jobs = r.takeValue(), column = m_model->sortColumn(),
+                                           order = m_model->sortOrder()]() mutable {
                 return JobsTableModel::prepareRows(std::move(jobs), column, order);
             }));
     });

@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QSet>
 #include <QString>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <vector>
@@ -40,6 +41,9 @@ public:
     // A full load; a newer one drops the answer of an older one.
     void reload();
     bool isLoading() const { return m_loading; }
+    // Where a full load's rows are made ready: a pool of the loader's own, one thread (a newer load
+    // supersedes an older one), so that neither waits for the application's other work nor holds it up.
+    QThreadPool* workers() { return &m_workers; }
 
 signals:
     void loadStarted();
@@ -75,6 +79,7 @@ private:
     QTimer m_applyTimer;
     int m_generation = 0;
     bool m_loading = false;
+    QThreadPool m_workers;
 };
 
 } // namespace jobdeck

@@ -4,6 +4,7 @@
 #include "core/statements/StatementPrinter.h"
 #include "models/JobConfigsModel.h"
 #include "models/JobsFilterProxy.h"
+#include "models/JobsListLoader.h"
 #include "models/JobsTableModel.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -227,9 +228,9 @@ private slots:
         QSignalSpy loaded(&window, &MainWindow::jobsLoaded);
         window.show();
         QVERIFY(loaded.wait(20000));
-        // The rows are built on the global pool: holding its one thread keeps the reload's rows waiting
+        // The rows are built on the loader's pool: holding its one thread keeps the reload's rows waiting
         // while the change arrives, however fast the machine.
-        QThreadPool* pool = QThreadPool::globalInstance();
+        QThreadPool* pool = window.jobsLoader()->workers();
         const int threads = pool->maxThreadCount();
         pool->setMaxThreadCount(1);
         QSemaphore holding;
@@ -239,6 +240,19 @@ private slots:
             release.acquire();
         });
         holding.acquire();
+        // Whatever fails below, the pool's thread is let go (a failed check returns at once): the test
+        // fails instead of hanging at exit on the held pool.
+        struct Release {
+            QSemaphore& release;
+            QThreadPool* pool;
+            int threads;
+            ~Release() {
+                if (release.available() == 0)
+                    release.release();
+                pool->waitForDone(20000);
+                pool->setMaxThreadCount(threads);
+            }
+        } letGo{release, pool, threads};
         window.refresh();
         QTest::qWait(1000); // the SHOW JOBS answer arrives; its rows wait for the pool
         run(CreateJobStatement{
@@ -246,8 +260,6 @@ private slots:
         QTest::qWait(3000); // the event, and without the wait its row, arrive meanwhile
         QCOMPARE(window.statusBar()->currentMessage(), QStringLiteral("Loading jobs…"));
         release.release();
-        pool->waitForDone(20000);
-        pool->setMaxThreadCount(threads);
         QVERIFY(loaded.wait(20000));
         QTRY_VERIFY_WITH_TIMEOUT(window.jobsModel()->rowOf("made_during_load") >= 0, 15000);
         QCOMPARE(window.jobsModel()
