@@ -314,7 +314,7 @@ void LocalServiceLauncher::spawn() {
         saveState(&why); // a lost port only costs a fresh start next time
         seedIfNeeded();
     });
-    connect(m_process.get(), &QProcess::finished, this, [this](int code, QProcess::ExitStatus) {
+    connect(m_process.get(), &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
         if (m_starting) {
             m_startTimer.stop();
             fail(QStringLiteral("jobdeckd exited with status %1 while starting:\n%2")
@@ -322,6 +322,9 @@ void LocalServiceLauncher::spawn() {
                      .arg(QString::fromUtf8(m_output.right(2000))));
         } else if (m_running) {
             m_running = false;
+            emit exited(status == QProcess::CrashExit
+                            ? QStringLiteral("jobdeckd was killed or crashed")
+                            : QStringLiteral("jobdeckd exited with status %1").arg(code));
         }
     });
     // Output keeps flowing after start; keep only the tail for diagnostics.

@@ -63,6 +63,9 @@ signals:
     void progress(const QString& message);
     void ready(const jobdeck::ConnectionInfo& connection);
     void failed(const QString& reason);
+    // The service this launcher started ended by itself (not through stop()): killed, crashed, or
+    // exited; `reason` says which. start() starts it again.
+    void exited(const QString& reason);
 
 private:
     struct State;

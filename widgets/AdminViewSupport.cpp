@@ -78,10 +78,10 @@ std::optional<QString> roleRefusal(const QString& role, const Statement& stateme
     return std::nullopt;
 }
 
-RoleGate::RoleGate(QObject* parent)
+ActionGate::ActionGate(QObject* parent)
     : QObject(parent) {}
 
-void RoleGate::gate(QAction* action, Statement statement) {
+void ActionGate::gate(QAction* action, Statement statement) {
     auto* group = new QActionGroup(this);
     group->setExclusionPolicy(QActionGroup::ExclusionPolicy::None);
     group->addAction(action);
@@ -89,7 +89,7 @@ void RoleGate::gate(QAction* action, Statement statement) {
     apply(m_gated.back());
 }
 
-void RoleGate::gate(QAbstractButton* button, Statement statement) {
+void ActionGate::gate(QAbstractButton* button, Statement statement) {
     if (!button)
         return;
     button->installEventFilter(this);
@@ -98,24 +98,36 @@ void RoleGate::gate(QAbstractButton* button, Statement statement) {
     apply(m_gated.back());
 }
 
-bool RoleGate::eventFilter(QObject* watched, QEvent* event) {
+bool ActionGate::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::EnabledChange) {
         auto* button = static_cast<QAbstractButton*>(watched);
         for (const Gated& gated : m_gated)
-            if (gated.button == button && button->isEnabled() && roleRefusal(m_role, gated.statement))
+            if (gated.button == button && button->isEnabled() && refusal(gated))
                 button->setEnabled(false); // its owner enabled it; the role still may not send it
     }
     return QObject::eventFilter(watched, event);
 }
 
-void RoleGate::setRole(const QString& role) {
+void ActionGate::setRole(const QString& role) {
     m_role = role;
     for (Gated& gated : m_gated)
         apply(gated);
 }
 
-void RoleGate::apply(Gated& gated) const {
-    const std::optional<QString> refusal = roleRefusal(m_role, gated.statement);
+void ActionGate::setUnreachable(std::optional<QString> reason) {
+    m_unreachable = std::move(reason);
+    for (Gated& gated : m_gated)
+        apply(gated);
+}
+
+// A button's owner enables it again only on its own occasions (a new selection): the service being away
+// is left to the action it sends, which fails with the reason.
+std::optional<QString> ActionGate::refusal(const Gated& gated) const {
+    return m_unreachable && gated.action ? m_unreachable : roleRefusal(m_role, gated.statement);
+}
+
+void ActionGate::apply(Gated& gated) const {
+    const std::optional<QString> refusal = this->refusal(gated);
     if (gated.action) {
         gated.group->setEnabled(!refusal);
         gated.action->setToolTip(refusal ? *refusal : gated.toolTip);

@@ -35,12 +35,15 @@ QLabel* makeNote(const QString& objectName, QWidget* parent, bool error = false)
 // <action>"), nullopt when the role may send it or the role is not known yet.
 std::optional<QString> roleRefusal(const QString& role, const Statement& statement);
 
-// Disables the actions the key's role may not send, with roleRefusal's text as their tooltip and status
-// tip, so the reason shows before anything is sent. Each gated action sits in a group of its own that the
-// gate disables: whatever else enables the action (a selection) applies again once the role allows it.
-class RoleGate final : public QObject {
+// Disables the actions the service would refuse or cannot answer, with the reason as their tooltip and
+// status tip, so it shows before anything is sent: while the service cannot be reached, every gated
+// action (a gated button only for its role); otherwise those the key's role may not send (roleRefusal's
+// text). Each gated action sits in a
+// group of its own that the gate disables: whatever else enables the action (a selection) applies again
+// once the gate lets it.
+class ActionGate final : public QObject {
 public:
-    explicit RoleGate(QObject* parent = nullptr);
+    explicit ActionGate(QObject* parent = nullptr);
 
     // `statement` is what the action sends (its fields do not matter).
     void gate(QAction* action, Statement statement);
@@ -50,6 +53,8 @@ public:
     // An unknown role ("" before DESCRIBE PROJECT has answered) disables nothing: the service decides.
     void setRole(const QString& role);
     const QString& role() const { return m_role; }
+    // Why the service cannot be reached now ("Not connected: …"), or nullopt once it can.
+    void setUnreachable(std::optional<QString> reason);
 
 private:
     struct Gated final {
@@ -61,10 +66,12 @@ private:
         QString statusTip;
     };
     void apply(Gated& gated) const;
+    std::optional<QString> refusal(const Gated& gated) const;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
     std::vector<Gated> m_gated;
     QString m_role;
+    std::optional<QString> m_unreachable;
 };
 
 } // namespace jobdeck

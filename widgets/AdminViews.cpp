@@ -60,6 +60,12 @@ AdminViews::AdminViews(QMainWindow* window, ApiClient* client, ConnectionMonitor
     });
 }
 
+void AdminViews::forget() {
+    m_project->forget();
+    m_clusters->forget();
+    m_audit->forget();
+}
+
 QDockWidget* AdminViews::addDock(QMainWindow* window, QWidget* view, const QString& title,
                                  const QString& name) {
     auto* dock = new QDockWidget(title, window);

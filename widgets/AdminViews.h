@@ -37,6 +37,10 @@ public:
     QDockWidget* clustersDock() const { return m_clustersDock; }
     QDockWidget* auditDock() const { return m_auditDock; }
 
+    // The console switched to another service, or to none: every view forgets what it showed (the open
+    // ones load again once connected).
+    void forget();
+
 private:
     QDockWidget* addDock(QMainWindow* window, QWidget* view, const QString& title, const QString& name);
     QAction* showAction(QDockWidget* dock, const QString& text, const QKeySequence& key, const QString& name);

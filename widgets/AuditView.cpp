@@ -126,6 +126,21 @@ void AuditView::showEvent(QShowEvent* event) {
     reload();
 }
 
+void AuditView::forget() {
+    ++m_generation;
+    m_loading = false;
+    m_reloadAgain = false;
+    m_refused = false;
+    m_eventsTimer.stop();
+    m_busy->hide();
+    m_error->hide();
+    m_model->clear();
+    const QSignalBlocker block(m_kind);
+    m_kind->clear();
+    m_kind->addItem(tr("Every kind"));
+    applyFilter();
+}
+
 void AuditView::reload() {
     if (!m_client->connection().isValid())
         return; // nothing to ask yet: AdminViews reloads the open views once the console is connected
@@ -137,7 +152,9 @@ void AuditView::reload() {
     m_busy->setVisible(m_model->rowCount() == 0); // the first load; later ones only add rows
     ShowAuditLogStatement show;
     show.limit = kAuditRows;
-    m_client->execute(show)->then(this, [this](const ApiReply<json>& r) {
+    m_client->execute(show)->then(this, [this, generation = m_generation](const ApiReply<json>& r) {
+        if (generation != m_generation)
+            return;
         m_loading = false;
         m_busy->hide();
         if (std::exchange(m_reloadAgain, false))

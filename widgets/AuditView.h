@@ -32,6 +32,8 @@ public:
     explicit AuditView(ApiClient* client, QWidget* parent = nullptr);
 
     void reload();
+    // Another service, or none: no entry shown before stays, no answer about them is used.
+    void forget();
     void onEvents(const QList<ProjectEvent>& events);
     AuditLogModel* model() const { return m_model; }
     AuditFilterProxy* proxy() const { return m_proxy; }
@@ -64,6 +66,7 @@ private:
     QTimer m_eventsTimer; // a burst of events is one reload
     bool m_loading = false;
     bool m_reloadAgain = false;
+    int m_generation = 0; // forget() drops the answers to requests sent before it
     bool m_refused = false;
 };
 

@@ -131,6 +131,20 @@ void ClustersView::updateButtons() {
     m_deleteButton->setEnabled(mayChange && selected);
 }
 
+void ClustersView::forget() {
+    ++m_generation; // answers still on their way are about the clusters forgotten
+    m_pending = 0;
+    m_busy->hide();
+    m_error->hide();
+    m_runsTimer.stop();
+    m_clusters.clear();
+    m_jobClusters.clear();
+    m_runs.clear();
+    m_role.clear();
+    m_model->setState({}, {}, {});
+    updateButtons();
+}
+
 void ClustersView::reload() {
     if (!m_client->connection().isValid())
         return; // nothing to ask yet: AdminViews reloads the open views once the console is connected

@@ -31,6 +31,8 @@ public:
     explicit ClustersView(ApiClient* client, QWidget* parent = nullptr);
 
     void reload();
+    // Another service, or none: no cluster shown before stays, no answer about them is used.
+    void forget();
     void onEvents(const QList<ProjectEvent>& events);
 
     ClustersModel* model() const { return m_model; }

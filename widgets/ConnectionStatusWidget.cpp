@@ -3,8 +3,10 @@
 #include "client/ApiClient.h"
 #include "models/ThemeColors.h"
 
+#include <QAction>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QToolButton>
 
 #include <cmath>
 
@@ -13,7 +15,9 @@ namespace jobdeck {
 ConnectionStatusWidget::ConnectionStatusWidget(QWidget* parent)
     : QWidget(parent)
     , m_dot(new QLabel(this))
-    , m_text(new QLabel(this)) {
+    , m_text(new QLabel(this))
+    , m_retry(new QToolButton(this))
+    , m_restart(new QToolButton(this)) {
     setObjectName(QStringLiteral("connectionStatus"));
     m_dot->setObjectName(QStringLiteral("connectionDot"));
     m_dot->setFixedSize(12, 12);
@@ -22,6 +26,20 @@ ConnectionStatusWidget::ConnectionStatusWidget(QWidget* parent)
     layout->setContentsMargins(4, 0, 4, 0);
     layout->addWidget(m_dot);
     layout->addWidget(m_text);
+    m_retry->setObjectName(QStringLiteral("retryNowButton"));
+    m_retry->setText(tr("Retry now"));
+    m_retry->setToolTip(tr("Try to reach the service now instead of at the next attempt"));
+    m_retry->setAutoRaise(true);
+    m_retry->hide();
+    layout->addWidget(m_retry);
+    m_restart->setObjectName(QStringLiteral("restartServiceButton"));
+    m_restart->setAutoRaise(true);
+    m_restart->hide();
+    layout->addWidget(m_restart);
+    connect(m_retry, &QToolButton::clicked, this, [this] {
+        if (m_monitor)
+            m_monitor->checkNow();
+    });
     m_tick.setInterval(1000);
     connect(&m_tick, &QTimer::timeout, this, &ConnectionStatusWidget::refresh);
     refresh();
@@ -47,6 +65,13 @@ void ConnectionStatusWidget::showNote(const QString& text) {
     m_dot->setStyleSheet(QStringLiteral("background: %1; border-radius: 6px;")
                              .arg(ThemeColors::css(ThemeColor::StatusQueued, palette())));
     m_text->setText(m_profile.isEmpty() ? text : m_profile + QStringLiteral(" — ") + text);
+}
+
+void ConnectionStatusWidget::setRestartAction(QAction* action) {
+    m_restart->setDefaultAction(action);
+    const auto follow = [this, action] { m_restart->setVisible(action->isEnabled()); };
+    connect(action, &QAction::changed, this, follow);
+    follow();
 }
 
 QString ConnectionStatusWidget::text() const {
@@ -83,10 +108,12 @@ void ConnectionStatusWidget::refresh() {
             text = tr("Disconnected: %1").arg(m_monitor->reason());
             break;
         }
-        if (m_monitor->state() == ConnectionMonitor::State::Reconnecting)
+        const bool reconnecting = m_monitor->state() == ConnectionMonitor::State::Reconnecting;
+        if (reconnecting)
             m_tick.start();
         else
             m_tick.stop();
+        m_retry->setVisible(reconnecting);
     }
     m_dot->setStyleSheet(
         QStringLiteral("background: %1; border-radius: 6px;").arg(ThemeColors::css(color, palette())));

@@ -116,6 +116,11 @@ DescribeViewer::DescribeViewer(QWidget* parent)
     m_tabs->addTab(rawPage, tr("JSON"));
     m_tabs->setTabVisible(0, false);
 
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (m_subject == Subject::Job && index >= 0)
+            m_jobTab = index;
+    });
+
     auto* findShortcut = new QShortcut(QKeySequence::Find, this);
     findShortcut->setContext(Qt::WidgetWithChildrenShortcut);
     connect(findShortcut, &QShortcut::activated, this, &DescribeViewer::find);
@@ -125,6 +130,14 @@ DescribeViewer::DescribeViewer(QWidget* parent)
     layout->addWidget(m_title);
     layout->addWidget(m_tabs, 1);
     showPrompt();
+}
+
+void DescribeViewer::setJobTab(int index) {
+    if (index < 0 || index >= m_tabs->count())
+        return;
+    m_jobTab = index;
+    if (m_subject == Subject::Job && m_tabs->isTabVisible(index))
+        m_tabs->setCurrentIndex(index);
 }
 
 void DescribeViewer::showPrompt() {
@@ -156,7 +169,7 @@ void DescribeViewer::showResponse(Subject subject, const QString& name, const js
             m_title->setText(m_title->text() +
                              tr(" — the job could not be read: %1").arg(QString::fromUtf8(e.what())));
         }
-        m_tabs->setCurrentIndex(0);
+        m_tabs->setCurrentIndex(m_tabs->isTabVisible(m_jobTab) ? m_jobTab : 0);
     } else if (m_tabs->currentIndex() == 0) {
         m_tabs->setCurrentIndex(1);
     }

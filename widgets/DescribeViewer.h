@@ -48,6 +48,10 @@ public:
     JsonSearchBar* searchBar() const { return m_search; }
     HudiConfigsExplainer* explainer() const { return m_explainer; }
     QTabWidget* tabs() const { return m_tabs; }
+    // The tab a job is shown on (0 Configuration, 1 Tree, 2 JSON): the one the user last chose while a
+    // job was shown, kept between starts by the main window.
+    int jobTab() const { return m_jobTab; }
+    void setJobTab(int index);
     bool usesBuiltInHighlighter() const;
 
 private:
@@ -61,6 +65,7 @@ private:
     JsonSearchBar* m_search;
     QSyntaxHighlighter* m_highlighter;
     std::optional<Subject> m_subject;
+    int m_jobTab = 0;
 };
 
 } // namespace jobdeck

@@ -100,6 +100,26 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     if (!options.demoDir.isEmpty())
         m_launcher->setDemoDir(options.demoDir);
 
+    layOutWidgets();
+    createActions();
+    gateActions();
+    connectJobsLoader();
+    connectService();
+    connectJobSelection();
+    resize(1280, 760);
+    setMinimumSizes();
+    connectDesktopIntegration();
+    TableViewSupport::installAll(this);
+    m_windowSettings->restore(*this);
+    m_viewer->setJobTab(m_windowSettings->describeTab());
+    updateActions();
+
+    const QString profile = options.profile.isEmpty() ? m_profiles->lastUsed() : options.profile;
+    QTimer::singleShot(0, this, [this, profile] { useProfile(profile); });
+}
+
+// The jobs list beside the side panel, the status bar, the runs dock (hidden until a run starts).
+void MainWindow::layOutWidgets() {
     m_proxy->setSourceModel(m_jobs);
     m_jobsView = new JobsView(m_jobs, m_proxy);
     // File → Export names its file after what the table shows.
@@ -119,22 +139,49 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     m_runMonitorDock->setWidget(m_runMonitor);
     addDockWidget(Qt::BottomDockWidgetArea, m_runMonitorDock);
     m_runMonitorDock->hide(); // shown when a run starts, or from the View menu
-    createActions();
-    // What the key's role may not send is disabled with the service's reason before anything is sent.
-    auto* roleGate = new RoleGate(this);
-    roleGate->gate(m_newAction, CreateJobStatement{});
-    roleGate->gate(m_editAction, AlterJobStatement{});
-    roleGate->gate(m_runAction, RunJobStatement{});
-    roleGate->gate(m_runAgainAction, RunJobStatement{});
-    roleGate->gate(m_cloneAction, CreateJobStatement{});
-    roleGate->gate(m_deleteAction, DeleteJobStatement{});
-    roleGate->gate(m_runMonitor->findChild<QAbstractButton*>(QStringLiteral("cancelButton")),
-                   CancelJobRunStatement{});
-    connect(m_monitor, &ConnectionMonitor::connected, roleGate,
-            [this, roleGate] { roleGate->setRole(m_monitor->callerRole()); });
+}
 
-    connectJobsLoader();
+// What the service cannot answer now, or the key's role may not send, is disabled with the reason
+// before anything is sent.
+void MainWindow::gateActions() {
+    auto* gate = new ActionGate(this);
+    gate->gate(m_newAction, CreateJobStatement{});
+    gate->gate(m_editAction, AlterJobStatement{});
+    gate->gate(m_runAction, RunJobStatement{});
+    gate->gate(m_runAgainAction, RunJobStatement{});
+    gate->gate(m_cloneAction, CreateJobStatement{});
+    gate->gate(m_deleteAction, DeleteJobStatement{});
+    gate->gate(m_describeAction, DescribeJobStatement{});
+    gate->gate(m_describeProjectAction, DescribeProjectStatement{});
+    gate->gate(m_describeClusterAction, DescribeClusterStatement{});
+    gate->gate(m_describeLatestRunAction, DescribeJobRunStatement{});
+    gate->gate(m_runMonitor->findChild<QAbstractButton*>(QStringLiteral("cancelButton")),
+               CancelJobRunStatement{});
+    connect(m_monitor, &ConnectionMonitor::connected, gate,
+            [this, gate] { gate->setRole(m_monitor->callerRole()); });
+    const auto followConnection = [this, gate] { gate->setUnreachable(unreachableReason()); };
+    connect(m_monitor, &ConnectionMonitor::stateChanged, gate, followConnection);
+    followConnection();
+}
 
+// Why the actions that need the service are disabled now, nullopt while it is connected.
+std::optional<QString> MainWindow::unreachableReason() const {
+    switch (m_monitor->state()) {
+    case ConnectionMonitor::State::Connected:
+        return std::nullopt;
+    case ConnectionMonitor::State::Idle:
+        return tr("Not connected to a service (File → Connect…)");
+    case ConnectionMonitor::State::Connecting:
+        return tr("Connecting to the service…");
+    case ConnectionMonitor::State::Reconnecting:
+    case ConnectionMonitor::State::Disconnected:
+        break;
+    }
+    return tr("Not connected to the service: %1").arg(m_monitor->reason());
+}
+
+// The connection's state and the Local profile's own service.
+void MainWindow::connectService() {
     connect(m_monitor, &ConnectionMonitor::connected, this, &MainWindow::startLiveUpdates);
     connect(m_monitor, &ConnectionMonitor::stateChanged, this, [this](ConnectionMonitor::State state) {
         // Polling a lost service only piles up errors; the monitor says when it is back.
@@ -146,13 +193,32 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     });
     connect(m_launcher, &LocalServiceLauncher::progress, m_status, &ConnectionStatusWidget::showNote);
     connect(m_launcher, &LocalServiceLauncher::ready, this, [this](const ConnectionInfo& info) {
+        m_restartLocalAction->setEnabled(false);
         if (m_profileName == ConnectionProfiles::kLocalName)
             connectTo(info, m_profileName);
     });
     connect(m_launcher, &LocalServiceLauncher::failed, this, [this](const QString& reason) {
+        m_restartLocalAction->setEnabled(ConnectionProfiles::isLocal(m_profileName));
         m_status->showNote(tr("Local service failed: %1").arg(reason));
         m_viewer->showMessage(tr("The local service could not start"), reason);
     });
+    // The Local profile's own service ended by itself: the window offers to start it again.
+    connect(m_launcher, &LocalServiceLauncher::exited, this, [this](const QString& reason) {
+        if (!ConnectionProfiles::isLocal(m_profileName))
+            return;
+        m_restartLocalAction->setEnabled(true);
+        statusBar()->showMessage(tr("The local service ended (%1).").arg(reason));
+    });
+    connect(m_restartLocalAction, &QAction::triggered, this, [this] {
+        m_restartLocalAction->setEnabled(false);
+        m_status->showNote(tr("Starting the local service…"));
+        m_launcher->start();
+    });
+    m_status->setRestartAction(m_restartLocalAction);
+}
+
+// The selected job drives the actions, the side panel's DESCRIBE and, when asked, the runs dock.
+void MainWindow::connectJobSelection() {
     connect(m_jobsView, &JobsView::currentJobChanged, this, &MainWindow::updateActions);
     connect(m_jobsView, &JobsView::currentJobChanged, this, [this] {
         const auto name = m_jobsView->currentJobName();
@@ -167,15 +233,6 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     });
     connect(m_jobsView, &JobsView::jobActivated, this, [this] { m_editAction->trigger(); });
     connect(m_jobs, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
-    resize(1280, 760);
-    setMinimumSizes();
-    connectDesktopIntegration();
-    TableViewSupport::installAll(this);
-    m_windowSettings->restore(*this);
-    updateActions();
-
-    const QString profile = options.profile.isEmpty() ? m_profiles->lastUsed() : options.profile;
-    QTimer::singleShot(0, this, [this, profile] { useProfile(profile); });
 }
 
 MainWindow::~MainWindow() {
@@ -217,7 +274,16 @@ void MainWindow::addStatusBarWidgets() {
 }
 
 void MainWindow::saveWindowSettings() {
+    rememberSelection();
+    m_windowSettings->setDescribeTab(m_viewer->jobTab());
     m_windowSettings->save(*this);
+}
+
+// The selected job of the profile in use, selected again when the profile's list is next loaded. A
+// list not loaded yet keeps what was remembered.
+void MainWindow::rememberSelection() {
+    if (const auto name = m_jobsView->currentJobName(); name && m_selectionToRestore.isEmpty())
+        m_windowSettings->setSelectedJob(m_profileName, QString::fromStdString(*name));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -324,48 +390,50 @@ void MainWindow::openDocumentation() {
 }
 
 void MainWindow::createActions() {
+    createJobActions();
+    createDescribeActions();
+    createViewActions();
+    createMenus();
+    createToolBarAndContextMenus();
+}
+
+QAction* MainWindow::makeAction(const QString& text, const QIcon& icon, const QKeySequence& key,
+                                const QString& name) {
+    auto* a = new QAction(icon, text, this);
+    a->setObjectName(name);
+    a->setShortcut(key);
+    const QString plain = QString(text).remove(QLatin1Char('&')); // the menu's mnemonic is not the tip's
+    a->setToolTip(
+        key.isEmpty() ? plain : QStringLiteral("%1 (%2)").arg(plain, key.toString(QKeySequence::NativeText)));
+    return a;
+}
+
+void MainWindow::createJobActions() {
     QStyle* s = style();
-    const auto make = [this](const QString& text, const QIcon& icon, const QKeySequence& key,
-                             const QString& name) {
-        auto* a = new QAction(icon, text, this);
-        a->setObjectName(name);
-        a->setShortcut(key);
-        a->setToolTip(key.isEmpty()
-                          ? text
-                          : QStringLiteral("%1 (%2)").arg(text, key.toString(QKeySequence::NativeText)));
-        return a;
-    };
-    m_newAction = make(tr("&New job…"), s->standardIcon(QStyle::SP_FileIcon), QKeySequence::New,
-                       QStringLiteral("actionNew"));
-    m_editAction = make(tr("&Edit job…"), s->standardIcon(QStyle::SP_FileDialogDetailedView),
-                        QKeySequence(Qt::CTRL | Qt::Key_E), QStringLiteral("actionEdit"));
-    m_runAction = make(tr("&Run job…"), s->standardIcon(QStyle::SP_MediaPlay),
-                       QKeySequence(Qt::CTRL | Qt::Key_R), QStringLiteral("actionRun"));
-    m_describeAction = make(tr("&Describe job"), s->standardIcon(QStyle::SP_FileDialogInfoView),
-                            QKeySequence(Qt::CTRL | Qt::Key_D), QStringLiteral("actionDescribe"));
-    m_deleteAction = make(tr("De&lete job…"), s->standardIcon(QStyle::SP_TrashIcon), QKeySequence::Delete,
-                          QStringLiteral("actionDelete"));
+    m_newAction = makeAction(tr("&New job…"), s->standardIcon(QStyle::SP_FileIcon), QKeySequence::New,
+                             QStringLiteral("actionNew"));
+    m_editAction = makeAction(tr("&Edit job…"), s->standardIcon(QStyle::SP_FileDialogDetailedView),
+                              QKeySequence(Qt::CTRL | Qt::Key_E), QStringLiteral("actionEdit"));
+    m_runAction = makeAction(tr("&Run job…"), s->standardIcon(QStyle::SP_MediaPlay),
+                             QKeySequence(Qt::CTRL | Qt::Key_R), QStringLiteral("actionRun"));
+    m_deleteAction = makeAction(tr("De&lete job…"), s->standardIcon(QStyle::SP_TrashIcon),
+                                QKeySequence::Delete, QStringLiteral("actionDelete"));
     // Delete only where a job is what has focus, never while typing in the filter.
     m_deleteAction->setShortcutContext(Qt::WidgetShortcut);
-    m_refreshAction = make(tr("Re&fresh"), s->standardIcon(QStyle::SP_BrowserReload),
-                           QKeySequence(Qt::Key_F5), QStringLiteral("actionRefresh"));
-    auto* connectAction =
-        make(tr("&Connect…"), s->standardIcon(QStyle::SP_DriveNetIcon),
-             QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), QStringLiteral("actionConnect"));
-    auto* quitAction = make(tr("&Quit"), {}, QKeySequence::Quit, QStringLiteral("actionQuit"));
-    auto* filterAction =
-        make(tr("&Filter jobs"), {}, QKeySequence(Qt::CTRL | Qt::Key_L), QStringLiteral("actionFilter"));
-    auto* projectAction = make(tr("Describe &project"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
-                               QStringLiteral("actionDescribeProject"));
-    auto* clusterAction =
-        make(tr("Describe &cluster of the job"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
-             QStringLiteral("actionDescribeCluster"));
-    auto* runInfoAction =
-        make(tr("Describe &latest run of the job"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
-             QStringLiteral("actionDescribeLatestRun"));
-
-    m_cloneAction = make(tr("Cl&one job…"), {}, {}, QStringLiteral("actionCloneJob"));
-    m_runAgainAction = make(tr("Run &again…"), {}, {}, QStringLiteral("actionRunAgain"));
+    m_refreshAction = makeAction(tr("Re&fresh"), s->standardIcon(QStyle::SP_BrowserReload),
+                                 QKeySequence(Qt::Key_F5), QStringLiteral("actionRefresh"));
+    m_connectAction =
+        makeAction(tr("&Connect…"), s->standardIcon(QStyle::SP_DriveNetIcon),
+                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), QStringLiteral("actionConnect"));
+    m_quitAction = makeAction(tr("&Quit"), {}, QKeySequence::Quit, QStringLiteral("actionQuit"));
+    m_restartLocalAction =
+        makeAction(tr("Re&start local service"), {}, {}, QStringLiteral("actionRestartLocalService"));
+    m_restartLocalAction->setToolTip(tr("Start the Local profile's own jobdeckd again; it ended by itself"));
+    m_restartLocalAction->setEnabled(false);
+    m_filterAction = makeAction(tr("&Filter jobs"), {}, QKeySequence(Qt::CTRL | Qt::Key_L),
+                                QStringLiteral("actionFilter"));
+    m_cloneAction = makeAction(tr("Cl&one job…"), {}, {}, QStringLiteral("actionCloneJob"));
+    m_runAgainAction = makeAction(tr("Run &again…"), {}, {}, QStringLiteral("actionRunAgain"));
     m_runAgainAction->setToolTip(tr("Run the selected finished run's job again with that run's overrides"));
     m_runAgainAction->setEnabled(false);
     connect(m_newAction, &QAction::triggered, this, [this] { openJobEditor(std::nullopt); });
@@ -379,22 +447,39 @@ void MainWindow::createActions() {
     connect(m_runMonitor->model(), &QAbstractItemModel::dataChanged, this, updateRunAgain);
     connect(m_editAction, &QAction::triggered, this, &MainWindow::editCurrentJob);
     connect(m_runAction, &QAction::triggered, this, &MainWindow::runCurrentJob);
-    connect(m_describeAction, &QAction::triggered, this, &MainWindow::describeCurrentJob);
     connect(m_deleteAction, &QAction::triggered, this, &MainWindow::deleteCurrentJob);
     connect(m_refreshAction, &QAction::triggered, this, &MainWindow::refresh);
-    connect(connectAction, &QAction::triggered, this, &MainWindow::openConnectionDialog);
-    connect(quitAction, &QAction::triggered, this, &QWidget::close);
-    connect(filterAction, &QAction::triggered, m_jobsView, &JobsView::focusFilter);
-    connect(projectAction, &QAction::triggered, this, &MainWindow::describeProject);
-    connect(clusterAction, &QAction::triggered, this, &MainWindow::describeCurrentCluster);
-    connect(runInfoAction, &QAction::triggered, this, &MainWindow::describeLatestRun);
+    connect(m_connectAction, &QAction::triggered, this, &MainWindow::openConnectionDialog);
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+    connect(m_filterAction, &QAction::triggered, m_jobsView, &JobsView::focusFilter);
+}
 
+void MainWindow::createDescribeActions() {
+    m_describeAction = makeAction(tr("&Describe job"), style()->standardIcon(QStyle::SP_FileDialogInfoView),
+                                  QKeySequence(Qt::CTRL | Qt::Key_D), QStringLiteral("actionDescribe"));
+    m_describeProjectAction =
+        makeAction(tr("Describe &project"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
+                   QStringLiteral("actionDescribeProject"));
+    m_describeClusterAction =
+        makeAction(tr("Describe &cluster of the job"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                   QStringLiteral("actionDescribeCluster"));
+    m_describeLatestRunAction =
+        makeAction(tr("Describe &latest run of the job"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+                   QStringLiteral("actionDescribeLatestRun"));
+    connect(m_describeAction, &QAction::triggered, this, &MainWindow::describeCurrentJob);
+    connect(m_describeProjectAction, &QAction::triggered, this, &MainWindow::describeProject);
+    connect(m_describeClusterAction, &QAction::triggered, this, &MainWindow::describeCurrentCluster);
+    connect(m_describeLatestRunAction, &QAction::triggered, this, &MainWindow::describeLatestRun);
+}
+
+// The runs dock, the runs of the selected job only, run-end notifications.
+void MainWindow::createViewActions() {
     QAction* monitorAction = m_runMonitorDock->toggleViewAction();
     monitorAction->setText(tr("Runs &monitor"));
     monitorAction->setObjectName(QStringLiteral("actionRunMonitor"));
     monitorAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
     m_monitorJobRunsAction =
-        make(tr("Monitor runs of &this job"), {}, {}, QStringLiteral("actionMonitorJobRuns"));
+        makeAction(tr("Monitor runs of &this job"), {}, {}, QStringLiteral("actionMonitorJobRuns"));
     m_monitorJobRunsAction->setCheckable(true);
     connect(m_monitorJobRunsAction, &QAction::toggled, this, [this](bool checked) {
         if (checked) {
@@ -403,28 +488,8 @@ void MainWindow::createActions() {
         }
         followRuns();
     });
-
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(connectAction);
-    file->addSeparator();
-    addExportMenu(file);
-    file->addSeparator();
-    file->addAction(quitAction);
-    QMenu* jobs = menuBar()->addMenu(tr("&Job"));
-    jobs->addActions({m_newAction, m_editAction, m_cloneAction, m_runAction, m_runAgainAction,
-                      m_describeAction, m_deleteAction});
-    jobs->addSeparator();
-    jobs->addActions({m_refreshAction, filterAction});
-    QMenu* view = menuBar()->addMenu(tr("&Describe"));
-    view->addActions({m_describeAction, clusterAction, runInfoAction, projectAction});
-    m_adminViews = new AdminViews(this, m_client, m_monitor, m_events);
-    view->addAction(m_adminViews->projectAction());
-    QMenu* windows = menuBar()->addMenu(tr("&View"));
-    windows->addActions({monitorAction, m_monitorJobRunsAction});
-    windows->addSeparator();
-    windows->addActions(m_adminViews->actions());
     m_runNotificationsAction =
-        make(tr("&Notify when my runs end"), {}, {}, QStringLiteral("actionRunNotifications"));
+        makeAction(tr("&Notify when my runs end"), {}, {}, QStringLiteral("actionRunNotifications"));
     m_runNotificationsAction->setCheckable(true);
     m_runNotificationsAction->setChecked(m_windowSettings->runNotifications());
     m_runEndNotifier->setNotificationsEnabled(m_runNotificationsAction->isChecked());
@@ -432,30 +497,55 @@ void MainWindow::createActions() {
         m_runEndNotifier->setNotificationsEnabled(on);
         m_windowSettings->setRunNotifications(on);
     });
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addActions({m_connectAction, m_restartLocalAction});
+    file->addSeparator();
+    addExportMenu(file);
+    file->addSeparator();
+    file->addAction(m_quitAction);
+    QMenu* jobs = menuBar()->addMenu(tr("&Job"));
+    jobs->addActions({m_newAction, m_editAction, m_cloneAction, m_runAction, m_runAgainAction,
+                      m_describeAction, m_deleteAction});
+    jobs->addSeparator();
+    jobs->addActions({m_refreshAction, m_filterAction});
+    QMenu* view = menuBar()->addMenu(tr("&Describe"));
+    view->addActions(
+        {m_describeAction, m_describeClusterAction, m_describeLatestRunAction, m_describeProjectAction});
+    m_adminViews = new AdminViews(this, m_client, m_monitor, m_events);
+    view->addAction(m_adminViews->projectAction());
+    QMenu* windows = menuBar()->addMenu(tr("&View"));
+    windows->addActions({m_runMonitorDock->toggleViewAction(), m_monitorJobRunsAction});
+    windows->addSeparator();
+    windows->addActions(m_adminViews->actions());
     windows->addSeparator();
     windows->addAction(m_runNotificationsAction);
     createHelpMenu();
+}
 
+void MainWindow::createToolBarAndContextMenus() {
     QToolBar* toolbar = addToolBar(tr("Jobs"));
     toolbar->setObjectName(QStringLiteral("jobsToolbar"));
     toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     toolbar->addActions({m_newAction, m_editAction, m_runAction, m_describeAction, m_deleteAction});
     toolbar->addSeparator();
-    toolbar->addActions({m_refreshAction, connectAction});
+    toolbar->addActions({m_refreshAction, m_connectAction});
 
     m_jobsView->setContextActions({m_editAction, m_runAction, m_monitorJobRunsAction, m_describeAction,
-                                   clusterAction, runInfoAction, m_deleteAction, m_newAction, m_cloneAction,
-                                   m_refreshAction});
-    m_runMonitor->activeView()->addAction(m_runAgainAction);
-    m_runMonitor->historyView()->addAction(m_runAgainAction);
-    m_runMonitor->activeView()->setContextMenuPolicy(Qt::ActionsContextMenu);
-    m_runMonitor->historyView()->setContextMenuPolicy(Qt::ActionsContextMenu);
+                                   m_describeClusterAction, m_describeLatestRunAction, m_deleteAction,
+                                   m_newAction, m_cloneAction, m_refreshAction});
+    for (QAbstractItemView* runs : {m_runMonitor->activeView(), m_runMonitor->historyView()}) {
+        runs->addAction(m_runAgainAction);
+        runs->setContextMenuPolicy(Qt::ActionsContextMenu);
+    }
 }
 
 void MainWindow::updateActions() {
     const bool connected = m_monitor->state() == ConnectionMonitor::State::Connected;
     const bool hasJob = m_jobsView->currentJobName().has_value();
-    // Actions stay usable while reconnecting: a request then fails with a clear message.
+    // Those that need the service are also disabled while it cannot be reached (gateActions).
     for (QAction* a : {m_editAction, m_runAction, m_describeAction, m_deleteAction, m_cloneAction})
         a->setEnabled(hasJob);
     m_refreshAction->setEnabled(connected || m_monitor->state() == ConnectionMonitor::State::Reconnecting);
@@ -524,10 +614,10 @@ void MainWindow::cloneCurrentJob() {
 }
 
 void MainWindow::useProfile(const QString& name) {
-    m_events->stop();
+    rememberSelection();
+    m_selectionToRestore = m_windowSettings->selectedJob(name);
     m_monitor->stop();
-    m_jobs->clear();
-    m_viewer->clear();
+    forgetService();
     m_profileName = name;
     m_status->setProfileName(name);
     if (ConnectionProfiles::isLocal(name)) {
@@ -547,12 +637,26 @@ void MainWindow::useProfile(const QString& name) {
 }
 
 void MainWindow::connectTo(const ConnectionInfo& connection, const QString& label) {
+    if (connection.baseUrl != m_client->connection().baseUrl ||
+        connection.projectUid != m_client->connection().projectUid)
+        forgetService();
     m_events->stop();
     m_profileName = label;
     m_status->setProfileName(label);
     m_client->setConnection(connection);
     setWindowTitle(tr("Jobdeck — %1 (%2)").arg(label, connection.baseUrl.toString()));
     m_monitor->start();
+}
+
+// Switching to another service, or to none: every view drops what the last one showed, at once; each
+// loads again from the new service once it is connected.
+void MainWindow::forgetService() {
+    m_events->stop();
+    m_runMonitor->events()->stop();
+    m_jobs->clear();
+    m_viewer->clear();
+    m_adminViews->forget();
+    m_runMonitor->forget();
 }
 
 void MainWindow::startLiveUpdates() {
@@ -577,8 +681,13 @@ void MainWindow::connectJobsLoader() {
     connect(m_jobsLoader, &JobsListLoader::rowsAboutToBeReplaced, this,
             [this] { m_selectedBeforeLoad = m_jobsView->currentJobName(); });
     connect(m_jobsLoader, &JobsListLoader::rowsReplaced, this, [this](int count) {
+        // What was selected before this load, else (the profile's first load) what was selected when
+        // the profile was last used.
         if (const auto selected = std::exchange(m_selectedBeforeLoad, std::nullopt))
             m_jobsView->selectJob(*selected);
+        else if (!m_selectionToRestore.isEmpty())
+            m_jobsView->selectJob(m_selectionToRestore.toStdString());
+        m_selectionToRestore.clear();
         m_jobsView->setLoading(false);
         statusBar()->showMessage(count == 1 ? tr("1 job loaded") : tr("%1 jobs loaded").arg(count), 5000);
         updateActions();

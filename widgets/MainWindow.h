@@ -116,6 +116,7 @@ public:
     QAction* monitorJobRunsAction() const { return m_monitorJobRunsAction; }
     QAction* runAgainAction() const { return m_runAgainAction; }
     QAction* cloneAction() const { return m_cloneAction; }
+    QAction* restartLocalServiceAction() const { return m_restartLocalAction; }
 
     // Writes what the window remembers between starts (also done when it closes).
     void saveWindowSettings();
@@ -153,7 +154,21 @@ private:
     void createHelpMenu();
     // Run-end notifications, the load progress and the current table.
     void connectDesktopIntegration();
+    void layOutWidgets();
+    void gateActions();
+    void rememberSelection();
+    void forgetService();
+    std::optional<QString> unreachableReason() const;
+    void connectService();
+    void connectJobSelection();
+    // The actions, their menus, the tool bar and the context menus.
     void createActions();
+    QAction* makeAction(const QString& text, const QIcon& icon, const QKeySequence& key, const QString& name);
+    void createJobActions();
+    void createDescribeActions();
+    void createViewActions();
+    void createMenus();
+    void createToolBarAndContextMenus();
     void updateActions();
     void startLiveUpdates();
     // The jobs list's load in the status bar, the selection kept across it.
@@ -190,6 +205,7 @@ private:
     QString m_profileName;
 
     std::optional<std::string> m_selectedBeforeLoad;
+    QString m_selectionToRestore; // the profile's job selected when it was last used, until its list loads
 
     QAction* m_newAction = nullptr;
     QAction* m_editAction = nullptr;
@@ -197,6 +213,13 @@ private:
     QAction* m_describeAction = nullptr;
     QAction* m_deleteAction = nullptr;
     QAction* m_refreshAction = nullptr;
+    QAction* m_connectAction = nullptr;
+    QAction* m_restartLocalAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_filterAction = nullptr;
+    QAction* m_describeProjectAction = nullptr;
+    QAction* m_describeClusterAction = nullptr;
+    QAction* m_describeLatestRunAction = nullptr;
     QAction* m_monitorJobRunsAction = nullptr;
     QAction* m_runAgainAction = nullptr;
     QAction* m_cloneAction = nullptr;

@@ -187,6 +187,21 @@ void ProjectView::setLoading(bool loading) {
     m_busy->setVisible(loading || m_saving);
 }
 
+void ProjectView::forget() {
+    ++m_generation; // answers still on their way are about the project forgotten
+    m_project.reset();
+    m_jobs.clear();
+    m_refusedEntry.reset();
+    m_saving = false;
+    setLoading(false);
+    m_loadError->hide();
+    m_saveError->hide();
+    m_json->setJson(json());
+    m_allowlist->setStored({});
+    m_audit->clear();
+    updateEffect();
+}
+
 void ProjectView::reload() {
     if (!m_client->connection().isValid())
         return; // nothing to ask yet: AdminViews reloads the open views once the console is connected
@@ -365,23 +380,25 @@ void ProjectView::sendNext(std::vector<AlterProjectStatement> remaining) {
     }
     const AlterProjectStatement statement = remaining.front();
     remaining.erase(remaining.begin());
-    m_client->alterProject(statement)->then(
-        this, [this, statement, remaining = std::move(remaining)](const ApiReply<json>& r) {
-            if (!r.isError()) {
-                // Applied: what is stored now includes it, so a later refusal leaves only the rest pending.
-                if (r.value().contains("alterProjectApiResponse"))
-                    m_project->settings = r.value()["alterProjectApiResponse"]
-                                              .value("settings", json(m_project->settings))
-                                              .get<ProjectSettings>();
-                sendNext(remaining); // the reply calls this const: the rest is copied
-                return;
-            }
-            m_saving = false;
-            setLoading(m_loading);
-            showRefusal(statement, r.error().message);
-            updateEffect();
-            emit saveFinished(false);
-        });
+    m_client->alterProject(statement)->then(this, [this, statement, remaining = std::move(remaining),
+                                                   generation = m_generation](const ApiReply<json>& r) {
+        if (generation != m_generation)
+            return; // the view forgot that project (another connection)
+        if (!r.isError()) {
+            // Applied: what is stored now includes it, so a later refusal leaves only the rest pending.
+            if (r.value().contains("alterProjectApiResponse"))
+                m_project->settings = r.value()["alterProjectApiResponse"]
+                                          .value("settings", json(m_project->settings))
+                                          .get<ProjectSettings>();
+            sendNext(remaining); // the reply calls this const: the rest is copied
+            return;
+        }
+        m_saving = false;
+        setLoading(m_loading);
+        showRefusal(statement, r.error().message);
+        updateEffect();
+        emit saveFinished(false);
+    });
 }
 
 void ProjectView::showRefusal(const AlterProjectStatement& statement, const QString& message) {

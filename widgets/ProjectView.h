@@ -46,6 +46,8 @@ public:
     ~ProjectView() override;
 
     void reload();
+    // Another service, or none: nothing of the project shown before stays, no answer about it is used.
+    void forget();
     void onEvents(const QList<ProjectEvent>& events);
 
     bool isLoading() const { return m_loading; }

@@ -218,6 +218,25 @@ void RunMonitor::setJob(const QString& jobName) {
     m_tick.start();
 }
 
+void RunMonitor::forget() {
+    ++m_generation;
+    m_loading = false;
+    m_limitsPending = false;
+    for (QTimer* timer : {&m_fetchTimer, &m_applyTimer, &m_clustersTimer})
+        timer->stop();
+    m_pendingRuns.clear();
+    m_fetched.clear();
+    m_cancelWaiting.clear();
+    m_limits.clear();
+    m_pendingSelect = {};
+    m_log->clear();
+    m_model->setRuns({});
+    m_clusters.clear();
+    refreshClusterGauges();
+    m_gauge->setValues(0, limit());
+    setMessage({}, false);
+}
+
 bool RunMonitor::concerns(const std::string& jobName) const {
     return m_jobName.isEmpty() || q(jobName) == m_jobName;
 }
@@ -296,12 +315,13 @@ void RunMonitor::loadLimits() {
 }
 
 void RunMonitor::loadClusters() {
-    m_client->showClusters()->then(this, [this](const ApiReply<std::vector<Cluster>>& reply) {
-        if (reply.isError())
-            return; // the next event reads them again
-        m_clusters = reply.value();
-        refreshClusterGauges();
-    });
+    m_client->showClusters()->then(
+        this, [this, generation = m_generation](const ApiReply<std::vector<Cluster>>& reply) {
+            if (reply.isError() || generation != m_generation)
+                return; // the next event reads them again, or the clusters are another service's
+            m_clusters = reply.value();
+            refreshClusterGauges();
+        });
 }
 
 // One gauge per cluster (every Job) or the Job's cluster's only, made as clusters appear, laid out

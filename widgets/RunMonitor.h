@@ -53,6 +53,8 @@ public:
     void setJob(const QString& jobName);
     QString jobName() const { return m_jobName; }
     void reload();
+    // Another service, or none: no run, gauge or log shown before stays, no answer about them is used.
+    void forget();
     // Finished runs kept in the history (besides every active run).
     void setHistoryLimit(int runs) { m_historyLimit = std::max(1, runs); }
 

@@ -9,6 +9,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTreeView>
+#include <QUrl>
 
 namespace jobdeck {
 
@@ -47,6 +48,36 @@ void WindowSettings::save(const QMainWindow& window) {
         m_settings->setValue(key, header->saveState());
     m_settings->endGroup();
     m_settings->sync();
+}
+
+namespace {
+
+// A profile's name as one settings key, whatever it holds ('/' would make a group of it).
+QString selectionKey(const QString& profile) {
+    return QStringLiteral("selection/") + QString::fromLatin1(QUrl::toPercentEncoding(profile));
+}
+
+} // namespace
+
+QString WindowSettings::selectedJob(const QString& profile) const {
+    return m_settings->value(selectionKey(profile)).toString();
+}
+
+void WindowSettings::setSelectedJob(const QString& profile, const QString& job) {
+    if (profile.isEmpty())
+        return;
+    if (job.isEmpty())
+        m_settings->remove(selectionKey(profile));
+    else
+        m_settings->setValue(selectionKey(profile), job);
+}
+
+int WindowSettings::describeTab() const {
+    return m_settings->value(QStringLiteral("window/describeTab"), 0).toInt();
+}
+
+void WindowSettings::setDescribeTab(int index) {
+    m_settings->setValue(QStringLiteral("window/describeTab"), index);
 }
 
 bool WindowSettings::restore(QMainWindow& window) {

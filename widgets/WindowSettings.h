@@ -23,6 +23,13 @@ public:
     // false when nothing was saved yet (first start).
     bool restore(QMainWindow& window);
 
+    // The job selected when the window closed, per connection profile (empty: none).
+    QString selectedJob(const QString& profile) const;
+    void setSelectedJob(const QString& profile, const QString& job);
+    // The tab of the side panel a job is shown on (DescribeViewer::jobTab).
+    int describeTab() const;
+    void setDescribeTab(int index);
+
     // Desktop notifications when a run started from the console ends (on unless turned off).
     bool runNotifications() const;
     void setRunNotifications(bool on);

@@ -6,18 +6,28 @@
 #include "client/ConnectionMonitor.h"
 #include "client/EventsSubscription.h"
 #include "core/statements/StatementPrinter.h"
+#include "models/AuditLogModel.h"
+#include "models/ClustersModel.h"
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
+#include "models/RunsTableModel.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
+#include "widgets/AdminViews.h"
+#include "widgets/AuditView.h"
+#include "widgets/ClustersView.h"
 #include "widgets/ConnectionStatusWidget.h"
+#include "widgets/DescribeViewer.h"
 #include "widgets/JobEditorDialog.h"
 #include "widgets/JobsView.h"
 #include "widgets/MainWindow.h"
 #include "widgets/ParameterEditor.h"
+#include "widgets/ProjectView.h"
+#include "widgets/RunMonitor.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
@@ -48,6 +58,22 @@ CreateJobStatement jarJob(const std::string& name) {
                               "demo_cluster",
                               std::nullopt};
 }
+
+// The connection state as the status bar shows it, on its own: a client, its monitor (health every
+// 300 ms, the given back-off) and the widget.
+struct StatusBarPart final {
+    ApiClient client;
+    ConnectionMonitor monitor{&client};
+    ConnectionStatusWidget widget;
+
+    StatusBarPart(const ConnectionInfo& connection, std::chrono::milliseconds backoff,
+                  std::chrono::milliseconds backoffCap) {
+        client.setConnection(connection);
+        monitor.setHealthInterval(300ms);
+        monitor.setBackoff(backoff, backoffCap);
+        widget.setMonitor(&monitor, &client);
+    }
+};
 
 } // namespace
 
@@ -122,6 +148,13 @@ private slots:
                      status->text().contains(QStringLiteral("reconnecting")),
                  qPrintable(status->text()));
         QVERIFY(!window.events()->isRunning());
+        // What needs the service says why it cannot be used, instead of failing once pressed.
+        for (QAction* action : {window.runAction(), window.editAction(), window.newAction()}) {
+            QVERIFY2(!action->isEnabled(), qPrintable(action->objectName()));
+            QVERIFY2(action->toolTip().startsWith(QStringLiteral("Not connected to the service: ")),
+                     qPrintable(action->toolTip()));
+        }
+        QVERIFY(window.findChild<QAbstractButton*>(QStringLiteral("retryNowButton"))->isVisible());
         saveScreenshot(&window, QStringLiteral("connection-lost.png"));
 
         // Typing goes on while the service is away.
@@ -157,6 +190,9 @@ private slots:
         QCOMPARE(filter->text(), QStringLiteral("type:jar"));
         QCOMPARE(window.jobsProxy()->rowCount(), 2); // count_transactions, created_while_down
         QCOMPARE(window.jobsView()->currentJobName().value_or(""), std::string("count_transactions"));
+        QVERIFY(window.runAction()->isEnabled());
+        QVERIFY2(window.runAction()->toolTip().startsWith(QStringLiteral("Run job")),
+                 qPrintable(window.runAction()->toolTip()));
         QVERIFY(editor->isVisible());
         QCOMPARE(name->text(), QStringLiteral("typed_during_outage"));
         QCOMPARE(editor->editor()->parameters(),
@@ -188,14 +224,10 @@ private slots:
     // A clean stop (SIGTERM) and restart(): the monitor and the status widget on their own, as the
     // status bar shows them, including the countdown to the next attempt.
     void stoppedServiceComesBack() {
-        ApiClient client;
-        client.setConnection(connection());
-        ConnectionMonitor monitor(&client);
-        monitor.setHealthInterval(300ms);
-        monitor.setBackoff(1500ms, 3000ms);
-        ConnectionStatusWidget widget;
+        StatusBarPart part(connection(), 1500ms, 3000ms);
+        ConnectionMonitor& monitor = part.monitor;
+        ConnectionStatusWidget& widget = part.widget;
         widget.setProfileName(QStringLiteral("e2e"));
-        widget.setMonitor(&monitor, &client);
         widget.resize(700, 24);
         widget.show();
         QSignalSpy connected(&monitor, &ConnectionMonitor::connected);
@@ -221,6 +253,72 @@ private slots:
             runStatement(m_service, m_admin,
                          QString::fromStdString(printStatement(DescribeJobStatement{"count_transactions"})));
         QCOMPARE(status.value("apiStatus", ""), std::string("API_OPERATION_STATUS_SUCCESS"));
+    }
+
+    // While the monitor waits before its next attempt, "Retry now" asks at once: with a minute of
+    // back-off the service that came back is seen connected well before the next attempt was due.
+    void retryNowDoesNotWaitForTheNextAttempt() {
+        StatusBarPart part(connection(), 60s, 120s);
+        ConnectionMonitor& monitor = part.monitor;
+        ConnectionStatusWidget& widget = part.widget;
+        widget.show();
+        auto* retry = widget.findChild<QAbstractButton*>(QStringLiteral("retryNowButton"));
+        QVERIFY(retry);
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.state() == ConnectionMonitor::State::Connected, 15000);
+        QVERIFY(!retry->isVisible());
+
+        QCOMPARE(m_service.stop(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.state() == ConnectionMonitor::State::Reconnecting, 10000);
+        QVERIFY(retry->isVisible());
+        QVERIFY2(widget.text().contains(QStringLiteral("reconnecting in ")), qPrintable(widget.text()));
+        QVERIFY2(m_service.restart(), qPrintable(m_service.lastError()));
+        QVERIFY(monitor.retryIn() > 20s); // the next attempt is far off: only the button can connect now
+        retry->click();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.state() == ConnectionMonitor::State::Connected, 15000);
+        QVERIFY(!retry->isVisible());
+    }
+
+    // Connecting to another service (here one that is down) leaves nothing of the last one on screen:
+    // the jobs, DESCRIBE, project settings, clusters, audit log and runs are gone at once; connecting
+    // back loads them again.
+    void switchingServiceClearsEveryView() {
+        MainWindow window(options());
+        QSignalSpy loaded(&window, &MainWindow::jobsLoaded);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(loaded.wait(20000), qPrintable(window.statusWidget()->text()));
+        AdminViews* views = window.adminViews();
+        for (QAction* show : views->actions())
+            show->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(views->clustersView()->model()->rowCount() > 0, 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(views->projectView()->project().has_value(), 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(views->auditView()->model()->rowCount() > 0, 15000);
+        QVERIFY(window.jobsView()->selectJob("count_transactions"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.describeViewer()->subject().has_value(), 15000);
+
+        ConnectionInfo down = connection();
+        down.baseUrl = QUrl(QStringLiteral("http://127.0.0.1:1")); // nothing listens there
+        window.connectTo(down, QStringLiteral("down"));
+        QCOMPARE(window.jobsModel()->rowCount(), 0);
+        QVERIFY(!window.describeViewer()->subject().has_value());
+        QCOMPARE(views->clustersView()->model()->rowCount(), 0);
+        QVERIFY(!views->projectView()->project().has_value());
+        QCOMPARE(views->auditView()->model()->rowCount(), 0);
+        QCOMPARE(window.runMonitor()->model()->rowCount(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(window.monitor()->state() != ConnectionMonitor::State::Connecting, 15000);
+        QVERIFY(window.monitor()->state() != ConnectionMonitor::State::Connected);
+        QVERIFY(!window.newAction()->isEnabled());
+        QVERIFY2(window.newAction()->toolTip().startsWith(QStringLiteral("Not connected to the service: ")),
+                 qPrintable(window.newAction()->toolTip()));
+        saveScreenshot(&window, QStringLiteral("connection-switched-to-down.png"));
+
+        window.connectTo(connection(), QStringLiteral("e2e"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobsModel()->rowOf("count_transactions") >= 0, 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(views->clustersView()->model()->rowCount() > 0, 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(views->projectView()->project().has_value(), 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(views->auditView()->model()->rowCount() > 0, 15000);
+        QVERIFY(window.newAction()->isEnabled());
     }
 
     void restartWithoutStartIsAnError() {

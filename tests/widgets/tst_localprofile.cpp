@@ -4,6 +4,7 @@
 // stops the service it started (process gone, port free), and a service that was already running is
 // left running.
 #include "client/ApiClient.h"
+#include "client/ConnectionMonitor.h"
 #include "client/ConnectionProfiles.h"
 #include "client/LocalServiceLauncher.h"
 #include "client/SecretStore.h"
@@ -13,6 +14,8 @@
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/MainWindow.h"
 
+#include <QAbstractButton>
+#include <QAction>
 #include <QDir>
 #include <QFileInfo>
 #include <QHostAddress>
@@ -179,6 +182,40 @@ private slots:
         first.stop();
         QVERIFY(!processExists(pid));
         QVERIFY(portFree(port));
+    }
+
+    // The console's own service dies (kill -9): the window offers to start it again, in the File menu
+    // and beside the connection state; once restarted the console is connected to the new one.
+    void aDeadLocalServiceIsRestartedFromTheWindow() {
+        auto window = openConsole(QStringLiteral("localprofile-before-restart.png"),
+                                  {QStringLiteral("count_transactions"), QStringLiteral("export_partners"),
+                                   QStringLiteral("ingest_orders"), QStringLiteral("nightly_cleanup")});
+        QVERIFY(window);
+        QAction* restart = window->restartLocalServiceAction();
+        auto* button = window->findChild<QAbstractButton*>(QStringLiteral("restartServiceButton"));
+        QVERIFY(restart && button);
+        QVERIFY(!restart->isEnabled());
+        QVERIFY(!button->isVisible());
+        const qint64 pid = window->localLauncher()->processId();
+        QVERIFY(pid > 0);
+        QCOMPARE(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+
+        QTRY_VERIFY_WITH_TIMEOUT(restart->isEnabled(), 15000);
+        QVERIFY(button->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(window->monitor()->state() != ConnectionMonitor::State::Connected, 15000);
+        saveScreenshot(window.get(), QStringLiteral("localprofile-service-died.png"));
+        QSignalSpy loaded(window.get(), &MainWindow::jobsLoaded);
+        button->click();
+        QVERIFY(!restart->isEnabled());
+        QVERIFY2(loaded.wait(30000), qPrintable(window->statusWidget()->text()));
+        QCOMPARE(window->monitor()->state(), ConnectionMonitor::State::Connected);
+        QVERIFY(window->localLauncher()->startedService());
+        QVERIFY(window->localLauncher()->processId() != pid);
+        QVERIFY(window->jobsModel()->rowOf("count_transactions") >= 0);
+        QVERIFY(!button->isVisible());
+        const qint64 restarted = window->localLauncher()->processId();
+        window.reset();
+        QVERIFY(!processExists(restarted));
     }
 
     void missingServiceIsAClearError() {

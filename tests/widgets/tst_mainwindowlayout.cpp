@@ -98,6 +98,7 @@ private slots:
         QString error;
         QVERIFY2(m_home.saveProfile(QStringLiteral("layout"), m_service, m_admin, &error), qPrintable(error));
         QVERIFY2(m_home.saveProfile(QStringLiteral("second"), m_service, m_admin, &error), qPrintable(error));
+        QVERIFY2(m_home.saveProfile(QStringLiteral("third"), m_service, m_admin, &error), qPrintable(error));
     }
 
     void selectingAJobDescribesIt() {
@@ -186,6 +187,29 @@ private slots:
         QVERIFY2(lines[0].startsWith(QStringLiteral("Name\t")), qPrintable(lines[0]));
         QVERIFY2(lines[1].startsWith(QStringLiteral("beta\t")), qPrintable(lines[1]));
         QVERIFY2(lines[1].contains(QStringLiteral("\tother_cluster")), qPrintable(lines[1]));
+    }
+
+    // The next start selects the job selected when the window closed, and describes it on the tab the
+    // user had chosen; another job is then shown on that tab too.
+    void theSelectedJobAndItsTabComeBack() {
+        {
+            auto window = openWindow(QStringLiteral("third"));
+            QVERIFY(window);
+            QVERIFY(window->jobsView()->selectJob("gamma"));
+            QTRY_COMPARE_WITH_TIMEOUT(window->describeViewer()->title(), QStringLiteral("DESCRIBE JOB gamma"),
+                                      15000);
+            window->describeViewer()->tabs()->setCurrentIndex(2); // JSON
+            window->close();
+        }
+        auto window = openWindow(QStringLiteral("third"));
+        QVERIFY(window);
+        QCOMPARE(window->jobsView()->currentJobName().value_or(""), std::string("gamma"));
+        DescribeViewer* viewer = window->describeViewer();
+        QTRY_COMPARE_WITH_TIMEOUT(viewer->title(), QStringLiteral("DESCRIBE JOB gamma"), 15000);
+        QCOMPARE(viewer->tabs()->currentIndex(), 2);
+        QVERIFY(window->jobsView()->selectJob("alpha"));
+        QTRY_COMPARE_WITH_TIMEOUT(viewer->title(), QStringLiteral("DESCRIBE JOB alpha"), 15000);
+        QCOMPARE(viewer->tabs()->currentIndex(), 2);
     }
 
     void theWindowRemembersItsLayout() {

@@ -69,8 +69,8 @@ private slots:
         };
         const QList<QAction*> actions = jobActions(*window);
         for (int i = 0; i < actions.size(); ++i) {
-            QTRY_VERIFY_WITH_TIMEOUT(!actions[i]->isEnabled(), 20000);
-            QCOMPARE(actions[i]->toolTip(), expected[i]);
+            QTRY_COMPARE_WITH_TIMEOUT(actions[i]->toolTip(), expected[i], 20000);
+            QVERIFY(!actions[i]->isEnabled());
             QCOMPARE(actions[i]->statusTip(), expected[i]);
         }
         // The text is core's, the one the service refuses with.
