@@ -11,6 +11,8 @@
 #include "widgets/RunGauge.h"
 #include "widgets/RunTimeline.h"
 
+#include "ui_RunMonitor.h"
+
 #include <QCheckBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -43,9 +45,8 @@ int progress(JobRunStatus s) {
     }
 }
 
-QTableView* makeRunsView(QAbstractItemModel* model, const QString& objectName, QWidget* parent) {
-    auto* view = new QTableView(parent);
-    view->setObjectName(objectName);
+// A runs table of the form: whole rows selected, several at once, read-only, one line per run.
+void setUpRunsView(QTableView* view, QAbstractItemModel* model) {
     view->setModel(model);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -55,7 +56,6 @@ QTableView* makeRunsView(QAbstractItemModel* model, const QString& objectName, Q
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
     view->horizontalHeader()->setStretchLastSection(true);
     view->setWordWrap(false);
-    return view;
 }
 
 // The runs view fits its columns to what they hold, so Status, Started and Detail are read in full at
@@ -81,71 +81,46 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
     : QWidget(parent)
     , m_client(client)
     , m_events(new EventsSubscription(client, this))
-    , m_model(new RunsTableModel(this)) {
-    setObjectName(QStringLiteral("runMonitor"));
-
+    , m_model(new RunsTableModel(this))
+    , m_ui(std::make_unique<Ui::RunMonitor>()) {
+    m_ui->setupUi(this); // widgets/RunMonitor.ui
+    bindForm();
     m_activeProxy = new RunsViewProxy(this);
     m_activeProxy->setSourceModel(m_model);
     m_historyProxy = new QSortFilterProxyModel(this);
     m_historyProxy->setSourceModel(m_model);
     m_historyProxy->setSortRole(RunsTableModel::RawDataRole);
     m_historyProxy->sort(RunsTableModel::Queued, Qt::DescendingOrder);
-
-    m_title = new QLabel(this);
-    m_title->setObjectName(QStringLiteral("titleLabel"));
-    m_gauge = new RunGauge(this);
-    m_gauge->setObjectName(QStringLiteral("gauge"));
-    m_message = new QLabel(this);
-    m_message->setObjectName(QStringLiteral("messageLabel"));
-    m_message->setWordWrap(true);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-    m_activeView = makeRunsView(m_activeProxy, QStringLiteral("activeRunsView"), this);
+    setUpRunsView(m_activeView, m_activeProxy);
     fitRunsViewColumns(m_activeView);
-    m_hideFinished = new QCheckBox(tr("Hide finished"), this);
-    m_hideFinished->setObjectName(QStringLiteral("hideFinishedCheck"));
-    m_hideFinished->setToolTip(tr("Show only the queued and running runs"));
-    m_cancel = new QPushButton(tr("Cancel runs..."), this);
-    m_cancel->setObjectName(QStringLiteral("cancelButton"));
-    m_cancel->setToolTip(tr("Cancel the selected queued or running runs"));
-    m_cancel->setEnabled(false);
+    setUpRunsView(m_historyView, m_historyProxy);
+    m_ui->runsSplitter->setStretchFactor(1, 1);
+    connectViews();
+    connectEvents();
+    setUpTimers();
+    connectModel();
+    refreshSummary();
+}
 
-    m_log = new LogView(this);
-    m_log->setObjectName(QStringLiteral("logView"));
-    m_historyView = makeRunsView(m_historyProxy, QStringLiteral("historyView"), this);
-    m_timeline = new RunTimeline(this);
-    m_timeline->setObjectName(QStringLiteral("timeline"));
-    auto* history = new QSplitter(Qt::Vertical, this);
-    history->addWidget(m_historyView);
-    history->addWidget(m_timeline);
-    m_tabs = new QTabWidget(this);
-    m_tabs->setObjectName(QStringLiteral("detailTabs"));
-    m_tabs->addTab(m_log, tr("Log"));
-    m_tabs->addTab(history, tr("History"));
+RunMonitor::~RunMonitor() {
+    m_events->stop();
+}
 
-    auto* top = new QHBoxLayout;
-    top->addWidget(m_title);
-    top->addWidget(m_gauge, 1);
-    m_clusterGaugesLayout = new QGridLayout;
-    auto* activeBox = new QWidget(this);
-    auto* activeLayout = new QVBoxLayout(activeBox);
-    activeLayout->setContentsMargins(0, 0, 0, 0);
-    activeLayout->addWidget(m_activeView);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_cancel);
-    buttons->addWidget(m_hideFinished);
-    buttons->addStretch();
-    activeLayout->addLayout(buttons);
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(activeBox);
-    split->addWidget(m_tabs);
-    split->setStretchFactor(1, 1);
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addLayout(m_clusterGaugesLayout);
-    layout->addWidget(m_message);
-    layout->addWidget(split, 1);
+void RunMonitor::bindForm() {
+    m_title = m_ui->titleLabel;
+    m_gauge = m_ui->gauge;
+    m_message = m_ui->messageLabel;
+    m_activeView = m_ui->activeRunsView;
+    m_historyView = m_ui->historyView;
+    m_cancel = m_ui->cancelButton;
+    m_hideFinished = m_ui->hideFinishedCheck;
+    m_clusterGaugesLayout = m_ui->clusterGaugesLayout;
+    m_tabs = m_ui->detailTabs;
+    m_log = m_ui->logView;
+    m_timeline = m_ui->timeline;
+}
 
+void RunMonitor::connectViews() {
     connect(m_cancel, &QPushButton::clicked, this, &RunMonitor::cancelSelected);
     connect(m_hideFinished, &QCheckBox::toggled, this, [this](bool hide) { setShowFinished(!hide); });
     connect(m_activeView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -154,7 +129,9 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
             [this] { followSelected(m_activeView); });
     connect(m_historyView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this] { followSelected(m_historyView); });
+}
 
+void RunMonitor::connectEvents() {
     connect(m_events, &EventsSubscription::eventsReceived, this, &RunMonitor::onEvents);
     connect(m_events, &EventsSubscription::reloadNeeded, this, &RunMonitor::reload);
     connect(m_events, &EventsSubscription::errorOccurred, this,
@@ -164,7 +141,10 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
                                .arg(std::max<qint64>(1, retryIn.count() / 1000)),
                            true);
             });
+}
 
+// Events and ticks are coalesced: a burst is one SHOW CLUSTERS, one DESCRIBE per run, one repaint.
+void RunMonitor::setUpTimers() {
     for (QTimer* timer : {&m_fetchTimer, &m_applyTimer, &m_timelineTimer, &m_clustersTimer})
         timer->setSingleShot(true);
     m_clustersTimer.setInterval(100);
@@ -181,7 +161,9 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
         if (m_model->activeCount() > 0)
             m_timelineTimer.start();
     });
+}
 
+void RunMonitor::connectModel() {
     const auto changed = [this] {
         refreshSummary();
         updateCancelButton();
@@ -196,11 +178,6 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
         if (topLeft.column() != RunsTableModel::Elapsed) // not for the clock ticks
             changed();
     });
-    refreshSummary();
-}
-
-RunMonitor::~RunMonitor() {
-    m_events->stop();
 }
 
 void RunMonitor::setJob(const QString& jobName) {

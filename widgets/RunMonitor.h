@@ -13,6 +13,7 @@
 #include <QWidget>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 class QTabWidget;
+
+namespace Ui {
+class RunMonitor;
+}
 
 namespace jobdeck {
 
@@ -108,6 +113,12 @@ private:
     void setMessage(const QString& text, bool error);
     // Clears "cancel requested" once every run it waited for has reached its final state.
     void clearCancelMessage();
+    // The constructor's parts: the form's widgets into the members, then what each is connected to.
+    void bindForm();
+    void connectViews();
+    void connectEvents();
+    void setUpTimers();
+    void connectModel();
 
     ApiClient* m_client;
     EventsSubscription* m_events;
@@ -130,6 +141,7 @@ private:
     LogView* m_log;
     RunTimeline* m_timeline;
     QPointer<QMessageBox> m_confirmation; // deletes itself when closed
+    std::unique_ptr<Ui::RunMonitor> m_ui; // widgets/RunMonitor.ui
 
     QString m_jobName;
     std::map<std::string, int> m_limits; // job name -> MAX_CONCURRENT_RUNS

@@ -1,5 +1,6 @@
 // Dialogs as designs (issue "the console in daily use", §7): the job editor, the run dialog, the
-// connection dialog and the project settings tab are laid out in Qt Designer forms (widgets/*.ui).
+// connection dialog, the project settings tab and the runs monitor are laid out in Qt Designer forms
+// (widgets/*.ui).
 // Each test reads its form, finds every widget the form names by that objectName in the built dialog
 // (of the class the form gives), checks the state the constructor sets up, and that the constructor
 // stays a short function now that the layout is in the form. Against a real jobdeckd.
@@ -9,6 +10,7 @@
 #include "core/policy/ConcurrentRuns.h"
 #include "models/AllowlistModel.h"
 #include "models/ArgumentOverridesModel.h"
+#include "models/RunsTableModel.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -18,6 +20,7 @@
 #include "widgets/ParameterEditor.h"
 #include "widgets/ProjectView.h"
 #include "widgets/RunDialog.h"
+#include "widgets/RunMonitor.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -289,6 +292,31 @@ private slots:
             QVERIFY2(lines > 0 && lines <= kConstructorLines,
                      qPrintable(QStringLiteral("%1: %2").arg(QString::fromLatin1(signature)).arg(lines)));
         }
+    }
+
+    void theRunMonitorIsItsForm() {
+        RunMonitor monitor(m_client);
+        const QStringList wrong = mismatches(QStringLiteral("RunMonitor.ui"), &monitor);
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(QLatin1Char('\n'))));
+        QCOMPARE(monitor.objectName(), QStringLiteral("runMonitor"));
+        auto* tabs = monitor.findChild<QTabWidget*>(QStringLiteral("detailTabs"));
+        QVERIFY(tabs);
+        QCOMPARE(tabs->count(), 2);
+        QCOMPARE(tabs->tabText(0), QStringLiteral("Log"));
+        QCOMPARE(tabs->tabText(1), QStringLiteral("History"));
+        QCOMPARE(monitor.activeView()->model(), static_cast<QAbstractItemModel*>(monitor.activeProxy()));
+        QCOMPARE(monitor.activeView()->selectionBehavior(), QAbstractItemView::SelectRows);
+        QVERIFY(monitor.activeView()->isColumnHidden(RunsTableModel::Overrides));
+        QVERIFY(!monitor.historyView()->isColumnHidden(RunsTableModel::Overrides));
+        auto* cancel = monitor.findChild<QPushButton*>(QStringLiteral("cancelButton"));
+        QVERIFY(cancel && !cancel->isEnabled()); // nothing selected
+        // The runs of the project arrive in the form's views.
+        QSignalSpy loaded(&monitor, &RunMonitor::loaded);
+        monitor.setJob(QString());
+        QVERIFY(loaded.wait(20000));
+        const int lines =
+            definitionLines(QStringLiteral("RunMonitor.cpp"), QStringLiteral("RunMonitor::RunMonitor("));
+        QVERIFY2(lines > 0 && lines <= kConstructorLines, qPrintable(QString::number(lines)));
     }
 };
 
