@@ -34,7 +34,26 @@ void JobDescriber::flush() {
 void JobDescriber::cancel() {
     m_timer.stop();
     m_pending.clear();
+    m_shown.clear();
     delete m_inFlight;
+}
+
+void JobDescriber::onEvents(const QList<ProjectEvent>& events) {
+    if (m_shown.isEmpty() || !m_pending.isEmpty())
+        return; // nothing shown, or a DESCRIBE is about to be sent anyway
+    const std::string shown = m_shown.toStdString();
+    for (const ProjectEvent& event : events) {
+        const bool aboutTheJob = event.jobName == shown && (event.type == event_type::kJobAltered ||
+                                                            event.type == event_type::kJobCreated ||
+                                                            event.type == event_type::kJobDeleted);
+        if (aboutTheJob || event.type == event_type::kProjectAltered ||
+            event.type == event_type::kClustersChanged) {
+            const QString name = m_shown;
+            selectionChanged(name);
+            m_shown = name; // still what the viewer shows until the new answer replaces it
+            return;
+        }
+    }
 }
 
 void JobDescriber::describeNow(const QString& name) {
@@ -53,6 +72,7 @@ void JobDescriber::describeNow(const QString& name) {
                 m_viewer->showMessage(tr("DESCRIBE JOB %1 failed").arg(name), r.error().toString());
             else
                 m_viewer->showResponse(DescribeViewer::Subject::Job, name, r.value());
+            m_shown = name;
             emit described(name);
         });
 }

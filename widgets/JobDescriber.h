@@ -1,5 +1,8 @@
 #pragma once
 
+#include "core/wire/ProjectEvent.h"
+
+#include <QList>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -14,7 +17,8 @@ class DescribeViewer;
 
 // Shows the selected job's DESCRIBE in the viewer without a button: a selection that stays put for the
 // delay is described; moving the selection (or clearing it) drops the answer still on its way, so the
-// viewer never shows a job that is no longer selected. Describe (Ctrl+D) asks at once.
+// viewer never shows a job that is no longer selected. Describe (Ctrl+D) asks at once. The job shown
+// is described again when the service says it, its project or a cluster changed, whoever changed it.
 class JobDescriber final : public QObject {
     Q_OBJECT
 public:
@@ -29,6 +33,9 @@ public:
     void flush();
     // Another DESCRIBE takes the viewer: nothing pending or in flight may replace it.
     void cancel();
+    // The project's events: a change to the job shown, the project's settings or a cluster describes
+    // it again (after the delay, as a selection would).
+    void onEvents(const QList<ProjectEvent>& events);
 
     QTimer* timer() { return &m_timer; }
     int requestsSent() const { return m_requestsSent; }
@@ -42,6 +49,7 @@ private:
     QPointer<DescribeViewer> m_viewer;
     QTimer m_timer;
     QString m_pending;
+    QString m_shown; // the job whose DESCRIBE the viewer shows, until another DESCRIBE takes it
     // Owns the callback of the request in flight: deleting it drops that answer.
     QPointer<QObject> m_inFlight;
     int m_requestsSent = 0;

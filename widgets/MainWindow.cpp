@@ -293,6 +293,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::connectDesktopIntegration() {
     connect(m_events, &EventsSubscription::eventsReceived, m_runEndNotifier, &RunEndNotifier::onEvents);
+    connect(m_events, &EventsSubscription::eventsReceived, m_describer, &JobDescriber::onEvents);
     connect(m_runEndNotifier, &RunEndNotifier::runEnded, this,
             [this](const QString&, const QString&, const QString& text) {
                 statusBar()->showMessage(text, 15000);

@@ -11,6 +11,7 @@
 #include "tests/widgets/ConsoleHome.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/DescribeViewer.h"
+#include "widgets/JobDescriber.h"
 #include "widgets/JobsView.h"
 #include "widgets/MainWindow.h"
 
@@ -199,9 +200,11 @@ private slots:
         QVERIFY(!copy->isVisible());
         QCOMPARE(notFullyShown(reason, window.get()), QString());
 
-        // The feature switched off by another client: the reason and the statements follow the service.
+        // The feature switched off by another client: the reason and the statements follow the service,
+        // without anything done in the console.
+        QSignalSpy described(window->jobDescriber(), &JobDescriber::described);
         QVERIFY(statement("ALTER PROJECT SET HUDI_CONFIGS = DISABLED"));
-        window->describeCurrentJob();
+        QVERIFY2(described.wait(20000), "the DESCRIBE shown was not read again after PROJECT_ALTERED");
         table->selectRow(rowOf(kNotAllowed, QStringLiteral("--hudi-conf")));
         QTRY_VERIFY_WITH_TIMEOUT(reason->text().startsWith(QStringLiteral(
                                      "Not applied: --hudi-conf is not enabled for this project")),
