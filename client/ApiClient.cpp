@@ -111,6 +111,8 @@ ApiClient::ApiClient(QObject* parent)
 ApiClient::~ApiClient() = default;
 
 void ApiClient::setConnection(const ConnectionInfo& connection) {
+    const bool another =
+        connection.baseUrl != m_connection.baseUrl || connection.projectUid != m_connection.projectUid;
     m_connection = connection;
     m_tls = QSslConfiguration::defaultConfiguration();
     m_tlsProblem.clear();
@@ -121,6 +123,8 @@ void ApiClient::setConnection(const ConnectionInfo& connection) {
         m_tls.setCaCertificates(QSslConfiguration::systemCaCertificates() +
                                 TlsTrust::caCertificates(connection.caCertificateFile));
     }
+    if (another)
+        emit connectionChanged();
 }
 
 std::optional<ApiError> ApiClient::connectionProblem() const {

@@ -105,6 +105,8 @@ public:
     static QString newIdempotencyKey();
 
 signals:
+    // setConnection() named another service or project than before.
+    void connectionChanged();
     // A request did not reach the service or got no answer in time: the connection monitor rechecks.
     void unreachable(const QString& reason);
     // Bytes of an answer received so far, of the total it announced (for the status bar's progress).

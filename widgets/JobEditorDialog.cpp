@@ -38,6 +38,10 @@ JobEditorDialog::JobEditorDialog(ApiClient* client, std::optional<SparkJob> job,
     , m_ui(std::make_unique<Ui::JobEditorDialog>())
     , m_previewTimer(new QTimer(this)) {
     m_ui->setupUi(this); // widgets/JobEditorDialog.ui
+    if (m_client) {
+        m_openedOnUrl = m_client->connection().baseUrl;
+        m_openedOnProject = m_client->connection().projectUid;
+    }
     setWindowTitle(m_job ? tr("Edit Job '%1'").arg(q(m_job->name)) : tr("New Job"));
     m_ui->mainSplitter->setStretchFactor(0, 3);
     m_ui->mainSplitter->setStretchFactor(1, 2);
@@ -106,6 +110,8 @@ void JobEditorDialog::showStoredJob() {
 void JobEditorDialog::connectForm() {
     ParameterEditor* editor = m_ui->parameterEditor;
     connect(m_ui->saveButton, &QPushButton::clicked, this, &JobEditorDialog::save);
+    if (m_client)
+        connect(m_client, &ApiClient::connectionChanged, this, &JobEditorDialog::followConnection);
     connect(m_ui->cancelButton, &QPushButton::clicked, this, &JobEditorDialog::reject);
     connect(new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_S), this), &QShortcut::activated, this,
             &JobEditorDialog::save);
@@ -351,11 +357,33 @@ void JobEditorDialog::showMessage(const QString& text, bool error) {
 
 void JobEditorDialog::setBusy(bool busy) {
     m_busy = busy;
-    m_ui->saveButton->setEnabled(!busy);
+    m_ui->saveButton->setEnabled(!busy && !savesElsewhere());
+}
+
+void JobEditorDialog::followConnection() {
+    const ConnectionInfo& now = m_client->connection();
+    m_elsewhere = now.baseUrl != m_openedOnUrl || now.projectUid != m_openedOnProject;
+    setBusy(m_busy);
+    if (!m_elsewhere) {
+        showMessage(tr("The console is connected to %1 again: Save sends the job there.")
+                        .arg(m_openedOnUrl.toString()),
+                    false);
+    } else if (m_job) {
+        showMessage(tr("The console is now connected to %1 (project %2). This job was opened on %3: Save is "
+                       "off until the console is connected there again. Your edits are kept.")
+                        .arg(now.baseUrl.toString(), now.projectUid, m_openedOnUrl.toString()),
+                    true);
+    } else {
+        showMessage(tr("The console is now connected to %1 (project %2): Save creates the job there, not "
+                       "on %3 where this editor was opened. Your edits are kept.")
+                        .arg(now.baseUrl.toString(), now.projectUid, m_openedOnUrl.toString()),
+                    true);
+    }
+    readProjectSettings(false); // the checks follow the project Save would send to
 }
 
 void JobEditorDialog::save() {
-    if (m_busy)
+    if (m_busy || savesElsewhere())
         return;
     m_ui->parameterEditor->recheckNow();
     if (const QStringList errors = knownErrors(); !errors.isEmpty()) {

@@ -8,6 +8,7 @@
 #include <QDialog>
 #include <QPointer>
 #include <QStringList>
+#include <QUrl>
 
 #include <memory>
 #include <optional>
@@ -100,8 +101,15 @@ private:
     void askBeforeSavingWithErrors(const QStringList& errors);
     // Sends the statement (save() once nothing is left to ask).
     void send();
+    // The console switched service: the edits stay; an edited job is not saved elsewhere, a new one is
+    // saved where the console is connected now, and the message says which.
+    void followConnection();
+    bool savesElsewhere() const { return m_job && m_elsewhere; }
 
     QPointer<ApiClient> m_client;
+    QUrl m_openedOnUrl; // the service and project the editor was opened on
+    QString m_openedOnProject;
+    bool m_elsewhere = false;
     std::optional<SparkJob> m_job;
     ProjectSettings m_settings;
     JobPreviewPanel::Input m_initial;

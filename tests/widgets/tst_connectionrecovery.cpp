@@ -321,6 +321,46 @@ private slots:
         QVERIFY(window.newAction()->isEnabled());
     }
 
+    // An editor open on a job while the console switches service keeps what was typed, says where Save
+    // would go, and does not save the job elsewhere; back on its service, Save is on again.
+    void anEditorKeepsItsEditsAcrossASwitch() {
+        MainWindow window(options());
+        QSignalSpy loaded(&window, &MainWindow::jobsLoaded);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(loaded.wait(20000), qPrintable(window.statusWidget()->text()));
+        QVERIFY(window.jobsView()->selectJob("count_transactions"));
+        window.editAction()->trigger();
+        JobEditorDialog* editor = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (editor = window.findChild<JobEditorDialog*>(QStringLiteral("jobEditorDialog"))) != nullptr,
+            15000);
+        QTRY_VERIFY_WITH_TIMEOUT(!editor->isLoading(), 15000);
+        editor->editor()->setFocus();
+        QTest::keyClick(editor->editor(), Qt::Key_End, Qt::ControlModifier);
+        QTest::keyClick(editor->editor(), Qt::Key_Return);
+        QTest::keyClicks(editor->editor(), QStringLiteral("--typed-before-the-switch"));
+        const std::vector<std::string> typed = editor->editor()->parameters();
+        auto* save = editor->findChild<QPushButton*>(QStringLiteral("saveButton"));
+        QVERIFY(save && save->isEnabled());
+
+        ConnectionInfo down = connection();
+        down.baseUrl = QUrl(QStringLiteral("http://127.0.0.1:1"));
+        window.connectTo(down, QStringLiteral("down"));
+        QVERIFY(editor->isVisible());
+        QCOMPARE(editor->editor()->parameters(), typed);
+        QVERIFY(!save->isEnabled());
+        QVERIFY2(editor->messageText().contains(QStringLiteral("now connected to http://127.0.0.1:1")),
+                 qPrintable(editor->messageText()));
+        QTest::keyClick(editor, Qt::Key_S, Qt::ControlModifier); // nothing is sent elsewhere
+        QVERIFY(editor->isVisible());
+
+        window.connectTo(connection(), QStringLiteral("e2e"));
+        QTRY_VERIFY_WITH_TIMEOUT(save->isEnabled(), 15000);
+        QVERIFY2(editor->messageText().contains(QStringLiteral("again")), qPrintable(editor->messageText()));
+        QCOMPARE(editor->editor()->parameters(), typed);
+    }
+
     void restartWithoutStartIsAnError() {
         TestService never;
         QVERIFY(!never.restart(2000));
