@@ -34,14 +34,12 @@ namespace jobdeck {
 JobEditorDialog::JobEditorDialog(ApiClient* client, std::optional<SparkJob> job, QWidget* parent)
     : QDialog(parent)
     , m_client(client)
+    , m_openedOnUrl(client ? client->connection().baseUrl : QUrl()) // where Save sends an edited job
+    , m_openedOnProject(client ? client->connection().projectUid : QString())
     , m_job(std::move(job))
     , m_ui(std::make_unique<Ui::JobEditorDialog>())
     , m_previewTimer(new QTimer(this)) {
     m_ui->setupUi(this); // widgets/JobEditorDialog.ui
-    if (m_client) {
-        m_openedOnUrl = m_client->connection().baseUrl;
-        m_openedOnProject = m_client->connection().projectUid;
-    }
     setWindowTitle(m_job ? tr("Edit Job '%1'").arg(q(m_job->name)) : tr("New Job"));
     m_ui->mainSplitter->setStretchFactor(0, 3);
     m_ui->mainSplitter->setStretchFactor(1, 2);

@@ -26,6 +26,8 @@ namespace jobdeck {
 RunDialog::RunDialog(ApiClient* client, SparkJob job, QWidget* parent)
     : QDialog(parent)
     , m_client(client)
+    , m_openedOnUrl(client->connection().baseUrl) // the Job is that service's: Run is not another's
+    , m_openedOnProject(client->connection().projectUid)
     , m_job(std::move(job))
     , m_ui(std::make_unique<Ui::RunDialog>())
     , m_overrides(new ArgumentOverridesModel(this)) {
@@ -42,6 +44,7 @@ RunDialog::RunDialog(ApiClient* client, SparkJob job, QWidget* parent)
     m_ui->idempotencyKeyEdit->setMaxLength(static_cast<int>(kMaxIdempotencyKeyLength) * 2);
     m_ui->idempotencyKeyEdit->setText(newAttemptKey());
     connect(m_ui->runButton, &QPushButton::clicked, this, &RunDialog::submit);
+    connect(m_client, &ApiClient::connectionChanged, this, &RunDialog::updateRunButton);
     connect(m_ui->closeButton, &QPushButton::clicked, this, &QDialog::reject);
     connect(m_overrides, &ArgumentOverridesModel::overridesChanged, this, &RunDialog::recompute);
     connect(m_ui->idempotencyKeyEdit, &QLineEdit::textChanged, this, &RunDialog::updateRunButton);
@@ -137,6 +140,11 @@ void RunDialog::recompute() {
 QString RunDialog::blockedReason() const {
     if (m_submitting)
         return tr("Waiting for the service's answer...");
+    if (const ConnectionInfo& now = m_client->connection();
+        now.baseUrl != m_openedOnUrl || now.projectUid != m_openedOnProject)
+        return tr("Run is disabled: the console is now connected to %1 (project %2), and this Job is %3's. "
+                  "Your overrides are kept until it is connected there again.")
+            .arg(now.baseUrl.toString(), now.projectUid, m_openedOnUrl.toString());
     if (!m_overrideError.isEmpty())
         return tr("Run is disabled until the argument overrides are fixed.");
     const QString key = m_ui->idempotencyKeyEdit->text();

@@ -3,6 +3,7 @@
 #include "core/wire/SparkJob.h"
 
 #include <QDialog>
+#include <QUrl>
 
 #include <memory>
 #include <string>
@@ -66,6 +67,8 @@ private:
     QString refusalText(const ApiError& error) const;
 
     ApiClient* m_client;
+    QUrl m_openedOnUrl; // the service and project the dialog was opened on
+    QString m_openedOnProject;
     SparkJob m_job;
     std::unique_ptr<Ui::RunDialog> m_ui; // widgets/RunDialog.ui
     ArgumentOverridesModel* m_overrides;

@@ -25,6 +25,7 @@
 #include "widgets/MainWindow.h"
 #include "widgets/ParameterEditor.h"
 #include "widgets/ProjectView.h"
+#include "widgets/RunDialog.h"
 #include "widgets/RunMonitor.h"
 
 #include <QAbstractButton>
@@ -340,7 +341,9 @@ private slots:
         QTest::keyClick(editor->editor(), Qt::Key_End, Qt::ControlModifier);
         QTest::keyClick(editor->editor(), Qt::Key_Return);
         QTest::keyClicks(editor->editor(), QStringLiteral("--typed-before-the-switch"));
+        editor->editor()->recheckNow();
         const std::vector<std::string> typed = editor->editor()->parameters();
+        QCOMPARE(typed.back(), std::string("--typed-before-the-switch"));
         auto* save = editor->findChild<QPushButton*>(QStringLiteral("saveButton"));
         QVERIFY(save && save->isEnabled());
 
@@ -355,8 +358,25 @@ private slots:
         QTest::keyClick(editor, Qt::Key_S, Qt::ControlModifier); // nothing is sent elsewhere
         QVERIFY(editor->isVisible());
 
+        // The run dialog of a Job opened before the switch does not run it on the other service either.
+        const auto job = test::awaitReply(window.client()->describeJob(QStringLiteral("count_transactions")));
+        QVERIFY(!job); // that service is down
         window.connectTo(connection(), QStringLiteral("e2e"));
         QTRY_VERIFY_WITH_TIMEOUT(save->isEnabled(), 15000);
+        const auto stored =
+            test::awaitReply(window.client()->describeJob(QStringLiteral("count_transactions")));
+        QVERIFY(stored);
+        RunDialog* run = window.openRunDialog(*stored);
+        auto* runButton = run->findChild<QPushButton*>(QStringLiteral("runButton"));
+        QVERIFY(runButton && runButton->isEnabled());
+        window.connectTo(down, QStringLiteral("down"));
+        QVERIFY(!runButton->isEnabled());
+        QVERIFY(run->findChild<QLabel*>(QStringLiteral("runBlockedReason"))
+                    ->text()
+                    .contains(QStringLiteral("now connected to http://127.0.0.1:1")));
+        window.connectTo(connection(), QStringLiteral("e2e"));
+        QTRY_VERIFY_WITH_TIMEOUT(runButton->isEnabled(), 15000);
+        run->reject();
         QVERIFY2(editor->messageText().contains(QStringLiteral("again")), qPrintable(editor->messageText()));
         QCOMPARE(editor->editor()->parameters(), typed);
     }
