@@ -213,8 +213,7 @@ public:
         if (!position(s) || !spend())
             return std::nullopt;
         const auto after = static_cast<std::size_t>(s.tokenIndex) + 1;
-        return fix(std::move(title), after, after,
-                   {"--hudi-conf", std::string(key) + "=" + std::string(value)});
+        return fix(std::move(title), after, after, {"--hudi-conf", concat({key, "=", value})});
     }
 
 private:
