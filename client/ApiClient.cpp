@@ -111,8 +111,7 @@ ApiClient::ApiClient(QObject* parent)
 ApiClient::~ApiClient() = default;
 
 void ApiClient::setConnection(const ConnectionInfo& connection) {
-    const bool another =
-        connection.baseUrl != m_connection.baseUrl || connection.projectUid != m_connection.projectUid;
+    const bool another = !connection.sameServiceAs(m_connection);
     m_connection = connection;
     m_tls = QSslConfiguration::defaultConfiguration();
     m_tlsProblem.clear();

@@ -16,6 +16,12 @@ struct ConnectionInfo final {
 
     bool isValid() const { return baseUrl.isValid() && !baseUrl.host().isEmpty(); }
     bool operator==(const ConnectionInfo&) const = default;
+    // Which service and project it names, without the credentials.
+    ConnectionInfo service() const { return {baseUrl, projectUid, {}, {}}; }
+    // The same service and project: what a request sent through either reaches.
+    bool sameServiceAs(const ConnectionInfo& other) const {
+        return baseUrl == other.baseUrl && projectUid == other.projectUid;
+    }
 };
 
 } // namespace jobdeck

@@ -34,8 +34,7 @@ namespace jobdeck {
 JobEditorDialog::JobEditorDialog(ApiClient* client, std::optional<SparkJob> job, QWidget* parent)
     : QDialog(parent)
     , m_client(client)
-    , m_openedOnUrl(client ? client->connection().baseUrl : QUrl()) // where Save sends an edited job
-    , m_openedOnProject(client ? client->connection().projectUid : QString())
+    , m_openedOn(client ? client->connection().service() : ConnectionInfo{}) // where an edited job is saved
     , m_job(std::move(job))
     , m_ui(std::make_unique<Ui::JobEditorDialog>())
     , m_previewTimer(new QTimer(this)) {
@@ -360,21 +359,21 @@ void JobEditorDialog::setBusy(bool busy) {
 
 void JobEditorDialog::followConnection() {
     const ConnectionInfo& now = m_client->connection();
-    m_elsewhere = now.baseUrl != m_openedOnUrl || now.projectUid != m_openedOnProject;
+    m_elsewhere = !now.sameServiceAs(m_openedOn);
     setBusy(m_busy);
     if (!m_elsewhere) {
         showMessage(tr("The console is connected to %1 again: Save sends the job there.")
-                        .arg(m_openedOnUrl.toString()),
+                        .arg(m_openedOn.baseUrl.toString()),
                     false);
     } else if (m_job) {
         showMessage(tr("The console is now connected to %1 (project %2). This job was opened on %3: Save is "
                        "off until the console is connected there again. Your edits are kept.")
-                        .arg(now.baseUrl.toString(), now.projectUid, m_openedOnUrl.toString()),
+                        .arg(now.baseUrl.toString(), now.projectUid, m_openedOn.baseUrl.toString()),
                     true);
     } else {
         showMessage(tr("The console is now connected to %1 (project %2): Save creates the job there, not "
                        "on %3 where this editor was opened. Your edits are kept.")
-                        .arg(now.baseUrl.toString(), now.projectUid, m_openedOnUrl.toString()),
+                        .arg(now.baseUrl.toString(), now.projectUid, m_openedOn.baseUrl.toString()),
                     true);
     }
     readProjectSettings(false); // the checks follow the project Save would send to

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "client/ConnectionInfo.h"
 #include "core/parameters/ParameterValidator.h"
 #include "core/policy/ProjectSettings.h"
 #include "core/wire/SparkJob.h"
@@ -8,7 +9,6 @@
 #include <QDialog>
 #include <QPointer>
 #include <QStringList>
-#include <QUrl>
 
 #include <memory>
 #include <optional>
@@ -107,8 +107,7 @@ private:
     bool savesElsewhere() const { return m_job && m_elsewhere; }
 
     QPointer<ApiClient> m_client;
-    QUrl m_openedOnUrl; // the service and project the editor was opened on
-    QString m_openedOnProject;
+    ConnectionInfo m_openedOn; // the service and project the editor was opened on
     bool m_elsewhere = false;
     std::optional<SparkJob> m_job;
     ProjectSettings m_settings;

@@ -638,8 +638,7 @@ void MainWindow::useProfile(const QString& name) {
 }
 
 void MainWindow::connectTo(const ConnectionInfo& connection, const QString& label) {
-    if (connection.baseUrl != m_client->connection().baseUrl ||
-        connection.projectUid != m_client->connection().projectUid)
+    if (!connection.sameServiceAs(m_client->connection()))
         forgetService();
     m_events->stop();
     m_profileName = label;

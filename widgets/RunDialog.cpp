@@ -26,8 +26,7 @@ namespace jobdeck {
 RunDialog::RunDialog(ApiClient* client, SparkJob job, QWidget* parent)
     : QDialog(parent)
     , m_client(client)
-    , m_openedOnUrl(client->connection().baseUrl) // the Job is that service's: Run is not another's
-    , m_openedOnProject(client->connection().projectUid)
+    , m_openedOn(client->connection().service()) // the Job is that service's: Run is not another's
     , m_job(std::move(job))
     , m_ui(std::make_unique<Ui::RunDialog>())
     , m_overrides(new ArgumentOverridesModel(this)) {
@@ -140,11 +139,10 @@ void RunDialog::recompute() {
 QString RunDialog::blockedReason() const {
     if (m_submitting)
         return tr("Waiting for the service's answer...");
-    if (const ConnectionInfo& now = m_client->connection();
-        now.baseUrl != m_openedOnUrl || now.projectUid != m_openedOnProject)
+    if (const ConnectionInfo& now = m_client->connection(); !now.sameServiceAs(m_openedOn))
         return tr("Run is disabled: the console is now connected to %1 (project %2), and this Job is %3's. "
                   "Your overrides are kept until it is connected there again.")
-            .arg(now.baseUrl.toString(), now.projectUid, m_openedOnUrl.toString());
+            .arg(now.baseUrl.toString(), now.projectUid, m_openedOn.baseUrl.toString());
     if (!m_overrideError.isEmpty())
         return tr("Run is disabled until the argument overrides are fixed.");
     const QString key = m_ui->idempotencyKeyEdit->text();

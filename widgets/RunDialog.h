@@ -1,9 +1,9 @@
 #pragma once
 
+#include "client/ConnectionInfo.h"
 #include "core/wire/SparkJob.h"
 
 #include <QDialog>
-#include <QUrl>
 
 #include <memory>
 #include <string>
@@ -67,8 +67,7 @@ private:
     QString refusalText(const ApiError& error) const;
 
     ApiClient* m_client;
-    QUrl m_openedOnUrl; // the service and project the dialog was opened on
-    QString m_openedOnProject;
+    ConnectionInfo m_openedOn; // the service and project the dialog was opened on
     SparkJob m_job;
     std::unique_ptr<Ui::RunDialog> m_ui; // widgets/RunDialog.ui
     ArgumentOverridesModel* m_overrides;
