@@ -654,7 +654,7 @@ void MainWindow::forgetService() {
     m_events->stop();
     m_runMonitor->events()->stop();
     m_jobs->clear();
-    m_viewer->clear();
+    m_viewer->showPrompt(); // nothing described yet: what to do instead
     m_adminViews->forget();
     m_runMonitor->forget();
 }
