@@ -7,6 +7,7 @@
 #include "models/ClustersModel.h"
 #include "widgets/AdminViewSupport.h"
 #include "widgets/ClusterDialog.h"
+#include "widgets/FocusReturn.h"
 
 #include <QAbstractButton>
 #include <QHBoxLayout>
@@ -84,7 +85,7 @@ ClustersView::ClustersView(ApiClient* client, QWidget* parent)
         confirm->setEscapeButton(keep);
         confirm->setAttribute(Qt::WA_DeleteOnClose);
         connect(remove, &QAbstractButton::clicked, this, [this, name] { deleteCluster(name); });
-        confirm->open();
+        openReturningFocus(confirm);
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &ClustersView::updateButtons);
@@ -244,7 +245,7 @@ ClusterDialog* ClustersView::openCreateDialog() {
     auto* dialog = new ClusterDialog(m_client, std::nullopt, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ClusterDialog::saved, this, [this](const QString&) { reload(); });
-    dialog->open();
+    openReturningFocus(dialog);
     return dialog;
 }
 
@@ -255,7 +256,7 @@ ClusterDialog* ClustersView::openAlterDialog() {
     auto* dialog = new ClusterDialog(m_client, m_model->cluster(row), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ClusterDialog::saved, this, [this](const QString&) { reload(); });
-    dialog->open();
+    openReturningFocus(dialog);
     return dialog;
 }
 

@@ -19,6 +19,7 @@
 #include "widgets/DescribeViewer.h"
 #include "widgets/DesktopNotifier.h"
 #include "widgets/Documentation.h"
+#include "widgets/FocusReturn.h"
 #include "widgets/JobDescriber.h"
 #include "widgets/JobEditorDialog.h"
 #include "widgets/JobsView.h"
@@ -349,7 +350,7 @@ void MainWindow::exportTable(QTableView* view, TableExport::Format format) {
     QPointer<QTableView> target(view);
     connect(dialog, &QFileDialog::fileSelected, this,
             [this, target, format](const QString& path) { exportTableTo(target, path, format); });
-    dialog->open();
+    openReturningFocus(dialog);
 }
 
 void MainWindow::exportTableTo(QTableView* view, const QString& path, TableExport::Format format) {
@@ -379,7 +380,7 @@ void MainWindow::createHelpMenu() {
 void MainWindow::openAboutDialog() {
     auto* dialog = new AboutDialog(m_client, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->open();
+    openReturningFocus(dialog);
 }
 
 void MainWindow::openDocumentation() {
@@ -478,7 +479,9 @@ void MainWindow::createViewActions() {
     QAction* monitorAction = m_runMonitorDock->toggleViewAction();
     monitorAction->setText(tr("Runs &monitor"));
     monitorAction->setObjectName(QStringLiteral("actionRunMonitor"));
-    monitorAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    m_goToRunsAction = makeAction(tr("&Go to runs"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
+                                  QStringLiteral("actionGoToRuns"));
+    connect(m_goToRunsAction, &QAction::triggered, this, &MainWindow::goToRuns);
     m_monitorJobRunsAction =
         makeAction(tr("Monitor runs of &this job"), {}, {}, QStringLiteral("actionMonitorJobRuns"));
     m_monitorJobRunsAction->setCheckable(true);
@@ -500,6 +503,19 @@ void MainWindow::createViewActions() {
     });
 }
 
+// The keyboard's way to the runs: shown and focused; pressed again from inside, hidden and back to the
+// jobs list (as an IDE's output panes).
+void MainWindow::goToRuns() {
+    if (m_runMonitorDock->isVisible() && m_runMonitorDock->isAncestorOf(QApplication::focusWidget())) {
+        m_runMonitorDock->hide();
+        m_jobsView->table()->setFocus(Qt::ShortcutFocusReason);
+        return;
+    }
+    m_runMonitorDock->show();
+    m_runMonitorDock->raise();
+    m_runMonitor->focusRuns();
+}
+
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addActions({m_connectAction, m_restartLocalAction});
@@ -518,7 +534,7 @@ void MainWindow::createMenus() {
     m_adminViews = new AdminViews(this, m_client, m_monitor, m_events);
     view->addAction(m_adminViews->projectAction());
     QMenu* windows = menuBar()->addMenu(tr("&View"));
-    windows->addActions({m_runMonitorDock->toggleViewAction(), m_monitorJobRunsAction});
+    windows->addActions({m_runMonitorDock->toggleViewAction(), m_goToRunsAction, m_monitorJobRunsAction});
     windows->addSeparator();
     windows->addActions(m_adminViews->actions());
     windows->addSeparator();
@@ -835,7 +851,7 @@ void MainWindow::deleteCurrentJob() {
             statusBar()->showMessage(tr("Job '%1' deleted.").arg(qname), 8000);
         });
     });
-    box->open();
+    openReturningFocus(box);
 }
 
 void MainWindow::openConnectionDialog() {
@@ -846,7 +862,7 @@ void MainWindow::openConnectionDialog() {
         if (!name.isEmpty())
             useProfile(name);
     });
-    dialog->open();
+    openReturningFocus(dialog);
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
@@ -854,7 +870,7 @@ void MainWindow::showError(const QString& title, const QString& message) {
     auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
     box->setObjectName(QStringLiteral("errorMessage"));
     box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
+    openReturningFocus(box);
 }
 
 } // namespace jobdeck

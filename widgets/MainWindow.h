@@ -167,6 +167,7 @@ private:
     void createJobActions();
     void createDescribeActions();
     void createViewActions();
+    void goToRuns();
     void createMenus();
     void createToolBarAndContextMenus();
     void updateActions();
@@ -221,6 +222,7 @@ private:
     QAction* m_describeClusterAction = nullptr;
     QAction* m_describeLatestRunAction = nullptr;
     QAction* m_monitorJobRunsAction = nullptr;
+    QAction* m_goToRunsAction = nullptr;
     QAction* m_runAgainAction = nullptr;
     QAction* m_cloneAction = nullptr;
     QAction* m_runNotificationsAction = nullptr;

@@ -7,12 +7,14 @@
 #include "models/RunsTableModel.h"
 #include "models/RunsViewProxy.h"
 #include "models/ThemeColors.h"
+#include "widgets/FocusReturn.h"
 #include "widgets/LogView.h"
 #include "widgets/RunGauge.h"
 #include "widgets/RunTimeline.h"
 
 #include "ui_RunMonitor.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -122,6 +124,11 @@ void RunMonitor::bindForm() {
 
 void RunMonitor::connectViews() {
     connect(m_cancel, &QPushButton::clicked, this, &RunMonitor::cancelSelected);
+    auto* cancelKey = new QAction(m_cancel->text(), m_activeView);
+    cancelKey->setShortcut(QKeySequence::Delete);
+    cancelKey->setShortcutContext(Qt::WidgetShortcut);
+    m_activeView->addAction(cancelKey);
+    connect(cancelKey, &QAction::triggered, this, &RunMonitor::cancelSelected);
     connect(m_hideFinished, &QCheckBox::toggled, this, [this](bool hide) { setShowFinished(!hide); });
     connect(m_activeView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &RunMonitor::updateCancelButton);
@@ -538,7 +545,13 @@ void RunMonitor::cancelSelected() {
     m_confirmation->setEscapeButton(keep);
     m_confirmation->setAttribute(Qt::WA_DeleteOnClose);
     connect(cancel, &QPushButton::clicked, this, [this, runs] { cancelRuns(runs); });
-    m_confirmation->open();
+    openReturningFocus(m_confirmation);
+}
+
+void RunMonitor::focusRuns() {
+    m_activeView->setFocus(Qt::ShortcutFocusReason);
+    if (!m_activeView->currentIndex().isValid() && m_activeProxy->rowCount() > 0)
+        m_activeView->setCurrentIndex(m_activeProxy->index(0, 0));
 }
 
 void RunMonitor::cancelRuns(const QList<QPair<QString, QString>>& jobAndRunIds) {

@@ -65,8 +65,10 @@ public:
 
     // Shows a run (fetching it when not known yet), selects it and follows its log.
     void showRun(const QString& jobName, const QString& runId);
-    // Asks for confirmation, then cancels the runs selected in the active table.
+    // Asks for confirmation, then cancels the runs selected in the active table (its Delete key).
     void cancelSelected();
+    // The keyboard in the runs table, on the selected run or else the first.
+    void focusRuns();
     // Without confirmation; each shows "cancel requested" until its final state arrives.
     void cancelRuns(const QList<QPair<QString, QString>>& jobAndRunIds);
 

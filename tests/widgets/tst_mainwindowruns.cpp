@@ -68,10 +68,18 @@ private slots:
         RunMonitor* monitor = window.runMonitor();
         QCOMPARE(monitor->jobName(), QString()); // every job by default
 
-        // The dock toggles from the View menu, with its shortcut.
+        // The dock toggles from the View menu; its shortcut goes to the runs and, pressed there, back.
         auto* toggle = window.findChild<QAction*>(QStringLiteral("actionRunMonitor"));
         QVERIFY(toggle);
-        QCOMPARE(toggle->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+        auto* goToRuns = window.findChild<QAction*>(QStringLiteral("actionGoToRuns"));
+        QVERIFY(goToRuns);
+        QCOMPARE(goToRuns->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+        goToRuns->trigger();
+        QTRY_VERIFY(dock->isVisible());
+        QTRY_VERIFY(monitor->activeView()->hasFocus());
+        goToRuns->trigger();
+        QTRY_VERIFY(!dock->isVisible());
+        QTRY_VERIFY(window.jobsView()->table()->hasFocus());
         bool inViewMenu = false;
         for (QAction* menu : window.menuBar()->actions())
             if (menu->text() == QStringLiteral("&View") && menu->menu())
