@@ -7,6 +7,7 @@
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
+#include "tests/widgets/Screenshots.h"
 #include "widgets/DiagnosticsPanel.h"
 #include "widgets/JobEditorDialog.h"
 #include "widgets/ParameterEditor.h"
@@ -30,6 +31,7 @@
 using namespace jobdeck;
 using jobdeck::test::artifactsDir;
 using jobdeck::test::awaitReply;
+using jobdeck::test::saveScreenshot;
 
 namespace {
 
@@ -157,6 +159,10 @@ private slots:
         editor->recheckNow();
         QCOMPARE(codesOf(editor, Severity::Error), QStringList());
         QVERIFY(!codesOf(editor, Severity::Warning).contains(QStringLiteral("hudi-conf.after-path")));
+        // The preview follows once typing pauses: the screenshot shows the ALTER JOB that Save sends.
+        QTRY_VERIFY(dialog->preview()->statementText().contains(QStringLiteral("ALTER JOB")));
+        QCOMPARE(dialog->size(), QSize(1280, 800));
+        saveScreenshot(dialog.get(), QStringLiteral("editor-after-quick-fix-ingest-orders.png"));
     }
 
     // One key the allow-list refuses: its refusal is listed once, at its line, before and after the

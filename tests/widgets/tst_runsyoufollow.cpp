@@ -11,6 +11,7 @@
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
+#include "tests/widgets/Screenshots.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/JobEditorDialog.h"
 #include "widgets/JobsView.h"
@@ -44,6 +45,7 @@ using namespace jobdeck;
 using jobdeck::test::artifactsDir;
 using jobdeck::test::awaitReply;
 using jobdeck::test::ConsoleHome;
+using jobdeck::test::saveScreenshot;
 
 namespace {
 
@@ -104,12 +106,6 @@ bool highlighted(LogView* log, const QString& text) {
 QString lastLine(LogView* log) {
     const QStringList lines = log->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     return lines.isEmpty() ? QString() : lines.last();
-}
-
-void saveScreenshot(QWidget* window, const QString& name) {
-    QVERIFY(window->grab().save(QDir(artifactsDir()).filePath(name)));
-    if (qEnvironmentVariableIntValue("JOBDECK_UPDATE_SCREENSHOTS") == 1)
-        QVERIFY(window->grab().save(QStringLiteral(JOBDECK_SOURCE_DIR "/docs/images/") + name));
 }
 
 } // namespace

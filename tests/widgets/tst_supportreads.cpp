@@ -9,6 +9,7 @@
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
+#include "tests/widgets/Screenshots.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/DescribeViewer.h"
 #include "widgets/JobDescriber.h"
@@ -32,6 +33,7 @@ using namespace jobdeck;
 using jobdeck::test::artifactsDir;
 using jobdeck::test::awaitReply;
 using jobdeck::test::ConsoleHome;
+using jobdeck::test::saveScreenshot;
 
 namespace {
 
@@ -62,12 +64,6 @@ QString notFullyShown(QLabel* label, QWidget* window) {
     if (label->height() < needed)
         return QStringLiteral("cut: %1 px of the %2 its text needs").arg(label->height()).arg(needed);
     return {};
-}
-
-void saveScreenshot(QWidget* window, const QString& name) {
-    QVERIFY(window->grab().save(QDir(artifactsDir()).filePath(name)));
-    if (qEnvironmentVariableIntValue("JOBDECK_UPDATE_SCREENSHOTS") == 1)
-        QVERIFY(window->grab().save(QStringLiteral(JOBDECK_SOURCE_DIR "/docs/images/") + name));
 }
 
 } // namespace
