@@ -15,4 +15,8 @@ std::optional<std::string> nameLengthProblem(std::string_view what, std::string_
            " characters; this one has " + std::to_string(characters);
 }
 
+std::string emptyProjectNameMessage() {
+    return "The project name must not be empty";
+}
+
 } // namespace jobdeck

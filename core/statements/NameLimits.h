@@ -16,4 +16,7 @@ inline constexpr std::size_t kMaxNameCharacters = 256;
 // name; nullopt when it is within. `what` is how the statement calls it ("a job name").
 std::optional<std::string> nameLengthProblem(std::string_view what, std::string_view name);
 
+// The refusal of an API key for a project without a name (`jobdeckd keys create`).
+std::string emptyProjectNameMessage();
+
 } // namespace jobdeck

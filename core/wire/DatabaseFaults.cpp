@@ -1,6 +1,7 @@
 #include "core/wire/DatabaseFaults.h"
 
 #include "core/text/AsciiText.h"
+#include "core/text/Concat.h"
 
 namespace jobdeck {
 
@@ -76,6 +77,87 @@ std::string walIndexFaultMessage() {
 
 std::string randomSourceUnavailableMessage() {
     return "The system's random number generator is not available";
+}
+
+std::string databasePathMissingMessage() {
+    return "Cannot open the database: no path given";
+}
+
+std::string databaseDirectoryNotCreatedMessage(std::string_view directory, std::string_view error) {
+    return concat({"Cannot create the directory ", directory, ": ", error});
+}
+
+std::string databaseNotOpenedMessage(std::string_view path, std::string_view error) {
+    return concat({"Cannot open the database ", path, ": ", error});
+}
+
+std::string writeAheadLogUnavailableReason() {
+    return "write-ahead logging is not available";
+}
+
+std::string unsupportedDatabaseUrlMessage() {
+    return "Unsupported database URL (expected sqlite:<path>, a file path or "
+           "postgresql://user@host:port/database)";
+}
+
+std::string databaseUrlWithoutFileMessage() {
+    return "The database URL names no file (expected sqlite:<path>)";
+}
+
+std::string newerSchemaMessage(std::string_view database, int found, int known) {
+    return concat({"The database ", database, " has schema version ", std::to_string(found),
+                   ", newer than this jobdeckd understands (", std::to_string(known),
+                   "); use a newer jobdeckd. The database was not changed."});
+}
+
+std::string postgresNotConnectedMessage(std::string_view error) {
+    return concat({"Cannot connect to PostgreSQL: ", error});
+}
+
+std::string postgresConnectionLostMessage(std::string_view error) {
+    return concat({"Lost the PostgreSQL connection: ", error});
+}
+
+std::string databaseStatementFailedMessage(std::string_view verb, std::string_view error) {
+    return concat({"Database error (", verb, "): ", error});
+}
+
+std::string transactionAbortedMessage() {
+    return databaseStatementFailedMessage("COMMIT",
+                                          "a statement of the transaction failed; nothing was written");
+}
+
+std::string serverNotAnsweringMessage(std::string_view verb, std::chrono::seconds waited) {
+    return databaseStatementFailedMessage(
+        verb, concat({"the server did not answer within ", std::to_string(waited.count()),
+                      " s; the connection was closed"}));
+}
+
+std::string noFreeConnectionMessage(std::chrono::seconds waited) {
+    return concat({"Database error: no connection to the database became free within ",
+                   std::to_string(waited.count()), " s"});
+}
+
+std::string resultFieldMissingMessage() {
+    return "Database error (no such row or column in the result)";
+}
+
+std::string databaseOutOfMemoryReason() {
+    return "out of memory";
+}
+
+std::string namingTheDatabase(std::string_view message, std::string_view database) {
+    if (message.find(database) != std::string_view::npos)
+        return std::string(message);
+    return concat({message, " (", database, ")"});
+}
+
+std::string secretNotHashedMessage() {
+    return "Cannot hash the API secret (OpenSSL SHA-256 failed)";
+}
+
+std::string databaseBookkeepingMissingMessage(std::string_view what) {
+    return concat({"The database lacks what jobdeckd keeps in it: ", what});
 }
 
 } // namespace jobdeck

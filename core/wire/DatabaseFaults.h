@@ -45,6 +45,35 @@ std::string walIndexFaultMessage();
 // A new id or secret could not be drawn: the system's random number generator failed.
 std::string randomSourceUnavailableMessage();
 
+// An operator's texts about the database itself (jobdeckd's start, its log, GET /v1/health's reason).
+// The database's or the system's own words (`error`) are passed on after them.
+std::string databasePathMissingMessage();
+std::string databaseDirectoryNotCreatedMessage(std::string_view directory, std::string_view error);
+// "Cannot open the database <path>: <error>".
+std::string databaseNotOpenedMessage(std::string_view path, std::string_view error);
+std::string writeAheadLogUnavailableReason();
+std::string unsupportedDatabaseUrlMessage();
+std::string databaseUrlWithoutFileMessage();
+// A database written by a newer jobdeckd (schema `found`; this one knows up to `known`).
+std::string newerSchemaMessage(std::string_view database, int found, int known);
+std::string postgresNotConnectedMessage(std::string_view error);
+std::string postgresConnectionLostMessage(std::string_view error);
+// A statement the database refused or failed: "Database error (<verb>): <error>"; `verb` is the
+// statement's first word (SELECT, COMMIT) or what the service was doing.
+std::string databaseStatementFailedMessage(std::string_view verb, std::string_view error);
+std::string transactionAbortedMessage();
+// The server did not answer `verb` within the client's wait, `waited`, and the connection was closed.
+std::string serverNotAnsweringMessage(std::string_view verb, std::chrono::seconds waited);
+// Every pooled connection stayed lent for `waited`.
+std::string noFreeConnectionMessage(std::chrono::seconds waited);
+std::string resultFieldMissingMessage();
+std::string databaseOutOfMemoryReason();
+// `message` with the database it is about (the URL without its password) when it does not name it.
+std::string namingTheDatabase(std::string_view message, std::string_view database);
+std::string secretNotHashedMessage();
+// The service's own bookkeeping is not as it wrote it (a row or an answer it relies on is missing).
+std::string databaseBookkeepingMissingMessage(std::string_view what);
+
 // `jobdeckd serve` or `keys create` on a data directory whose marker says a database was created there,
 // while the database file `databasePath` is gone.
 std::string missingDatabaseMessage(std::string_view databasePath, std::string_view dataDir);

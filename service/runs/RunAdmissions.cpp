@@ -6,6 +6,7 @@
 #include "core/policy/IdempotencyKey.h"
 #include "core/policy/RunEndMessages.h"
 #include "core/statements/NotFoundMessages.h"
+#include "core/wire/DatabaseFaults.h"
 #include "service/runs/EventBus.h"
 #include "service/runs/InternalFailure.h"
 #include "service/runs/RequestContext.h"
@@ -201,7 +202,8 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
         // one, and the answer is the one a repeated request gets.
         if (auto existing = key ? runs.findActiveByKey(project, job->jobId, *key) : std::nullopt)
             return keyedAnswer(pending, *existing);
-        throw DatabaseError("RUN JOB: the run was refused for its Idempotency-Key, but no active run has it");
+        throw DatabaseError(databaseBookkeepingMissingMessage(
+            "the active run holding the Idempotency-Key that refused this RUN JOB"));
     }
     m_stores.events().appendEvent(project, statusEvent(record));
     pending.created = true;

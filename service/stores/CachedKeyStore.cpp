@@ -1,6 +1,8 @@
 #include "service/stores/CachedKeyStore.h"
 
 #include "core/policy/Role.h"
+#include "core/statements/NameLimits.h"
+#include "core/wire/DatabaseFaults.h"
 #include "service/stores/DatabaseError.h"
 
 #include "service/stores/RandomIds.h"
@@ -34,7 +36,7 @@ std::array<unsigned char, SHA256_DIGEST_LENGTH> hashSecret(std::string_view salt
         EVP_DigestUpdate(ctx.get(), salt.data(), salt.size()) != 1 ||
         EVP_DigestUpdate(ctx.get(), secret.data(), secret.size()) != 1 ||
         EVP_DigestFinal_ex(ctx.get(), digest.data(), &size) != 1)
-        throw DatabaseError("Cannot hash the API secret (OpenSSL SHA-256 failed)");
+        throw DatabaseError(secretNotHashedMessage());
     return digest;
 }
 
@@ -128,7 +130,7 @@ CachedKeyStore::KeyRow CachedKeyStore::lookUpKey(std::string_view projectUid, st
 
 CreatedKey CachedKeyStore::createKey(const std::string& projectName, Role role) {
     if (projectName.empty())
-        throw DatabaseError("The project name must not be empty");
+        throw DatabaseError(emptyProjectNameMessage());
     CreatedKey created;
     created.projectName = projectName;
     created.role = role;

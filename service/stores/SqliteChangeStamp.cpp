@@ -1,5 +1,6 @@
 #include "service/stores/SqliteChangeStamp.h"
 
+#include "core/wire/DatabaseFaults.h"
 namespace jobdeck {
 
 namespace {
@@ -37,7 +38,7 @@ std::uint64_t SqliteChangeStamp::current() {
         lock = std::unique_lock(watch->mutex);
     auto q = watch->db->query("PRAGMA data_version");
     if (!q.step())
-        throw DatabaseError("PRAGMA data_version returned nothing");
+        throw DatabaseError(databaseBookkeepingMissingMessage("PRAGMA data_version returned nothing"));
     if (const std::int64_t version = q.int64(0); version != watch->version) {
         watch->version = version;
         return m_stamp.fetch_add(1) + 1;

@@ -1,5 +1,6 @@
 #include "service/stores/SqliteDatabase.h"
 
+#include "core/wire/DatabaseFaults.h"
 #include "service/stores/DatabaseFaultError.h"
 #include "service/stores/DatabaseTimeouts.h"
 #include "service/stores/WalIndexFaults.h"
@@ -20,11 +21,9 @@ namespace {
 // Distinct SQL texts kept prepared per connection; the service has a few dozen.
 constexpr std::size_t statementCacheLimit = 256;
 
-std::string errorText(sqlite3* db, std::string_view what) {
-    std::string message(what);
-    message += ": ";
-    message += db ? sqlite3_errmsg(db) : "out of memory";
-    return message;
+// What SQLite says of the last failure on `db`.
+std::string sqliteError(sqlite3* db) {
+    return db ? sqlite3_errmsg(db) : databaseOutOfMemoryReason();
 }
 
 // SQLite's result code says whether a constraint refused the write, the disk is full (SQLITE_FULL, or an
@@ -189,14 +188,14 @@ TimePoint SqliteDatabase::Query::timestamp(int column) const {
 
 std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mode mode) {
     if (path.empty())
-        throw DatabaseError("Cannot open the database: no path given");
+        throw DatabaseError(databasePathMissingMessage());
     const std::filesystem::path file(path);
     if (file.has_parent_path()) {
         std::error_code ec;
         std::filesystem::create_directories(file.parent_path(), ec);
         if (ec)
-            throw DatabaseError("Cannot create the directory " + file.parent_path().string() + ": " +
-                                ec.message());
+            throw DatabaseError(
+                databaseDirectoryNotCreatedMessage(file.parent_path().string(), ec.message()));
     }
     // Created 0600 whatever the umask: jobs' parameters may hold passwords. SQLite gives the -wal and
     // -shm files the database file's permissions.
@@ -220,7 +219,7 @@ std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mo
                                        : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                                    nullptr);
     if (rc != SQLITE_OK) {
-        const std::string message = errorText(raw, "Cannot open the database " + path);
+        const std::string message = databaseNotOpenedMessage(path, sqliteError(raw));
         sqlite3_close_v2(raw);
         throwSqliteError(message, rc);
     }
@@ -241,8 +240,7 @@ std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mo
     {
         Query q = db->prepare("PRAGMA journal_mode=WAL");
         if (!q.step() || q.text(0) != "wal")
-            throw DatabaseError("Cannot open the database " + path +
-                                ": write-ahead logging is not available");
+            throw DatabaseError(databaseNotOpenedMessage(path, writeAheadLogUnavailableReason()));
     }
     db->executeScript("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
     return db;
@@ -297,8 +295,8 @@ void SqliteDatabase::executeScript(const std::string& sql) {
     char* error = nullptr;
     const int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &error);
     if (rc != SQLITE_OK) {
-        std::string message = "Database error: ";
-        message += error ? error : sqlite3_errstr(rc);
+        const std::string message = databaseStatementFailedMessage(sql.substr(0, sql.find_first_of(" \n")),
+                                                                   error ? error : sqlite3_errstr(rc));
         sqlite3_free(error);
         throwSqliteError(message, rc, m_db);
     }
@@ -352,7 +350,7 @@ bool SqliteDatabase::transactionActive() {
 }
 
 void SqliteDatabase::fail(std::string_view what, int code) {
-    throwSqliteError(errorText(m_db, std::string("Database error (") + std::string(what) + ")"), code, m_db);
+    throwSqliteError(databaseStatementFailedMessage(what, sqliteError(m_db)), code, m_db);
 }
 
 } // namespace jobdeck

@@ -1,5 +1,6 @@
 #include "service/stores/SqliteStores.h"
 
+#include "core/wire/DatabaseFaults.h"
 #include "service/stores/SqlConnection.h"
 #include "service/stores/SqliteSchema.h"
 
@@ -41,10 +42,9 @@ std::unique_ptr<SqliteStores> SqliteStores::open(const std::string& databaseUrl)
     if (databaseUrl.starts_with("sqlite:"))
         path = databaseUrl.substr(std::strlen("sqlite:"));
     else if (databaseUrl.find("://") != std::string::npos)
-        throw DatabaseError("Unsupported database URL (expected sqlite:<path>, a file path or "
-                            "postgresql://user@host:port/database)");
+        throw DatabaseError(unsupportedDatabaseUrlMessage());
     if (path.empty())
-        throw DatabaseError("The database URL names no file (expected sqlite:<path>)");
+        throw DatabaseError(databaseUrlWithoutFileMessage());
     return std::unique_ptr<SqliteStores>(new SqliteStores(path));
 }
 

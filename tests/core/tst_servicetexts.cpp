@@ -184,6 +184,31 @@ private slots:
         QVERIFY2(found.isEmpty(), qPrintable(found.join('\n')));
     }
 
+    // What an operator reads of the database (jobdeckd's start, its log, the health reason) is core's
+    // too (core/wire/DatabaseFaults): a DatabaseError composes nothing in the service, it passes the
+    // database's or the system's own words to a core function.
+    void databaseErrorTextsComeFromCore() {
+        static const QRegularExpression call(QStringLiteral("\\b(DatabaseError|DatabaseFaultError)\\s*\\("));
+        QStringList found;
+        int calls = 0;
+        for (const Source& source : serviceSources()) {
+            for (auto it = call.globalMatch(source.code); it.hasNext();) {
+                const auto match = it.next();
+                const qsizetype open = match.capturedEnd() - 1;
+                const qsizetype end = closingBracket(source.code, open);
+                QVERIFY2(end > open, qPrintable(where(source, match.capturedStart(), open + 1)));
+                const QString args = source.code.mid(open, end - open);
+                if (args.startsWith(QStringLiteral("(const std::string&")))
+                    continue; // the class's own constructor
+                ++calls;
+                if (composesText(args))
+                    found << where(source, match.capturedStart(), end);
+            }
+        }
+        QVERIFY(calls > 15);
+        QVERIFY2(found.isEmpty(), qPrintable(found.join('\n')));
+    }
+
     // A run's texts (its message, its queue reason, a launch's error that becomes its message) in
     // service/runs are core's: an end, an assignment of one or a text made for one composes nothing.
     void runTextsComeFromCore() {

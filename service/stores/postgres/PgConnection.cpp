@@ -1,5 +1,6 @@
 #include "service/stores/postgres/PgConnection.h"
 
+#include "core/wire/DatabaseFaults.h"
 #include "service/stores/DatabaseFaultError.h"
 #include "service/stores/DatabaseTimeouts.h"
 #include "service/stores/StatementTimer.h"
@@ -192,7 +193,7 @@ int PgConnection::Query::run() {
 
 const char* PgConnection::Query::value(int column) const {
     if (!m_result || m_row < 0 || m_row >= m_rows || column >= PQnfields(m_result.get()))
-        throw DatabaseError("Database error (no such row or column in the result)");
+        throw DatabaseError(resultFieldMissingMessage());
     return PQgetvalue(m_result.get(), m_row, column);
 }
 
@@ -220,7 +221,7 @@ std::string PgConnection::Query::blob(int column) const {
     std::size_t length = 0;
     unsigned char* bytes = PQunescapeBytea(reinterpret_cast<const unsigned char*>(value(column)), &length);
     if (!bytes)
-        throw DatabaseError("Database error (out of memory)");
+        throw DatabaseError(databaseStatementFailedMessage("reading a result", databaseOutOfMemoryReason()));
     std::string data(reinterpret_cast<const char*>(bytes), length);
     PQfreemem(bytes);
     return data;
@@ -261,10 +262,11 @@ std::unique_ptr<PgConnection> PgConnection::open(const std::string& url) {
     const DatabaseTimeouts timeouts = DatabaseTimeouts::current();
     PGconn* connection = connectWithTimeouts(url, timeouts);
     if (!connection)
-        throw DatabaseError("Cannot connect to PostgreSQL: out of memory", DatabaseError::Cause::Unavailable);
+        throw DatabaseError(postgresNotConnectedMessage(databaseOutOfMemoryReason()),
+                            DatabaseError::Cause::Unavailable);
     if (PQstatus(connection) != CONNECTION_OK) {
         // libpq's message names host and port, never the password.
-        const std::string message = "Cannot connect to PostgreSQL: " + firstLine(PQerrorMessage(connection));
+        const std::string message = postgresNotConnectedMessage(firstLine(PQerrorMessage(connection)));
         PQfinish(connection);
         throw DatabaseError(message, DatabaseError::Cause::Unavailable);
     }
@@ -294,7 +296,7 @@ int PgConnection::socket() const {
 
 std::vector<std::string> PgConnection::takeNotifications() {
     if (!PQconsumeInput(m_connection))
-        throw DatabaseError("Lost the PostgreSQL connection: " + firstLine(PQerrorMessage(m_connection)),
+        throw DatabaseError(postgresConnectionLostMessage(firstLine(PQerrorMessage(m_connection))),
                             DatabaseError::Cause::Unavailable);
     std::vector<std::string> payloads;
     while (PGnotify* notification = PQnotifies(m_connection)) {
@@ -344,7 +346,7 @@ void PgConnection::fail(ResultPtr result, std::string_view sql) {
         cause = DatabaseError::Cause::Unavailable;
     const std::string message = primary ? std::string(primary) : firstLine(PQerrorMessage(m_connection));
     const std::string verb(sql.substr(0, sql.find_first_of(" \n")));
-    throw DatabaseError("Database error (" + verb + "): " + message, cause);
+    throw DatabaseError(databaseStatementFailedMessage(verb, message), cause);
 }
 
 } // namespace jobdeck

@@ -1,5 +1,6 @@
 #include "service/stores/postgres/PgConnections.h"
 
+#include "core/wire/DatabaseFaults.h"
 #include "service/stores/DatabaseFaultError.h"
 #include "service/stores/DatabaseTimeouts.h"
 
@@ -87,9 +88,7 @@ PgConnection* PgConnections::leaseConnection() {
     // database does not answer.
     const auto limit = DatabaseTimeouts::current().clientWait();
     if (!m_returned.wait_for(lock, limit, [this] { return !m_idle.empty() || m_open < connectionLimit; }))
-        throw DatabaseFaultError("Database error: no connection to the database became free within " +
-                                     std::to_string(limit.count()) + " s",
-                                 DatabaseFault::TimedOut);
+        throw DatabaseFaultError(noFreeConnectionMessage(limit), DatabaseFault::TimedOut);
     if (!m_idle.empty()) {
         PgConnection* connection = m_idle.back().release();
         m_idle.pop_back();
@@ -182,8 +181,7 @@ void PgConnections::commitStep(PgConnection& connection) {
         // its COMMIT would quietly roll back.
         if (connection.transactionAborted()) {
             runScript(connection, "ROLLBACK");
-            throw DatabaseError(
-                "Database error (COMMIT): a statement of the transaction failed; nothing was written");
+            throw DatabaseError(transactionAbortedMessage());
         }
         runScript(connection, "COMMIT");
     } catch (...) {

@@ -67,10 +67,8 @@ std::unique_ptr<PgStores> PgStores::open(const std::string& databaseUrl) {
     try {
         return std::unique_ptr<PgStores>(new PgStores(databaseUrl, where));
     } catch (const DatabaseError& e) {
-        const std::string message = e.what();
-        if (message.find(where) != std::string::npos)
-            throw;
-        throw DatabaseError(message + " (" + where + ")", e.cause());
+        const std::string message = namingTheDatabase(e.what(), where);
+        throw DatabaseError(message, e.cause());
     }
 }
 

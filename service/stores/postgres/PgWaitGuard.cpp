@@ -1,5 +1,6 @@
 #include "service/stores/postgres/PgWaitGuard.h"
 
+#include "core/wire/DatabaseFaults.h"
 #include "service/stores/DatabaseTimeouts.h"
 
 #include <spdlog/spdlog.h>
@@ -111,9 +112,7 @@ bool PgWaitGuard::expired() const {
 
 DatabaseFaultError pgServerTimedOut(std::string_view sql) {
     const std::string verb(sql.substr(0, sql.find_first_of(" \n")));
-    return DatabaseFaultError("Database error (" + verb + "): the server did not answer within " +
-                                  std::to_string(DatabaseTimeouts::current().clientWait().count()) +
-                                  " s; the connection was closed",
+    return DatabaseFaultError(serverNotAnsweringMessage(verb, DatabaseTimeouts::current().clientWait()),
                               DatabaseFault::TimedOut);
 }
 
