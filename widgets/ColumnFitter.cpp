@@ -1,6 +1,7 @@
 #include "widgets/ColumnFitter.h"
 
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QTableView>
 #include <QTimer>
 
@@ -62,8 +63,38 @@ void ColumnFitter::fitHeaders() {
     m_resizing = false;
 }
 
+void ColumnFitter::keepWideEnough(int column) {
+    m_namingColumn = column;
+    if (m_view)
+        connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this,
+                &ColumnFitter::widenNamingColumn);
+    widenNamingColumn();
+}
+
+ColumnFitter* ColumnFitter::of(const QTableView* view) {
+    return view ? view->findChild<ColumnFitter*>(QString(), Qt::FindDirectChildrenOnly) : nullptr;
+}
+
+void ColumnFitter::widenNamingColumn() {
+    if (!m_view || m_namingColumn < 0 || m_view->isColumnHidden(m_namingColumn) || !m_view->model() ||
+        m_view->model()->rowCount() == 0)
+        return;
+    QHeaderView* header = m_view->horizontalHeader();
+    const auto* view = static_cast<const QAbstractItemView*>(m_view.data());
+    const int wanted = std::min(view->sizeHintForColumn(m_namingColumn), maxColumnWidth());
+    if (header->sectionSize(m_namingColumn) >= wanted)
+        return;
+    m_resizing = true;
+    header->resizeSection(m_namingColumn, wanted);
+    m_resizing = false;
+}
+
 void ColumnFitter::modelChanged() {
-    if (!m_view || widthsAreTheUsers() || !m_view->model() || m_view->model()->rowCount() == 0)
+    if (!m_view || !m_view->model() || m_view->model()->rowCount() == 0)
+        return;
+    // Once the rows are laid out, whoever chose the widths.
+    QTimer::singleShot(0, this, &ColumnFitter::widenNamingColumn);
+    if (widthsAreTheUsers())
         return;
     fitHeaders();
     // Once the rows are laid out (a model reset is seen by the view after this slot).

@@ -11,7 +11,8 @@ namespace jobdeck {
 // Sizes a table's columns so that no header is cut and contents show: each column at least as wide as
 // its header text from the start, and as wide as its content (up to a cap) the first time rows arrive.
 // After that the widths are the user's: once fitted, or once a width was set by the user or restored
-// from the settings, they are never changed again.
+// from the settings, they are never changed again, except that the column naming the rows (a job's
+// name, see keepWideEnough) is widened to the names in view.
 class ColumnFitter final : public QObject {
     Q_OBJECT
 public:
@@ -22,6 +23,14 @@ public:
     bool isFitted() const { return m_fitted; }
     int maxColumnWidth() const;
 
+    // `column` names the rows: whatever widths the user or the settings chose, it is widened (never
+    // narrowed) to the longest name in view, up to maxColumnWidth(), when rows arrive or the view
+    // scrolls. Widths saved beside a demo's five short names would otherwise elide every name of a
+    // project of thousands.
+    void keepWideEnough(int column);
+    // The fitter TableViewSupport gave `view`, if any.
+    static ColumnFitter* of(const QTableView* view);
+
     // The header's widths came from the settings: no fitter of its view changes them (restoreState
     // emits no sectionResized for the fitter to see, and the fitter may be made after the restore).
     static void markRestored(QHeaderView* header);
@@ -30,10 +39,12 @@ private:
     void fitHeaders();
     void modelChanged();
     bool widthsAreTheUsers();
+    void widenNamingColumn();
 
     QPointer<QTableView> m_view;
     bool m_fitted = false;
     bool m_resizing = false;
+    int m_namingColumn = -1;
 };
 
 } // namespace jobdeck

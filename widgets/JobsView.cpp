@@ -2,7 +2,9 @@
 
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
+#include "widgets/ColumnFitter.h"
 #include "widgets/StatusDotsDelegate.h"
+#include "widgets/TableViewSupport.h"
 
 #include <QAction>
 #include <QHBoxLayout>
@@ -44,6 +46,8 @@ JobsView::JobsView(JobsTableModel* model, JobsFilterProxy* proxy, QWidget* paren
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->resizeSection(JobsTableModel::Name, 220);
     m_table->horizontalHeader()->resizeSection(JobsTableModel::RecentRuns, 140);
+    TableViewSupport::install(m_table);
+    ColumnFitter::of(m_table)->keepWideEnough(JobsTableModel::Name);
 
     auto* top = new QHBoxLayout;
     top->addWidget(m_filter, 1);

@@ -8,6 +8,7 @@
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
+#include "widgets/ColumnFitter.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/DescribeViewer.h"
 #include "widgets/ElidedTextDelegate.h"
@@ -99,6 +100,7 @@ private slots:
         QVERIFY2(m_home.saveProfile(QStringLiteral("layout"), m_service, m_admin, &error), qPrintable(error));
         QVERIFY2(m_home.saveProfile(QStringLiteral("second"), m_service, m_admin, &error), qPrintable(error));
         QVERIFY2(m_home.saveProfile(QStringLiteral("third"), m_service, m_admin, &error), qPrintable(error));
+        QVERIFY2(m_home.saveProfile(QStringLiteral("narrow"), m_service, m_admin, &error), qPrintable(error));
     }
 
     void selectingAJobDescribesIt() {
@@ -212,6 +214,45 @@ private slots:
         QCOMPARE(viewer->tabs()->currentIndex(), 2);
     }
 
+    // Widths saved beside short names (a 5-job demo) do not elide longer ones: the name column is
+    // widened to the longest name in view, up to the fitter's cap, when the list loads and when a job
+    // arrives through the events; other columns keep the remembered widths.
+    void restoredNarrowWidthsDoNotElideNames() {
+        {
+            auto window = openWindow(QStringLiteral("narrow"));
+            QVERIFY(window);
+            QHeaderView* header = window->jobsView()->table()->horizontalHeader();
+            header->resizeSection(JobsTableModel::Name, 60);
+            header->resizeSection(JobsTableModel::Cluster, 71);
+            QCOMPARE(header->sectionSize(JobsTableModel::Name), 60);
+            window->close();
+        }
+        auto window = openWindow(QStringLiteral("narrow"));
+        QVERIFY(window);
+        QTableView* table = window->jobsView()->table();
+        QHeaderView* header = table->horizontalHeader();
+        const ColumnFitter* fitter = ColumnFitter::of(table);
+        QVERIFY(fitter);
+        const auto neededFor = [&](const QString& name) {
+            return std::min(table->fontMetrics().horizontalAdvance(name), fitter->maxColumnWidth());
+        };
+        QTRY_VERIFY2(header->sectionSize(JobsTableModel::Name) >= neededFor(kLongName),
+                     qPrintable(QString::number(header->sectionSize(JobsTableModel::Name))));
+        QCOMPARE(header->sectionSize(JobsTableModel::Cluster), 71);
+
+        // Narrowed by the user again, a longer name arriving through the events widens it again.
+        header->resizeSection(JobsTableModel::Name, 60);
+        const QString arriving = QStringLiteral("payments_etl_0001_daily");
+        QVERIFY(statementSucceeds(
+            m_service, m_admin,
+            "CREATE JOB " + arriving +
+                " TYPE = 'PYTHON' PARAMETERS = ( 's3://b/p.py' ) CLUSTER = 'demo_cluster'"));
+        QTRY_VERIFY_WITH_TIMEOUT(window->jobsModel()->rowOf(arriving.toStdString()) >= 0, 15000);
+        QTRY_VERIFY2(header->sectionSize(JobsTableModel::Name) >= neededFor(arriving),
+                     qPrintable(QString::number(header->sectionSize(JobsTableModel::Name))));
+        QVERIFY(statementSucceeds(m_service, m_admin, "DELETE JOB " + arriving));
+    }
+
     void theWindowRemembersItsLayout() {
         QHeaderView* header = nullptr;
         QByteArray historyState;
@@ -225,7 +266,7 @@ private slots:
             window->runMonitorDock()->show();
             header = window->jobsView()->table()->horizontalHeader();
             header->moveSection(header->visualIndex(JobsTableModel::Cluster), 0);
-            header->resizeSection(JobsTableModel::Name, 333);
+            header->resizeSection(JobsTableModel::Name, 533);
             window->jobsView()->table()->sortByColumn(JobsTableModel::Cluster, Qt::DescendingOrder);
             auto* splitter = window->findChild<QSplitter*>(QStringLiteral("mainSplitter"));
             QVERIFY(splitter);
@@ -247,7 +288,7 @@ private slots:
         QCOMPARE(window->dockWidgetArea(window->runMonitorDock()), Qt::RightDockWidgetArea);
         header = window->jobsView()->table()->horizontalHeader();
         QCOMPARE(header->visualIndex(JobsTableModel::Cluster), 0);
-        QCOMPARE(header->sectionSize(JobsTableModel::Name), 333);
+        QCOMPARE(header->sectionSize(JobsTableModel::Name), 533);
         QCOMPARE(header->sortIndicatorSection(), int(JobsTableModel::Cluster));
         QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
         // The rows follow the remembered sort: other_cluster first.
