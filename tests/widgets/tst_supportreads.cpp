@@ -141,7 +141,7 @@ private slots:
         QVERIFY(banner);
         QVERIFY(banner->text().contains(
             QString::fromStdString(misplacedHudiConfigMessage(kMisplaced.toStdString()))));
-        QCOMPARE(notFullyShown(banner, window.get()), QString());
+        QTRY_COMPARE_WITH_TIMEOUT(notFullyShown(banner, window.get()), QString(), 10000);
 
         // The table keeps its header and the selected row in view, and the dock is really open.
         auto* table = child<QTableView>(window.get(), "configsTable");
@@ -194,7 +194,7 @@ private slots:
         QTRY_COMPARE(reason->text(),
                      QString::fromStdString(misplacedHudiConfigMessage(kMisplaced.toStdString())));
         QVERIFY(!copy->isVisible());
-        QCOMPARE(notFullyShown(reason, window.get()), QString());
+        QTRY_COMPARE_WITH_TIMEOUT(notFullyShown(reason, window.get()), QString(), 10000);
 
         // The feature switched off by another client: the reason and the statements follow the service,
         // without anything done in the console.
@@ -211,7 +211,7 @@ private slots:
                  QStringLiteral("ALTER PROJECT SET HUDI_CONFIGS = ENABLED;\n"
                                 "ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('%1');")
                      .arg(kNotAllowed));
-        QCOMPARE(notFullyShown(reason, window.get()), QString());
+        QTRY_COMPARE_WITH_TIMEOUT(notFullyShown(reason, window.get()), QString(), 10000);
         QVERIFY(statement("ALTER PROJECT SET HUDI_CONFIGS = ENABLED"));
     }
 };
