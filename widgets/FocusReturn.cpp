@@ -6,18 +6,20 @@
 
 namespace jobdeck {
 
-void openReturningFocus(QDialog* dialog) {
-    const QPointer<QWidget> previous = QApplication::focusWidget();
+void returnFocusWhenClosed(QDialog* dialog, QWidget* target) {
+    const QPointer<QWidget> wanted = target;
     const QPointer<QWidget> opener = dialog->parentWidget() ? dialog->parentWidget()->window() : nullptr;
-    QObject::connect(dialog, &QDialog::finished, dialog, [previous, opener] {
-        QWidget* target = previous ? previous.data() : opener.data();
-        if (!target || !target->isVisible())
-            target = opener.data();
-        if (!target)
+    QObject::connect(dialog, &QDialog::finished, dialog, [wanted, opener] {
+        QWidget* to = wanted && wanted->isVisible() ? wanted.data() : opener.data();
+        if (!to)
             return;
-        target->window()->activateWindow();
-        target->setFocus(Qt::OtherFocusReason);
+        to->window()->activateWindow();
+        to->setFocus(Qt::OtherFocusReason);
     });
+}
+
+void openReturningFocus(QDialog* dialog) {
+    returnFocusWhenClosed(dialog, QApplication::focusWidget());
     dialog->open();
 }
 

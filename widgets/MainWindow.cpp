@@ -712,18 +712,11 @@ void MainWindow::connectJobsLoader() {
     connect(m_jobs, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateActions);
 }
 
-void MainWindow::returnFocusWhenClosed(QDialog* dialog) {
-    // Closing a dialog (Discard, Close) hands the keyboard back to the jobs list, not to no window.
-    connect(dialog, &QDialog::finished, this, [this] {
-        activateWindow();
-        m_jobsView->table()->setFocus(Qt::OtherFocusReason);
-    });
-}
-
 JobEditorDialog* MainWindow::openJobEditor(std::optional<SparkJob> job) {
     auto* dialog = new JobEditorDialog(m_client, std::move(job), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    returnFocusWhenClosed(dialog);
+    // Closing it (Save, Discard, Close) hands the keyboard back to the jobs list.
+    returnFocusWhenClosed(dialog, m_jobsView->table());
     dialog->followProjectEvents(m_events);
     connect(dialog, &JobEditorDialog::saved, this, [this](const QString& name, const QString& message) {
         statusBar()->showMessage(message, 8000);
@@ -742,7 +735,8 @@ JobEditorDialog* MainWindow::openJobEditor(std::optional<SparkJob> job) {
 RunDialog* MainWindow::openRunDialog(const SparkJob& job) {
     auto* dialog = new RunDialog(m_client, job, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    returnFocusWhenClosed(dialog);
+    // Closing it (Save, Discard, Close) hands the keyboard back to the jobs list.
+    returnFocusWhenClosed(dialog, m_jobsView->table());
     connect(dialog, &RunDialog::runStarted, this, [this](const QString& jobName, const QString& runId) {
         statusBar()->showMessage(tr("Run %1 of %2 started.").arg(runId, jobName), 8000);
         m_runMonitorDock->show();

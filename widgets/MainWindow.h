@@ -149,7 +149,6 @@ private:
     void setMinimumSizes();
     // The temporary message, the connection state and the load's progress.
     void addStatusBarWidgets();
-    void returnFocusWhenClosed(QDialog* dialog);
     void addExportMenu(QMenu* file);
     void createHelpMenu();
     // Run-end notifications, the load progress and the current table.
