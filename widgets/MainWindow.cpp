@@ -27,6 +27,8 @@
 #include "widgets/RunDialog.h"
 #include "widgets/RunEndNotifier.h"
 #include "widgets/RunMonitor.h"
+#include "widgets/SubjectDescriber.h"
+#include "widgets/TableExportMenu.h"
 #include "widgets/TableViewSupport.h"
 #include "widgets/WindowSettings.h"
 
@@ -34,9 +36,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -84,6 +84,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     , m_jobsView(nullptr)
     , m_viewer(new DescribeViewer)
     , m_describer(new JobDescriber(m_client, m_viewer, this))
+    , m_subjectDescriber(new SubjectDescriber(m_client, m_describer, m_viewer, this))
     , m_status(new ConnectionStatusWidget)
     , m_runMonitor(new RunMonitor(m_client))
     , m_runMonitorDock(new QDockWidget(tr("Runs"), this))
@@ -304,64 +305,26 @@ void MainWindow::connectDesktopIntegration() {
         m_runMonitorDock->setWindowTitle(count > 0 ? tr("Runs (%1 ended)").arg(count) : tr("Runs"));
     });
     connect(m_client, &ApiClient::transferProgress, m_loadProgress, &LoadProgress::onTransfer);
-    // File → Export offers the table the user worked in last.
-    connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
-        for (QWidget* w = now; w && w != this; w = w->parentWidget())
-            if (auto* table = qobject_cast<QTableView*>(w); table && isAncestorOf(table)) {
-                m_lastTable = table;
-                return;
-            }
-    });
 }
 
+// The export's progress and outcome in the status bar, a failure also in a message box.
 void MainWindow::addExportMenu(QMenu* file) {
-    QMenu* menu = file->addMenu(tr("&Export"));
-    menu->setObjectName(QStringLiteral("menuExport"));
-    const auto add = [this, menu](const QString& text, const QString& name, std::function<QTableView*()> view,
-                                  TableExport::Format format) {
-        QAction* a = menu->addAction(text);
-        a->setObjectName(name);
-        connect(a, &QAction::triggered, this, [this, view, format] { exportTable(view(), format); });
-    };
-    using F = TableExport::Format;
-    const auto jobs = [this] { return m_jobsView->table(); };
-    const auto runs = [this] { return m_runMonitor->historyView(); };
-    const auto current = [this] { return currentTable(); };
-    add(tr("Jobs list as &CSV…"), QStringLiteral("actionExportJobsCsv"), jobs, F::Csv);
-    add(tr("Jobs list as &JSON…"), QStringLiteral("actionExportJobsJson"), jobs, F::Json);
-    add(tr("Runs history as C&SV…"), QStringLiteral("actionExportRunsCsv"), runs, F::Csv);
-    add(tr("Runs history as J&SON…"), QStringLiteral("actionExportRunsJson"), runs, F::Json);
-    menu->addSeparator();
-    add(tr("Current table as CS&V…"), QStringLiteral("actionExportTableCsv"), current, F::Csv);
-    add(tr("Current table as JS&ON…"), QStringLiteral("actionExportTableJson"), current, F::Json);
-}
-
-QTableView* MainWindow::currentTable() const {
-    return m_lastTable ? m_lastTable.data() : m_jobsView->table();
-}
-
-void MainWindow::exportTable(QTableView* view, TableExport::Format format) {
-    auto* dialog = new QFileDialog(this, tr("Export"), QDir::homePath(), TableExport::fileFilter(format));
-    dialog->setObjectName(QStringLiteral("exportFileDialog"));
-    dialog->setAcceptMode(QFileDialog::AcceptSave);
-    dialog->setDefaultSuffix(TableExport::suffix(format));
-    dialog->selectFile(TableExport::proposedFileName(view, format));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    QPointer<QTableView> target(view);
-    connect(dialog, &QFileDialog::fileSelected, this,
-            [this, target, format](const QString& path) { exportTableTo(target, path, format); });
-    openReturningFocus(dialog);
+    m_exportMenu = new TableExportMenu(
+        file, this, [this] { return m_jobsView->table(); }, [this] { return m_runMonitor->historyView(); });
+    connect(m_exportMenu, &TableExportMenu::exportStarted, this,
+            [this](const QString& path) { statusBar()->showMessage(tr("Exporting to %1…").arg(path)); });
+    connect(m_exportMenu, &TableExportMenu::exportFinished, this,
+            [this](const QString& path, const QString& error) {
+                if (error.isEmpty())
+                    statusBar()->showMessage(tr("Exported to %1.").arg(path), 8000);
+                else
+                    showError(tr("Export to %1 failed").arg(path), error);
+                emit exportFinished(path, error);
+            });
 }
 
 void MainWindow::exportTableTo(QTableView* view, const QString& path, TableExport::Format format) {
-    statusBar()->showMessage(tr("Exporting to %1…").arg(path));
-    TableExport::start(view, path, format, this, [this, path](const QString& error) {
-        if (error.isEmpty())
-            statusBar()->showMessage(tr("Exported to %1.").arg(path), 8000);
-        else
-            showError(tr("Export to %1 failed").arg(path), error);
-        emit exportFinished(path, error);
-    });
+    m_exportMenu->exportTo(view, path, format);
 }
 
 void MainWindow::createHelpMenu() {
@@ -764,59 +727,17 @@ void MainWindow::describeCurrentJob() {
 }
 
 void MainWindow::describeProject() {
-    m_describer->cancel();
-    m_client->execute(DescribeProjectStatement{})->then(this, [this](const ApiReply<json>& r) {
-        if (r.isError()) {
-            m_viewer->showMessage(tr("DESCRIBE PROJECT failed"), r.error().toString());
-            return;
-        }
-        m_viewer->showResponse(DescribeViewer::Subject::Project, {}, r.value());
-    });
+    m_subjectDescriber->describeProject();
 }
 
 void MainWindow::describeCurrentCluster() {
-    const auto job = currentJob();
-    if (!job)
-        return;
-    m_describer->cancel();
-    const QString cluster = QString::fromStdString(job->cluster);
-    m_client->execute(DescribeClusterStatement{job->cluster})
-        ->then(this, [this, cluster](const ApiReply<json>& r) {
-            if (r.isError()) {
-                m_viewer->showMessage(tr("DESCRIBE CLUSTER %1 failed").arg(cluster), r.error().toString());
-                return;
-            }
-            m_viewer->showResponse(DescribeViewer::Subject::Cluster, cluster, r.value());
-        });
+    if (const auto job = currentJob())
+        m_subjectDescriber->describeCluster(job->cluster);
 }
 
 void MainWindow::describeLatestRun() {
-    const auto job = currentJob();
-    if (!job)
-        return;
-    m_describer->cancel();
-    ShowJobRunsStatement s;
-    s.jobName = job->name;
-    s.limit = 1;
-    const std::string jobName = job->name;
-    m_client->showJobRuns(s)->then(this, [this, jobName](const ApiReply<std::vector<SparkJobRun>>& r) {
-        const QString qname = QString::fromStdString(jobName);
-        if (r.isError() || r.value().empty()) {
-            m_viewer->showMessage(tr("No run to describe"),
-                                  r.isError() ? r.error().toString() : tr("%1 has no runs yet.").arg(qname));
-            return;
-        }
-        const std::string runId = r.value().front().jobRunId;
-        m_client->execute(DescribeJobRunStatement{runId, jobName})
-            ->then(this, [this, runId](const ApiReply<json>& d) {
-                if (d.isError()) {
-                    m_viewer->showMessage(tr("DESCRIBE JOB_RUN failed"), d.error().toString());
-                    return;
-                }
-                m_viewer->showResponse(DescribeViewer::Subject::JobRun, QString::fromStdString(runId),
-                                       d.value());
-            });
-    });
+    if (const auto job = currentJob())
+        m_subjectDescriber->describeLatestRun(job->name);
 }
 
 void MainWindow::deleteCurrentJob() {

@@ -7,7 +7,6 @@
 #include "widgets/TableExport.h"
 
 #include <QMainWindow>
-#include <QPointer>
 
 #include <functional>
 #include <memory>
@@ -42,6 +41,8 @@ class LocalServiceLauncher;
 class RunDialog;
 class RunEndNotifier;
 class RunMonitor;
+class SubjectDescriber;
+class TableExportMenu;
 class WindowSettings;
 
 // The console: the Jobs list beside the DESCRIBE viewer, the connection state in the status bar, and
@@ -121,12 +122,8 @@ public:
     // Writes what the window remembers between starts (also done when it closes).
     void saveWindowSettings();
 
-    // File → Export: asks for a file, then exportTableTo().
-    void exportTable(QTableView* view, TableExport::Format format);
     // Writes what `view` shows to `path`; exportFinished() and a status bar message tell how it went.
     void exportTableTo(QTableView* view, const QString& path, TableExport::Format format);
-    // The table the user worked in last (the jobs list until another one had focus).
-    QTableView* currentTable() const;
     void openAboutDialog();
     void openDocumentation();
 
@@ -149,9 +146,10 @@ private:
     void setMinimumSizes();
     // The temporary message, the connection state and the load's progress.
     void addStatusBarWidgets();
+    // File → Export (TableExportMenu), its outcome shown in the status bar.
     void addExportMenu(QMenu* file);
     void createHelpMenu();
-    // Run-end notifications, the load progress and the current table.
+    // Run-end notifications and the load progress.
     void connectDesktopIntegration();
     void layOutWidgets();
     void gateActions();
@@ -193,6 +191,7 @@ private:
     JobsView* m_jobsView;
     DescribeViewer* m_viewer;
     JobDescriber* m_describer;
+    SubjectDescriber* m_subjectDescriber; // the Describe menu's project, cluster and latest run
     ConnectionStatusWidget* m_status;
     RunMonitor* m_runMonitor;
     QDockWidget* m_runMonitorDock;
@@ -201,7 +200,7 @@ private:
     RunEndNotifier* m_runEndNotifier;
     LoadProgress* m_loadProgress;
     QLabel* m_statusMessage = nullptr;
-    QPointer<QTableView> m_lastTable;
+    TableExportMenu* m_exportMenu = nullptr;
     QString m_profileName;
 
     std::optional<std::string> m_selectedBeforeLoad;
