@@ -13,15 +13,23 @@
 // connection (`Db`, a SqlConnection: SqliteDatabase or PgConnection).
 namespace jobdeck::event_rows {
 
-template <SqlConnection Db>
-std::int64_t append(Db& db, const std::string& projectUid, const ProjectEvent& event) {
+// The INSERT of one event, returning its seq; appendParameters() binds its six parameters.
+inline constexpr const char* kAppendSql =
+    "INSERT INTO events(project_uid, type, job_name, job_run_id, status, at) "
+    "VALUES (?, ?, ?, ?, ?, ?) RETURNING seq";
+
+template <class Query>
+void appendParameters(Query& q, const std::string& projectUid, const ProjectEvent& event) {
     std::optional<std::string> status;
     if (event.status)
         status = std::string(jobRunStatusName(*event.status));
-    auto q =
-        db.query("INSERT INTO events(project_uid, type, job_name, job_run_id, status, at) "
-                 "VALUES (?, ?, ?, ?, ?, ?) RETURNING seq",
-                 projectUid, event.type, event.jobName, event.jobRunId, status, formatTimestamp(event.at));
+    q.bindAll(projectUid, event.type, event.jobName, event.jobRunId, status, formatTimestamp(event.at));
+}
+
+template <SqlConnection Db>
+std::int64_t append(Db& db, const std::string& projectUid, const ProjectEvent& event) {
+    auto q = db.prepare(kAppendSql);
+    appendParameters(q, projectUid, event);
     q.step();
     return q.int64(0);
 }

@@ -93,6 +93,49 @@ private slots:
         QCOMPARE(answer, 42);
     }
 
+    // A row statement is prepared on the server once per connection and then only bound and run: the
+    // same text with other values gives their answers; transaction control is never prepared; a
+    // statement whose PREPARE fails is reported as its own failure and not kept.
+    void aRepeatedStatementIsPreparedOnce() {
+        auto connection = PgConnection::open(uri());
+        for (int i = 0; i < 3; ++i) {
+            auto q = connection->query("SELECT CAST(? AS integer) + 1", i);
+            QVERIFY(q.step());
+            QCOMPARE(q.integer(0), i + 1);
+        }
+        QCOMPARE(connection->preparedStatements(), std::size_t(1));
+        connection->executeScript("BEGIN");
+        connection->execute("COMMIT");
+        QCOMPARE(connection->preparedStatements(), std::size_t(1));
+        auto server = connection->query("SELECT count(*) FROM pg_prepared_statements");
+        QVERIFY(server.step());
+        QCOMPARE(server.integer(0), 2); // this one too
+        try {
+            connection->query("SELECT missing_column FROM pg_class").step();
+            QFAIL("a query of a missing column succeeded");
+        } catch (const DatabaseError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("missing_column")), e.what());
+        }
+        QCOMPARE(connection->preparedStatements(), std::size_t(2));
+    }
+
+    // A table changed under a prepared statement (another replica's migration): the statement is planned
+    // again by the server and reads the table as it is now.
+    void aPreparedStatementFollowsASchemaChange() {
+        auto connection = PgConnection::open(uri());
+        connection->executeScript("CREATE TABLE widened (a integer); INSERT INTO widened VALUES (7)");
+        const auto readA = [&] {
+            auto q = connection->query("SELECT a FROM widened WHERE a = ?", 7);
+            return q.step() ? q.integer(0) : -1;
+        };
+        QCOMPARE(readA(), 7);
+        auto other = PgConnection::open(uri());
+        other->executeScript(
+            "ALTER TABLE widened ADD COLUMN b text; ALTER TABLE widened ALTER COLUMN a TYPE bigint");
+        QCOMPARE(readA(), 7);
+        connection->executeScript("DROP TABLE widened");
+    }
+
 private:
     std::string uri() const { return m_cluster.connectionUri().toStdString(); }
 

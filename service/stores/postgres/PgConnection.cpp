@@ -162,8 +162,23 @@ void PgConnection::Query::execute() {
     }
     const auto started = std::chrono::steady_clock::now();
     const PgWaitGuard bounded(PQsocket(m_connection->m_connection), DatabaseTimeouts::current().clientWait());
-    ResultPtr result(PQexecParams(m_connection->m_connection, m_sql.c_str(), static_cast<int>(values.size()),
-                                  nullptr, values.data(), lengths.data(), m_formats.data(), 0));
+    const int count = static_cast<int>(values.size());
+    ResultPtr result;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        result.reset();
+        const std::string name = m_connection->preparedName(m_sql, count, result);
+        if (!name.empty())
+            result.reset(PQexecPrepared(m_connection->m_connection, name.c_str(), count, values.data(),
+                                        lengths.data(), m_formats.data(), 0));
+        else if (!result)
+            result.reset(PQexecParams(m_connection->m_connection, m_sql.c_str(), count, nullptr,
+                                      values.data(), lengths.data(), m_formats.data(), 0));
+        // A table's column changed type since the statement was prepared (a newer replica migrated the
+        // schema): prepared again, and run again where no transaction was aborted by it.
+        if (name.empty() || !m_connection->outdatedPlan(result.get(), m_sql) ||
+            m_connection->inTransactionBlock())
+            break;
+    }
     timeStatement(m_sql, started);
     const auto status = PQresultStatus(result.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
@@ -336,6 +351,48 @@ void PgConnection::transactionEnded(bool committed) noexcept {
     m_endActions.clear();
     for (auto it = actions.rbegin(); it != actions.rend(); ++it)
         (*it)(committed);
+}
+
+namespace {
+
+// Statements worth a server-side plan of their own: the row statements the stores run again and again.
+// Transaction control and scripts are not (PREPARE takes neither), and the bound keeps a connection
+// that meets many one-off texts from holding them all.
+bool worthPreparing(std::string_view sql, std::size_t alreadyPrepared) {
+    constexpr std::size_t kMostPrepared = 256;
+    if (alreadyPrepared >= kMostPrepared)
+        return false;
+    for (const std::string_view verb : {"SELECT", "INSERT", "UPDATE", "DELETE", "WITH"})
+        if (sql.starts_with(verb))
+            return true;
+    return false;
+}
+
+} // namespace
+
+// Parsing and planning a statement costs the server more than running most of the stores' statements:
+// each is prepared once per connection and then only bound and run (docs/performance.md, "PostgreSQL").
+std::string PgConnection::preparedName(const std::string& sql, int parameters, ResultPtr& prepareResult) {
+    if (const auto it = m_prepared.find(sql); it != m_prepared.end())
+        return it->second;
+    if (!worthPreparing(sql, m_prepared.size()))
+        return {};
+    std::string name = "jobdeck_" + std::to_string(++m_preparedNames);
+    ResultPtr prepared(PQprepare(m_connection, name.c_str(), sql.c_str(), parameters, nullptr));
+    if (PQresultStatus(prepared.get()) != PGRES_COMMAND_OK) {
+        prepareResult = std::move(prepared); // reported as the statement's own failure
+        return {};
+    }
+    return m_prepared.emplace(sql, std::move(name)).first->second;
+}
+
+bool PgConnection::outdatedPlan(const PGresult* result, const std::string& sql) {
+    // SQLSTATE 0A000, feature_not_supported: "cached plan must not change result type".
+    const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+    if (!state || std::string_view(state) != "0A000")
+        return false;
+    m_prepared.erase(sql); // its server-side statement stays unused until the connection closes
+    return true;
 }
 
 void PgConnection::fail(ResultPtr result, std::string_view sql) {

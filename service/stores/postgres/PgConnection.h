@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 struct pg_conn;
@@ -126,13 +127,24 @@ public:
     // Called by PgConnections when the transaction ended; runs the actions in reverse order.
     void transactionEnded(bool committed) noexcept;
 
+    // How many statements this connection has prepared on the server (tests).
+    std::size_t preparedStatements() const { return m_prepared.size(); }
+
 private:
     explicit PgConnection(pg_conn* connection);
     // Throws the DatabaseError that `result` (or the connection, when null) reports; frees `result`.
     [[noreturn]] void fail(ResultPtr result, std::string_view sql);
+    // The server-side name `sql` is prepared under on this connection, preparing it on first use; empty
+    // when it is not worth keeping (not a plain row statement, or the connection keeps enough already).
+    // `prepareResult` gets the failed PREPARE's result, if it failed.
+    std::string preparedName(const std::string& sql, int parameters, ResultPtr& prepareResult);
+    // Whether `result` failed because the prepared `sql` no longer fits the tables; then it is forgotten.
+    bool outdatedPlan(const pg_result* result, const std::string& sql);
 
     pg_conn* m_connection;
     std::vector<std::function<void(bool)>> m_endActions;
+    std::unordered_map<std::string, std::string> m_prepared; // SQL text -> server-side statement name
+    std::uint64_t m_preparedNames = 0;                       // names drawn, so that none is used twice
 };
 
 } // namespace jobdeck

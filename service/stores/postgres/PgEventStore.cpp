@@ -8,9 +8,14 @@ namespace jobdeck {
 std::int64_t PgEventStore::appendEvent(const std::string& projectUid, const ProjectEvent& event) {
     auto connection = m_connections.connection();
     // The seq is drawn again when the transaction commits (migration 9), so that seqs follow commits.
-    std::int64_t seq = event_rows::append(*connection, projectUid, event);
-    // Delivered to the other replicas' PgEventListener when this transaction commits.
-    connection->query("SELECT pg_notify(?, ?)", PgEventListener::kChannel, projectUid).step();
+    // The notification, in the same round trip, reaches the other replicas' PgEventListener then.
+    static const std::string sql =
+        std::string("WITH added AS (") + event_rows::kAppendSql + ") SELECT seq, pg_notify(?, ?) FROM added";
+    auto added = connection->prepare(sql);
+    event_rows::appendParameters(added, projectUid, event);
+    added.bind(7, PgEventListener::kChannel).bind(8, projectUid);
+    added.step();
+    std::int64_t seq = added.int64(0);
     if (!m_connections.inStepOnThisThread()) {
         // Committed already: the seq drawn at its commit is this session's latest of the sequence.
         auto q = connection->query("SELECT currval(pg_get_serial_sequence('events', 'seq'))");
