@@ -98,25 +98,30 @@ private slots:
     // statement whose PREPARE fails is reported as its own failure and not kept.
     void aRepeatedStatementIsPreparedOnce() {
         auto connection = PgConnection::open(uri());
+        // What the server holds for this session; the count's own statement is one of them.
+        const auto preparedOnServer = [&] {
+            auto q = connection->query("SELECT count(*) FROM pg_prepared_statements");
+            return q.step() ? q.integer(0) : -1;
+        };
         for (int i = 0; i < 3; ++i) {
             auto q = connection->query("SELECT CAST(? AS integer) + 1", i);
             QVERIFY(q.step());
             QCOMPARE(q.integer(0), i + 1);
         }
-        QCOMPARE(connection->preparedStatements(), std::size_t(1));
+        QCOMPARE(preparedOnServer(), 2);
         connection->executeScript("BEGIN");
         connection->execute("COMMIT");
-        QCOMPARE(connection->preparedStatements(), std::size_t(1));
-        auto server = connection->query("SELECT count(*) FROM pg_prepared_statements");
-        QVERIFY(server.step());
-        QCOMPARE(server.integer(0), 2); // this one too
-        try {
-            connection->query("SELECT missing_column FROM pg_class").step();
-            QFAIL("a query of a missing column succeeded");
-        } catch (const DatabaseError& e) {
-            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("missing_column")), e.what());
+        QCOMPARE(preparedOnServer(), 2);
+        // Twice: a failed PREPARE kept as if prepared would fail the second time for a missing statement.
+        for (int i = 0; i < 2; ++i) {
+            try {
+                connection->query("SELECT missing_column FROM pg_class").step();
+                QFAIL("a query of a missing column succeeded");
+            } catch (const DatabaseError& e) {
+                QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("missing_column")), e.what());
+            }
         }
-        QCOMPARE(connection->preparedStatements(), std::size_t(2));
+        QCOMPARE(preparedOnServer(), 2);
     }
 
     // A table changed under a prepared statement (another replica's migration): the statement is planned

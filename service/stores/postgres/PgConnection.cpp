@@ -371,7 +371,7 @@ bool worthPreparing(std::string_view sql, std::size_t alreadyPrepared) {
 } // namespace
 
 // Parsing and planning a statement costs the server more than running most of the stores' statements:
-// each is prepared once per connection and then only bound and run (docs/performance.md, "PostgreSQL").
+// each is prepared once per connection and then only bound and run (docs/performance.md, "Replicas").
 std::string PgConnection::preparedName(const std::string& sql, int parameters, ResultPtr& prepareResult) {
     if (const auto it = m_prepared.find(sql); it != m_prepared.end())
         return it->second;

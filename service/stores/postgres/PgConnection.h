@@ -127,9 +127,6 @@ public:
     // Called by PgConnections when the transaction ended; runs the actions in reverse order.
     void transactionEnded(bool committed) noexcept;
 
-    // How many statements this connection has prepared on the server (tests).
-    std::size_t preparedStatements() const { return m_prepared.size(); }
-
 private:
     explicit PgConnection(pg_conn* connection);
     // Throws the DatabaseError that `result` (or the connection, when null) reports; frees `result`.
