@@ -10,12 +10,6 @@ namespace jobdeck {
 
 namespace {
 
-// The status word of a final run: the contract's status without its prefix ("FAILED").
-std::string statusWord(JobRunStatus status) {
-    const std::string_view name = jobRunStatusName(status);
-    return std::string(name.substr(name.rfind('_') + 1));
-}
-
 bool isWordCharacter(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
@@ -47,7 +41,8 @@ bool hasExceptionName(std::string_view line) {
 std::string runOutcomeLine(const SparkJobRun& run) {
     if (run.isActive())
         return {};
-    std::string line = std::string(kRunOutcomeLinePrefix) + run.jobRunId + " ended " + statusWord(run.status);
+    std::string line = std::string(kRunOutcomeLinePrefix) + run.jobRunId + " ended " +
+                       std::string(jobRunStatusWord(run.status));
     if (run.exitCode)
         line += ", exit code " + std::to_string(*run.exitCode);
     if (run.message && !run.message->empty())

@@ -20,6 +20,11 @@ std::string_view jobRunStatusName(JobRunStatus s) {
     return "SPARK_JOB_RUN_STATUS_FAILED";
 }
 
+std::string_view jobRunStatusWord(JobRunStatus s) {
+    const std::string_view name = jobRunStatusName(s);
+    return name.substr(name.rfind('_') + 1);
+}
+
 std::optional<JobRunStatus> jobRunStatusFromName(std::string_view name) {
     for (auto s : {JobRunStatus::Queued, JobRunStatus::Running, JobRunStatus::Completed, JobRunStatus::Failed,
                    JobRunStatus::Canceled})

@@ -19,6 +19,8 @@ enum class JobRunStatus { Queued, Running, Completed, Failed, Canceled };
 // "SPARK_JOB_RUN_STATUS_QUEUED", "..._RUNNING", "..._COMPLETED", "..._FAILED", "..._CANCELED".
 std::string_view jobRunStatusName(JobRunStatus s);
 std::optional<JobRunStatus> jobRunStatusFromName(std::string_view name);
+// The status without its prefix: "QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELED".
+std::string_view jobRunStatusWord(JobRunStatus s);
 // QUEUED and RUNNING count against a job's MAX_CONCURRENT_RUNS and can be canceled.
 bool isActive(JobRunStatus s);
 

@@ -210,7 +210,7 @@ std::string ServiceMetrics::render(const Snapshot& snapshot) const {
         const std::int64_t count = it == snapshot.runsByState.end() ? 0 : it->second;
         if (state == JobRunStatus::Queued)
             queued = count;
-        std::string label(wire.substr(wire.rfind('_') + 1));
+        std::string label(jobRunStatusWord(state));
         std::transform(label.begin(), label.end(), label.begin(),
                        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         sample(out, "jobdeck_runs", "state=\"" + label + "\"", std::to_string(count));
