@@ -149,7 +149,7 @@ void ClusterRunTracker::followAll() {
     std::set<std::string> running;
     for (auto& record : m_runs.withStatus(JobRunStatus::Running)) {
         if (!record.clusterMode || !record.run.submissionId)
-            continue; // not submitted yet: RunManager watches its spark-submit
+            continue; // not submitted yet: DriverWatch watches its spark-submit
         if (!record.owner.empty() && record.owner != m_replicaId)
             continue; // another replica follows it
         running.insert(record.run.jobRunId);

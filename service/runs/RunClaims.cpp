@@ -1,0 +1,256 @@
+#include "service/runs/RunClaims.h"
+
+#include "core/hudi/EffectiveConfig.h"
+#include "core/parameters/ParameterClassifier.h"
+#include "core/policy/ReplicaMessages.h"
+#include "core/policy/RunEndMessages.h"
+#include "service/runs/DriverWatch.h"
+#include "service/runs/ReplicaLeases.h"
+#include "service/runs/RunLauncher.h"
+#include "service/runs/RunWakeup.h"
+#include "service/runs/RunWriter.h"
+#include "service/runs/SparkSubmitCommand.h"
+#include "service/stores/Stores.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <utility>
+
+namespace jobdeck {
+namespace {
+
+// Drivers started per tick at most: the runs claimed wait in "Starting the driver" until their tick's
+// launches are recorded, and a cancel waits for the tick.
+constexpr std::size_t kClaimsPerTick = 32;
+// A steady stream of RUN JOBs still starts a batch every kLongestDeferral.
+constexpr auto kLongestDeferral = std::chrono::seconds(1);
+
+} // namespace
+
+RunClaims::RunClaims(Stores& stores, RunWriter& writer, const ReplicaLeases& leases, DriverWatch& drivers,
+                     RunWakeup& wakeup, ApplicationPathResolver resolver, Settings settings)
+    : m_stores(stores)
+    , m_runs(stores.runs())
+    , m_writer(writer)
+    , m_leases(leases)
+    , m_drivers(drivers)
+    , m_wakeup(wakeup)
+    , m_resolver(std::move(resolver))
+    , m_settings(std::move(settings)) {}
+
+void RunClaims::admitted() {
+    m_lastAdmission = Clock::now().time_since_epoch().count();
+    m_wakeup.poke();
+}
+
+void RunClaims::schedule() {
+    if (holdLaunchesBack())
+        return;
+    if (!queueHasWork())
+        return; // nothing to write: the writer is left to admissions
+    for (auto& [record, spec] : claimStarts())
+        m_drivers.launch(record, spec);
+}
+
+// Whether a burst of admissions is under way and launches wait for it: for kLongestDeferral at most,
+// then they go on for as long, so a steady stream of RUN JOBs still has its runs started.
+bool RunClaims::holdLaunchesBack() {
+    const auto now = Clock::now();
+    const bool burst = now - Clock::time_point(Clock::duration(m_lastAdmission.load())) < kBurstQuiet;
+    if (!burst) {
+        m_burstSince.reset();
+        return false;
+    }
+    if (!m_burstSince || now - *m_burstSince >= 2 * kLongestDeferral)
+        m_burstSince = now;
+    return now - *m_burstSince < kLongestDeferral;
+}
+
+// What claimStarts would do, read without a step: whether it has anything to write (a run to start,
+// fail or take over, a waiting reason that changed). Planned again in the step, so a change between
+// the two only moves the work to the next tick.
+bool RunClaims::queueHasWork() {
+    auto queued = m_runs.queuedBriefly();
+    if (queued.empty())
+        return false;
+    RunScheduler::InUse inUse = m_runs.runningPerCluster();
+    bool launching = false; // a launch to take over or to fail
+    std::erase_if(queued, [&](const RunRecord& brief) {
+        if (brief.runDir.empty())
+            return false;
+        launching = launching || mayStart(brief);
+        ++inUse[{brief.projectUid, brief.cluster}];
+        return true;
+    });
+    if (launching)
+        return true;
+    std::map<std::string, const RunRecord*> byId;
+    for (const auto& r : queued)
+        byId[r.run.jobRunId] = &r;
+    const auto plan = RunScheduler::plan(queued, std::move(inUse), clusterCapacity());
+    const auto mine = [&](const std::string& id) { return mayStart(*byId[id]); };
+    return std::any_of(plan.start.begin(), plan.start.end(), mine) ||
+           std::any_of(plan.failing.begin(), plan.failing.end(),
+                       [&](const auto& f) { return mine(f.first); }) ||
+           std::any_of(plan.waiting.begin(), plan.waiting.end(), [&](const auto& w) {
+               return byId[w.first]->run.queueReason != w.second && mine(w.first);
+           });
+}
+
+std::function<std::optional<int>(const std::string&, const std::string&)> RunClaims::clusterCapacity() {
+    return [this](const std::string& project, const std::string& name) {
+        const auto cluster = m_stores.clusters().findCluster(project, name);
+        return cluster ? std::optional<int>(cluster->maxOcu) : std::nullopt;
+    };
+}
+
+// Whether this replica may start or end a QUEUED run: one no replica has claimed, one it claimed
+// itself, or one whose claimant's lease ran out.
+bool RunClaims::mayStart(const RunRecord& brief) const {
+    return brief.owner.empty() || brief.owner == m_leases.self().id() || !m_leases.holds(brief.owner);
+}
+
+// In one step, so that replicas sharing the database never start more drivers than a cluster has slots
+// for: plans the queue against the slots in use (RUNNING runs and runs being launched anywhere), claims
+// the runs this replica starts now (at most kClaimsPerTick) and records their run directories, fails
+// the runs that can never start, and writes the waiting runs' reasons.
+std::vector<std::pair<RunRecord, LaunchSpec>> RunClaims::claimStarts() {
+    std::vector<std::pair<RunRecord, LaunchSpec>> starts;
+    bool more = false;
+    m_stores.unitOfWork().run([&] {
+        starts.clear();
+        auto queued = m_runs.queuedBriefly();
+        RunScheduler::InUse inUse = m_runs.runningPerCluster();
+        setAsideLaunching(queued, inUse);
+        const auto plan = RunScheduler::plan(queued, std::move(inUse), clusterCapacity());
+        std::map<std::string, const RunRecord*> byId;
+        for (const auto& r : queued)
+            byId[r.run.jobRunId] = &r;
+        for (const auto& [id, message] : plan.failing)
+            if (mayStart(*byId[id]))
+                if (auto record = m_runs.find(byId[id]->projectUid, id))
+                    m_writer.end(*record, JobRunStatus::Failed, message, RunActor::Claimant);
+        for (const auto& [id, reason] : plan.waiting)
+            if (byId[id]->run.queueReason != reason && mayStart(*byId[id]))
+                m_runs.setQueueReason(id, reason);
+        for (const auto& id : plan.start) {
+            if (!mayStart(*byId[id]))
+                continue; // its claimant starts it
+            if (starts.size() == kClaimsPerTick) {
+                more = true;
+                break;
+            }
+            auto record = m_runs.find(byId[id]->projectUid, id);
+            if (!record)
+                continue;
+            if (auto spec = prepareLaunch(*record))
+                starts.emplace_back(std::move(*record), std::move(*spec));
+        }
+    });
+    if (more)
+        m_wakeup.poke(); // the next tick starts the next ones at once
+    return starts;
+}
+
+// Takes the runs being launched out of `queued`, counting their slots in `inUse`: those this replica
+// launched before a restart are taken over (or planned again when nothing was started), those of a
+// replica that is gone end FAILED, since they may have started on its host.
+void RunClaims::setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::InUse& inUse) {
+    std::erase_if(queued, [&](const RunRecord& brief) {
+        if (brief.runDir.empty())
+            return false;
+        if (brief.owner.empty() || brief.owner == m_leases.self().id()) {
+            auto record = m_runs.find(brief.projectUid, brief.run.jobRunId);
+            if (!record || !m_drivers.takeOverLaunch(*record))
+                return !record;                         // nothing was started: planned again
+            ++inUse[{brief.projectUid, brief.cluster}]; // launched, or being launched
+            return true;
+        }
+        ++inUse[{brief.projectUid, brief.cluster}]; // being launched by another replica
+        if (!m_leases.holds(brief.owner))
+            if (auto record = m_runs.find(brief.projectUid, brief.run.jobRunId))
+                m_writer.end(*record, JobRunStatus::Failed, goneLauncherMessage(brief.owner),
+                             RunActor::Successor);
+        return true;
+    });
+}
+
+// Resolves what the run's driver is started with and claims the run for this replica, recording its
+// run directory (inside claimStarts' step); nullopt (the run FAILED) when it cannot start.
+std::optional<LaunchSpec> RunClaims::prepareLaunch(RunRecord& record) {
+    // A run this replica claimed before (nothing was started) is its owner's to fail.
+    const RunActor by = record.runDir.empty() ? RunActor::Claimant : RunActor::Owner;
+    const auto job = m_stores.jobs().findJob(record.projectUid, record.run.jobName);
+    if (!job || job->jobId != record.run.jobId) {
+        m_writer.end(record, JobRunStatus::Failed, jobGoneBeforeStartMessage(record.run.jobName), by);
+        return std::nullopt;
+    }
+    const auto classified = classifyParameters(job->parameters);
+    if (classified.applicationPath < 0) {
+        m_writer.end(record, JobRunStatus::Failed, noApplicationPathMessage(job->name), by);
+        return std::nullopt;
+    }
+    const std::string& applicationPath =
+        job->parameters[static_cast<std::size_t>(classified.applicationPath)];
+    const auto resolved = m_resolver.resolve(applicationPath);
+    if (!resolved.error.empty()) {
+        m_writer.end(record, JobRunStatus::Failed, resolved.error, by);
+        return std::nullopt;
+    }
+    const auto cluster = m_stores.clusters().findCluster(record.projectUid, record.cluster);
+
+    DriverCommandInput input;
+    input.type = job->type;
+    input.jobConfiguration.assign(job->parameters.begin(),
+                                  job->parameters.begin() + classified.applicationPath);
+    input.applicationFile = resolved.localPath;
+    input.arguments = record.run.arguments;
+    input.runId = record.run.jobRunId;
+    const auto effective =
+        EffectiveConfig::resolve(cluster ? cluster->with : ConfigPairs{}, job->parameters,
+                                 m_stores.projects().projectSettings(record.projectUid), record.run.jobRunId);
+    for (const auto& [key, resolvedValue] : effective.spark)
+        if (resolvedValue.source == Provenance::PlatformDefault ||
+            resolvedValue.source == Provenance::Cluster)
+            input.defaultSparkConfigs[key] = resolvedValue.value;
+    input.managedSparkConfigs = EffectiveConfig::platformManagedSparkConfigs(record.run.jobRunId);
+    for (const auto& [key, resolvedValue] : effective.hudi)
+        input.hudiConfigs.emplace_back(key, resolvedValue.value);
+    record.clusterMode = !m_settings.clusterMaster.empty();
+    record.sparkMaster = m_settings.clusterMaster;
+    const RunRecord seen = record;
+    record.owner = m_leases.self().id();
+    record.ownerEpoch = m_leases.epoch();
+    // Recorded before the driver exists, so that a restart finds the driver through its directory.
+    record.runDir = (std::filesystem::path(m_settings.dataDir) / "runs" / record.run.jobRunId).string();
+    record.logPath = record.runDir + "/driver.log";
+    record.run.queueReason = startingDriverReason();
+    if (!m_writer.claim(record, seen))
+        return std::nullopt; // claimed by another replica meanwhile
+    return launchSpec(record, input, effective);
+}
+
+// What RunLauncher starts for the run: the driver itself, spark-submit in client mode, or spark-submit's
+// submission client in cluster mode.
+LaunchSpec RunClaims::launchSpec(const RunRecord& record, const DriverCommandInput& input,
+                                 const EffectiveConfig& effective) const {
+    LaunchSpec spec;
+    spec.runId = record.run.jobRunId;
+    spec.runDir = record.runDir;
+    spec.logPath = record.logPath;
+    spec.argv = record.clusterMode          ? SparkSubmitCommand::clusterSubmit(m_settings.sparkSubmit,
+                                                                                m_settings.clusterMaster, input)
+                : m_settings.useSparkSubmit ? SparkSubmitCommand::sparkSubmit(m_settings.sparkSubmit, input)
+                                            : SparkSubmitCommand::local(input);
+    spec.exitNotifyPath = m_wakeup.fifoPath();
+    spec.extraEnv = {{"ONEHOUSE_JOB_RUN_ID", record.run.jobRunId}, {"HUDI_CONF_DIR", record.runDir}};
+    if (!m_settings.useSparkSubmit)
+        for (auto& variable : SparkSubmitCommand::localEnvironment(input))
+            spec.extraEnv.push_back(std::move(variable));
+    spec.hudiDefaults = effective.hudiDefaultsConf();
+    spec.maxLogBytes = m_settings.maxLogBytes;
+    return spec;
+}
+
+} // namespace jobdeck

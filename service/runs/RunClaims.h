@@ -1,0 +1,81 @@
+#pragma once
+
+#include "service/runs/ApplicationPathResolver.h"
+#include "service/runs/RunScheduler.h"
+#include "service/stores/RunStore.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace jobdeck {
+
+class DriverWatch;
+class ReplicaLeases;
+class RunWakeup;
+class RunWriter;
+class Stores;
+struct DriverCommandInput;
+struct EffectiveConfig;
+struct LaunchSpec;
+
+// Claiming and planning (docs/runs.md, "Scheduling"): plans the queue against the clusters' driver
+// slots in one step, so that replicas sharing the database never start more drivers than a cluster has
+// slots for; claims the runs this replica starts, resolves what each driver is started with and hands
+// it to DriverWatch; fails the runs that can never start and writes why the others wait. While a burst
+// of RUN JOBs lasts it holds launches back (admissions first, at the pace of commits). Called from the
+// run manager's scheduler thread with its mutex held, except admitted() (any thread).
+class RunClaims final {
+public:
+    // While RUN JOBs keep coming (one admitted less than kBurstQuiet ago) drivers are not started: the
+    // scheduler looks every kBurstQuiet only.
+    static constexpr auto kBurstQuiet = std::chrono::milliseconds(30);
+
+    struct Settings final {
+        std::string dataDir; // absolute: drivers and their monitors run in the run directory
+        bool useSparkSubmit = false;
+        std::string sparkSubmit;
+        std::string clusterMaster; // non-empty: cluster deploy mode, runs are submitted there
+        std::uint64_t maxLogBytes = 0;
+    };
+
+    RunClaims(Stores& stores, RunWriter& writer, const ReplicaLeases& leases, DriverWatch& drivers,
+              RunWakeup& wakeup, ApplicationPathResolver resolver, Settings settings);
+
+    // A run was admitted: launches are held back while a burst lasts.
+    void admitted();
+    bool burstUnderWay() const { return m_burstSince.has_value(); }
+    // Starts what the queue lets this replica start now.
+    void schedule();
+
+private:
+    using Clock = std::chrono::steady_clock;
+
+    bool holdLaunchesBack();
+    bool queueHasWork();
+    std::function<std::optional<int>(const std::string&, const std::string&)> clusterCapacity();
+    std::vector<std::pair<RunRecord, LaunchSpec>> claimStarts();
+    void setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::InUse& inUse);
+    bool mayStart(const RunRecord& brief) const;
+    std::optional<LaunchSpec> prepareLaunch(RunRecord& record);
+    LaunchSpec launchSpec(const RunRecord& record, const DriverCommandInput& input,
+                          const EffectiveConfig& effective) const;
+
+    Stores& m_stores;
+    RunStore& m_runs;
+    RunWriter& m_writer;
+    const ReplicaLeases& m_leases;
+    DriverWatch& m_drivers;
+    RunWakeup& m_wakeup;
+    const ApplicationPathResolver m_resolver;
+    const Settings m_settings;
+    std::atomic<Clock::rep> m_lastAdmission{0};    // when RUN JOB last admitted a run (admitted())
+    std::optional<Clock::time_point> m_burstSince; // a burst of admissions is under way
+};
+
+} // namespace jobdeck
