@@ -1,7 +1,11 @@
 // Who owns a run, at the store (RunStore) on this test process's backend (SQLite, or PostgreSQL as
 // service-postgresql.tst_runowners): a write of the run's record by a replica that lost it never
 // gives it back; a replica that renewed its lease is neither forgotten nor has its runs taken over on
-// what was read before; a forgotten replica claims its lease again with a new epoch.
+// what was read before; a forgotten replica claims its lease again with a new epoch; RunWriter makes a
+// change only when core's run lifecycle lets its actor make it.
+#include "service/runs/EventBus.h"
+#include "service/runs/ReplicaLeases.h"
+#include "service/runs/RunWriter.h"
 #include "service/stores/OpenStores.h"
 #include "service/stores/Stores.h"
 #include "tests/support/TestBackend.h"
@@ -155,6 +159,39 @@ private slots:
         const auto adopted = runs.find(ofA.projectUid, "run-1");
         QCOMPARE(adopted->ownerEpoch, second);
         QVERIFY(stores->unitOfWork().run([&] { return runs.updateIfOwner(*adopted, *adopted, true); }));
+    }
+
+    // RunWriter writes a change only when core's run lifecycle lets its actor make it: neither a cancel
+    // nor a successor completes a run, its owner does, and an ended run never changes again.
+    void aChangeTheLifecycleRefusesIsNotWritten() {
+        const auto stores = openFresh();
+        QVERIFY(stores);
+        QTemporaryDir dataDir;
+        QVERIFY(dataDir.isValid());
+        ReplicaLeases leases(*stores, ReplicaIdentity::load(dataDir.path().toStdString()),
+                             std::chrono::seconds(60));
+        leases.claim();
+        EventBus events(stores->events());
+        RunWriter writer(*stores, events, leases);
+        RunRecord run = runningRun(projectWithJob(*stores), "run-1", leases.self().id());
+        run.clusterMode = false;
+        run.run.submissionId.reset();
+        run.ownerEpoch = leases.epoch();
+        stores->unitOfWork().run([&] { stores->runs().insert(run); });
+
+        RunRecord completed = run;
+        completed.run.status = JobRunStatus::Completed;
+        completed.run.endedAt = timestampNow();
+        QCOMPARE(writer.saveNow({{completed, RunActor::Cancel}}), 0);
+        QCOMPARE(writer.saveNow({{completed, RunActor::Successor}}), 0);
+        QCOMPARE(stores->runs().find(run.projectUid, "run-1")->run.status, JobRunStatus::Running);
+        QCOMPARE(writer.saveNow({{completed, RunActor::Owner}}), 1);
+        QCOMPARE(stores->runs().find(run.projectUid, "run-1")->run.status, JobRunStatus::Completed);
+
+        RunRecord failed = completed;
+        failed.run.status = JobRunStatus::Failed;
+        QCOMPARE(writer.saveNow({{failed, RunActor::Owner}}), 0);
+        QCOMPARE(stores->runs().find(run.projectUid, "run-1")->run.status, JobRunStatus::Completed);
     }
 };
 
