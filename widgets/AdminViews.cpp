@@ -25,7 +25,7 @@ AdminViews::AdminViews(QMainWindow* window, ApiClient* client, ConnectionMonitor
     window->tabifyDockWidget(m_projectDock, m_clustersDock);
     window->tabifyDockWidget(m_clustersDock, m_auditDock);
     m_projectAction =
-        showAction(m_projectDock, tr("&Project settings"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_P),
+        showAction(m_projectDock, tr("Project &settings"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_P),
                    QStringLiteral("actionProjectSettings"));
     m_clustersAction =
         showAction(m_clustersDock, tr("C&lusters"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_C),

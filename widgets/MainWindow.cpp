@@ -385,7 +385,7 @@ void MainWindow::createJobActions() {
                                 QKeySequence::Delete, QStringLiteral("actionDelete"));
     // Delete only where a job is what has focus, never while typing in the filter.
     m_deleteAction->setShortcutContext(Qt::WidgetShortcut);
-    m_refreshAction = makeAction(tr("Re&fresh"), s->standardIcon(QStyle::SP_BrowserReload),
+    m_refreshAction = makeAction(tr("Refre&sh"), s->standardIcon(QStyle::SP_BrowserReload),
                                  QKeySequence(Qt::Key_F5), QStringLiteral("actionRefresh"));
     m_connectAction =
         makeAction(tr("&Connect…"), s->standardIcon(QStyle::SP_DriveNetIcon),

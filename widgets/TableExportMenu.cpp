@@ -22,8 +22,8 @@ TableExportMenu::TableExportMenu(QMenu* file, QWidget* window, TableSource jobs,
     const auto current = [this] { return currentTable(); };
     addAction(tr("Jobs list as &CSV…"), QStringLiteral("actionExportJobsCsv"), m_jobs, F::Csv);
     addAction(tr("Jobs list as &JSON…"), QStringLiteral("actionExportJobsJson"), m_jobs, F::Json);
-    addAction(tr("Runs history as C&SV…"), QStringLiteral("actionExportRunsCsv"), m_runs, F::Csv);
-    addAction(tr("Runs history as J&SON…"), QStringLiteral("actionExportRunsJson"), m_runs, F::Json);
+    addAction(tr("&Runs history as CSV…"), QStringLiteral("actionExportRunsCsv"), m_runs, F::Csv);
+    addAction(tr("Runs &history as JSON…"), QStringLiteral("actionExportRunsJson"), m_runs, F::Json);
     m_menu->addSeparator();
     addAction(tr("Current table as CS&V…"), QStringLiteral("actionExportTableCsv"), current, F::Csv);
     addAction(tr("Current table as JS&ON…"), QStringLiteral("actionExportTableJson"), current, F::Json);

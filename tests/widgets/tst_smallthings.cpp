@@ -38,6 +38,9 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMap>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -98,6 +101,18 @@ QString proposedExportName(MainWindow& window, const char* action) {
             10000))
         return QStringLiteral("(the file dialog stayed open)");
     return name;
+}
+
+// The letter after the single '&' of a menu text, upper case; null when it has none.
+QChar mnemonicOf(const QString& text) {
+    for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+        if (text[i] != QLatin1Char('&'))
+            continue;
+        if (text[i + 1] != QLatin1Char('&'))
+            return text[i + 1].toUpper();
+        ++i; // "&&" is a literal ampersand
+    }
+    return {};
 }
 
 } // namespace
@@ -350,6 +365,46 @@ private slots:
         QVERIFY(audit);
         QCOMPARE(TableExport::proposedFileName(audit, TableExport::Format::Csv),
                  QStringLiteral("audit-log-%1.csv").arg(day));
+    }
+
+    // Alt+letter reaches every entry of a menu: no two entries of one menu share a mnemonic, and no two
+    // of the window's window-wide actions share a shortcut.
+    void menusHaveDistinctMnemonicsAndShortcuts() {
+        MainWindow window(m_home.options(QStringLiteral("admin")));
+        QSignalSpy loaded(&window, &MainWindow::jobsLoaded);
+        window.show();
+        QVERIFY2(loaded.wait(20000), qPrintable(window.statusWidget()->text()));
+        std::vector<QMenu*> menus;
+        for (QAction* top : window.menuBar()->actions())
+            if (top->menu())
+                menus.push_back(top->menu());
+        for (std::size_t i = 0; i < menus.size(); ++i) { // submenus are appended as they are found
+            QMap<QChar, QString> taken;
+            for (QAction* action : menus[i]->actions()) {
+                if (action->menu())
+                    menus.push_back(action->menu());
+                const QChar mnemonic = mnemonicOf(action->text());
+                if (action->isSeparator() || !action->isVisible() || mnemonic.isNull())
+                    continue;
+                QVERIFY2(
+                    !taken.contains(mnemonic),
+                    qPrintable(menus[i]->title() + ": " + taken.value(mnemonic) + " and " + action->text()));
+                taken.insert(mnemonic, action->text());
+            }
+        }
+        QVERIFY(menus.size() >= 4);
+        QMap<QString, QString> bound;
+        for (QAction* action : window.findChildren<QAction*>()) {
+            const auto context = action->shortcutContext();
+            if (context != Qt::WindowShortcut && context != Qt::ApplicationShortcut)
+                continue; // a view's own shortcut (Ctrl+C copies that view's rows)
+            for (const QKeySequence& keys : action->shortcuts()) {
+                const QString text = keys.toString();
+                QVERIFY2(!bound.contains(text),
+                         qPrintable(text + ": " + bound.value(text) + " and " + action->text()));
+                bound.insert(text, action->text());
+            }
+        }
     }
 };
 
