@@ -1,11 +1,11 @@
 // RUN JOB with Idempotency-Keys through three jobdeckd replicas on one PostgreSQL database while one of
 // them is killed with -9 and another is paused (SIGSTOP) for three leases (CONTRACT §4, docs/scale-out.md
 // "Several replicas"). 200 keys are sent by 8 clients, round-robin over the replicas; a client whose
-// request fails (refused, reset, timed out, PENDING, FAILED) sends the same statement with the same key to
-// the next replica, a bounded number of times. Then: every key has exactly one run; every run a client was
-// told about (a SUCCESS with its jobRunId: acknowledged) exists with its key and has its audit entry; every
-// answer of one key names the same run, and so does the same request sent again once all is over.
-// The keyed runs wait QUEUED behind a blocker that fills their cluster's one driver slot, held by the
+// request fails (refused, reset, no answer within 6 s, PENDING, FAILED) sends the same statement with the
+// same key to the next replica, a bounded number of times. Then: every key has exactly one run; every run a
+// client was told about (a SUCCESS with its jobRunId: acknowledged) exists with its key and has its audit
+// entry; every answer of one key names the same run, and so does the same request sent again once all is
+// over. The keyed runs wait QUEUED behind a blocker that fills their cluster's one driver slot, held by the
 // replica that is neither killed nor paused: a key whose run has ended may start a new one (CONTRACT §4),
 // so no keyed run may end while its key can still be retried.
 // Why it cannot flake on a loaded 2-core machine: no duration or count of ticks is asserted; the lease is
@@ -40,7 +40,11 @@ constexpr int kKeys = 200;
 constexpr int kClients = 8;
 constexpr int kAcknowledgedBeforeFailures = 60;
 constexpr int kFirstKeyAfterFailures = 100; // keys from here on are sent once a replica is killed
-constexpr int kAttemptsPerKey = 10;
+constexpr int kAttemptsPerKey = 20;
+// A request gives up after kRequestTimeoutMs (its answer may be PENDING after kPreferWaitSeconds): a few
+// times in a pause, so that a paused replica holds requests whose retries were answered elsewhere.
+constexpr int kPreferWaitSeconds = 3;
+constexpr int kRequestTimeoutMs = 6000;
 const QString kJob = QStringLiteral("keyed");
 
 using Replicas = std::array<std::unique_ptr<TestService>, kReplicas>;
@@ -60,6 +64,23 @@ struct KeyHistory final {
 // The jobRunId of a SUCCESS answer; empty for any other answer.
 QString acknowledgedRunOf(const nlohmann::json& answer) {
     return statusOf(answer) == kSuccess ? runIdOf(answer) : QString();
+}
+
+// RUN JOB kJob with `key`, sent by an impatient client: the status object (final or PENDING), or, as
+// runStatement gives it, an object with the HTTP status and the transport error.
+nlohmann::json keyedRunJob(const TestService& service, const ApiCredentials& who, const QByteArray& key) {
+    const HttpHeaders headers =
+        who.headers() +
+        HttpHeaders{{"Prefer", "wait=" + QByteArray::number(kPreferWaitSeconds)}, {"Idempotency-Key", key}};
+    const auto body = nlohmann::json{{"statement", ("RUN JOB " + kJob).toStdString()}}.dump();
+    const HttpResult result = request(service.url("/v1/resource/"), "POST", QByteArray::fromStdString(body),
+                                      headers, kRequestTimeoutMs);
+    auto status = result.json();
+    if (result.status == 200 && status.is_object() && status.contains("apiStatus"))
+        return status;
+    return nlohmann::json{{"httpStatus", result.status},
+                          {"error", result.error.toStdString()},
+                          {"body", result.body.toStdString()}};
 }
 
 // What kind of failure an answer that is not a SUCCESS is, for the summary: "timed out", "no answer",
@@ -139,8 +160,7 @@ private:
         history.key = "k-" + QByteArray::number(index);
         for (int attempt = 0; attempt < kAttemptsPerKey && !m_stopping; ++attempt) {
             const int replica = (index + attempt) % kReplicas;
-            auto answer =
-                runJob(*m_replicas[static_cast<std::size_t>(replica)], m_who, kJob, {}, history.key);
+            auto answer = keyedRunJob(*m_replicas[static_cast<std::size_t>(replica)], m_who, history.key);
             const bool acknowledged = !acknowledgedRunOf(answer).isEmpty();
             history.attempts.push_back({replica, std::move(answer)});
             if (acknowledged) {
