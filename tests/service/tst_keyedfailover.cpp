@@ -373,7 +373,7 @@ void TestKeyedFailover::verifyAnswers(const std::vector<KeyHistory>& histories,
             if (const QString id = acknowledgedRunOf(attempt.answer); !id.isEmpty())
                 runIds.insert(id);
             else
-                ++failures[failureKind(attempt.answer)];
+                ++failures[QString("%1 on replica %2").arg(failureKind(attempt.answer)).arg(attempt.replica)];
         QVERIFY2(!runIds.empty(), qPrintable("never acknowledged: " + describe(history)));
         QVERIFY2(runIds.size() == 1, qPrintable("answered with different runs: " + describe(history)));
         acknowledged[QString::fromLatin1(history.key)] = *runIds.begin();
