@@ -26,6 +26,7 @@
 #include <array>
 #include <atomic>
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace jobdeck;
@@ -206,12 +207,13 @@ private:
 };
 
 // Each idempotency key's runs of kJob as SHOW JOB_RUNS lists them (every run: the LIMIT is above their
-// number); runs without a key under "". Empty, with the answer logged, when the SHOW failed.
-std::map<QString, QStringList> runsByKey(const TestService& service, const ApiCredentials& who) {
+// number); runs without a key under "". nullopt, with the answer logged, when the SHOW failed.
+std::optional<std::map<QString, QStringList>> runsByKey(const TestService& service,
+                                                        const ApiCredentials& who) {
     auto shown = must(service, who, "SHOW JOB_RUNS JOB_NAME = '" + kJob + "' LIMIT 100000");
-    std::map<QString, QStringList> runs;
     if (statusOf(shown) != kSuccess)
-        return runs;
+        return std::nullopt;
+    std::map<QString, QStringList> runs;
     for (const auto& run : shown["apiResponse"]["showJobRunsApiResponse"]["sparkJobRuns"]) {
         const auto key = run.value("idempotencyKey", nlohmann::json());
         runs[key.is_string() ? QString::fromStdString(key.get<std::string>()) : QString()]
@@ -390,7 +392,9 @@ void TestKeyedFailover::verifyAnswers(const std::vector<KeyHistory>& histories,
 // Through `service`: each key has exactly one run, the one acknowledged, and there are no other runs.
 void TestKeyedFailover::verifyRuns(const TestService& service, const ApiCredentials& who,
                                    const std::map<QString, QString>& acknowledged) {
-    const auto runs = runsByKey(service, who);
+    const auto shown = runsByKey(service, who);
+    QVERIFY2(shown, "SHOW JOB_RUNS failed (its answer is logged above)");
+    const auto& runs = *shown;
     for (const auto& [key, runId] : acknowledged) {
         const QStringList found = runs.count(key) ? runs.at(key) : QStringList();
         QVERIFY2(found.size() == 1, qPrintable(QString("key %1 has %2 run(s): %3 (acknowledged: %4)")
