@@ -224,6 +224,7 @@ void serve(const ServeOptions& options, const Opened& opened) {
     // Long polls are answered first so that their connections are not what the grace period waits for.
     events.stop();
     server.stop(options.shutdownGrace);
+    statements.stop(); // statements still running (RUN JOB's admissions among them) end first
     runs.stop();
     flushLastWrites(registry, stores);
 }

@@ -116,7 +116,9 @@ void addConnectionOptions(CLI::App* command, ServeOptions& serve) {
                      "Open connections from one client address, beyond it 503 (0: no limit)")
         ->check(CLI::Range(0, 100000))
         ->capture_default_str();
-    command->add_option("--workers", serve.workerThreads, "Threads that run statements")
+    command
+        ->add_option("--workers", serve.workerThreads,
+                     "Threads that take requests in, and as many that run statements")
         ->check(CLI::Range(1, 256))
         ->capture_default_str();
     command->add_flag_callback(

@@ -10,6 +10,7 @@
 #include <boost/asio/thread_pool.hpp>
 #include <boost/beast/http/fields.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -153,6 +154,7 @@ public:
     void stop(std::chrono::milliseconds grace);
 
     boost::asio::thread_pool& workers() { return m_workers; }
+    unsigned workerThreads() const { return std::max(1U, m_options.workerThreads); }
     // For timers of long polls and waits that must not hold a worker.
     boost::asio::io_context& ioContext() { return m_io; }
 

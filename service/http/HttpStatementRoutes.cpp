@@ -166,7 +166,7 @@ RequestLifecycle::Respond answering(Responder respond) {
 HttpStatementRoutes::HttpStatementRoutes(StatementExecutor& executor, RequestRegistry& registry,
                                          HttpServer& server, std::chrono::seconds statusHold)
     : m_server(server)
-    , m_lifecycle(executor, registry, server.workers(), &HttpServer::onIoThread,
+    , m_lifecycle(executor, registry, server.workers(), &HttpServer::onIoThread, server.workerThreads(),
                   std::min(statusHold, kMaxWait)) {}
 
 void HttpStatementRoutes::registerRoutes() {

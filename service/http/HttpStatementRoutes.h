@@ -32,6 +32,8 @@ public:
 
     // Adds the two routes to the server given at construction.
     void registerRoutes();
+    // Once the server stopped: waits for the statements under way to end.
+    void stop() { m_lifecycle.stop(); }
 
     // The statement of a POST /v1/resource/ body, or the 400 refusing the body (not JSON, not an
     // object, no string "statement", a key repeated at the top level).

@@ -10,6 +10,7 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <exception>
 #include <utility>
 
@@ -53,12 +54,22 @@ Answer notRecorded(DatabaseFault fault = DatabaseFaultError::recentFault()) {
 
 RequestLifecycle::RequestLifecycle(StatementExecutor& executor, RequestRegistry& registry,
                                    boost::asio::thread_pool& workers, bool (*onIoThread)(),
-                                   std::chrono::seconds statusHold)
+                                   unsigned statementThreads, std::chrono::seconds statusHold)
     : m_executor(executor)
     , m_registry(registry)
     , m_workers(workers)
     , m_onIoThread(onIoThread)
-    , m_statusHold(statusHold) {}
+    , m_statusHold(statusHold)
+    , m_statementRunners(std::max(1U, statementThreads)) {}
+
+RequestLifecycle::~RequestLifecycle() {
+    stop();
+}
+
+void RequestLifecycle::stop() {
+    m_statementRunners.join();
+    m_pendingAnswers.join();
+}
 
 void RequestLifecycle::offIoThread(std::function<void()> work) {
     if (m_onIoThread())
@@ -146,7 +157,7 @@ void RequestLifecycle::answerFirst(const std::string& projectUid, const std::str
                 respond(statusAnswer(std::move(status), requestId, wait));
                 return;
             }
-            boost::asio::post(m_workers, [this, projectUid, requestId, wait, respond, status] {
+            boost::asio::post(m_pendingAnswers, [this, projectUid, requestId, wait, respond, status] {
                 m_registry.acknowledge(projectUid, requestId, RequestRegistry::Durability::Durable);
                 respond(statusAnswer(status, requestId, wait));
             });
@@ -171,7 +182,7 @@ void RequestLifecycle::acknowledgeThenRun(const RequestContext& context, const s
                           RequestRegistry::Stored::OnlyIfAcknowledged);
         return;
     }
-    run(context, statement);
+    runOnStatementThread(context, statement);
 }
 
 void RequestLifecycle::runWithin(const RequestContext& context, const std::string& statement,
@@ -184,12 +195,12 @@ void RequestLifecycle::runWithin(const RequestContext& context, const std::strin
                                return;
                            }
                            // The wait ran out (on a timer thread): record the id off the IO threads.
-                           boost::asio::post(
-                               m_workers, [this, projectUid, requestId, statement, status, wait, respond] {
-                                   answerPending(projectUid, requestId, statement, status, wait, respond);
-                               });
+                           boost::asio::post(m_pendingAnswers, [this, projectUid, requestId, statement,
+                                                                status, wait, respond] {
+                               answerPending(projectUid, requestId, statement, status, wait, respond);
+                           });
                        });
-    run(context, statement);
+    runOnStatementThread(context, statement);
 }
 
 void RequestLifecycle::answerPending(const std::string& projectUid, const std::string& requestId,
@@ -225,6 +236,10 @@ RequestLifecycle::Outcome RequestLifecycle::execute(const RequestContext& contex
 void RequestLifecycle::run(const RequestContext& context, const std::string& statement) {
     Outcome outcome = execute(context, statement);
     m_registry.finish(context.principal.projectUid, context.requestId, outcome.status, outcome.stored);
+}
+
+void RequestLifecycle::runOnStatementThread(const RequestContext& context, const std::string& statement) {
+    boost::asio::post(m_statementRunners, [this, context, statement] { run(context, statement); });
 }
 
 RequestRegistry::Durability RequestLifecycle::ackDurability(std::string_view statement) {

@@ -46,11 +46,19 @@ public:
     // Called exactly once, from any thread.
     using Respond = std::function<void(Answer)>;
 
+    // `workers`: where requests are taken in (their keys claimed, their ids recorded, polls answered);
     // `onIoThread` tells whether the calling thread is one that must not wait for the database.
+    // Statements run on `statementThreads` threads of their own, so that statements waiting for a row
+    // lock never hold up taking in and answering other requests.
     // `statusHold`: how long a poll without a wait of its own holds a PENDING request for its final status.
     RequestLifecycle(StatementExecutor& executor, RequestRegistry& registry,
-                     boost::asio::thread_pool& workers, bool (*onIoThread)(),
+                     boost::asio::thread_pool& workers, bool (*onIoThread)(), unsigned statementThreads,
                      std::chrono::seconds statusHold);
+    ~RequestLifecycle();
+    // Waits for the statements under way (and the PENDING answers) to end; none is taken after.
+    void stop();
+    RequestLifecycle(const RequestLifecycle&) = delete;
+    RequestLifecycle& operator=(const RequestLifecycle&) = delete;
 
     // Runs `statement` for `context` (authenticated; its Idempotency-Key and audited headers set). With
     // `wait`, the answer is the final status, or PENDING once `wait` ran out; without, the request id.
@@ -86,7 +94,7 @@ private:
     // when the wait runs out first.
     void runWithin(const RequestContext& context, const std::string& statement, std::chrono::seconds wait,
                    const Respond& respond);
-    // On a worker, after the wait ran out: PENDING answered once the id is on disk.
+    // On a pending-answer thread, after the wait ran out: PENDING answered once the id is on disk.
     void answerPending(const std::string& projectUid, const std::string& requestId,
                        const std::string& statement, const StatusJson& pending, std::chrono::seconds wait,
                        const Respond& respond);
@@ -94,6 +102,8 @@ private:
     Outcome execute(const RequestContext& context, const std::string& statement);
     // execute() and record the final status.
     void run(const RequestContext& context, const std::string& statement);
+    // run() on a statement thread.
+    void runOnStatementThread(const RequestContext& context, const std::string& statement);
     RequestRegistry::Durability ackDurability(std::string_view statement);
     // Answers the request's status once it is final, or PENDING after `hold`.
     void holdPending(const std::string& projectUid, const std::string& requestId, std::chrono::seconds hold,
@@ -106,6 +116,11 @@ private:
     boost::asio::thread_pool& m_workers;
     bool (*const m_onIoThread)();
     const std::chrono::seconds m_statusHold;
+    // Where PENDING is answered once a client's wait ran out: not behind the workers, which statements
+    // waiting for a row lock may all hold (a replica paused in the middle of a step holds the row), so
+    // that a client still gets PENDING when its wait ran out (CONTRACT §1).
+    boost::asio::thread_pool m_pendingAnswers{2};
+    boost::asio::thread_pool m_statementRunners;
 };
 
 } // namespace jobdeck

@@ -5,6 +5,8 @@
 // PostgreSQL only (registered as a service-postgresql suite): each jobdeckd gets a database of its own
 // on the test process's private cluster, whatever JOBDECK_TEST_BACKEND says. No duration is asserted:
 // "waits" is "still PENDING after B was answered and after several polls".
+// A client's `Prefer: wait` that runs out while every statement thread waits for a locked row is still
+// answered PENDING while the row is held (CONTRACT §1), and a poll of the request is answered too.
 #include "tst_runsupport.h"
 
 #include "tests/support/ServiceDatabase.h"
@@ -36,6 +38,14 @@ nlohmann::json statusOfRequest(const TestService& service, const ApiCredentials&
     return answer.is_object() ? answer : nlohmann::json::object();
 }
 
+// Opens a transaction on `holder` that holds the job's row FOR UPDATE until it ends.
+bool holdJobRow(ServiceDatabase& holder, const QString& job) {
+    if (holder.execute("BEGIN") < 0)
+        return false;
+    const auto locked = holder.rows("SELECT job_id FROM jobs WHERE name = $1 FOR UPDATE", {job});
+    return locked && locked->size() == 1;
+}
+
 std::string statusField(const nlohmann::json& run) {
     return run.is_object() ? run.value("status", std::string()) : std::string("<no run>");
 }
@@ -57,6 +67,7 @@ private slots:
     }
 
     void aLockedJobRowHoldsUpOnlyThatJobsAdmission();
+    void aWaitThatRanOutAndAPollAreAnsweredWhileEveryStatementWaitsForARow();
 };
 
 void TestRowLocks::aLockedJobRowHoldsUpOnlyThatJobsAdmission() {
@@ -77,9 +88,7 @@ void TestRowLocks::aLockedJobRowHoldsUpOnlyThatJobsAdmission() {
     ServiceDatabase holder(database);
     ServiceDatabase observer(database);
     QVERIFY2(holder.isOpen() && observer.isOpen(), qPrintable(holder.lastError() + observer.lastError()));
-    QVERIFY2(holder.execute("BEGIN") >= 0, qPrintable(holder.lastError()));
-    const auto locked = holder.rows("SELECT job_id FROM jobs WHERE name = 'job_a' FOR UPDATE");
-    QVERIFY2(locked && locked->size() == 1, qPrintable(holder.lastError()));
+    QVERIFY2(holdJobRow(holder, "job_a"), qPrintable(holder.lastError()));
 
     const QString runA = submit(service, project.op, "RUN JOB job_a");
     QVERIFY2(!runA.isEmpty(), "RUN JOB job_a was not taken");
@@ -111,6 +120,48 @@ void TestRowLocks::aLockedJobRowHoldsUpOnlyThatJobsAdmission() {
              std::string(kCompleted));
     QCOMPARE(statusField(waitForRun(service, project.op, "job_b", runIdB, hasEnded(), 60000)),
              std::string(kCompleted));
+}
+
+// One worker and one statement thread, held by RUN JOB job_a waiting for the row: its `Prefer: wait=1`
+// runs out and PENDING is answered while the row is still held, and so is a poll of its status.
+// Answered only once the lock wait ended (lock_timeout, 10 s), the request would be final by then and
+// no backend would wait for a lock.
+void TestRowLocks::aWaitThatRanOutAndAPollAreAnsweredWhileEveryStatementWaitsForARow() {
+    QString error;
+    const QString database = TestBackend::createPostgresDatabase(error);
+    QVERIFY2(!database.isEmpty(), qPrintable("this suite needs PostgreSQL: " + error));
+    TestService service({"--database", database, "--status-hold-seconds", "0", "--workers", "1"});
+    QVERIFY2(service.start(), qPrintable(service.lastError()));
+    Project project;
+    QVERIFY(project.create(service));
+    QVERIFY(createClusterAndPythonJob(service, project.op, "rows", "job_a", shortRun()));
+
+    ServiceDatabase holder(database);
+    ServiceDatabase observer(database);
+    QVERIFY2(holder.isOpen() && observer.isOpen(), qPrintable(holder.lastError() + observer.lastError()));
+    QVERIFY2(holdJobRow(holder, "job_a"), qPrintable(holder.lastError()));
+
+    const std::string body = nlohmann::json{{"statement", "RUN JOB job_a"}}.dump();
+    const HttpResult answer =
+        request(service.url(QStringLiteral("/v1/resource/")), "POST", QByteArray::fromStdString(body),
+                project.op.headers() + HttpHeaders{{"Prefer", "wait=1"}}, 60000);
+    const nlohmann::json pending = answer.json();
+    const int waiting = observer
+                            .value("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                   "AND wait_event_type = 'Lock'")
+                            .toInt();
+    QVERIFY2(statusOf(pending) == kPending,
+             qPrintable("not PENDING: " + QString::number(answer.status) + " " + answer.body));
+    QVERIFY2(waiting >= 1, "PENDING was answered only once RUN JOB job_a no longer waited for the row");
+    const QString id = QString::fromStdString(pending.value("requestId", std::string()));
+    QVERIFY(!id.isEmpty());
+    const nlohmann::json polled = statusOfRequest(service, project.op, id);
+    QVERIFY2(statusOf(polled) == kPending, qPrintable("polled: " + QString::fromStdString(polled.dump())));
+
+    QVERIFY2(holder.execute("ROLLBACK") >= 0, qPrintable(holder.lastError()));
+    nlohmann::json a;
+    QTRY_VERIFY_WITH_TIMEOUT(statusOf(a = statusOfRequest(service, project.op, id)) != kPending, 30000);
+    QVERIFY2(statusOf(a) == kSuccess, a.dump().c_str());
 }
 
 QTEST_GUILESS_MAIN(TestRowLocks)
