@@ -1,6 +1,9 @@
 // jobdeckd's libpq connection and its pool when statements fail and the server goes away under them:
 // every failure is a DatabaseError (never a crash: each libpq result has exactly one owner), a
-// connection the server dropped is not lent again, and the pool serves again on fresh connections.
+// connection the server dropped is not lent again, and the pool serves again on fresh connections; a
+// transaction left idle ends on the server and frees its rows.
+#include "service/stores/DatabaseError.h"
+#include "service/stores/DatabaseTimeouts.h"
 #include "service/stores/postgres/PgConnections.h"
 #include "tests/support/PostgresCluster.h"
 
@@ -139,6 +142,39 @@ private slots:
             "ALTER TABLE widened ADD COLUMN b text; ALTER TABLE widened ALTER COLUMN a TYPE bigint");
         QCOMPARE(readA(), 7);
         connection->executeScript("DROP TABLE widened");
+    }
+
+    // A transaction left idle (its process stopped between two statements) ends on the server after
+    // DatabaseTimeouts::idleInTransaction, so the row it held is not held for as long as it is stopped:
+    // another session waiting for the row (up to its own lock wait, 10 s) gets it, and the idle session's
+    // next statement fails.
+    void anIdleTransactionEndsAndFreesItsRows() {
+        const DatabaseTimeouts saved = DatabaseTimeouts::current();
+        DatabaseTimeouts quick = saved;
+        quick.statement = std::chrono::seconds(2); // lock wait 2 s, idle in transaction 1 s
+        DatabaseTimeouts::set(quick);
+        auto holder = PgConnection::open(uri());
+        DatabaseTimeouts::set(saved);
+        auto waiter = PgConnection::open(uri());
+        waiter->executeScript("CREATE TABLE held (a integer); INSERT INTO held VALUES (1)");
+        holder->executeScript("BEGIN");
+        QVERIFY(holder->query("SELECT a FROM held FOR UPDATE").step());
+
+        bool locked = false;
+        try {
+            locked = waiter->query("SELECT a FROM held FOR UPDATE").step();
+        } catch (const DatabaseError& e) {
+            QFAIL(qPrintable(QString("the idle transaction kept its row: ") + e.what()));
+        }
+        QVERIFY(locked);
+        bool failed = false;
+        try {
+            holder->query("SELECT a FROM held").step();
+        } catch (const DatabaseError&) {
+            failed = true;
+        }
+        QVERIFY2(failed, "the idle transaction's session went on");
+        waiter->executeScript("DROP TABLE held");
     }
 
 private:

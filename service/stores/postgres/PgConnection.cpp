@@ -287,14 +287,16 @@ std::unique_ptr<PgConnection> PgConnection::open(const std::string& url) {
     }
     auto opened = std::unique_ptr<PgConnection>(new PgConnection(connection));
     // Quiet notices (they would go to stderr), and the same text form of values everywhere. A statement
-    // or a lock waited for longer than the database timeout fails rather than hanging the request.
+    // or a lock waited for longer than the database timeout fails rather than hanging the request, and a
+    // transaction left idle (DatabaseTimeouts::idleInTransaction) ends.
     PQsetNoticeProcessor(
         connection, [](void*, const char*) {}, nullptr);
     const PgWaitGuard bounded(PQsocket(connection), timeouts.clientWait());
     opened->executeScript(
         "SET client_encoding = 'UTF8'; SET synchronous_commit = on; SET statement_timeout = '" +
         std::to_string(timeouts.statement.count()) + "s'; SET lock_timeout = '" +
-        std::to_string(timeouts.lockWait().count()) + "s'");
+        std::to_string(timeouts.lockWait().count()) + "s'; SET idle_in_transaction_session_timeout = '" +
+        std::to_string(timeouts.idleInTransaction().count()) + "s'");
     return opened;
 }
 
