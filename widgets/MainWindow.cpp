@@ -27,6 +27,7 @@
 #include "widgets/RunDialog.h"
 #include "widgets/RunEndNotifier.h"
 #include "widgets/RunMonitor.h"
+#include "widgets/SelectionShortcutHints.h"
 #include "widgets/SubjectDescriber.h"
 #include "widgets/TableExportMenu.h"
 #include "widgets/TableViewSupport.h"
@@ -360,6 +361,8 @@ void MainWindow::createActions() {
     createViewActions();
     createMenus();
     createToolBarAndContextMenus();
+    m_selectionHints = new SelectionShortcutHints(
+        this, {m_editAction, m_runAction, m_describeAction, m_deleteAction, m_cloneAction});
 }
 
 QAction* MainWindow::makeAction(const QString& text, const QIcon& icon, const QKeySequence& key,
@@ -528,6 +531,8 @@ void MainWindow::updateActions() {
     // Those that need the service are also disabled while it cannot be reached (gateActions).
     for (QAction* a : {m_editAction, m_runAction, m_describeAction, m_deleteAction, m_cloneAction})
         a->setEnabled(hasJob);
+    if (m_selectionHints)
+        m_selectionHints->setJobSelected(hasJob);
     m_refreshAction->setEnabled(connected || m_monitor->state() == ConnectionMonitor::State::Reconnecting);
 }
 

@@ -42,6 +42,7 @@ class RunDialog;
 class RunEndNotifier;
 class RunMonitor;
 class SubjectDescriber;
+class SelectionShortcutHints;
 class TableExportMenu;
 class WindowSettings;
 
@@ -201,6 +202,7 @@ private:
     LoadProgress* m_loadProgress;
     QLabel* m_statusMessage = nullptr;
     TableExportMenu* m_exportMenu = nullptr;
+    SelectionShortcutHints* m_selectionHints = nullptr;
     QString m_profileName;
 
     std::optional<std::string> m_selectedBeforeLoad;

@@ -36,6 +36,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMap>
@@ -405,6 +406,26 @@ private slots:
                 bound.insert(text, action->text());
             }
         }
+    }
+
+    // With no job selected the job actions are disabled; their keys say why instead of doing nothing.
+    void aJobKeyWithNoJobSelectedSaysWhy() {
+        MainWindow window(m_home.options(QStringLiteral("first")));
+        QSignalSpy loaded(&window, &MainWindow::jobsLoaded);
+        window.show();
+        QVERIFY2(loaded.wait(20000), qPrintable(window.statusWidget()->text()));
+        auto* jobs = window.findChild<JobsView*>();
+        QVERIFY(jobs);
+        jobs->table()->selectionModel()->clearCurrentIndex(); // a job restored as selected is let go
+        auto* run = window.findChild<QAction*>(QStringLiteral("actionRun"));
+        QVERIFY(run);
+        QTRY_VERIFY(!jobs->currentJobName() && !run->isEnabled());
+        QTest::keyClick(&window, Qt::Key_R, Qt::ControlModifier);
+        auto* message = window.findChild<QLabel*>(QStringLiteral("statusMessage"));
+        QVERIFY(message);
+        QTRY_VERIFY2_WITH_TIMEOUT(message->text().contains(QLatin1String("Select a job first")),
+                                  qPrintable(message->text()), 5000);
+        QVERIFY(message->text().contains(QLatin1String("Run job")));
     }
 };
 
