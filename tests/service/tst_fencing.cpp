@@ -142,15 +142,7 @@ class TestFencing final : public QObject {
         return true;
     }
 
-    void killLeftoverDrivers() const {
-        for (const QString& pid :
-             QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-            QFile cmdline("/proc/" + pid + "/cmdline");
-            if (pid.toInt() > 0 && cmdline.open(QIODevice::ReadOnly) &&
-                cmdline.readAll().contains(m_token.toUtf8()))
-                ::kill(pid.toInt(), SIGKILL);
-        }
-    }
+    void killLeftoverDrivers() const { killProcessesWithToken(m_token); }
 
     std::map<QString, int> driverStarts() const {
         std::map<QString, int> starts;

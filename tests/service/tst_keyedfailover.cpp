@@ -248,15 +248,7 @@ class TestKeyedFailover final : public QObject {
         return {kPythonApp, "--sleep", QString::number(seconds), "--suite", m_token};
     }
 
-    void killLeftoverDrivers() const {
-        for (const QString& pid :
-             QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-            QFile cmdline("/proc/" + pid + "/cmdline");
-            if (pid.toInt() > 0 && cmdline.open(QIODevice::ReadOnly) &&
-                cmdline.readAll().contains(m_token.toUtf8()))
-                ::kill(pid.toInt(), SIGKILL);
-        }
-    }
+    void killLeftoverDrivers() const { killProcessesWithToken(m_token); }
 
     // Three replicas with `arguments` on a new database of their own.
     static bool startReplicas(Replicas& replicas, const QStringList& arguments) {

@@ -147,15 +147,7 @@ class TestReplicas final : public QObject {
     }
 
     // Drivers of this suite still running (a failed test's), found by the token on their command line.
-    void killLeftoverDrivers() const {
-        for (const QString& pid :
-             QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-            QFile cmdline("/proc/" + pid + "/cmdline");
-            if (pid.toInt() > 0 && cmdline.open(QIODevice::ReadOnly) &&
-                cmdline.readAll().contains(m_token.toUtf8()))
-                ::kill(pid.toInt(), SIGKILL);
-        }
-    }
+    void killLeftoverDrivers() const { killProcessesWithToken(m_token); }
 
     nlohmann::json statusOn(const TestService& service, const QString& requestId, int* httpStatus) const {
         const auto answer = request(service.url("/v1/status/" + requestId), "GET", {}, op().headers());

@@ -7,13 +7,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QHostAddress>
 #include <QTcpSocket>
 #include <QTest>
 #include <QThread>
 #include <QTimer>
+
+#include <signal.h>
 
 #include <functional>
 #include <memory>
@@ -48,6 +52,17 @@ inline QString argumentsClause(const QList<QPair<QString, QString>>& overrides) 
     for (auto [name, value] : overrides)
         pairs << "'" + name.replace("'", "''") + "' = '" + value.replace("'", "''") + "'";
     return " ARGUMENTS = ( " + pairs.join(", ") + " )";
+}
+
+// SIGKILL to every process whose command line holds `token`: the drivers a suite's replicas left
+// running (a failed test's), each started with the suite's token among its arguments.
+inline void killProcessesWithToken(const QString& token) {
+    for (const QString& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile cmdline("/proc/" + pid + "/cmdline");
+        if (pid.toInt() > 0 && cmdline.open(QIODevice::ReadOnly) &&
+            cmdline.readAll().contains(token.toUtf8()))
+            ::kill(pid.toInt(), SIGKILL);
+    }
 }
 
 inline std::string statusOf(const nlohmann::json& status) {
