@@ -179,8 +179,7 @@ void RunClaims::setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::
 // Resolves what the run's driver is started with and claims the run for this replica, recording its
 // run directory (inside claimStarts' step); nullopt (the run FAILED) when it cannot start.
 std::optional<LaunchSpec> RunClaims::prepareLaunch(RunRecord& record) {
-    // A run this replica claimed before (nothing was started) is its owner's to fail.
-    const RunActor by = record.runDir.empty() ? RunActor::Claimant : RunActor::Owner;
+    const RunActor by = claimingActor(record);
     const auto job = m_stores.jobs().findJob(record.projectUid, record.run.jobName);
     if (!job || job->jobId != record.run.jobId) {
         m_writer.end(record, JobRunStatus::Failed, jobGoneBeforeStartMessage(record.run.jobName), by);

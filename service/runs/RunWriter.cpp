@@ -18,6 +18,10 @@ RunPhase runPhaseOf(const RunRecord& record) {
     return runPhase(record.run.status, !record.runDir.empty(), record.run.submissionId.has_value());
 }
 
+RunActor claimingActor(const RunRecord& seen) {
+    return runPhaseOf(seen) == RunPhase::Queued ? RunActor::Claimant : RunActor::Owner;
+}
+
 RunWriter::RunWriter(Stores& stores, EventBus& events, const ReplicaLeases& leases)
     : m_stores(stores)
     , m_events(events)
@@ -105,8 +109,7 @@ int RunWriter::saveNow(std::vector<Change> changes) {
 }
 
 bool RunWriter::claim(const RunRecord& record, const RunRecord& seen) {
-    const RunActor by = runPhaseOf(seen) == RunPhase::Queued ? RunActor::Claimant : RunActor::Owner;
-    return allowed(seen, record, by) && m_runs.updateIfOwner(record, seen, false);
+    return allowed(seen, record, claimingActor(seen)) && m_runs.updateIfOwner(record, seen, false);
 }
 
 void RunWriter::recordCancel(const RunRecord& record) {

@@ -61,5 +61,8 @@ private:
 
 // The phase of a run as stored.
 RunPhase runPhaseOf(const RunRecord& record);
+// Who claims (or fails before it starts) the run `seen`: a claimant while it is Queued, its owner when
+// the owner claims it again (nothing was started before a restart).
+RunActor claimingActor(const RunRecord& seen);
 
 } // namespace jobdeck
