@@ -68,7 +68,6 @@ RequestLifecycle::~RequestLifecycle() {
 
 void RequestLifecycle::stop() {
     m_statementRunners.join();
-    m_pendingAnswers.join();
 }
 
 void RequestLifecycle::offIoThread(std::function<void()> work) {
@@ -157,7 +156,7 @@ void RequestLifecycle::answerFirst(const std::string& projectUid, const std::str
                 respond(statusAnswer(std::move(status), requestId, wait));
                 return;
             }
-            boost::asio::post(m_pendingAnswers, [this, projectUid, requestId, wait, respond, status] {
+            boost::asio::post(m_workers, [this, projectUid, requestId, wait, respond, status] {
                 m_registry.acknowledge(projectUid, requestId, RequestRegistry::Durability::Durable);
                 respond(statusAnswer(status, requestId, wait));
             });
@@ -195,10 +194,10 @@ void RequestLifecycle::runWithin(const RequestContext& context, const std::strin
                                return;
                            }
                            // The wait ran out (on a timer thread): record the id off the IO threads.
-                           boost::asio::post(m_pendingAnswers, [this, projectUid, requestId, statement,
-                                                                status, wait, respond] {
-                               answerPending(projectUid, requestId, statement, status, wait, respond);
-                           });
+                           boost::asio::post(
+                               m_workers, [this, projectUid, requestId, statement, status, wait, respond] {
+                                   answerPending(projectUid, requestId, statement, status, wait, respond);
+                               });
                        });
     runOnStatementThread(context, statement);
 }

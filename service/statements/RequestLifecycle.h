@@ -24,8 +24,8 @@ class StatementExecutor;
 //
 // Threads: submit() and poll() may be called on an IO thread, which must never wait for the database:
 // only a quick read (StatementExecutor::isQuickRead, with a wait) and a status already in memory or
-// final in the database are answered there; the rest goes to `workers`. A wait or a hold is a timer of
-// RequestRegistry::waitFor, never a thread.
+// final in the database are answered there; the rest goes to `workers`, and the statements themselves
+// to threads of their own. A wait or a hold is a timer of RequestRegistry::waitFor, never a thread.
 class RequestLifecycle final {
 public:
     // What the client is told, said once per request.
@@ -55,7 +55,7 @@ public:
                      boost::asio::thread_pool& workers, bool (*onIoThread)(), unsigned statementThreads,
                      std::chrono::seconds statusHold);
     ~RequestLifecycle();
-    // Waits for the statements under way (and the PENDING answers) to end; none is taken after.
+    // Waits for the statements under way to end; none is taken after.
     void stop();
     RequestLifecycle(const RequestLifecycle&) = delete;
     RequestLifecycle& operator=(const RequestLifecycle&) = delete;
@@ -76,7 +76,7 @@ private:
     };
     void answerAtOnce(RequestContext& context, const std::string& statement, std::chrono::seconds wait,
                       const Respond& respond);
-    // On a worker: the Idempotency-Key claimed, then the statement run.
+    // On a worker: the Idempotency-Key claimed, then the statement handed to a statement thread.
     void claimAndRun(RequestContext& context, const std::string& statement,
                      std::optional<std::chrono::seconds> wait, const Respond& respond);
     // A write other than RUN JOB whose Idempotency-Key was seen within RepeatedWrites::kWindow: answered
@@ -94,7 +94,7 @@ private:
     // when the wait runs out first.
     void runWithin(const RequestContext& context, const std::string& statement, std::chrono::seconds wait,
                    const Respond& respond);
-    // On a pending-answer thread, after the wait ran out: PENDING answered once the id is on disk.
+    // On a worker, after the wait ran out: PENDING answered once the id is on disk.
     void answerPending(const std::string& projectUid, const std::string& requestId,
                        const std::string& statement, const StatusJson& pending, std::chrono::seconds wait,
                        const Respond& respond);
@@ -116,10 +116,9 @@ private:
     boost::asio::thread_pool& m_workers;
     bool (*const m_onIoThread)();
     const std::chrono::seconds m_statusHold;
-    // Where PENDING is answered once a client's wait ran out: not behind the workers, which statements
-    // waiting for a row lock may all hold (a replica paused in the middle of a step holds the row), so
-    // that a client still gets PENDING when its wait ran out (CONTRACT §1).
-    boost::asio::thread_pool m_pendingAnswers{2};
+    // The statements, apart from the workers: statements waiting for a row lock may hold all of these
+    // (a replica paused in the middle of a step holds the row), and a client still gets PENDING when its
+    // wait ran out (CONTRACT §1), and its polls answered, from the workers.
     boost::asio::thread_pool m_statementRunners;
 };
 
