@@ -158,10 +158,12 @@ struct Opened {
 
 // The listening address, the log line and systemd's READY once the service answers.
 void announceServing(const ServeOptions& options, const HttpServer& server, const SystemdNotifier& systemd) {
-    std::cout << "listening on " << options.listen.substr(0, options.listen.rfind(':')) << ':'
-              << server.port() << std::endl;
+    // Logged before the address is printed: a client that waits for the address finds this line
+    // first in the log, ahead of its own requests.
     spdlog::info("jobdeckd {} serving {} on port {} with data directory {}", JOBDECK_VERSION,
                  options.tlsCertificate.empty() ? "HTTP" : "HTTPS", server.port(), options.dataDir);
+    std::cout << "listening on " << options.listen.substr(0, options.listen.rfind(':')) << ':'
+              << server.port() << std::endl;
     // The database is open and migrated and the listener answers: systemd may start what needs us.
     systemd.notify("READY=1\nSTATUS=serving on port " + std::to_string(server.port()));
 }
