@@ -30,6 +30,7 @@ function(jobdeck_layer_includes target)
 endfunction()
 
 jobdeck_define_layer(core core)
+jobdeck_define_layer(runmonitor service/runmonitor)
 jobdeck_define_layer(stores service/stores)
 jobdeck_define_layer(runs service/runs)
 jobdeck_define_layer(statements service/statements)

@@ -42,7 +42,7 @@ expect "$console" /usr/bin/jobdeck /usr/share/applications/jobdeck.desktop \
   /usr/share/icons/hicolor/256x256/apps/jobdeck.png \
   /usr/share/man/man1/jobdeck.1.gz /usr/share/doc/jobdeck/copyright /usr/share/doc/jobdeck/changelog.gz \
   /usr/share/doc/jobdeck/README.md /usr/share/doc/jobdeck/docs/console.md
-expect "$service" /usr/bin/jobdeckd /lib/systemd/system/jobdeckd.service /usr/lib/sysusers.d/jobdeckd.conf \
+expect "$service" /usr/bin/jobdeckd /usr/libexec/jobdeck/jobdeck-run-monitor /lib/systemd/system/jobdeckd.service /usr/lib/sysusers.d/jobdeckd.conf \
   /usr/lib/tmpfiles.d/jobdeckd.conf /etc/jobdeck/jobdeckd.conf /usr/share/man/man8/jobdeckd.8.gz \
   /usr/share/doc/jobdeckd/copyright /usr/share/doc/jobdeckd/changelog.gz /usr/share/doc/jobdeckd/service.md
 grep -q ' \./usr/bin/jobdeckd$' "$console.contents" && fail "the console package must not carry jobdeckd itself"

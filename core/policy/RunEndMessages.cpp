@@ -98,8 +98,13 @@ std::string programNotInPathProblem(std::string_view program) {
     return "Cannot find " + std::string(program) + " in PATH";
 }
 
-std::string monitorNotForkedProblem(std::string_view reason) {
-    return "Cannot fork the driver monitor: " + std::string(reason);
+std::string monitorNotSpawnedProblem(std::string_view reason) {
+    return "Cannot start the driver monitor: " + std::string(reason);
+}
+
+std::string runMonitorMissingProblem(std::string_view program) {
+    return "Cannot find " + std::string(program) +
+           " beside jobdeckd or in ../libexec/jobdeck beside it: reinstall jobdeckd";
 }
 
 std::string monitorNotStartedProblem() {

@@ -48,7 +48,9 @@ std::string logNotOpenedProblem(std::string_view logPath, std::string_view reaso
 std::string launchNotPreparedProblem(std::string_view reason);
 std::string nothingToRunProblem();
 std::string programNotInPathProblem(std::string_view program);
-std::string monitorNotForkedProblem(std::string_view reason);
+std::string monitorNotSpawnedProblem(std::string_view reason);
+// The driver monitor program (jobdeck-run-monitor) is not where jobdeckd looks for it.
+std::string runMonitorMissingProblem(std::string_view program);
 std::string monitorNotStartedProblem();
 std::string programNotExecutedProblem(std::string_view program, std::string_view reason);
 // A command of the service's own (spark-submit --status or --kill) could not be run.

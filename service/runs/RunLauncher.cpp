@@ -1,13 +1,14 @@
 #include "service/runs/RunLauncher.h"
 
+#include "service/runmonitor/RunMonitor.h"
 #include "service/runs/DriverEnvironment.h"
 
 #include "core/policy/RunEndMessages.h"
 #include "core/text/Concat.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -25,171 +26,12 @@
 namespace jobdeck {
 namespace {
 
-// What the monitor reports to the service once the driver has exec'd (or failed to).
-struct MonitorReport {
-    pid_t driverPid;
-    int execErrno;
-};
-
-// ---- async-signal-safe helpers, used between fork and exec / in the monitor ----
-
-std::size_t appendText(char* buf, std::size_t at, std::size_t cap, const char* text) {
-    while (*text && at + 1 < cap)
-        buf[at++] = *text++;
-    buf[at] = '\0';
-    return at;
-}
-
-std::size_t appendNumber(char* buf, std::size_t at, std::size_t cap, long long value) {
-    char digits[24];
-    std::size_t n = 0;
-    const bool negative = value < 0;
-    unsigned long long v =
-        negative ? 0ULL - static_cast<unsigned long long>(value) : static_cast<unsigned long long>(value);
-    do {
-        digits[n++] = static_cast<char>('0' + v % 10);
-        v /= 10;
-    } while (v);
-    if (negative && at + 1 < cap)
-        buf[at++] = '-';
-    while (n && at + 1 < cap)
-        buf[at++] = digits[--n];
-    buf[at] = '\0';
-    return at;
-}
-
-bool writeAll(int fd, const void* data, std::size_t size) {
-    const char* p = static_cast<const char*>(data);
-    while (size) {
-        const ssize_t n = ::write(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        size -= static_cast<std::size_t>(n);
-    }
-    return true;
-}
-
-// Writes `text` to tmpPath and renames it over path, so readers never see half a file.
-void writeFileAtomically(const char* tmpPath, const char* path, const char* text) {
-    const int fd = ::open(tmpPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return;
-    writeAll(fd, text, std::strlen(text));
-    ::close(fd);
-    ::rename(tmpPath, path);
-}
-
-// Field 22 of /proc/<pid>/stat (start time in clock ticks) without allocating; 0 when unreadable.
-std::uint64_t startTicksOf(pid_t pid) {
-    char path[48];
-    std::size_t at = appendText(path, 0, sizeof path, "/proc/");
-    at = appendNumber(path, at, sizeof path, pid);
-    appendText(path, at, sizeof path, "/stat");
-    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    char buf[1024];
-    std::size_t got = 0;
-    ssize_t n;
-    while (got < sizeof buf && (n = ::read(fd, buf + got, sizeof buf - got)) > 0)
-        got += static_cast<std::size_t>(n);
-    ::close(fd);
-    // The command name (field 2) may contain spaces and parentheses; fields resume after the last ')'.
-    std::size_t i = got;
-    while (i > 0 && buf[i - 1] != ')')
-        --i;
-    int field = 2;
-    std::uint64_t value = 0;
-    for (; i > 0 && i < got; ++i) {
-        if (buf[i] == ' ') {
-            if (field == 22)
-                return value;
-            ++field;
-        } else if (field == 22 && buf[i] >= '0' && buf[i] <= '9') {
-            value = value * 10 + static_cast<std::uint64_t>(buf[i] - '0');
-        }
-    }
-    return 0;
-}
-
-void setSignal(int sig, void (*handler)(int)) {
-    struct sigaction action {};
-    action.sa_handler = handler;
-    sigemptyset(&action.sa_mask);
-    ::sigaction(sig, &action, nullptr);
-}
-
-void sleepMs(int ms) {
-    timespec left{ms / 1000, static_cast<long>(ms % 1000) * 1000000L};
-    while (::nanosleep(&left, &left) != 0 && errno == EINTR) {
-    }
-}
-
-void resetSignals() {
-    for (int sig = 1; sig < NSIG; ++sig)
-        setSignal(sig, SIG_DFL); // fails harmlessly for SIGKILL, SIGSTOP and unused numbers
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-}
-
-// ---- ordinary helpers, used before forking ----
-
-// Monitor side of a capped log: copies the driver's output (`pipeFd`) to the log (`logFd`) until the
-// pipe closes, or until the driver ended and nothing more is waiting (a descendant of the driver may
-// keep the pipe open), then reaps the driver into `status`. Async-signal-safe calls only.
-void copyCappedLogUntilExit(int pipeFd, int logFd, std::uint64_t maxBytes, pid_t driver, int& status) {
-    struct stat logStat {};
-    std::uint64_t written = ::fstat(logFd, &logStat) == 0 ? static_cast<std::uint64_t>(logStat.st_size) : 0;
-    bool noted = false;
-    bool ended = false;
-    int drainReads = 0; // after the driver ended: what was already written, not a descendant's stream
-    char buffer[16384];
-    while (!ended || drainReads++ < 64) {
-        pollfd ready{pipeFd, POLLIN, 0};
-        const int polled = ::poll(&ready, 1, ended ? 0 : 500);
-        if (polled < 0 && errno == EINTR)
-            continue;
-        if (polled > 0) {
-            const ssize_t n = ::read(pipeFd, buffer, sizeof buffer);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                break; // every writer is gone
-            const auto room = written < maxBytes ? maxBytes - written : 0;
-            const auto kept = std::min<std::uint64_t>(room, static_cast<std::uint64_t>(n));
-            writeAll(logFd, buffer, kept);
-            written += kept;
-            if (kept < static_cast<std::uint64_t>(n) && !noted) {
-                char note[160];
-                std::size_t at = appendText(note, 0, sizeof note, "\n[jobdeckd: the log reached its cap of ");
-                at = appendNumber(note, at, sizeof note, static_cast<long long>(maxBytes));
-                appendText(note, at, sizeof note, " bytes (--max-log-bytes); later output is discarded]\n");
-                writeAll(logFd, note, std::strlen(note));
-                noted = true;
-            }
-            continue;
-        }
-        if (ended || polled < 0)
-            break;
-        if (::waitpid(driver, &status, WNOHANG) == driver)
-            ended = true;
-    }
-    ::close(pipeFd);
-    if (!ended)
-        while (::waitpid(driver, &status, 0) < 0 && errno == EINTR) {
-        }
-}
-
 std::string launchLockPath(const std::string& runDir) {
     return runDir + "/launch.lock";
 }
 
 // For tests only (docs/runs.md): JOBDECKD_TEST_KILL_AFTER_FORK=<ms> makes the service SIGKILL itself
-// right after forking a launcher, whose monitor waits <ms> before forking the driver, so that a
+// right after starting a launcher, whose monitor waits <ms> before forking the driver, so that a
 // restart lands between the fork and the driver being recorded.
 std::optional<int> testKillAfterForkMs() {
     static const std::optional<int> ms = []() -> std::optional<int> {
@@ -236,51 +78,28 @@ std::string prepareRunDir(const LaunchSpec& spec) {
     const std::string confPath = RunLauncher::hudiDefaultsPath(spec.runDir);
     const int fd = ::open(confPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     const bool written = fd >= 0 && ::fchmod(fd, 0600) == 0 &&
-                         writeAll(fd, spec.hudiDefaults.data(), spec.hudiDefaults.size());
+                         RunMonitor::writeAll(fd, spec.hudiDefaults.data(), spec.hudiDefaults.size());
     if (fd >= 0)
         ::close(fd);
     return written ? std::string() : fileNotWrittenProblem(confPath);
 }
 
-// Everything the children touch, prepared before fork (they may not allocate). Not movable: argv and
-// envp point into the strings.
-struct PreparedLaunch {
-    PreparedLaunch(const LaunchSpec& spec, std::string programPath)
-        : program(std::move(programPath))
-        , argvStrings(spec.argv)
-        , envStrings(DriverEnvironment::build(spec.extraEnv))
-        , argv(pointers(argvStrings))
-        , envp(pointers(envStrings))
-        // Absolute: the monitor and the driver work inside the run directory.
-        , runDir(std::filesystem::absolute(spec.runDir).string())
-        , statusPath(RunLauncher::exitStatusPath(runDir))
-        , statusTmp(statusPath + ".tmp")
-        , pidPath(runDir + "/driver-pid")
-        , pidTmp(pidPath + ".tmp")
-        , notifyPath(spec.exitNotifyPath.empty() ? nullptr : spec.exitNotifyPath.c_str())
-        , killAfterFork(testKillAfterForkMs())
-        , maxLogBytes(spec.maxLogBytes) {}
-    PreparedLaunch(const PreparedLaunch&) = delete;
-    PreparedLaunch& operator=(const PreparedLaunch&) = delete;
+// The monitor jobdeckd starts its drivers with: $JOBDECKD_RUN_MONITOR when set (tests that link the
+// launcher into a program of their own), else findRunMonitor beside the running program.
+const std::string& runMonitorPath() {
+    static const std::string path = [] {
+        if (const char* set = std::getenv("JOBDECKD_RUN_MONITOR"); set && *set)
+            return std::string(set);
+        std::error_code ec;
+        return RunLauncher::findRunMonitor(std::filesystem::read_symlink("/proc/self/exe", ec).parent_path());
+    }();
+    return path;
+}
 
-    const std::string program;
-    std::vector<std::string> argvStrings;
-    std::vector<std::string> envStrings;
-    std::vector<char*> argv;
-    std::vector<char*> envp;
-    const std::string runDir;
-    const std::string statusPath;
-    const std::string statusTmp;
-    const std::string pidPath;
-    const std::string pidTmp;
-    const char* notifyPath;
-    const std::optional<int> killAfterFork;
-    const std::uint64_t maxLogBytes;
-};
-
-// The descriptors the intermediate child inherits.
+// The descriptors the monitor is started with, each above the ones it becomes there (0 to 4), so that
+// no dup2 of the spawn overwrites another's source.
 struct LaunchFds {
-    int lock = -1; // held from before the fork until the monitor has recorded the driver (see launchState())
+    int lock = -1; // held from before the spawn until the monitor has recorded the driver (see launchState())
     int log = -1;
     int null = -1;
     int report[2] = {-1, -1};
@@ -292,155 +111,83 @@ struct LaunchFds {
     }
 };
 
-// Opens and locks what the children need; the error, or empty (then nothing is left open).
-std::string openLaunchFds(const LaunchSpec& spec, const PreparedLaunch& launch, LaunchFds& fds) {
-    const std::string lockPath = launchLockPath(launch.runDir);
-    fds.lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+// `fd` moved to a number of 10 or more (close-on-exec); -1 when that fails, and `fd` is closed anyway.
+int movedHigh(int fd) {
+    if (fd < 0)
+        return -1;
+    const int high = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
+    ::close(fd);
+    return high;
+}
+
+// Opens and locks what the monitor needs; the error, or empty (then nothing is left open).
+std::string openLaunchFds(const LaunchSpec& spec, const std::string& runDir, LaunchFds& fds) {
+    const std::string lockPath = launchLockPath(runDir);
+    fds.lock = movedHigh(::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
     if (fds.lock < 0 || ::flock(fds.lock, LOCK_EX | LOCK_NB) != 0) {
         std::string error = launchNotLockedProblem(lockPath, std::strerror(errno));
         fds.closeAll();
         return error;
     }
-    fds.log = ::open(spec.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    fds.log = movedHigh(::open(spec.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600));
     if (fds.log < 0) {
         std::string error = logNotOpenedProblem(spec.logPath, std::strerror(errno));
         fds.closeAll();
         return error;
     }
-    fds.null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (fds.null < 0 || ::pipe2(fds.report, O_CLOEXEC) != 0) {
+    fds.null = movedHigh(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    int report[2] = {-1, -1};
+    if (fds.null < 0 || ::pipe2(report, O_CLOEXEC) != 0 || (fds.report[0] = movedHigh(report[0])) < 0 ||
+        (fds.report[1] = movedHigh(report[1])) < 0) {
         std::string error = launchNotPreparedProblem(std::strerror(errno));
-        fds.report[0] = fds.report[1] = -1;
         fds.closeAll();
         return error;
     }
     return {};
 }
 
-// In the driver's process, after fork: its own session, its output to the pipe when capped, exec.
-[[noreturn]] void execDriver(const PreparedLaunch& launch, const int output[2], const int execError[2]) {
-    setSignal(SIGPIPE, SIG_DFL);
-    ::setsid();
-    if (output[1] >= 0 && (::dup2(output[1], 1) != 1 || ::dup2(output[1], 2) != 2))
-        _exit(127);
-    ::close(3);
-    ::close(4);
-    ::close(execError[0]);
-    ::execve(launch.program.c_str(), launch.argv.data(), launch.envp.data());
-    const int e = errno;
-    writeAll(execError[1], &e, sizeof e);
-    _exit(127);
-}
-
-// <runDir>/driver-pid: "<pid> <start ticks>". Not fsync'd: it only matters while the machine (and so
-// the driver) is up.
-void recordDriver(const PreparedLaunch& launch, pid_t driver) {
-    char pidText[64];
-    std::size_t at = appendNumber(pidText, 0, sizeof pidText, driver);
-    at = appendText(pidText, at, sizeof pidText, " ");
-    at = appendNumber(pidText, at, sizeof pidText, static_cast<long long>(startTicksOf(driver)));
-    appendText(pidText, at, sizeof pidText, "\n");
-    writeFileAtomically(launch.pidTmp.c_str(), launch.pidPath.c_str(), pidText);
-}
-
-// <runDir>/exit-status, then the wake-up of the service, then the fsync.
-void recordExit(const PreparedLaunch& launch, int execErrno, int status) {
-    char text[64];
-    std::size_t at = 0;
-    if (execErrno != 0) {
-        at = appendText(text, at, sizeof text, "spawn-error ");
-        at = appendNumber(text, at, sizeof text, execErrno);
-    } else if (WIFSIGNALED(status)) {
-        at = appendText(text, at, sizeof text, "signaled ");
-        at = appendNumber(text, at, sizeof text, WTERMSIG(status));
-    } else {
-        at = appendText(text, at, sizeof text, "exited ");
-        at = appendNumber(text, at, sizeof text, WEXITSTATUS(status));
+// Starts the monitor with posix_spawn (the service's address space is not copied): fds 0 /dev/null,
+// 1 and 2 the log, 3 the report pipe, 4 the launch lock, every other fd closed; its own session,
+// default signal handling, nothing blocked; inside the run directory. The error number, or 0.
+int spawnMonitor(const std::string& monitor, std::vector<std::string>& arguments,
+                 std::vector<std::string>& environment, const LaunchFds& fds, const std::string& runDir,
+                 pid_t& pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    if (int error = posix_spawn_file_actions_init(&actions); error != 0)
+        return error;
+    if (int error = posix_spawnattr_init(&attributes); error != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        return error;
     }
-    appendText(text, at, sizeof text, "\n");
-    writeFileAtomically(launch.statusTmp.c_str(), launch.statusPath.c_str(), text);
-    // Wakes the service at once instead of at its next poll; nobody listens while it is down.
-    if (launch.notifyPath) {
-        const int notify = ::open(launch.notifyPath, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-        if (notify >= 0) {
-            writeAll(notify, "x", 1);
-            ::close(notify);
-        }
+    sigset_t all;
+    sigset_t none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    int error = 0;
+    for (const auto& [from, to] :
+         {std::pair{fds.null, 0}, {fds.log, 1}, {fds.log, 2}, {fds.report[1], 3}, {fds.lock, 4}})
+        if (error == 0)
+            error = posix_spawn_file_actions_adddup2(&actions, from, to);
+    if (error == 0)
+        error = posix_spawn_file_actions_addclosefrom_np(&actions, 5);
+    if (error == 0)
+        error = posix_spawn_file_actions_addchdir_np(&actions, runDir.c_str());
+    if (error == 0)
+        error = posix_spawnattr_setflags(&attributes,
+                                         POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    if (error == 0)
+        error = posix_spawnattr_setsigdefault(&attributes, &all);
+    if (error == 0)
+        error = posix_spawnattr_setsigmask(&attributes, &none);
+    if (error == 0) {
+        auto argv = pointers(arguments);
+        auto envp = pointers(environment);
+        error = posix_spawn(&pid, monitor.c_str(), &actions, &attributes, argv.data(), envp.data());
     }
-    // Then fsync'd, so that after a power loss it is still the driver's true end; not before the
-    // wake-up, which needs only the page cache (the service commits the state durably itself).
-    if (const int written = ::open(launch.statusPath.c_str(), O_RDONLY | O_CLOEXEC); written >= 0) {
-        ::fsync(written);
-        ::close(written);
-    }
-}
-
-// The monitor: forks the driver, records it, reports to the service on fd 3, releases the launch lock
-// (fd 4), waits for the driver (copying its capped output) and records how it ended.
-[[noreturn]] void runMonitor(const PreparedLaunch& launch) {
-    // A service that died must not take it along through SIGPIPE on the report pipe.
-    setSignal(SIGPIPE, SIG_IGN);
-    if (launch.killAfterFork)
-        sleepMs(*launch.killAfterFork);
-    int execError[2];
-    if (::pipe2(execError, O_CLOEXEC) != 0)
-        _exit(1);
-    int output[2] = {-1, -1};
-    if (launch.maxLogBytes > 0 && ::pipe2(output, O_CLOEXEC) != 0)
-        _exit(1);
-    const pid_t driver = ::fork();
-    if (driver == 0)
-        execDriver(launch, output, execError);
-    MonitorReport out{driver, driver < 0 ? errno : 0};
-    ::close(execError[1]);
-    if (output[1] >= 0)
-        ::close(output[1]);
-    if (driver > 0)
-        recordDriver(launch, driver);
-    ::close(4); // the driver is recorded (or was never forked): the launch is no longer in doubt
-    if (driver > 0) {
-        int e = 0;
-        ssize_t n;
-        while ((n = ::read(execError[0], &e, sizeof e)) < 0 && errno == EINTR) {
-        }
-        if (n == static_cast<ssize_t>(sizeof e))
-            out.execErrno = e;
-    }
-    ::close(execError[0]);
-    writeAll(3, &out, sizeof out);
-    ::close(3);
-    if (driver < 0)
-        _exit(1);
-    int status = 0;
-    if (output[0] >= 0)
-        copyCappedLogUntilExit(output[0], 1, launch.maxLogBytes, driver, status);
-    else
-        while (::waitpid(driver, &status, 0) < 0 && errno == EINTR) {
-        }
-    recordExit(launch, out.execErrno, status);
-    _exit(0);
-}
-
-// The short-lived child: new session, clean fds and signals, fork the monitor, exit.
-// fds: 0 /dev/null, 1 and 2 the log, 3 the report pipe, 4 the launch lock.
-[[noreturn]] void runIntermediate(const PreparedLaunch& launch, const LaunchFds& fds) {
-    resetSignals();
-    ::setsid();
-    ::dup2(fds.null, 0);
-    ::dup2(fds.log, 1);
-    ::dup2(fds.log, 2);
-    // Moved out of the way first, so that neither dup2 below overwrites the other's source.
-    const int reportCopy = ::fcntl(fds.report[1], F_DUPFD, 10);
-    const int lockCopy = ::fcntl(fds.lock, F_DUPFD, 10);
-    if (reportCopy < 0 || lockCopy < 0 || ::dup2(reportCopy, 3) != 3 || ::dup2(lockCopy, 4) != 4)
-        _exit(1);
-    ::close_range(5, ~0U, 0);
-    if (::chdir(launch.runDir.c_str()) != 0)
-        _exit(1);
-    const pid_t monitor = ::fork();
-    if (monitor != 0)
-        _exit(monitor < 0 ? 1 : 0);
-    runMonitor(launch);
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    return error;
 }
 
 // In the service: what the monitor reported on the pipe (nothing when it never started).
@@ -470,31 +217,44 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
     }
     if (result.error = prepareRunDir(spec); !result.error.empty())
         return result;
-    std::string program = findExecutable(spec.argv.front());
-    if (program.empty()) {
+    RunMonitorArguments monitorArguments;
+    monitorArguments.program = findExecutable(spec.argv.front());
+    if (monitorArguments.program.empty()) {
         result.error = programNotInPathProblem(spec.argv.front());
         return result;
     }
-    const PreparedLaunch launch(spec, std::move(program));
+    const std::string& monitor = runMonitorPath();
+    if (monitor.empty()) {
+        result.error = runMonitorMissingProblem(RunMonitor::kProgramName);
+        return result;
+    }
+    // Absolute: the monitor and the driver work inside the run directory.
+    monitorArguments.runDir = std::filesystem::absolute(spec.runDir).string();
+    monitorArguments.maxLogBytes = spec.maxLogBytes;
+    monitorArguments.killAfterForkMs = testKillAfterForkMs();
+    monitorArguments.notifyPath = spec.exitNotifyPath;
+    monitorArguments.argv = spec.argv;
+    std::vector<std::string> arguments = RunMonitor::commandLine(monitorArguments);
+    arguments.insert(arguments.begin(), RunMonitor::kProgramName);
+    std::vector<std::string> environment = DriverEnvironment::build(spec.extraEnv);
     LaunchFds fds;
-    if (result.error = openLaunchFds(spec, launch, fds); !result.error.empty())
+    if (result.error = openLaunchFds(spec, monitorArguments.runDir, fds); !result.error.empty())
         return result;
 
-    const pid_t intermediate = ::fork();
-    if (intermediate == 0)
-        runIntermediate(launch, fds);
-    const int forkErrno = errno;
-    if (intermediate > 0 && launch.killAfterFork)
+    pid_t starter = -1;
+    const int spawnError =
+        spawnMonitor(monitor, arguments, environment, fds, monitorArguments.runDir, starter);
+    if (spawnError == 0 && monitorArguments.killAfterForkMs)
         ::kill(::getpid(), SIGKILL);
     const int reportFd = fds.report[0];
     fds.report[0] = -1;
     fds.closeAll();
-    if (intermediate < 0) {
+    if (spawnError != 0) {
         ::close(reportFd);
-        result.error = monitorNotForkedProblem(std::strerror(forkErrno));
+        result.error = monitorNotSpawnedProblem(std::strerror(spawnError));
         return result;
     }
-    while (::waitpid(intermediate, nullptr, 0) < 0 && errno == EINTR) {
+    while (::waitpid(starter, nullptr, 0) < 0 && errno == EINTR) {
     }
     const auto report = readMonitorReport(reportFd);
     ::close(reportFd);
@@ -504,11 +264,19 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
     }
     result.driverPid = report->driverPid;
     if (report->execErrno != 0) {
-        result.error = programNotExecutedProblem(launch.program, std::strerror(report->execErrno));
+        result.error = programNotExecutedProblem(monitorArguments.program, std::strerror(report->execErrno));
         return result;
     }
     result.driverStartTicks = processStartTicks(report->driverPid).value_or(0);
     return result;
+}
+
+std::string RunLauncher::findRunMonitor(const std::filesystem::path& programDir) {
+    for (const auto& candidate : {programDir / RunMonitor::kProgramName,
+                                  programDir / ".." / "libexec" / "jobdeck" / RunMonitor::kProgramName})
+        if (::access(candidate.c_str(), X_OK) == 0)
+            return candidate.lexically_normal().string();
+    return {};
 }
 
 LaunchState RunLauncher::launchState(const std::string& runDir) {

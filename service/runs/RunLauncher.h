@@ -3,14 +3,14 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace jobdeck {
 
-// What one driver needs; everything is prepared before forking because the service is
-// multi-threaded and only async-signal-safe calls are allowed between fork and exec.
+// What one driver needs.
 struct LaunchSpec final {
     std::string runId;
     std::string runDir;            // created if missing; holds hudi-defaults.conf, exit-status, driver-pid
@@ -49,16 +49,19 @@ enum class LaunchState {
     Launched,    // driver-pid is there: the driver was forked
 };
 
-// Starts drivers that survive the service: the service forks a short-lived child, which forks a
-// monitor and exits at once, so the monitor is reparented away from the service. The monitor forks
-// the driver (own session and process group), records its pid and start time, waits for it and
-// writes its exit status atomically. Until the driver is recorded, the launcher processes hold an
-// exclusive flock on <runDir>/launch.lock (taken by the service before it forks), so a service
+// Starts drivers that survive the service: the service starts jobdeck-run-monitor with posix_spawn
+// (RunMonitor.h), which forks the monitor and exits at once, so the monitor is reparented away from
+// the service. The monitor forks the driver (own session and process group), records its pid and start time,
+// waits for it and writes its exit status atomically. Until the driver is recorded, the launcher processes
+// hold an exclusive flock on <runDir>/launch.lock (taken by the service before it spawns), so a service
 // restarted in between can tell a launch in progress from one that never happened.
 // A restarted service re-attaches by reading the files the monitor writes and /proc.
 class RunLauncher final {
 public:
     static LaunchResult launch(const LaunchSpec& spec);
+    // jobdeck-run-monitor in `programDir` (a build tree) or in `programDir`/../libexec/jobdeck (the
+    // packages); empty when neither has it.
+    static std::string findRunMonitor(const std::filesystem::path& programDir);
 
     static LaunchState launchState(const std::string& runDir);
     // nullopt while the driver has not ended (or the file is unreadable).

@@ -1,10 +1,12 @@
 // The driver launcher in-process: survival layout (monitor not our child, driver in its own
 // process group), environment, hudi-defaults.conf, log capture, exit statuses and group signals.
 #include "service/runs/RunLauncher.h"
+#include "tests/support/TestService.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 
 using namespace jobdeck;
@@ -71,6 +74,11 @@ class TestRunLauncher final : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() {
+        // This test program is not jobdeckd: the monitor is not beside it.
+        qputenv("JOBDECKD_RUN_MONITOR", TestService::runMonitorPath().toUtf8());
+    }
+
     void runsDriverWithEnvironmentConfigAndArguments() {
         QTemporaryDir dir;
         const auto spec = specFor(dir, {"--date", "2024-01-01", "--mode=full"});
@@ -117,6 +125,9 @@ private slots:
         QVERIFY(monitor != ::getpid());
         QVERIFY(parentOf(monitor) != ::getpid()); // reparented away from us
         QVERIFY(::getsid(monitor) != ::getsid(0));
+        // The monitor is a small program of its own, not a copy of the service.
+        QCOMPARE(QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(monitor))).fileName(),
+                 QStringLiteral("jobdeck-run-monitor"));
 
         QVERIFY(RunLauncher::signalGroup(launched.driverPid, SIGTERM));
         const auto status = waitForExit(spec.runDir);
@@ -180,6 +191,25 @@ private slots:
         QVERIFY(status);
         QCOMPARE(status->code, 0);
         QCOMPARE(readAll(spec.logPath), QString("started\n"));
+    }
+
+    // Beside jobdeckd in a build tree, in ../libexec/jobdeck in the packages; nowhere else.
+    void theMonitorIsFoundWhereTheBuildAndThePackagesPutIt() {
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        std::filesystem::create_directories(root / "bin");
+        QCOMPARE(RunLauncher::findRunMonitor(root / "bin"), std::string());
+        const auto installed = root / "libexec" / "jobdeck" / "jobdeck-run-monitor";
+        std::filesystem::create_directories(installed.parent_path());
+        QVERIFY(QFile::copy(TestService::runMonitorPath(), QString::fromStdString(installed.string())));
+        QCOMPARE(RunLauncher::findRunMonitor(root / "bin"), installed.string());
+        const auto beside = root / "bin" / "jobdeck-run-monitor";
+        QVERIFY(QFile::copy(TestService::runMonitorPath(), QString::fromStdString(beside.string())));
+        QCOMPARE(RunLauncher::findRunMonitor(root / "bin"), beside.string());
+        // Not executable: not a monitor.
+        std::filesystem::permissions(beside, std::filesystem::perms::owner_read);
+        std::filesystem::permissions(installed, std::filesystem::perms::owner_read);
+        QCOMPARE(RunLauncher::findRunMonitor(root / "bin"), std::string());
     }
 
     void missingProgramIsAnError() {

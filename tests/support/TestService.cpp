@@ -23,6 +23,10 @@ QList<QPair<QByteArray, QByteArray>> ApiCredentials::headers() const {
 TestService::TestService(QStringList extraArguments)
     : m_extraArguments(std::move(extraArguments)) {}
 
+QString TestService::runMonitorPath() {
+    return QStringLiteral(JOBDECK_RUN_MONITOR_PATH);
+}
+
 TestService::~TestService() {
     if (isRunning())
         stop();

@@ -88,6 +88,8 @@ public:
         QByteArray err;
     };
     static Exit runJobdeckd(const QStringList& arguments, int timeoutMs = 20000);
+    // The jobdeck-run-monitor built with JOBDECKD_PATH, for tests that launch drivers in-process.
+    static QString runMonitorPath();
 
 private:
     // One attempt; `port` 0: any free port.
