@@ -51,10 +51,11 @@ enum class LaunchState {
 
 // Starts drivers that survive the service: the service starts jobdeck-run-monitor with posix_spawn
 // (RunMonitor.h), which forks the monitor and exits at once, so the monitor is reparented away from
-// the service. The monitor forks the driver (own session and process group), records its pid and start time,
-// waits for it and writes its exit status atomically. Until the driver is recorded, the launcher processes
-// hold an exclusive flock on <runDir>/launch.lock (taken by the service before it spawns), so a service
-// restarted in between can tell a launch in progress from one that never happened.
+// the service. The monitor forks the driver (own session and process group), records its pid and
+// start time, waits for it and writes its exit status atomically. Until the driver is recorded, the
+// monitor's processes hold an exclusive flock on <runDir>/launch.lock (taken by the service before it
+// spawns), so a service restarted in between can tell a launch in progress from one that never
+// happened.
 // A restarted service re-attaches by reading the files the monitor writes and /proc.
 class RunLauncher final {
 public:
