@@ -180,7 +180,10 @@ void RunClaims::setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::
 // run directory (inside claimStarts' step); nullopt (the run FAILED) when it cannot start.
 std::optional<LaunchSpec> RunClaims::prepareLaunch(RunRecord& record) {
     const RunActor by = claimingActor(record);
-    const auto job = m_stores.jobs().findJob(record.projectUid, record.run.jobName);
+    // Read as committed: the claim decides on the run's row and its cluster's (held), not on the job
+    // or the project, so admissions of the job and ALTERs do not wait for this step. A DROP JOB is
+    // refused while the run is active; an ALTER committed meanwhile applies from the next run.
+    const auto job = m_stores.jobs().findJobAsCommitted(record.projectUid, record.run.jobName);
     if (!job || job->jobId != record.run.jobId) {
         m_writer.end(record, JobRunStatus::Failed, jobGoneBeforeStartMessage(record.run.jobName), by);
         return std::nullopt;
@@ -206,9 +209,9 @@ std::optional<LaunchSpec> RunClaims::prepareLaunch(RunRecord& record) {
     input.applicationFile = resolved.localPath;
     input.arguments = record.run.arguments;
     input.runId = record.run.jobRunId;
-    const auto effective =
-        EffectiveConfig::resolve(cluster ? cluster->with : ConfigPairs{}, job->parameters,
-                                 m_stores.projects().projectSettings(record.projectUid), record.run.jobRunId);
+    const auto effective = EffectiveConfig::resolve(
+        cluster ? cluster->with : ConfigPairs{}, job->parameters,
+        m_stores.projects().projectSettingsAsCommitted(record.projectUid), record.run.jobRunId);
     for (const auto& [key, resolvedValue] : effective.spark)
         if (resolvedValue.source == Provenance::PlatformDefault ||
             resolvedValue.source == Provenance::Cluster)

@@ -24,6 +24,11 @@ public:
     // held until the step ends against another such decision and any write of the job, so that counting
     // its active runs and inserting one cannot interleave with another replica's. Other jobs' are not.
     virtual std::optional<SparkJob> findJobToRun(const std::string& projectUid, const std::string& name) = 0;
+    // The job as last committed, holding nothing even inside a step: for a step that reads what a run
+    // starts with but decides nothing about the job (a claim), so that admissions of the job and
+    // writes of it do not wait for that step.
+    virtual std::optional<SparkJob> findJobAsCommitted(const std::string& projectUid,
+                                                       const std::string& name) = 0;
     // Every job of the project by name, one at a time (100,000 jobs are not held at once).
     virtual void forEachJob(const std::string& projectUid, const std::function<void(SparkJob&&)>& each) = 0;
     // Every job's summary (SHOW JOBS SUMMARY) by name, one at a time, the first `limit` (-1: all);

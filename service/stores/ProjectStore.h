@@ -21,6 +21,8 @@ public:
     // against writes of it (a share lock where the backend locks rows): ALTER PROJECT waits for the
     // admissions that read the settings, and they never wait for each other.
     virtual ProjectSettings projectSettings(const std::string& projectUid) = 0;
+    // The settings as last committed, holding nothing even inside a step (findJobAsCommitted).
+    virtual ProjectSettings projectSettingsAsCommitted(const std::string& projectUid) = 0;
     virtual void saveProjectSettings(const std::string& projectUid, const ProjectSettings& settings) = 0;
 };
 

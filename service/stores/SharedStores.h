@@ -48,6 +48,9 @@ public:
         return project_rows::settings(*m_access.read(), projectUid, m_allowlistJson,
                                       rowLock(m_access, "FOR SHARE OF p"));
     }
+    ProjectSettings projectSettingsAsCommitted(const std::string& projectUid) override {
+        return project_rows::settings(*m_access.read(), projectUid, m_allowlistJson, std::string());
+    }
     void saveProjectSettings(const std::string& projectUid, const ProjectSettings& settings) override {
         m_access.steps().run([&] { project_rows::saveSettings(*m_access.write(), projectUid, settings); });
     }
@@ -96,6 +99,10 @@ public:
     }
     std::optional<SparkJob> findJobToRun(const std::string& projectUid, const std::string& name) override {
         return job_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR UPDATE OF j"));
+    }
+    std::optional<SparkJob> findJobAsCommitted(const std::string& projectUid,
+                                               const std::string& name) override {
+        return job_rows::find(*m_access.read(), projectUid, name, std::string());
     }
     void forEachJob(const std::string& projectUid, const std::function<void(SparkJob&&)>& each) override {
         job_rows::forEach(*m_access.read(), m_activeRunsSource, projectUid, each);

@@ -202,6 +202,42 @@ private slots:
         QVERIFY(first->runs().findById("run-a"));
     }
 
+    // A claim reads its run's job and project as committed: while such a step is open, another
+    // process's admission step on the job (FOR UPDATE) and a write of the project's settings go through.
+    void aReadAsCommittedHoldsNothing() {
+        const std::string database = createDatabase("ascommitted");
+        const auto first = PgStores::open(database);
+        const auto second = PgStores::open(database);
+        const std::string uid = first->projects().createProject("ascommitted");
+        const SparkJob a = jobOn(*first, uid, "a");
+        std::atomic<bool> done{false};
+        std::thread other;
+        first->unitOfWork().run([&] {
+            QVERIFY(first->jobs().findJobAsCommitted(uid, "a"));
+            first->projects().projectSettingsAsCommitted(uid);
+            other = std::thread([&] {
+                try {
+                    second->unitOfWork().run([&] {
+                        second->jobs().findJobToRun(uid, "a");
+                        second->runs().insert(queuedRun(uid, a, "run-a", {}));
+                    });
+                    auto settings = second->projects().projectSettings(uid);
+                    settings.concurrentRunsEnabled = !settings.concurrentRunsEnabled;
+                    second->projects().saveProjectSettings(uid, settings);
+                } catch (const std::exception& e) {
+                    qWarning("the other process's steps failed: %s", e.what());
+                }
+                done = true;
+            });
+            // Bounded: were anything held, the other steps would wait for this one to end.
+            QTRY_VERIFY_WITH_TIMEOUT(done.load(), 30000);
+        });
+        if (other.joinable())
+            other.join();
+        QVERIFY(done);
+        QVERIFY(first->runs().findById("run-a"));
+    }
+
     // An active run's Idempotency-Key is a unique index: a second insert of the key is refused without
     // an error (the admission then answers with the run that has it); an ended run's key is free.
     void anActiveIdempotencyKeyIsInsertedOnce() {
