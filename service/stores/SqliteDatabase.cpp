@@ -9,9 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
+#include <thread>
 #include <utility>
 
 namespace jobdeck {
@@ -224,10 +226,10 @@ std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mo
         throwSqliteError(message, rc);
     }
     sqlite3_extended_result_codes(raw, 1);
-    // A lock held by another connection or process is waited for this long (serve --database-timeout).
-    sqlite3_busy_timeout(
-        raw, static_cast<int>(std::chrono::milliseconds(DatabaseTimeouts::current().lockWait()).count()));
     std::unique_ptr<SqliteDatabase> db(new SqliteDatabase(raw, path));
+    // A lock held by another connection or process is waited for this long (serve --database-timeout).
+    db->m_lockWait = DatabaseTimeouts::current().lockWait();
+    sqlite3_busy_handler(raw, &SqliteDatabase::onBusy, db.get());
     if (mode == Mode::ReadOnly) {
         // Opened read-write (a WAL reader updates the shared-memory index) but refusing any change.
         // Pages are read with pread(), not through a mapping of the file (mmap_size stays 0): an I/O
@@ -302,6 +304,35 @@ void SqliteDatabase::executeScript(const std::string& sql) {
     }
 }
 
+// A lock held by another process (a locked or stalled database) is waited for m_lockWait. Once a wait
+// was given up, the statements behind it try only briefly, until the write lock is got again or a
+// lock wait has passed: steps queued behind one that waited out the lock are then each answered at once
+// instead of each waiting the whole timeout again in turn, so all of them are answered within about
+// one timeout. Called with the connection's mutex held.
+int SqliteDatabase::onBusy(void* self, int attempt) {
+    auto& db = *static_cast<SqliteDatabase*>(self);
+    const auto now = Clock::now();
+    if (attempt == 0)
+        db.m_firstBusy = now;
+    const bool givenUpLately =
+        db.m_lockWaitGivenUp != Clock::time_point() && now - db.m_lockWaitGivenUp < db.m_lockWait;
+    // Long enough for a brief lock of another process (a command-line tool's write) to pass.
+    const auto budget =
+        givenUpLately ? Clock::duration(std::chrono::milliseconds(50)) : Clock::duration(db.m_lockWait);
+    const auto left = db.m_firstBusy + budget - now;
+    if (left <= Clock::duration::zero()) {
+        db.m_lockWaitGivenUp = now;
+        return 0;
+    }
+    // Short sleeps first, as SQLite's own busy timeout does: most locks held elsewhere are brief.
+    constexpr std::array<std::chrono::milliseconds, 6> pauses{
+        std::chrono::milliseconds(1),  std::chrono::milliseconds(2),  std::chrono::milliseconds(5),
+        std::chrono::milliseconds(10), std::chrono::milliseconds(20), std::chrono::milliseconds(50)};
+    const auto pause = pauses[static_cast<std::size_t>(std::min<int>(attempt, pauses.size() - 1))];
+    std::this_thread::sleep_for(std::min<Clock::duration>(pause, left));
+    return 1;
+}
+
 std::string SqliteDatabase::fileName() const {
     const char* name = sqlite3_db_filename(m_db, "main");
     return name && *name ? std::string(name) : m_path;
@@ -315,6 +346,7 @@ std::int64_t SqliteDatabase::lastInsertRowId() {
 // Prepared once and reused, like every statement: sqlite3_exec would parse them on every transaction.
 void SqliteDatabase::begin() {
     execute("BEGIN IMMEDIATE");
+    m_lockWaitGivenUp = Clock::time_point(); // the write lock is ours: the database moves again
 }
 
 void SqliteDatabase::commit() {

@@ -182,7 +182,11 @@ public:
     }
 
 private:
+    using Clock = std::chrono::steady_clock;
+
     SqliteDatabase(sqlite3* db, std::string path);
+    // SQLite's busy handler: whether to try again for a lock held by another process.
+    static int onBusy(void* self, int attempt);
     void begin();
     void commit();
     void rollback() noexcept;
@@ -199,6 +203,10 @@ private:
     int m_transactionDepth = 0;
     std::atomic<std::thread::id> m_transactionThread;
     std::vector<std::function<void(bool)>> m_endActions; // of the transaction under way
+    // A lock held by another process is waited for m_lockWait (onBusy).
+    std::chrono::milliseconds m_lockWait{0};
+    Clock::time_point m_firstBusy;       // of the statement waiting now
+    Clock::time_point m_lockWaitGivenUp; // the last wait given up, until the write lock is got again
     // Idle prepared statements by SQL text; several when the same SQL runs nested on one thread.
     std::unordered_map<std::string, std::vector<sqlite3_stmt*>> m_statements;
 };

@@ -5,6 +5,8 @@
 #include "service/runs/EventBus.h"
 #include "service/statements/RequestRegistry.h"
 #include "service/statements/StatementExecutor.h"
+#include "service/stores/DatabaseFaultError.h"
+#include "service/stores/DatabaseTimeouts.h"
 #include "service/stores/OpenStores.h"
 #include "service/stores/SqliteStores.h"
 
@@ -16,6 +18,7 @@
 
 #include <atomic>
 #include <future>
+#include <optional>
 
 using namespace jobdeck;
 using namespace std::chrono_literals;
@@ -49,6 +52,24 @@ std::vector<std::string> auditStatements(AuditStore& audit, const std::string& p
     for (const auto& entry : audit.recentAudit(projectUid, 100))
         statements.push_back(entry.statement);
     return statements;
+}
+
+// How long a write transaction on `db` took to be refused as timed out; nullopt when it was not.
+std::optional<std::chrono::milliseconds> refusedWrite(SqliteDatabase& db) {
+    const auto started = std::chrono::steady_clock::now();
+    try {
+        db.transaction(
+            [&] { db.execute("INSERT INTO projects(uid, name, created_at) VALUES ('x', 'x', 'x')"); });
+    } catch (const std::exception& e) {
+        if (DatabaseFaultError::faultOf(e) != DatabaseFault::TimedOut) {
+            qWarning("refused, but not as timed out: %s", e.what());
+            return std::nullopt;
+        }
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                     started);
+    }
+    qWarning("the write went through a lock held elsewhere");
+    return std::nullopt;
 }
 
 ProjectEvent jobEvent(std::string type, std::string job) {
@@ -196,6 +217,45 @@ private slots:
         } catch (const DatabaseError& e) {
             QVERIFY(e.isConstraintViolation());
         }
+    }
+
+    // Another process holds the database's write lock. The first write waits the whole lock wait;
+    // the writes behind it are refused at once while the lock stays held (each waiting again would
+    // answer the n-th only after n lock waits); once the lock is free, writes go through and the next
+    // lock held elsewhere is waited for in full again. Lower bounds are exact; the upper one is a
+    // third of the lock wait against the few milliseconds it takes.
+    void writesBehindAGivenUpLockWaitAreRefusedAtOnce() {
+        QTemporaryDir dir;
+        const DatabaseTimeouts saved = DatabaseTimeouts::current();
+        DatabaseTimeouts quick = saved;
+        quick.statement = 3s;
+        DatabaseTimeouts::set(quick);
+        auto db = SqliteStores::open(dbPath(dir));
+        DatabaseTimeouts::set(saved);
+        const auto lockWait = std::chrono::duration_cast<std::chrono::milliseconds>(quick.lockWait());
+        sqlite3* holder = nullptr;
+        QCOMPARE(sqlite3_open(dbPath(dir).c_str(), &holder), SQLITE_OK);
+        const auto holdLock = [&] {
+            QCOMPARE(sqlite3_exec(holder, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+        };
+        holdLock();
+        auto& writer = db->database();
+        const auto first = refusedWrite(writer);
+        QVERIFY(first && *first >= lockWait);
+        for (int i = 0; i < 3; ++i) {
+            const auto refusedIn = refusedWrite(writer);
+            QVERIFY(refusedIn);
+            QVERIFY2(*refusedIn < lockWait / 3,
+                     qPrintable(QString("write %1 waited %2 ms").arg(i).arg(refusedIn->count())));
+        }
+        QCOMPARE(sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+        writer.transaction(
+            [&] { writer.execute("INSERT INTO projects(uid, name, created_at) VALUES ('y', 'y', 'y')"); });
+        holdLock();
+        const auto again = refusedWrite(writer);
+        QVERIFY(again && *again >= lockWait);
+        QCOMPARE(sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(holder);
     }
 
     void concurrentWritersAllSucceed() {
