@@ -56,6 +56,8 @@ install(FILES ${packaging}/jobdeckd.service DESTINATION ${JOBDECK_SYSTEMD_UNIT_D
 install(FILES ${packaging}/jobdeckd.sysusers DESTINATION lib/sysusers.d RENAME jobdeckd.conf COMPONENT jobdeckd)
 install(FILES ${packaging}/jobdeckd.tmpfiles DESTINATION lib/tmpfiles.d RENAME jobdeckd.conf COMPONENT jobdeckd)
 install(FILES ${packaging}/jobdeckd.conf DESTINATION /etc/jobdeck COMPONENT jobdeckd)
+install(FILES ${packaging}/debian/jobdeckd/lintian-overrides DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides
+        RENAME jobdeckd COMPONENT jobdeckd)
 install(FILES docs/service.md docs/runs.md docs/statements.md docs/wire-format.md docs/parameters.md
               docs/packaging.md
         DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/jobdeckd COMPONENT jobdeckd)
