@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <optional>
 
 namespace jobdeck {
@@ -59,11 +58,11 @@ constexpr std::string_view kLibpqKeywords[] = {"host",
                                                "load_balance_hosts"};
 
 bool isBlank(char c) {
-    return std::isspace(static_cast<unsigned char>(c)) != 0;
+    return isAsciiSpace(c);
 }
 
 bool isKeywordCharacter(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    return isAsciiAlnum(c) || c == '_';
 }
 
 std::size_t uriSchemeLength(std::string_view value) {
@@ -173,7 +172,7 @@ void addSecretQueryRanges(std::string_view value, std::size_t query, std::vector
 int hexValue(char c) {
     if (c >= '0' && c <= '9')
         return c - '0';
-    const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const char lower = asciiLower(c);
     return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
 }
 
@@ -203,8 +202,8 @@ std::string percentEncodedPassword(std::string_view password, bool keepEscapes, 
     std::string encoded;
     for (std::size_t i = 0; i < password.size(); ++i) {
         const auto c = static_cast<unsigned char>(password[i]);
-        const bool plain =
-            std::isalnum(c) || plainPunctuation.find(static_cast<char>(c)) != std::string_view::npos;
+        const bool plain = isAsciiAlnum(static_cast<char>(c)) ||
+                           plainPunctuation.find(static_cast<char>(c)) != std::string_view::npos;
         if (plain || (keepEscapes && startsPercentEscape(password, i))) {
             encoded += static_cast<char>(c);
         } else {

@@ -3,7 +3,6 @@
 #include "core/text/AsciiText.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace jobdeck {
 
@@ -40,9 +39,8 @@ bool passesToDriver(std::string_view name, const std::vector<std::string>& admin
 
 std::optional<std::string> driverEnvironmentNameRefusal(std::string_view name) {
     const std::string_view stem = name.ends_with('*') ? name.substr(0, name.size() - 1) : name;
-    const bool wellFormed = !stem.empty() && std::all_of(stem.begin(), stem.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    });
+    const bool wellFormed = !stem.empty() && std::all_of(stem.begin(), stem.end(),
+                                                         [](char c) { return isAsciiAlnum(c) || c == '_'; });
     if (!wellFormed)
         return "--driver-env " + quoted(name) +
                ": expected a variable name (letters, digits, '_'), or a prefix followed by '*'";

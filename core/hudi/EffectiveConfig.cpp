@@ -1,11 +1,11 @@
 #include "core/hudi/EffectiveConfig.h"
+#include "core/text/AsciiText.h"
 
 #include "core/hudi/HudiConfigExplanation.h"
 #include "core/hudi/HudiConfigPolicy.h"
 #include "core/parameters/ParameterClassifier.h"
 
 #include <array>
-#include <cctype>
 
 namespace jobdeck {
 
@@ -23,8 +23,7 @@ std::string hudiDropReason(HudiConfigStatus status, const HudiConfigSettings& se
 // line (another key), padding would be lost.
 bool breaksPropertiesFile(std::string_view key, std::string_view value) {
     const auto padded = [](std::string_view v) {
-        return !v.empty() && (std::isspace(static_cast<unsigned char>(v.front())) ||
-                              std::isspace(static_cast<unsigned char>(v.back())));
+        return !v.empty() && (isAsciiSpace(v.front()) || isAsciiSpace(v.back()));
     };
     return key.find_first_of("\r\n") != std::string_view::npos ||
            value.find_first_of("\r\n") != std::string_view::npos || padded(key) || padded(value);

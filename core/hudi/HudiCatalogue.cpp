@@ -240,9 +240,7 @@ bool isJavaDouble(std::string_view v) {
 // "30s", "500ms", "2min" or an ISO-8601 duration such as "PT1H".
 bool isDuration(std::string_view v) {
     if (v.size() > 2 && (v.front() == 'P' || v.front() == 'p'))
-        return std::all_of(v.begin() + 1, v.end(), [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.';
-        });
+        return std::all_of(v.begin() + 1, v.end(), [](char c) { return isAsciiAlnum(c) || c == '.'; });
     std::size_t i = 0;
     while (i < v.size() && v[i] >= '0' && v[i] <= '9')
         ++i;
@@ -260,14 +258,12 @@ bool isJavaClassName(std::string_view v) {
     for (std::string_view part : split(v, '.')) {
         if (part.empty())
             return false;
-        const auto first = static_cast<unsigned char>(part.front());
-        if (!(std::isalpha(first) || first == '_' || first == '$'))
+        const char first = part.front();
+        if (!(isAsciiAlpha(first) || first == '_' || first == '$'))
             return false;
-        for (char c : part) {
-            const auto u = static_cast<unsigned char>(c);
-            if (!(std::isalnum(u) || u == '_' || u == '$'))
+        for (char c : part)
+            if (!(isAsciiAlnum(c) || c == '_' || c == '$'))
                 return false;
-        }
     }
     return true;
 }

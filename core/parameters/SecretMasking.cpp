@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <type_traits>
 
 namespace jobdeck {
@@ -23,7 +22,7 @@ bool isOptionWithoutValue(std::string_view token) {
 }
 
 bool isBlank(char c) {
-    return std::isspace(static_cast<unsigned char>(c)) != 0;
+    return isAsciiSpace(c);
 }
 
 // Where a token holds the value of a secret key: the bytes [valueOffset, valueOffset + valueLength)

@@ -1,17 +1,17 @@
 #include "core/policy/RunOutcome.h"
+#include "core/text/AsciiText.h"
 
 #include "core/statements/NameLimits.h"
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 
 namespace jobdeck {
 
 namespace {
 
 bool isWordCharacter(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+    return isAsciiAlnum(c) || c == '_';
 }
 
 // `word` occurs in `line` with no word character right before it (and none after it when `whole`).

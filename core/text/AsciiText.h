@@ -24,6 +24,19 @@ constexpr bool isAsciiLower(char c) {
     return c >= 'a' && c <= 'z';
 }
 
+constexpr bool isAsciiDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+// What std::isalpha and std::isalnum say in the C locale, whatever the process's locale is.
+constexpr bool isAsciiAlpha(char c) {
+    return isAsciiUpper(c) || isAsciiLower(c);
+}
+
+constexpr bool isAsciiAlnum(char c) {
+    return isAsciiAlpha(c) || isAsciiDigit(c);
+}
+
 // Space, tab, line feed, vertical tab, form feed, carriage return: what std::isspace says in the C locale.
 constexpr bool isAsciiSpace(char c) {
     return c == ' ' || (c >= '\t' && c <= '\r');

@@ -17,9 +17,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cctype>
 #include <clocale>
 #include <cstdlib>
+#include <initializer_list>
 #include <iomanip>
 #include <type_traits>
 
@@ -77,6 +79,38 @@ private:
         QVERIFY(std::tolower('I') != 'i');
     }
 
+    // The lines of the sources under `dirs` (from the source root) that `pattern` matches, as
+    // "path:line: text"; files whose path ends with one of `skipped` are not read.
+    static QStringList sourceLinesMatching(std::initializer_list<const char*> dirs,
+                                           const QRegularExpression& pattern, const QStringList& skipped) {
+        QStringList files;
+        for (const char* dir : dirs) {
+            QDirIterator it(QString::fromUtf8(JOBDECK_SOURCE_DIR) + QString::fromUtf8(dir),
+                            {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext())
+                files << it.next();
+        }
+        QStringList found;
+        if (files.size() < 50)
+            found << QStringLiteral("only %1 source files found under the source root").arg(files.size());
+        for (const QString& path : files) {
+            if (std::any_of(skipped.begin(), skipped.end(),
+                            [&](const QString& end) { return path.endsWith(end); }))
+                continue;
+            QFile file(path);
+            if (!file.open(QIODevice::ReadOnly)) {
+                found << path + QStringLiteral(": not readable");
+                continue;
+            }
+            const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'));
+            for (qsizetype i = 0; i < lines.size(); ++i)
+                if (pattern.match(lines[i]).hasMatch())
+                    found << QStringLiteral("%1:%2: %3").arg(path).arg(i + 1).arg(lines[i].trimmed());
+        }
+        return found;
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(m_locales.isValid());
@@ -111,28 +145,33 @@ private slots:
     void noQuotingByHand() {
         // An opening quote at the end of a literal followed by +, or a closing one after a +.
         static const QRegularExpression byHand(QStringLiteral("[ (\"]'\" *\\+|\\+ *\"'([\"\\s:;,)]|$)"));
-        QStringList files;
-        for (const char* dir : {JOBDECK_SOURCE_DIR "/core", JOBDECK_SOURCE_DIR "/service"}) {
-            QDirIterator it(QString::fromUtf8(dir), {QStringLiteral("*.cpp"), QStringLiteral("*.h")},
-                            QDir::Files, QDirIterator::Subdirectories);
-            while (it.hasNext())
-                files << it.next();
-        }
-        QVERIFY(files.size() > 150);
-        QStringList found;
-        for (const QString& path : files) {
-            if (path.endsWith(QStringLiteral("/core/text/AsciiText.cpp")))
-                continue; // quoted() itself
-            if (path.endsWith(QStringLiteral("/service/stores/postgres/PgConnection.cpp")))
-                continue; // SQL: the quotes of the session's SET literals, not a name in a message
-            QFile file(path);
-            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
-            const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'));
-            for (qsizetype i = 0; i < lines.size(); ++i)
-                if (byHand.match(lines[i]).hasMatch())
-                    found << QStringLiteral("%1:%2: %3").arg(path).arg(i + 1).arg(lines[i].trimmed());
-        }
+        const QStringList found =
+            sourceLinesMatching({"/core", "/service"}, byHand,
+                                {QStringLiteral("/core/text/AsciiText.cpp"),
+                                 // SQL: the quotes of the session's SET literals
+                                 QStringLiteral("/service/stores/postgres/PgConnection.cpp")});
         QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
+    }
+
+    // Core classifies and folds characters through AsciiText only: no rule in it follows the locale.
+    void noLocaleCharacterFunctionsInCore() {
+        static const QRegularExpression localeDependent(QStringLiteral(
+            "^(?!\\s*//).*\\bstd::(is(alnum|alpha|digit|xdigit|space|upper|lower|punct|print|graph|cntrl)|"
+            "to(upper|lower))\\s*\\("));
+        const QStringList found = sourceLinesMatching({"/core"}, localeDependent, {});
+        QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
+    }
+
+    void classifiesAsciiOnly() {
+        for (char c = '0'; c <= '9'; ++c)
+            QVERIFY(isAsciiDigit(c) && isAsciiAlnum(c) && !isAsciiAlpha(c));
+        for (const char c : {'a', 'z', 'A', 'Z'})
+            QVERIFY(isAsciiAlpha(c) && isAsciiAlnum(c) && !isAsciiDigit(c));
+        // Letters of the Latin-5 charmap this suite runs under in one of its runs; not ASCII.
+        for (const char c : {'\xFD', '\xDD', '\xE7', '\xC7'})
+            QVERIFY(!isAsciiAlpha(c) && !isAsciiAlnum(c) && !isAsciiDigit(c));
+        for (const char c : {'_', '.', '$', ' ', '\0', '/', ':', '@', '[', '`', '{'})
+            QVERIFY(!isAsciiAlnum(c));
     }
 
     void foldsAsciiLettersOnly() {
