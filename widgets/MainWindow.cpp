@@ -400,7 +400,8 @@ void MainWindow::createJobActions() {
     m_restartLocalAction->setEnabled(false);
     m_filterAction = makeAction(tr("&Filter jobs"), {}, QKeySequence(Qt::CTRL | Qt::Key_L),
                                 QStringLiteral("actionFilter"));
-    m_cloneAction = makeAction(tr("Cl&one job…"), {}, {}, QStringLiteral("actionCloneJob"));
+    m_cloneAction = makeAction(tr("Cl&one job…"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D),
+                               QStringLiteral("actionCloneJob"));
     m_runAgainAction = makeAction(tr("Run &again…"), {}, {}, QStringLiteral("actionRunAgain"));
     m_runAgainAction->setToolTip(tr("Run the selected finished run's job again with that run's overrides"));
     m_runAgainAction->setEnabled(false);

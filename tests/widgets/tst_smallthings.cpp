@@ -426,6 +426,10 @@ private slots:
         QTRY_VERIFY2_WITH_TIMEOUT(message->text().contains(QLatin1String("Select a job first")),
                                   qPrintable(message->text()), 5000);
         QVERIFY(message->text().contains(QLatin1String("Run job")));
+        // Clone has its key (Ctrl+Shift+D, duplicate) and the same hint.
+        QTest::keyClick(&window, Qt::Key_D, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_VERIFY2_WITH_TIMEOUT(message->text().contains(QLatin1String("Clone job")),
+                                  qPrintable(message->text()), 5000);
     }
 };
 
