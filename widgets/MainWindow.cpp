@@ -402,7 +402,8 @@ void MainWindow::createJobActions() {
                                 QStringLiteral("actionFilter"));
     m_cloneAction = makeAction(tr("Cl&one job…"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D),
                                QStringLiteral("actionCloneJob"));
-    m_runAgainAction = makeAction(tr("Run &again…"), {}, {}, QStringLiteral("actionRunAgain"));
+    m_runAgainAction = makeAction(tr("Run &again…"), {}, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A),
+                                  QStringLiteral("actionRunAgain"));
     m_runAgainAction->setToolTip(tr("Run the selected finished run's job again with that run's overrides"));
     m_runAgainAction->setEnabled(false);
     connect(m_newAction, &QAction::triggered, this, [this] { openJobEditor(std::nullopt); });

@@ -342,7 +342,7 @@ private slots:
         auto* again = child<QAction>(window.get(), "actionRunAgain");
         QVERIFY2(again, "no Run again action");
         QTRY_VERIFY_WITH_TIMEOUT(again->isEnabled(), 20000);
-        again->trigger();
+        QTest::keyClick(window.get(), Qt::Key_A, Qt::ControlModifier | Qt::ShiftModifier); // its key
         RunDialog* dialog = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((dialog = window->findChild<RunDialog*>()) != nullptr, 20000);
         QTRY_VERIFY_WITH_TIMEOUT(dialog->isVisible(), 10000);
