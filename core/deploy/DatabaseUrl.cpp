@@ -201,15 +201,15 @@ std::string percentEncodedPassword(std::string_view password, bool keepEscapes, 
     const std::string_view plainPunctuation = inUserInfo ? "-._~!$&'()*+,;=:" : "-._~";
     std::string encoded;
     for (std::size_t i = 0; i < password.size(); ++i) {
-        const auto c = static_cast<unsigned char>(password[i]);
-        const bool plain = isAsciiAlnum(static_cast<char>(c)) ||
-                           plainPunctuation.find(static_cast<char>(c)) != std::string_view::npos;
+        const char c = password[i];
+        const bool plain = isAsciiAlnum(c) || plainPunctuation.find(c) != std::string_view::npos;
         if (plain || (keepEscapes && startsPercentEscape(password, i))) {
-            encoded += static_cast<char>(c);
+            encoded += c;
         } else {
+            const auto byte = static_cast<unsigned char>(c);
             encoded += '%';
-            encoded += hex[c >> 4];
-            encoded += hex[c & 15];
+            encoded += hex[byte >> 4];
+            encoded += hex[byte & 15];
         }
     }
     return encoded;

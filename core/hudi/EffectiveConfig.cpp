@@ -1,9 +1,9 @@
 #include "core/hudi/EffectiveConfig.h"
-#include "core/text/AsciiText.h"
 
 #include "core/hudi/HudiConfigExplanation.h"
 #include "core/hudi/HudiConfigPolicy.h"
 #include "core/parameters/ParameterClassifier.h"
+#include "core/text/AsciiText.h"
 
 #include <array>
 

@@ -1,7 +1,7 @@
 #include "core/policy/RunOutcome.h"
-#include "core/text/AsciiText.h"
 
 #include "core/statements/NameLimits.h"
+#include "core/text/AsciiText.h"
 
 #include <algorithm>
 #include <array>
