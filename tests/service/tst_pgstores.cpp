@@ -210,32 +210,44 @@ private slots:
         const auto second = PgStores::open(database);
         const std::string uid = first->projects().createProject("ascommitted");
         const SparkJob a = jobOn(*first, uid, "a");
+        const bool concurrentBefore = first->projects().projectSettings(uid).concurrentRunsEnabled;
         std::atomic<bool> done{false};
-        std::thread other;
-        first->unitOfWork().run([&] {
-            QVERIFY(first->jobs().findJobAsCommitted(uid, "a"));
-            first->projects().projectSettingsAsCommitted(uid);
-            other = std::thread([&] {
-                try {
-                    second->unitOfWork().run([&] {
-                        second->jobs().findJobToRun(uid, "a");
-                        second->runs().insert(queuedRun(uid, a, "run-a", {}));
-                    });
-                    auto settings = second->projects().projectSettings(uid);
-                    settings.concurrentRunsEnabled = !settings.concurrentRunsEnabled;
-                    second->projects().saveProjectSettings(uid, settings);
-                } catch (const std::exception& e) {
-                    qWarning("the other process's steps failed: %s", e.what());
-                }
-                done = true;
+        std::string otherError; // written by the other thread before `done`
+        std::jthread other;     // joined however the step below ends
+        const auto otherSteps = [&] {
+            try {
+                second->unitOfWork().run([&] {
+                    second->jobs().findJobToRun(uid, "a");
+                    second->runs().insert(queuedRun(uid, a, "run-a", {}));
+                });
+                auto settings = second->projects().projectSettings(uid);
+                settings.concurrentRunsEnabled = !concurrentBefore;
+                second->projects().saveProjectSettings(uid, settings);
+            } catch (const std::exception& e) {
+                otherError = e.what(); // a lock timeout: something was held
+            }
+            done = true;
+        };
+        std::string firstError;
+        try {
+            first->unitOfWork().run([&] {
+                QVERIFY(first->jobs().findJobAsCommitted(uid, "a"));
+                first->projects().projectSettingsAsCommitted(uid);
+                other = std::jthread(otherSteps);
+                // Bounded: were anything held, the other steps would wait for this one to end (or
+                // time out, or the server would end this step once it idled past its timeout).
+                QTRY_VERIFY_WITH_TIMEOUT(done.load(), 30000);
             });
-            // Bounded: were anything held, the other steps would wait for this one to end.
-            QTRY_VERIFY_WITH_TIMEOUT(done.load(), 30000);
-        });
+        } catch (const std::exception& e) {
+            firstError = e.what();
+        }
         if (other.joinable())
             other.join();
+        QVERIFY2(firstError.empty(), firstError.c_str());
         QVERIFY(done);
+        QVERIFY2(otherError.empty(), otherError.c_str());
         QVERIFY(first->runs().findById("run-a"));
+        QCOMPARE(first->projects().projectSettings(uid).concurrentRunsEnabled, !concurrentBefore);
     }
 
     // An active run's Idempotency-Key is a unique index: a second insert of the key is refused without
