@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <future>
+#include <memory>
 #include <optional>
 
 using namespace jobdeck;
@@ -230,16 +231,18 @@ private slots:
         DatabaseTimeouts quick = saved;
         quick.statement = 3s;
         DatabaseTimeouts::set(quick);
-        auto db = SqliteStores::open(dbPath(dir));
+        auto stores = SqliteStores::open(dbPath(dir));
         DatabaseTimeouts::set(saved);
         const auto lockWait = std::chrono::duration_cast<std::chrono::milliseconds>(quick.lockWait());
-        sqlite3* holder = nullptr;
-        QCOMPARE(sqlite3_open(dbPath(dir).c_str(), &holder), SQLITE_OK);
-        const auto holdLock = [&] {
-            QCOMPARE(sqlite3_exec(holder, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3* raw = nullptr;
+        const int opened = sqlite3_open(dbPath(dir).c_str(), &raw);
+        const std::unique_ptr<sqlite3, int (*)(sqlite3*)> holder(raw, &sqlite3_close); // closed on any exit
+        QCOMPARE(opened, SQLITE_OK);
+        const auto exec = [&](const char* sql) {
+            return sqlite3_exec(holder.get(), sql, nullptr, nullptr, nullptr) == SQLITE_OK;
         };
-        holdLock();
-        auto& writer = db->database();
+        QVERIFY(exec("BEGIN EXCLUSIVE"));
+        auto& writer = stores->database();
         const auto first = refusedWrite(writer);
         QVERIFY(first && *first >= lockWait);
         for (int i = 0; i < 3; ++i) {
@@ -248,14 +251,13 @@ private slots:
             QVERIFY2(*refusedIn < lockWait / 3,
                      qPrintable(QString("write %1 waited %2 ms").arg(i).arg(refusedIn->count())));
         }
-        QCOMPARE(sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+        QVERIFY(exec("COMMIT"));
         writer.transaction(
             [&] { writer.execute("INSERT INTO projects(uid, name, created_at) VALUES ('y', 'y', 'y')"); });
-        holdLock();
+        QVERIFY(exec("BEGIN EXCLUSIVE"));
         const auto again = refusedWrite(writer);
         QVERIFY(again && *again >= lockWait);
-        QCOMPARE(sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr), SQLITE_OK);
-        sqlite3_close(holder);
+        QVERIFY(exec("ROLLBACK"));
     }
 
     void concurrentWritersAllSucceed() {
