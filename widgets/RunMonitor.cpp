@@ -181,7 +181,7 @@ void RunMonitor::connectModel() {
     connect(m_model, &QAbstractItemModel::modelReset, this, changed);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, changed);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, changed);
-    connect(m_model, &QAbstractItemModel::dataChanged, this, [this, changed](const QModelIndex& topLeft) {
+    connect(m_model, &QAbstractItemModel::dataChanged, this, [changed](const QModelIndex& topLeft) {
         if (topLeft.column() != RunsTableModel::Elapsed) // not for the clock ticks
             changed();
     });
