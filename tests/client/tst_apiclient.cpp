@@ -5,6 +5,7 @@
 #include "core/statements/StatementPrinter.h"
 #include "tests/client/ClientTestUtil.h"
 #include "tests/client/FakeHttpServer.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -334,5 +335,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestApiClient)
+JOBDECK_TEST_GUILESS_MAIN(TestApiClient)
 #include "tst_apiclient.moc"

@@ -7,6 +7,7 @@
 #include "tests/client/ClientTestUtil.h"
 #include "tests/client/FakeHttpServer.h"
 #include "tests/client/ShowJobsAnswer.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QElapsedTimer>
 #include <QTcpServer>
@@ -327,5 +328,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLargeAnswers)
+JOBDECK_TEST_GUILESS_MAIN(TestLargeAnswers)
 #include "tst_largeanswers.moc"

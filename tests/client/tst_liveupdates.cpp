@@ -5,6 +5,7 @@
 #include "client/EventsSubscription.h"
 #include "client/LogTail.h"
 #include "tests/client/FakeHttpServer.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -163,5 +164,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLiveUpdates)
+JOBDECK_TEST_GUILESS_MAIN(TestLiveUpdates)
 #include "tst_liveupdates.moc"

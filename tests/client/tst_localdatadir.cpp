@@ -2,6 +2,7 @@
 // the directory earlier consoles used (jobdeck/jobdeck/local) moved there once, with its secret.
 #include "client/LocalServiceLauncher.h"
 #include "client/SecretStore.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QDir>
 #include <QFile>
@@ -99,5 +100,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLocalDataDir)
+JOBDECK_TEST_GUILESS_MAIN(TestLocalDataDir)
 #include "tst_localdatadir.moc"

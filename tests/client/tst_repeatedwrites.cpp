@@ -5,6 +5,7 @@
 // A loopback proxy between ApiClient and jobdeckd drops the connection at the moment that matters.
 #include "client/ApiClient.h"
 #include "tests/client/ClientTestUtil.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -208,5 +209,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_MAIN(TestRepeatedWrites)
+JOBDECK_TEST_MAIN(TestRepeatedWrites)
 #include "tst_repeatedwrites.moc"

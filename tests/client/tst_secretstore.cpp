@@ -2,6 +2,7 @@
 // connection profiles kept with QSettings, their secrets in the store.
 #include "client/ConnectionProfiles.h"
 #include "client/SecretStore.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -140,5 +141,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSecretStore)
+JOBDECK_TEST_GUILESS_MAIN(TestSecretStore)
 #include "tst_secretstore.moc"

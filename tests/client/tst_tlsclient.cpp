@@ -4,6 +4,7 @@
 #include "client/ApiClient.h"
 #include "client/ConnectionProfiles.h"
 #include "client/SecretStore.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestCertificates.h"
 #include "tests/support/TestService.h"
@@ -103,5 +104,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTlsClient)
+JOBDECK_TEST_GUILESS_MAIN(TestTlsClient)
 #include "tst_tlsclient.moc"

@@ -1,4 +1,5 @@
 #include "core/parameters/ArgumentOverrides.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -223,5 +224,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(ArgumentOverridesTest)
+JOBDECK_TEST_GUILESS_MAIN(ArgumentOverridesTest)
 #include "tst_argumentoverrides.moc"

@@ -9,6 +9,7 @@
 #include "core/policy/ClusterRules.h"
 #include "core/policy/JobFilter.h"
 #include "core/text/AsciiText.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QDirIterator>
 #include <QFile>
@@ -258,7 +259,7 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
+int runAsciiTextSuite(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     int failures = 0;
     for (const Locale locale : {Locale{"tr_TR.ISO-8859-9", "ISO-8859-9"}, Locale{"tr_TR.UTF-8", "UTF-8"}}) {
@@ -267,5 +268,6 @@ int main(int argc, char** argv) {
     }
     return failures == 0 ? 0 : 1;
 }
+JOBDECK_SUITE_ENTRY(runAsciiTextSuite)
 
 #include "tst_asciitext.moc"

@@ -1,6 +1,7 @@
 // WCAG contrast: the reference points of the definition (black on white 21:1, a colour on itself
 // 1:1, symmetry) and published values (#767676 is the lightest grey with 4.5:1 on white; #777777 is not).
 #include "core/text/ColorContrast.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QTest>
 
@@ -26,5 +27,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestColorContrast)
+JOBDECK_TEST_MAIN(TestColorContrast)
 #include "tst_colorcontrast.moc"

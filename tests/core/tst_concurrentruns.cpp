@@ -1,6 +1,7 @@
 // MAX_CONCURRENT_RUNS (CONTRACT §4, seed 001): which values a project allows and why, and the limit RUN JOB
 // admits against with the message that says which limit applied.
 #include "core/policy/ConcurrentRuns.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -79,5 +80,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestConcurrentRuns)
+JOBDECK_TEST_APPLESS_MAIN(TestConcurrentRuns)
 #include "tst_concurrentruns.moc"

@@ -1,5 +1,6 @@
 #include "core/deploy/DatabaseUrl.h"
 #include "core/deploy/DriverEnvironment.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -114,5 +115,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDatabaseUrl)
+JOBDECK_TEST_GUILESS_MAIN(TestDatabaseUrl)
 #include "tst_databaseurl.moc"

@@ -1,6 +1,7 @@
 #include "core/hudi/EffectiveConfig.h"
 #include "core/hudi/HudiConfigPolicy.h"
 #include "core/parameters/JobConfiguration.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -158,5 +159,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestEffectiveConfig)
+JOBDECK_TEST_GUILESS_MAIN(TestEffectiveConfig)
 #include "tst_effectiveconfig.moc"

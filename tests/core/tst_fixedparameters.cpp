@@ -1,6 +1,7 @@
 // FixedParameters: a fix's corrected list, kept as the shared original plus splices.
 #include "core/parameters/Diagnostic.h"
 #include "core/parameters/FixedParameters.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QTest>
 
@@ -89,5 +90,5 @@ private slots:
 
 } // namespace jobdeck
 
-QTEST_GUILESS_MAIN(jobdeck::TestFixedParameters)
+JOBDECK_TEST_GUILESS_MAIN(jobdeck::TestFixedParameters)
 #include "tst_fixedparameters.moc"

@@ -1,6 +1,7 @@
 // Replays the saved libFuzzer corpora (tests/fuzz-corpus/<target>/) through the fuzz targets' checks,
 // so every input the fuzzers once found interesting stays covered by the ordinary test run.
 #include "fuzz/FuzzEntries.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/FuzzCorpusReplay.h"
 
 #include <QTest>
@@ -31,5 +32,5 @@ private slots:
 
 } // namespace jobdeck
 
-QTEST_GUILESS_MAIN(jobdeck::TestFuzzCorpus)
+JOBDECK_TEST_GUILESS_MAIN(jobdeck::TestFuzzCorpus)
 #include "tst_fuzzcorpus.moc"

@@ -1,5 +1,6 @@
 #include "core/parameters/DiagnosticCode.h"
 #include "core/parameters/HudiAdvice.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -648,5 +649,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHudiAdvice)
+JOBDECK_TEST_GUILESS_MAIN(TestHudiAdvice)
 #include "tst_hudiadvice.moc"

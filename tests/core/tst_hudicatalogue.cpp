@@ -1,5 +1,6 @@
 #include "core/hudi/HudiCatalogue.h"
 #include "core/hudi/HudiConfigPolicy.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -317,5 +318,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHudiCatalogue)
+JOBDECK_TEST_GUILESS_MAIN(TestHudiCatalogue)
 #include "tst_hudicatalogue.moc"

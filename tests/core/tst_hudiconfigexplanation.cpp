@@ -3,6 +3,7 @@
 #include "core/hudi/HudiConfigExplanation.h"
 #include "core/hudi/HudiConfigPolicy.h"
 #include "core/statements/StatementParser.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -130,5 +131,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestHudiConfigExplanation)
+JOBDECK_TEST_APPLESS_MAIN(TestHudiConfigExplanation)
 #include "tst_hudiconfigexplanation.moc"

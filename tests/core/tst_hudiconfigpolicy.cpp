@@ -1,4 +1,5 @@
 #include "core/hudi/HudiConfigPolicy.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -136,5 +137,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHudiConfigPolicy)
+JOBDECK_TEST_GUILESS_MAIN(TestHudiConfigPolicy)
 #include "tst_hudiconfigpolicy.moc"

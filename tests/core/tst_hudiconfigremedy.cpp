@@ -4,6 +4,7 @@
 #include "core/hudi/HudiConfigExplanation.h"
 #include "core/hudi/HudiConfigRemedy.h"
 #include "core/policy/ProjectSettings.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QTest>
 
@@ -68,5 +69,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestHudiConfigRemedy)
+JOBDECK_TEST_APPLESS_MAIN(TestHudiConfigRemedy)
 #include "tst_hudiconfigremedy.moc"

@@ -1,5 +1,6 @@
 // Idempotency keys: the console's suggestion ("<job>-<date>") and the checks it makes before RUN JOB.
 #include "core/policy/IdempotencyKey.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QTest>
 
@@ -75,5 +76,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestIdempotencyKey)
+JOBDECK_TEST_GUILESS_MAIN(TestIdempotencyKey)
 #include "tst_idempotencykey.moc"

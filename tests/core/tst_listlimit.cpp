@@ -1,5 +1,6 @@
 // A list statement's LIMIT (listLimitProblem): from 1 up, and at most a ceiling where the list has one.
 #include "core/statements/ListLimit.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QTest>
 
@@ -28,5 +29,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestListLimit)
+JOBDECK_TEST_APPLESS_MAIN(TestListLimit)
 #include "tst_listlimit.moc"

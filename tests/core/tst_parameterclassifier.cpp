@@ -1,6 +1,7 @@
 #include "core/parameters/ParameterClassifier.h"
 #include "core/parameters/ParameterTextForms.h"
 #include "core/parameters/SparkSubmitOptions.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -223,5 +224,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestParameterClassifier)
+JOBDECK_TEST_GUILESS_MAIN(TestParameterClassifier)
 #include "tst_parameterclassifier.moc"

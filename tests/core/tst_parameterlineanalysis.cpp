@@ -2,6 +2,7 @@
 // diagnostics with their lines, the spans to colour and underline in UTF-16 offsets, and the gutter's marks.
 #include "core/parameters/DiagnosticCode.h"
 #include "core/parameters/ParameterLineAnalysis.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -165,5 +166,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestParameterLineAnalysis)
+JOBDECK_TEST_APPLESS_MAIN(TestParameterLineAnalysis)
 #include "tst_parameterlineanalysis.moc"

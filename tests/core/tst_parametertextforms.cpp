@@ -1,4 +1,5 @@
 #include "core/parameters/ParameterTextForms.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -254,5 +255,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestParameterTextForms)
+JOBDECK_TEST_GUILESS_MAIN(TestParameterTextForms)
 #include "tst_parametertextforms.moc"

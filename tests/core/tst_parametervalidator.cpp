@@ -1,4 +1,5 @@
 #include "core/parameters/ParameterValidator.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -585,5 +586,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestParameterValidator)
+JOBDECK_TEST_GUILESS_MAIN(TestParameterValidator)
 #include "tst_parametervalidator.moc"

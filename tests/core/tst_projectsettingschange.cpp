@@ -4,6 +4,7 @@
 #include "core/policy/ProjectSettingsChange.h"
 #include "core/statements/StatementParser.h"
 #include "core/statements/StatementPrinter.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -135,5 +136,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestProjectSettingsChange)
+JOBDECK_TEST_APPLESS_MAIN(TestProjectSettingsChange)
 #include "tst_projectsettingschange.moc"

@@ -2,6 +2,7 @@
 // and the console.
 #include "core/policy/RolePolicy.h"
 #include "core/statements/StatementParser.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -51,5 +52,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRolePolicy)
+JOBDECK_TEST_APPLESS_MAIN(TestRolePolicy)
 #include "tst_rolepolicy.moc"

@@ -3,6 +3,7 @@
 // tests/data/lifecycle/run-lifecycle.expected: one line per (from, to) pair, the actors that may make
 // the change, "-" for none. JOBDECK_UPDATE_GOLDEN=1 rewrites it (review the diff).
 #include "core/policy/RunLifecycle.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QFile>
 #include <QtTest>
@@ -204,5 +205,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRunLifecycle)
+JOBDECK_TEST_APPLESS_MAIN(TestRunLifecycle)
 #include "tst_runlifecycle.moc"

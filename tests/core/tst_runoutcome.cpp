@@ -2,6 +2,7 @@
 // output lines are errors, a cluster's gauge text and the name of a job's copy.
 #include "core/policy/RunOutcome.h"
 #include "core/statements/NameLimits.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QTest>
 
@@ -70,5 +71,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRunOutcome)
+JOBDECK_TEST_APPLESS_MAIN(TestRunOutcome)
 #include "tst_runoutcome.moc"

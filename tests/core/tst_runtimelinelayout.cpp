@@ -1,5 +1,6 @@
 // RunTimelineLayout: lanes for overlapping runs, the concurrency level over time and when it was at cap.
 #include "core/policy/RunTimelineLayout.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QTest>
 
@@ -102,5 +103,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunTimelineLayout)
+JOBDECK_TEST_GUILESS_MAIN(TestRunTimelineLayout)
 #include "tst_runtimelinelayout.moc"

@@ -3,6 +3,7 @@
 #include "core/wire/Cluster.h"
 #include "core/wire/SparkJob.h"
 #include "core/wire/SparkJobRun.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -405,5 +406,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSecretMasking)
+JOBDECK_TEST_GUILESS_MAIN(TestSecretMasking)
 #include "tst_secretmasking.moc"

@@ -2,6 +2,8 @@
 // (core/statements, core/wire), once, beside the others: the service passes core's text on and writes
 // none of its own. Checked on the sources of service/: a status's or an HTTP error's text is never a
 // literal or a concatenation there, and no function of the service that makes a message writes it.
+#include "tests/runner/SuiteRegistry.h"
+
 #include <QDirIterator>
 #include <QFile>
 #include <QRegularExpression>
@@ -264,6 +266,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestServiceTexts)
+JOBDECK_TEST_GUILESS_MAIN(TestServiceTexts)
 
 #include "tst_servicetexts.moc"

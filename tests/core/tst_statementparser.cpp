@@ -1,5 +1,6 @@
 #include "core/statements/StatementParser.h"
 #include "core/statements/StatementPrinter.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -521,5 +522,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(StatementParserTest)
+JOBDECK_TEST_GUILESS_MAIN(StatementParserTest)
 #include "tst_statementparser.moc"

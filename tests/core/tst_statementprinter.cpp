@@ -1,5 +1,6 @@
 #include "core/statements/StatementParser.h"
 #include "core/statements/StatementPrinter.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QTest>
 
@@ -203,5 +204,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(StatementPrinterTest)
+JOBDECK_TEST_GUILESS_MAIN(StatementPrinterTest)
 #include "tst_statementprinter.moc"

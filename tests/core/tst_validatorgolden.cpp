@@ -7,6 +7,7 @@
 #include "core/parameters/ParameterValidator.h"
 #include "core/wire/Project.h"
 #include "core/wire/SparkJob.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QDir>
 #include <QFile>
@@ -181,5 +182,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestValidatorGolden)
+JOBDECK_TEST_APPLESS_MAIN(TestValidatorGolden)
 #include "tst_validatorgolden.moc"

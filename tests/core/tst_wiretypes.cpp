@@ -8,6 +8,7 @@
 #include "core/wire/SparkJobRun.h"
 #include "core/wire/SparkJobSummary.h"
 #include "core/wire/Timestamp.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -593,5 +594,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestWireTypes)
+JOBDECK_TEST_GUILESS_MAIN(TestWireTypes)
 #include "tst_wiretypes.moc"

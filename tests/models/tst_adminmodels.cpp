@@ -3,6 +3,7 @@
 #include "models/AllowlistModel.h"
 #include "models/AuditLogModel.h"
 #include "models/ClustersModel.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -164,5 +165,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestAdminModels)
+JOBDECK_TEST_MAIN(TestAdminModels)
 #include "tst_adminmodels.moc"

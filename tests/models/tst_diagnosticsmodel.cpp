@@ -1,5 +1,6 @@
 #include "core/parameters/ParameterValidator.h"
 #include "models/DiagnosticsModel.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QAbstractItemModelTester>
 #include <QColor>
@@ -123,5 +124,5 @@ void TstDiagnosticsModel::structureHoldsThroughEveryChange() {
     QCOMPARE(m.rowCount(), 0);
 }
 
-QTEST_GUILESS_MAIN(TstDiagnosticsModel)
+JOBDECK_TEST_GUILESS_MAIN(TstDiagnosticsModel)
 #include "tst_diagnosticsmodel.moc"

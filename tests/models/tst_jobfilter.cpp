@@ -1,5 +1,6 @@
 // The Jobs list's filter predicate (core/policy/JobFilter): plain C++, tested without any Qt model.
 #include "core/policy/JobFilter.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QTest>
 
@@ -70,5 +71,5 @@ private slots:
     // The substring search itself (containsIgnoringAsciiCase) is tested in tests/core/tst_asciitext.
 };
 
-QTEST_GUILESS_MAIN(TestJobFilter)
+JOBDECK_TEST_GUILESS_MAIN(TestJobFilter)
 #include "tst_jobfilter.moc"

@@ -6,6 +6,7 @@
 #include "core/statements/StatementPrinter.h"
 #include "models/JobsListLoader.h"
 #include "models/JobsTableModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -148,5 +149,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestJobsListLoader)
+JOBDECK_TEST_GUILESS_MAIN(TestJobsListLoader)
 #include "tst_jobslistloader.moc"

@@ -3,6 +3,7 @@
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
 #include "models/ModelExporter.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <nlohmann/json.hpp>
 
@@ -185,15 +186,6 @@ struct Expected final {
         recent.erase(name);
     }
 };
-
-const int kSortColumns[] = {-1,
-                            JobsTableModel::Name,
-                            JobsTableModel::Type,
-                            JobsTableModel::Cluster,
-                            JobsTableModel::MaxConcurrentRuns,
-                            JobsTableModel::ActiveRuns,
-                            JobsTableModel::RecentRuns,
-                            JobsTableModel::Updated};
 
 } // namespace
 
@@ -741,10 +733,10 @@ private slots:
                     JobsTableModel::prepareRows(second, model.sortColumn(), model.sortOrder()));
                 QCOMPARE(resets.count(), 1);
                 Expected expected{second, {}};
-                for (const auto& [name, runs] : recent)
+                for (const auto& entry : recent)
                     if (std::any_of(second.begin(), second.end(),
-                                    [&](const SparkJobSummary& j) { return j.name == name; }))
-                        expected.recent[name] = runs;
+                                    [&](const SparkJobSummary& j) { return j.name == entry.first; }))
+                        expected.recent[entry.first] = entry.second;
                 QCOMPARE(expected.recent.size(), std::size_t(4));
                 compareModels(model, *expected.model(column, order));
                 if (QTest::currentTestFailed())
@@ -828,5 +820,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestJobsTableModel)
+JOBDECK_TEST_GUILESS_MAIN(TestJobsTableModel)
 #include "tst_jobstablemodel.moc"

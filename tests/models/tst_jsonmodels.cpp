@@ -4,6 +4,7 @@
 #include "models/JobConfigsModel.h"
 #include "models/JsonTokenizer.h"
 #include "models/JsonTreeModel.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>
@@ -183,5 +184,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestJsonModels)
+JOBDECK_TEST_GUILESS_MAIN(TestJsonModels)
 #include "tst_jsonmodels.moc"

@@ -2,6 +2,7 @@
 // as numbers) and tab-separated clipboard text, for every row or picked rows and columns, in the order
 // given; read back with a small CSV reader to show nothing is lost (commas, quotes, line breaks, UTF-8).
 #include "models/ModelExporter.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -143,5 +144,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestModelExporter)
+JOBDECK_TEST_MAIN(TestModelExporter)
 #include "tst_modelexporter.moc"

@@ -1,5 +1,6 @@
 #include "core/hudi/HudiCatalogue.h"
 #include "models/ParameterCompletionModel.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -136,7 +137,7 @@ void TstParameterCompletionModel::structureHoldsThroughEveryMode() {
     QCOMPARE(m.rowCount(), 0);
 }
 
-QTEST_GUILESS_MAIN(TstParameterCompletionModel)
+JOBDECK_TEST_GUILESS_MAIN(TstParameterCompletionModel)
 // A key completes with its '=' (the value comes next); with the project's settings, keys the allow-list
 // refuses and reserved keys say so, and a settings change resets the model.
 void TstParameterCompletionModel::keysCompleteWithEqualsAndAreMarked() {

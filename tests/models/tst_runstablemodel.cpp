@@ -4,6 +4,7 @@
 #include "models/ArgumentOverridesModel.h"
 #include "models/RunsTableModel.h"
 #include "models/RunsViewProxy.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QAbstractItemModelTester>
 #include <QDateTime>
@@ -266,5 +267,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunsTableModel)
+JOBDECK_TEST_GUILESS_MAIN(TestRunsTableModel)
 #include "tst_runstablemodel.moc"

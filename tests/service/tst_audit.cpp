@@ -1,4 +1,5 @@
 // Every statement leaves an audit entry (who, what, outcome, request id, client headers), secrets masked.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/ServiceDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -324,5 +325,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestAudit)
+JOBDECK_TEST_GUILESS_MAIN(TestAudit)
 #include "tst_audit.moc"

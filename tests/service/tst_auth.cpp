@@ -1,4 +1,5 @@
 // Credentials and roles (CONTRACT §1) against the real jobdeckd.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/ServiceDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -202,5 +203,5 @@ private:
     ApiCredentials m_other;
 };
 
-QTEST_GUILESS_MAIN(TestAuth)
+JOBDECK_TEST_GUILESS_MAIN(TestAuth)
 #include "tst_auth.moc"

@@ -1,5 +1,6 @@
 // Hostile and broken input against the real jobdeckd: every case gets a clear answer, the service
 // stays healthy, and nothing is written.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -464,5 +465,5 @@ private:
     nlohmann::json m_jobsBefore;
 };
 
-QTEST_GUILESS_MAIN(TestBadInput)
+JOBDECK_TEST_GUILESS_MAIN(TestBadInput)
 #include "tst_badinput.moc"

@@ -1,4 +1,5 @@
 // The jobdeckd command line (CONTRACT §5): every failure exits non-zero with one line on stderr.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/ServiceDatabase.h"
 #include "tests/support/ServiceProcess.h"
 #include "tests/support/TestBackend.h"
@@ -223,5 +224,5 @@ private:
     QTemporaryDir m_tmp;
 };
 
-QTEST_GUILESS_MAIN(TestCli)
+JOBDECK_TEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

@@ -4,6 +4,7 @@
 // followed again by a restarted jobdeckd; the run id and the Hudi configs reach the driver; a
 // submission the cluster manager forgets or spark-submit refuses ends FAILED with a clear message;
 // options that do not go together are refused with one line.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include "core/policy/RunEndMessages.h"
@@ -413,5 +414,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestClusterMode)
+JOBDECK_TEST_GUILESS_MAIN(TestClusterMode)
 #include "tst_clustermode.moc"

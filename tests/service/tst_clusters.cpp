@@ -1,4 +1,5 @@
 // CREATE / ALTER / DESCRIBE / SHOW / DELETE CLUSTER through the real jobdeckd.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -189,5 +190,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestClusters)
+JOBDECK_TEST_GUILESS_MAIN(TestClusters)
 #include "tst_clusters.moc"

@@ -4,6 +4,7 @@
 #include "service/runs/CapturedCommand.h"
 #include "service/runs/SparkSubmitCommand.h"
 #include "service/runs/SubmissionOutput.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QTest>
 
@@ -255,5 +256,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestClusterSubmission)
+JOBDECK_TEST_GUILESS_MAIN(TestClusterSubmission)
 #include "tst_clustersubmission.moc"

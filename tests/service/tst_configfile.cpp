@@ -1,5 +1,6 @@
 // `jobdeckd serve --config FILE`: every serve option is a key, flags win, and a bad line is one clear
 // error naming the file, the line and the key. The real binary throughout.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/ServiceProcess.h"
 #include "tests/support/TestBackend.h"
 #include "tests/support/TestHttp.h"
@@ -228,5 +229,5 @@ private:
     QTemporaryDir m_tmp;
 };
 
-QTEST_GUILESS_MAIN(TestConfigFile)
+JOBDECK_TEST_GUILESS_MAIN(TestConfigFile)
 #include "tst_configfile.moc"

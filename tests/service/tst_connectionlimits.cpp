@@ -1,6 +1,7 @@
 // Connection exhaustion (issue 19 item 5) against the real jobdeckd: thousands of idle loopback
 // connections, a per-address limit and a short first-byte timeout never lock normal clients out.
 // Idle connections come from 127.0.0.2 and up (all of 127/8 is loopback); normal clients from 127.0.0.1.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -194,5 +195,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConnectionLimits)
+JOBDECK_TEST_GUILESS_MAIN(TestConnectionLimits)
 #include "tst_connectionlimits.moc"

@@ -4,6 +4,7 @@
 // by counting the connections an admission looks at, not by timing it.
 #include "core/wire/HttpMessages.h"
 #include "service/http/ConnectionTable.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QTest>
 
@@ -138,5 +139,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConnectionTable)
+JOBDECK_TEST_GUILESS_MAIN(TestConnectionTable)
 #include "tst_connectiontable.moc"

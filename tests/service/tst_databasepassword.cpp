@@ -2,6 +2,7 @@
 // documented environment and never jobdeckd's PG* settings; the password comes from a file, is hidden
 // from jobdeckd's own command line when given there, and no message shows it in any form. The real
 // jobdeckd throughout, on a private PostgreSQL cluster with password authentication for one role.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/PostgresCluster.h"
 #include "tests/support/ServiceDatabase.h"
 #include "tst_runsupport.h"
@@ -303,5 +304,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDatabasePassword)
+JOBDECK_TEST_GUILESS_MAIN(TestDatabasePassword)
 #include "tst_databasepassword.moc"

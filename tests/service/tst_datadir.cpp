@@ -1,6 +1,7 @@
 // The data directory of the real jobdeckd: one `serve` per directory, an emptied or deleted database is
 // refused rather than silently started afresh (the marker a new database leaves; `--init` makes one on
 // purpose), and what is written there is private to the service's user.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include "core/wire/DatabaseFaults.h"
@@ -187,5 +188,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDataDir)
+JOBDECK_TEST_GUILESS_MAIN(TestDataDir)
 #include "tst_datadir.moc"

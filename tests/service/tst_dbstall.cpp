@@ -3,6 +3,7 @@
 // on jobdeck.db. GET /v1/health answers at once from what the service knows, RUN JOBs sent during the
 // stall end FAILED with a reason (or are refused with 503) within about the database timeout, all of
 // them, instead of staying PENDING, and the service serves again once the database moves.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include "core/wire/DatabaseFaults.h"
@@ -246,5 +247,5 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDbStall)
+JOBDECK_TEST_GUILESS_MAIN(TestDbStall)
 #include "tst_dbstall.moc"

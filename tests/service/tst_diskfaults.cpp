@@ -5,6 +5,7 @@
 // data directory.
 #include "core/wire/ApiStatus.h"
 #include "core/wire/DatabaseFaults.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -242,5 +243,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDiskFaults)
+JOBDECK_TEST_GUILESS_MAIN(TestDiskFaults)
 #include "tst_diskfaults.moc"

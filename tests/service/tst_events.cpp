@@ -1,5 +1,6 @@
 // GET /v1/events: a long poll is answered soon after a run changes state (well within a second; the
 // service aims at 100 ms), with every state of the run in order; empty when the wait runs out.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include <QNetworkAccessManager>
@@ -102,5 +103,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestEvents)
+JOBDECK_TEST_GUILESS_MAIN(TestEvents)
 #include "tst_events.moc"

@@ -7,6 +7,7 @@
 // naming the replica and its host.
 // Leases are 5 s and pauses 15 s, so that a loaded 2-core machine cannot make a live replica look
 // gone; no duration is asserted.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include "core/policy/ReplicaMessages.h"
@@ -336,5 +337,5 @@ void TestFencing::endedWhileItsOwnerWasPaused(bool canceled) {
     QVERIFY(a.isRunning());
 }
 
-QTEST_GUILESS_MAIN(TestFencing)
+JOBDECK_TEST_GUILESS_MAIN(TestFencing)
 #include "tst_fencing.moc"

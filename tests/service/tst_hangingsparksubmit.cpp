@@ -2,6 +2,7 @@
 // the stand-in): with its output closed and still running, or gone while a grandchild holds its output
 // open. The other runs are still followed to their end, and SIGTERM ends jobdeckd within its
 // --shutdown-grace.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include <QElapsedTimer>
@@ -93,5 +94,5 @@ private slots:
     void statusLeavesAGrandchildHoldingItsOutput() { hungStatusHoldsUpNeitherTrackingNorShutdown("forked"); }
 };
 
-QTEST_GUILESS_MAIN(TestHangingSparkSubmit)
+JOBDECK_TEST_GUILESS_MAIN(TestHangingSparkSubmit)
 #include "tst_hangingsparksubmit.moc"

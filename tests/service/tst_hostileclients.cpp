@@ -4,6 +4,7 @@
 #include "service/runs/InternalFailure.h"
 #include "service/statements/StatementExecutor.h"
 #include "service/stores/SqliteStores.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -268,5 +269,5 @@ private:
     ApiCredentials m_beta;
 };
 
-QTEST_GUILESS_MAIN(TestHostileClients)
+JOBDECK_TEST_GUILESS_MAIN(TestHostileClients)
 #include "tst_hostileclients.moc"

@@ -1,4 +1,5 @@
 // The statement transport of CONTRACT §1 against the real jobdeckd.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -392,5 +393,5 @@ private:
     ApiCredentials m_beta;
 };
 
-QTEST_GUILESS_MAIN(TestHttpTransport)
+JOBDECK_TEST_GUILESS_MAIN(TestHttpTransport)
 #include "tst_http.moc"

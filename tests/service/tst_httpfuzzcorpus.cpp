@@ -1,6 +1,7 @@
 // Replays the saved corpus of fuzz_httprequest (tests/fuzz-corpus/fuzz_httprequest/) through its check:
 // the server's request parsing, limits, routing and statement body reading, without a socket.
 #include "fuzz/HttpFuzzEntries.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/FuzzCorpusReplay.h"
 
 #include <QTest>
@@ -35,5 +36,5 @@ private slots:
 
 } // namespace jobdeck
 
-QTEST_GUILESS_MAIN(jobdeck::TestHttpFuzzCorpus)
+JOBDECK_TEST_GUILESS_MAIN(jobdeck::TestHttpFuzzCorpus)
 #include "tst_httpfuzzcorpus.moc"

@@ -1,5 +1,6 @@
 // Two projects on one jobdeckd: names, settings, requests, audit and events of one are invisible to the
 // other.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -150,5 +151,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestIsolation)
+JOBDECK_TEST_GUILESS_MAIN(TestIsolation)
 #include "tst_isolation.moc"

@@ -2,6 +2,7 @@
 // §3 to the letter (every --hudi-conf message), the allow-list's CREATE vs ALTER rules, hudiConfigsStatus,
 // secret masking and the **** round trip, and the seed's count_transactions example.
 #include "core/wire/SparkJobSummary.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/ServiceDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -724,5 +725,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestJobs)
+JOBDECK_TEST_GUILESS_MAIN(TestJobs)
 #include "tst_jobs.moc"

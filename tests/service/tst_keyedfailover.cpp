@@ -12,6 +12,7 @@
 // 5 s and the pause 15 s (three leases), as in tst_fencing; every wait is only a bound (each request in
 // time, each key in attempts). The keys from the 100th on are sent only once the failures are in, so
 // some requests meet the killed replica however fast or slow the machine is.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include "tests/support/ServiceDatabase.h"
@@ -435,5 +436,5 @@ void TestKeyedFailover::verifyRepeats(const Replicas& replicas, const std::vecto
     }
 }
 
-QTEST_GUILESS_MAIN(TestKeyedFailover)
+JOBDECK_TEST_GUILESS_MAIN(TestKeyedFailover)
 #include "tst_keyedfailover.moc"

@@ -1,5 +1,6 @@
 // GET /v1/jobs/<name>/runs/<runId>/log: read by offset while the driver is still writing, complete
 // once the run has ended, limits, and clear refusals for bad requests.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 using namespace jobdeck;
@@ -111,5 +112,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestLogs)
+JOBDECK_TEST_GUILESS_MAIN(TestLogs)
 #include "tst_logs.moc"

@@ -1,6 +1,7 @@
 // What an operator watches: GET /metrics (Prometheus text, aggregate only, checked by promtool) and
 // GET /v1/health, which says whether the database answers and is still the one the service opened.
 #include "core/wire/DatabaseFaults.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/PostgresCluster.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -248,5 +249,5 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(TestOperations)
+JOBDECK_TEST_GUILESS_MAIN(TestOperations)
 #include "tst_operations.moc"

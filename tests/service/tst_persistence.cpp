@@ -2,6 +2,7 @@
 // and its status; a request acknowledged as PENDING is still answered after the restart. Statuses of
 // reads are committed in groups after the answer, so a kill right after one may lose it (404), never
 // turn it into another status.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -174,5 +175,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPersistence)
+JOBDECK_TEST_GUILESS_MAIN(TestPersistence)
 #include "tst_persistence.moc"

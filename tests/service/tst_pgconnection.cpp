@@ -5,6 +5,7 @@
 #include "service/stores/DatabaseError.h"
 #include "service/stores/DatabaseTimeouts.h"
 #include "service/stores/postgres/PgConnections.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/PostgresCluster.h"
 
 #include <QTest>
@@ -195,5 +196,5 @@ private:
     PostgresCluster m_cluster;
 };
 
-QTEST_GUILESS_MAIN(TestPgConnection)
+JOBDECK_TEST_GUILESS_MAIN(TestPgConnection)
 #include "tst_pgconnection.moc"

@@ -1,5 +1,6 @@
 // jobdeckd on PostgreSQL while the database stops and comes back: requests get 503 with grpc-message,
 // the service keeps running, and it recovers by itself with nothing acknowledged lost.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/PostgresCluster.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -206,5 +207,5 @@ private:
     PostgresCluster m_cluster;
 };
 
-QTEST_GUILESS_MAIN(TestPgOutage)
+JOBDECK_TEST_GUILESS_MAIN(TestPgOutage)
 #include "tst_pgoutage.moc"

@@ -6,6 +6,7 @@
 #include "core/wire/Timestamp.h"
 #include "service/stores/Migrations.h"
 #include "service/stores/postgres/PgStores.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/PostgresCluster.h"
 
 #include <QScopeGuard>
@@ -420,5 +421,5 @@ private:
     PostgresCluster m_cluster;
 };
 
-QTEST_GUILESS_MAIN(TestPgStores)
+JOBDECK_TEST_GUILESS_MAIN(TestPgStores)
 #include "tst_pgstores.moc"

@@ -4,6 +4,7 @@
 // each TestService a database of its own that reaches every jobdeckd it runs, and the cluster is gone
 // when the process ends: passed, failed or killed. Without PostgreSQL installed this suite fails,
 // naming the install script.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/PostgresCluster.h"
 #include "tests/support/ProcessState.h"
 #include "tests/support/ServiceDatabase.h"
@@ -240,7 +241,7 @@ private slots:
         environment.insert(QString::fromLatin1(kChildEnding), ending);
         child.setProcessEnvironment(environment);
         child.start(QCoreApplication::applicationFilePath(),
-                    {QStringLiteral("sharedClusterEndsWithItsProcess")});
+                    test::runningSuiteArguments() << QStringLiteral("sharedClusterEndsWithItsProcess"));
         QVERIFY(child.waitForFinished(120000));
         const QString output = QString::fromUtf8(child.readAllStandardOutput());
         static const QRegularExpression reported(QStringLiteral("^cluster (\\d+) (\\S+)$"),
@@ -274,5 +275,5 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPostgresCluster)
+JOBDECK_TEST_GUILESS_MAIN(TestPostgresCluster)
 #include "tst_postgrescluster.moc"

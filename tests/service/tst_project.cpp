@@ -1,5 +1,6 @@
 // DESCRIBE PROJECT, ALTER PROJECT (switches, limits, allow-list) and SHOW AUDIT_LOG through the real
 // jobdeckd.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -221,5 +222,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestProject)
+JOBDECK_TEST_GUILESS_MAIN(TestProject)
 #include "tst_project.moc"

@@ -1,5 +1,6 @@
 // The replica id a data directory keeps (ReplicaIdentity): jobdeckd restarted on it is the same replica.
 #include "service/runs/ReplicaIdentity.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -44,5 +45,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestReplicaIdentity)
+JOBDECK_TEST_GUILESS_MAIN(TestReplicaIdentity)
 #include "tst_replicaidentity.moc"

@@ -5,6 +5,7 @@
 // replica is killed with -9, the runs admitted through it that were still queued are started exactly once
 // by the survivors, and a survivor follows its run in cluster deploy mode to the true outcome once its
 // lease has run out.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include "core/policy/ConcurrentRuns.h"
@@ -487,5 +488,5 @@ void TestReplicas::runsOfAKilledReplicaStartOnceAndAreFollowed() {
     QVERIFY2(firstStartAfterKillS < kLeaseSeconds + 55, qPrintable(QString::number(firstStartAfterKillS)));
 }
 
-QTEST_GUILESS_MAIN(TestReplicas)
+JOBDECK_TEST_GUILESS_MAIN(TestReplicas)
 #include "tst_replicas.moc"

@@ -1,6 +1,7 @@
 // Retention in the real jobdeckd: final request statuses and audit entries expire, their rows are
 // deleted by the sweep, and a poll after expiry gets a clear 404. The retention is given in seconds
 // by the hidden test flags; waits are bounded polls of several seconds, no timing is asserted.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/ServiceDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -98,5 +99,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRetention)
+JOBDECK_TEST_GUILESS_MAIN(TestRetention)
 #include "tst_retention.moc"

@@ -7,6 +7,7 @@
 // "waits" is "still PENDING after B was answered and after several polls".
 // A client's `Prefer: wait` that runs out while every statement thread waits for a locked row is still
 // answered PENDING while the row is held (CONTRACT §1), and a poll of the request is answered too.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include "tests/support/ServiceDatabase.h"
@@ -164,5 +165,5 @@ void TestRowLocks::aWaitThatRanOutAndAPollAreAnsweredWhileEveryStatementWaitsFor
     QVERIFY2(statusOf(a) == kSuccess, a.dump().c_str());
 }
 
-QTEST_GUILESS_MAIN(TestRowLocks)
+JOBDECK_TEST_GUILESS_MAIN(TestRowLocks)
 #include "tst_rowlocks.moc"

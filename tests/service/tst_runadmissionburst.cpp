@@ -3,6 +3,7 @@
 // Idempotency-Key rules exactly, count their refusals, show their runs while they wait, and are on
 // disk once acknowledged, with their audit entries, even when jobdeckd is killed in the middle of a
 // burst.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include <set>
@@ -197,5 +198,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestRunAdmissionBurst)
+JOBDECK_TEST_GUILESS_MAIN(TestRunAdmissionBurst)
 #include "tst_runadmissionburst.moc"

@@ -3,6 +3,7 @@
 // was admitted to (`cluster`), kept with the run, so ALTER JOB SET CLUSTER does not move old runs.
 #include "core/wire/Cluster.h"
 #include "core/wire/SparkJobRun.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/service/tst_runsupport.h"
 
 #include <QtTest>
@@ -127,5 +128,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestRunClusters)
+JOBDECK_TEST_GUILESS_MAIN(TestRunClusters)
 #include "tst_runclusters.moc"

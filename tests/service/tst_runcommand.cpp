@@ -1,6 +1,7 @@
 // Driver command lines (spark-submit and the local runner) and application path resolution.
 #include "service/runs/ApplicationPathResolver.h"
 #include "service/runs/SparkSubmitCommand.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -134,5 +135,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunCommand)
+JOBDECK_TEST_GUILESS_MAIN(TestRunCommand)
 #include "tst_runcommand.moc"

@@ -2,8 +2,10 @@
 // is started once, never twice. JOBDECKD_TEST_KILL_AFTER_FORK=<ms> (test-only, docs/runs.md) makes
 // jobdeckd SIGKILL itself right after that fork while the launcher's monitor waits <ms> before
 // forking the driver, so the restarted service comes back inside the window.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
 
@@ -42,25 +44,37 @@ class TestRunLaunchCrash final : public QObject {
     }
 
     // Starts the service with the fault armed, runs `job` and waits for the service to kill itself;
-    // returns the run id (from its new directory: the kill may come before RUN JOB's answer is out).
+    // returns the run id (from its new directory: the kill may come before RUN JOB's answer is out),
+    // or an empty id and in m_crashProblem what went otherwise.
     QString runAndCrash(const QString& job, int monitorDelayMs) {
         const QStringList before = runDirectories();
         qputenv(kFault, QByteArray::number(monitorDelayMs));
         const bool started = m_service.start();
         qunsetenv(kFault); // the restarts below run without it
-        if (!started)
+        if (!started) {
+            m_crashProblem = "jobdeckd did not start: " + m_service.lastError();
             return {};
-        runJob(m_service, m_project.op, job);
-        QElapsedTimer timer;
-        timer.start();
-        while (m_service.isRunning() && timer.elapsed() < 10000)
+        }
+        const auto answer = runJob(m_service, m_project.op, job);
+        // A hang guard, far above the fork's few milliseconds even on a loaded machine.
+        const QDeadlineTimer guard(60000);
+        while (m_service.isRunning() && !guard.hasExpired())
             QTest::qWait(20); // QProcess learns of the exit from its event loop
         QStringList added;
         for (const QString& dir : runDirectories())
             if (!before.contains(dir))
                 added << dir;
-        return !m_service.isRunning() && added.size() == 1 ? added.front() : QString();
+        if (m_service.isRunning() || added.size() != 1) {
+            m_crashProblem = QStringLiteral("jobdeckd %1 after RUN JOB (answer: %2); new run directories: %3")
+                                 .arg(m_service.isRunning() ? "still runs 60 s" : "exited")
+                                 .arg(QString::fromStdString(answer.dump()))
+                                 .arg(added.join(", "));
+            return {};
+        }
+        return added.front();
     }
+
+    QString m_crashProblem;
 
 private slots:
     void initTestCase() {
@@ -72,7 +86,7 @@ private slots:
 
     void restartDuringTheLaunchTakesTheDriverOver() {
         const QString id = runAndCrash("lj", 2000);
-        QVERIFY2(!id.isEmpty(), "RUN JOB failed or jobdeckd did not kill itself after the fork");
+        QVERIFY2(!id.isEmpty(), qPrintable(m_crashProblem));
         QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
         // The monitor is still waiting to fork the driver: the run must not be started again meanwhile.
         const auto end = waitForRun(m_service, m_project.op, "lj", id, hasEnded());
@@ -87,14 +101,15 @@ private slots:
 
     void launchThatDiedBeforeTheDriverIsStartedAgain() {
         const QString id = runAndCrash("lj", 30000);
-        QVERIFY2(!id.isEmpty(), "RUN JOB failed or jobdeckd did not kill itself after the fork");
+        QVERIFY2(!id.isEmpty(), qPrintable(m_crashProblem));
         // Like a reboot: the launcher goes too, before it forked the driver.
         const QString runDir = m_service.dataDir() + "/runs/" + id;
         std::vector<pid_t> launcher;
-        QTRY_VERIFY_WITH_TIMEOUT(!(launcher = processesIn(runDir)).empty(), 5000);
+        // Hang guards: the launcher is there as soon as jobdeckd is gone, and gone as soon as it is killed.
+        QTRY_VERIFY_WITH_TIMEOUT(!(launcher = processesIn(runDir)).empty(), 30000);
         for (const pid_t pid : launcher)
             QCOMPARE(::kill(pid, SIGKILL), 0);
-        QTRY_VERIFY_WITH_TIMEOUT(processesIn(runDir).empty(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(processesIn(runDir).empty(), 30000);
         QVERIFY(!QFileInfo::exists(runDir + "/driver-pid"));
 
         QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
@@ -106,5 +121,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestRunLaunchCrash)
+JOBDECK_TEST_GUILESS_MAIN(TestRunLaunchCrash)
 #include "tst_runlaunchcrash.moc"

@@ -1,6 +1,7 @@
 // The driver launcher in-process: survival layout (monitor not our child, driver in its own
 // process group), environment, hudi-defaults.conf, log capture, exit statuses and group signals.
 #include "service/runs/RunLauncher.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestService.h"
 
 #include <QDir>
@@ -272,5 +273,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunLauncher)
+JOBDECK_TEST_GUILESS_MAIN(TestRunLauncher)
 #include "tst_runlauncher.moc"

@@ -8,6 +8,7 @@
 #include "service/runs/RunWriter.h"
 #include "service/stores/OpenStores.h"
 #include "service/stores/Stores.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestBackend.h"
 
 #include <QTemporaryDir>
@@ -195,5 +196,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunOwners)
+JOBDECK_TEST_GUILESS_MAIN(TestRunOwners)
 #include "tst_runowners.moc"

@@ -1,6 +1,7 @@
 // Restart safety: kill -9 the service while runs are QUEUED and RUNNING, start it again on the same
 // data directory: running drivers are re-attached and end in their true state, queued runs start,
 // nothing is lost or duplicated; a driver that vanished without an exit status ends FAILED.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include "tests/support/ServiceDatabase.h"
@@ -165,5 +166,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestRunRestart)
+JOBDECK_TEST_GUILESS_MAIN(TestRunRestart)
 #include "tst_runrestart.moc"

@@ -1,6 +1,7 @@
 // Runs against the real jobdeckd (CONTRACT §4): what a driver receives (JAR and PYTHON), admission
 // under concurrency, idempotency keys, argument overrides, cluster capacity, cancel, and a missing
 // application file.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include "core/policy/IdempotencyKey.h"
@@ -430,5 +431,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestRuns)
+JOBDECK_TEST_GUILESS_MAIN(TestRuns)
 #include "tst_runs.moc"

@@ -2,6 +2,7 @@
 // receives (options in order, --hudi-conf left out, the run id and the other platform-managed configs,
 // platform and cluster Spark defaults below the job's), the environment and hudi-defaults.conf of the
 // run, and an s3:// path served through --s3-map.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include <QDir>
@@ -100,5 +101,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunSparkSubmit)
+JOBDECK_TEST_GUILESS_MAIN(TestRunSparkSubmit)
 #include "tst_runsparksubmit.moc"

@@ -8,6 +8,7 @@
 #include "service/stores/SqliteStores.h"
 #include "service/stores/postgres/PgSchema.h"
 #include "service/stores/postgres/PgStores.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/PostgresCluster.h"
 
 #include <QTemporaryDir>
@@ -450,5 +451,5 @@ private:
     int m_files = 0;
 };
 
-QTEST_GUILESS_MAIN(TestSchema)
+JOBDECK_TEST_GUILESS_MAIN(TestSchema)
 #include "tst_schema.moc"

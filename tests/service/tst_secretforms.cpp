@@ -3,6 +3,7 @@
 // job and in a run's arguments), and back-quoted, double-quoted or bare values after a secret key in
 // a statement that does not parse. Through the real jobdeckd: DESCRIBE, the run, SHOW AUDIT_LOG and
 // the service's log.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 using namespace jobdeck;
@@ -106,5 +107,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSecretForms)
+JOBDECK_TEST_GUILESS_MAIN(TestSecretForms)
 #include "tst_secretforms.moc"

@@ -1,6 +1,7 @@
 // The stand-in spark-submit (tests/apps/spark-submit-standin) that cluster-mode tests submit to: it
 // answers as the standalone master's REST submission client does (submission id, driverState, kill)
 // and runs the driver as a real process with what a cluster's worker would give it.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/ProcessState.h"
 
 #include <QDeadlineTimer>
@@ -283,5 +284,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSparkSubmitStandin)
+JOBDECK_TEST_GUILESS_MAIN(TestSparkSubmitStandin)
 #include "tst_sparksubmitstandin.moc"

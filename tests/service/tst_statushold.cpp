@@ -2,6 +2,7 @@
 // the GET), so that a client that polls once right after its POST and then sleeps long is answered at
 // that first poll. Driven as the Airflow provider's hook polls: POST, one GET at once, then a 10 s sleep
 // whenever the answer is PENDING (counted here, not slept). Through the real jobdeckd, on both backends.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/ServiceDatabase.h"
 #include "tst_runsupport.h"
 
@@ -244,5 +245,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestStatusHold)
+JOBDECK_TEST_GUILESS_MAIN(TestStatusHold)
 #include "tst_statushold.moc"

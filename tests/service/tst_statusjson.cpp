@@ -1,4 +1,5 @@
 #include "service/stores/StatusJson.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
 
@@ -78,5 +79,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestStatusJson)
+JOBDECK_TEST_GUILESS_MAIN(TestStatusJson)
 #include "tst_statusjson.moc"

@@ -9,6 +9,7 @@
 #include "service/stores/DatabaseTimeouts.h"
 #include "service/stores/OpenStores.h"
 #include "service/stores/SqliteStores.h"
+#include "tests/runner/SuiteRegistry.h"
 
 #include <boost/asio/io_context.hpp>
 
@@ -760,5 +761,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestStorage)
+JOBDECK_TEST_GUILESS_MAIN(TestStorage)
 #include "tst_storage.moc"

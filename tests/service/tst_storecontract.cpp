@@ -6,6 +6,7 @@
 #include "service/stores/OpenStores.h"
 #include "service/stores/StatusJson.h"
 #include "service/stores/Stores.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestBackend.h"
 
 #include <QTemporaryDir>
@@ -679,5 +680,5 @@ private:
     std::string m_other;
 };
 
-QTEST_GUILESS_MAIN(TestStoreContract)
+JOBDECK_TEST_GUILESS_MAIN(TestStoreContract)
 #include "tst_storecontract.moc"

@@ -1,6 +1,7 @@
 // What one request may store (issue 27 item 10): the audit keeps at most the first 8 KiB of a
 // statement (with a note of how much was cut), error messages never echo a long name, and names
 // over 256 characters are refused with a clear message before anything is stored. Both backends.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/ServiceDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -178,5 +179,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestStoredSize)
+JOBDECK_TEST_GUILESS_MAIN(TestStoredSize)
 #include "tst_storedsize.moc"

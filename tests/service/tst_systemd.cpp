@@ -1,5 +1,6 @@
 // jobdeckd under systemd: `Type=notify` readiness over the sd_notify datagram protocol (a test socket
 // in NOTIFY_SOCKET, as systemd-notify uses) and log lines for journald. The real binary throughout.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/ServiceProcess.h"
 #include "tests/support/TestBackend.h"
 #include "tests/support/TestHttp.h"
@@ -167,5 +168,5 @@ private:
     QStringList m_database;
 };
 
-QTEST_GUILESS_MAIN(TestSystemd)
+JOBDECK_TEST_GUILESS_MAIN(TestSystemd)
 #include "tst_systemd.moc"

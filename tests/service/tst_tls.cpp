@@ -3,6 +3,7 @@
 // Mozilla's "intermediate" suites offered (TLS 1.3, and TLS 1.2 AEAD with forward secrecy: checked
 // with `openssl s_client`), a key readable by others and an expired certificate warned about, and
 // every bad TLS command line refused with one line.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/ServiceProcess.h"
 #include "tests/support/TestCertificates.h"
 #include "tests/support/TestHttp.h"
@@ -219,5 +220,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTls)
+JOBDECK_TEST_GUILESS_MAIN(TestTls)
 #include "tst_tls.moc"

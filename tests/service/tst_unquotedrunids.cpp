@@ -1,6 +1,7 @@
 // Run ids written without back-quotes, as onehouse-cli sends them: `DESCRIBE JOB_RUN <uuid> JOB_NAME = 'j'`
 // and CANCEL JOB_RUN read a bare UUID as the run id whatever digit it starts with (10 of 16 start with
 // 0-9), never INVALID. Through the real jobdeckd, on both backends.
+#include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
 #include <QtTest>
@@ -68,5 +69,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestUnquotedRunIds)
+JOBDECK_TEST_GUILESS_MAIN(TestUnquotedRunIds)
 #include "tst_unquotedrunids.moc"

@@ -2,6 +2,7 @@
 // (docs/wire-format.md, "Writes sent twice"): a replay is only for the same key, the same API key and the
 // same statement; a refused or failed write leaves its key free; anything else with a used key is the
 // one conflict refusal of core. Through the real jobdeckd, on both backends.
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -117,5 +118,5 @@ private slots:
     void cleanupTestCase() { m_service.stop(); }
 };
 
-QTEST_GUILESS_MAIN(TestWriteKeys)
+JOBDECK_TEST_GUILESS_MAIN(TestWriteKeys)
 #include "tst_writekeys.moc"

@@ -9,6 +9,7 @@
 #include "models/AuditLogModel.h"
 #include "models/ClustersModel.h"
 #include "models/JobsTableModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -425,5 +426,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestAdminViews)
+JOBDECK_TEST_MAIN(TestAdminViews)
 #include "tst_adminviews.moc"

@@ -11,6 +11,7 @@
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
 #include "models/RunsTableModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -388,5 +389,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestConnectionRecovery)
+JOBDECK_TEST_MAIN(TestConnectionRecovery)
 #include "tst_connectionrecovery.moc"

@@ -6,6 +6,7 @@
 #include "core/text/ColorContrast.h"
 #include "models/RunsTableModel.h"
 #include "models/ThemeColors.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
@@ -208,5 +209,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDarkPalette)
+JOBDECK_TEST_MAIN(TestDarkPalette)
 #include "tst_darkpalette.moc"

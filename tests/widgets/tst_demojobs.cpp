@@ -11,6 +11,7 @@
 #include "client/SecretStore.h"
 #include "models/RunsTableModel.h"
 #include "tests/client/ClientTestUtil.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/widgets/ConsoleHome.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/JobsView.h"
@@ -271,5 +272,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDemoJobs)
+JOBDECK_TEST_MAIN(TestDemoJobs)
 #include "tst_demojobs.moc"

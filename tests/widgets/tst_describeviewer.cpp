@@ -2,6 +2,7 @@
 // with next/previous, copy, and the job's configuration explained (statuses, misplaced pairs).
 #include "models/JobConfigsModel.h"
 #include "models/JsonTreeModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "widgets/DescribeViewer.h"
 #include "widgets/HudiConfigsExplainer.h"
 #include "widgets/JsonHighlighter.h"
@@ -206,5 +207,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDescribeViewer)
+JOBDECK_TEST_MAIN(TestDescribeViewer)
 #include "tst_describeviewer.moc"

@@ -7,6 +7,7 @@
 // progress; File → Export writes the jobs list and the runs history as CSV and JSON.
 #include "models/JobsTableModel.h"
 #include "models/RunsTableModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
@@ -402,7 +403,7 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
+int runDesktopIntegrationSuite(int argc, char** argv) {
     PrivateBus bus;
     if (bus.start()) {
         qputenv("DBUS_SESSION_BUS_ADDRESS", bus.address);
@@ -412,5 +413,6 @@ int main(int argc, char** argv) {
     TestDesktopIntegration test;
     return QTest::qExec(&test, argc, argv);
 }
+JOBDECK_SUITE_ENTRY(runDesktopIntegrationSuite)
 
 #include "tst_desktopintegration.moc"

@@ -11,6 +11,7 @@
 #include "models/AllowlistModel.h"
 #include "models/ArgumentOverridesModel.h"
 #include "models/RunsTableModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -320,5 +321,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDialogDesigns)
+JOBDECK_TEST_MAIN(TestDialogDesigns)
 #include "tst_dialogdesigns.moc"

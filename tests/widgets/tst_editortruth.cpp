@@ -4,6 +4,7 @@
 // marks refused keys, matches anywhere and inserts '=', and Tab moves the focus out of the editor.
 #include "client/ApiClient.h"
 #include "models/DiagnosticsModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -274,5 +275,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestEditorTruth)
+JOBDECK_TEST_MAIN(TestEditorTruth)
 #include "tst_editortruth.moc"

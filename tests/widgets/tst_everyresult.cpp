@@ -4,6 +4,7 @@
 // reaches its final state, confirmations name their verbs, and a refusal at the limit names the job.
 #include "client/ApiClient.h"
 #include "models/RunsTableModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -292,5 +293,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestEveryResult)
+JOBDECK_TEST_MAIN(TestEveryResult)
 #include "tst_everyresult.moc"

@@ -8,6 +8,7 @@
 #include "models/ClustersModel.h"
 #include "models/JobConfigsModel.h"
 #include "models/RunsTableModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
@@ -165,5 +166,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestEveryViewFollows)
+JOBDECK_TEST_MAIN(TestEveryViewFollows)
 #include "tst_everyviewfollows.moc"

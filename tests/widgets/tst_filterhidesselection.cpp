@@ -2,6 +2,7 @@
 // filter that hides the selected job clears its DESCRIBE and disables the job actions; a DESCRIBE that is
 // not the job's (the project's) stays; a job the filter keeps stays selected and described.
 #include "models/JsonTreeModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
@@ -134,5 +135,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestFilterHidesSelection)
+JOBDECK_TEST_MAIN(TestFilterHidesSelection)
 #include "tst_filterhidesselection.moc"

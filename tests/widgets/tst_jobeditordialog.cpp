@@ -5,6 +5,7 @@
 #include "core/parameters/SecretMasking.h"
 #include "core/statements/StatementParser.h"
 #include "models/DiagnosticsModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -491,5 +492,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TstJobEditorDialog)
+JOBDECK_TEST_MAIN(TstJobEditorDialog)
 #include "tst_jobeditordialog.moc"

@@ -6,6 +6,7 @@
 #include "core/parameters/Diagnostic.h"
 #include "models/JobsTableModel.h"
 #include "models/RunsTableModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
@@ -255,5 +256,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestKeyboardWalk)
+JOBDECK_TEST_MAIN(TestKeyboardWalk)
 #include "tst_keyboardwalk.moc"

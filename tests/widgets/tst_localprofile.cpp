@@ -10,6 +10,7 @@
 #include "client/SecretStore.h"
 #include "models/JobsTableModel.h"
 #include "tests/client/ClientTestUtil.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/widgets/ConsoleHome.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/MainWindow.h"
@@ -233,5 +234,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLocalProfile)
+JOBDECK_TEST_MAIN(TestLocalProfile)
 #include "tst_localprofile.moc"

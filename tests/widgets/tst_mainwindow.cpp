@@ -6,6 +6,7 @@
 #include "models/JobsFilterProxy.h"
 #include "models/JobsListLoader.h"
 #include "models/JobsTableModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
@@ -271,5 +272,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMainWindow)
+JOBDECK_TEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

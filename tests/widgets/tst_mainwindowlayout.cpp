@@ -5,6 +5,7 @@
 // columns, sort and profile between starts (a settings file of the test's own).
 #include "models/JobsFilterProxy.h"
 #include "models/JobsTableModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
@@ -300,5 +301,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMainWindowLayout)
+JOBDECK_TEST_MAIN(TestMainWindowLayout)
 #include "tst_mainwindowlayout.moc"

@@ -1,6 +1,7 @@
 // The main window's job actions against a real jobdeckd, per role: what the key's role may not send is
 // disabled before anything is sent, with core's refusal (the service's own text) as tooltip and status tip.
 #include "core/policy/RolePolicy.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
@@ -105,5 +106,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMainWindowRoles)
+JOBDECK_TEST_MAIN(TestMainWindowRoles)
 #include "tst_mainwindowroles.moc"

@@ -2,6 +2,7 @@
 // shows in the docked runs monitor (selected, its log followed), the dock toggles from the View menu,
 // and "Monitor runs of this job" narrows the monitor to the selected job and back to every job.
 #include "models/RunsTableModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 #include "tests/widgets/ConsoleHome.h"
@@ -123,5 +124,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMainWindowRuns)
+JOBDECK_TEST_MAIN(TestMainWindowRuns)
 #include "tst_mainwindowruns.moc"

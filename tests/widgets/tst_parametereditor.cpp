@@ -1,6 +1,7 @@
 #include "core/hudi/HudiConfigExplanation.h"
 #include "core/parameters/ParameterTextForms.h"
 #include "models/ParameterCompletionModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "widgets/LineNumberArea.h"
 #include "widgets/ParameterEditor.h"
@@ -563,5 +564,5 @@ void TstParameterEditor::screenshot() {
     QVERIFY(QImage(path).width() > 0);
 }
 
-QTEST_MAIN(TstParameterEditor)
+JOBDECK_TEST_MAIN(TstParameterEditor)
 #include "tst_parametereditor.moc"

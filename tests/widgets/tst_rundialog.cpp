@@ -3,6 +3,7 @@
 // shown to the letter.
 #include "client/ApiClient.h"
 #include "models/ArgumentOverridesModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -302,5 +303,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRunDialog)
+JOBDECK_TEST_MAIN(TestRunDialog)
 #include "tst_rundialog.moc"

@@ -4,6 +4,7 @@
 #include "client/ApiClient.h"
 #include "client/EventsSubscription.h"
 #include "models/RunsTableModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -336,5 +337,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRunMonitor)
+JOBDECK_TEST_MAIN(TestRunMonitor)
 #include "tst_runmonitor.moc"

@@ -7,6 +7,7 @@
 #include "client/ApiClient.h"
 #include "models/ArgumentOverridesModel.h"
 #include "models/RunsTableModel.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -459,5 +460,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRunsYouFollow)
+JOBDECK_TEST_MAIN(TestRunsYouFollow)
 #include "tst_runsyoufollow.moc"

@@ -13,6 +13,7 @@
 #include "models/JobsListLoader.h"
 #include "models/JobsTableModel.h"
 #include "models/QtStrings.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -433,5 +434,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestSmallThings)
+JOBDECK_TEST_MAIN(TestSmallThings)
 #include "tst_smallthings.moc"

@@ -1,5 +1,6 @@
 // The built-in statement highlighter: every token of a statement gets its role's format, positions
 // follow UTF-16 across multi-byte text, and an unterminated string marks the rest of the line.
+#include "tests/runner/SuiteRegistry.h"
 #include "widgets/JobPreviewPanel.h"
 #include "widgets/StatementHighlighter.h"
 
@@ -75,5 +76,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStatementHighlighter)
+JOBDECK_TEST_MAIN(TestStatementHighlighter)
 #include "tst_statementhighlighter.moc"

@@ -5,6 +5,7 @@
 // With JOBDECK_UPDATE_SCREENSHOTS=1 the screenshot is written to docs/images as well.
 #include "client/ApiClient.h"
 #include "core/hudi/HudiConfigExplanation.h"
+#include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
@@ -216,5 +217,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestSupportReads)
+JOBDECK_TEST_MAIN(TestSupportReads)
 #include "tst_supportreads.moc"

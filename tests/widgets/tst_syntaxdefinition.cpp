@@ -4,6 +4,8 @@
 // syntax/ of a temporary directory. Each tests/data/syntax/*.jobdeck sample is highlighted and compared
 // with its golden HTML beside it; the definition must load without a warning and tell keywords, names,
 // strings, options, paths and configuration keys apart. JOBDECK_UPDATE_GOLDEN=1 rewrites the goldens.
+#include "tests/runner/SuiteRegistry.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -117,5 +119,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestSyntaxDefinition)
+JOBDECK_TEST_MAIN(TestSyntaxDefinition)
 #include "tst_syntaxdefinition.moc"
