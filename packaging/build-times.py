@@ -24,9 +24,9 @@ def kind_of(output):
     name = os.path.basename(output)
     if output.endswith(".o"):
         return "compile"
-    if output.endswith(".gch"):
+    if output.endswith((".gch", ".pch")):  # g++, clang++
         return "precompiled header"
-    if name.endswith((".a", ".so")) or (name.startswith(("tst_", "bench_", "jobdeck")) and "." not in name):
+    if name.endswith((".a", ".so")) or ("." not in name and name != "timestamp"):  # libraries, executables
         return "link"
     return "moc, generated"
 
@@ -40,10 +40,15 @@ def main(build_dir, rows):
                 continue
             fields = line.rstrip("\n").split("\t")
             if len(fields) == 5:
-                start, end, _, output, _ = fields
+                start, end, _, output, command = fields
                 if os.path.isabs(output):
                     output = os.path.relpath(output, build_dir)
-                latest[output] = (int(start), int(end))  # the last build of each output counts
+                latest[output] = (int(start), int(end), command)  # the last build of each output counts
+    # A step with several outputs (moc's timestamp and sources) is logged once per output: count it once.
+    steps = {}
+    for output, (start, end, command) in sorted(latest.items()):
+        steps.setdefault((start, end, command), output)
+    latest = {output: (start, end) for (start, end, _), output in steps.items()}
     totals = collections.defaultdict(lambda: [0, 0])
     for output, (start, end) in latest.items():
         entry = totals[(part_of(output), kind_of(output))]
