@@ -4,6 +4,7 @@
 #include "client/TlsTrust.h"
 #include "core/policy/IdempotencyKey.h"
 #include "core/statements/StatementPrinter.h"
+#include "core/text/AsciiText.h"
 #include "core/wire/ApiStatus.h"
 
 #include <QNetworkReply>
@@ -89,10 +90,10 @@ QString reasonLine(QNetworkReply* reply, const QByteArray& body) {
 const json& member(const json& j, const char* a, const char* b) {
     // Protocol errors name the missing field, so a mismatch with the service is easy to find.
     if (!j.is_object() || !j.contains(a) || !j[a].is_object())
-        throw std::runtime_error(std::string("the answer has no object '") + a + "'");
+        throw std::runtime_error("the answer has no object " + quoted(std::string_view(a)));
     const json& inner = j[a];
     if (!inner.contains(b))
-        throw std::runtime_error(std::string("the answer has no '") + a + "." + b + "'");
+        throw std::runtime_error("the answer has no " + quoted(std::string(a) + "." + b));
     return inner[b];
 }
 

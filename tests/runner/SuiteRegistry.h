@@ -4,7 +4,6 @@
 #pragma once
 
 #include <QStringList>
-#include <QtTest>
 
 namespace jobdeck::test {
 
@@ -27,6 +26,7 @@ QStringList runningSuiteArguments();
     }
 
 // The suite's counterpart of QTEST_MAIN_WRAPPER: the same set-up, as a registered entry, not main().
+// Expanded in a suite's file, after its <QtTest> (not included here: the runner itself needs none of it).
 #define JOBDECK_SUITE_WRAPPER(TestObject, ...)                                                               \
     JOBDECK_SUITE_ENTRY(([](int argc, char** argv) -> int {                                                  \
         QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                                   \
