@@ -195,7 +195,12 @@ private slots:
         QVERIFY2(loaded.wait(20000), qPrintable(window.statusWidget()->text()));
         window.runMonitorDock()->show();
         RunsTableModel* runs = window.runMonitor()->model();
-        QTRY_VERIFY_WITH_TIMEOUT(runs->rowCount() == 2, 20000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            runs->rowCount() == 2,
+            qPrintable(QStringLiteral("%1 runs shown; monitor: '%2'; connection: '%3'")
+                           .arg(runs->rowCount())
+                           .arg(window.runMonitor()->message(), window.statusWidget()->text())),
+            20000);
         QTRY_VERIFY_WITH_TIMEOUT(
             runs->run(0).status != JobRunStatus::Queued && runs->run(0).status != JobRunStatus::Running &&
                 runs->run(1).status != JobRunStatus::Queued && runs->run(1).status != JobRunStatus::Running,
