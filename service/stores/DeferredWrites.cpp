@@ -71,7 +71,7 @@ void DeferredWrites::notify(Batch& rows, bool committed) {
 
 bool DeferredWrites::empty() const {
     const std::lock_guard lock(m_mutex);
-    return m_queue.empty() && !m_inFlight;
+    return m_queue.empty() && m_groupsInFlight == 0;
 }
 
 void DeferredWrites::flush() {
@@ -92,7 +92,7 @@ void DeferredWrites::flush() {
             if (!took || handedOver)
                 return;
             const std::lock_guard lock(writes.m_mutex);
-            writes.m_inFlight = false;
+            --writes.m_groupsInFlight;
         }
     } landed{*this, took, handedOver};
     // Callbacks of a group this flush commits by itself, called once the outcome is known.
@@ -139,7 +139,7 @@ bool DeferredWrites::takeQueue() {
     m_callbackQueued = false;
     const bool took = !m_writing.empty();
     if (took)
-        m_inFlight = true;
+        ++m_groupsInFlight;
     return took;
 }
 
@@ -147,14 +147,14 @@ void DeferredWrites::settleJoined(Batch& group, bool committed) {
     if (committed) {
         {
             const std::lock_guard lock(m_mutex);
-            m_inFlight = false;
+            --m_groupsInFlight;
         }
         notify(group, true);
         return;
     }
     // Rolled back with the transaction it joined: the group goes back to the head of the queue.
     const std::lock_guard lock(m_mutex);
-    m_inFlight = false;
+    --m_groupsInFlight;
     for (const auto& row : group.statuses)
         m_callbackQueued = m_callbackQueued || static_cast<bool>(row.committed);
     group.audit.insert(group.audit.end(), std::make_move_iterator(m_queue.audit.begin()),

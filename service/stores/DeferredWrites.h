@@ -86,8 +86,10 @@ private:
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     Batch m_queue;
-    Batch m_writing;         // the group being written, inside flush()'s transaction only
-    bool m_inFlight = false; // a group was taken from the queue and is not committed (or put back) yet
+    Batch m_writing; // the group being written, inside flush()'s transaction only
+    // Groups taken from the queue and not committed (or put back) yet. A count, not a flag: where steps
+    // run at once, the step that joined one group may end while the next group is being written.
+    std::size_t m_groupsInFlight = 0;
     bool m_stopping = false;
     bool m_callbackQueued = false; // a queued row has a `committed` callback: write the group now
     std::thread m_thread;
