@@ -168,12 +168,12 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
         pending.refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyRequired;
         return ApiStatus::failed(idempotencyKeyRequiredMessage(job->name, job->maxConcurrentRuns));
     }
-    if (key)
-        if (auto existing = runs.findActiveByKey(project, job->jobId, *key))
-            return keyedAnswer(pending, *existing);
+    const RunStore::ActiveRunsOfJob activeRuns = runs.activeRunsOfJob(project, job->jobId, key);
+    if (activeRuns.withKey)
+        return keyedAnswer(pending, *activeRuns.withKey);
     const RunLimit limit =
         effectiveRunLimit(job->maxConcurrentRuns, m_stores.projects().projectSettings(project));
-    const int active = runs.countActive(project, job->jobId);
+    const int active = activeRuns.count;
     if (active >= limit.value) {
         pending.refusal = ServiceMetrics::AdmissionRefusal::MaxConcurrentRuns;
         ApiStatus refused = ApiStatus::failed(runLimitReachedMessage(job->jobId, active, limit));

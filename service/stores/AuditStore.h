@@ -14,9 +14,9 @@ namespace jobdeck {
 class AuditStore {
 public:
     virtual ~AuditStore() = default;
-    // Appends the entry durably, after the deferred ones (so seq follows the order of the answers),
-    // and returns its seq. Joins the caller's UnitOfWork, if any.
-    virtual std::int64_t appendAudit(const AuditEntry& entry) = 0;
+    // Appends the entry durably, after the deferred ones (so seq follows the order of the answers).
+    // Joins the caller's UnitOfWork, if any.
+    virtual void appendAudit(const AuditEntry& entry) = 0;
     // Appends the entry with the next group commit.
     virtual void deferAudit(AuditEntry entry) = 0;
     // Newest first; deferred entries are committed first, so they are included.

@@ -46,7 +46,8 @@ std::optional<Principal> CachedKeyStore::authenticate(std::string_view projectUi
                                                       std::string_view apiSecret,
                                                       std::uint64_t* changeStampRead) {
     // key_changes is read again only when something was committed since it was last read.
-    const std::uint64_t stamp = m_changeStamp.current();
+    const ChangeStamp::Reading reading = m_changeStamp.read();
+    const std::uint64_t stamp = reading.stamp;
     if (changeStampRead)
         *changeStampRead = stamp;
     std::int64_t generation = 0;
@@ -56,7 +57,9 @@ std::optional<Principal> CachedKeyStore::authenticate(std::string_view projectUi
         current = stamp == m_keysStamp && m_keysGeneration >= 0;
         generation = m_keysGeneration;
     }
-    if (!current)
+    if (reading.keyGeneration)
+        generation = *reading.keyGeneration;
+    else if (!current)
         generation = m_rows.generation();
     // Built in a buffer of the thread's: a cached key costs no allocation to look up.
     thread_local std::string cacheKey;

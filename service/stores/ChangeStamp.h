@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 namespace jobdeck {
 
@@ -11,6 +12,13 @@ class ChangeStamp {
 public:
     virtual ~ChangeStamp() = default;
     virtual std::uint64_t current() = 0;
+    // The stamp, and the API keys' generation (KeyRows::generation) where the backend reads both in one
+    // round trip to its server: a request's authentication then costs one read, not two.
+    struct Reading {
+        std::uint64_t stamp = 0;
+        std::optional<std::int64_t> keyGeneration; // empty: read KeyRows::generation when needed
+    };
+    virtual Reading read() { return {current(), std::nullopt}; }
     // True when current() reads only this host's files (SQLite): it never waits on a server that may
     // stall, so it may be read on a thread that must not block for long.
     virtual bool isLocal() const { return false; }

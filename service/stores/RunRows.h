@@ -5,11 +5,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // The SQL of the runs table, the same on both backends (`?` parameters), over either backend's connection
@@ -22,6 +24,10 @@ inline constexpr const char* kColumns =
     "argument_overrides, arguments, queued_at, started_at, ended_at, exit_code, message, driver_pid, "
     "driver_start_ticks, run_dir, log_path, cancel_requested, launch_spec, deploy_mode, spark_master, "
     "submission_id, owner, owner_epoch";
+// The column after kColumns in a query that selects more.
+inline constexpr int kColumnCount =
+    static_cast<int>(std::count(std::string_view(kColumns).begin(), std::string_view(kColumns).end(), ',')) +
+    1;
 
 inline std::string overridesJson(const SparkJobRun& run) {
     nlohmann::json pairs = nlohmann::json::array();
@@ -325,6 +331,31 @@ std::optional<RunRecord> findActiveByKey(Db& db, const std::string& projectUid, 
     if (rows.empty())
         return std::nullopt;
     return std::move(rows.front());
+}
+
+// One row whatever matches: the active count, and the keyed run's columns (NULL when none has the key).
+template <SqlConnection Db>
+RunStore::ActiveRunsOfJob activeRunsOfJob(Db& db, const std::string& projectUid, const std::string& jobId,
+                                          const std::optional<std::string>& idempotencyKey) {
+    static const std::string sql =
+        std::string("SELECT ") + kColumns +
+        ", active.n FROM (SELECT COUNT(*) AS n FROM runs WHERE project_uid = ? AND job_id = ? AND status IN "
+        "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')) AS active LEFT JOIN runs ON "
+        "project_uid = ? AND job_id = ? AND idempotency_key = ? AND status IN "
+        "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING') ORDER BY id LIMIT 1";
+    auto q = db.prepare(sql);
+    q.bind(1, projectUid).bind(2, jobId).bind(3, projectUid).bind(4, jobId);
+    if (idempotencyKey)
+        q.bind(5, *idempotencyKey);
+    else
+        q.bind(5, nullptr);
+    RunStore::ActiveRunsOfJob active;
+    if (!q.step())
+        return active;
+    active.count = q.integer(kColumnCount);
+    if (!q.isNull(0))
+        active.withKey = readRow(q);
+    return active;
 }
 
 template <SqlConnection Db> std::vector<RunRecord> withStatus(Db& db, JobRunStatus status) {

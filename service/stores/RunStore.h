@@ -70,6 +70,14 @@ public:
     virtual std::map<std::string, std::int64_t> countByStatus() = 0;
     virtual std::optional<RunRecord> findActiveByKey(const std::string& projectUid, const std::string& jobId,
                                                      const std::string& idempotencyKey) = 0;
+    // countActive and, with a key, findActiveByKey in one read (one round trip to a server): what a RUN
+    // JOB's admission decides on once it holds the job's row.
+    struct ActiveRunsOfJob {
+        int count = 0;
+        std::optional<RunRecord> withKey;
+    };
+    virtual ActiveRunsOfJob activeRunsOfJob(const std::string& projectUid, const std::string& jobId,
+                                            const std::optional<std::string>& idempotencyKey) = 0;
     // Every project's runs in that status, oldest first (FIFO).
     virtual std::vector<RunRecord> withStatus(JobRunStatus status) = 0;
     // Finished runs that ended before `cutoff` (ISO text).

@@ -186,6 +186,10 @@ public:
                                              const std::string& idempotencyKey) override {
         return run_rows::findActiveByKey(*m_access.readFresh(), projectUid, jobId, idempotencyKey);
     }
+    ActiveRunsOfJob activeRunsOfJob(const std::string& projectUid, const std::string& jobId,
+                                    const std::optional<std::string>& idempotencyKey) override {
+        return run_rows::activeRunsOfJob(*m_access.readFresh(), projectUid, jobId, idempotencyKey);
+    }
     std::vector<RunRecord> withStatus(JobRunStatus status) override {
         return run_rows::withStatus(*m_access.readFresh(), status);
     }

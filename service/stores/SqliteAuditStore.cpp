@@ -9,11 +9,10 @@
 
 namespace jobdeck {
 
-std::int64_t SqliteAuditStore::appendAudit(const AuditEntry& entry) {
-    return m_db.transaction([&] {
+void SqliteAuditStore::appendAudit(const AuditEntry& entry) {
+    m_db.transaction([&] {
         m_deferred.flush(); // joins this transaction
         insertRows({entry}, RowErrors::Throw);
-        return m_db.lastInsertRowId();
     });
 }
 

@@ -338,11 +338,6 @@ std::string SqliteDatabase::fileName() const {
     return name && *name ? std::string(name) : m_path;
 }
 
-std::int64_t SqliteDatabase::lastInsertRowId() {
-    std::unique_lock lock(m_mutex);
-    return sqlite3_last_insert_rowid(m_db);
-}
-
 // Prepared once and reused, like every statement: sqlite3_exec would parse them on every transaction.
 void SqliteDatabase::begin() {
     execute("BEGIN IMMEDIATE");

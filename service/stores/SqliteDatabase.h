@@ -117,8 +117,6 @@ public:
     // Runs SQL text that may hold several statements and takes no arguments (schema scripts).
     void executeScript(const std::string& sql);
 
-    std::int64_t lastInsertRowId();
-
     // Runs fn inside BEGIN IMMEDIATE ... COMMIT (ROLLBACK and rethrow when fn throws). A transaction()
     // called inside another on the same thread joins the outer one. Returns what fn returns.
     template <class Fn> auto transaction(Fn&& fn) -> std::invoke_result_t<Fn&> {

@@ -5,14 +5,10 @@
 
 namespace jobdeck {
 
-std::int64_t PgAuditStore::appendAudit(const AuditEntry& entry) {
-    return m_connections.run([&] {
+void PgAuditStore::appendAudit(const AuditEntry& entry) {
+    m_connections.run([&] {
         m_deferred.flush(); // joins this step
         insertRows({entry}, RowErrors::Throw);
-        auto connection = m_connections.connection();
-        auto q = connection->query("SELECT lastval()"); // this session's last identity value: the entry's
-        q.step();
-        return q.int64(0);
     });
 }
 

@@ -17,7 +17,7 @@ public:
         : m_connections(connections)
         , m_deferred(deferred) {}
 
-    std::int64_t appendAudit(const AuditEntry& entry) override;
+    void appendAudit(const AuditEntry& entry) override;
     void deferAudit(AuditEntry entry) override;
     std::vector<AuditEntry> recentAudit(const std::string& projectUid, int limit) override;
     SweepStep sweepExpired(TimePoint cutoff, std::int64_t after) override;

@@ -12,6 +12,7 @@ public:
     explicit PgChangeStamp(PgConnections& connections)
         : m_connections(connections) {}
     std::uint64_t current() override;
+    Reading read() override;
 
 private:
     PgConnections& m_connections;
