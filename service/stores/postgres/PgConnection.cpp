@@ -9,6 +9,7 @@
 #include <libpq-fe.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
@@ -167,12 +168,8 @@ void PgConnection::Query::execute() {
     for (int attempt = 0; attempt < 2; ++attempt) {
         result.reset();
         const std::string name = m_connection->preparedName(m_sql, count, result);
-        if (!name.empty())
-            result.reset(PQexecPrepared(m_connection->m_connection, name.c_str(), count, values.data(),
-                                        lengths.data(), m_formats.data(), 0));
-        else if (!result)
-            result.reset(PQexecParams(m_connection->m_connection, m_sql.c_str(), count, nullptr,
-                                      values.data(), lengths.data(), m_formats.data(), 0));
+        if (!name.empty() || !result) // else the PREPARE failed, and its result is the statement's
+            result = m_connection->run(name, m_sql, count, values.data(), lengths.data(), m_formats.data());
         // A table's column changed type since the statement was prepared (a newer replica migrated the
         // schema): prepared again, and run again where no transaction was aborted by it.
         if (name.empty() || !m_connection->outdatedPlan(result.get(), m_sql) ||
@@ -323,7 +320,54 @@ std::vector<std::string> PgConnection::takeNotifications() {
     return payloads;
 }
 
+PgConnection::ResultPtr PgConnection::run(const std::string& name, const std::string& sql, int count,
+                                          const char* const* values, const int* lengths, const int* formats) {
+    if (std::exchange(m_beginPending, false))
+        return runAfterBegin(name, sql, count, values, lengths, formats);
+    if (!name.empty())
+        return ResultPtr(PQexecPrepared(m_connection, name.c_str(), count, values, lengths, formats, 0));
+    return ResultPtr(PQexecParams(m_connection, sql.c_str(), count, nullptr, values, lengths, formats, 0));
+}
+
+PgConnection::ResultPtr PgConnection::runAfterBegin(const std::string& name, const std::string& sql,
+                                                    int count, const char* const* values, const int* lengths,
+                                                    const int* formats) {
+    if (PQenterPipelineMode(m_connection) != 1)
+        return nullptr;
+    const bool sent =
+        PQsendQueryParams(m_connection, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1 &&
+        (name.empty()
+             ? PQsendQueryParams(m_connection, sql.c_str(), count, nullptr, values, lengths, formats, 0)
+             : PQsendQueryPrepared(m_connection, name.c_str(), count, values, lengths, formats, 0)) == 1 &&
+        PQpipelineSync(m_connection) == 1;
+    // Each statement's results end with a null; the sync point ends the pipeline. A lost connection
+    // ends it early.
+    std::array<ResultPtr, 2> results; // BEGIN's, the statement's
+    std::size_t index = 0;
+    while (sent) {
+        ResultPtr result(PQgetResult(m_connection));
+        if (!result) {
+            if (++index > results.size() || PQstatus(m_connection) != CONNECTION_OK)
+                break;
+            continue;
+        }
+        if (PQresultStatus(result.get()) == PGRES_PIPELINE_SYNC)
+            break;
+        if (index < results.size() && !results[index])
+            results[index] = std::move(result);
+    }
+    if (PQexitPipelineMode(m_connection) != 1)
+        m_pipelineStuck = true;
+    if (!sent || m_pipelineStuck)
+        return nullptr; // the connection's error message says why
+    if (PQresultStatus(results[0].get()) != PGRES_COMMAND_OK)
+        return std::move(results[0]);
+    return std::move(results[1]);
+}
+
 void PgConnection::executeScript(const std::string& sql) {
+    if (std::exchange(m_beginPending, false))
+        executeScript("BEGIN");
     const auto started = std::chrono::steady_clock::now();
     ResultPtr result(PQexec(m_connection, sql.c_str()));
     timeStatement(sql, started);
@@ -333,7 +377,7 @@ void PgConnection::executeScript(const std::string& sql) {
 }
 
 bool PgConnection::isUsable() const {
-    return PQstatus(m_connection) == CONNECTION_OK;
+    return !m_pipelineStuck && PQstatus(m_connection) == CONNECTION_OK;
 }
 
 bool PgConnection::inTransactionBlock() const {

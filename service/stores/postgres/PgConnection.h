@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 struct pg_conn;
@@ -109,6 +110,12 @@ public:
     // Runs SQL text that may hold several statements and takes no arguments (schema scripts).
     void executeScript(const std::string& sql);
 
+    // A transaction block starts with the next statement, in the same round trip to the server (libpq's
+    // pipeline mode): a step's BEGIN costs no round trip of its own. A step that ends before any
+    // statement ran has nothing to commit or roll back: endPendingBegin() says so and forgets it.
+    void beginWithNextStatement() { m_beginPending = true; }
+    bool endPendingBegin() { return std::exchange(m_beginPending, false); }
+
     // False once the server connection was lost; the pool then drops this connection.
     bool isUsable() const;
     // Inside a transaction block (BEGIN ... COMMIT) on the server.
@@ -137,8 +144,18 @@ private:
     std::string preparedName(const std::string& sql, int parameters, ResultPtr& prepareResult);
     // Whether `result` failed because the prepared `sql` no longer fits the tables; then it is forgotten.
     bool outdatedPlan(const pg_result* result, const std::string& sql);
+    // Runs the statement prepared as `name` (or `sql` unprepared when `name` is empty), after the BEGIN
+    // asked for by beginWithNextStatement() if there is one.
+    ResultPtr run(const std::string& name, const std::string& sql, int count, const char* const* values,
+                  const int* lengths, const int* formats);
+    // BEGIN and the statement in one pipeline; BEGIN's result when BEGIN failed, else the statement's
+    // (null when they could not be sent).
+    ResultPtr runAfterBegin(const std::string& name, const std::string& sql, int count,
+                            const char* const* values, const int* lengths, const int* formats);
 
     pg_conn* m_connection;
+    bool m_beginPending = false;
+    bool m_pipelineStuck = false; // a pipeline could not be left: the connection is not used again
     std::vector<std::function<void(bool)>> m_endActions;
     std::unordered_map<std::string, std::string> m_prepared; // SQL text -> server-side statement name
     std::uint64_t m_preparedNames = 0;                       // names drawn, so that none is used twice

@@ -151,7 +151,7 @@ void PgConnections::runAtomically(const std::function<void()>& work) {
     }
     const Lease lease(*this, leaseConnection(), true);
     PgConnection& connection = *lease;
-    runScript(connection, "BEGIN");
+    connection.beginWithNextStatement();
     t_stepOwner = this;
     t_stepConnection = &connection;
     struct Leave {
@@ -164,7 +164,7 @@ void PgConnections::runAtomically(const std::function<void()>& work) {
         work();
     } catch (...) {
         try {
-            if (connection.isUsable())
+            if (!connection.endPendingBegin() && connection.isUsable())
                 runScript(connection, "ROLLBACK");
         } catch (const std::exception&) {
             // The connection is dropped on return (still in a transaction block, or broken).
@@ -176,6 +176,10 @@ void PgConnections::runAtomically(const std::function<void()>& work) {
 }
 
 void PgConnections::commitStep(PgConnection& connection) {
+    if (connection.endPendingBegin()) { // no statement ran: nothing to commit
+        connection.transactionEnded(true);
+        return;
+    }
     try {
         // A statement that failed inside the step (and was caught there) aborted the whole transaction;
         // its COMMIT would quietly roll back.
