@@ -28,6 +28,41 @@ constexpr auto kLongestDeferral = std::chrono::seconds(1);
 
 } // namespace
 
+// Inside a claim step, a cluster's row is held from its first read on (findCluster locks it where rows
+// are locked), and jobs and projects are read as committed: a second read would decide nothing new.
+class RunClaims::SharedReads final {
+public:
+    explicit SharedReads(Stores& stores)
+        : m_stores(stores) {}
+
+    const std::optional<Cluster>& cluster(const std::string& projectUid, const std::string& name) {
+        auto [it, added] = m_clusters.try_emplace({projectUid, name});
+        if (added)
+            it->second = m_stores.clusters().findCluster(projectUid, name);
+        return it->second;
+    }
+    const std::optional<SparkJob>& job(const std::string& projectUid, const std::string& name) {
+        auto [it, added] = m_jobs.try_emplace({projectUid, name});
+        if (added)
+            it->second = m_stores.jobs().findJobAsCommitted(projectUid, name);
+        return it->second;
+    }
+    const ProjectSettings& projectSettings(const std::string& projectUid) {
+        auto it = m_projects.find(projectUid);
+        if (it == m_projects.end())
+            it = m_projects.emplace(projectUid, m_stores.projects().projectSettingsAsCommitted(projectUid))
+                     .first;
+        return it->second;
+    }
+
+private:
+    using Key = std::pair<std::string, std::string>; // project uid, name
+    Stores& m_stores;
+    std::map<Key, std::optional<Cluster>> m_clusters;
+    std::map<Key, std::optional<SparkJob>> m_jobs;
+    std::map<std::string, ProjectSettings> m_projects;
+};
+
 RunClaims::RunClaims(Stores& stores, RunWriter& writer, const ReplicaLeases& leases, DriverWatch& drivers,
                      RunWakeup& wakeup, ApplicationPathResolver resolver, Settings settings)
     : m_stores(stores)
@@ -88,7 +123,8 @@ bool RunClaims::queueHasWork() {
     std::map<std::string, const RunRecord*> byId;
     for (const auto& r : queued)
         byId[r.run.jobRunId] = &r;
-    const auto plan = RunScheduler::plan(queued, std::move(inUse), clusterCapacity());
+    SharedReads reads(m_stores);
+    const auto plan = RunScheduler::plan(queued, std::move(inUse), clusterCapacity(reads));
     const auto mine = [&](const std::string& id) { return mayStart(*byId[id]); };
     return std::any_of(plan.start.begin(), plan.start.end(), mine) ||
            std::any_of(plan.failing.begin(), plan.failing.end(),
@@ -98,9 +134,10 @@ bool RunClaims::queueHasWork() {
            });
 }
 
-std::function<std::optional<int>(const std::string&, const std::string&)> RunClaims::clusterCapacity() {
-    return [this](const std::string& project, const std::string& name) {
-        const auto cluster = m_stores.clusters().findCluster(project, name);
+std::function<std::optional<int>(const std::string&, const std::string&)>
+RunClaims::clusterCapacity(SharedReads& reads) {
+    return [&reads](const std::string& project, const std::string& name) {
+        const auto& cluster = reads.cluster(project, name);
         return cluster ? std::optional<int>(cluster->maxOcu) : std::nullopt;
     };
 }
@@ -120,10 +157,11 @@ std::vector<std::pair<RunRecord, LaunchSpec>> RunClaims::claimStarts() {
     bool more = false;
     m_stores.unitOfWork().run([&] {
         starts.clear();
+        SharedReads reads(m_stores);
         auto queued = m_runs.queuedBriefly();
         RunScheduler::InUse inUse = m_runs.runningPerCluster();
         setAsideLaunching(queued, inUse);
-        const auto plan = RunScheduler::plan(queued, std::move(inUse), clusterCapacity());
+        const auto plan = RunScheduler::plan(queued, std::move(inUse), clusterCapacity(reads));
         std::map<std::string, const RunRecord*> byId;
         for (const auto& r : queued)
             byId[r.run.jobRunId] = &r;
@@ -144,7 +182,7 @@ std::vector<std::pair<RunRecord, LaunchSpec>> RunClaims::claimStarts() {
             auto record = m_runs.find(byId[id]->projectUid, id);
             if (!record)
                 continue;
-            if (auto spec = prepareLaunch(*record))
+            if (auto spec = prepareLaunch(*record, reads))
                 starts.emplace_back(std::move(*record), std::move(*spec));
         }
     });
@@ -178,12 +216,12 @@ void RunClaims::setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::
 
 // Resolves what the run's driver is started with and claims the run for this replica, recording its
 // run directory (inside claimStarts' step); nullopt (the run FAILED) when it cannot start.
-std::optional<LaunchSpec> RunClaims::prepareLaunch(RunRecord& record) {
+std::optional<LaunchSpec> RunClaims::prepareLaunch(RunRecord& record, SharedReads& reads) {
     const RunActor by = claimingActor(record);
     // Read as committed: the claim decides on the run's row and its cluster's (held), not on the job
     // or the project, so admissions of the job and ALTERs do not wait for this step. A DROP JOB is
     // refused while the run is active; an ALTER committed meanwhile applies from the next run.
-    const auto job = m_stores.jobs().findJobAsCommitted(record.projectUid, record.run.jobName);
+    const auto& job = reads.job(record.projectUid, record.run.jobName);
     if (!job || job->jobId != record.run.jobId) {
         m_writer.end(record, JobRunStatus::Failed, jobGoneBeforeStartMessage(record.run.jobName), by);
         return std::nullopt;
@@ -200,7 +238,7 @@ std::optional<LaunchSpec> RunClaims::prepareLaunch(RunRecord& record) {
         m_writer.end(record, JobRunStatus::Failed, resolved.error, by);
         return std::nullopt;
     }
-    const auto cluster = m_stores.clusters().findCluster(record.projectUid, record.cluster);
+    const auto& cluster = reads.cluster(record.projectUid, record.cluster);
 
     DriverCommandInput input;
     input.type = job->type;
@@ -209,9 +247,9 @@ std::optional<LaunchSpec> RunClaims::prepareLaunch(RunRecord& record) {
     input.applicationFile = resolved.localPath;
     input.arguments = record.run.arguments;
     input.runId = record.run.jobRunId;
-    const auto effective = EffectiveConfig::resolve(
-        cluster ? cluster->with : ConfigPairs{}, job->parameters,
-        m_stores.projects().projectSettingsAsCommitted(record.projectUid), record.run.jobRunId);
+    const auto effective =
+        EffectiveConfig::resolve(cluster ? cluster->with : ConfigPairs{}, job->parameters,
+                                 reads.projectSettings(record.projectUid), record.run.jobRunId);
     for (const auto& [key, resolvedValue] : effective.spark)
         if (resolvedValue.source == Provenance::PlatformDefault ||
             resolvedValue.source == Provenance::Cluster)

@@ -57,12 +57,17 @@ private:
     using Clock = std::chrono::steady_clock;
 
     bool holdLaunchesBack();
+    // What one planning pass reads of clusters, jobs and projects: each row once, however many queued
+    // runs share it (a burst's runs are mostly of a few jobs).
+    class SharedReads;
+
     bool queueHasWork();
-    std::function<std::optional<int>(const std::string&, const std::string&)> clusterCapacity();
+    std::function<std::optional<int>(const std::string&, const std::string&)>
+    clusterCapacity(SharedReads& reads);
     std::vector<std::pair<RunRecord, LaunchSpec>> claimStarts();
     void setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::InUse& inUse);
     bool mayStart(const RunRecord& brief) const;
-    std::optional<LaunchSpec> prepareLaunch(RunRecord& record);
+    std::optional<LaunchSpec> prepareLaunch(RunRecord& record, SharedReads& reads);
     LaunchSpec launchSpec(const RunRecord& record, const DriverCommandInput& input,
                           const EffectiveConfig& effective) const;
 
