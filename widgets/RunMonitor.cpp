@@ -29,6 +29,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <chrono>
 #include <memory>
 
 namespace jobdeck {
@@ -162,6 +164,8 @@ void RunMonitor::setUpTimers() {
     connect(&m_fetchTimer, &QTimer::timeout, this, &RunMonitor::fetchPendingRuns);
     connect(&m_applyTimer, &QTimer::timeout, this, &RunMonitor::applyFetched);
     connect(&m_timelineTimer, &QTimer::timeout, this, &RunMonitor::refreshTimeline);
+    m_reloadRetryTimer.setSingleShot(true);
+    connect(&m_reloadRetryTimer, &QTimer::timeout, this, &RunMonitor::reload);
     m_tick.setInterval(1000);
     connect(&m_tick, &QTimer::timeout, this, [this] {
         m_model->setNow(timestampNow());
@@ -189,6 +193,8 @@ void RunMonitor::connectModel() {
 
 void RunMonitor::setJob(const QString& jobName) {
     m_jobName = jobName;
+    m_reloadRetryTimer.stop();
+    m_reloadRetryDelay = kFirstReloadRetry;
     m_activeView->setColumnHidden(RunsTableModel::Job, !jobName.isEmpty());
     m_historyView->setColumnHidden(RunsTableModel::Job, !jobName.isEmpty());
     m_log->clear();
@@ -206,8 +212,9 @@ void RunMonitor::forget() {
     ++m_generation;
     m_loading = false;
     m_limitsPending = false;
-    for (QTimer* timer : {&m_fetchTimer, &m_applyTimer, &m_clustersTimer})
+    for (QTimer* timer : {&m_fetchTimer, &m_applyTimer, &m_clustersTimer, &m_reloadRetryTimer})
         timer->stop();
+    m_reloadRetryDelay = kFirstReloadRetry;
     m_pendingRuns.clear();
     m_fetched.clear();
     m_cancelWaiting.clear();
@@ -241,9 +248,16 @@ void RunMonitor::reload() {
             return;
         m_loading = false;
         if (!load->error.isEmpty()) {
-            setMessage(tr("Cannot load the runs: %1").arg(load->error), true);
+            setMessage(tr("Cannot load the runs: %1; retrying in %2 s")
+                           .arg(load->error)
+                           .arg(std::chrono::duration_cast<std::chrono::seconds>(m_reloadRetryDelay).count()),
+                       true);
+            m_reloadRetryTimer.start(m_reloadRetryDelay);
+            m_reloadRetryDelay = std::min(2 * m_reloadRetryDelay, kLongestReloadRetry);
             return;
         }
+        m_reloadRetryTimer.stop();
+        m_reloadRetryDelay = kFirstReloadRetry;
         // Every active run, and the newest finished ones.
         std::vector<SparkJobRun> runs = std::move(load->active);
         for (SparkJobRun& run : load->recent) {

@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -145,6 +146,9 @@ private:
     QPointer<QMessageBox> m_confirmation; // deletes itself when closed
     std::unique_ptr<Ui::RunMonitor> m_ui; // widgets/RunMonitor.ui
 
+    static constexpr std::chrono::milliseconds kFirstReloadRetry{1000};
+    static constexpr std::chrono::milliseconds kLongestReloadRetry{30000};
+
     QString m_jobName;
     std::map<std::string, int> m_limits; // job name -> MAX_CONCURRENT_RUNS
     int m_historyLimit = 200;
@@ -154,6 +158,10 @@ private:
     QTimer m_fetchTimer; // coalesces events into one DESCRIBE per run
     QTimer m_applyTimer; // applies fetched runs in one batch
     QTimer m_timelineTimer;
+    // A load that failed is tried again by itself, sooner first: the view never stays stale until an
+    // event or the user happens to reload it.
+    QTimer m_reloadRetryTimer;
+    std::chrono::milliseconds m_reloadRetryDelay{kFirstReloadRetry};
     QSet<QPair<QString, QString>> m_pendingRuns; // (job, run id) to refetch
     QSet<QString> m_cancelWaiting;               // runs the "cancel requested" message waits for
     std::vector<SparkJobRun> m_fetched;

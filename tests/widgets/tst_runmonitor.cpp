@@ -282,6 +282,30 @@ private slots:
         QVERIFY(statement(m_operator, "ALTER JOB sleeper SET MAX_CONCURRENT_RUNS = 3"));
     }
 
+    // A load the service refuses (here a wrong secret, until the right one is set) is tried again by
+    // the monitor itself, saying so; live updates are stopped, so nothing else reloads it.
+    void aFailedLoadIsTriedAgainByItself() {
+        ApiClient client; // outlives the monitor
+        client.setConnection(
+            {m_service.baseUrl(), m_operator.projectUid, m_operator.apiKey, QStringLiteral("0")});
+        RunMonitor monitor(&client);
+        QAbstractItemModelTester tester(monitor.model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        monitor.resize(1000, 700);
+        monitor.show();
+        QSignalSpy loaded(&monitor, &RunMonitor::loaded);
+        monitor.setJob("watched");
+        monitor.events()->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.message().contains("Cannot load the runs"), 20000);
+        QVERIFY2(monitor.message().contains("retrying in"), qPrintable(monitor.message()));
+        QCOMPARE(loaded.count(), 0);
+        client.setConnection(
+            {m_service.baseUrl(), m_operator.projectUid, m_operator.apiKey, m_operator.apiSecret});
+        // Hang guard: the retries wait 1, 2, 4 ... s.
+        QTRY_VERIFY2_WITH_TIMEOUT(loaded.count() > 0, qPrintable(monitor.message()), 60000);
+        QVERIFY2(!monitor.message().contains("Cannot load"), qPrintable(monitor.message()));
+    }
+
     void logTailFollowsAGrowingLog() {
         std::unique_ptr<QAbstractItemModelTester> tester;
         auto monitor = monitorFor("talker", tester);
