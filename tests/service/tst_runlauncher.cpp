@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QStringList>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -20,6 +21,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 using namespace jobdeck;
 
@@ -55,6 +57,29 @@ pid_t parentOf(pid_t pid) {
     pid_t ppid = 0;
     fields >> state >> ppid;
     return ppid;
+}
+
+// "pid comm state" of each process in process group `group`, for a failure message.
+QString groupMembers(pid_t group) {
+    QStringList members;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream in(entry.path() / "stat");
+        std::string line;
+        if (!std::getline(in, line))
+            continue;
+        const auto open = line.find('(');
+        const auto close = line.rfind(')');
+        if (open == std::string::npos || close == std::string::npos)
+            continue;
+        std::istringstream fields(line.substr(close + 2));
+        std::string state;
+        pid_t ppid = 0, pgrp = 0;
+        fields >> state >> ppid >> pgrp;
+        if (pgrp == group)
+            members << QString::fromStdString(line.substr(0, open) + line.substr(open, close - open + 1) +
+                                              " " + state);
+    }
+    return members.join(", ");
 }
 
 LaunchSpec specFor(const QTemporaryDir& dir, std::vector<std::string> args) {
@@ -135,7 +160,10 @@ private slots:
         QVERIFY(status);
         QCOMPARE(status->kind, ExitStatus::Kind::Signaled);
         QCOMPARE(status->code, SIGTERM);
-        QVERIFY(::kill(-launched.driverPid, 0) != 0);
+        // The exit is recorded once the driver was reaped; the group's last member may take a moment more
+        // to go (a hang guard, not a duration).
+        QTRY_VERIFY2_WITH_TIMEOUT(::kill(-launched.driverPid, 0) != 0,
+                                  qPrintable(groupMembers(launched.driverPid)), 10000);
         QVERIFY(!RunLauncher::isAlive(launched.driverPid, launched.driverStartTicks));
         QVERIFY(!RunLauncher::signalGroup(launched.driverPid, SIGTERM));
     }
