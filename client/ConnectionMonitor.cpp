@@ -17,13 +17,12 @@ ConnectionMonitor::ConnectionMonitor(ApiClient* client, QObject* parent)
 }
 
 void ConnectionMonitor::setBackoff(std::chrono::milliseconds initial, std::chrono::milliseconds cap) {
-    m_initialBackoff = initial;
-    m_maxBackoff = cap;
+    m_backoff.setLimits(initial, cap);
 }
 
 void ConnectionMonitor::start() {
     stop();
-    m_backoff = std::chrono::milliseconds(0);
+    m_backoff.reset();
     setState(State::Connecting);
     check();
 }
@@ -87,7 +86,7 @@ void ConnectionMonitor::verifyCredentials() {
             scheduleRetry(r.error().message);
             return;
         }
-        m_backoff = std::chrono::milliseconds(0);
+        m_backoff.reset();
         m_callerRole = QString::fromStdString(r.value().callerRole);
         setState(State::Connected);
         m_timer.start(m_healthInterval);
@@ -96,9 +95,9 @@ void ConnectionMonitor::verifyCredentials() {
 }
 
 void ConnectionMonitor::scheduleRetry(const QString& reason) {
-    m_backoff = m_backoff.count() == 0 ? m_initialBackoff : std::min(m_backoff * 2, m_maxBackoff);
-    m_nextAttempt = QDeadlineTimer(m_backoff.count());
-    m_timer.start(m_backoff);
+    const std::chrono::milliseconds wait = m_backoff.afterFailure();
+    m_nextAttempt = QDeadlineTimer(wait.count());
+    m_timer.start(wait);
     setState(State::Reconnecting, reason);
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "client/RetryBackoff.h"
+
 #include <QDeadlineTimer>
 #include <QObject>
 #include <QPointer>
@@ -59,9 +61,7 @@ private:
     QString m_version;
     QString m_callerRole;
     std::chrono::milliseconds m_healthInterval{3000};
-    std::chrono::milliseconds m_initialBackoff{1000};
-    std::chrono::milliseconds m_maxBackoff{30000};
-    std::chrono::milliseconds m_backoff{0};
+    RetryBackoff m_backoff{std::chrono::milliseconds(1000), std::chrono::milliseconds(30000)};
     bool m_checking = false;
     int m_generation = 0;
 };

@@ -12,15 +12,14 @@ EventsSubscription::EventsSubscription(ApiClient* client, QObject* parent)
 }
 
 void EventsSubscription::setBackoff(std::chrono::milliseconds initial, std::chrono::milliseconds cap) {
-    m_initialBackoff = initial;
-    m_maxBackoff = cap;
+    m_backoff.setLimits(initial, cap);
 }
 
 void EventsSubscription::start(qint64 after) {
     stop();
     m_after = after;
     m_running = true;
-    m_backoff = std::chrono::milliseconds(0);
+    m_backoff.reset();
     poll();
 }
 
@@ -41,12 +40,12 @@ void EventsSubscription::poll() {
             return;
         m_inFlight = false;
         if (r.isError()) {
-            m_backoff = m_backoff.count() == 0 ? m_initialBackoff : std::min(m_backoff * 2, m_maxBackoff);
-            emit errorOccurred(r.error(), m_backoff);
-            m_retryTimer.start(m_backoff);
+            const std::chrono::milliseconds wait = m_backoff.afterFailure();
+            emit errorOccurred(r.error(), wait);
+            m_retryTimer.start(wait);
             return;
         }
-        m_backoff = std::chrono::milliseconds(0);
+        m_backoff.reset();
         const EventsPage& page = r.value();
         m_after = page.next;
         if (page.reload)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "client/ApiError.h"
+#include "client/RetryBackoff.h"
 #include "core/wire/ProjectEvent.h"
 
 #include <QList>
@@ -32,7 +33,7 @@ public:
     bool isRunning() const { return m_running; }
     qint64 position() const { return m_after; }
     // The delay before the next attempt after the last error; 0 while polls succeed.
-    std::chrono::milliseconds currentBackoff() const { return m_backoff; }
+    std::chrono::milliseconds currentBackoff() const { return m_backoff.current(); }
 
 signals:
     void eventsReceived(const QList<jobdeck::ProjectEvent>& events);
@@ -45,9 +46,7 @@ private:
     QPointer<ApiClient> m_client;
     QTimer m_retryTimer;
     int m_waitSeconds = 20;
-    std::chrono::milliseconds m_initialBackoff{500};
-    std::chrono::milliseconds m_maxBackoff{30000};
-    std::chrono::milliseconds m_backoff{0};
+    RetryBackoff m_backoff{std::chrono::milliseconds(500), std::chrono::milliseconds(30000)};
     qint64 m_after = 0;
     bool m_running = false;
     bool m_inFlight = false;

@@ -29,7 +29,6 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -194,7 +193,7 @@ void RunMonitor::connectModel() {
 void RunMonitor::setJob(const QString& jobName) {
     m_jobName = jobName;
     m_reloadRetryTimer.stop();
-    m_reloadRetryDelay = kFirstReloadRetry;
+    m_reloadBackoff.reset();
     m_activeView->setColumnHidden(RunsTableModel::Job, !jobName.isEmpty());
     m_historyView->setColumnHidden(RunsTableModel::Job, !jobName.isEmpty());
     m_log->clear();
@@ -214,7 +213,7 @@ void RunMonitor::forget() {
     m_limitsPending = false;
     for (QTimer* timer : {&m_fetchTimer, &m_applyTimer, &m_clustersTimer, &m_reloadRetryTimer})
         timer->stop();
-    m_reloadRetryDelay = kFirstReloadRetry;
+    m_reloadBackoff.reset();
     m_pendingRuns.clear();
     m_fetched.clear();
     m_cancelWaiting.clear();
@@ -248,16 +247,16 @@ void RunMonitor::reload() {
             return;
         m_loading = false;
         if (!load->error.isEmpty()) {
+            const std::chrono::milliseconds wait = m_reloadBackoff.afterFailure();
             setMessage(tr("Cannot load the runs: %1; retrying in %2 s")
                            .arg(load->error)
-                           .arg(std::chrono::duration_cast<std::chrono::seconds>(m_reloadRetryDelay).count()),
+                           .arg(std::chrono::duration_cast<std::chrono::seconds>(wait).count()),
                        true);
-            m_reloadRetryTimer.start(m_reloadRetryDelay);
-            m_reloadRetryDelay = std::min(2 * m_reloadRetryDelay, kLongestReloadRetry);
+            m_reloadRetryTimer.start(wait);
             return;
         }
         m_reloadRetryTimer.stop();
-        m_reloadRetryDelay = kFirstReloadRetry;
+        m_reloadBackoff.reset();
         // Every active run, and the newest finished ones.
         std::vector<SparkJobRun> runs = std::move(load->active);
         for (SparkJobRun& run : load->recent) {

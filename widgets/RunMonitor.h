@@ -1,5 +1,6 @@
 #pragma once
 
+#include "client/RetryBackoff.h"
 #include "core/wire/Cluster.h"
 #include "core/wire/ProjectEvent.h"
 #include "core/wire/SparkJobRun.h"
@@ -146,9 +147,6 @@ private:
     QPointer<QMessageBox> m_confirmation; // deletes itself when closed
     std::unique_ptr<Ui::RunMonitor> m_ui; // widgets/RunMonitor.ui
 
-    static constexpr std::chrono::milliseconds kFirstReloadRetry{1000};
-    static constexpr std::chrono::milliseconds kLongestReloadRetry{30000};
-
     QString m_jobName;
     std::map<std::string, int> m_limits; // job name -> MAX_CONCURRENT_RUNS
     int m_historyLimit = 200;
@@ -161,7 +159,7 @@ private:
     // A load that failed is tried again by itself, sooner first: the view never stays stale until an
     // event or the user happens to reload it.
     QTimer m_reloadRetryTimer;
-    std::chrono::milliseconds m_reloadRetryDelay{kFirstReloadRetry};
+    RetryBackoff m_reloadBackoff{std::chrono::milliseconds(1000), std::chrono::milliseconds(30000)};
     QSet<QPair<QString, QString>> m_pendingRuns; // (job, run id) to refetch
     QSet<QString> m_cancelWaiting;               // runs the "cancel requested" message waits for
     std::vector<SparkJobRun> m_fetched;
