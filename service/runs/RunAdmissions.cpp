@@ -200,7 +200,7 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
     if (!runs.insert(record)) {
         // An active run of the job got the key after it was looked up: the unique index refused this
         // one, and the answer is the one a repeated request gets.
-        if (auto existing = key ? runs.findActiveByKey(project, job->jobId, *key) : std::nullopt)
+        if (auto existing = key ? runs.activeRunsOfJob(project, job->jobId, key).withKey : std::nullopt)
             return keyedAnswer(pending, *existing);
         throw DatabaseError(databaseBookkeepingMissingMessage(
             "the active run holding the Idempotency-Key that refused this RUN JOB"));

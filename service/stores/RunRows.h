@@ -299,18 +299,11 @@ std::vector<RunRecord> list(Db& db, const std::string& projectUid, const std::op
         args.push_back(*jobName);
     }
     if (activeOnly)
-        where += " AND status IN ('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')";
+        where += std::string(" AND ") + kActive;
     std::string tail = "ORDER BY id DESC";
     if (limit)
         tail += " LIMIT " + std::to_string(*limit);
     return selectRuns(db, where, args, tail);
-}
-
-template <SqlConnection Db> int countActive(Db& db, const std::string& projectUid, const std::string& jobId) {
-    auto q = db.query("SELECT COUNT(*) FROM runs WHERE project_uid = ? AND job_id = ? AND status IN "
-                      "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')",
-                      projectUid, jobId);
-    return q.step() ? q.integer(0) : 0;
 }
 
 template <SqlConnection Db> std::map<std::string, std::int64_t> countByStatus(Db& db) {
@@ -321,28 +314,17 @@ template <SqlConnection Db> std::map<std::string, std::int64_t> countByStatus(Db
     return counts;
 }
 
-template <SqlConnection Db>
-std::optional<RunRecord> findActiveByKey(Db& db, const std::string& projectUid, const std::string& jobId,
-                                         const std::string& idempotencyKey) {
-    auto rows = selectRuns(db,
-                           "project_uid = ? AND job_id = ? AND idempotency_key = ? AND status IN "
-                           "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')",
-                           {projectUid, jobId, idempotencyKey}, "ORDER BY id LIMIT 1");
-    if (rows.empty())
-        return std::nullopt;
-    return std::move(rows.front());
-}
-
 // One row whatever matches: the active count, and the keyed run's columns (NULL when none has the key).
 template <SqlConnection Db>
 RunStore::ActiveRunsOfJob activeRunsOfJob(Db& db, const std::string& projectUid, const std::string& jobId,
                                           const std::optional<std::string>& idempotencyKey) {
-    static const std::string sql =
-        std::string("SELECT ") + kColumns +
-        ", active.n FROM (SELECT COUNT(*) AS n FROM runs WHERE project_uid = ? AND job_id = ? AND status IN "
-        "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING')) AS active LEFT JOIN runs ON "
-        "project_uid = ? AND job_id = ? AND idempotency_key = ? AND status IN "
-        "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING') ORDER BY id LIMIT 1";
+    static const std::string counted =
+        std::string("(SELECT COUNT(*) AS n FROM runs WHERE project_uid = ? AND job_id = ? AND ") + kActive +
+        ")";
+    static const std::string keyedRun =
+        std::string("project_uid = ? AND job_id = ? AND idempotency_key = ? AND ") + kActive;
+    static const std::string sql = std::string("SELECT ") + kColumns + ", active.n FROM " + counted +
+                                   " AS active LEFT JOIN runs ON " + keyedRun + " ORDER BY id LIMIT 1";
     auto q = db.prepare(sql);
     q.bind(1, projectUid).bind(2, jobId).bind(3, projectUid).bind(4, jobId);
     if (idempotencyKey)

@@ -65,13 +65,11 @@ public:
     virtual std::vector<RunRecord> list(const std::string& projectUid,
                                         const std::optional<std::string>& jobName, bool activeOnly,
                                         std::optional<std::int64_t> limit) = 0;
-    virtual int countActive(const std::string& projectUid, const std::string& jobId) = 0;
     // Every project's runs: status (wire name) -> how many.
     virtual std::map<std::string, std::int64_t> countByStatus() = 0;
-    virtual std::optional<RunRecord> findActiveByKey(const std::string& projectUid, const std::string& jobId,
-                                                     const std::string& idempotencyKey) = 0;
-    // countActive and, with a key, findActiveByKey in one read (one round trip to a server): what a RUN
-    // JOB's admission decides on once it holds the job's row.
+    // A job's active runs (QUEUED or RUNNING): how many, and the one holding `idempotencyKey` if one does,
+    // in one read (one round trip to a server): what a RUN JOB's admission decides on once it holds the
+    // job's row.
     struct ActiveRunsOfJob {
         int count = 0;
         std::optional<RunRecord> withKey;

@@ -176,15 +176,8 @@ public:
                                 bool activeOnly, std::optional<std::int64_t> limit) override {
         return run_rows::list(*m_access.readFresh(), projectUid, jobName, activeOnly, limit);
     }
-    int countActive(const std::string& projectUid, const std::string& jobId) override {
-        return run_rows::countActive(*m_access.readFresh(), projectUid, jobId);
-    }
     std::map<std::string, std::int64_t> countByStatus() override {
         return run_rows::countByStatus(*m_access.readFresh());
-    }
-    std::optional<RunRecord> findActiveByKey(const std::string& projectUid, const std::string& jobId,
-                                             const std::string& idempotencyKey) override {
-        return run_rows::findActiveByKey(*m_access.readFresh(), projectUid, jobId, idempotencyKey);
     }
     ActiveRunsOfJob activeRunsOfJob(const std::string& projectUid, const std::string& jobId,
                                     const std::optional<std::string>& idempotencyKey) override {

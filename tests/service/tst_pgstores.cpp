@@ -128,7 +128,7 @@ private slots:
                 Stores& stores = i % 2 ? *first : *second;
                 stores.unitOfWork().run([&] {
                     const auto job = stores.jobs().findJobToRun(uid, "a");
-                    if (!job || stores.runs().countActive(uid, job->jobId) >= limit)
+                    if (!job || stores.runs().activeRunsOfJob(uid, job->jobId, std::nullopt).count >= limit)
                         return;
                     if (stores.runs().insert(queuedRun(uid, *job, "run-" + std::to_string(i), {})))
                         ++admitted;
@@ -137,7 +137,7 @@ private slots:
         for (auto& client : clients)
             client.join();
         QCOMPARE(admitted.load(), limit);
-        QCOMPARE(second->runs().countActive(uid, a.jobId), limit);
+        QCOMPARE(second->runs().activeRunsOfJob(uid, a.jobId, std::nullopt).count, limit);
     }
 
     // While a step of one process holds job a's row, a step of another process admits a run of job b
