@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <functional>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -171,6 +172,13 @@ struct WrittenGroups {
 constexpr auto neverByInterval = std::chrono::hours(1);
 constexpr std::size_t neverBySize = 1'000'000;
 
+// Deferred writes on `steps`, taking the steps' turn, whose groups go to `written`.
+std::unique_ptr<DeferredWrites> writesOn(ConcurrentSteps& steps, WrittenGroups& written) {
+    return std::make_unique<DeferredWrites>(
+        steps, [&written](const DeferredWrites::Batch& b) { written.write(b); }, neverByInterval, neverBySize,
+        [&steps] { steps.takeTurn(); });
+}
+
 } // namespace
 
 class TestDeferredWrites : public QObject {
@@ -191,9 +199,7 @@ void TestDeferredWrites::aGroupTakenWhileAnotherSettlesKeepsTheQueueBusy() {
     ConcurrentSteps steps;
     WrittenGroups written;
     written.holdAt = "second";
-    DeferredWrites writes(
-        steps, [&](const DeferredWrites::Batch& b) { written.write(b); }, neverByInterval, neverBySize,
-        [&] { steps.takeTurn(); });
+    const auto writes = writesOn(steps, written);
 
     Gate firstCommitted, secondTaken;
     steps.afterCommit = [&] {
@@ -202,12 +208,12 @@ void TestDeferredWrites::aGroupTakenWhileAnotherSettlesKeepsTheQueueBusy() {
         secondTaken.wait();
     };
 
-    writes.addAudit(entry("first"));
-    auto t1 = std::async(std::launch::async, [&] { steps.run([&] { writes.flush(); }); });
+    writes->addAudit(entry("first"));
+    auto t1 = std::async(std::launch::async, [&] { steps.run([&] { writes->flush(); }); });
     QVERIFY2(firstCommitted.wait(), "the first step did not commit");
 
-    writes.addAudit(entry("second"));
-    auto t2 = std::async(std::launch::async, [&] { writes.flush(); });
+    writes->addAudit(entry("second"));
+    auto t2 = std::async(std::launch::async, [&] { writes->flush(); });
     const OpenOnReturn openOnReturn{{&secondTaken, &written.hold}};
     QVERIFY2(written.holding.wait(), "the second group was not taken while the first step was settling");
     secondTaken.open();
@@ -215,13 +221,13 @@ void TestDeferredWrites::aGroupTakenWhileAnotherSettlesKeepsTheQueueBusy() {
     t1.get();
 
     // T1's group landed; T2's is being written.
-    QVERIFY2(!writes.empty(), "the queue says it is idle while the second group is being written");
+    QVERIFY2(!writes->empty(), "the queue says it is idle while the second group is being written");
     QCOMPARE(written.all(), std::vector<std::string>{"first"});
 
     written.hold.open();
     QVERIFY2(t2.wait_for(hangGuard) == std::future_status::ready, "the second flush did not return");
     t2.get();
-    QVERIFY(writes.empty());
+    QVERIFY(writes->empty());
     QCOMPARE(written.all(), (std::vector<std::string>{"first", "second"}));
 }
 
@@ -231,23 +237,21 @@ void TestDeferredWrites::aRolledBackJoinedGroupGoesBackToTheHeadOfTheQueue() {
     ConcurrentSteps steps;
     WrittenGroups written;
     std::vector<std::vector<std::string>> rolledBack;
-    DeferredWrites writes(
-        steps, [&](const DeferredWrites::Batch& b) { written.write(b); }, neverByInterval, neverBySize,
-        [&] { steps.takeTurn(); });
+    const auto writes = writesOn(steps, written);
 
-    writes.addAudit(entry("a"));
-    writes.addAudit(entry("b"));
+    writes->addAudit(entry("a"));
+    writes->addAudit(entry("b"));
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, steps.run([&] {
-        writes.flush();
-        writes.addAudit(entry("c")); // queued while the step is still open
+        writes->flush();
+        writes->addAudit(entry("c")); // queued while the step is still open
         throw std::runtime_error("the durable write failed");
     }));
-    QVERIFY2(!writes.empty(), "the rolled-back group was lost");
+    QVERIFY2(!writes->empty(), "the rolled-back group was lost");
 
     written.groups.clear(); // what the rolled-back transaction was given never reached the database
-    writes.flush();
+    writes->flush();
     QCOMPARE(written.all(), (std::vector<std::string>{"a", "b", "c"}));
-    QVERIFY(writes.empty());
+    QVERIFY(writes->empty());
 }
 
 // A reader's flush() with nothing queued but a group being written by another flush: it takes the
@@ -256,19 +260,17 @@ void TestDeferredWrites::aFlushReturnsOnlyOnceTheGroupInFlightIsWritten() {
     ConcurrentSteps steps;
     WrittenGroups written;
     written.holdAt = "x";
-    DeferredWrites writes(
-        steps, [&](const DeferredWrites::Batch& b) { written.write(b); }, neverByInterval, neverBySize,
-        [&] { steps.takeTurn(); });
+    const auto writes = writesOn(steps, written);
 
-    writes.addAudit(entry("x"));
-    auto writer = std::async(std::launch::async, [&] { writes.flush(); });
+    writes->addAudit(entry("x"));
+    auto writer = std::async(std::launch::async, [&] { writes->flush(); });
     const OpenOnReturn openOnReturn{{&written.hold}};
     QVERIFY2(written.holding.wait(), "the group was not taken");
-    QVERIFY(!writes.empty());
+    QVERIFY(!writes->empty());
 
     std::atomic<bool> readerReturned = false;
     auto reader = std::async(std::launch::async, [&] {
-        writes.flush();
+        writes->flush();
         readerReturned = true;
         return written.all();
     });
