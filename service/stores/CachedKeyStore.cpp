@@ -45,7 +45,8 @@ std::array<unsigned char, SHA256_DIGEST_LENGTH> hashSecret(std::string_view salt
 std::optional<Principal> CachedKeyStore::authenticate(std::string_view projectUid, std::string_view apiKey,
                                                       std::string_view apiSecret,
                                                       std::uint64_t* changeStampRead) {
-    // key_changes is read again only when something was committed since it was last read.
+    // key_changes is read again only when something was committed since it was last read, or with the
+    // stamp when the backend brings both in one read (ChangeStamp::read).
     const ChangeStamp::Reading reading = m_changeStamp.read();
     const std::uint64_t stamp = reading.stamp;
     if (changeStampRead)
