@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace jobdeck {
@@ -12,6 +13,10 @@ namespace {
 
 // Pruning deletes rows; doing it on every publish would double the write cost for nothing.
 constexpr int pruneEvery = 100;
+// A waiter whose project's events are held back (EventStore::EventsAfter) looks again after these,
+// doubling: settling takes the transactions in progress to end, which is milliseconds unless one stalls.
+constexpr std::chrono::milliseconds kFirstRecheck{2};
+constexpr std::chrono::milliseconds kLongestRecheck{250};
 
 } // namespace
 
@@ -62,6 +67,11 @@ void EventBus::wake(const std::string& projectUid) {
 }
 
 EventsPage EventBus::page(const std::string& projectUid, std::int64_t after) {
+    bool heldBack = false;
+    return page(projectUid, after, heldBack);
+}
+
+EventsPage EventBus::page(const std::string& projectUid, std::int64_t after, bool& heldBack) {
     EventsPage page;
     const std::int64_t pruned = m_store.prunedEventSeq(projectUid);
     // A seq from before the kept history, or one this database never handed out (the client followed
@@ -71,7 +81,9 @@ EventsPage EventBus::page(const std::string& projectUid, std::int64_t after) {
         page.next = m_store.latestEventSeq(projectUid);
         return page;
     }
-    page.events = m_store.eventsAfter(projectUid, after, pageLimit());
+    auto found = m_store.eventsAfter(projectUid, after, pageLimit());
+    page.events = std::move(found.events);
+    heldBack = found.heldBack;
     page.next = page.events.empty() ? after : page.events.back().seq;
     return page;
 }
@@ -117,6 +129,18 @@ void EventBus::deliver(std::function<void(EventsPage)>& done, EventsPage page) {
     }
 }
 
+void EventBus::holdBack(Waiter& waiter, bool heldBack, std::chrono::steady_clock::time_point now) {
+    // Events held back wait for transactions in progress, which end in milliseconds; no news says so.
+    if (!heldBack) {
+        waiter.recheck = std::chrono::steady_clock::time_point::max();
+        waiter.recheckDelay = {};
+        return;
+    }
+    const auto delay = std::max(waiter.recheckDelay, kFirstRecheck);
+    waiter.recheck = now + delay;
+    waiter.recheckDelay = std::min(delay * 2, kLongestRecheck);
+}
+
 void EventBus::loop() {
     std::unique_lock lock(m_mutex);
     for (;;) {
@@ -132,7 +156,7 @@ void EventBus::loop() {
         if (!hasWork()) {
             auto next = std::chrono::steady_clock::time_point::max();
             for (const auto& w : m_waiters)
-                next = std::min(next, w.deadline);
+                next = std::min({next, w.deadline, w.recheck});
             if (next == std::chrono::steady_clock::time_point::max())
                 m_wake.wait(lock, hasWork);
             else
@@ -149,7 +173,8 @@ void EventBus::loop() {
         std::list<Waiter> candidates;
         for (auto it = m_waiters.begin(); it != m_waiters.end();) {
             const auto current = it++;
-            if (stopping || current->fresh || current->deadline <= now || dirty.contains(current->projectUid))
+            if (stopping || current->fresh || current->deadline <= now || current->recheck <= now ||
+                dirty.contains(current->projectUid))
                 candidates.splice(candidates.end(), m_waiters, current);
         }
         lock.unlock();
@@ -158,8 +183,9 @@ void EventBus::loop() {
         for (auto& w : candidates) {
             EventsPage found;
             found.next = w.after;
+            bool heldBack = false;
             try {
-                found = page(w.projectUid, w.after);
+                found = page(w.projectUid, w.after, heldBack);
             } catch (const std::exception& e) {
                 spdlog::warn("Could not read events: {}", e.what());
             }
@@ -167,6 +193,7 @@ void EventBus::loop() {
                 deliver(w.done, std::move(found));
             } else {
                 w.fresh = false;
+                holdBack(w, heldBack, now);
                 keep.push_back(std::move(w));
             }
         }

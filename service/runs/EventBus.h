@@ -62,9 +62,14 @@ private:
         std::chrono::steady_clock::time_point deadline;
         std::function<void(EventsPage)> done;
         bool fresh = true; // not checked against the database yet
+        // When to look again without news: its events are held back until transactions end.
+        std::chrono::steady_clock::time_point recheck = std::chrono::steady_clock::time_point::max();
+        std::chrono::milliseconds recheckDelay{}; // the next wait; EventBus.cpp starts and caps it
     };
 
     void loop();
+    EventsPage page(const std::string& projectUid, std::int64_t after, bool& heldBack);
+    static void holdBack(Waiter& waiter, bool heldBack, std::chrono::steady_clock::time_point now);
     static void deliver(std::function<void(EventsPage)>& done, EventsPage page);
 
     EventStore& m_store;

@@ -34,23 +34,27 @@ std::int64_t append(Db& db, const std::string& projectUid, const ProjectEvent& e
     return q.int64(0);
 }
 
+// The columns seq, type, job_name, job_run_id, status, at of a row, from `first` on.
+template <class Query> ProjectEvent read(Query& q, int first) {
+    ProjectEvent e;
+    e.seq = q.int64(first);
+    e.type = q.text(first + 1);
+    e.jobName = q.text(first + 2);
+    e.jobRunId = q.optionalText(first + 3);
+    if (const auto status = q.optionalText(first + 4))
+        e.status = jobRunStatusFromName(*status);
+    e.at = q.timestamp(first + 5);
+    return e;
+}
+
 template <SqlConnection Db>
 std::vector<ProjectEvent> after(Db& db, const std::string& projectUid, std::int64_t after, int limit) {
     auto q = db.query("SELECT seq, type, job_name, job_run_id, status, at FROM events "
                       "WHERE project_uid = ? AND seq > ? ORDER BY seq LIMIT ?",
                       projectUid, after, limit);
     std::vector<ProjectEvent> events;
-    while (q.step()) {
-        ProjectEvent e;
-        e.seq = q.int64(0);
-        e.type = q.text(1);
-        e.jobName = q.text(2);
-        e.jobRunId = q.optionalText(3);
-        if (const auto status = q.optionalText(4))
-            e.status = jobRunStatusFromName(*status);
-        e.at = q.timestamp(5);
-        events.push_back(std::move(e));
-    }
+    while (q.step())
+        events.push_back(read(q, 0));
     return events;
 }
 
@@ -70,10 +74,12 @@ template <SqlConnection Db> void prune(Db& db, const std::string& projectUid, in
             return;
         cutoff = q.int64(0);
     }
-    db.execute("DELETE FROM events WHERE project_uid = ? AND seq <= ?", projectUid, cutoff);
+    // The project's row first: prunes of one project by several replicas then wait for each other
+    // there, instead of deleting the same events in different orders (a deadlock).
     db.execute("UPDATE projects SET events_pruned_through = CASE WHEN events_pruned_through > ? "
                "THEN events_pruned_through ELSE ? END WHERE uid = ?",
                cutoff, cutoff, projectUid);
+    db.execute("DELETE FROM events WHERE project_uid = ? AND seq <= ?", projectUid, cutoff);
 }
 
 template <SqlConnection Db> std::int64_t prunedSeq(Db& db, const std::string& projectUid) {

@@ -14,9 +14,14 @@ public:
     virtual ~EventStore() = default;
     // Stores the event with the next seq (joining the caller's UnitOfWork, if any) and returns it.
     virtual std::int64_t appendEvent(const std::string& projectUid, const ProjectEvent& event) = 0;
-    // Events with seq > after, oldest first, at most `limit`.
-    virtual std::vector<ProjectEvent> eventsAfter(const std::string& projectUid, std::int64_t after,
-                                                  int limit) = 0;
+    // Events with seq > after, oldest first, at most `limit`, of those that are settled: no event with a
+    // lower seq can still be committed. `heldBack`: later ones are stored but not settled yet
+    // (PostgreSQL: a transaction that may still commit a lower seq is in progress); ask again shortly.
+    struct EventsAfter {
+        std::vector<ProjectEvent> events;
+        bool heldBack = false;
+    };
+    virtual EventsAfter eventsAfter(const std::string& projectUid, std::int64_t after, int limit) = 0;
     // The highest seq of the project's events (0 when none), and the highest ever handed out.
     virtual std::int64_t latestEventSeq(const std::string& projectUid) = 0;
     virtual std::int64_t latestEventSeqOverall() = 0;

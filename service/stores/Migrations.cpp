@@ -300,6 +300,45 @@ END $$;
 CREATE CONSTRAINT TRIGGER events_seq_at_commit AFTER INSERT ON events
     DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION jobdeck_event_committing();
 )sql"},
+    // 10: PostgreSQL's commits no longer pass through one row (docs/scale-out.md, "What each write
+    // holds"). The change stamp is read from the server's snapshot instead (PgChangeStamp), and an
+    // event's seq is drawn once, as it is inserted, after its transaction has its id: a long poll hands
+    // out an event only when no transaction that could still commit a lower seq is in progress
+    // (PgEventStore). The seq keeps its sequence and its last value.
+    {"", "", R"sql(
+DO $$
+DECLARE t TEXT;
+BEGIN
+    FOREACH t IN ARRAY ARRAY['projects', 'project_allowlist', 'api_keys', 'clusters', 'jobs', 'runs',
+                             'requests', 'audit', 'events', 'write_keys', 'key_changes'] LOOP
+        EXECUTE format('DROP TRIGGER %I ON %I', t || '_stamp', t);
+    END LOOP;
+END $$;
+DROP TRIGGER events_seq_at_commit ON events;
+DROP FUNCTION jobdeck_event_committing();
+DROP FUNCTION jobdeck_changed();
+DROP TABLE change_stamp;
+DO $$
+DECLARE drawn BIGINT;
+BEGIN
+    SELECT last_value INTO drawn FROM pg_sequences
+        WHERE schemaname = current_schema() AND sequencename = 'events_seq_seq';
+    ALTER TABLE events ALTER COLUMN seq DROP IDENTITY;
+    CREATE SEQUENCE events_seq_seq OWNED BY events.seq;
+    IF drawn IS NOT NULL THEN
+        PERFORM setval('events_seq_seq', drawn);
+    END IF;
+END $$;
+CREATE FUNCTION jobdeck_event_seq() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.seq IS NULL THEN
+        PERFORM pg_current_xact_id();
+        NEW.seq := nextval('events_seq_seq');
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER events_seq BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION jobdeck_event_seq();
+)sql"},
 };
 
 } // namespace

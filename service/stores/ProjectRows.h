@@ -28,7 +28,7 @@ template <SqlConnection Db> std::optional<std::string> findUidByName(Db& db, con
 
 // `allowlistJson` is the backend's SQL for the project `p`'s allow-list as a JSON array sorted by
 // entry: one statement, so the settings and the allow-list come from the same snapshot. `lock`: the
-// backend's locking clause for the project's row (" FOR SHARE OF p"), or empty.
+// backend's locking clause for the project's row (" FOR KEY SHARE OF p"), or empty.
 template <SqlConnection Db>
 ProjectSettings settings(Db& db, const std::string& projectUid, const std::string& allowlistJson,
                          const std::string& lock = {}) {
@@ -46,9 +46,13 @@ ProjectSettings settings(Db& db, const std::string& projectUid, const std::strin
     return settings;
 }
 
-// Inside the caller's step.
+// Inside the caller's step. `lock`: the backend's clause that holds the project's row against those who
+// decide on its settings (" FOR UPDATE"), or empty.
 template <SqlConnection Db>
-void saveSettings(Db& db, const std::string& projectUid, const ProjectSettings& settings) {
+void saveSettings(Db& db, const std::string& projectUid, const ProjectSettings& settings,
+                  const std::string& lock = {}) {
+    if (!lock.empty())
+        db.query("SELECT 1 FROM projects WHERE uid = ?" + lock, projectUid).step();
     db.execute("UPDATE projects SET hudi_configs_enabled = ?, concurrent_runs_enabled = ?, "
                "max_concurrent_runs_limit = ? WHERE uid = ?",
                settings.hudiConfigsEnabled, settings.concurrentRunsEnabled, settings.maxConcurrentRunsLimit,

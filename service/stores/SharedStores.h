@@ -45,14 +45,20 @@ public:
         return uid;
     }
     ProjectSettings projectSettings(const std::string& projectUid) override {
+        // KEY SHARE: what decides on the settings (an admission, a CREATE JOB) holds the row against
+        // their change (saveProjectSettings locks it FOR UPDATE) but not against the events' pruning,
+        // which moves only events_pruned_through.
         return project_rows::settings(*m_access.read(), projectUid, m_allowlistJson,
-                                      rowLock(m_access, "FOR SHARE OF p"));
+                                      rowLock(m_access, "FOR KEY SHARE OF p"));
     }
     ProjectSettings projectSettingsAsCommitted(const std::string& projectUid) override {
         return project_rows::settings(*m_access.read(), projectUid, m_allowlistJson, std::string());
     }
     void saveProjectSettings(const std::string& projectUid, const ProjectSettings& settings) override {
-        m_access.steps().run([&] { project_rows::saveSettings(*m_access.write(), projectUid, settings); });
+        m_access.steps().run([&] {
+            project_rows::saveSettings(*m_access.write(), projectUid, settings,
+                                       rowLock(m_access, "FOR UPDATE"));
+        });
     }
 
 private:

@@ -8,10 +8,11 @@ std::int64_t SqliteEventStore::appendEvent(const std::string& projectUid, const 
     return event_rows::append(m_db, projectUid, event);
 }
 
-std::vector<ProjectEvent> SqliteEventStore::eventsAfter(const std::string& projectUid, std::int64_t after,
-                                                        int limit) {
+EventStore::EventsAfter SqliteEventStore::eventsAfter(const std::string& projectUid, std::int64_t after,
+                                                      int limit) {
+    // One writer: seqs are drawn in the order their transactions commit, so every stored event is settled.
     auto r = m_connections.reader();
-    return event_rows::after(*r, projectUid, after, limit);
+    return {event_rows::after(*r, projectUid, after, limit), false};
 }
 
 std::int64_t SqliteEventStore::latestEventSeq(const std::string& projectUid) {

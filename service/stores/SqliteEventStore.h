@@ -13,8 +13,7 @@ public:
         , m_db(connections.writer()) {}
 
     std::int64_t appendEvent(const std::string& projectUid, const ProjectEvent& event) override;
-    std::vector<ProjectEvent> eventsAfter(const std::string& projectUid, std::int64_t after,
-                                          int limit) override;
+    EventsAfter eventsAfter(const std::string& projectUid, std::int64_t after, int limit) override;
     std::int64_t latestEventSeq(const std::string& projectUid) override;
     std::int64_t latestEventSeqOverall() override;
     void pruneEvents(const std::string& projectUid, int keep) override;

@@ -1,13 +1,17 @@
 // jobdeckd's PostgreSQL stores against a private PostgreSQL cluster (tests/support/PostgresCluster):
 // schema and migrations, the refusal of a newer schema, errors that never show a password, the row
 // locks that keep a count-then-insert exact across processes without holding up other jobs, the
-// active Idempotency-Key's unique index, the change stamp, and keys revoked by another process. Two PgStores
+// active Idempotency-Key's unique index, the change stamp, events handed out in an order no later commit
+// can break, and keys revoked by another process. Two PgStores
 // on one database stand for two jobdeckd processes.
 #include "core/wire/Timestamp.h"
+#include "service/runs/EventBus.h"
 #include "service/stores/Migrations.h"
 #include "service/stores/postgres/PgStores.h"
+#include "service/stores/postgres/SettledEventSeqs.h"
 #include "tests/runner/SuiteRegistry.h"
 #include "tests/support/PostgresCluster.h"
+#include "tests/support/SettledEvents.h"
 
 #include <QScopeGuard>
 #include <QTcpServer>
@@ -15,11 +19,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace jobdeck;
@@ -38,6 +45,106 @@ quint16 closedPort() {
     server.listen(QHostAddress::LocalHost, 0);
     return server.serverPort();
 }
+
+// A step of `stores` on a thread of its own that holds what `hold` locks until release() or the end of
+// the scope (a failed check returns early), taking it again every 10 ms so that the server never ends
+// the step as idle in its transaction. `hold` returns false when it found nothing to hold.
+class HeldStep final {
+public:
+    HeldStep(Stores& stores, std::function<bool()> hold)
+        : m_thread([this, &stores, hold = std::move(hold)] {
+            try {
+                stores.unitOfWork().run([&] {
+                    if (!hold())
+                        return; // nothing held: holding() stays false
+                    m_holding = true;
+                    for (int i = 0; i < 6000 && !m_release; ++i) { // a hang guard of 60 s, not a duration
+                        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                        hold();
+                    }
+                });
+            } catch (const std::exception& e) {
+                qWarning("the held step failed: %s", e.what());
+            }
+        }) {}
+    ~HeldStep() { release(); }
+    HeldStep(const HeldStep&) = delete;
+    HeldStep& operator=(const HeldStep&) = delete;
+    bool holding() const { return m_holding; }
+    void release() {
+        m_release = true;
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+
+private:
+    std::atomic<bool> m_holding{false};
+    std::atomic<bool> m_release{false};
+    std::thread m_thread; // last: it starts once the flags are there
+};
+
+// `work` on a thread of its own, joined at the end of the scope; done() once it returned or threw (a
+// warning then).
+class Background final {
+public:
+    explicit Background(std::function<void()> work)
+        : m_thread([this, work = std::move(work)] {
+            try {
+                work();
+            } catch (const std::exception& e) {
+                qWarning("background work failed: %s", e.what());
+            }
+            m_done = true;
+        }) {}
+    ~Background() { join(); }
+    Background(const Background&) = delete;
+    Background& operator=(const Background&) = delete;
+    bool done() const { return m_done; }
+    void join() {
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+
+private:
+    std::atomic<bool> m_done{false};
+    std::thread m_thread;
+};
+
+// A step of `stores` on a thread of its own that appends `event` to `project` and
+// then waits for end(), which lets it commit (or roll back) and joins it; so does the end of the scope.
+class EventStepLeftOpen final {
+public:
+    EventStepLeftOpen(Stores& stores, const std::string& project, const ProjectEvent& event, bool commits)
+        : m_thread([this, &stores, project, event, commits] {
+            try {
+                stores.unitOfWork().run([&] {
+                    m_appended.set_value(stores.events().appendEvent(project, event));
+                    m_release.get_future().wait();
+                    if (!commits)
+                        throw std::runtime_error("rolled back");
+                });
+            } catch (const std::runtime_error&) {
+            }
+        }) {}
+    ~EventStepLeftOpen() { end(); }
+    EventStepLeftOpen(const EventStepLeftOpen&) = delete;
+    EventStepLeftOpen& operator=(const EventStepLeftOpen&) = delete;
+    // The seq its event was given, once it is appended.
+    std::int64_t seq() { return m_seq.get(); }
+    void end() {
+        if (std::exchange(m_ended, true))
+            return;
+        m_release.set_value();
+        m_thread.join();
+    }
+
+private:
+    std::promise<std::int64_t> m_appended;
+    std::shared_future<std::int64_t> m_seq = m_appended.get_future().share();
+    std::promise<void> m_release;
+    bool m_ended = false;
+    std::thread m_thread; // last: it starts once the promises are there
+};
 
 } // namespace
 
@@ -149,43 +256,13 @@ private slots:
         const std::string uid = first->projects().createProject("rowlocks");
         const SparkJob a = jobOn(*first, uid, "a");
         const SparkJob b = jobOn(*first, uid, "b", false);
-        std::atomic<bool> holding{false};
-        std::atomic<bool> release{false};
-        std::atomic<bool> aDone{false};
-        std::thread holder;
-        std::thread waiter;
-        // A failed check returns early: the threads are let go and joined all the same.
-        const auto joinBoth = qScopeGuard([&] {
-            release = true;
-            if (holder.joinable())
-                holder.join();
-            if (waiter.joinable())
-                waiter.join();
-        });
-        holder = std::thread([&] {
-            try {
-                first->unitOfWork().run([&] {
-                    if (!first->jobs().findJobToRun(uid, "a"))
-                        return; // nothing held: the main thread's wait for `holding` fails
-                    holding = true;
-                    for (int i = 0; i < 6000 && !release; ++i) // a hang guard of 60 s, not a duration
-                        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-                });
-            } catch (const std::exception& e) {
-                qWarning("the step holding job a failed: %s", e.what());
-            }
-        });
-        QTRY_VERIFY_WITH_TIMEOUT(holding.load(), 30000);
-        waiter = std::thread([&] {
-            try {
-                second->unitOfWork().run([&] {
-                    second->jobs().findJobToRun(uid, "a");
-                    second->runs().insert(queuedRun(uid, a, "run-a", {}));
-                });
-            } catch (const std::exception& e) {
-                qWarning("the step on job a failed: %s", e.what()); // run-a is then missing below
-            }
-            aDone = true;
+        HeldStep holder(*first, [&] { return first->jobs().findJobToRun(uid, "a").has_value(); });
+        QTRY_VERIFY_WITH_TIMEOUT(holder.holding(), 30000);
+        Background waiter([&] {
+            second->unitOfWork().run([&] {
+                second->jobs().findJobToRun(uid, "a");
+                second->runs().insert(queuedRun(uid, a, "run-a", {}));
+            });
         });
         second->unitOfWork().run([&] {
             QVERIFY(second->jobs().findJobToRun(uid, "b"));
@@ -193,14 +270,42 @@ private slots:
         });
         QVERIFY(first->runs().findById("run-b"));
         for (int poll = 0; poll < 5; ++poll) {
-            QVERIFY2(!aDone, "the step on job a did not wait for the step holding its row");
+            QVERIFY2(!waiter.done(), "the step on job a did not wait for the step holding its row");
             QTest::qWait(100);
         }
-        release = true;
-        holder.join();
+        holder.release();
         waiter.join();
-        QVERIFY(aDone);
         QVERIFY(first->runs().findById("run-a"));
+    }
+
+    // While a step that decided on the project's settings is open (an admission), pruning the project's
+    // events goes through, and a change of the settings waits until that step ends.
+    void settingsReadToDecideHoldOffAChangeButNotPruning() {
+        const std::string database = createDatabase("projectlocks");
+        const auto first = PgStores::open(database);
+        const auto second = PgStores::open(database);
+        const std::string uid = first->projects().createProject("projectlocks");
+        for (int i = 0; i < 5; ++i)
+            first->events().appendEvent(uid, namedEvent("e" + std::to_string(i)));
+        HeldStep holder(*first, [&] {
+            first->projects().projectSettings(uid);
+            return true;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(holder.holding(), 30000);
+        second->events().pruneEvents(uid, 2); // fails on its lock wait if it waits
+        QCOMPARE(second->events().prunedEventSeq(uid), first->events().latestEventSeq(uid) - 2);
+        Background changer([&] {
+            ProjectSettings settings = second->projects().projectSettingsAsCommitted(uid);
+            settings.maxConcurrentRunsLimit = 7;
+            second->projects().saveProjectSettings(uid, settings);
+        });
+        for (int poll = 0; poll < 5; ++poll) {
+            QVERIFY2(!changer.done(), "the change of the settings did not wait for the step that read them");
+            QTest::qWait(100);
+        }
+        holder.release();
+        changer.join();
+        QCOMPARE(first->projects().projectSettingsAsCommitted(uid).maxConcurrentRunsLimit, 7);
     }
 
     // A claim reads its run's job and project as committed: while such a step is open, another
@@ -344,16 +449,93 @@ private slots:
     void changeStampMovesWhenAWriteCommits() {
         const auto writer = PgStores::open(uri());
         const auto reader = PgStores::open(uri());
+        // With nothing written it stays (a transaction of the server's own may move it now and then).
+        bool steady = false;
+        for (int i = 0; i < 20 && !steady; ++i)
+            steady = reader->changeStamp().current() == reader->changeStamp().current();
+        QVERIFY(steady);
         const std::uint64_t before = reader->changeStamp().current();
         std::uint64_t duringStep = 0;
         writer->unitOfWork().run([&] {
             writer->projects().createProject("stamp");
-            // Another process does not see the uncommitted write move the stamp.
             std::thread other([&] { duringStep = reader->changeStamp().current(); });
             other.join();
         });
-        QCOMPARE(duringStep, before);
-        QVERIFY(reader->changeStamp().current() != before);
+        // What is cached under a stamp read while the write was not committed yet is read again after.
+        const std::uint64_t after = reader->changeStamp().current();
+        QVERIFY(after != before);
+        QVERIFY(after != duringStep);
+        QVERIFY(after != 0 && duringStep != 0);
+        // No row is written to move it: commits of all writers do not pass through one row.
+        auto connection = PgConnection::open(uri());
+        QCOMPARE(countRows(*connection, "SELECT count(*) FROM pg_trigger WHERE tgname LIKE '%\\_stamp'"), 0);
+    }
+
+    // Seqs are drawn as events are inserted, and transactions commit in any order: an event committed
+    // with a higher seq while a lower one's transaction is in progress is held back until that ended,
+    // so a long poll that handed it out never misses the lower one.
+    void anEventIsHandedOutOnlyOnceNothingBelowItCanStillCommit() {
+        const auto stores = PgStores::open(createDatabase("settling"));
+        const std::string project = stores->projects().createProject("settling");
+        auto& events = stores->events();
+        for (const bool commits : {true, false}) {
+            const std::int64_t from = events.latestEventSeqOverall();
+            EventStepLeftOpen slow(*stores, project, namedEvent("low"), commits);
+            const std::int64_t low = slow.seq();
+            const std::int64_t high = events.appendEvent(project, namedEvent("high")); // committed
+            QVERIFY(low < high);
+            const auto during = events.eventsAfter(project, from, 10);
+            QVERIFY2(during.events.empty(), "an event was handed out before a lower seq could commit");
+            QVERIFY(during.heldBack);
+            slow.end();
+            const auto settled = settledEventsAfter(events, project, from);
+            QCOMPARE(settled.size(), commits ? std::size_t(2) : std::size_t(1));
+            QCOMPARE(settled.back().seq, high);
+            if (commits)
+                QCOMPARE(settled.front().seq, low);
+        }
+    }
+
+    // A long poll whose events are held back gets them when the transaction below them ends, with no
+    // other news (its commit's notification may have come before, or be lost).
+    void aLongPollGetsHeldBackEventsWithoutNews() {
+        const auto stores = PgStores::open(createDatabase("held_back"));
+        const std::string project = stores->projects().createProject("held");
+        auto& events = stores->events();
+        std::promise<EventsPage> answered; // outlives the bus, which answers every waiter as it stops
+        EventBus bus(events);
+        EventStepLeftOpen slow(*stores, project, namedEvent("low"), true);
+        slow.seq();
+        events.appendEvent(project, namedEvent("high"));
+        bus.waitForEvents(project, 0, std::chrono::seconds(120),
+                          [&](EventsPage page) { answered.set_value(std::move(page)); });
+        auto answer = answered.get_future();
+        QVERIFY(answer.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout);
+        slow.end();
+        // Far sooner than the poll's own end (2 minutes): a hang guard, not a duration.
+        QVERIFY(answer.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+        const EventsPage page = answer.get();
+        QCOMPARE(page.events.size(), std::size_t(2));
+        QCOMPARE(page.events[0].jobName, std::string("low"));
+        QCOMPARE(page.events[1].jobName, std::string("high"));
+    }
+
+    // Settling from snapshots alone: what each one's transactions settle once they all ended.
+    void settledSeqsFollowTheTransactionsInProgress() {
+        SettledEventSeqs seqs;
+        QCOMPARE(seqs.observe(10, 12, 5), std::int64_t(0)); // 10 and 11 may still commit below 5
+        QCOMPARE(seqs.observe(11, 13, 7), std::int64_t(0));
+        QCOMPARE(seqs.observe(12, 14, 8), std::int64_t(5)); // what 10 and 11 drew has ended
+        QCOMPARE(seqs.observe(12, 15, 6), std::int64_t(5)); // an older view adds nothing
+        QCOMPARE(seqs.observe(14, 14, 8), std::int64_t(8)); // nothing in progress
+        QCOMPARE(seqs.observe(14, 16, 3), std::int64_t(8)); // below what is settled
+        QCOMPARE(seqs.observe(20, 20, 9), std::int64_t(9));
+        // A transaction that stays in progress: what is kept is bounded, and settles once it ends.
+        for (std::int64_t i = 1; i <= std::int64_t(SettledEventSeqs::kWaitingLimit) + 100; ++i)
+            QCOMPARE(seqs.observe(21, 21 + i, 9 + i), std::int64_t(9));
+        const std::int64_t last = 21 + std::int64_t(SettledEventSeqs::kWaitingLimit) + 100;
+        QVERIFY(seqs.observe(last, last, 9) > 9);
+        QCOMPARE(seqs.observe(last + 1, last + 1, last), last);
     }
 
     void aKeyRevokedByAnotherProcessIsRefused() {
@@ -370,6 +552,14 @@ private slots:
 
 private:
     std::string uri() const { return m_cluster.connectionUri().toStdString(); }
+
+    static ProjectEvent namedEvent(const std::string& jobName) {
+        ProjectEvent e;
+        e.type = "JOB_CREATED";
+        e.jobName = jobName;
+        e.at = timestampNow();
+        return e;
+    }
 
     // A fresh database on the cluster; its URI.
     // A job (and, with `withCluster`, its cluster `c`) of the project.

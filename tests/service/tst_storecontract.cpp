@@ -7,6 +7,7 @@
 #include "service/stores/StatusJson.h"
 #include "service/stores/Stores.h"
 #include "tests/runner/SuiteRegistry.h"
+#include "tests/support/SettledEvents.h"
 #include "tests/support/TestBackend.h"
 
 #include <QTemporaryDir>
@@ -608,21 +609,21 @@ private slots:
         runEvent.status = JobRunStatus::Running;
         const auto s3 = events.appendEvent(m_project, runEvent);
         QVERIFY(s1 < s2 && s2 < s3);
-        const auto after = events.eventsAfter(m_project, 0, 10);
+        const auto after = settledEventsAfter(events, m_project, 0, 10);
         QCOMPARE(after.size(), std::size_t(2));
         QCOMPARE(after[0].seq, s1);
         QCOMPARE(after[1].jobRunId.value_or(""), std::string("run-1"));
         QVERIFY(after[1].status == JobRunStatus::Running);
-        QCOMPARE(events.eventsAfter(m_project, s1, 10).size(), std::size_t(1));
-        QCOMPARE(events.eventsAfter(m_project, 0, 1).size(), std::size_t(1));
+        QCOMPARE(settledEventsAfter(events, m_project, s1, 10).size(), std::size_t(1));
+        QCOMPARE(settledEventsAfter(events, m_project, 0, 1).size(), std::size_t(1));
         QCOMPARE(events.latestEventSeq(m_project), s3);
         QCOMPARE(events.latestEventSeq(m_other), s2);
         QCOMPARE(events.latestEventSeqOverall(), s3);
         QCOMPARE(events.prunedEventSeq(m_project), std::int64_t(0));
         events.pruneEvents(m_project, 1);
         QCOMPARE(events.prunedEventSeq(m_project), s1);
-        QCOMPARE(events.eventsAfter(m_project, 0, 10).size(), std::size_t(1));
-        QCOMPARE(events.eventsAfter(m_other, 0, 10).size(), std::size_t(1)); // not the other's
+        QCOMPARE(settledEventsAfter(events, m_project, 0, 10).size(), std::size_t(1));
+        QCOMPARE(settledEventsAfter(events, m_other, 0, 10).size(), std::size_t(1)); // not the other's
         // The highest seq handed out is remembered after pruning.
         events.pruneEvents(m_project, 0);
         QCOMPARE(events.latestEventSeqOverall(), s3);

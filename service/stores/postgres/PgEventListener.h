@@ -14,9 +14,9 @@ namespace jobdeck {
 
 class PgConnection;
 
-// The events other jobdeckd replicas store in the same database, as they commit: PgEventStore notifies
-// channel kChannel with the project's uid in the transaction that stores an event, and this listener
-// (its own connection, its own thread) LISTENs on it and hands each uid to `changed`. While the
+// The events other jobdeckd replicas store in the same database, as they commit: PgEventNotifier
+// notifies channel kChannel with the project's uid once a transaction that stored events committed, and this
+// listener (its own connection, its own thread) LISTENs on it and hands each uid to `changed`. While the
 // database cannot be reached it tries again every second; once back it calls changed("") because
 // notifications sent meanwhile are lost.
 class PgEventListener final : public EventWatch {

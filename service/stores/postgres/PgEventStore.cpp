@@ -1,34 +1,59 @@
 #include "service/stores/postgres/PgEventStore.h"
 
 #include "service/stores/EventRows.h"
-#include "service/stores/postgres/PgEventListener.h"
+
+#include <algorithm>
 
 namespace jobdeck {
 
 std::int64_t PgEventStore::appendEvent(const std::string& projectUid, const ProjectEvent& event) {
-    auto connection = m_connections.connection();
-    // The seq is drawn again when the transaction commits (migration 9), so that seqs follow commits.
-    // The notification, in the same round trip, reaches the other replicas' PgEventListener then.
-    static const std::string sql =
-        std::string("WITH added AS (") + event_rows::kAppendSql + ") SELECT seq, pg_notify(?, ?) FROM added";
-    auto added = connection->prepare(sql);
-    event_rows::appendParameters(added, projectUid, event);
-    added.bind(7, PgEventListener::kChannel).bind(8, projectUid);
-    added.step();
-    std::int64_t seq = added.int64(0);
-    if (!m_connections.inStepOnThisThread()) {
-        // Committed already: the seq drawn at its commit is this session's latest of the sequence.
-        auto q = connection->query("SELECT currval(pg_get_serial_sequence('events', 'seq'))");
-        if (q.step())
-            seq = q.int64(0);
-    }
+    const std::int64_t seq = event_rows::append(*m_connections.connection(), projectUid, event);
+    // The other replicas hear of it once it committed (PgEventNotifier says why not in the transaction).
+    if (m_connections.inStepOnThisThread())
+        m_connections.onStepEnd([this, projectUid](bool committed) {
+            if (committed)
+                m_notifier.announce(projectUid);
+        });
+    else
+        m_notifier.announce(projectUid);
     return seq;
 }
 
-std::vector<ProjectEvent> PgEventStore::eventsAfter(const std::string& projectUid, std::int64_t after,
-                                                    int limit) {
+EventStore::EventsAfter PgEventStore::eventsAfter(const std::string& projectUid, std::int64_t after,
+                                                  int limit) {
+    // One statement, so one snapshot: what it sees (xmin, xmax, the highest seq of all projects), the
+    // project's events after `after`, and how many events of all projects lie between `after` and the
+    // last of them. When none is missing there, nothing can still be committed below them.
+    static const char* const sql =
+        "WITH mine AS (SELECT seq, type, job_name, job_run_id, status, at FROM events "
+        "              WHERE project_uid = ? AND seq > ? ORDER BY seq LIMIT ?), "
+        "seen AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS xmin, "
+        "                pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xmax, "
+        "                (SELECT coalesce(max(seq), 0) FROM events) AS newest, "
+        "                (SELECT count(*) FROM events WHERE seq > ? AND seq <= (SELECT max(seq) FROM mine)) "
+        "                    AS present) "
+        "SELECT seen.xmin, seen.xmax, seen.newest, seen.present, mine.* FROM seen LEFT JOIN mine ON true "
+        "ORDER BY mine.seq";
     auto connection = m_connections.connection();
-    return event_rows::after(*connection, projectUid, after, limit);
+    auto q = connection->query(sql, projectUid, after, limit, after);
+    std::vector<ProjectEvent> found;
+    std::int64_t xmin = 0, xmax = 0, newest = 0, present = 0;
+    while (q.step()) {
+        xmin = q.int64(0);
+        xmax = q.int64(1);
+        newest = q.int64(2);
+        present = q.int64(3);
+        if (!q.isNull(4))
+            found.push_back(event_rows::read(q, 4));
+    }
+    const std::int64_t settled = m_settled.observe(xmin, xmax, newest);
+    if (found.empty() || present == found.back().seq - after)
+        return {std::move(found), false};
+    const auto unsettled =
+        std::find_if(found.begin(), found.end(), [&](const ProjectEvent& e) { return e.seq > settled; });
+    const bool heldBack = unsettled != found.end();
+    found.erase(unsettled, found.end());
+    return {std::move(found), heldBack};
 }
 
 std::int64_t PgEventStore::latestEventSeq(const std::string& projectUid) {

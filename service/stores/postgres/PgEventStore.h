@@ -2,21 +2,22 @@
 
 #include "service/stores/EventStore.h"
 #include "service/stores/postgres/PgConnections.h"
+#include "service/stores/postgres/PgEventNotifier.h"
+#include "service/stores/postgres/SettledEventSeqs.h"
 
 namespace jobdeck {
 
-// The events table (see PgSchema); seq is its identity column.
+// The events table (see PgSchema). An event's seq is drawn as it is inserted, and transactions commit
+// in any order: eventsAfter() hands out an event only once nothing can still be committed below it,
+// when no seq is missing between `after` and it, or else once SettledEventSeqs says so.
 class PgEventStore final : public EventStore {
 public:
     explicit PgEventStore(PgConnections& connections)
-        : m_connections(connections) {}
+        : m_connections(connections)
+        , m_notifier(connections) {}
 
-    // The seq is drawn when the transaction commits (migration 9), so that seqs follow the order of
-    // commits while steps run at once; inside a step the value returned is the one drawn first, not the
-    // final one (outside a step it is the final one).
     std::int64_t appendEvent(const std::string& projectUid, const ProjectEvent& event) override;
-    std::vector<ProjectEvent> eventsAfter(const std::string& projectUid, std::int64_t after,
-                                          int limit) override;
+    EventsAfter eventsAfter(const std::string& projectUid, std::int64_t after, int limit) override;
     std::int64_t latestEventSeq(const std::string& projectUid) override;
     std::int64_t latestEventSeqOverall() override;
     void pruneEvents(const std::string& projectUid, int keep) override;
@@ -24,6 +25,8 @@ public:
 
 private:
     PgConnections& m_connections;
+    SettledEventSeqs m_settled;
+    PgEventNotifier m_notifier;
 };
 
 } // namespace jobdeck

@@ -12,9 +12,8 @@ namespace jobdeck {
 // the versions it was released at before the shared numbering, brought up to date when a jobdeckd
 // opens it. The tables and columns are SqliteSchema's (see there), with PostgreSQL's types (the type
 // map: BIGINT for integers and flags, BYTEA for salts and hashes, identity columns for ids and seq),
-// and requests.seq (the order rows were made, which SQLite's rowid gives the sweep). Besides them:
-//   change_stamp(id PK = 1, value): moved by statement triggers on every table in the transaction that
-//            writes, so PgChangeStamp reads a value that changes exactly when something was committed
+// and requests.seq (the order rows were made, which SQLite's rowid gives the sweep). events.seq is drawn
+// by the events_seq trigger once the inserting transaction has its id (PgEventStore). Besides them:
 //   schema_version(version)
 class PgSchema final {
 public:

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "service/stores/postgres/PgConnections.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+namespace jobdeck {
+
+// Tells the other replicas' PgEventListener which projects have new events, after those events
+// committed: NOTIFY inside the transaction that stores an event would hold PostgreSQL's one lock for
+// notifying writers (cluster-wide, "database 0") until that transaction's commit reached the disk, so
+// every such commit of every replica would pass one by one. Here each notification is a transaction
+// of its own that writes nothing and so waits for no disk. Projects announced while a notification is
+// being sent go together in the next. A notification that cannot be sent is dropped with a warning:
+// the listeners' long polls look again when they time out. Thread-safe.
+class PgEventNotifier final {
+public:
+    explicit PgEventNotifier(PgConnections& connections);
+    ~PgEventNotifier();
+    PgEventNotifier(const PgEventNotifier&) = delete;
+    PgEventNotifier& operator=(const PgEventNotifier&) = delete;
+
+    // Events of the project were committed.
+    void announce(const std::string& projectUid);
+
+private:
+    void loop();
+    void send(const std::set<std::string>& projects);
+
+    PgConnections& m_connections;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::set<std::string> m_announced;
+    bool m_stopping = false;
+    std::thread m_thread;
+};
+
+} // namespace jobdeck
