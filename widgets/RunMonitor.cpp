@@ -296,12 +296,15 @@ void RunMonitor::reload() {
 
 void RunMonitor::loadLimits() {
     m_limitsPending = false;
+    // Answers can come back in another order than asked: only the latest request's are taken, so an
+    // answer from before an ALTER never replaces one from after it.
+    const int request = ++m_limitsRequests;
     loadClusters();
     if (m_jobName.isEmpty())
         return; // every Job: the clusters bound the runs, not a sum of the Jobs' limits
     const std::string name = m_jobName.toStdString();
-    m_client->describeJob(m_jobName)->then(this, [this, name](const ApiReply<SparkJob>& reply) {
-        if (reply.isError() || q(name) != m_jobName)
+    m_client->describeJob(m_jobName)->then(this, [this, name, request](const ApiReply<SparkJob>& reply) {
+        if (reply.isError() || q(name) != m_jobName || request != m_limitsRequests)
             return;
         m_limits[name] = reply.value().maxConcurrentRuns;
         m_jobCluster = q(reply.value().cluster);
@@ -312,10 +315,12 @@ void RunMonitor::loadLimits() {
 }
 
 void RunMonitor::loadClusters() {
+    const int request = ++m_clustersRequests; // as for the limits: the latest request's answer only
     m_client->showClusters()->then(
-        this, [this, generation = m_generation](const ApiReply<std::vector<Cluster>>& reply) {
-            if (reply.isError() || generation != m_generation)
-                return; // the next event reads them again, or the clusters are another service's
+        this, [this, generation = m_generation, request](const ApiReply<std::vector<Cluster>>& reply) {
+            if (reply.isError() || generation != m_generation || request != m_clustersRequests)
+                return; // the next event reads them again, the clusters are another service's, or a
+                        // later request's answer is the one to take
             m_clusters = reply.value();
             refreshClusterGauges();
         });

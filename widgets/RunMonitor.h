@@ -151,6 +151,8 @@ private:
     std::map<std::string, int> m_limits; // job name -> MAX_CONCURRENT_RUNS
     int m_historyLimit = 200;
     int m_generation = 0;
+    int m_limitsRequests = 0;   // DESCRIBE JOB requests for the limit sent (loadLimits)
+    int m_clustersRequests = 0; // SHOW CLUSTERS requests sent (loadClusters)
     TimePoint m_loadedAt{};
     QTimer m_tick;       // elapsed times
     QTimer m_fetchTimer; // coalesces events into one DESCRIBE per run
