@@ -496,6 +496,36 @@ private slots:
         }
     }
 
+    // A transaction still running whose id is newer than any that completed is not in a snapshot's list
+    // of running ones: its lower seq is still waited for when an older transaction commits a higher one.
+    void aRunningTransactionNewerThanAnyCompletedHoldsBackHigherSeqs() {
+        const std::string database = createDatabase("newer_running");
+        const auto stores = PgStores::open(database);
+        const std::string project = stores->projects().createProject("newer");
+        auto& events = stores->events();
+        const std::int64_t from = events.latestEventSeqOverall();
+        const std::string insert =
+            "INSERT INTO events(project_uid, type, job_name, at) VALUES (?, 'JOB_CREATED', ?, ?)";
+        const std::string at = formatTimestamp(timestampNow());
+        auto older = PgConnection::open(database);
+        auto newer = PgConnection::open(database);
+        older->executeScript("BEGIN");
+        older->query("SELECT pg_current_xact_id()").step(); // the older id
+        newer->executeScript("BEGIN");
+        newer->execute(insert, project, std::string("low"), at); // a newer id, the lower seq
+        const auto rollBack = qScopeGuard([&] { newer->executeScript("ROLLBACK"); });
+        older->execute(insert, project, std::string("high"), at);
+        older->executeScript("COMMIT");
+        const auto during = events.eventsAfter(project, from, 10);
+        QVERIFY2(during.events.empty(), "an event was handed out before a lower seq could commit");
+        QVERIFY(during.heldBack);
+        newer->executeScript("COMMIT");
+        const auto settled = settledEventsAfter(events, project, from);
+        QCOMPARE(settled.size(), std::size_t(2));
+        QCOMPARE(settled.front().jobName, std::string("low"));
+        QCOMPARE(settled.back().jobName, std::string("high"));
+    }
+
     // A long poll whose events are held back gets them when the transaction below them ends, with no
     // other news (its commit's notification may have come before, or be lost).
     void aLongPollGetsHeldBackEventsWithoutNews() {

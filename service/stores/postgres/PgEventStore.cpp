@@ -21,32 +21,34 @@ std::int64_t PgEventStore::appendEvent(const std::string& projectUid, const Proj
 
 EventStore::EventsAfter PgEventStore::eventsAfter(const std::string& projectUid, std::int64_t after,
                                                   int limit) {
-    // One statement, so one snapshot: what it sees (xmin, xmax, the highest seq of all projects), the
-    // project's events after `after`, and how many events of all projects lie between `after` and the
-    // last of them. When none is missing there, nothing can still be committed below them.
+    // One statement, so one snapshot: its xmin, the highest seq of all projects it sees, the project's
+    // events after `after`, and how many events of all projects lie between `after` and the last of
+    // them (when none is missing there, nothing can still be committed below them); and an id given to
+    // the statement after its snapshot (SettledEventSeqs says why; its transaction writes nothing, so
+    // it commits without waiting for the disk).
     static const char* const sql =
         "WITH mine AS (SELECT seq, type, job_name, job_run_id, status, at FROM events "
         "              WHERE project_uid = ? AND seq > ? ORDER BY seq LIMIT ?), "
         "seen AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS xmin, "
-        "                pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xmax, "
+        "                pg_current_xact_id()::text::bigint AS id_after, "
         "                (SELECT coalesce(max(seq), 0) FROM events) AS newest, "
         "                (SELECT count(*) FROM events WHERE seq > ? AND seq <= (SELECT max(seq) FROM mine)) "
         "                    AS present) "
-        "SELECT seen.xmin, seen.xmax, seen.newest, seen.present, mine.* FROM seen LEFT JOIN mine ON true "
+        "SELECT seen.xmin, seen.id_after, seen.newest, seen.present, mine.* FROM seen LEFT JOIN mine ON true "
         "ORDER BY mine.seq";
     auto connection = m_connections.connection();
     auto q = connection->query(sql, projectUid, after, limit, after);
     std::vector<ProjectEvent> found;
-    std::int64_t xmin = 0, xmax = 0, newest = 0, present = 0;
+    std::int64_t xmin = 0, idAfter = 0, newest = 0, present = 0;
     while (q.step()) {
         xmin = q.int64(0);
-        xmax = q.int64(1);
+        idAfter = q.int64(1);
         newest = q.int64(2);
         present = q.int64(3);
         if (!q.isNull(4))
             found.push_back(event_rows::read(q, 4));
     }
-    const std::int64_t settled = m_settled.observe(xmin, xmax, newest);
+    const std::int64_t settled = m_settled.observe(xmin, idAfter, newest);
     if (found.empty() || present == found.back().seq - after)
         return {std::move(found), false};
     const auto unsettled =

@@ -4,24 +4,24 @@
 
 namespace jobdeck {
 
-std::int64_t SettledEventSeqs::observe(std::int64_t xmin, std::int64_t xmax, std::int64_t newest) {
+std::int64_t SettledEventSeqs::observe(std::int64_t xmin, std::int64_t idAfter, std::int64_t newest) {
     const std::lock_guard lock(m_mutex);
     if (newest > m_settled)
-        remember(xmax, newest);
-    while (!m_waiting.empty() && m_waiting.front().xmax <= xmin) {
+        remember(idAfter, newest);
+    while (!m_waiting.empty() && m_waiting.front().idAfter <= xmin) {
         m_settled = std::max(m_settled, m_waiting.front().newest);
         m_waiting.pop_front();
     }
     return m_settled;
 }
 
-void SettledEventSeqs::remember(std::int64_t xmax, std::int64_t newest) {
+void SettledEventSeqs::remember(std::int64_t idAfter, std::int64_t newest) {
     // Snapshots come from several threads in any order. One that waits for no more transactions than
     // the last kept joins it; one that waits for more and settles no more than it adds nothing.
-    if (!m_waiting.empty() && m_waiting.back().xmax >= xmax)
+    if (!m_waiting.empty() && m_waiting.back().idAfter >= idAfter)
         m_waiting.back().newest = std::max(m_waiting.back().newest, newest);
     else if ((m_waiting.empty() || m_waiting.back().newest < newest) && m_waiting.size() < kWaitingLimit)
-        m_waiting.push_back({xmax, newest});
+        m_waiting.push_back({idAfter, newest});
 }
 
 std::int64_t SettledEventSeqs::settled() const {
