@@ -306,17 +306,8 @@ CREATE CONSTRAINT TRIGGER events_seq_at_commit AFTER INSERT ON events
     // out an event only when no transaction that could still commit a lower seq is in progress
     // (PgEventStore). The seq keeps its sequence and its last value.
     {"", "", R"sql(
-DO $$
-DECLARE t TEXT;
-BEGIN
-    FOREACH t IN ARRAY ARRAY['projects', 'project_allowlist', 'api_keys', 'clusters', 'jobs', 'runs',
-                             'requests', 'audit', 'events', 'write_keys', 'key_changes'] LOOP
-        EXECUTE format('DROP TRIGGER %I ON %I', t || '_stamp', t);
-    END LOOP;
-END $$;
-DROP TRIGGER events_seq_at_commit ON events;
-DROP FUNCTION jobdeck_event_committing();
-DROP FUNCTION jobdeck_changed();
+DROP FUNCTION jobdeck_event_committing() CASCADE; -- and events_seq_at_commit
+DROP FUNCTION jobdeck_changed() CASCADE;          -- and every table's *_stamp trigger
 DROP TABLE change_stamp;
 DO $$
 DECLARE drawn BIGINT;
