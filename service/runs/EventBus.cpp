@@ -129,7 +129,7 @@ void EventBus::deliver(std::function<void(EventsPage)>& done, EventsPage page) {
     }
 }
 
-void EventBus::holdBack(Waiter& waiter, bool heldBack, std::chrono::steady_clock::time_point now) {
+void EventBus::scheduleRecheck(Waiter& waiter, bool heldBack, std::chrono::steady_clock::time_point now) {
     // Events held back wait for transactions in progress, which end in milliseconds; no news says so.
     if (!heldBack) {
         waiter.recheck = std::chrono::steady_clock::time_point::max();
@@ -193,7 +193,7 @@ void EventBus::loop() {
                 deliver(w.done, std::move(found));
             } else {
                 w.fresh = false;
-                holdBack(w, heldBack, now);
+                scheduleRecheck(w, heldBack, now);
                 keep.push_back(std::move(w));
             }
         }

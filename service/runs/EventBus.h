@@ -69,7 +69,8 @@ private:
 
     void loop();
     EventsPage page(const std::string& projectUid, std::int64_t after, bool& heldBack);
-    static void holdBack(Waiter& waiter, bool heldBack, std::chrono::steady_clock::time_point now);
+    // When `waiter` looks again without news: soon while its events are `heldBack`, else never.
+    static void scheduleRecheck(Waiter& waiter, bool heldBack, std::chrono::steady_clock::time_point now);
     static void deliver(std::function<void(EventsPage)>& done, EventsPage page);
 
     EventStore& m_store;
