@@ -116,14 +116,18 @@ class EventStepLeftOpen final {
 public:
     EventStepLeftOpen(Stores& stores, const std::string& project, const ProjectEvent& event, bool commits)
         : m_thread([this, &stores, project, event, commits] {
+            bool appended = false;
             try {
                 stores.unitOfWork().run([&] {
                     m_appended.set_value(stores.events().appendEvent(project, event));
+                    appended = true;
                     m_release.get_future().wait();
                     if (!commits)
                         throw std::runtime_error("rolled back");
                 });
-            } catch (const std::runtime_error&) {
+            } catch (...) {
+                if (!appended) // seq() then throws instead of waiting for ever
+                    m_appended.set_exception(std::current_exception());
             }
         }) {}
     ~EventStepLeftOpen() { end(); }
