@@ -48,15 +48,21 @@ template <SqlRow Row> SparkJob readJob(const Row& q) {
     return job;
 }
 
+// Whether find() counts the job's active runs into SparkJob::activeRuns.
+enum class ActiveRuns { Counted, NotCounted };
+
 // `lock`: the backend's locking clause for the job's row (" FOR UPDATE OF j", ...), or empty.
 template <SqlConnection Db>
 std::optional<SparkJob> find(Db& db, const std::string& projectUid, const std::string& name,
-                             const std::string& lock = {}) {
-    // One job's runs in QUEUED or RUNNING (runs_by_job holds all three columns).
-    auto q = db.query(std::string("SELECT ") + jobFields +
-                          "(SELECT count(*) FROM runs r WHERE r.project_uid = j.project_uid AND "
-                          "r.job_id = j.job_id AND r.status IN " +
-                          activeStatuses + ") FROM jobs j WHERE j.project_uid = ? AND j.name = ?" + lock,
+                             const std::string& lock = {}, ActiveRuns activeRuns = ActiveRuns::Counted) {
+    // One job's runs in QUEUED or RUNNING, from the index of active runs only (runs_active_by_job).
+    const std::string count = activeRuns == ActiveRuns::Counted
+                                  ? std::string("(SELECT count(*) FROM runs r WHERE r.project_uid = "
+                                                "j.project_uid AND r.job_id = j.job_id AND r.status IN ") +
+                                        activeStatuses + ")"
+                                  : std::string("0");
+    auto q = db.query(std::string("SELECT ") + jobFields + count +
+                          " FROM jobs j WHERE j.project_uid = ? AND j.name = ?" + lock,
                       projectUid, name);
     if (!q.step())
         return std::nullopt;

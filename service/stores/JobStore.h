@@ -23,6 +23,8 @@ public:
     // findJob for a decision about the job's runs (RUN JOB's admission): inside a step the job's row is
     // held until the step ends against another such decision and any write of the job, so that counting
     // its active runs and inserting one cannot interleave with another replica's. Other jobs' are not.
+    // Its activeRuns is not counted (0): a count read while waiting for the row would miss the runs the
+    // holder inserted; the decision counts them once it holds the row (RunStore::activeRunsOfJob).
     virtual std::optional<SparkJob> findJobToRun(const std::string& projectUid, const std::string& name) = 0;
     // The job as last committed, holding nothing even inside a step: for a step that reads what a run
     // starts with but decides nothing about the job (a claim), so that admissions of the job and

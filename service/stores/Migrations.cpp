@@ -330,6 +330,13 @@ BEGIN
 END $$;
 CREATE TRIGGER events_seq BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION jobdeck_event_seq();
 )sql"},
+    // 11: a job's active runs are counted (every RUN JOB's admission) from an index of active runs
+    // only, so the count never reads the job's ended runs, however many are kept.
+    {R"sql(
+CREATE INDEX runs_active_by_job ON runs(project_uid, job_id)
+    WHERE status IN ('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING');
+)sql",
+     "", ""},
 };
 
 } // namespace

@@ -104,7 +104,8 @@ public:
         return job_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR SHARE OF j"));
     }
     std::optional<SparkJob> findJobToRun(const std::string& projectUid, const std::string& name) override {
-        return job_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR UPDATE OF j"));
+        return job_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR UPDATE OF j"),
+                              job_rows::ActiveRuns::NotCounted);
     }
     std::optional<SparkJob> findJobAsCommitted(const std::string& projectUid,
                                                const std::string& name) override {

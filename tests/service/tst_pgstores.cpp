@@ -7,6 +7,7 @@
 #include "core/wire/Timestamp.h"
 #include "service/runs/EventBus.h"
 #include "service/stores/Migrations.h"
+#include "service/stores/RunRows.h"
 #include "service/stores/postgres/PgStores.h"
 #include "service/stores/postgres/SettledEventSeqs.h"
 #include "tests/runner/SuiteRegistry.h"
@@ -375,6 +376,36 @@ private slots:
         stores->runs().update(ended);
         QVERIFY(stores->runs().insert(queuedRun(uid, a, "run-4", "key-1")));
         QVERIFY(!stores->runs().exists("run-2"));
+    }
+
+    // Every RUN JOB counts its job's active runs: the count reads that job's active runs only, neither
+    // its ended runs (thousands kept) nor the active runs of other jobs, also while the table's
+    // statistics lag behind its rows (as they do while a backlog builds up between autovacuum's visits).
+    void aJobsActiveRunsAreCountedFromItsActiveRunsOnly() {
+        const std::string database = createDatabase("activecount");
+        const auto stores = PgStores::open(database);
+        const std::string uid = stores->projects().createProject("activecount");
+        const SparkJob a = jobOn(*stores, uid, "a");
+        const SparkJob b = jobOn(*stores, uid, "b", false);
+        stores->unitOfWork().run([&] {
+            for (int i = 0; i < 2000; ++i)
+                stores->runs().insert(queuedRun(uid, a, "a-" + std::to_string(i), {}));
+            for (int i = 0; i < 500; ++i)
+                stores->runs().insert(queuedRun(uid, b, "b-" + std::to_string(i), {}));
+        });
+        auto connection = PgConnection::open(database);
+        connection->executeScript(
+            "UPDATE runs SET status = 'SPARK_JOB_RUN_STATUS_COMPLETED' WHERE run_id LIKE "
+            "'a-%' AND run_id NOT IN ('a-1', 'a-1000')");
+        QCOMPARE(stores->runs().activeRunsOfJob(uid, a.jobId, std::nullopt).count, 2);
+        auto plan =
+            connection->query("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT count(*) FROM runs WHERE "
+                              "project_uid = '" +
+                              uid + "' AND job_id = '" + a.jobId + "' AND " + run_rows::kActive);
+        std::string lines;
+        while (plan.step())
+            lines += plan.text(0) + "\n";
+        QVERIFY2(lines.find("Rows Removed") == std::string::npos, lines.c_str());
     }
 
     // A run's transition is conditional on the status it was decided on: a write from QUEUED to FAILED
