@@ -162,16 +162,22 @@ void RequestRegistry::remember(const std::string& requestId, const std::string& 
                                bool stored, std::chrono::system_clock::time_point writtenAt) {
     Recent recent{projectUid, std::move(status), stored, writtenAt};
     // try_emplace leaves `recent` as it is when the id is there already.
+    const std::size_t bytes = recent.status.text().size();
     const auto [it, added] = m_recent.try_emplace(requestId, std::move(recent));
-    if (!added) {
+    if (added) {
+        m_recentOrder.push_back(&it->first); // a map's keys stay where they are until erased
+    } else {
+        m_recentBytes -= it->second.status.text().size();
         it->second = std::move(recent);
-        return;
     }
-    m_recentOrder.push_back(&it->first); // a map's keys stay where they are until erased
-    while (m_recentOrder.size() > kRecentLimit) {
+    m_recentBytes += bytes;
+    // The newest stays, however large: its client may poll it at once.
+    while (m_recentOrder.size() > kRecentLimit ||
+           (m_recentBytes > kRememberedBytesLimit && m_recentOrder.size() > 1)) {
         // A read's status leaving memory is queued for the database, so it can still be asked for.
         auto node = m_recent.extract(*m_recentOrder.front());
         m_recentOrder.pop_front();
+        m_recentBytes -= node.mapped().status.text().size();
         if (!node.mapped().stored)
             m_statuses.deferRequestStatus(std::move(node.mapped().projectUid), std::move(node.key()),
                                           std::move(node.mapped().status));

@@ -33,6 +33,11 @@ class StatusStore;
 // unknown as a made-up one.
 class RequestRegistry final {
 public:
+    // The recent final statuses kept in memory (for polls) hold at most this many bytes of status text,
+    // and at most 10,000 statuses: the oldest go to the database first, so that answers of large reads
+    // polled often (SHOW JOB_RUNS of thousands of runs) cannot fill the process's memory.
+    static constexpr std::size_t kRememberedBytesLimit = std::size_t{64} << 20;
+
     // Whether finish() has to store the status (now), the executor did, or it is a read's.
     enum class Stored { No, Yes, OnlyIfAcknowledged };
     enum class Durability { Durable, Deferred };
@@ -109,6 +114,7 @@ private:
     // Recent final statuses, so that polling clients rarely reach the database; bounded, oldest out.
     std::unordered_map<std::string, Recent> m_recent;
     std::deque<const std::string*> m_recentOrder; // keys of m_recent, oldest first
+    std::size_t m_recentBytes = 0;                // of their status texts
     // False once the registry is gone: a timer of watchElsewhere() that still fires does nothing.
     std::shared_ptr<std::atomic<bool>> m_alive = std::make_shared<std::atomic<bool>>(true);
 };

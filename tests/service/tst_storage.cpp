@@ -759,6 +759,28 @@ private slots:
         QVERIFY(!registry.findQuickly(project, "made-up"));
         QVERIFY(!registry.findQuickly(stores->keys().createKey("beta", Role::Admin).projectUid, early));
     }
+
+    // Answers of large reads polled often (SHOW JOB_RUNS of a long queue every 100 ms) leave memory by
+    // size, long before 10,000 of them are kept, and are stored on the way out.
+    void largeReadStatusesLeaveMemoryBySize() {
+        QTemporaryDir dir;
+        boost::asio::io_context io;
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto project = stores->keys().createKey("alpha", Role::Admin).projectUid;
+        RequestRegistry registry(stores->statuses(), io);
+        const nlohmann::json rows{{"rows", std::string(RequestRegistry::kRememberedBytesLimit / 8, 'x')}};
+        const StatusJson large(ApiStatus::success(rows));
+        std::vector<std::string> ids;
+        for (int i = 0; i < 12; ++i) {
+            ids.push_back(registry.begin(project));
+            registry.finish(project, ids.back(), large, RequestRegistry::Stored::OnlyIfAcknowledged);
+        }
+        // The oldest left memory for the database; the newest are still only in memory.
+        QVERIFY(stores->statuses().findRequestStatus(project, ids.front()));
+        QVERIFY(!stores->statuses().findRequestStatus(project, ids.back()));
+        for (const std::string& id : ids)
+            QVERIFY(*registry.find(project, id) == large);
+    }
 };
 
 JOBDECK_TEST_GUILESS_MAIN(TestStorage)
