@@ -79,12 +79,17 @@ template <class Write> bool writeOrSkip(PgConnection& db, const Write& write, st
 template <SqlConnection Db, class BindShared, class BindRow>
 void insertChunked(Db& db, std::size_t count, const std::array<std::string, 3>& sql, int shared, int perRow,
                    bool skipFailedRows, const BindShared& bindShared, const BindRow& bindRow) {
+    // A failure that is thrown anyway may surface with the transaction's next statement: the write is
+    // held back for that round trip (runLater). One that is skipped must surface here.
     auto write = [&](std::size_t statement, std::size_t from, std::size_t rows) {
         auto q = db.prepare(sql[statement]);
         bindShared(q);
         for (std::size_t i = 0; i < rows; ++i)
             bindRow(q, shared + 1 + static_cast<int>(i) * perRow, from + i);
-        q.run();
+        if (skipFailedRows)
+            q.run();
+        else
+            q.runLater();
     };
     auto writeRow = [&](std::size_t row) {
         writeOrSkip(

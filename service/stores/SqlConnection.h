@@ -36,6 +36,7 @@ concept SqlQuery = SqlRow<Query> &&
     { q.bindBlob(index, text.data(), text.size()) } -> std::same_as<Query&>;
     { q.step() } -> std::same_as<bool>;
     { q.run() } -> std::same_as<int>;
+    { q.runLater() } -> std::same_as<void>;
 };
 
 // The connection API the shared SQL of the stores (*Rows.h) is written against: what SqliteDatabase

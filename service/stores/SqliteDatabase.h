@@ -66,6 +66,8 @@ public:
         bool step();
         // Runs the statement to completion; returns sqlite3_changes() of the connection.
         int run();
+        // run(), for a write whose outcome is not read (PgConnection::Query::runLater); here at once.
+        void runLater() { run(); }
 
         bool isNull(int column) const;
         std::int64_t int64(int column) const;

@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 using namespace jobdeck;
@@ -95,6 +96,74 @@ private slots:
             answer = q.integer(0);
         });
         QCOMPARE(answer, 42);
+    }
+
+    // A write whose outcome is not read goes with the step's next statement or its COMMIT: the step reads
+    // it, the commit keeps it, and outside a step it is written at once.
+    void aHeldBackWriteGoesWithTheNextStatement() {
+        PgConnections connections(uri());
+        connections.run([&] {
+            connections.connection()->executeScript("CREATE TABLE held_back (k integer PRIMARY KEY, v text)");
+        });
+        int seenInStep = 0;
+        connections.run([&] {
+            auto lease = connections.connection();
+            lease->prepare("INSERT INTO held_back VALUES (1, 'a')").runLater();
+            auto q = lease->query("SELECT count(*) FROM held_back");
+            q.step();
+            seenInStep = q.integer(0);
+            lease->prepare("INSERT INTO held_back VALUES (2, 'b')").runLater(); // goes with the COMMIT
+        });
+        QCOMPARE(seenInStep, 1);
+        // The first statement of a step held back: BEGIN, it and COMMIT in one round trip.
+        connections.run(
+            [&] { connections.connection()->prepare("INSERT INTO held_back VALUES (3, 'c')").runLater(); });
+        auto outside = connections.connection();
+        outside->prepare("INSERT INTO held_back VALUES (4, 'd')").runLater();
+        auto fresh = PgConnection::open(uri());
+        auto q = fresh->query("SELECT string_agg(v, '' ORDER BY k) FROM held_back");
+        QVERIFY(q.step());
+        QCOMPARE(q.text(0), std::string("abcd"));
+    }
+
+    // A held-back write that fails fails the statement it went with, or the commit, with its own
+    // error: the step writes nothing, and the pool's connection serves the next step.
+    void aFailedHeldBackWriteFailsItsStep() {
+        PgConnections connections(uri());
+        connections.run([&] {
+            connections.connection()->executeScript(
+                "CREATE TABLE unique_held (k integer PRIMARY KEY); INSERT INTO unique_held VALUES (1)");
+        });
+        for (const bool withRead : {true, false}) {
+            try {
+                connections.run([&] {
+                    auto lease = connections.connection();
+                    lease->execute("INSERT INTO unique_held VALUES (2)");
+                    lease->prepare("INSERT INTO unique_held VALUES (1)").runLater();
+                    if (withRead)
+                        lease->query("SELECT 1").step();
+                });
+                QFAIL("a step whose held-back write broke a key committed");
+            } catch (const DatabaseError& e) {
+                QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("duplicate key")), e.what());
+                QVERIFY(e.cause() == DatabaseError::Cause::ConstraintViolation);
+            }
+        }
+        // A step that throws drops what it held back.
+        try {
+            connections.run([&] {
+                connections.connection()->prepare("INSERT INTO unique_held VALUES (3)").runLater();
+                throw std::runtime_error("the step gives up");
+            });
+        } catch (const std::runtime_error&) {
+        }
+        int rows = 0;
+        connections.run([&] {
+            auto q = connections.connection()->query("SELECT count(*) FROM unique_held");
+            q.step();
+            rows = q.integer(0);
+        });
+        QCOMPARE(rows, 1);
     }
 
     // A row statement is prepared on the server once per connection and then only bound and run: the

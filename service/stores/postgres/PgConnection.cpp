@@ -203,6 +203,14 @@ int PgConnection::Query::run() {
     return changed && *changed ? std::atoi(changed) : 0;
 }
 
+void PgConnection::Query::runLater() {
+    if (!m_connection->m_beginPending && !m_connection->inTransactionBlock()) {
+        run();
+        return;
+    }
+    m_connection->m_heldBack.push_back(std::move(*this));
+}
+
 const char* PgConnection::Query::value(int column) const {
     if (!m_result || m_row < 0 || m_row >= m_rows || column >= PQnfields(m_result.get()))
         throw DatabaseError(resultFieldMissingMessage());
@@ -322,50 +330,106 @@ std::vector<std::string> PgConnection::takeNotifications() {
 
 PgConnection::ResultPtr PgConnection::run(const std::string& name, const std::string& sql, int count,
                                           const char* const* values, const int* lengths, const int* formats) {
-    if (std::exchange(m_beginPending, false))
-        return runAfterBegin(name, sql, count, values, lengths, formats);
+    if (m_beginPending || !m_heldBack.empty())
+        return runPipelined(name, &sql, count, values, lengths, formats);
     if (!name.empty())
         return ResultPtr(PQexecPrepared(m_connection, name.c_str(), count, values, lengths, formats, 0));
     return ResultPtr(PQexecParams(m_connection, sql.c_str(), count, nullptr, values, lengths, formats, 0));
 }
 
-PgConnection::ResultPtr PgConnection::runAfterBegin(const std::string& name, const std::string& sql,
-                                                    int count, const char* const* values, const int* lengths,
-                                                    const int* formats) {
-    if (PQenterPipelineMode(m_connection) != 1)
+namespace {
+
+// A statement's parameters as libpq takes them, pointing into the query's own copies.
+struct SentParameters {
+    std::vector<const char*> values;
+    std::vector<int> lengths;
+};
+
+SentParameters sentParameters(const std::vector<std::optional<std::string>>& parameters) {
+    SentParameters sent;
+    for (const auto& parameter : parameters) {
+        sent.values.push_back(parameter ? parameter->c_str() : nullptr);
+        sent.lengths.push_back(parameter ? static_cast<int>(parameter->size()) : 0);
+    }
+    return sent;
+}
+
+bool sendStatement(PGconn* connection, const std::string& name, const std::string& sql, int count,
+                   const char* const* values, const int* lengths, const int* formats) {
+    return (name.empty()
+                ? PQsendQueryParams(connection, sql.c_str(), count, nullptr, values, lengths, formats, 0)
+                : PQsendQueryPrepared(connection, name.c_str(), count, values, lengths, formats, 0)) == 1;
+}
+
+} // namespace
+
+PgConnection::ResultPtr PgConnection::runPipelined(const std::string& name, const std::string* sql, int count,
+                                                   const char* const* values, const int* lengths,
+                                                   const int* formats) {
+    std::vector<Query> writes = std::move(m_heldBack);
+    m_heldBack.clear();
+    // Their server-side statements first: PREPARE is not sent inside a pipeline here.
+    std::vector<std::string> names;
+    for (Query& write : writes) {
+        ResultPtr prepareResult;
+        names.push_back(
+            preparedName(write.m_sql, static_cast<int>(write.m_parameters.size()), prepareResult));
+        if (prepareResult)
+            fail(std::move(prepareResult), write.m_sql);
+    }
+    if (PQenterPipelineMode(m_connection) != 1) {
+        m_pipelineStuck = true; // busy with something else: not to be trusted again
         return nullptr;
-    const bool sent =
-        PQsendQueryParams(m_connection, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1 &&
-        (name.empty()
-             ? PQsendQueryParams(m_connection, sql.c_str(), count, nullptr, values, lengths, formats, 0)
-             : PQsendQueryPrepared(m_connection, name.c_str(), count, values, lengths, formats, 0)) == 1 &&
-        PQpipelineSync(m_connection) == 1;
+    }
+    const bool begin = std::exchange(m_beginPending, false);
+    bool sent =
+        !begin || PQsendQueryParams(m_connection, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
+    for (std::size_t i = 0; sent && i < writes.size(); ++i) {
+        const SentParameters parameters = sentParameters(writes[i].m_parameters);
+        sent = sendStatement(m_connection, names[i], writes[i].m_sql,
+                             static_cast<int>(writes[i].m_parameters.size()), parameters.values.data(),
+                             parameters.lengths.data(), writes[i].m_formats.data());
+    }
+    sent = sent && (!sql || sendStatement(m_connection, name, *sql, count, values, lengths, formats)) &&
+           PQpipelineSync(m_connection) == 1;
     // Each statement's results end with a null; the sync point ends the pipeline. A lost connection
-    // ends it early.
-    std::array<ResultPtr, 2> results; // BEGIN's, the statement's
-    std::size_t index = 0;
+    // ends it early. The first failure is kept: the statements after it did not run.
+    ResultPtr failed;
+    ResultPtr last;
+    const std::size_t statements = (begin ? 1 : 0) + writes.size() + (sql ? 1 : 0);
+    std::size_t ended = 0;
     while (sent) {
         ResultPtr result(PQgetResult(m_connection));
         if (!result) {
-            if (++index > results.size() || PQstatus(m_connection) != CONNECTION_OK)
+            if (++ended > statements || PQstatus(m_connection) != CONNECTION_OK)
                 break;
             continue;
         }
-        if (PQresultStatus(result.get()) == PGRES_PIPELINE_SYNC)
+        const auto status = PQresultStatus(result.get());
+        if (status == PGRES_PIPELINE_SYNC)
             break;
-        if (index < results.size() && !results[index])
-            results[index] = std::move(result);
+        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && !failed)
+            failed = std::move(result);
+        else
+            last = std::move(result);
     }
-    if (PQexitPipelineMode(m_connection) != 1)
+    if (PQexitPipelineMode(m_connection) != 1 || !sent)
         m_pipelineStuck = true;
-    if (!sent || m_pipelineStuck)
+    if (m_pipelineStuck)
         return nullptr; // the connection's error message says why
-    if (PQresultStatus(results[0].get()) != PGRES_COMMAND_OK)
-        return std::move(results[0]);
-    return std::move(results[1]);
+    return failed ? std::move(failed) : (sql ? std::move(last) : nullptr);
+}
+
+void PgConnection::sendHeldBack() {
+    if (m_heldBack.empty())
+        return;
+    ResultPtr failed = runPipelined({}, nullptr, 0, nullptr, nullptr, nullptr);
+    if (failed || !isUsable())
+        fail(std::move(failed), "held-back write");
 }
 
 void PgConnection::executeScript(const std::string& sql) {
+    sendHeldBack();
     if (std::exchange(m_beginPending, false))
         executeScript("BEGIN");
     const auto started = std::chrono::steady_clock::now();

@@ -64,6 +64,11 @@ public:
         bool step();
         // Runs the statement; returns the number of rows it inserted, updated or deleted.
         int run();
+        // Runs a write whose outcome is not read (an audit entry, a request's status). Inside a
+        // transaction block it is held back and sent with the connection's next statement or COMMIT, in
+        // the same round trip: its failure is then that statement's (the transaction is aborted either
+        // way). Elsewhere it runs at once. The query is spent.
+        void runLater();
 
         bool isNull(int column) const;
         std::int64_t int64(int column) const;
@@ -78,6 +83,7 @@ public:
         TimePoint timestamp(int column) const;
 
     private:
+        friend class PgConnection;
         void execute();
         void setParameter(int index, std::optional<std::string> value, bool binary);
         const char* value(int column) const;
@@ -114,7 +120,10 @@ public:
     // pipeline mode): a step's BEGIN costs no round trip of its own. A step that ends before any
     // statement ran has nothing to commit or roll back: endPendingBegin() says so and forgets it.
     void beginWithNextStatement() { m_beginPending = true; }
-    bool endPendingBegin() { return std::exchange(m_beginPending, false); }
+    // True (and forgotten) when the BEGIN is still pending and no write is held back for it.
+    bool endPendingBegin() { return m_heldBack.empty() && std::exchange(m_beginPending, false); }
+    // Drops the writes held back (Query::runLater) unsent: the transaction is rolled back.
+    void dropHeldBackWrites() { m_heldBack.clear(); }
 
     // False once the server connection was lost; the pool then drops this connection.
     bool isUsable() const;
@@ -148,14 +157,18 @@ private:
     // asked for by beginWithNextStatement() if there is one.
     ResultPtr run(const std::string& name, const std::string& sql, int count, const char* const* values,
                   const int* lengths, const int* formats);
-    // BEGIN and the statement in one pipeline; BEGIN's result when BEGIN failed, else the statement's
-    // (null when they could not be sent).
-    ResultPtr runAfterBegin(const std::string& name, const std::string& sql, int count,
-                            const char* const* values, const int* lengths, const int* formats);
+    // The pending BEGIN, the writes held back and the statement (when `sql` is not null) in one
+    // pipeline. Throws a held-back write's failure; else BEGIN's result when BEGIN failed, else the
+    // statement's (null when they could not be sent, or when there is no statement).
+    ResultPtr runPipelined(const std::string& name, const std::string* sql, int count,
+                           const char* const* values, const int* lengths, const int* formats);
+    // Sends the pending BEGIN and the writes held back, if any, before a script.
+    void sendHeldBack();
 
     pg_conn* m_connection;
     bool m_beginPending = false;
-    bool m_pipelineStuck = false; // a pipeline could not be left: the connection is not used again
+    std::vector<Query> m_heldBack; // writes Query::runLater() held back for the next round trip
+    bool m_pipelineStuck = false;  // a pipeline could not be left: the connection is not used again
     std::vector<std::function<void(bool)>> m_endActions;
     std::unordered_map<std::string, std::string> m_prepared; // SQL text -> server-side statement name
     std::uint64_t m_preparedNames = 0;                       // names drawn, so that none is used twice

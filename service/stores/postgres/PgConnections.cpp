@@ -163,6 +163,7 @@ void PgConnections::runAtomically(const std::function<void()>& work) {
     try {
         work();
     } catch (...) {
+        connection.dropHeldBackWrites();
         try {
             if (!connection.endPendingBegin() && connection.isUsable())
                 runScript(connection, "ROLLBACK");
@@ -190,7 +191,14 @@ void PgConnections::commitStep(PgConnection& connection) {
         runScript(connection, "COMMIT");
     } catch (...) {
         // Whether a COMMIT whose answer was lost took effect cannot be known here; the caller gets the
-        // error and the request is answered as failed.
+        // error and the request is answered as failed. A write held back for the COMMIT that failed
+        // left the transaction aborted: rolled back, so the connection can serve again.
+        try {
+            if (connection.isUsable() && connection.transactionAborted())
+                runScript(connection, "ROLLBACK");
+        } catch (const std::exception&) {
+            // Dropped on return, still in a transaction block.
+        }
         connection.transactionEnded(false);
         throw;
     }
