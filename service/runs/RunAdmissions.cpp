@@ -205,7 +205,7 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
         throw DatabaseError(databaseBookkeepingMissingMessage(
             "the active run holding the Idempotency-Key that refused this RUN JOB"));
     }
-    m_stores.events().appendEvent(project, statusEvent(record));
+    m_stores.events().recordEvent(project, statusEvent(record));
     pending.created = true;
     return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", record.run.jobRunId}}}});
 }

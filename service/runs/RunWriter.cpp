@@ -100,7 +100,7 @@ int RunWriter::saveNow(std::vector<Change> changes) {
                              current->owner.empty() ? std::string("none") : current->owner);
                 continue;
             }
-            m_stores.events().appendEvent(record.projectUid, statusEvent(record));
+            m_stores.events().recordEvent(record.projectUid, statusEvent(record));
             projects->insert(record.projectUid);
             ++written;
         }

@@ -330,7 +330,7 @@ void StatementExecutor::recordJobEvent(const RequestContext& context, std::strin
     event.type = std::string(type);
     event.jobName = jobName;
     event.at = timestampNow();
-    m_stores.events().appendEvent(context.principal.projectUid, event);
+    m_stores.events().recordEvent(context.principal.projectUid, event);
     t_eventsRecorded = true;
 }
 

@@ -34,6 +34,18 @@ std::int64_t append(Db& db, const std::string& projectUid, const ProjectEvent& e
     return q.int64(0);
 }
 
+// append() without reading the seq back: the insert may wait for the connection's next round trip.
+template <SqlConnection Db>
+void appendLater(Db& db, const std::string& projectUid, const ProjectEvent& event) {
+    static const std::string sql = [] {
+        std::string text = kAppendSql;
+        return text.substr(0, text.rfind(" RETURNING"));
+    }();
+    auto q = db.prepare(sql);
+    appendParameters(q, projectUid, event);
+    q.runLater();
+}
+
 // The columns seq, type, job_name, job_run_id, status, at of a row, from `first` on.
 template <class Query> ProjectEvent read(Query& q, int first) {
     ProjectEvent e;

@@ -14,6 +14,9 @@ public:
     virtual ~EventStore() = default;
     // Stores the event with the next seq (joining the caller's UnitOfWork, if any) and returns it.
     virtual std::int64_t appendEvent(const std::string& projectUid, const ProjectEvent& event) = 0;
+    // appendEvent() for a caller that does not need the seq: on PostgreSQL inside a step the insert goes
+    // with the step's next statement or its COMMIT, in the same round trip.
+    virtual void recordEvent(const std::string& projectUid, const ProjectEvent& event) = 0;
     // Events with seq > after, oldest first, at most `limit`, of those that are settled: no event with a
     // lower seq can still be committed. `heldBack`: later ones are stored but not settled yet
     // (PostgreSQL: a transaction that may still commit a lower seq is in progress); ask again shortly.

@@ -13,6 +13,9 @@ public:
         , m_db(connections.writer()) {}
 
     std::int64_t appendEvent(const std::string& projectUid, const ProjectEvent& event) override;
+    void recordEvent(const std::string& projectUid, const ProjectEvent& event) override {
+        appendEvent(projectUid, event);
+    }
     EventsAfter eventsAfter(const std::string& projectUid, std::int64_t after, int limit) override;
     std::int64_t latestEventSeq(const std::string& projectUid) override;
     std::int64_t latestEventSeqOverall() override;

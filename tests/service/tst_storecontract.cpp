@@ -629,6 +629,25 @@ private slots:
         QCOMPARE(events.latestEventSeqOverall(), s3);
     }
 
+    // An event recorded without its seq read back (a step's last write) is stored with the step, after
+    // the events before it, and not when the step fails.
+    void aRecordedEventCommitsWithItsStep() {
+        auto& events = m_stores->events();
+        const auto before = events.appendEvent(m_project, projectEvent("JOB_CREATED", "a"));
+        m_stores->unitOfWork().run([&] { events.recordEvent(m_project, projectEvent("JOB_ALTERED", "a")); });
+        try {
+            m_stores->unitOfWork().run([&] {
+                events.recordEvent(m_project, projectEvent("JOB_DELETED", "a"));
+                throw std::runtime_error("the step gives up");
+            });
+        } catch (const std::runtime_error&) {
+        }
+        const auto after = settledEventsAfter(events, m_project, before, 10);
+        QCOMPARE(after.size(), std::size_t(1));
+        QCOMPARE(after[0].type, std::string("JOB_ALTERED"));
+        QVERIFY(after[0].seq > before);
+    }
+
     void aStepCommitsItsWritesTogetherOrNotAtAll() {
         auto& work = m_stores->unitOfWork();
         std::vector<bool> ended;

@@ -8,7 +8,17 @@ namespace jobdeck {
 
 std::int64_t PgEventStore::appendEvent(const std::string& projectUid, const ProjectEvent& event) {
     const std::int64_t seq = event_rows::append(*m_connections.connection(), projectUid, event);
-    // The other replicas hear of it once it committed (PgEventNotifier says why not in the transaction).
+    announceAfterCommit(projectUid);
+    return seq;
+}
+
+void PgEventStore::recordEvent(const std::string& projectUid, const ProjectEvent& event) {
+    event_rows::appendLater(*m_connections.connection(), projectUid, event);
+    announceAfterCommit(projectUid);
+}
+
+// PgEventNotifier says why not in the transaction.
+void PgEventStore::announceAfterCommit(const std::string& projectUid) {
     if (m_connections.inStepOnThisThread())
         m_connections.onStepEnd([this, projectUid](bool committed) {
             if (committed)
@@ -16,7 +26,6 @@ std::int64_t PgEventStore::appendEvent(const std::string& projectUid, const Proj
         });
     else
         m_notifier.announce(projectUid);
-    return seq;
 }
 
 EventStore::EventsAfter PgEventStore::eventsAfter(const std::string& projectUid, std::int64_t after,

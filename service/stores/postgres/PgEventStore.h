@@ -17,6 +17,7 @@ public:
         , m_notifier(connections) {}
 
     std::int64_t appendEvent(const std::string& projectUid, const ProjectEvent& event) override;
+    void recordEvent(const std::string& projectUid, const ProjectEvent& event) override;
     EventsAfter eventsAfter(const std::string& projectUid, std::int64_t after, int limit) override;
     std::int64_t latestEventSeq(const std::string& projectUid) override;
     std::int64_t latestEventSeqOverall() override;
@@ -24,6 +25,9 @@ public:
     std::int64_t prunedEventSeq(const std::string& projectUid) override;
 
 private:
+    // The other replicas hear of the project's events once they committed.
+    void announceAfterCommit(const std::string& projectUid);
+
     PgConnections& m_connections;
     SettledEventSeqs m_settled;
     PgEventNotifier m_notifier;
