@@ -56,6 +56,23 @@ void timeStatement(std::string_view sql, std::chrono::steady_clock::time_point s
     timer->statementTimed(kind, std::chrono::steady_clock::now() - started);
 }
 
+// A statement's parameters as libpq takes them, pointing into the query's own copies.
+struct SentParameters {
+    std::vector<const char*> values;
+    std::vector<int> lengths;
+};
+
+SentParameters sentParameters(const std::vector<std::optional<std::string>>& parameters) {
+    SentParameters sent;
+    sent.values.reserve(parameters.size());
+    sent.lengths.reserve(parameters.size());
+    for (const auto& parameter : parameters) {
+        sent.values.push_back(parameter ? parameter->c_str() : nullptr);
+        sent.lengths.push_back(parameter ? static_cast<int>(parameter->size()) : 0);
+    }
+    return sent;
+}
+
 // A failure a client is told the cause of (DatabaseFaultError): SQLSTATE 53100 disk_full, 57014
 // query_canceled (statement_timeout) and 55P03 lock_not_available (lock_timeout). `result` stays with its
 // owner, which frees it as the exception leaves.
@@ -153,14 +170,9 @@ PgConnection::Query& PgConnection::Query::bindBlob(int index, const void* data, 
 }
 
 void PgConnection::Query::execute() {
-    std::vector<const char*> values;
-    std::vector<int> lengths;
-    values.reserve(m_parameters.size());
-    lengths.reserve(m_parameters.size());
-    for (const auto& parameter : m_parameters) {
-        values.push_back(parameter ? parameter->c_str() : nullptr);
-        lengths.push_back(parameter ? static_cast<int>(parameter->size()) : 0);
-    }
+    const SentParameters sent = sentParameters(m_parameters);
+    const std::vector<const char*>& values = sent.values;
+    const std::vector<int>& lengths = sent.lengths;
     const auto started = std::chrono::steady_clock::now();
     const PgWaitGuard bounded(PQsocket(m_connection->m_connection), DatabaseTimeouts::current().clientWait());
     const int count = static_cast<int>(values.size());
@@ -339,21 +351,6 @@ PgConnection::ResultPtr PgConnection::run(const std::string& name, const std::st
 
 namespace {
 
-// A statement's parameters as libpq takes them, pointing into the query's own copies.
-struct SentParameters {
-    std::vector<const char*> values;
-    std::vector<int> lengths;
-};
-
-SentParameters sentParameters(const std::vector<std::optional<std::string>>& parameters) {
-    SentParameters sent;
-    for (const auto& parameter : parameters) {
-        sent.values.push_back(parameter ? parameter->c_str() : nullptr);
-        sent.lengths.push_back(parameter ? static_cast<int>(parameter->size()) : 0);
-    }
-    return sent;
-}
-
 bool sendStatement(PGconn* connection, const std::string& name, const std::string& sql, int count,
                    const char* const* values, const int* lengths, const int* formats) {
     return (name.empty()
@@ -392,32 +389,37 @@ PgConnection::ResultPtr PgConnection::runPipelined(const std::string& name, cons
     }
     sent = sent && (!sql || sendStatement(m_connection, name, *sql, count, values, lengths, formats)) &&
            PQpipelineSync(m_connection) == 1;
-    // Each statement's results end with a null; the sync point ends the pipeline. A lost connection
-    // ends it early. The first failure is kept: the statements after it did not run.
-    ResultPtr failed;
-    ResultPtr last;
-    const std::size_t statements = (begin ? 1 : 0) + writes.size() + (sql ? 1 : 0);
+    PipelineResults results;
+    if (sent)
+        results = readPipeline(m_connection, (begin ? 1 : 0) + writes.size() + (sql ? 1 : 0));
+    if (PQexitPipelineMode(m_connection) != 1 || !sent)
+        m_pipelineStuck = true;
+    if (m_pipelineStuck)
+        return nullptr; // the connection's error message says why
+    return results.failed ? std::move(results.failed) : (sql ? std::move(results.last) : nullptr);
+}
+
+// Each statement's results end with a null; the sync point ends the pipeline. A lost connection
+// ends it early. The first failure is kept: the statements after it did not run.
+PgConnection::PipelineResults PgConnection::readPipeline(PGconn* connection, std::size_t statements) {
+    PgConnection::PipelineResults results;
     std::size_t ended = 0;
-    while (sent) {
-        ResultPtr result(PQgetResult(m_connection));
+    for (;;) {
+        ResultPtr result(PQgetResult(connection));
         if (!result) {
-            if (++ended > statements || PQstatus(m_connection) != CONNECTION_OK)
+            if (++ended > statements || PQstatus(connection) != CONNECTION_OK)
                 break;
             continue;
         }
         const auto status = PQresultStatus(result.get());
         if (status == PGRES_PIPELINE_SYNC)
             break;
-        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && !failed)
-            failed = std::move(result);
+        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && !results.failed)
+            results.failed = std::move(result);
         else
-            last = std::move(result);
+            results.last = std::move(result);
     }
-    if (PQexitPipelineMode(m_connection) != 1 || !sent)
-        m_pipelineStuck = true;
-    if (m_pipelineStuck)
-        return nullptr; // the connection's error message says why
-    return failed ? std::move(failed) : (sql ? std::move(last) : nullptr);
+    return results;
 }
 
 void PgConnection::sendHeldBack() {

@@ -158,12 +158,19 @@ private:
     ResultPtr run(const std::string& name, const std::string& sql, int count, const char* const* values,
                   const int* lengths, const int* formats);
     // The pending BEGIN, the writes held back and the statement (when `sql` is not null) in one
-    // pipeline. Throws a held-back write's failure; else BEGIN's result when BEGIN failed, else the
-    // statement's (null when they could not be sent, or when there is no statement).
+    // pipeline. Returns the first failed result among them (the ones after it did not run), else the
+    // statement's; null when they could not be sent, or all succeeded and there is no statement.
+    // Throws when a held-back write could not be prepared.
     ResultPtr runPipelined(const std::string& name, const std::string* sql, int count,
                            const char* const* values, const int* lengths, const int* formats);
     // Sends the pending BEGIN and the writes held back, if any, before a script.
     void sendHeldBack();
+    struct PipelineResults {
+        ResultPtr failed; // the first that failed
+        ResultPtr last;   // the last that did not
+    };
+    // The results of a pipeline of `statements` up to its sync point.
+    static PipelineResults readPipeline(pg_conn* connection, std::size_t statements);
 
     pg_conn* m_connection;
     bool m_beginPending = false;
