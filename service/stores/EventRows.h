@@ -7,16 +7,19 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // The SQL of the events table, the same on both backends (`?` parameters), over either backend's
 // connection (`Db`, a SqlConnection: SqliteDatabase or PgConnection).
 namespace jobdeck::event_rows {
 
-// The INSERT of one event, returning its seq; appendParameters() binds its six parameters.
-inline constexpr const char* kAppendSql =
+// The INSERT of one event, returning its seq, and the same without reading the seq back;
+// appendParameters() binds their six parameters.
+inline constexpr std::string_view kAppendSql =
     "INSERT INTO events(project_uid, type, job_name, job_run_id, status, at) "
     "VALUES (?, ?, ?, ?, ?, ?) RETURNING seq";
+inline constexpr std::string_view kInsertSql = kAppendSql.substr(0, kAppendSql.rfind(" RETURNING"));
 
 template <class Query>
 void appendParameters(Query& q, const std::string& projectUid, const ProjectEvent& event) {
@@ -37,11 +40,7 @@ std::int64_t append(Db& db, const std::string& projectUid, const ProjectEvent& e
 // append() without reading the seq back: the insert may wait for the connection's next round trip.
 template <SqlConnection Db>
 void appendLater(Db& db, const std::string& projectUid, const ProjectEvent& event) {
-    static const std::string sql = [] {
-        std::string text = kAppendSql;
-        return text.substr(0, text.rfind(" RETURNING"));
-    }();
-    auto q = db.prepare(sql);
+    auto q = db.prepare(kInsertSql);
     appendParameters(q, projectUid, event);
     q.runLater();
 }
