@@ -2,6 +2,7 @@
 
 #include "core/wire/Cluster.h"
 #include "core/wire/Timestamp.h"
+#include "service/stores/ProjectFilter.h"
 #include "service/stores/SqlConnection.h"
 
 #include <nlohmann/json.hpp>
@@ -65,14 +66,16 @@ template <SqlConnection Db> void insert(Db& db, const std::string& projectUid, c
 }
 
 template <SqlConnection Db> void update(Db& db, const std::string& projectUid, const Cluster& cluster) {
-    db.execute("UPDATE clusters SET type = ?, max_ocu = ?, min_ocu = ?, with_pairs = ?, updated_at = ? "
-               "WHERE cluster_id = ? AND project_uid = ?",
+    db.execute(std::string("UPDATE clusters SET type = ?, max_ocu = ?, min_ocu = ?, with_pairs = ?, "
+                           "updated_at = ? WHERE cluster_id = ? AND ") +
+                   kOfProject,
                cluster.type, cluster.maxOcu, cluster.minOcu, nlohmann::json(cluster.with).dump(),
                formatTimestamp(cluster.updatedAt), cluster.clusterId, projectUid);
 }
 
 template <SqlConnection Db> void remove(Db& db, const std::string& projectUid, const std::string& clusterId) {
-    db.execute("DELETE FROM clusters WHERE cluster_id = ? AND project_uid = ?", clusterId, projectUid);
+    db.execute(std::string("DELETE FROM clusters WHERE cluster_id = ? AND ") + kOfProject, clusterId,
+               projectUid);
 }
 
 } // namespace jobdeck::cluster_rows

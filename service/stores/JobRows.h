@@ -3,6 +3,7 @@
 #include "core/wire/SparkJob.h"
 #include "core/wire/SparkJobSummary.h"
 #include "core/wire/Timestamp.h"
+#include "service/stores/ProjectFilter.h"
 #include "service/stores/SqlConnection.h"
 
 #include <nlohmann/json.hpp>
@@ -113,15 +114,15 @@ template <SqlConnection Db> void insert(Db& db, const std::string& projectUid, c
 }
 
 template <SqlConnection Db> void update(Db& db, const std::string& projectUid, const SparkJob& job) {
-    db.execute(
-        "UPDATE jobs SET type = ?, parameters = ?, cluster = ?, max_concurrent_runs = ?, updated_at = ? "
-        "WHERE job_id = ? AND project_uid = ?",
-        jobTypeName(job.type), nlohmann::json(job.parameters).dump(), job.cluster, job.maxConcurrentRuns,
-        formatTimestamp(job.updatedAt), job.jobId, projectUid);
+    db.execute(std::string("UPDATE jobs SET type = ?, parameters = ?, cluster = ?, max_concurrent_runs = ?, "
+                           "updated_at = ? WHERE job_id = ? AND ") +
+                   kOfProject,
+               jobTypeName(job.type), nlohmann::json(job.parameters).dump(), job.cluster,
+               job.maxConcurrentRuns, formatTimestamp(job.updatedAt), job.jobId, projectUid);
 }
 
 template <SqlConnection Db> void remove(Db& db, const std::string& projectUid, const std::string& jobId) {
-    db.execute("DELETE FROM jobs WHERE job_id = ? AND project_uid = ?", jobId, projectUid);
+    db.execute(std::string("DELETE FROM jobs WHERE job_id = ? AND ") + kOfProject, jobId, projectUid);
 }
 
 template <SqlConnection Db>

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "service/stores/ProjectFilter.h"
 #include "service/stores/RunStore.h"
 #include "service/stores/SqlConnection.h"
 
@@ -283,7 +284,7 @@ std::optional<RunRecord> findById(Db& db, const std::string& runId, const std::s
 template <SqlConnection Db>
 std::optional<RunRecord> find(Db& db, const std::string& projectUid, const std::string& runId,
                               const std::string& lock = {}) {
-    auto rows = selectRuns(db, "project_uid = ? AND run_id = ?", {projectUid, runId}, lock);
+    auto rows = selectRuns(db, std::string("run_id = ? AND ") + kOfProject, {runId, projectUid}, lock);
     if (rows.empty())
         return std::nullopt;
     return std::move(rows.front());

@@ -408,6 +408,41 @@ private slots:
         QVERIFY2(lines.find("Rows Removed") == std::string::npos, lines.c_str());
     }
 
+    // A run found by its id (every transition reads its row so) goes through the run id's index even with
+    // the plan PostgreSQL made while the table held a few runs and kept for the connection (a generic
+    // plan): not through an index on the project, which reads every run of the project.
+    void aRunIsFoundThroughItsIdWhateverThePlanSawFirst() {
+        const std::string database = createDatabase("keyedplan");
+        const auto stores = PgStores::open(database);
+        const std::string uid = stores->projects().createProject("keyedplan");
+        const SparkJob a = jobOn(*stores, uid, "a");
+        QVERIFY(stores->runs().insert(queuedRun(uid, a, "first", {})));
+        auto connection = PgConnection::open(database);
+        for (int i = 0; i < 8; ++i) // planned once for all after the fifth (plan_cache_mode auto)
+            QVERIFY(run_rows::find(*connection, uid, "first", " FOR UPDATE"));
+        stores->unitOfWork().run([&] {
+            for (int i = 0; i < 2000; ++i)
+                stores->runs().insert(queuedRun(uid, a, "run-" + std::to_string(i), {}));
+        });
+        QVERIFY(run_rows::find(*connection, uid, "run-1000", " FOR UPDATE"));
+        QVERIFY(!run_rows::find(*connection, "another-project", "run-1000", " FOR UPDATE"));
+
+        auto prepared =
+            connection->query("SELECT name, generic_plans FROM pg_prepared_statements WHERE "
+                              "statement LIKE 'SELECT run_id, %' AND statement LIKE '%FOR UPDATE'");
+        QVERIFY(prepared.step());
+        const std::string name = prepared.text(0);
+        QVERIFY2(prepared.int64(1) > 0, "the statement was not run with a generic plan");
+        QVERIFY(!prepared.step());
+        auto plan = connection->query("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE " + name +
+                                      "('run-1000', '" + uid + "')");
+        std::string lines;
+        while (plan.step())
+            lines += plan.text(0) + "\n";
+        QVERIFY2(lines.find("runs_run_id_key") != std::string::npos, lines.c_str());
+        QVERIFY2(lines.find("Rows Removed") == std::string::npos, lines.c_str());
+    }
+
     // A run's transition is conditional on the status it was decided on: a write from QUEUED to FAILED
     // after another step moved the run to RUNNING is a lost race (false) and changes nothing.
     void aTransitionFromAStatusThatChangedMeanwhileIsALostRace() {

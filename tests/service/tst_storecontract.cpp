@@ -293,6 +293,29 @@ private slots:
         QVERIFY(!m_stores->runs().exists("run-1")); // its runs go with it
     }
 
+    // A run, a job or a cluster found or written by its id is one of the project named with it.
+    void rowsByIdStayInTheirProject() {
+        m_stores->clusters().insertCluster(m_project, cluster("c"));
+        const SparkJob a = job("a", "c");
+        m_stores->jobs().insertJob(m_project, a);
+        m_stores->runs().insert(runOf(m_project, a, "run-1"));
+        QVERIFY(m_stores->runs().find(m_project, "run-1"));
+        QVERIFY(!m_stores->runs().find(m_other, "run-1"));
+        SparkJob changed = a;
+        changed.maxConcurrentRuns = 3;
+        m_stores->jobs().updateJob(m_other, changed);
+        m_stores->jobs().deleteJob(m_other, a.jobId);
+        QCOMPARE(m_stores->jobs().findJob(m_project, "a")->maxConcurrentRuns, a.maxConcurrentRuns);
+        Cluster resized = cluster("c");
+        resized.maxOcu = 9;
+        m_stores->clusters().updateCluster(m_other, resized);
+        m_stores->jobs().deleteJob(m_project, a.jobId);
+        m_stores->clusters().deleteCluster(m_other, resized.clusterId);
+        const auto kept = m_stores->clusters().findCluster(m_project, "c");
+        QVERIFY(kept);
+        QCOMPARE(kept->maxOcu, cluster("c").maxOcu);
+    }
+
     void runsRoundTripAndAreListedNewestFirst() {
         auto& runs = m_stores->runs();
         m_stores->clusters().insertCluster(m_project, cluster("c"));
