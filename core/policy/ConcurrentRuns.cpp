@@ -31,17 +31,29 @@ std::optional<std::string> maxConcurrentRunsLimitProblem(std::int64_t value) {
     return std::nullopt;
 }
 
-int maxConcurrentRunsAllowed(const ProjectSettings& settings) {
-    return settings.concurrentRunsEnabled ? std::max(1, settings.maxConcurrentRunsLimit) : 1;
+namespace {
+
+int maxConcurrentRunsAllowed(const ConcurrentRunsSettings& settings) {
+    return settings.enabled ? std::max(1, settings.limit) : 1;
 }
 
-RunLimit effectiveRunLimit(int jobMaxConcurrentRuns, const ProjectSettings& settings) {
+} // namespace
+
+ConcurrentRunsSettings concurrentRunsSettings(const ProjectSettings& settings) {
+    return {settings.concurrentRunsEnabled, settings.maxConcurrentRunsLimit};
+}
+
+int maxConcurrentRunsAllowed(const ProjectSettings& settings) {
+    return maxConcurrentRunsAllowed(concurrentRunsSettings(settings));
+}
+
+RunLimit effectiveRunLimit(int jobMaxConcurrentRuns, const ConcurrentRunsSettings& settings) {
     RunLimit limit;
     limit.jobValue = std::max(1, jobMaxConcurrentRuns);
     limit.value = limit.jobValue;
     if (limit.value == 1)
         return limit;
-    if (!settings.concurrentRunsEnabled) {
+    if (!settings.enabled) {
         limit.value = 1;
         limit.source = RunLimit::Source::ConcurrentRunsDisabled;
     } else if (limit.value > maxConcurrentRunsAllowed(settings)) {
@@ -73,6 +85,10 @@ std::optional<std::string> runLimitReason(const RunLimit& limit) {
 std::string idempotencyKeyRequiredMessage(std::string_view jobName, int jobMaxConcurrentRuns) {
     return "Idempotency-Key header is required for Job " + std::string(jobName) +
            ": its max concurrent runs is " + std::to_string(jobMaxConcurrentRuns);
+}
+
+RunLimit effectiveRunLimit(int jobMaxConcurrentRuns, const ProjectSettings& settings) {
+    return effectiveRunLimit(jobMaxConcurrentRuns, concurrentRunsSettings(settings));
 }
 
 } // namespace jobdeck

@@ -33,6 +33,14 @@ std::optional<std::string> maxConcurrentRunsLimitProblem(std::int64_t value);
 // The highest MAX_CONCURRENT_RUNS the project allows a Job to be set to (1 while concurrent runs are off).
 int maxConcurrentRunsAllowed(const ProjectSettings& settings);
 
+// What of a project's settings bounds its Jobs' runs: all RUN JOB's admission reads of them, with the
+// Job's row.
+struct ConcurrentRunsSettings final {
+    bool enabled = false; // the project's concurrent runs
+    int limit = 1;        // its MAX_CONCURRENT_RUNS_LIMIT
+};
+ConcurrentRunsSettings concurrentRunsSettings(const ProjectSettings& settings);
+
 // The limit RUN JOB admits against: the Job's MAX_CONCURRENT_RUNS, lowered to the project's limit, and 1
 // while the project's concurrent runs are off (a Job set before an admin narrowed them keeps its value
 // but not the runs).
@@ -42,6 +50,7 @@ struct RunLimit final {
     Source source = Source::Job;
     int jobValue = 1;
 };
+RunLimit effectiveRunLimit(int jobMaxConcurrentRuns, const ConcurrentRunsSettings& settings);
 RunLimit effectiveRunLimit(int jobMaxConcurrentRuns, const ProjectSettings& settings);
 
 // RUN JOB refused at the limit: `Spark Job <jobId> already has <N> active run(s) (max <N>)`, seed 001's

@@ -161,36 +161,36 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
     RunStore& runs = m_stores.runs();
     // The job's row is held until the step ends: the count of its active runs and the insert below
     // cannot interleave with another admission of it; the project's settings are held shared.
-    const auto job = m_stores.jobs().findJobToRun(project, statement.name);
-    if (!job)
+    const auto toRun = m_stores.jobs().findJobToRun(project, statement.name);
+    if (!toRun)
         return ApiStatus::failed(jobNotFoundMessage(statement.name));
-    if (job->maxConcurrentRuns > 1 && !key) {
+    const SparkJob& job = toRun->job;
+    if (job.maxConcurrentRuns > 1 && !key) {
         pending.refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyRequired;
-        return ApiStatus::failed(idempotencyKeyRequiredMessage(job->name, job->maxConcurrentRuns));
+        return ApiStatus::failed(idempotencyKeyRequiredMessage(job.name, job.maxConcurrentRuns));
     }
-    const RunStore::ActiveRunsOfJob activeRuns = runs.activeRunsOfJob(project, job->jobId, key);
+    const RunStore::ActiveRunsOfJob activeRuns = runs.activeRunsOfJob(project, job.jobId, key);
     if (activeRuns.withKey)
         return keyedAnswer(pending, *activeRuns.withKey);
-    const RunLimit limit =
-        effectiveRunLimit(job->maxConcurrentRuns, m_stores.projects().projectSettings(project));
+    const RunLimit limit = effectiveRunLimit(job.maxConcurrentRuns, toRun->concurrentRuns);
     const int active = activeRuns.count;
     if (active >= limit.value) {
         pending.refusal = ServiceMetrics::AdmissionRefusal::MaxConcurrentRuns;
-        ApiStatus refused = ApiStatus::failed(runLimitReachedMessage(job->jobId, active, limit));
+        ApiStatus refused = ApiStatus::failed(runLimitReachedMessage(job.jobId, active, limit));
         refused.errorReason = runLimitReason(limit);
         return refused;
     }
-    const auto classified = classifyParameters(job->parameters);
-    auto overridden = applyArgumentOverrides(classified.applicationArguments, statement.arguments, job->name);
+    const auto classified = classifyParameters(job.parameters);
+    auto overridden = applyArgumentOverrides(classified.applicationArguments, statement.arguments, job.name);
     if (overridden.error)
         return ApiStatus::failed(*overridden.error);
 
     RunRecord record;
     record.projectUid = project;
-    record.cluster = job->cluster;
+    record.cluster = job.cluster;
     record.run.jobRunId = RandomIds::randomUuid();
-    record.run.jobName = job->name;
-    record.run.jobId = job->jobId;
+    record.run.jobName = job.name;
+    record.run.jobId = job.jobId;
     record.run.status = JobRunStatus::Queued;
     record.run.queueReason = waitingForSchedulerReason();
     record.run.idempotencyKey = key;
@@ -200,7 +200,7 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
     if (!runs.insert(record)) {
         // An active run of the job got the key after it was looked up: the unique index refused this
         // one, and the answer is the one a repeated request gets.
-        if (auto existing = key ? runs.activeRunsOfJob(project, job->jobId, key).withKey : std::nullopt)
+        if (auto existing = key ? runs.activeRunsOfJob(project, job.jobId, key).withKey : std::nullopt)
             return keyedAnswer(pending, *existing);
         throw DatabaseError(databaseBookkeepingMissingMessage(
             "the active run holding the Idempotency-Key that refused this RUN JOB"));

@@ -3,6 +3,7 @@
 #include "core/wire/SparkJob.h"
 #include "core/wire/SparkJobSummary.h"
 #include "core/wire/Timestamp.h"
+#include "service/stores/JobStore.h"
 #include "service/stores/ProjectFilter.h"
 #include "service/stores/SqlConnection.h"
 
@@ -49,25 +50,37 @@ template <SqlRow Row> SparkJob readJob(const Row& q) {
     return job;
 }
 
-// Whether find() counts the job's active runs into SparkJob::activeRuns.
-enum class ActiveRuns { Counted, NotCounted };
-
-// `lock`: the backend's locking clause for the job's row (" FOR UPDATE OF j", ...), or empty.
+// `lock`: the backend's locking clause for the job's row (" FOR SHARE OF j", ...), or empty.
 template <SqlConnection Db>
 std::optional<SparkJob> find(Db& db, const std::string& projectUid, const std::string& name,
-                             const std::string& lock = {}, ActiveRuns activeRuns = ActiveRuns::Counted) {
+                             const std::string& lock = {}) {
     // One job's runs in QUEUED or RUNNING, from the index of active runs only (runs_active_by_job).
-    const std::string count = activeRuns == ActiveRuns::Counted
-                                  ? std::string("(SELECT count(*) FROM runs r WHERE r.project_uid = "
-                                                "j.project_uid AND r.job_id = j.job_id AND r.status IN ") +
-                                        activeStatuses + ")"
-                                  : std::string("0");
-    auto q = db.query(std::string("SELECT ") + jobFields + count +
-                          " FROM jobs j WHERE j.project_uid = ? AND j.name = ?" + lock,
-                      projectUid, name);
+    static const std::string sql =
+        std::string("SELECT ") + jobFields +
+        "(SELECT count(*) FROM runs r WHERE r.project_uid = j.project_uid AND r.job_id = j.job_id AND "
+        "r.status IN " +
+        activeStatuses + ") FROM jobs j WHERE j.project_uid = ? AND j.name = ?";
+    auto q = db.query(sql + lock, projectUid, name);
     if (!q.step())
         return std::nullopt;
     return readJob(q);
+}
+
+// find() without the count, with the project's concurrent-run settings; `lock`: the backend's locking
+// clause for the rows `j` and `p` (" FOR UPDATE OF j FOR KEY SHARE OF p"), or empty. PostgreSQL returns a
+// row locked after a wait as its holder committed it, so both are read as they are once held.
+template <SqlConnection Db>
+std::optional<JobStore::JobToRun> findToRun(Db& db, const std::string& projectUid, const std::string& name,
+                                            const std::string& lock = {}) {
+    auto q =
+        db.query(std::string("SELECT ") + jobFields +
+                     "0, p.concurrent_runs_enabled, p.max_concurrent_runs_limit FROM jobs j JOIN projects p "
+                     "ON p.uid = j.project_uid WHERE j.project_uid = ? AND j.name = ?" +
+                     lock,
+                 projectUid, name);
+    if (!q.step())
+        return std::nullopt;
+    return JobStore::JobToRun{readJob(q), {q.int64(9) != 0, q.integer(10)}};
 }
 
 template <SqlConnection Db>

@@ -103,9 +103,10 @@ public:
     std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name) override {
         return job_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR SHARE OF j"));
     }
-    std::optional<SparkJob> findJobToRun(const std::string& projectUid, const std::string& name) override {
-        return job_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR UPDATE OF j"),
-                              job_rows::ActiveRuns::NotCounted);
+    std::optional<JobToRun> findJobToRun(const std::string& projectUid, const std::string& name) override {
+        // KEY SHARE of the project as for projectSettings(): against a change of its settings only.
+        return job_rows::findToRun(*m_access.read(), projectUid, name,
+                                   rowLock(m_access, "FOR UPDATE OF j FOR KEY SHARE OF p"));
     }
     std::optional<SparkJob> findJobAsCommitted(const std::string& projectUid,
                                                const std::string& name) override {

@@ -239,10 +239,11 @@ private slots:
             clients.emplace_back([&, i] {
                 Stores& stores = i % 2 ? *first : *second;
                 stores.unitOfWork().run([&] {
-                    const auto job = stores.jobs().findJobToRun(uid, "a");
-                    if (!job || stores.runs().activeRunsOfJob(uid, job->jobId, std::nullopt).count >= limit)
+                    const auto toRun = stores.jobs().findJobToRun(uid, "a");
+                    if (!toRun ||
+                        stores.runs().activeRunsOfJob(uid, toRun->job.jobId, std::nullopt).count >= limit)
                         return;
-                    if (stores.runs().insert(queuedRun(uid, *job, "run-" + std::to_string(i), {})))
+                    if (stores.runs().insert(queuedRun(uid, toRun->job, "run-" + std::to_string(i), {})))
                         ++admitted;
                 });
             });
@@ -283,16 +284,27 @@ private slots:
         QVERIFY(first->runs().findById("run-a"));
     }
 
-    // While a step that decided on the project's settings is open (an admission), pruning the project's
-    // events goes through, and a change of the settings waits until that step ends.
+    // While a step that decided on the project's settings is open (a CREATE JOB, an admission, which
+    // reads them with its job's row), pruning the project's events goes through, and a change of the
+    // settings waits until that step ends.
+    void settingsReadToDecideHoldOffAChangeButNotPruning_data() {
+        QTest::addColumn<bool>("withJob");
+        QTest::newRow("the settings") << false;
+        QTest::newRow("a job to run and its project's settings") << true;
+    }
     void settingsReadToDecideHoldOffAChangeButNotPruning() {
-        const std::string database = createDatabase("projectlocks");
+        QFETCH(const bool, withJob);
+        const std::string database = createDatabase(withJob ? "projectlocksjob" : "projectlocks");
         const auto first = PgStores::open(database);
         const auto second = PgStores::open(database);
         const std::string uid = first->projects().createProject("projectlocks");
+        if (withJob)
+            jobOn(*first, uid, "a");
         for (int i = 0; i < 5; ++i)
             first->events().appendEvent(uid, namedEvent("e" + std::to_string(i)));
         HeldStep holder(*first, [&] {
+            if (withJob)
+                return first->jobs().findJobToRun(uid, "a").has_value();
             first->projects().projectSettings(uid);
             return true;
         });

@@ -293,6 +293,32 @@ private slots:
         QVERIFY(!m_stores->runs().exists("run-1")); // its runs go with it
     }
 
+    // What an admission reads in one statement: the job (its active runs left uncounted) and its
+    // project's concurrent-run settings; a job of another project is not found.
+    void aJobToRunComesWithItsProjectsConcurrentRunSettings() {
+        m_stores->clusters().insertCluster(m_project, cluster("c"));
+        const SparkJob a = job("a", "c");
+        m_stores->jobs().insertJob(m_project, a);
+        m_stores->runs().insert(runOf(m_project, a, "run-1"));
+        ProjectSettings settings;
+        settings.concurrentRunsEnabled = true;
+        settings.maxConcurrentRunsLimit = 4;
+        m_stores->projects().saveProjectSettings(m_project, settings);
+        const auto toRun =
+            m_stores->unitOfWork().run([&] { return m_stores->jobs().findJobToRun(m_project, "a"); });
+        QVERIFY(toRun);
+        QCOMPARE(toRun->job.jobId, a.jobId);
+        QVERIFY(toRun->job.parameters == a.parameters);
+        QCOMPARE(toRun->job.activeRuns, 0);
+        QVERIFY(toRun->concurrentRuns.enabled);
+        QCOMPARE(toRun->concurrentRuns.limit, 4);
+        settings.concurrentRunsEnabled = false;
+        m_stores->projects().saveProjectSettings(m_project, settings);
+        QVERIFY(!m_stores->jobs().findJobToRun(m_project, "a")->concurrentRuns.enabled);
+        QVERIFY(!m_stores->jobs().findJobToRun(m_other, "a"));
+        QVERIFY(!m_stores->jobs().findJobToRun(m_project, "b"));
+    }
+
     // A run, a job or a cluster found or written by its id is one of the project named with it.
     void rowsByIdStayInTheirProject() {
         m_stores->clusters().insertCluster(m_project, cluster("c"));
