@@ -80,13 +80,14 @@ bool DriverWatch::takeOverLaunch(RunRecord& record) {
 
 void DriverWatch::watchRunning() {
     const auto now = Clock::now();
-    std::set<std::string> followed; // this replica's RUNNING runs
-    for (auto record : m_runs.withStatus(JobRunStatus::Running)) {
-        if (record.owner != m_leases.self().id()) {
-            if (!record.owner.empty() && !m_leases.holds(record.owner))
+    const std::string& self = m_leases.self().id();
+    // Other live replicas' runs are theirs to follow: only their owners are read.
+    for (const std::string& owner : m_runs.ownersOfRunningRuns())
+        if (owner != self && !m_leases.holds(owner))
+            for (auto record : m_runs.runningOwnedBy(owner))
                 goneOwnersRun(record);
-            continue; // another replica's
-        }
+    std::set<std::string> followed; // this replica's RUNNING runs
+    for (auto record : m_runs.runningOwnedBy(self)) {
         followed.insert(record.run.jobRunId);
         if (record.clusterMode && record.run.submissionId)
             continue; // submitted: ClusterRunTracker follows the driver

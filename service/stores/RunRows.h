@@ -345,6 +345,19 @@ template <SqlConnection Db> std::vector<RunRecord> withStatus(Db& db, JobRunStat
     return selectRuns(db, "status = ?", {std::string(jobRunStatusName(status))}, "ORDER BY id");
 }
 
+template <SqlConnection Db> std::vector<RunRecord> runningOwnedBy(Db& db, const std::string& owner) {
+    return selectRuns(db, "status = 'SPARK_JOB_RUN_STATUS_RUNNING' AND owner = ?", {owner}, "ORDER BY id");
+}
+
+template <SqlConnection Db> std::vector<std::string> ownersOfRunning(Db& db) {
+    auto q = db.query("SELECT DISTINCT owner FROM runs WHERE status = 'SPARK_JOB_RUN_STATUS_RUNNING' AND "
+                      "owner IS NOT NULL AND owner <> ''");
+    std::vector<std::string> owners;
+    while (q.step())
+        owners.push_back(q.text(0));
+    return owners;
+}
+
 template <SqlConnection Db> std::vector<RunRecord> endedBefore(Db& db, const std::string& cutoff) {
     return selectRuns(
         db,

@@ -78,6 +78,11 @@ public:
                                             const std::optional<std::string>& idempotencyKey) = 0;
     // Every project's runs in that status, oldest first (FIFO).
     virtual std::vector<RunRecord> withStatus(JobRunStatus status) = 0;
+    // The RUNNING runs `owner` (a replica's id) follows, oldest first.
+    virtual std::vector<RunRecord> runningOwnedBy(const std::string& owner) = 0;
+    // The replicas that own RUNNING runs: what a replica reads to find gone replicas' runs without
+    // reading every other replica's.
+    virtual std::vector<std::string> ownersOfRunningRuns() = 0;
     // Finished runs that ended before `cutoff` (ISO text).
     virtual std::vector<RunRecord> endedBefore(const std::string& cutoff) = 0;
 

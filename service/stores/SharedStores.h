@@ -194,6 +194,12 @@ public:
     std::vector<RunRecord> withStatus(JobRunStatus status) override {
         return run_rows::withStatus(*m_access.readFresh(), status);
     }
+    std::vector<RunRecord> runningOwnedBy(const std::string& owner) override {
+        return run_rows::runningOwnedBy(*m_access.readFresh(), owner);
+    }
+    std::vector<std::string> ownersOfRunningRuns() override {
+        return run_rows::ownersOfRunning(*m_access.readFresh());
+    }
     std::vector<RunRecord> endedBefore(const std::string& cutoff) override {
         return run_rows::endedBefore(*m_access.readFresh(), cutoff);
     }

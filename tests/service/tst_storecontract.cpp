@@ -13,11 +13,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace jobdeck;
@@ -340,6 +342,33 @@ private slots:
         const auto kept = m_stores->clusters().findCluster(m_project, "c");
         QVERIFY(kept);
         QCOMPARE(kept->maxOcu, cluster("c").maxOcu);
+    }
+
+    // What a replica watches: its own RUNNING runs, and which replicas own the others.
+    void runningRunsAreReadByOwner() {
+        m_stores->clusters().insertCluster(m_project, cluster("c"));
+        const SparkJob a = job("a", "c");
+        m_stores->jobs().insertJob(m_project, a);
+        const std::vector<std::tuple<std::string, JobRunStatus, std::string>> runs{
+            {"run-1", JobRunStatus::Running, "replica-a"},   {"run-2", JobRunStatus::Running, "replica-b"},
+            {"run-3", JobRunStatus::Running, "replica-a"},   {"run-4", JobRunStatus::Queued, "replica-c"},
+            {"run-5", JobRunStatus::Completed, "replica-d"}, {"run-6", JobRunStatus::Running, ""}};
+        for (const auto& [id, status, owner] : runs) {
+            RunRecord r = runOf(m_project, a, id, status);
+            r.owner = owner;
+            QVERIFY(m_stores->runs().insert(r));
+        }
+        std::vector<std::string> owners = m_stores->runs().ownersOfRunningRuns();
+        std::sort(owners.begin(), owners.end());
+        QCOMPARE(owners, (std::vector<std::string>{"replica-a", "replica-b"}));
+        std::vector<std::string> ids;
+        for (const RunRecord& r : m_stores->runs().runningOwnedBy("replica-a"))
+            ids.push_back(r.run.jobRunId);
+        QCOMPARE(ids, (std::vector<std::string>{"run-1", "run-3"}));
+        QCOMPARE(m_stores->runs().runningOwnedBy("replica-a").front().run.arguments,
+                 (std::vector<std::string>{"a", "b"}));
+        QVERIFY(m_stores->runs().runningOwnedBy("replica-c").empty());
+        QVERIFY(m_stores->runs().runningOwnedBy("replica-d").empty());
     }
 
     void runsRoundTripAndAreListedNewestFirst() {
