@@ -82,7 +82,8 @@ void RunClaims::admitted() {
 void RunClaims::schedule() {
     if (holdLaunchesBack())
         return;
-    if (!queueHasWork())
+    // After a tick that claimed as many as it may, the queue surely has work: it is not read twice.
+    if (!m_claimedToTheLimit && !queueHasWork())
         return; // nothing to write: the writer is left to admissions
     for (auto& [record, spec] : claimStarts())
         m_drivers.launch(record, spec);
@@ -155,8 +156,10 @@ bool RunClaims::mayStart(const RunRecord& brief) const {
 std::vector<std::pair<RunRecord, LaunchSpec>> RunClaims::claimStarts() {
     std::vector<std::pair<RunRecord, LaunchSpec>> starts;
     bool more = false;
+    m_claimedToTheLimit = false;
     m_stores.unitOfWork().run([&] {
         starts.clear();
+        more = false;
         SharedReads reads(m_stores);
         auto queued = m_runs.queuedBriefly();
         RunScheduler::InUse inUse = m_runs.runningPerCluster();
@@ -186,6 +189,7 @@ std::vector<std::pair<RunRecord, LaunchSpec>> RunClaims::claimStarts() {
                 starts.emplace_back(std::move(*record), std::move(*spec));
         }
     });
+    m_claimedToTheLimit = more;
     if (more)
         m_wakeup.poke(); // the next tick starts the next ones at once
     return starts;

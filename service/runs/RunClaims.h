@@ -81,6 +81,7 @@ private:
     const Settings m_settings;
     std::atomic<Clock::rep> m_lastAdmission{0};    // when RUN JOB last admitted a run (admitted())
     std::optional<Clock::time_point> m_burstSince; // a burst of admissions is under way
+    bool m_claimedToTheLimit = false;              // the last claim left runs it could have started
 };
 
 } // namespace jobdeck

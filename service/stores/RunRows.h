@@ -382,11 +382,16 @@ template <SqlConnection Db> std::vector<RunRecord> queuedBriefly(Db& db, bool cl
         while (locked.step())
             claimed.emplace(locked.text(0), locked.text(1));
     }
-    auto q =
-        db.query("SELECT r.run_id, r.project_uid, r.job_name, r.cluster, r.queue_reason, r.owner, r.run_dir, "
-                 "CASE WHEN EXISTS (SELECT 1 FROM clusters c WHERE c.project_uid = r.project_uid AND "
-                 "c.name = r.cluster) THEN 1 ELSE 0 END FROM runs r WHERE r.status = "
-                 "'SPARK_JOB_RUN_STATUS_QUEUED' ORDER BY r.id");
+    static const std::string clusterExists =
+        "EXISTS (SELECT 1 FROM clusters c WHERE c.project_uid = r.project_uid AND c.name = r.cluster)";
+    static const std::string sql = "SELECT r.run_id, r.project_uid, r.job_name, r.cluster, r.queue_reason, "
+                                   "r.owner, r.run_dir, CASE WHEN " +
+                                   clusterExists +
+                                   " THEN 1 ELSE 0 END FROM runs r WHERE r.status = "
+                                   "'SPARK_JOB_RUN_STATUS_QUEUED'";
+    // No cluster claimed (other replicas are planning them): only the runs that are to fail are read.
+    static const std::string orphansOnly = sql + " AND NOT " + clusterExists;
+    auto q = db.query((claimable && claimed.empty() ? orphansOnly : sql) + " ORDER BY r.id");
     std::vector<RunRecord> result;
     while (q.step()) {
         if (claimable && q.int64(7) != 0 && !claimed.contains({q.text(1), q.text(3)}))

@@ -455,6 +455,37 @@ private slots:
         QVERIFY2(lines.find("Rows Removed") == std::string::npos, lines.c_str());
     }
 
+    // While one replica's claim holds a cluster's row, another replica's claim plans only the queued runs
+    // it can: those of clusters it could lock, and those whose cluster is gone (they are to fail).
+    void aClaimPlansOnlyTheClustersItCouldLock() {
+        const std::string database = createDatabase("claims");
+        const auto first = PgStores::open(database);
+        const auto second = PgStores::open(database);
+        const std::string uid = first->projects().createProject("claims");
+        const SparkJob a = jobOn(*first, uid, "a");
+        SparkJob orphaned = a;
+        orphaned.cluster = "gone";
+        for (const auto& id : {"run-1", "run-2"})
+            QVERIFY(first->runs().insert(queuedRun(uid, a, id, {})));
+        QVERIFY(first->runs().insert(queuedRun(uid, orphaned, "orphan", {})));
+        const auto ids = [](const std::vector<RunRecord>& runs) {
+            std::vector<std::string> result;
+            for (const RunRecord& r : runs)
+                result.push_back(r.run.jobRunId);
+            return result;
+        };
+        const std::vector<std::string> all{"run-1", "run-2", "orphan"};
+        QCOMPARE(ids(second->unitOfWork().run([&] { return second->runs().queuedBriefly(); })), all);
+        {
+            HeldStep holder(*first, [&] { return first->runs().queuedBriefly().size() == 3; });
+            QTRY_VERIFY_WITH_TIMEOUT(holder.holding(), 30000);
+            QCOMPARE(ids(second->unitOfWork().run([&] { return second->runs().queuedBriefly(); })),
+                     std::vector<std::string>{"orphan"});
+            QCOMPARE(ids(second->runs().queuedBriefly()), all); // outside a step nothing is claimed
+        }
+        QCOMPARE(ids(second->unitOfWork().run([&] { return second->runs().queuedBriefly(); })), all);
+    }
+
     // A run's transition is conditional on the status it was decided on: a write from QUEUED to FAILED
     // after another step moved the run to RUNNING is a lost race (false) and changes nothing.
     void aTransitionFromAStatusThatChangedMeanwhileIsALostRace() {
