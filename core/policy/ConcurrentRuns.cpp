@@ -63,6 +63,10 @@ RunLimit effectiveRunLimit(int jobMaxConcurrentRuns, const ConcurrentRunsSetting
     return limit;
 }
 
+RunLimit effectiveRunLimit(int jobMaxConcurrentRuns, const ProjectSettings& settings) {
+    return effectiveRunLimit(jobMaxConcurrentRuns, concurrentRunsSettings(settings));
+}
+
 std::string runLimitReachedMessage(std::string_view jobId, int active, const RunLimit& limit) {
     return "Spark Job " + std::string(jobId) + " already has " + std::to_string(active) +
            " active run(s) (max " + std::to_string(limit.value) + ")";
@@ -85,10 +89,6 @@ std::optional<std::string> runLimitReason(const RunLimit& limit) {
 std::string idempotencyKeyRequiredMessage(std::string_view jobName, int jobMaxConcurrentRuns) {
     return "Idempotency-Key header is required for Job " + std::string(jobName) +
            ": its max concurrent runs is " + std::to_string(jobMaxConcurrentRuns);
-}
-
-RunLimit effectiveRunLimit(int jobMaxConcurrentRuns, const ProjectSettings& settings) {
-    return effectiveRunLimit(jobMaxConcurrentRuns, concurrentRunsSettings(settings));
 }
 
 } // namespace jobdeck
