@@ -171,17 +171,16 @@ PgConnection::Query& PgConnection::Query::bindBlob(int index, const void* data, 
 
 void PgConnection::Query::execute() {
     const SentParameters sent = sentParameters(m_parameters);
-    const std::vector<const char*>& values = sent.values;
-    const std::vector<int>& lengths = sent.lengths;
     const auto started = std::chrono::steady_clock::now();
     const PgWaitGuard bounded(PQsocket(m_connection->m_connection), DatabaseTimeouts::current().clientWait());
-    const int count = static_cast<int>(values.size());
+    const int count = static_cast<int>(sent.values.size());
     ResultPtr result;
     for (int attempt = 0; attempt < 2; ++attempt) {
         result.reset();
         const std::string name = m_connection->preparedName(m_sql, count, result);
         if (!name.empty() || !result) // else the PREPARE failed, and its result is the statement's
-            result = m_connection->run(name, m_sql, count, values.data(), lengths.data(), m_formats.data());
+            result = m_connection->run(name, m_sql, count, sent.values.data(), sent.lengths.data(),
+                                       m_formats.data());
         // A table's column changed type since the statement was prepared (a newer replica migrated the
         // schema): prepared again, and run again where no transaction was aborted by it.
         if (name.empty() || !m_connection->outdatedPlan(result.get(), m_sql) ||
