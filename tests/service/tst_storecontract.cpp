@@ -316,7 +316,9 @@ private slots:
         QCOMPARE(toRun->concurrentRuns.limit, 4);
         settings.concurrentRunsEnabled = false;
         m_stores->projects().saveProjectSettings(m_project, settings);
-        QVERIFY(!m_stores->jobs().findJobToRun(m_project, "a")->concurrentRuns.enabled);
+        const auto narrowed = m_stores->jobs().findJobToRun(m_project, "a");
+        QVERIFY(narrowed);
+        QVERIFY(!narrowed->concurrentRuns.enabled);
         QVERIFY(!m_stores->jobs().findJobToRun(m_other, "a"));
         QVERIFY(!m_stores->jobs().findJobToRun(m_project, "b"));
     }
@@ -333,7 +335,9 @@ private slots:
         changed.maxConcurrentRuns = 3;
         m_stores->jobs().updateJob(m_other, changed);
         m_stores->jobs().deleteJob(m_other, a.jobId);
-        QCOMPARE(m_stores->jobs().findJob(m_project, "a")->maxConcurrentRuns, a.maxConcurrentRuns);
+        const auto unchanged = m_stores->jobs().findJob(m_project, "a");
+        QVERIFY(unchanged);
+        QCOMPARE(unchanged->maxConcurrentRuns, a.maxConcurrentRuns);
         Cluster resized = cluster("c");
         resized.maxOcu = 9;
         m_stores->clusters().updateCluster(m_other, resized);
