@@ -6,7 +6,6 @@
 #include "core/policy/IdempotencyKey.h"
 #include "core/policy/RunEndMessages.h"
 #include "core/statements/NotFoundMessages.h"
-#include "core/wire/DatabaseFaults.h"
 #include "service/runs/EventBus.h"
 #include "service/runs/InternalFailure.h"
 #include "service/runs/RequestContext.h"
@@ -134,14 +133,30 @@ void RunAdmissions::admitBatch(const std::vector<Pending*>& batch) {
     answered(batch);
 }
 
+// A step that fails on a constraint violation is tried once more: an active run of the job got the
+// Idempotency-Key after all (RunStore::insertLater), and the admission then answers with it as a repeated
+// request is answered.
 void RunAdmissions::admitAlone(Pending& pending) {
-    try {
-        m_stores.unitOfWork().run([&] { admitOne(pending); });
-    } catch (const std::exception& e) {
-        pending.created = false;
-        pending.refusal.reset();
-        pending.status = failedInternally(pending.context, "RUN JOB (starting the run)", e);
+    for (int attempt = 1;; ++attempt) {
+        try {
+            m_stores.unitOfWork().run([&] { admitOne(pending); });
+            return;
+        } catch (const DatabaseError& e) {
+            if (attempt == 1 && e.isConstraintViolation())
+                continue;
+            refuseInternally(pending, e);
+            return;
+        } catch (const std::exception& e) {
+            refuseInternally(pending, e);
+            return;
+        }
     }
+}
+
+void RunAdmissions::refuseInternally(Pending& pending, const std::exception& e) {
+    pending.created = false;
+    pending.refusal.reset();
+    pending.status = failedInternally(pending.context, "RUN JOB (starting the run)", e);
 }
 
 void RunAdmissions::admitOne(Pending& pending) {
@@ -158,10 +173,9 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
     const std::string& project = pending.context.principal.projectUid;
     const std::optional<std::string>& key = pending.context.idempotencyKey;
     const RunJobStatement& statement = pending.statement;
-    RunStore& runs = m_stores.runs();
-    // The job's row is held until the step ends: the count of its active runs and the insert below
-    // cannot interleave with another admission of it; the project's settings are held shared.
-    const auto toRun = m_stores.jobs().findJobToRun(project, statement.name);
+    // The job's row is held until the step ends: its active runs, read once it was held, and the insert
+    // below cannot interleave with another admission of it; the project's settings are held shared.
+    const auto toRun = m_stores.jobs().findJobToRun(project, statement.name, key);
     if (!toRun)
         return ApiStatus::failed(jobNotFoundMessage(statement.name));
     const SparkJob& job = toRun->job;
@@ -169,7 +183,7 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
         pending.refusal = ServiceMetrics::AdmissionRefusal::IdempotencyKeyRequired;
         return ApiStatus::failed(idempotencyKeyRequiredMessage(job.name, job.maxConcurrentRuns));
     }
-    const RunStore::ActiveRunsOfJob activeRuns = runs.activeRunsOfJob(project, job.jobId, key);
+    const RunStore::ActiveRunsOfJob& activeRuns = toRun->activeRuns;
     if (activeRuns.withKey)
         return keyedAnswer(pending, *activeRuns.withKey);
     const RunLimit limit = effectiveRunLimit(job.maxConcurrentRuns, toRun->concurrentRuns);
@@ -197,14 +211,7 @@ ApiStatus RunAdmissions::admission(Pending& pending) {
     record.run.argumentOverrides = statement.arguments;
     record.run.arguments = std::move(overridden.effective);
     record.run.queuedAt = timestampNow();
-    if (!runs.insert(record)) {
-        // An active run of the job got the key after it was looked up: the unique index refused this
-        // one, and the answer is the one a repeated request gets.
-        if (auto existing = key ? runs.activeRunsOfJob(project, job.jobId, key).withKey : std::nullopt)
-            return keyedAnswer(pending, *existing);
-        throw DatabaseError(databaseBookkeepingMissingMessage(
-            "the active run holding the Idempotency-Key that refused this RUN JOB"));
-    }
+    m_stores.runs().insertLater(record);
     m_stores.events().recordEvent(project, statusEvent(record));
     pending.created = true;
     return ApiStatus::success({{"runJobApiResponse", {{"jobRunId", record.run.jobRunId}}}});

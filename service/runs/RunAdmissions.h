@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -34,7 +35,9 @@ struct RequestContext;
 // is the scheduler's business; onAdmitted tells it that runs are queued. Where steps run at once
 // (UnitOfWork::stepsRunConcurrently, PostgreSQL), there is no admission thread's batch: each admission
 // is a step of its own on the caller's thread that holds its job's row (JobStore::findJobToRun) and its
-// project's settings shared, so admissions of different jobs never wait for each other.
+// project's settings shared, so admissions of different jobs never wait for each other. Its round trips
+// to a server: the job's row with its active runs, then the run's insert with its event, what the caller
+// records and the commit.
 class RunAdmissions final {
 public:
     static constexpr std::size_t kBatchLimit = 256; // keeps one step (and the writer it holds) short
@@ -62,6 +65,8 @@ private:
     void loop();
     void admitBatch(const std::vector<Pending*>& batch);
     void admitAlone(Pending& pending);
+    // The admission's step failed: the request gets an internal failure.
+    void refuseInternally(Pending& pending, const std::exception& e);
     void admitOne(Pending& pending);
     ApiStatus admission(Pending& pending);
     ApiStatus keyedAnswer(Pending& pending, const RunRecord& existing);

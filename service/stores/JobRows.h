@@ -68,19 +68,23 @@ std::optional<SparkJob> find(Db& db, const std::string& projectUid, const std::s
 
 // find() without the count, with the project's concurrent-run settings; `lock`: the backend's locking
 // clause for the rows `j` and `p` (" FOR UPDATE OF j FOR KEY SHARE OF p"), or empty. PostgreSQL returns a
-// row locked after a wait as its holder committed it, so both are read as they are once held.
+// row locked after a wait as its holder committed it, so both are read as they are once held. Read by
+// readToRun().
 template <SqlConnection Db>
-std::optional<JobStore::JobToRun> findToRun(Db& db, const std::string& projectUid, const std::string& name,
-                                            const std::string& lock = {}) {
-    auto q =
-        db.query(std::string("SELECT ") + jobFields +
-                     "0, p.concurrent_runs_enabled, p.max_concurrent_runs_limit FROM jobs j JOIN projects p "
-                     "ON p.uid = j.project_uid WHERE j.project_uid = ? AND j.name = ?" +
-                     lock,
-                 projectUid, name);
+auto toRunQuery(Db& db, const std::string& projectUid, const std::string& name, const std::string& lock) {
+    return db.query(
+        std::string("SELECT ") + jobFields +
+            "0, p.concurrent_runs_enabled, p.max_concurrent_runs_limit FROM jobs j JOIN projects p "
+            "ON p.uid = j.project_uid WHERE j.project_uid = ? AND j.name = ?" +
+            lock,
+        projectUid, name);
+}
+
+// The job of toRunQuery(), its active runs not read.
+template <SqlQuery Query> std::optional<JobStore::JobToRun> readToRun(Query& q) {
     if (!q.step())
         return std::nullopt;
-    return JobStore::JobToRun{readJob(q), {q.int64(9) != 0, q.integer(10)}};
+    return JobStore::JobToRun{readJob(q), {q.int64(9) != 0, q.integer(10)}, {}};
 }
 
 template <SqlConnection Db>

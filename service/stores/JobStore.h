@@ -3,6 +3,7 @@
 #include "core/policy/ConcurrentRuns.h"
 #include "core/wire/SparkJob.h"
 #include "core/wire/SparkJobSummary.h"
+#include "service/stores/RunStore.h"
 
 #include <cstdint>
 #include <functional>
@@ -21,19 +22,21 @@ public:
     // Inside a step the job's row is held until the step ends against writes of it (a share lock where
     // the backend locks rows; SQLite's step holds the one writer).
     virtual std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name) = 0;
-    // A job and what its project's settings say of its runs, for a decision about them (RUN JOB's
-    // admission). Inside a step the job's row is held until the step ends against another such decision
-    // and any write of the job, so that counting its active runs and inserting one cannot interleave
-    // with another replica's (other jobs' rows are not held); the project's row is held shared, against
-    // a change of its settings but not against other jobs' decisions. Both are as they are once held.
-    // The job's activeRuns is not counted (0): a count read while waiting for the row would miss the
-    // runs the holder inserted; the decision counts them once it holds the row
-    // (RunStore::activeRunsOfJob).
+    // A job, what its project's settings say of its runs and its active runs (the one with
+    // `idempotencyKey`, if one has it), for a decision about them (RUN JOB's admission). Inside a step the
+    // job's row is held until the step ends against another such decision and any write of the job, so
+    // that counting its active runs and inserting one cannot interleave with another replica's (other
+    // jobs' rows are not held); the project's row is held shared, against a change of its settings but
+    // not against other jobs' decisions. Both are as they are once held, and the active runs are read
+    // once the job's row is held (in the same round trip where the server is remote), so they include
+    // those the previous holder inserted. The job's own activeRuns field is not counted (0).
     struct JobToRun final {
         SparkJob job;
         ConcurrentRunsSettings concurrentRuns; // the project's
+        RunStore::ActiveRunsOfJob activeRuns;
     };
-    virtual std::optional<JobToRun> findJobToRun(const std::string& projectUid, const std::string& name) = 0;
+    virtual std::optional<JobToRun> findJobToRun(const std::string& projectUid, const std::string& name,
+                                                 const std::optional<std::string>& idempotencyKey) = 0;
     // The job as last committed, holding nothing even inside a step: for a step that reads what a run
     // starts with but decides nothing about the job (a claim), so that admissions of the job and
     // writes of it do not wait for that step.

@@ -118,21 +118,31 @@ inline constexpr const char* kActiveKeyConflict =
     " ON CONFLICT (project_uid, job_id, idempotency_key) WHERE idempotency_key IS NOT NULL AND status IN "
     "('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING') DO NOTHING";
 
+template <SqlConnection Db> auto insertQuery(Db& db, const RunRecord& r, const char* tail) {
+    return db.query(std::string("INSERT INTO runs (") + kColumns +
+                        ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" + tail,
+                    r.run.jobRunId, r.projectUid, r.run.jobId, r.run.jobName, r.cluster,
+                    std::string(jobRunStatusName(r.run.status)), r.run.queueReason, r.run.idempotencyKey,
+                    overridesJson(r.run), nlohmann::json(r.run.arguments).dump(),
+                    formatTimestamp(r.run.queuedAt), formatOptional(r.run.startedAt),
+                    formatOptional(r.run.endedAt),
+                    r.run.exitCode ? std::optional<std::int64_t>(*r.run.exitCode) : std::nullopt,
+                    r.run.message, r.driverPid ? std::optional<std::int64_t>(r.driverPid) : std::nullopt,
+                    static_cast<std::int64_t>(r.driverStartTicks), r.runDir, r.logPath, r.cancelRequested,
+                    launchSpecJson(r), deployModeText(r), optionalText(r.sparkMaster), r.run.submissionId,
+                    optionalText(r.owner), optionalEpoch(r.ownerEpoch));
+}
+
 // false: not inserted, an active run of the job has the record's Idempotency-Key (the index decides,
 // so two admissions of one key can never both insert).
 template <SqlConnection Db> bool insert(Db& db, const RunRecord& r) {
-    return db.execute(
-               std::string("INSERT INTO runs (") + kColumns +
-                   ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" + kActiveKeyConflict,
-               r.run.jobRunId, r.projectUid, r.run.jobId, r.run.jobName, r.cluster,
-               std::string(jobRunStatusName(r.run.status)), r.run.queueReason, r.run.idempotencyKey,
-               overridesJson(r.run), nlohmann::json(r.run.arguments).dump(), formatTimestamp(r.run.queuedAt),
-               formatOptional(r.run.startedAt), formatOptional(r.run.endedAt),
-               r.run.exitCode ? std::optional<std::int64_t>(*r.run.exitCode) : std::nullopt, r.run.message,
-               r.driverPid ? std::optional<std::int64_t>(r.driverPid) : std::nullopt,
-               static_cast<std::int64_t>(r.driverStartTicks), r.runDir, r.logPath, r.cancelRequested,
-               launchSpecJson(r), deployModeText(r), optionalText(r.sparkMaster), r.run.submissionId,
-               optionalText(r.owner), optionalEpoch(r.ownerEpoch)) > 0;
+    return insertQuery(db, r, kActiveKeyConflict).run() > 0;
+}
+
+// Sent with the next statement or the commit (RunStore::insertLater): an active run of the job with the
+// record's Idempotency-Key makes it fail (runs_active_by_key), and the step with it.
+template <SqlConnection Db> void insertLater(Db& db, const RunRecord& r) {
+    insertQuery(db, r, "").runLater();
 }
 
 template <SqlConnection Db, class... Tail>
@@ -316,22 +326,43 @@ template <SqlConnection Db> std::map<std::string, std::int64_t> countByStatus(Db
 }
 
 // One row whatever matches: the active count, and the keyed run's columns (NULL when none has the key).
+// `job` selects the job's id from ?1 (the project) and ?2; ?3 is the Idempotency-Key.
+inline std::string activeRunsOfJobSql(const std::string& job) {
+    return std::string("SELECT ") + kColumns + ", active.n FROM (SELECT COUNT(*) AS n FROM runs WHERE " +
+           "project_uid = ?1 AND job_id = " + job + " AND " + kActive + ") AS active LEFT JOIN runs ON " +
+           "project_uid = ?1 AND job_id = " + job + " AND idempotency_key = ?3 AND " + kActive +
+           " ORDER BY id LIMIT 1";
+}
+
 template <SqlConnection Db>
-RunStore::ActiveRunsOfJob activeRunsOfJob(Db& db, const std::string& projectUid, const std::string& jobId,
-                                          const std::optional<std::string>& idempotencyKey) {
-    static const std::string counted =
-        std::string("(SELECT COUNT(*) AS n FROM runs WHERE project_uid = ? AND job_id = ? AND ") + kActive +
-        ")";
-    static const std::string keyedRun =
-        std::string("project_uid = ? AND job_id = ? AND idempotency_key = ? AND ") + kActive;
-    static const std::string sql = std::string("SELECT ") + kColumns + ", active.n FROM " + counted +
-                                   " AS active LEFT JOIN runs ON " + keyedRun + " ORDER BY id LIMIT 1";
+auto activeRunsOfJobQuery(Db& db, const std::string& sql, const std::string& projectUid,
+                          const std::string& job, const std::optional<std::string>& idempotencyKey) {
     auto q = db.prepare(sql);
-    q.bind(1, projectUid).bind(2, jobId).bind(3, projectUid).bind(4, jobId);
+    q.bind(1, projectUid).bind(2, job);
     if (idempotencyKey)
-        q.bind(5, *idempotencyKey);
+        q.bind(3, *idempotencyKey);
     else
-        q.bind(5, nullptr);
+        q.bind(3, nullptr);
+    return q;
+}
+
+// A job's active runs, its id given; the same read by the job's name: activeRunsOfNamedJob.
+template <SqlConnection Db>
+auto activeRunsOfJob(Db& db, const std::string& projectUid, const std::string& jobId,
+                     const std::optional<std::string>& idempotencyKey) {
+    static const std::string sql = activeRunsOfJobSql("?2");
+    return activeRunsOfJobQuery(db, sql, projectUid, jobId, idempotencyKey);
+}
+template <SqlConnection Db>
+auto activeRunsOfNamedJob(Db& db, const std::string& projectUid, const std::string& jobName,
+                          const std::optional<std::string>& idempotencyKey) {
+    static const std::string sql =
+        activeRunsOfJobSql("(SELECT job_id FROM jobs WHERE project_uid = ?1 AND name = ?2)");
+    return activeRunsOfJobQuery(db, sql, projectUid, jobName, idempotencyKey);
+}
+
+// The row of activeRunsOfJob's or activeRunsOfNamedJob's query.
+template <SqlQuery Query> RunStore::ActiveRunsOfJob readActiveRuns(Query& q) {
     RunStore::ActiveRunsOfJob active;
     if (!q.step())
         return active;

@@ -49,6 +49,12 @@ public:
     // false: not inserted, because an active run of the job has the record's Idempotency-Key (a unique
     // index decides, so two admissions of one key never both insert). Any other conflict throws.
     virtual bool insert(const RunRecord& record) = 0;
+    // The insert of a run whose job's row the step holds and whose key no active run of the job has
+    // (JobStore::findJobToRun read both): inside a step it is sent with the step's next statement or
+    // its commit (one round trip fewer where the server is remote), so its failure is theirs. Should an
+    // active run of the job have the key after all, that failure is a constraint violation
+    // (DatabaseError::isConstraintViolation) and the step is rolled back. Outside a step it runs at once.
+    virtual void insertLater(const RunRecord& record) = 0;
     // Writes every mutable column of the run (status, times, launcher bookkeeping, ...) but its owner,
     // which changes only through updateIfOwner and takeOverRun.
     virtual void update(const RunRecord& record) = 0;

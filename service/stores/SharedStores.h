@@ -103,10 +103,19 @@ public:
     std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name) override {
         return job_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR SHARE OF j"));
     }
-    std::optional<JobToRun> findJobToRun(const std::string& projectUid, const std::string& name) override {
+    std::optional<JobToRun> findJobToRun(const std::string& projectUid, const std::string& name,
+                                         const std::optional<std::string>& idempotencyKey) override {
+        auto db = m_access.read();
         // KEY SHARE of the project as for projectSettings(): against a change of its settings only.
-        return job_rows::findToRun(*m_access.read(), projectUid, name,
-                                   rowLock(m_access, "FOR UPDATE OF j FOR KEY SHARE OF p"));
+        auto job = job_rows::toRunQuery(*db, projectUid, name,
+                                        rowLock(m_access, "FOR UPDATE OF j FOR KEY SHARE OF p"));
+        // Read once the job's row is held, in the same round trip.
+        auto active = run_rows::activeRunsOfNamedJob(*db, projectUid, name, idempotencyKey);
+        job.thenRead(active);
+        auto toRun = job_rows::readToRun(job);
+        if (toRun)
+            toRun->activeRuns = run_rows::readActiveRuns(active);
+        return toRun;
     }
     std::optional<SparkJob> findJobAsCommitted(const std::string& projectUid,
                                                const std::string& name) override {
@@ -174,6 +183,7 @@ public:
         , m_nowMs(std::move(nowMs)) {}
 
     bool insert(const RunRecord& record) override { return run_rows::insert(*m_access.write(), record); }
+    void insertLater(const RunRecord& record) override { run_rows::insertLater(*m_access.write(), record); }
     void update(const RunRecord& record) override { run_rows::update(*m_access.write(), record); }
     void remove(const std::string& runId) override { run_rows::remove(*m_access.write(), runId); }
     bool exists(const std::string& runId) override { return run_rows::exists(*m_access.readFresh(), runId); }
@@ -189,7 +199,9 @@ public:
     }
     ActiveRunsOfJob activeRunsOfJob(const std::string& projectUid, const std::string& jobId,
                                     const std::optional<std::string>& idempotencyKey) override {
-        return run_rows::activeRunsOfJob(*m_access.readFresh(), projectUid, jobId, idempotencyKey);
+        auto db = m_access.readFresh();
+        auto q = run_rows::activeRunsOfJob(*db, projectUid, jobId, idempotencyKey);
+        return run_rows::readActiveRuns(q);
     }
     std::vector<RunRecord> withStatus(JobRunStatus status) override {
         return run_rows::withStatus(*m_access.readFresh(), status);

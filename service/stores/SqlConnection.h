@@ -37,6 +37,7 @@ concept SqlQuery = SqlRow<Query> &&
     { q.step() } -> std::same_as<bool>;
     { q.run() } -> std::same_as<int>;
     { q.runLater() } -> std::same_as<void>;
+    { q.thenRead(q) } -> std::same_as<Query&>;
 };
 
 // The connection API the shared SQL of the stores (*Rows.h) is written against: what SqliteDatabase

@@ -68,6 +68,9 @@ public:
         int run();
         // run(), for a write whose outcome is not read (PgConnection::Query::runLater); here at once.
         void runLater() { run(); }
+        // Nothing to send ahead (PgConnection::Query::thenRead): `next` runs when first stepped, after
+        // this one, in the same step.
+        Query& thenRead(Query& /*next*/) { return *this; }
 
         bool isNull(int column) const;
         std::int64_t int64(int column) const;

@@ -224,7 +224,7 @@ private slots:
         QVERIFY(!stores->projects().findProjectUidByName("rollback-second"));
     }
 
-    // Admission's pattern (hold the job's row, count its active runs, insert when below the limit) in
+    // Admission's pattern (hold the job's row and read its active runs, insert when below the limit) in
     // steps from two processes at once: exactly the limit gets in, with no lock of the whole database.
     void countThenInsertUnderTheJobsRowIsExactAcrossProcesses() {
         const std::string database = createDatabase("admission");
@@ -238,14 +238,15 @@ private slots:
         for (int i = 0; i < 16; ++i)
             clients.emplace_back([&, i] {
                 Stores& stores = i % 2 ? *first : *second;
-                stores.unitOfWork().run([&] {
-                    const auto toRun = stores.jobs().findJobToRun(uid, "a");
-                    if (!toRun ||
-                        stores.runs().activeRunsOfJob(uid, toRun->job.jobId, std::nullopt).count >= limit)
-                        return;
-                    if (stores.runs().insert(queuedRun(uid, toRun->job, "run-" + std::to_string(i), {})))
-                        ++admitted;
+                const bool inserted = stores.unitOfWork().run([&] {
+                    const auto toRun = stores.jobs().findJobToRun(uid, "a", std::nullopt);
+                    if (!toRun || toRun->activeRuns.count >= limit)
+                        return false;
+                    stores.runs().insertLater(queuedRun(uid, toRun->job, "run-" + std::to_string(i), {}));
+                    return true;
                 });
+                if (inserted)
+                    ++admitted;
             });
         for (auto& client : clients)
             client.join();
@@ -254,7 +255,8 @@ private slots:
     }
 
     // While a step of one process holds job a's row, a step of another process admits a run of job b
-    // of the same project and commits; its own step on job a waits until the first one ends.
+    // of the same project and commits; its own step on job a waits until the first one ends, and then
+    // counts the run the first one inserted.
     void aHeldJobRowHoldsUpOnlyThatJob() {
         const std::string database = createDatabase("rowlocks");
         const auto first = PgStores::open(database);
@@ -262,16 +264,25 @@ private slots:
         const std::string uid = first->projects().createProject("rowlocks");
         const SparkJob a = jobOn(*first, uid, "a");
         const SparkJob b = jobOn(*first, uid, "b", false);
-        HeldStep holder(*first, [&] { return first->jobs().findJobToRun(uid, "a").has_value(); });
+        std::atomic<bool> inserted{false};
+        HeldStep holder(*first, [&] {
+            if (!first->jobs().findJobToRun(uid, "a", std::nullopt))
+                return false;
+            if (!inserted.exchange(true))
+                first->runs().insertLater(queuedRun(uid, a, "run-held", {}));
+            return true;
+        });
         QTRY_VERIFY_WITH_TIMEOUT(holder.holding(), 30000);
+        std::atomic<int> counted{-1};
         Background waiter([&] {
             second->unitOfWork().run([&] {
-                second->jobs().findJobToRun(uid, "a");
+                const auto toRun = second->jobs().findJobToRun(uid, "a", std::nullopt);
+                counted = toRun ? toRun->activeRuns.count : -2;
                 second->runs().insert(queuedRun(uid, a, "run-a", {}));
             });
         });
         second->unitOfWork().run([&] {
-            QVERIFY(second->jobs().findJobToRun(uid, "b"));
+            QVERIFY(second->jobs().findJobToRun(uid, "b", std::nullopt));
             QVERIFY(second->runs().insert(queuedRun(uid, b, "run-b", {})));
         });
         QVERIFY(first->runs().findById("run-b"));
@@ -282,6 +293,8 @@ private slots:
         holder.release();
         waiter.join();
         QVERIFY(first->runs().findById("run-a"));
+        // Read once the row was held, not with the snapshot the wait began with.
+        QCOMPARE(counted.load(), 1);
     }
 
     // While a step that decided on the project's settings is open (a CREATE JOB, an admission, which
@@ -304,7 +317,7 @@ private slots:
             first->events().appendEvent(uid, namedEvent("e" + std::to_string(i)));
         HeldStep holder(*first, [&] {
             if (withJob)
-                return first->jobs().findJobToRun(uid, "a").has_value();
+                return first->jobs().findJobToRun(uid, "a", std::nullopt).has_value();
             first->projects().projectSettings(uid);
             return true;
         });
@@ -340,7 +353,7 @@ private slots:
         const auto otherSteps = [&] {
             try {
                 second->unitOfWork().run([&] {
-                    second->jobs().findJobToRun(uid, "a");
+                    second->jobs().findJobToRun(uid, "a", std::nullopt);
                     second->runs().insert(queuedRun(uid, a, "run-a", {}));
                 });
                 auto settings = second->projects().projectSettings(uid);

@@ -295,32 +295,68 @@ private slots:
         QVERIFY(!m_stores->runs().exists("run-1")); // its runs go with it
     }
 
-    // What an admission reads in one statement: the job (its active runs left uncounted) and its
-    // project's concurrent-run settings; a job of another project is not found.
+    // What an admission reads: the job (its own activeRuns field left uncounted), its project's
+    // concurrent-run settings and the job's active runs with the one holding the key; a job of another
+    // project is not found.
     void aJobToRunComesWithItsProjectsConcurrentRunSettings() {
         m_stores->clusters().insertCluster(m_project, cluster("c"));
         const SparkJob a = job("a", "c");
         m_stores->jobs().insertJob(m_project, a);
-        m_stores->runs().insert(runOf(m_project, a, "run-1"));
+        RunRecord keyed = runOf(m_project, a, "run-1");
+        keyed.run.idempotencyKey = "key-1";
+        m_stores->runs().insert(keyed);
+        m_stores->runs().insert(runOf(m_project, a, "run-2", JobRunStatus::Running));
+        m_stores->runs().insert(runOf(m_project, a, "run-3", JobRunStatus::Completed));
         ProjectSettings settings;
         settings.concurrentRunsEnabled = true;
         settings.maxConcurrentRunsLimit = 4;
         m_stores->projects().saveProjectSettings(m_project, settings);
-        const auto toRun =
-            m_stores->unitOfWork().run([&] { return m_stores->jobs().findJobToRun(m_project, "a"); });
+        const auto toRun = m_stores->unitOfWork().run(
+            [&] { return m_stores->jobs().findJobToRun(m_project, "a", std::string("key-1")); });
         QVERIFY(toRun);
         QCOMPARE(toRun->job.jobId, a.jobId);
         QVERIFY(toRun->job.parameters == a.parameters);
         QCOMPARE(toRun->job.activeRuns, 0);
         QVERIFY(toRun->concurrentRuns.enabled);
         QCOMPARE(toRun->concurrentRuns.limit, 4);
+        QCOMPARE(toRun->activeRuns.count, 2);
+        QCOMPARE(toRun->activeRuns.withKey.value_or(RunRecord{}).run.jobRunId, std::string("run-1"));
         settings.concurrentRunsEnabled = false;
         m_stores->projects().saveProjectSettings(m_project, settings);
-        const auto narrowed = m_stores->jobs().findJobToRun(m_project, "a");
+        const auto narrowed = m_stores->jobs().findJobToRun(m_project, "a", std::string("key-2"));
         QVERIFY(narrowed);
         QVERIFY(!narrowed->concurrentRuns.enabled);
-        QVERIFY(!m_stores->jobs().findJobToRun(m_other, "a"));
-        QVERIFY(!m_stores->jobs().findJobToRun(m_project, "b"));
+        QCOMPARE(narrowed->activeRuns.count, 2);
+        QVERIFY(!narrowed->activeRuns.withKey);
+        QVERIFY(!m_stores->jobs().findJobToRun(m_other, "a", std::nullopt));
+        QVERIFY(!m_stores->jobs().findJobToRun(m_project, "b", std::nullopt));
+    }
+
+    // An admission's insert goes with the step's commit: the run is there once the step committed, and
+    // an active run of the job holding its key fails the step as a conflict, leaving nothing behind.
+    void aRunInsertedLaterCommitsWithItsStepOrFailsItAsAConflict() {
+        m_stores->clusters().insertCluster(m_project, cluster("c"));
+        const SparkJob a = job("a", "c");
+        m_stores->jobs().insertJob(m_project, a);
+        RunRecord first = runOf(m_project, a, "run-1");
+        first.run.idempotencyKey = "key-1";
+        m_stores->unitOfWork().run([&] { m_stores->runs().insertLater(first); });
+        QVERIFY(m_stores->runs().findById("run-1"));
+        RunRecord again = runOf(m_project, a, "run-2");
+        again.run.idempotencyKey = "key-1";
+        QVERIFY(conflicts([&] {
+            m_stores->unitOfWork().run([&] {
+                m_stores->clusters().insertCluster(m_project, cluster("d"));
+                m_stores->runs().insertLater(again);
+            });
+        }));
+        QVERIFY(!m_stores->runs().findById("run-2"));
+        QVERIFY(!m_stores->clusters().findCluster(m_project, "d"));
+        QVERIFY(conflicts([&] { m_stores->runs().insertLater(again); }));
+        RunRecord otherKey = runOf(m_project, a, "run-3");
+        otherKey.run.idempotencyKey = "key-2";
+        m_stores->runs().insertLater(otherKey);
+        QVERIFY(m_stores->runs().findById("run-3"));
     }
 
     // A run, a job or a cluster found or written by its id is one of the project named with it.

@@ -173,20 +173,8 @@ void PgConnection::Query::execute() {
     const SentParameters sent = sentParameters(m_parameters);
     const auto started = std::chrono::steady_clock::now();
     const PgWaitGuard bounded(PQsocket(m_connection->m_connection), DatabaseTimeouts::current().clientWait());
-    const int count = static_cast<int>(sent.values.size());
-    ResultPtr result;
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        result.reset();
-        const std::string name = m_connection->preparedName(m_sql, count, result);
-        if (!name.empty() || !result) // else the PREPARE failed, and its result is the statement's
-            result = m_connection->run(name, m_sql, count, sent.values.data(), sent.lengths.data(),
-                                       m_formats.data());
-        // A table's column changed type since the statement was prepared (a newer replica migrated the
-        // schema): prepared again, and run again where no transaction was aborted by it.
-        if (name.empty() || !m_connection->outdatedPlan(result.get(), m_sql) ||
-            m_connection->inTransactionBlock())
-            break;
-    }
+    ResultPtr result =
+        obtainResult(static_cast<int>(sent.values.size()), sent.values.data(), sent.lengths.data());
     timeStatement(m_sql, started);
     const auto status = PQresultStatus(result.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
@@ -205,6 +193,33 @@ bool PgConnection::Query::step() {
     if (m_row < m_rows)
         ++m_row;
     return m_row < m_rows;
+}
+
+PgConnection::ResultPtr PgConnection::Query::obtainResult(int count, const char* const* values,
+                                                          const int* lengths) {
+    if (m_prefetched) {
+        m_connection->outdatedPlan(m_prefetched.get(), m_sql); // forgotten, so its next use prepares it again
+        return std::move(m_prefetched);
+    }
+    ResultPtr result;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        result.reset();
+        const std::string name = m_connection->preparedName(m_sql, count, result);
+        if (!name.empty() || !result) // else the PREPARE failed, and its result is the statement's
+            result = m_connection->run(name, m_sql, count, values, lengths, m_formats.data(), m_next);
+        // A table's column changed type since the statement was prepared (a newer replica migrated the
+        // schema): prepared again, and run again where no transaction was aborted by it.
+        if (name.empty() || !m_connection->outdatedPlan(result.get(), m_sql) ||
+            m_connection->inTransactionBlock())
+            break;
+    }
+    m_next = nullptr;
+    return result;
+}
+
+PgConnection::Query& PgConnection::Query::thenRead(Query& next) {
+    m_next = &next;
+    return *this;
 }
 
 int PgConnection::Query::run() {
@@ -340,9 +355,10 @@ std::vector<std::string> PgConnection::takeNotifications() {
 }
 
 PgConnection::ResultPtr PgConnection::run(const std::string& name, const std::string& sql, int count,
-                                          const char* const* values, const int* lengths, const int* formats) {
-    if (m_beginPending || !m_heldBack.empty())
-        return runPipelined(name, &sql, count, values, lengths, formats);
+                                          const char* const* values, const int* lengths, const int* formats,
+                                          Query* next) {
+    if (m_beginPending || !m_heldBack.empty() || next)
+        return runPipelined(name, &sql, count, values, lengths, formats, next);
     if (!name.empty())
         return ResultPtr(PQexecPrepared(m_connection, name.c_str(), count, values, lengths, formats, 0));
     return ResultPtr(PQexecParams(m_connection, sql.c_str(), count, nullptr, values, lengths, formats, 0));
@@ -357,22 +373,38 @@ bool sendStatement(PGconn* connection, const std::string& name, const std::strin
                 : PQsendQueryPrepared(connection, name.c_str(), count, values, lengths, formats, 0)) == 1;
 }
 
+bool succeeded(const PGresult* result) {
+    const auto status = PQresultStatus(result);
+    return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+}
+
 } // namespace
+
+std::string PgConnection::preparedNameOrFail(const Query& query) {
+    ResultPtr prepareResult;
+    std::string name = preparedName(query.m_sql, static_cast<int>(query.m_parameters.size()), prepareResult);
+    if (prepareResult)
+        fail(std::move(prepareResult), query.m_sql);
+    return name;
+}
+
+bool PgConnection::sendQuery(const std::string& name, const Query& query) {
+    const SentParameters parameters = sentParameters(query.m_parameters);
+    return sendStatement(m_connection, name, query.m_sql, static_cast<int>(query.m_parameters.size()),
+                         parameters.values.data(), parameters.lengths.data(), query.m_formats.data());
+}
 
 PgConnection::ResultPtr PgConnection::runPipelined(const std::string& name, const std::string* sql, int count,
                                                    const char* const* values, const int* lengths,
-                                                   const int* formats) {
+                                                   const int* formats, Query* next) {
     std::vector<Query> writes = std::move(m_heldBack);
     m_heldBack.clear();
     // Their server-side statements first: PREPARE is not sent inside a pipeline here.
     std::vector<std::string> names;
-    for (Query& write : writes) {
-        ResultPtr prepareResult;
-        names.push_back(
-            preparedName(write.m_sql, static_cast<int>(write.m_parameters.size()), prepareResult));
-        if (prepareResult)
-            fail(std::move(prepareResult), write.m_sql);
-    }
+    names.reserve(writes.size());
+    for (const Query& write : writes)
+        names.push_back(preparedNameOrFail(write));
+    const std::string nextName = next ? preparedNameOrFail(*next) : std::string();
     if (PQenterPipelineMode(m_connection) != 1) {
         m_pipelineStuck = true; // busy with something else: not to be trusted again
         return nullptr;
@@ -380,28 +412,33 @@ PgConnection::ResultPtr PgConnection::runPipelined(const std::string& name, cons
     const bool begin = std::exchange(m_beginPending, false);
     bool sent =
         !begin || PQsendQueryParams(m_connection, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
-    for (std::size_t i = 0; sent && i < writes.size(); ++i) {
-        const SentParameters parameters = sentParameters(writes[i].m_parameters);
-        sent = sendStatement(m_connection, names[i], writes[i].m_sql,
-                             static_cast<int>(writes[i].m_parameters.size()), parameters.values.data(),
-                             parameters.lengths.data(), writes[i].m_formats.data());
-    }
+    for (std::size_t i = 0; sent && i < writes.size(); ++i)
+        sent = sendQuery(names[i], writes[i]);
     sent = sent && (!sql || sendStatement(m_connection, name, *sql, count, values, lengths, formats)) &&
-           PQpipelineSync(m_connection) == 1;
-    PipelineResults results;
+           (!next || sendQuery(nextName, *next)) && PQpipelineSync(m_connection) == 1;
+    const std::size_t upToStatement = (begin ? 1 : 0) + writes.size() + (sql ? 1 : 0);
+    const std::size_t statements = upToStatement + (next ? 1 : 0);
+    std::vector<ResultPtr> results;
     if (sent)
-        results = readPipeline(m_connection, (begin ? 1 : 0) + writes.size() + (sql ? 1 : 0));
+        results = readPipeline(m_connection, statements);
     if (PQexitPipelineMode(m_connection) != 1 || !sent)
         m_pipelineStuck = true;
     if (m_pipelineStuck)
         return nullptr; // the connection's error message says why
-    return results.failed ? std::move(results.failed) : (sql ? std::move(results.last) : nullptr);
+    for (std::size_t i = 0; i < std::min(upToStatement, results.size()); ++i)
+        if (!succeeded(results[i].get()))
+            return std::move(results[i]); // the first failure: the ones after it did not run
+    if (results.size() < statements)
+        return nullptr; // the connection was lost: its error message says why
+    if (next)
+        next->m_prefetched = std::move(results.back());
+    return sql ? std::move(results[upToStatement - 1]) : nullptr;
 }
 
 // Each statement's results end with a null; the sync point ends the pipeline. A lost connection
-// ends it early. The first failure is kept: the statements after it did not run.
-PgConnection::PipelineResults PgConnection::readPipeline(PGconn* connection, std::size_t statements) {
-    PgConnection::PipelineResults results;
+// ends it early.
+std::vector<PgConnection::ResultPtr> PgConnection::readPipeline(PGconn* connection, std::size_t statements) {
+    std::vector<ResultPtr> results;
     std::size_t ended = 0;
     for (;;) {
         ResultPtr result(PQgetResult(connection));
@@ -410,13 +447,10 @@ PgConnection::PipelineResults PgConnection::readPipeline(PGconn* connection, std
                 break;
             continue;
         }
-        const auto status = PQresultStatus(result.get());
-        if (status == PGRES_PIPELINE_SYNC)
+        if (PQresultStatus(result.get()) == PGRES_PIPELINE_SYNC)
             break;
-        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && !results.failed)
-            results.failed = std::move(result);
-        else
-            results.last = std::move(result);
+        if (results.size() == ended) // the statement's own result
+            results.push_back(std::move(result));
     }
     return results;
 }

@@ -69,6 +69,11 @@ public:
         // the same round trip: its failure is then that statement's (the transaction is aborted either
         // way). Elsewhere it runs at once. The query is spent.
         void runLater();
+        // Sends `next` (a read) right after this statement, in the same round trip, when this one runs:
+        // the server runs it once this one is done (under READ COMMITTED with a snapshot taken then, so
+        // it sees what this one waited for, such as the commit of a row lock's holder). `next` then
+        // steps through its rows without a round trip of its own, or fails with its own error.
+        Query& thenRead(Query& next);
 
         bool isNull(int column) const;
         std::int64_t int64(int column) const;
@@ -85,6 +90,8 @@ public:
     private:
         friend class PgConnection;
         void execute();
+        // The statement's result: the one sent with the statement before it (thenRead), else its own.
+        ResultPtr obtainResult(int count, const char* const* values, const int* lengths);
         void setParameter(int index, std::optional<std::string> value, bool binary);
         const char* value(int column) const;
 
@@ -93,6 +100,8 @@ public:
         std::vector<std::optional<std::string>> m_parameters;
         std::vector<int> m_formats; // 0: text, 1: binary (bytea)
         ResultPtr m_result;
+        Query* m_next = nullptr; // sent with this one (thenRead)
+        ResultPtr m_prefetched;  // this one's result, sent with the statement before it
         int m_row = -1;
         int m_rows = 0;
     };
@@ -155,22 +164,26 @@ private:
     bool outdatedPlan(const pg_result* result, const std::string& sql);
     // Runs the statement prepared as `name` (or `sql` unprepared when `name` is empty), after the BEGIN
     // asked for by beginWithNextStatement() if there is one.
+    // `next`, when not null, is sent right after it (Query::thenRead) and gets its result.
     ResultPtr run(const std::string& name, const std::string& sql, int count, const char* const* values,
-                  const int* lengths, const int* formats);
-    // The pending BEGIN, the writes held back and the statement (when `sql` is not null) in one
-    // pipeline. Returns the first failed result among them (the ones after it did not run), else the
-    // statement's; null when they could not be sent, or all succeeded and there is no statement.
-    // Throws when a held-back write could not be prepared.
+                  const int* lengths, const int* formats, Query* next);
+    // The pending BEGIN, the writes held back, the statement (when `sql` is not null) and `next` (when not
+    // null) in one pipeline. Returns the first failed result up to the statement (the ones after it did
+    // not run), else the statement's; null when they could not be sent, or all succeeded and there is no
+    // statement. `next` keeps its own result, failed or not, when the statement's succeeded. Throws when
+    // a held-back write or `next` could not be prepared.
     ResultPtr runPipelined(const std::string& name, const std::string* sql, int count,
-                           const char* const* values, const int* lengths, const int* formats);
+                           const char* const* values, const int* lengths, const int* formats,
+                           Query* next = nullptr);
+    // The server-side name of `query`'s statement (preparedName()); throws when it could not be prepared.
+    std::string preparedNameOrFail(const Query& query);
+    // Sends `query` as the statement prepared under `name` (its SQL when empty) into the pipeline.
+    bool sendQuery(const std::string& name, const Query& query);
     // Sends the pending BEGIN and the writes held back, if any, before a script.
     void sendHeldBack();
-    struct PipelineResults {
-        ResultPtr failed; // the first that failed
-        ResultPtr last;   // the last that did not
-    };
-    // The results of a pipeline of `statements` up to its sync point.
-    static PipelineResults readPipeline(pg_conn* connection, std::size_t statements);
+    // The results of a pipeline of `statements` up to its sync point, one per statement in their order
+    // (PGRES_PIPELINE_ABORTED for those after a failure); fewer when the connection was lost.
+    static std::vector<ResultPtr> readPipeline(pg_conn* connection, std::size_t statements);
 
     pg_conn* m_connection;
     bool m_beginPending = false;
