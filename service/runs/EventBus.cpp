@@ -11,8 +11,13 @@ namespace jobdeck {
 
 namespace {
 
-// Pruning deletes rows; doing it on every publish would double the write cost for nothing.
-constexpr int pruneEvery = 100;
+// Pruning finds the newest kept event by walking past all the kept ones, then deletes what is older:
+// done every tenth of the kept number (at least every 100 events), the walk costs the server about ten
+// index entries per event stored, and a project holds up to a tenth more events than it keeps for each
+// process that stores them (docs/performance.md, "Replicas").
+int pruneEvery(int keepPerProject) {
+    return std::max(100, keepPerProject / 10);
+}
 // A waiter whose project's events are held back (EventStore::EventsAfter) looks again after these,
 // doubling: settling takes the transactions in progress to end, which is milliseconds unless one stalls.
 constexpr std::chrono::milliseconds kFirstRecheck{2};
@@ -54,7 +59,7 @@ void EventBus::wake(const std::string& projectUid) {
     {
         std::lock_guard lock(m_mutex);
         m_dirtyProjects.insert(projectUid);
-        prune = ++m_publishCounts[projectUid] % pruneEvery == 0;
+        prune = ++m_publishCounts[projectUid] % pruneEvery(m_keepPerProject) == 0;
     }
     m_wake.notify_all();
     if (prune) {

@@ -23,8 +23,9 @@ class EventStore;
 // called later from that thread, exactly once per call.
 class EventBus final {
 public:
-    // Keeps the newest `keepPerProject` events of each project; a client asking from before them is
-    // told to reload (EventsPage::reload).
+    // Keeps the newest `keepPerProject` events of each project, pruning the older ones every tenth of
+    // that number of events this process stores for it; a client asking from before them is told to
+    // reload (EventsPage::reload).
     explicit EventBus(EventStore& store, int keepPerProject = 10000);
     ~EventBus();
     EventBus(const EventBus&) = delete;

@@ -445,7 +445,7 @@ private slots:
         const auto a = stores->keys().createKey("alpha", Role::Admin).projectUid;
         EventBus bus(stores->events(), 10);
         std::int64_t last = 0;
-        for (int i = 0; i < 100; ++i) // pruning happens every 100 events of a project
+        for (int i = 0; i < 100; ++i) // with 10 kept, pruning happens every 100 events of a project
             last = bus.publish(a, jobEvent("JOB_ALTERED", "j" + std::to_string(i)));
         QCOMPARE(scalar(stores->database(), "SELECT count(*) FROM events"), 10);
         const auto stale = bus.page(a, 5);
@@ -457,6 +457,20 @@ private slots:
         QCOMPARE(fresh.events.size(), std::size_t(3));
         // A seq this database never handed out: the client followed another database.
         QVERIFY(bus.page(a, last + 1000).reload);
+    }
+
+    // With 1,500 kept, pruning comes every 150 events (a tenth), not every 100: the 1,600th event leaves
+    // them all, the 1,650th brings the project back to the 1,500 newest.
+    void pruningComesEveryTenthOfTheKeptNumber() {
+        QTemporaryDir dir;
+        auto stores = SqliteStores::open(dbPath(dir));
+        const auto a = stores->keys().createKey("alpha", Role::Admin).projectUid;
+        EventBus bus(stores->events(), 1500);
+        for (int i = 0; i < 1649; ++i)
+            bus.publish(a, jobEvent("JOB_ALTERED", "j"));
+        QCOMPARE(scalar(stores->database(), "SELECT count(*) FROM events"), 1649);
+        bus.publish(a, jobEvent("JOB_ALTERED", "j"));
+        QCOMPARE(scalar(stores->database(), "SELECT count(*) FROM events"), 1500);
     }
 
     void describeIsCachedUnderTheStampOfEachRequestOnly() {
