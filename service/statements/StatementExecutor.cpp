@@ -261,13 +261,14 @@ std::optional<StatusJson> StatementExecutor::dispatchRunStatement(const RequestC
         status = runs->runJob(context, *run, [&](const ApiStatus& admitted) {
             ApiStatus answer = admitted;
             scrub(answer, masked.secrets);
-            recorded.emplace(answer);
-            writeAudit(context, masked.text, *recorded, Durability::Durable);
-            // A batch whose step fails is admitted again one by one: what it wrote is gone.
+            // A step that fails is admitted again or answered as failed: what it wrote is gone. Asked for
+            // before writing, since the write itself may be what fails (or a write held back for it).
             m_stores.unitOfWork().onStepEnd([&recorded](bool committed) {
                 if (!committed)
                     recorded.reset();
             });
+            recorded.emplace(answer);
+            writeAudit(context, masked.text, *recorded, Durability::Durable);
         });
     } catch (const std::exception& e) {
         status = failedInternally(context, masked.text, e);

@@ -22,10 +22,11 @@ namespace {
 const char* const kPending = "API_OPERATION_STATUS_PENDING";
 
 // POST /v1/resource/ without waiting: the request id of the statement, empty when it was not taken.
-QString submit(const TestService& service, const ApiCredentials& who, const QString& statement) {
+QString submit(const TestService& service, const ApiCredentials& who, const QString& statement,
+               const HttpHeaders& headers = {}) {
     const std::string body = nlohmann::json{{"statement", statement.toStdString()}}.dump();
     const HttpResult result = request(service.url(QStringLiteral("/v1/resource/")), "POST",
-                                      QByteArray::fromStdString(body), who.headers());
+                                      QByteArray::fromStdString(body), who.headers() + headers);
     const nlohmann::json answer = result.json();
     if (result.status != 200 || !answer.is_object() || !answer.contains("requestId"))
         return {};
@@ -69,6 +70,7 @@ private slots:
 
     void aLockedJobRowHoldsUpOnlyThatJobsAdmission();
     void aWaitThatRanOutAndAPollAreAnsweredWhileEveryStatementWaitsForARow();
+    void aKeyTakenWhileTheAdmissionWasUnderWayIsAnsweredWithItsRun();
 };
 
 void TestRowLocks::aLockedJobRowHoldsUpOnlyThatJobsAdmission() {
@@ -163,6 +165,53 @@ void TestRowLocks::aWaitThatRanOutAndAPollAreAnsweredWhileEveryStatementWaitsFor
     nlohmann::json a;
     QTRY_VERIFY_WITH_TIMEOUT(statusOf(a = statusOfRequest(service, project.op, id)) != kPending, 30000);
     QVERIFY2(statusOf(a) == kSuccess, a.dump().c_str());
+}
+
+// An admission sends its run's insert with its commit, having found no active run of the job with its
+// Idempotency-Key. A session of the test inserts such a run without holding the job's row (its foreign
+// key checks off, session_replication_role = replica: nothing in jobdeckd inserts a run so) and keeps it
+// uncommitted: the admission does not see it, its insert waits for it on the unique index
+// runs_active_by_key, and fails once the session commits. The admission is then tried once more and
+// answers with the session's run, as a repeated RUN JOB with that key is answered.
+void TestRowLocks::aKeyTakenWhileTheAdmissionWasUnderWayIsAnsweredWithItsRun() {
+    QString error;
+    const QString database = TestBackend::createPostgresDatabase(error);
+    QVERIFY2(!database.isEmpty(), qPrintable("this suite needs PostgreSQL: " + error));
+    TestService service({"--database", database, "--status-hold-seconds", "0"});
+    QVERIFY2(service.start(), qPrintable(service.lastError()));
+    Project project;
+    QVERIFY(project.create(service));
+    QVERIFY(createClusterAndPythonJob(service, project.op, "rows", "job_a", shortRun()));
+    const QString first = runIdOf(runJob(service, project.op, "job_a", {}, "key-first"));
+    QVERIFY(!first.isEmpty());
+    QVERIFY(!statusField(waitForRun(service, project.op, "job_a", first, hasEnded(), 60000)).empty());
+
+    ServiceDatabase holder(database);
+    ServiceDatabase observer(database);
+    QVERIFY2(holder.isOpen() && observer.isOpen(), qPrintable(holder.lastError() + observer.lastError()));
+    QVERIFY2(holder.execute("SET session_replication_role = replica") >= 0 && holder.execute("BEGIN") >= 0,
+             qPrintable(holder.lastError()));
+    QVERIFY2(holder.execute("INSERT INTO runs (run_id, project_uid, job_id, job_name, cluster, status, "
+                            "queue_reason, idempotency_key, argument_overrides, arguments, queued_at) "
+                            "SELECT 'run-of-the-session', project_uid, job_id, job_name, cluster, "
+                            "'SPARK_JOB_RUN_STATUS_QUEUED', queue_reason, 'key-taken', argument_overrides, "
+                            "arguments, queued_at FROM runs WHERE run_id = $1",
+                            {first}) == 1,
+             qPrintable(holder.lastError()));
+
+    const QString id = submit(service, project.op, "RUN JOB job_a", keyHeader("key-taken"));
+    QVERIFY2(!id.isEmpty(), "RUN JOB job_a was not taken");
+    QTRY_VERIFY_WITH_TIMEOUT(observer.value("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                                            "current_database() AND wait_event_type = 'Lock'")
+                                     .toInt() >= 1,
+                             30000);
+    QVERIFY2(holder.execute("COMMIT") >= 0, qPrintable(holder.lastError()));
+    nlohmann::json answer;
+    QTRY_VERIFY_WITH_TIMEOUT(statusOf(answer = statusOfRequest(service, project.op, id)) != kPending, 30000);
+    QVERIFY2(statusOf(answer) == kSuccess, answer.dump().c_str());
+    QCOMPARE(runIdOf(answer), QStringLiteral("run-of-the-session"));
+    QCOMPARE(observer.value("SELECT count(*) FROM runs WHERE idempotency_key = 'key-taken'"),
+             QStringLiteral("1"));
 }
 
 JOBDECK_TEST_GUILESS_MAIN(TestRowLocks)
