@@ -173,9 +173,11 @@ void PgConnection::Query::execute() {
     const SentParameters sent = sentParameters(m_parameters);
     const auto started = std::chrono::steady_clock::now();
     const PgWaitGuard bounded(PQsocket(m_connection->m_connection), DatabaseTimeouts::current().clientWait());
+    const bool sentBefore = m_prefetched != nullptr; // its time is the statement's it was sent with
     ResultPtr result =
         obtainResult(static_cast<int>(sent.values.size()), sent.values.data(), sent.lengths.data());
-    timeStatement(m_sql, started);
+    if (!sentBefore)
+        timeStatement(m_sql, started);
     const auto status = PQresultStatus(result.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
         if (bounded.expired())
