@@ -51,8 +51,8 @@ public:
     virtual bool insert(const RunRecord& record) = 0;
     // The insert of a run whose job's row the step holds and whose key no active run of the job has
     // (JobStore::findJobToRun read both): inside a step it is sent with the step's next statement or
-    // its commit (one round trip fewer where the server is remote), so its failure is theirs. Should an
-    // active run of the job have the key after all, that failure is a constraint violation
+    // its commit (one round trip fewer where the server is remote), so its failure is thrown by them. Should
+    // an active run of the job have the key after all, that failure is a constraint violation
     // (DatabaseError::isConstraintViolation) and the step is rolled back. Outside a step it runs at once.
     virtual void insertLater(const RunRecord& record) = 0;
     // Writes every mutable column of the run (status, times, launcher bookkeeping, ...) but its owner,

@@ -6,6 +6,7 @@
 // on one database stand for two jobdeckd processes.
 #include "core/wire/Timestamp.h"
 #include "service/runs/EventBus.h"
+#include "service/stores/DatabaseError.h"
 #include "service/stores/Migrations.h"
 #include "service/stores/RunRows.h"
 #include "service/stores/postgres/PgStores.h"
@@ -400,6 +401,31 @@ private slots:
         ended.run.status = JobRunStatus::Completed;
         stores->runs().update(ended);
         QVERIFY(stores->runs().insert(queuedRun(uid, a, "run-4", "key-1")));
+        QVERIFY(!stores->runs().exists("run-2"));
+    }
+
+    // A write held back for the next statement (the run's insert of an admission) that fails there is
+    // reported as the write it is, with its cause (the key's unique index: a conflict), not as that
+    // statement (a read here), and the step is rolled back.
+    void aHeldBackWriteFailsAsItself() {
+        const std::string database = createDatabase("heldback");
+        const auto stores = PgStores::open(database);
+        const std::string uid = stores->projects().createProject("heldback");
+        const SparkJob a = jobOn(*stores, uid, "a");
+        QVERIFY(stores->runs().insert(queuedRun(uid, a, "run-1", "key-1")));
+        std::string message;
+        bool conflict = false;
+        try {
+            stores->unitOfWork().run([&] {
+                stores->runs().insertLater(queuedRun(uid, a, "run-2", "key-1"));
+                stores->runs().findById("run-1");
+            });
+        } catch (const DatabaseError& e) {
+            message = e.what();
+            conflict = e.isConstraintViolation();
+        }
+        QVERIFY2(message.starts_with("Database error (INSERT)"), message.c_str());
+        QVERIFY(conflict);
         QVERIFY(!stores->runs().exists("run-2"));
     }
 

@@ -427,9 +427,15 @@ PgConnection::ResultPtr PgConnection::runPipelined(const std::string& name, cons
         m_pipelineStuck = true;
     if (m_pipelineStuck)
         return nullptr; // the connection's error message says why
-    for (std::size_t i = 0; i < std::min(upToStatement, results.size()); ++i)
-        if (!succeeded(results[i].get()))
-            return std::move(results[i]); // the first failure: the ones after it did not run
+    const std::size_t firstWrite = begin ? 1 : 0;
+    for (std::size_t i = 0; i < std::min(upToStatement, results.size()); ++i) {
+        if (succeeded(results[i].get()))
+            continue;
+        // The first failure: the ones after it did not run. A held-back write's is reported as its own.
+        if (i >= firstWrite && i < firstWrite + writes.size())
+            failWrite(std::move(results[i]), writes[i - firstWrite].m_sql);
+        return std::move(results[i]);
+    }
     if (results.size() < statements)
         return nullptr; // the connection was lost: its error message says why
     if (next)
@@ -455,6 +461,12 @@ std::vector<PgConnection::ResultPtr> PgConnection::readPipeline(PGconn* connecti
             results.push_back(std::move(result));
     }
     return results;
+}
+
+void PgConnection::failWrite(ResultPtr result, const std::string& sql) {
+    outdatedPlan(result.get(), sql); // forgotten, so its next use prepares it again
+    throwIfClientFault(result.get(), sql);
+    fail(std::move(result), sql);
 }
 
 void PgConnection::sendHeldBack() {

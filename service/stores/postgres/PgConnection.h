@@ -66,8 +66,9 @@ public:
         int run();
         // Runs a write whose outcome is not read (an audit entry, a request's status). Inside a
         // transaction block it is held back and sent with the connection's next statement or COMMIT, in
-        // the same round trip: its failure is then that statement's (the transaction is aborted either
-        // way). Elsewhere it runs at once. The query is spent.
+        // the same round trip: its failure (named by its own statement) is then thrown by that
+        // statement's call, which did not run (the transaction is aborted either way). Elsewhere it runs
+        // at once. The query is spent.
         void runLater();
         // Sends `next` (a read) right after this statement, in the same round trip, when this one runs:
         // the server runs it once this one is done (under READ COMMITTED with a snapshot taken then, so
@@ -168,10 +169,10 @@ private:
     ResultPtr run(const std::string& name, const std::string& sql, int count, const char* const* values,
                   const int* lengths, const int* formats, Query* next);
     // The pending BEGIN, the writes held back, the statement (when `sql` is not null) and `next` (when not
-    // null) in one pipeline. Returns the first failed result up to the statement (the ones after it did
-    // not run), else the statement's; null when they could not be sent, or all succeeded and there is no
-    // statement. `next` keeps its own result, failed or not, when the statement's succeeded. Throws when
-    // a held-back write or `next` could not be prepared.
+    // null) in one pipeline. Returns the BEGIN's or the statement's result when it failed (the ones after
+    // it did not run), else the statement's; null when they could not be sent, or all succeeded and there
+    // is no statement. `next` keeps its own result, failed or not, when the statement's succeeded. Throws
+    // when a held-back write failed or could not be prepared, or `next` could not be prepared.
     ResultPtr runPipelined(const std::string& name, const std::string* sql, int count,
                            const char* const* values, const int* lengths, const int* formats,
                            Query* next = nullptr);
@@ -179,6 +180,9 @@ private:
     std::string preparedNameOrFail(const Query& query);
     // Sends `query` as the statement prepared under `name` (its SQL when empty) into the pipeline.
     bool sendQuery(const std::string& name, const Query& query);
+    // Throws the DatabaseError (or DatabaseFaultError) of a held-back write that failed, named by its
+    // own statement rather than the one it was sent with.
+    [[noreturn]] void failWrite(ResultPtr result, const std::string& sql);
     // Sends the pending BEGIN and the writes held back, if any, before a script.
     void sendHeldBack();
     // The results of a pipeline of `statements` up to its sync point, one per statement in their order
