@@ -325,20 +325,24 @@ template <SqlConnection Db> std::map<std::string, std::int64_t> countByStatus(Db
     return counts;
 }
 
-// One row whatever matches: the active count, and the keyed run's columns (NULL when none has the key).
-// `job` selects the job's id from ?1 (the project) and ?2; ?3 is the Idempotency-Key.
-inline std::string activeRunsOfJobSql(const std::string& job) {
-    return std::string("SELECT ") + kColumns + ", active.n FROM (SELECT COUNT(*) AS n FROM runs WHERE " +
-           "project_uid = ?1 AND job_id = " + job + " AND " + kActive + ") AS active LEFT JOIN runs ON " +
-           "project_uid = ?1 AND job_id = " + job + " AND idempotency_key = ?3 AND " + kActive +
-           " ORDER BY id LIMIT 1";
+// A job's active runs, the job named by ?1 (the project) and ?2 (its name), the key ?3: one row whatever
+// matches, the active count and the keyed run's columns (NULL when none has the key).
+inline const std::string& activeRunsOfJobSql() {
+    static const std::string job = "(SELECT job_id FROM jobs WHERE project_uid = ?1 AND name = ?2)";
+    static const std::string sql = std::string("SELECT ") + kColumns +
+                                   ", active.n FROM (SELECT COUNT(*) AS n FROM runs WHERE " +
+                                   "project_uid = ?1 AND job_id = " + job + " AND " + kActive +
+                                   ") AS active LEFT JOIN runs ON " + "project_uid = ?1 AND job_id = " + job +
+                                   " AND idempotency_key = ?3 AND " + kActive + " ORDER BY id LIMIT 1";
+    return sql;
 }
 
+// The query of activeRunsOfJobSql(), read by readActiveRuns().
 template <SqlConnection Db>
-auto activeRunsOfJobQuery(Db& db, const std::string& sql, const std::string& projectUid,
-                          const std::string& job, const std::optional<std::string>& idempotencyKey) {
-    auto q = db.prepare(sql);
-    q.bind(1, projectUid).bind(2, job);
+auto activeRunsOfJob(Db& db, const std::string& projectUid, const std::string& jobName,
+                     const std::optional<std::string>& idempotencyKey) {
+    auto q = db.prepare(activeRunsOfJobSql());
+    q.bind(1, projectUid).bind(2, jobName);
     if (idempotencyKey)
         q.bind(3, *idempotencyKey);
     else
@@ -346,22 +350,7 @@ auto activeRunsOfJobQuery(Db& db, const std::string& sql, const std::string& pro
     return q;
 }
 
-// A job's active runs, its id given; the same read by the job's name: activeRunsOfNamedJob.
-template <SqlConnection Db>
-auto activeRunsOfJob(Db& db, const std::string& projectUid, const std::string& jobId,
-                     const std::optional<std::string>& idempotencyKey) {
-    static const std::string sql = activeRunsOfJobSql("?2");
-    return activeRunsOfJobQuery(db, sql, projectUid, jobId, idempotencyKey);
-}
-template <SqlConnection Db>
-auto activeRunsOfNamedJob(Db& db, const std::string& projectUid, const std::string& jobName,
-                          const std::optional<std::string>& idempotencyKey) {
-    static const std::string sql =
-        activeRunsOfJobSql("(SELECT job_id FROM jobs WHERE project_uid = ?1 AND name = ?2)");
-    return activeRunsOfJobQuery(db, sql, projectUid, jobName, idempotencyKey);
-}
-
-// The row of activeRunsOfJob's or activeRunsOfNamedJob's query.
+// The row of activeRunsOfJob()'s query.
 template <SqlQuery Query> RunStore::ActiveRunsOfJob readActiveRuns(Query& q) {
     RunStore::ActiveRunsOfJob active;
     if (!q.step())

@@ -73,15 +73,12 @@ public:
                                         std::optional<std::int64_t> limit) = 0;
     // Every project's runs: status (wire name) -> how many.
     virtual std::map<std::string, std::int64_t> countByStatus() = 0;
-    // A job's active runs (QUEUED or RUNNING): how many, and the one holding `idempotencyKey` if one does,
-    // in one read (one round trip to a server): what a RUN JOB's admission decides on once it holds the
-    // job's row.
+    // A job's active runs (QUEUED or RUNNING): how many, and the one holding an Idempotency-Key if one
+    // does: what a RUN JOB's admission decides on once it holds the job's row (JobStore::findJobToRun).
     struct ActiveRunsOfJob {
         int count = 0;
         std::optional<RunRecord> withKey;
     };
-    virtual ActiveRunsOfJob activeRunsOfJob(const std::string& projectUid, const std::string& jobId,
-                                            const std::optional<std::string>& idempotencyKey) = 0;
     // Every project's runs in that status, oldest first (FIFO).
     virtual std::vector<RunRecord> withStatus(JobRunStatus status) = 0;
     // The RUNNING runs `owner` (a replica's id) follows, oldest first.

@@ -110,7 +110,7 @@ public:
         auto job = job_rows::toRunQuery(*db, projectUid, name,
                                         rowLock(m_access, "FOR UPDATE OF j FOR KEY SHARE OF p"));
         // Read once the job's row is held, in the same round trip.
-        auto active = run_rows::activeRunsOfNamedJob(*db, projectUid, name, idempotencyKey);
+        auto active = run_rows::activeRunsOfJob(*db, projectUid, name, idempotencyKey);
         job.thenRead(active);
         auto toRun = job_rows::readToRun(job);
         if (toRun)
@@ -196,12 +196,6 @@ public:
     }
     std::map<std::string, std::int64_t> countByStatus() override {
         return run_rows::countByStatus(*m_access.readFresh());
-    }
-    ActiveRunsOfJob activeRunsOfJob(const std::string& projectUid, const std::string& jobId,
-                                    const std::optional<std::string>& idempotencyKey) override {
-        auto db = m_access.readFresh();
-        auto q = run_rows::activeRunsOfJob(*db, projectUid, jobId, idempotencyKey);
-        return run_rows::readActiveRuns(q);
     }
     std::vector<RunRecord> withStatus(JobRunStatus status) override {
         return run_rows::withStatus(*m_access.readFresh(), status);

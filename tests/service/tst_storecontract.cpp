@@ -501,6 +501,9 @@ private slots:
         otherJob.jobId = "job-other";
         m_stores->jobs().insertJob(m_project, a);
         m_stores->jobs().insertJob(m_other, otherJob);
+        SparkJob otherA = job("a", "c");
+        otherA.jobId = "job-a-of-beta";
+        m_stores->jobs().insertJob(m_other, otherA);
         RunRecord keyed = runOf(m_project, a, "run-1");
         keyed.run.idempotencyKey = "key-1";
         runs.insert(keyed);
@@ -515,20 +518,26 @@ private slots:
         QCOMPARE(counts.at("SPARK_JOB_RUN_STATUS_RUNNING"), std::int64_t(2));
         QCOMPARE(counts.at("SPARK_JOB_RUN_STATUS_COMPLETED"), std::int64_t(1));
         // The active count and the keyed run in one read, as an admission asks for them.
-        const auto withKey = runs.activeRunsOfJob(m_project, a.jobId, std::string("key-1"));
+        const auto activeRuns = [this](const std::string& project, const std::string& name,
+                                       const std::optional<std::string>& key) {
+            const auto toRun = m_stores->jobs().findJobToRun(project, name, key);
+            return toRun ? toRun->activeRuns : RunStore::ActiveRunsOfJob{-1, std::nullopt};
+        };
+        const auto withKey = activeRuns(m_project, "a", std::string("key-1"));
         QCOMPARE(withKey.count, 2);
         QCOMPARE(withKey.withKey.value_or(RunRecord{}).run.jobRunId, std::string("run-1"));
         QCOMPARE(withKey.withKey.value_or(RunRecord{}).run.idempotencyKey,
                  std::optional<std::string>("key-1"));
-        const auto otherKey = runs.activeRunsOfJob(m_project, a.jobId, std::string("key-2"));
+        const auto otherKey = activeRuns(m_project, "a", std::string("key-2"));
         QCOMPARE(otherKey.count, 2);
         QVERIFY(!otherKey.withKey);
-        const auto noKey = runs.activeRunsOfJob(m_project, a.jobId, std::nullopt);
+        const auto noKey = activeRuns(m_project, "a", std::nullopt);
         QCOMPARE(noKey.count, 2);
         QVERIFY(!noKey.withKey);
-        QCOMPARE(runs.activeRunsOfJob(m_other, otherJob.jobId, std::nullopt).count, 2);
-        QCOMPARE(runs.activeRunsOfJob(m_project, "no-such-job", std::string("key-1")).count, 0);
-        const auto otherProject = runs.activeRunsOfJob(m_other, a.jobId, std::string("key-1"));
+        QCOMPARE(activeRuns(m_other, "o", std::nullopt).count, 2);
+        QCOMPARE(activeRuns(m_project, "no-such-job", std::string("key-1")).count, -1);
+        // A job of the same name in another project has none of them.
+        const auto otherProject = activeRuns(m_other, "a", std::string("key-1"));
         QCOMPARE(otherProject.count, 0);
         QVERIFY(!otherProject.withKey);
         QCOMPARE(runIds(runs.withStatus(JobRunStatus::Queued)), (std::vector<std::string>{"run-1", "run-2"}));
@@ -549,8 +558,8 @@ private slots:
         // A finished key no longer counts as active.
         keyed.run.status = JobRunStatus::Failed;
         runs.update(keyed);
-        QVERIFY(!runs.activeRunsOfJob(m_project, a.jobId, std::string("key-1")).withKey);
-        QCOMPARE(runs.activeRunsOfJob(m_project, a.jobId, std::string("key-1")).count, 1);
+        QVERIFY(!activeRuns(m_project, "a", std::string("key-1")).withKey);
+        QCOMPARE(activeRuns(m_project, "a", std::string("key-1")).count, 1);
     }
 
     // The leases are judged on the database's clock: an hour-long lease renewed just now is live, a
