@@ -237,23 +237,33 @@ void DriverWatch::stopStrayDriver(const std::string& runId, Driver& driver, Cloc
                  runId, how, driver.pid);
 }
 
-void DriverWatch::launch(RunRecord& record, const LaunchSpec& spec) {
-    if (!m_leases.current())
-        return; // claimed before a pause: started, if at all, once the lease is renewed (setAsideLaunching)
-    const auto launched = RunLauncher::launch(spec);
-    if (!launched.error.empty()) {
-        endOwnRun(record, JobRunStatus::Failed, driverNotStartedMessage(launched.error));
+void DriverWatch::launch(std::vector<std::pair<RunRecord, LaunchSpec>>& starts) {
+    std::vector<StartedLaunch> started;
+    started.reserve(starts.size());
+    for (const auto& [record, spec] : starts) {
+        if (!m_leases.current())
+            break; // claimed before a pause: started, if at all, once the lease is renewed
+                   // (setAsideLaunching)
+        started.push_back(RunLauncher::start(spec));
+    }
+    for (std::size_t i = 0; i < started.size(); ++i)
+        launched(starts[i].first, RunLauncher::finish(started[i]));
+}
+
+void DriverWatch::launched(RunRecord& record, const LaunchResult& result) {
+    if (!result.error.empty()) {
+        endOwnRun(record, JobRunStatus::Failed, driverNotStartedMessage(result.error));
         return;
     }
     record.run.status = JobRunStatus::Running;
     record.run.queueReason.reset();
     record.run.startedAt = timestampNow();
-    record.driverPid = launched.driverPid;
-    record.driverStartTicks = launched.driverStartTicks;
+    record.driverPid = result.driverPid;
+    record.driverStartTicks = result.driverStartTicks;
     m_writer.save(record, RunActor::Owner);
     rememberDriver(record);
     spdlog::info("job run {} of job {} started ({} pid {})", record.run.jobRunId, record.run.jobName,
-                 record.clusterMode ? "spark-submit" : "driver", launched.driverPid);
+                 record.clusterMode ? "spark-submit" : "driver", result.driverPid);
 }
 
 void DriverWatch::finish(RunRecord record, const ExitStatus& status,

@@ -10,6 +10,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace jobdeck {
 
@@ -19,6 +21,7 @@ class RunWakeup;
 class RunWriter;
 class Stores;
 struct ExitStatus;
+struct LaunchResult;
 struct LaunchSpec;
 
 // Launching and watching the drivers this replica starts (docs/runs.md, "Launching"): it starts a
@@ -42,8 +45,10 @@ public:
     // At start: the drivers this data directory's runs started that still run (a driver outlives the
     // service), so that those whose runs ended while this replica was down are stopped.
     void findDriversLeftRunning();
-    // Starts the claimed run's driver as `spec` says; the run is RUNNING, or FAILED when it cannot start.
-    void launch(RunRecord& record, const LaunchSpec& spec);
+    // Starts the claimed runs' drivers as their specs say, all monitors first, then each report: each
+    // run is RUNNING, or FAILED when it cannot start. Runs left unstarted when the lease lapsed meanwhile
+    // are started once it is renewed (RunClaims).
+    void launch(std::vector<std::pair<RunRecord, LaunchSpec>>& starts);
     // A Starting run of this replica found at start: see the definition.
     bool takeOverLaunch(RunRecord& record);
     // Every RUNNING run: this replica's drivers are watched, gone replicas' runs are acted for.
@@ -72,6 +77,7 @@ private:
     std::vector<std::string> passedToSparkSubmit(const RunRecord& record);
     bool submissionIdIsTaken(const RunRecord& record, const std::string& submissionId);
     void endOwnRun(RunRecord& record, JobRunStatus status, std::optional<std::string> message);
+    void launched(RunRecord& record, const LaunchResult& result);
 
     Stores& m_stores;
     RunStore& m_runs;

@@ -85,8 +85,8 @@ void RunClaims::schedule() {
     // After a tick that claimed as many as it may, the queue surely has work: it is not read twice.
     if (!m_claimedToTheLimit && !queueHasWork())
         return; // nothing to write: the writer is left to admissions
-    for (auto& [record, spec] : claimStarts())
-        m_drivers.launch(record, spec);
+    auto starts = claimStarts();
+    m_drivers.launch(starts);
 }
 
 // Whether a burst of admissions is under way and launches wait for it: for kLongestDeferral at most,

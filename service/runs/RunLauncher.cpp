@@ -22,6 +22,7 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <utility>
 
 namespace jobdeck {
 namespace {
@@ -209,24 +210,47 @@ std::optional<MonitorReport> readMonitorReport(int fd) {
 
 } // namespace
 
+StartedLaunch::StartedLaunch(StartedLaunch&& other) noexcept
+    : m_error(std::move(other.m_error))
+    , m_program(std::move(other.m_program))
+    , m_starter(std::exchange(other.m_starter, -1))
+    , m_reportFd(std::exchange(other.m_reportFd, -1)) {}
+
+StartedLaunch::~StartedLaunch() {
+    release();
+}
+
+void StartedLaunch::release() {
+    if (m_reportFd >= 0)
+        ::close(std::exchange(m_reportFd, -1));
+    if (m_starter > 0)
+        while (::waitpid(std::exchange(m_starter, -1), nullptr, 0) < 0 && errno == EINTR) {
+        }
+}
+
 LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
-    LaunchResult result;
+    StartedLaunch started = start(spec);
+    return finish(started);
+}
+
+StartedLaunch RunLauncher::start(const LaunchSpec& spec) {
+    StartedLaunch started;
     if (spec.argv.empty()) {
-        result.error = nothingToRunProblem();
-        return result;
+        started.m_error = nothingToRunProblem();
+        return started;
     }
-    if (result.error = prepareRunDir(spec); !result.error.empty())
-        return result;
+    if (started.m_error = prepareRunDir(spec); !started.m_error.empty())
+        return started;
     RunMonitorArguments monitorArguments;
     monitorArguments.program = findExecutable(spec.argv.front());
     if (monitorArguments.program.empty()) {
-        result.error = programNotInPathProblem(spec.argv.front());
-        return result;
+        started.m_error = programNotInPathProblem(spec.argv.front());
+        return started;
     }
     const std::string& monitor = runMonitorPath();
     if (monitor.empty()) {
-        result.error = runMonitorMissingProblem(RunMonitor::kProgramName);
-        return result;
+        started.m_error = runMonitorMissingProblem(RunMonitor::kProgramName);
+        return started;
     }
     // Absolute: the monitor and the driver work inside the run directory.
     monitorArguments.runDir = std::filesystem::absolute(spec.runDir).string();
@@ -238,33 +262,41 @@ LaunchResult RunLauncher::launch(const LaunchSpec& spec) {
     arguments.insert(arguments.begin(), RunMonitor::kProgramName);
     std::vector<std::string> environment = DriverEnvironment::build(spec.extraEnv);
     LaunchFds fds;
-    if (result.error = openLaunchFds(spec, monitorArguments.runDir, fds); !result.error.empty())
-        return result;
+    if (started.m_error = openLaunchFds(spec, monitorArguments.runDir, fds); !started.m_error.empty())
+        return started;
 
     pid_t starter = -1;
     const int spawnError =
         spawnMonitor(monitor, arguments, environment, fds, monitorArguments.runDir, starter);
     if (spawnError == 0 && monitorArguments.killAfterForkMs)
         ::kill(::getpid(), SIGKILL);
-    const int reportFd = fds.report[0];
-    fds.report[0] = -1;
+    started.m_reportFd = std::exchange(fds.report[0], -1);
     fds.closeAll();
     if (spawnError != 0) {
-        ::close(reportFd);
-        result.error = monitorNotSpawnedProblem(std::strerror(spawnError));
+        started.release();
+        started.m_error = monitorNotSpawnedProblem(std::strerror(spawnError));
+        return started;
+    }
+    started.m_starter = starter;
+    started.m_program = std::move(monitorArguments.program);
+    return started;
+}
+
+LaunchResult RunLauncher::finish(StartedLaunch& launch) {
+    LaunchResult result;
+    if (!launch.m_error.empty()) {
+        result.error = launch.m_error;
         return result;
     }
-    while (::waitpid(starter, nullptr, 0) < 0 && errno == EINTR) {
-    }
-    const auto report = readMonitorReport(reportFd);
-    ::close(reportFd);
+    const auto report = readMonitorReport(launch.m_reportFd);
+    launch.release();
     if (!report) {
         result.error = monitorNotStartedProblem();
         return result;
     }
     result.driverPid = report->driverPid;
     if (report->execErrno != 0) {
-        result.error = programNotExecutedProblem(monitorArguments.program, std::strerror(report->execErrno));
+        result.error = programNotExecutedProblem(launch.m_program, std::strerror(report->execErrno));
         return result;
     }
     result.driverStartTicks = processStartTicks(report->driverPid).value_or(0);

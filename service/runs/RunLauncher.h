@@ -49,6 +49,28 @@ enum class LaunchState {
     Launched,    // driver-pid is there: the driver was forked
 };
 
+// A launch between its monitor's spawn and the monitor's report (RunLauncher::start, finish), so that
+// the monitors of several launches start at once. Destroyed before finish(), it closes the report pipe
+// and reaps the starter; the monitor and its driver go on.
+class StartedLaunch final {
+public:
+    StartedLaunch() = default;
+    StartedLaunch(StartedLaunch&& other) noexcept;
+    StartedLaunch& operator=(StartedLaunch&& other) = delete;
+    StartedLaunch(const StartedLaunch&) = delete;
+    StartedLaunch& operator=(const StartedLaunch&) = delete;
+    ~StartedLaunch();
+
+private:
+    friend class RunLauncher;
+    void release(); // closes the report pipe and reaps the starter, once
+
+    std::string m_error;   // non-empty when nothing was started
+    std::string m_program; // the driver's program, for the error when it cannot be executed
+    pid_t m_starter = -1;  // jobdeck-run-monitor as spawned; it exits once it forked the monitor
+    int m_reportFd = -1;
+};
+
 // Starts drivers that survive the service: the service starts jobdeck-run-monitor with posix_spawn
 // (RunMonitor.h), which forks the monitor and exits at once, so the monitor is reparented away from
 // the service. The monitor forks the driver (own session and process group), records its pid and
@@ -60,6 +82,10 @@ enum class LaunchState {
 class RunLauncher final {
 public:
     static LaunchResult launch(const LaunchSpec& spec);
+    // launch() in two halves: start() spawns the monitor and returns at once, finish() waits for its
+    // report. Several launches started before the first is finished start their drivers in parallel.
+    static StartedLaunch start(const LaunchSpec& spec);
+    static LaunchResult finish(StartedLaunch& launch);
     // jobdeck-run-monitor in `programDir` (a build tree) or in `programDir`/../libexec/jobdeck (the
     // packages); empty when neither has it.
     static std::string findRunMonitor(const std::filesystem::path& programDir);

@@ -22,6 +22,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 using namespace jobdeck;
 
@@ -82,6 +84,23 @@ QString groupMembers(pid_t group) {
     return members.join(", ");
 }
 
+// Children of this process that exited and were not reaped.
+int zombieChildren() {
+    int zombies = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream in(entry.path() / "stat");
+        std::string line;
+        if (!std::getline(in, line) || line.rfind(')') == std::string::npos)
+            continue;
+        std::istringstream fields(line.substr(line.rfind(')') + 2));
+        std::string state;
+        pid_t ppid = 0;
+        fields >> state >> ppid;
+        zombies += ppid == ::getpid() && state == "Z" ? 1 : 0;
+    }
+    return zombies;
+}
+
 LaunchSpec specFor(const QTemporaryDir& dir, std::vector<std::string> args) {
     LaunchSpec spec;
     spec.runId = "run-123";
@@ -133,6 +152,55 @@ private slots:
         QVERIFY(status);
         QCOMPARE(status->kind, ExitStatus::Kind::Exited);
         QCOMPARE(status->code, 3);
+    }
+
+    // The two halves of a launch (what the scheduler does with a tick's claims): every monitor is
+    // started before any report is read, and each report, read in any order, is its own run's driver.
+    void launchesStartedTogetherReportTheirOwnDrivers() {
+        QTemporaryDir dir;
+        std::vector<LaunchSpec> specs;
+        for (int i = 0; i < 6; ++i) {
+            LaunchSpec spec = specFor(dir, {"--exit-code", std::to_string(i)});
+            spec.runDir = dir.filePath(QStringLiteral("run%1").arg(i)).toStdString();
+            spec.logPath = spec.runDir + ".log";
+            specs.push_back(std::move(spec));
+        }
+        std::vector<StartedLaunch> started;
+        for (const auto& spec : specs)
+            started.push_back(RunLauncher::start(spec));
+        for (std::size_t i = started.size(); i-- > 0;) {
+            const auto launched = RunLauncher::finish(started[i]);
+            QVERIFY2(launched.error.empty(), launched.error.c_str());
+            const auto driver = RunLauncher::readDriver(specs[i].runDir);
+            QVERIFY(driver);
+            QCOMPARE(driver->pid, launched.driverPid);
+        }
+        for (std::size_t i = 0; i < specs.size(); ++i) {
+            const auto status = waitForExit(specs[i].runDir);
+            QVERIFY(status);
+            QCOMPARE(status->code, static_cast<int>(i));
+        }
+        QCOMPARE(zombieChildren(), 0);
+    }
+
+    // A launch dropped between its halves (the scheduler's tick threw) reaps what it spawned; its driver
+    // runs to its end as any other, and a start that failed reports its error from finish().
+    void aLaunchDroppedBeforeItsReportLeavesNoZombie() {
+        QTemporaryDir dir;
+        const auto spec = specFor(dir, {"--exit-code", "4"});
+        { StartedLaunch dropped = RunLauncher::start(spec); }
+        QCOMPARE(zombieChildren(), 0);
+        const auto status = waitForExit(spec.runDir);
+        QVERIFY(status);
+        QCOMPARE(status->code, 4);
+
+        QTemporaryDir other;
+        auto missing = specFor(other, {});
+        missing.argv = {"jobdeck-no-such-program"};
+        StartedLaunch failed = RunLauncher::start(missing);
+        const auto result = RunLauncher::finish(failed);
+        QVERIFY(result.error.find("jobdeck-no-such-program") != std::string::npos);
+        QCOMPARE(result.driverPid, -1);
     }
 
     void driverIsDetachedFromTheService() {
