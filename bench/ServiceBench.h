@@ -217,7 +217,7 @@ inline AdmissionRow admit(const std::vector<unsigned short>& ports, const ApiCre
 // connection of its own: jobdeckd closes one that stays silent for its first-byte timeout (5 s).
 inline bool waitUntilIdle(unsigned short port, const ApiCredentials& who) {
     Connection connection(port);
-    const Request show = statement("SHOW JOB_RUNS ACTIVE", who);
+    const Request show = statement("SHOW JOB_RUNS ACTIVE LIMIT 1", who); // whether any is left, no more
     for (int i = 0; i < 600; ++i) {
         const auto status = nlohmann::json::parse(connection.exchange(show).body(), nullptr, false);
         if (status.is_object() && status.value("apiStatus", "") == runtest::kSuccess &&

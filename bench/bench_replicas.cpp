@@ -4,7 +4,9 @@
 //  - RUN JOB admissions per second at 1 and 16 concurrent kept-alive clients, each acknowledged only once
 //    durable, distinct Idempotency-Keys, jobs with a high concurrency limit on a cluster with enough
 //    driver slots, a driver that ends at once (every admitted run is also started and ends): SQLite,
-//    PostgreSQL with 1 replica, PostgreSQL with 3 replicas (clients round-robin over them);
+//    PostgreSQL with 1 replica, PostgreSQL with 3 replicas (clients round-robin over them); per row,
+//    also per second until the last of its runs ended (the starts a burst held back included), and
+//    three replicas against one;
 //  - event latency: ALTER JOB sent -> its JOB_ALTERED answered to a long poll already waiting (p50, p99),
 //    on the process that made the change (SQLite, PostgreSQL) and from replica 1 to replica 2.
 // Usage: bench_replicas [--admissions N] [--seconds S] [--events N]
@@ -66,6 +68,17 @@ bool ok(const nlohmann::json& status) {
     return statusOf(status) == kSuccess;
 }
 
+// A row's rates: RUN JOBs admitted per second while they were sent, and per second until the last of
+// their runs ended (its driver started and exited), which counts the starts a burst holds back.
+struct RowRates {
+    double admitted = 0;
+    double ended = 0;
+};
+
+double ratio(double rate, double reference) {
+    return reference > 0 ? rate / reference : 1.0;
+}
+
 // The project every row uses: jobs a0..a15 (MAX_CONCURRENT_RUNS 1000) and `ev`, all running `driver`,
 // on cluster b with 10,000 driver slots.
 Project setUpProject(TestService& service, const QString& driver) {
@@ -91,23 +104,26 @@ Project setUpProject(TestService& service, const QString& driver) {
 }
 
 // The 1- and 16-client rows on `ports`; their rates (runs/s). `reference`: SQLite's, for the ratio.
-std::array<double, 2> admissionRows(const char* label, const std::vector<unsigned short>& ports,
-                                    const ApiCredentials& who, const Options& options,
-                                    const std::array<double, 2>& reference) {
-    std::array<double, 2> rates{};
+std::array<RowRates, 2> admissionRows(const char* label, const std::vector<unsigned short>& ports,
+                                      const ApiCredentials& who, const Options& options,
+                                      const std::array<RowRates, 2>& reference) {
+    std::array<RowRates, 2> rates{};
     const std::array<int, 2> clientCounts{1, 16};
     for (std::size_t i = 0; i < clientCounts.size(); ++i) {
         const int clients = clientCounts[i];
         const std::string keyPrefix = std::string(label) + "-" + std::to_string(clients) + "-";
         const auto row =
             admit(ports, who, kAdmissionJobs, clients, options.admissions, options.seconds, keyPrefix);
-        rates[i] = row.admitted / row.seconds;
-        std::printf("%-24s %8zu %7d %8.0f %8.2f %8.2f %6d %9.2f\n", label, ports.size(), clients, rates[i],
-                    row.latency.at(0.5), row.latency.at(0.99), row.errors,
-                    reference[i] > 0 ? rates[i] / reference[i] : 1.0);
-        std::fflush(stdout);
+        const auto drainStarted = Clock::now();
         if (!waitUntilIdle(ports.front(), who))
             throw std::runtime_error("the admitted runs did not all end within a minute");
+        rates[i].admitted = row.admitted / row.seconds;
+        rates[i].ended = row.admitted / (row.seconds + msSince(drainStarted) / 1000);
+        std::printf("%-24s %8zu %7d %8.0f %8.2f %8.2f %6d %9.2f %8.0f %9.2f\n", label, ports.size(), clients,
+                    rates[i].admitted, row.latency.at(0.5), row.latency.at(0.99), row.errors,
+                    ratio(rates[i].admitted, reference[i].admitted), rates[i].ended,
+                    ratio(rates[i].ended, reference[i].ended));
+        std::fflush(stdout);
     }
     return rates;
 }
@@ -176,7 +192,7 @@ QString writeDriver(const QTemporaryDir& scratch) {
 }
 
 struct Measured {
-    std::array<double, 2> sqliteRates{};
+    std::array<RowRates, 2> sqliteRates{};
     Figures sqliteEvents;
 };
 
@@ -201,7 +217,8 @@ void measureReplicas(std::array<std::unique_ptr<TestService>, 3>& replicas, cons
         throw std::runtime_error("cannot start jobdeckd on PostgreSQL: " +
                                  replicas[0]->lastError().toStdString());
     const Project project = setUpProject(*replicas[0], driver);
-    admissionRows("PostgreSQL", {replicas[0]->port()}, project.op, options, sqlite.sqliteRates);
+    const auto one =
+        admissionRows("PostgreSQL", {replicas[0]->port()}, project.op, options, sqlite.sqliteRates);
     for (std::size_t r = 1; r < replicas.size(); ++r)
         if (!replicas[r]->start())
             throw std::runtime_error("cannot start replica " + std::to_string(r + 1) + ": " +
@@ -209,7 +226,9 @@ void measureReplicas(std::array<std::unique_ptr<TestService>, 3>& replicas, cons
     std::vector<unsigned short> ports;
     for (const auto& replica : replicas)
         ports.push_back(replica->port());
-    admissionRows("PostgreSQL", ports, project.op, options, sqlite.sqliteRates);
+    const auto three = admissionRows("PostgreSQL", ports, project.op, options, sqlite.sqliteRates);
+    std::printf("3 replicas x 1 replica, 16 clients: admitted %.2f, ended %.2f\n",
+                ratio(three[1].admitted, one[1].admitted), ratio(three[1].ended, one[1].ended));
 
     const Figures same = eventLatency(ports[0], ports[0], project.op, options.events);
     const Figures cross = eventLatency(ports[0], ports[1], project.op, options.events);
@@ -256,8 +275,8 @@ int main(int argc, char** argv) {
         std::printf(
             "jobdeckd %s, %s, driver: /bin/sh exit 0 (spark-submit runner)\nload average at start: %s\n\n",
             JOBDECKD_PATH, postgresVersion().c_str(), loadAverage().c_str());
-        std::printf("%-24s %8s %7s %8s %8s %8s %6s %9s\n", "RUN JOB admitted, durable", "replicas", "clients",
-                    "runs/s", "p50 ms", "p99 ms", "errors", "x SQLite");
+        std::printf("%-24s %8s %7s %8s %8s %8s %6s %9s %8s %9s\n", "RUN JOB admitted, durable", "replicas",
+                    "clients", "runs/s", "p50 ms", "p99 ms", "errors", "x SQLite", "ended/s", "x SQLite");
         TestService sqliteService(runner);
         const Measured sqlite = measureSqlite(sqliteService, driver, options);
         measurePostgres(runner, driver, options, sqlite);
