@@ -175,19 +175,21 @@ std::vector<std::pair<RunRecord, LaunchSpec>> RunClaims::claimStarts() {
         for (const auto& [id, reason] : plan.waiting)
             if (byId[id]->run.queueReason != reason && mayStart(*byId[id]))
                 m_runs.setQueueReason(id, reason);
+        std::vector<std::pair<std::string, std::string>> mine; // the runs this tick claims, in plan order
         for (const auto& id : plan.start) {
             if (!mayStart(*byId[id]))
                 continue; // its claimant starts it
-            if (starts.size() == kClaimsPerTick) {
+            if (mine.size() == kClaimsPerTick) {
                 more = true;
                 break;
             }
-            auto record = m_runs.find(byId[id]->projectUid, id);
-            if (!record)
-                continue;
-            if (auto spec = prepareLaunch(*record, reads))
-                starts.emplace_back(std::move(*record), std::move(*spec));
+            mine.emplace_back(byId[id]->projectUid, id);
         }
+        auto records = m_runs.findEach(mine);
+        for (const auto& [projectUid, id] : mine)
+            if (const auto it = records.find(id); it != records.end())
+                if (auto spec = prepareLaunch(it->second, reads))
+                    starts.emplace_back(std::move(it->second), std::move(*spec));
     });
     m_claimedToTheLimit = more;
     if (more)

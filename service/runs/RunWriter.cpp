@@ -70,6 +70,18 @@ bool RunWriter::allowed(const RunRecord& from, const RunRecord& to, RunActor by)
     return false;
 }
 
+namespace {
+
+std::vector<std::pair<std::string, std::string>> runsOf(const std::vector<RunWriter::Change>& changes) {
+    std::vector<std::pair<std::string, std::string>> runs;
+    runs.reserve(changes.size());
+    for (const auto& change : changes)
+        runs.emplace_back(change.record.projectUid, change.record.run.jobRunId);
+    return runs;
+}
+
+} // namespace
+
 int RunWriter::saveNow(std::vector<Change> changes) {
     if (changes.empty())
         return 0;
@@ -83,8 +95,18 @@ int RunWriter::saveNow(std::vector<Change> changes) {
                 for (const auto& project : *projects)
                     m_events.wake(project);
         });
+        // Every run's row read (and held) in one round trip; a run met again in `changes` is read again,
+        // as the step wrote it.
+        auto seen = m_runs.findEach(runsOf(changes));
+        std::set<std::string> met;
+        const auto currentRow = [&](const RunRecord& record) -> std::optional<RunRecord> {
+            if (!met.insert(record.run.jobRunId).second)
+                return m_runs.find(record.projectUid, record.run.jobRunId);
+            const auto it = seen.find(record.run.jobRunId);
+            return it == seen.end() ? std::nullopt : std::optional<RunRecord>(std::move(it->second));
+        };
         for (auto& [record, by] : changes) {
-            const auto current = m_runs.find(record.projectUid, record.run.jobRunId);
+            const auto current = currentRow(record);
             if (!current || !isActive(current->run.status))
                 continue;
             if (current->cancelRequested && !record.cancelRequested) {

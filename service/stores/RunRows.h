@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -298,6 +299,32 @@ std::optional<RunRecord> find(Db& db, const std::string& projectUid, const std::
     if (rows.empty())
         return std::nullopt;
     return std::move(rows.front());
+}
+
+// The runs with these ids, found through the run id's index, `lock` as find's (a statement locks its
+// rows in the index's order). At most 32 ids per statement, the list padded to a power of two by
+// repeating its last id, so that a connection prepares a handful of statements, not one per count.
+template <SqlConnection Db>
+std::vector<RunRecord> findEach(Db& db, const std::vector<std::string>& runIds,
+                                const std::string& lock = {}) {
+    constexpr std::size_t kPerStatement = 32;
+    std::vector<RunRecord> found;
+    for (std::size_t first = 0; first < runIds.size(); first += kPerStatement) {
+        const std::size_t count = std::min(kPerStatement, runIds.size() - first);
+        std::size_t padded = 1;
+        while (padded < count)
+            padded *= 2;
+        std::vector<std::string> args(runIds.begin() + static_cast<std::ptrdiff_t>(first),
+                                      runIds.begin() + static_cast<std::ptrdiff_t>(first + count));
+        args.resize(padded, args.back());
+        std::string where = "run_id IN (?";
+        for (std::size_t i = 1; i < padded; ++i)
+            where += ", ?";
+        where += ")";
+        for (auto& record : selectRuns(db, where, args, lock))
+            found.push_back(std::move(record));
+    }
+    return found;
 }
 
 template <SqlConnection Db>

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jobdeck {
@@ -65,6 +66,10 @@ public:
     // Inside a step the run's row is held until the step ends (FOR UPDATE where the backend locks
     // rows), so what the step writes of it next was decided on what it holds.
     virtual std::optional<RunRecord> find(const std::string& projectUid, const std::string& runId) = 0;
+    // find() of several runs in one read, each given as (project uid, run id): the runs found, by run
+    // id (held inside a step as find's).
+    virtual std::map<std::string, RunRecord>
+    findEach(const std::vector<std::pair<std::string, std::string>>& projectAndRunIds) = 0;
     // The run with this id in any project (held inside a step as find's).
     virtual std::optional<RunRecord> findById(const std::string& runId) = 0;
     // Newest first.

@@ -190,6 +190,19 @@ public:
     std::optional<RunRecord> find(const std::string& projectUid, const std::string& runId) override {
         return run_rows::find(*m_access.readFresh(), projectUid, runId, rowLock(m_access, "FOR UPDATE"));
     }
+    std::map<std::string, RunRecord>
+    findEach(const std::vector<std::pair<std::string, std::string>>& projectAndRunIds) override {
+        std::map<std::string, std::string> projectOf; // run id -> the project it is looked for in
+        std::vector<std::string> ids;
+        for (const auto& [projectUid, runId] : projectAndRunIds)
+            if (projectOf.emplace(runId, projectUid).second)
+                ids.push_back(runId);
+        std::map<std::string, RunRecord> found;
+        for (auto& record : run_rows::findEach(*m_access.readFresh(), ids, rowLock(m_access, "FOR UPDATE")))
+            if (projectOf[record.run.jobRunId] == record.projectUid)
+                found.emplace(record.run.jobRunId, std::move(record));
+        return found;
+    }
     std::vector<RunRecord> list(const std::string& projectUid, const std::optional<std::string>& jobName,
                                 bool activeOnly, std::optional<std::int64_t> limit) override {
         return run_rows::list(*m_access.readFresh(), projectUid, jobName, activeOnly, limit);

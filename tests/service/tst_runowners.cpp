@@ -81,6 +81,30 @@ class TestRunOwners final : public QObject {
         return lease;
     }
 
+    // A RunWriter of a replica that holds its lease, on its own stores.
+    struct Writing final {
+        std::unique_ptr<Stores> stores;
+        QTemporaryDir dataDir;
+        ReplicaLeases leases;
+        EventBus events;
+        RunWriter writer;
+
+        explicit Writing(std::unique_ptr<Stores> opened)
+            : stores(std::move(opened))
+            , leases(*stores, ReplicaIdentity::load(dataDir.path().toStdString()), std::chrono::seconds(60))
+            , events(stores->events())
+            , writer(*stores, events, leases) {
+            leases.claim();
+        }
+        // nullptr when there are no stores (the failure is reported by openFresh) or no data directory.
+        static std::unique_ptr<Writing> open(std::unique_ptr<Stores> opened) {
+            if (!opened)
+                return nullptr;
+            auto writing = std::make_unique<Writing>(std::move(opened));
+            return writing->dataDir.isValid() ? std::move(writing) : nullptr;
+        }
+    };
+
 private slots:
     // A's record of the run, written after B took the run over (A was paused past its lease), leaves
     // the run B's, whether written as its owner or not.
@@ -165,15 +189,11 @@ private slots:
     // RunWriter writes a change only when core's run lifecycle lets its actor make it: neither a cancel
     // nor a successor completes a run, its owner does, and an ended run never changes again.
     void aChangeTheLifecycleRefusesIsNotWritten() {
-        const auto stores = openFresh();
-        QVERIFY(stores);
-        QTemporaryDir dataDir;
-        QVERIFY(dataDir.isValid());
-        ReplicaLeases leases(*stores, ReplicaIdentity::load(dataDir.path().toStdString()),
-                             std::chrono::seconds(60));
-        leases.claim();
-        EventBus events(stores->events());
-        RunWriter writer(*stores, events, leases);
+        const auto writing = Writing::open(openFresh());
+        QVERIFY(writing);
+        const auto& stores = writing->stores;
+        ReplicaLeases& leases = writing->leases;
+        RunWriter& writer = writing->writer;
         RunRecord run = runningRun(projectWithJob(*stores), "run-1", leases.self().id());
         run.clusterMode = false;
         run.run.submissionId.reset();
@@ -193,6 +213,37 @@ private slots:
         failed.run.status = JobRunStatus::Failed;
         QCOMPARE(writer.saveNow({{failed, RunActor::Owner}}), 0);
         QCOMPARE(stores->runs().find(run.projectUid, "run-1")->run.status, JobRunStatus::Completed);
+    }
+
+    // A tick's changes are one step, whose runs are read together: each change is checked against its
+    // own run's row, and a run changed twice against what the step wrote of it first.
+    void aTicksChangesAreEachCheckedAgainstTheirOwnRun() {
+        const auto writing = Writing::open(openFresh());
+        QVERIFY(writing);
+        const auto& stores = writing->stores;
+        ReplicaLeases& leases = writing->leases;
+        RunWriter& writer = writing->writer;
+        const std::string project = projectWithJob(*stores);
+        std::vector<RunWriter::Change> changes;
+        for (const std::string id : {"run-1", "run-2", "run-3"}) {
+            RunRecord run = runningRun(project, id, id == "run-3" ? "replica-other" : leases.self().id());
+            run.clusterMode = false;
+            run.run.submissionId.reset();
+            run.ownerEpoch = leases.epoch();
+            stores->unitOfWork().run([&] { stores->runs().insert(run); });
+            run.owner = leases.self().id(); // run-3 is another replica's: not written
+            run.run.status = JobRunStatus::Completed;
+            run.run.endedAt = timestampNow();
+            changes.push_back({run, RunActor::Owner});
+        }
+        RunRecord failedAfter = changes.front().record; // run-1 again, after the step completed it
+        failedAfter.run.status = JobRunStatus::Failed;
+        changes.push_back({failedAfter, RunActor::Owner});
+        QCOMPARE(writer.saveNow(changes), 2);
+        QCOMPARE(stores->runs().find(project, "run-1")->run.status, JobRunStatus::Completed);
+        QCOMPARE(stores->runs().find(project, "run-2")->run.status, JobRunStatus::Completed);
+        QCOMPARE(stores->runs().find(project, "run-3")->run.status, JobRunStatus::Running);
+        QCOMPARE(stores->runs().find(project, "run-3")->owner, std::string("replica-other"));
     }
 };
 

@@ -384,6 +384,36 @@ private slots:
         QCOMPARE(kept->maxOcu, cluster("c").maxOcu);
     }
 
+    // Several runs found in one read, as a tick reads the runs it writes: each of the project named
+    // with it, in any number (more than one statement's worth), ids repeated or unknown.
+    void severalRunsAreFoundAtOnceEachInItsProject() {
+        m_stores->clusters().insertCluster(m_project, cluster("c"));
+        const SparkJob a = job("a", "c");
+        m_stores->jobs().insertJob(m_project, a);
+        std::vector<std::pair<std::string, std::string>> wanted;
+        for (int i = 0; i < 40; ++i) {
+            const std::string id = "run-" + std::to_string(i);
+            RunRecord r = runOf(m_project, a, id, i % 2 ? JobRunStatus::Running : JobRunStatus::Queued);
+            r.owner = "replica-" + std::to_string(i);
+            QVERIFY(m_stores->runs().insert(r));
+            if (i != 7)
+                wanted.emplace_back(i == 9 ? m_other : m_project, id);
+        }
+        wanted.emplace_back(m_project, "run-3");
+        wanted.emplace_back(m_project, "run-none");
+        const auto found = m_stores->runs().findEach(wanted);
+        QCOMPARE(found.size(), std::size_t{38}); // not run-7 (not asked), run-9 (another project), run-none
+        QVERIFY(!found.count("run-7") && !found.count("run-9") && !found.count("run-none"));
+        for (const auto& [id, record] : found) {
+            QCOMPARE(record.run.jobRunId, id);
+            const int i = std::stoi(id.substr(4));
+            QCOMPARE(record.owner, "replica-" + std::to_string(i));
+            QCOMPARE(record.run.status, i % 2 ? JobRunStatus::Running : JobRunStatus::Queued);
+        }
+        QVERIFY(m_stores->runs().findEach({}).empty());
+        QVERIFY(m_stores->runs().findEach({{m_other, "run-1"}}).empty());
+    }
+
     // What a replica watches: its own RUNNING runs, and which replicas own the others.
     void runningRunsAreReadByOwner() {
         m_stores->clusters().insertCluster(m_project, cluster("c"));
