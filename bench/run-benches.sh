@@ -54,12 +54,13 @@ runs=(
   "bench_admission|bench_admission|bench/bench_admission"
   "bench_jobslist_e2e|bench_jobslist_e2e|bench/bench_jobslist_e2e"
   "bench_service_reads|bench_service_reads|$source_dir/bench/run-service-bench.sh ."
+  "bench_launches|bench_launches|bench/bench_launches"
   "bench_runs|bench_runs|bench/bench_runs"
   "bench_runs:postgresql|bench_runs|bench/bench_runs --backend postgresql"
   "bench_replicas|bench_replicas|bench/bench_replicas"
 )
 # The ones that start the service binary (TestService, ServiceBench.h or their own fork).
-needs_jobdeckd=" bench_admission bench_jobslist_e2e bench_service_reads bench_runs bench_replicas "
+needs_jobdeckd=" bench_admission bench_jobslist_e2e bench_service_reads bench_launches bench_runs bench_replicas "
 
 # Every bench_*.cpp must have a row above, so a new bench is not silently left out.
 for src in "$source_dir"/bench/bench_*.cpp; do
