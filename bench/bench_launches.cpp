@@ -28,6 +28,7 @@ constexpr int kPerTick = 32;
 
 std::vector<LaunchSpec> tickOfLaunches(const QTemporaryDir& dir) {
     std::vector<LaunchSpec> specs;
+    specs.reserve(kPerTick);
     for (int i = 0; i < kPerTick; ++i) {
         LaunchSpec spec;
         spec.runId = "run-" + std::to_string(i);
@@ -52,6 +53,7 @@ double launchTick(bool together) {
     const auto started = Clock::now();
     if (together) {
         std::vector<StartedLaunch> launches;
+        launches.reserve(specs.size());
         for (const auto& spec : specs)
             launches.push_back(RunLauncher::start(spec));
         for (auto& launch : launches)
