@@ -14,6 +14,8 @@
 
 #include <QUuid>
 
+#include <memory>
+
 using namespace jobdeck;
 using namespace jobdeck::runtest;
 
@@ -52,6 +54,19 @@ std::string statusField(const nlohmann::json& run) {
     return run.is_object() ? run.value("status", std::string()) : std::string("<no run>");
 }
 
+// What each test starts from: a database of its own, a jobdeckd on it that answers a poll at once
+// (`--status-hold-seconds 0`, plus the test's options: an admission may wait for a row up to
+// lock_timeout, 10 s, so the checks while it waits are few and a poll must not be held for up to 2 s), a
+// project with cluster `rows` and job_a, and two sessions of the test on the database: one to hold rows,
+// one to observe.
+struct RowLockSetUp {
+    QString database;
+    std::unique_ptr<TestService> service;
+    Project project;
+    std::unique_ptr<ServiceDatabase> holder;
+    std::unique_ptr<ServiceDatabase> observer;
+};
+
 } // namespace
 
 class TestRowLocks final : public QObject {
@@ -61,6 +76,22 @@ class TestRowLocks final : public QObject {
     const QString m_token = "rowlocks-suite-" + QUuid::createUuid().toString(QUuid::WithoutBraces);
 
     QStringList shortRun() const { return {kPythonApp, "--sleep", "1", "--suite", m_token}; }
+
+    // Fills `s` (see RowLockSetUp); the caller returns when QTest::currentTestFailed().
+    void setUp(RowLockSetUp& s, const QStringList& serviceOptions) const {
+        QString error;
+        s.database = TestBackend::createPostgresDatabase(error);
+        QVERIFY2(!s.database.isEmpty(), qPrintable("this suite needs PostgreSQL: " + error));
+        s.service = std::make_unique<TestService>(
+            QStringList{"--database", s.database, "--status-hold-seconds", "0"} + serviceOptions);
+        QVERIFY2(s.service->start(), qPrintable(s.service->lastError()));
+        QVERIFY(s.project.create(*s.service));
+        QVERIFY(createClusterAndPythonJob(*s.service, s.project.op, "rows", "job_a", shortRun()));
+        s.holder = std::make_unique<ServiceDatabase>(s.database);
+        s.observer = std::make_unique<ServiceDatabase>(s.database);
+        QVERIFY2(s.holder->isOpen() && s.observer->isOpen(),
+                 qPrintable(s.holder->lastError() + s.observer->lastError()));
+    }
 
 private slots:
     void initTestCase() {
@@ -74,23 +105,18 @@ private slots:
 };
 
 void TestRowLocks::aLockedJobRowHoldsUpOnlyThatJobsAdmission() {
-    QString error;
-    const QString database = TestBackend::createPostgresDatabase(error);
-    QVERIFY2(!database.isEmpty(), qPrintable("this suite needs PostgreSQL: " + error));
-    // A's admission may wait for the row at most lock_timeout (10 s): the checks while it waits are
-    // few, and a status poll answers at once instead of being held for up to 2 s.
-    TestService service({"--database", database, "--status-hold-seconds", "0"});
-    QVERIFY2(service.start(), qPrintable(service.lastError()));
-    Project project;
-    QVERIFY(project.create(service));
-    QVERIFY(createClusterAndPythonJob(service, project.op, "rows", "job_a", shortRun()));
+    RowLockSetUp s;
+    setUp(s, {});
+    if (QTest::currentTestFailed())
+        return;
+    TestService& service = *s.service;
+    const Project& project = s.project;
+    ServiceDatabase& holder = *s.holder;
+    ServiceDatabase& observer = *s.observer;
     QVERIFY(statementSucceeds(service, project.op,
                               "CREATE JOB job_b TYPE = 'PYTHON' PARAMETERS = " + tuple(shortRun()) +
                                   " CLUSTER = 'rows'"));
 
-    ServiceDatabase holder(database);
-    ServiceDatabase observer(database);
-    QVERIFY2(holder.isOpen() && observer.isOpen(), qPrintable(holder.lastError() + observer.lastError()));
     QVERIFY2(holdJobRow(holder, "job_a"), qPrintable(holder.lastError()));
 
     const QString runA = submit(service, project.op, "RUN JOB job_a");
@@ -130,18 +156,15 @@ void TestRowLocks::aLockedJobRowHoldsUpOnlyThatJobsAdmission() {
 // Answered only once the lock wait ended (lock_timeout, 10 s), the request would be final by then and
 // no backend would wait for a lock.
 void TestRowLocks::aWaitThatRanOutAndAPollAreAnsweredWhileEveryStatementWaitsForARow() {
-    QString error;
-    const QString database = TestBackend::createPostgresDatabase(error);
-    QVERIFY2(!database.isEmpty(), qPrintable("this suite needs PostgreSQL: " + error));
-    TestService service({"--database", database, "--status-hold-seconds", "0", "--workers", "1"});
-    QVERIFY2(service.start(), qPrintable(service.lastError()));
-    Project project;
-    QVERIFY(project.create(service));
-    QVERIFY(createClusterAndPythonJob(service, project.op, "rows", "job_a", shortRun()));
+    RowLockSetUp s;
+    setUp(s, {"--workers", "1"});
+    if (QTest::currentTestFailed())
+        return;
+    TestService& service = *s.service;
+    const Project& project = s.project;
+    ServiceDatabase& holder = *s.holder;
+    ServiceDatabase& observer = *s.observer;
 
-    ServiceDatabase holder(database);
-    ServiceDatabase observer(database);
-    QVERIFY2(holder.isOpen() && observer.isOpen(), qPrintable(holder.lastError() + observer.lastError()));
     QVERIFY2(holdJobRow(holder, "job_a"), qPrintable(holder.lastError()));
 
     const std::string body = nlohmann::json{{"statement", "RUN JOB job_a"}}.dump();
@@ -174,21 +197,18 @@ void TestRowLocks::aWaitThatRanOutAndAPollAreAnsweredWhileEveryStatementWaitsFor
 // runs_active_by_key, and fails once the session commits. The admission is then tried once more and
 // answers with the session's run, as a repeated RUN JOB with that key is answered.
 void TestRowLocks::aKeyTakenWhileTheAdmissionWasUnderWayIsAnsweredWithItsRun() {
-    QString error;
-    const QString database = TestBackend::createPostgresDatabase(error);
-    QVERIFY2(!database.isEmpty(), qPrintable("this suite needs PostgreSQL: " + error));
-    TestService service({"--database", database, "--status-hold-seconds", "0"});
-    QVERIFY2(service.start(), qPrintable(service.lastError()));
-    Project project;
-    QVERIFY(project.create(service));
-    QVERIFY(createClusterAndPythonJob(service, project.op, "rows", "job_a", shortRun()));
+    RowLockSetUp s;
+    setUp(s, {});
+    if (QTest::currentTestFailed())
+        return;
+    TestService& service = *s.service;
+    const Project& project = s.project;
+    ServiceDatabase& holder = *s.holder;
+    ServiceDatabase& observer = *s.observer;
     const QString first = runIdOf(runJob(service, project.op, "job_a", {}, "key-first"));
     QVERIFY(!first.isEmpty());
     QVERIFY(!statusField(waitForRun(service, project.op, "job_a", first, hasEnded(), 60000)).empty());
 
-    ServiceDatabase holder(database);
-    ServiceDatabase observer(database);
-    QVERIFY2(holder.isOpen() && observer.isOpen(), qPrintable(holder.lastError() + observer.lastError()));
     QVERIFY2(holder.execute("SET session_replication_role = replica") >= 0 && holder.execute("BEGIN") >= 0,
              qPrintable(holder.lastError()));
     QVERIFY2(holder.execute("INSERT INTO runs (run_id, project_uid, job_id, job_name, cluster, status, "
