@@ -239,11 +239,30 @@ private slots:
         RunRecord failedAfter = changes.front().record; // run-1 again, after the step completed it
         failedAfter.run.status = JobRunStatus::Failed;
         changes.push_back({failedAfter, RunActor::Owner});
-        QCOMPARE(writer.saveNow(changes), 2);
+        // run-4, claimed (Starting): its driver starts, then spark-submit reports the submission id.
+        // Running -> Submitted is the owner's to make, Starting -> Submitted is not.
+        RunRecord starting = runningRun(project, "run-4", leases.self().id());
+        starting.run.status = JobRunStatus::Queued;
+        starting.run.submissionId.reset();
+        starting.runDir = "/runs/run-4";
+        starting.ownerEpoch = leases.epoch();
+        stores->unitOfWork().run([&] { stores->runs().insert(starting); });
+        RunRecord started = starting;
+        started.run.status = JobRunStatus::Running;
+        started.driverPid = 4242;
+        changes.push_back({started, RunActor::Owner});
+        RunRecord submitted = started;
+        submitted.run.submissionId = "driver-4";
+        changes.push_back({submitted, RunActor::Owner});
+        QCOMPARE(writer.saveNow(changes), 4);
         QCOMPARE(stores->runs().find(project, "run-1")->run.status, JobRunStatus::Completed);
         QCOMPARE(stores->runs().find(project, "run-2")->run.status, JobRunStatus::Completed);
         QCOMPARE(stores->runs().find(project, "run-3")->run.status, JobRunStatus::Running);
         QCOMPARE(stores->runs().find(project, "run-3")->owner, std::string("replica-other"));
+        const auto run4 = stores->runs().find(project, "run-4");
+        QCOMPARE(run4->run.status, JobRunStatus::Running);
+        QCOMPARE(run4->run.submissionId, std::optional<std::string>("driver-4"));
+        QCOMPARE(run4->driverPid, std::int64_t{4242});
     }
 };
 
