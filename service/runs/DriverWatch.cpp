@@ -240,10 +240,10 @@ void DriverWatch::stopStrayDriver(const std::string& runId, Driver& driver, Cloc
 void DriverWatch::launch(std::vector<std::pair<RunRecord, LaunchSpec>>& starts) {
     std::vector<StartedLaunch> started;
     started.reserve(starts.size());
+    // Runs claimed before a pause are started, if at all, once the lease is renewed (setAsideLaunching).
     for (const auto& [record, spec] : starts) {
         if (!m_leases.current())
-            break; // claimed before a pause: started, if at all, once the lease is renewed
-                   // (setAsideLaunching)
+            break;
         started.push_back(RunLauncher::start(spec));
     }
     for (std::size_t i = 0; i < started.size(); ++i)

@@ -199,7 +199,7 @@ public:
                 ids.push_back(runId);
         std::map<std::string, RunRecord> found;
         for (auto& record : run_rows::findEach(*m_access.readFresh(), ids, rowLock(m_access, "FOR UPDATE")))
-            if (projectOf[record.run.jobRunId] == record.projectUid)
+            if (projectOf.at(record.run.jobRunId) == record.projectUid)
                 found.emplace(record.run.jobRunId, std::move(record));
         return found;
     }
