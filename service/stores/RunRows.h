@@ -270,10 +270,8 @@ template <SqlConnection Db> void remove(Db& db, const std::string& runId) {
     db.execute("DELETE FROM runs WHERE run_id = ?", runId);
 }
 
-template <SqlConnection Db>
-std::vector<RunRecord> selectRuns(Db& db, const std::string& where, const std::vector<std::string>& args,
-                                  const std::string& tail = {}) {
-    auto q = db.prepare(std::string("SELECT ") + kColumns + " FROM runs WHERE " + where + " " + tail);
+// The runs `q` selects (kColumns), `args` bound in order.
+template <SqlQuery Query> std::vector<RunRecord> readRuns(Query q, const std::vector<std::string>& args) {
     int index = 0;
     for (const auto& arg : args)
         q.bind(++index, arg);
@@ -281,6 +279,13 @@ std::vector<RunRecord> selectRuns(Db& db, const std::string& where, const std::v
     while (q.step())
         result.push_back(readRow(q));
     return result;
+}
+
+template <SqlConnection Db>
+std::vector<RunRecord> selectRuns(Db& db, const std::string& where, const std::vector<std::string>& args,
+                                  const std::string& tail = {}) {
+    return readRuns(db.prepare(std::string("SELECT ") + kColumns + " FROM runs WHERE " + where + " " + tail),
+                    args);
 }
 
 // `lock`: the backend's locking clause for the run's row (" FOR UPDATE"), or empty.
@@ -303,7 +308,8 @@ std::optional<RunRecord> find(Db& db, const std::string& projectUid, const std::
 
 // The runs with these ids, found through the run id's index, `lock` as find's (a statement locks its
 // rows in the index's order). At most 32 ids per statement, the list padded to a power of two by
-// repeating its last id, so that a connection prepares a handful of statements, not one per count.
+// repeating its last id, so that SQLite's statement cache holds a handful of texts, not one per count.
+// Planned for its ids each time (prepareCustomPlanned): a plan made while `runs` was small scans it.
 template <SqlConnection Db>
 std::vector<RunRecord> findEach(Db& db, const std::vector<std::string>& runIds,
                                 const std::string& lock = {}) {
@@ -321,7 +327,9 @@ std::vector<RunRecord> findEach(Db& db, const std::vector<std::string>& runIds,
         for (std::size_t i = 1; i < padded; ++i)
             where += ", ?";
         where += ")";
-        for (auto& record : selectRuns(db, where, args, lock))
+        const std::string select =
+            std::string("SELECT ") + kColumns + " FROM runs WHERE " + where + " " + lock;
+        for (auto& record : readRuns(db.prepareCustomPlanned(select), args))
             found.push_back(std::move(record));
     }
     return found;

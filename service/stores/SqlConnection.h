@@ -45,6 +45,7 @@ concept SqlQuery = SqlRow<Query> &&
 template <class Db>
 concept SqlConnection = requires(Db& db, std::string_view sql, const std::string& text, std::int64_t number) {
     { db.prepare(sql) } -> SqlQuery;
+    { db.prepareCustomPlanned(sql) } -> SqlQuery;
     { db.query(sql, text, number) } -> SqlQuery;
     { db.execute(sql, text, number) } -> std::same_as<int>;
 };

@@ -109,6 +109,9 @@ public:
     std::string fileName() const;
 
     Query prepare(std::string_view sql);
+    // The same as prepare(): SQLite plans a statement as it is prepared, from the schema, not from
+    // the table's size.
+    Query prepareCustomPlanned(std::string_view sql) { return prepare(sql); }
     // prepare + bindAll.
     template <class... Args> Query query(std::string_view sql, const Args&... args) {
         Query q = prepare(sql);

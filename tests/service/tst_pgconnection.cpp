@@ -214,6 +214,50 @@ private slots:
         connection->executeScript("DROP TABLE widened");
     }
 
+    // A lookup of several keys planned for its values each time (prepareCustomPlanned) reads a table
+    // that grew since it was last analysed through its index, where the prepared statement keeps the
+    // generic plan it settled on while the table was small: a scan of the whole table. The server counts
+    // the transaction's scans (pg_stat_xact_user_tables); autovacuum, which would plan the statement
+    // again after analysing the table, is off for it.
+    void aCustomPlannedLookupFollowsItsTableAsItGrows() {
+        auto connection = PgConnection::open(uri());
+        connection->executeScript("CREATE TABLE grown (id bigserial PRIMARY KEY, key text NOT NULL UNIQUE, "
+                                  "payload text) WITH (autovacuum_enabled = false); "
+                                  "INSERT INTO grown(key) VALUES ('k1'), ('k2'); ANALYZE grown");
+        std::string lookup = "SELECT id, payload FROM grown WHERE key IN (?";
+        for (int i = 1; i < 32; ++i)
+            lookup += ", ?";
+        lookup += ")";
+        // Counted before and after it in one transaction: the server's count for the session also holds
+        // the scans of earlier transactions that it has not published yet.
+        const auto seqScans = [&] {
+            auto q = connection->query("SELECT seq_scan FROM pg_stat_xact_user_tables WHERE relname = ?",
+                                       std::string("grown"));
+            return q.step() ? q.integer(0) : -1;
+        };
+        const auto scansOfALookup = [&](bool customPlanned) {
+            connection->executeScript("BEGIN");
+            const int before = seqScans();
+            auto q = customPlanned ? connection->prepareCustomPlanned(lookup) : connection->prepare(lookup);
+            for (int i = 1; i <= 32; ++i)
+                q.bind(i, "k" + std::to_string(i));
+            while (q.step()) {
+            }
+            const int after = seqScans();
+            connection->execute("COMMIT");
+            return after - before;
+        };
+        for (int i = 0; i < 8; ++i) { // past the five runs after which a statement may keep a generic plan
+            QCOMPARE(scansOfALookup(false), 1);
+            QCOMPARE(scansOfALookup(true), 1);
+        }
+        connection->executeScript("INSERT INTO grown(key, payload) SELECT 'g' || n, md5(n::text) "
+                                  "FROM generate_series(1, 20000) AS n");
+        QCOMPARE(scansOfALookup(false), 1); // the generic plan: what the next line would see unprepared
+        QCOMPARE(scansOfALookup(true), 0);
+        connection->executeScript("DROP TABLE grown");
+    }
+
     // A transaction left idle (its process stopped between two statements) ends on the server after
     // DatabaseTimeouts::idleInTransaction, so the row it held is not held for as long as it is stopped:
     // another session waiting for the row (up to its own lock wait, 10 s) gets it, and the idle session's

@@ -206,7 +206,8 @@ PgConnection::ResultPtr PgConnection::Query::obtainResult(int count, const char*
     ResultPtr result;
     for (int attempt = 0; attempt < 2; ++attempt) {
         result.reset();
-        const std::string name = m_connection->preparedName(m_sql, count, result);
+        const std::string name =
+            m_customPlanned ? std::string() : m_connection->preparedName(m_sql, count, result);
         if (!name.empty() || !result) // else the PREPARE failed, and its result is the statement's
             result = m_connection->run(name, m_sql, count, values, lengths, m_formats.data(), m_next);
         // A table's column changed type since the statement was prepared (a newer replica migrated the

@@ -105,6 +105,7 @@ public:
         ResultPtr m_prefetched;  // this one's result, sent with the statement before it
         int m_row = -1;
         int m_rows = 0;
+        bool m_customPlanned = false; // never prepared on the server (prepareCustomPlanned)
     };
 
     // Connects to `url` (postgresql://user@host:port/db, or any libpq connection string); throws
@@ -115,6 +116,14 @@ public:
     PgConnection& operator=(const PgConnection&) = delete;
 
     Query prepare(std::string_view sql) { return Query(*this, sql); }
+    // A statement the server plans for its bound values and the table as it is each time it runs, not
+    // prepared: for a lookup whose best plan changes as its table grows. A prepared statement's generic
+    // plan, once made while the table was small (a scan of it), would stay until the table is analysed.
+    Query prepareCustomPlanned(std::string_view sql) {
+        Query q(*this, sql);
+        q.m_customPlanned = true;
+        return q;
+    }
     template <class... Args> Query query(std::string_view sql, const Args&... args) {
         Query q(*this, sql);
         q.bindAll(args...);
