@@ -9,6 +9,8 @@
 #include "service/stores/DatabaseError.h"
 #include "service/stores/Migrations.h"
 #include "service/stores/RunRows.h"
+#include "service/stores/postgres/PgEventListener.h"
+#include "service/stores/postgres/PgEventNotifier.h"
 #include "service/stores/postgres/PgStores.h"
 #include "service/stores/postgres/SettledEventSeqs.h"
 #include "tests/runner/SuiteRegistry.h"
@@ -25,6 +27,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -679,6 +682,45 @@ private slots:
         QCOMPARE(settled.size(), std::size_t(2));
         QCOMPARE(settled.front().jobName, std::string("low"));
         QCOMPARE(settled.back().jobName, std::string("high"));
+    }
+
+    // Under a burst of announcements a listener is woken once per spacing (10 ms) for the projects
+    // announced meanwhile, not once per commit: 200 announcements about a millisecond apart make at most
+    // one notification per 10 ms of the burst, one more at each end; the last one is not lost. The
+    // bound follows the burst's own length, however long a loaded machine makes it.
+    void aBurstOfAnnouncementsIsNotifiedOncePerSpacing() {
+        std::mutex mutex;
+        std::map<std::string, int> notified;
+        PgEventListener listener(uri(), [&](const std::string& uid) {
+            const std::lock_guard lock(mutex);
+            ++notified[uid];
+        });
+        const auto seen = [&](const std::string& uid) {
+            const std::lock_guard lock(mutex);
+            return notified.contains(uid) ? notified[uid] : 0;
+        };
+        auto probe = PgConnection::open(uri());
+        const auto notify = [&](const std::string& uid) {
+            probe->execute("SELECT pg_notify(?, ?)", std::string(PgEventListener::kChannel), uid);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT((notify("listening"), seen("listening") > 0), 30000);
+        PgConnections connections(uri());
+        const auto started = std::chrono::steady_clock::now();
+        {
+            PgEventNotifier notifier(connections);
+            for (int i = 0; i < 200; ++i) {
+                notifier.announce("burst");
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+        } // the announcements not yet sent go as it stops
+        const auto burstMs =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
+                .count();
+        notify("end"); // after the notifier's last, in commit order
+        QTRY_VERIFY_WITH_TIMEOUT(seen("end") > 0, 30000);
+        const auto bound = burstMs / 10 + 2;
+        QVERIFY2(seen("burst") >= 1 && seen("burst") <= bound,
+                 qPrintable(QString("%1 notifications in %2 ms").arg(seen("burst")).arg(burstMs)));
     }
 
     // A long poll whose events are held back gets them when the transaction below them ends, with no

@@ -4,7 +4,17 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+
 namespace jobdeck {
+namespace {
+
+// The least time from one notification to the next: under a burst of admissions every listener (one
+// per replica) is woken once in that time for all the projects announced meanwhile, not once per
+// commit; a notification after a quiet spell goes at once.
+constexpr auto kSpacing = std::chrono::milliseconds(10);
+
+} // namespace
 
 PgEventNotifier::PgEventNotifier(PgConnections& connections)
     : m_connections(connections)
@@ -29,13 +39,16 @@ void PgEventNotifier::announce(const std::string& projectUid) {
 
 void PgEventNotifier::loop() {
     std::unique_lock lock(m_mutex);
+    std::chrono::steady_clock::time_point lastSent;
     for (;;) {
         m_wake.wait(lock, [&] { return m_stopping || !m_announced.empty(); });
         if (m_announced.empty())
             return; // stopping, with everything announced sent
+        m_wake.wait_until(lock, lastSent + kSpacing, [&] { return m_stopping; });
         const std::set<std::string> projects = std::move(m_announced);
         m_announced.clear();
         lock.unlock();
+        lastSent = std::chrono::steady_clock::now();
         send(projects);
         lock.lock();
     }

@@ -14,9 +14,10 @@ namespace jobdeck {
 // committed: NOTIFY inside the transaction that stores an event would hold PostgreSQL's one lock for
 // notifying writers (cluster-wide, "database 0") until that transaction's commit reached the disk, so
 // every such commit of every replica would pass one by one. Here each notification is a transaction
-// of its own that writes nothing and so waits for no disk. Projects announced while a notification is
-// being sent go together in the next. A notification that cannot be sent is dropped with a warning:
-// the listeners' long polls look again when they time out. Thread-safe.
+// of its own that writes nothing and so waits for no disk. Notifications are 10 ms apart at least:
+// the projects announced meanwhile go together in the next, so a burst of admissions wakes each
+// listener about a hundred times a second, not once per commit. A notification that cannot be sent is dropped
+// with a warning: the listeners' long polls look again when they time out. Thread-safe.
 class PgEventNotifier final {
 public:
     explicit PgEventNotifier(PgConnections& connections);
