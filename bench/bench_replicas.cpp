@@ -4,7 +4,8 @@
 //  - RUN JOB admissions per second at 1 and 16 concurrent kept-alive clients, each acknowledged only once
 //    durable, distinct Idempotency-Keys, jobs with a high concurrency limit on a cluster with enough
 //    driver slots, a driver that ends at once (every admitted run is also started and ends): SQLite,
-//    PostgreSQL with 1 replica, PostgreSQL with 3 replicas (clients round-robin over them); per row,
+//    PostgreSQL with 1 replica, PostgreSQL with 3 replicas (clients round-robin over them); a row fails
+//    unless the database holds one new run and one RUN JOB audit entry per acknowledged one; per row,
 //    also per second until the last of its runs ended (the starts a burst held back included), and
 //    three replicas against one;
 //  - event latency: ALTER JOB sent -> its JOB_ALTERED answered to a long poll already waiting (p50, p99),
@@ -13,6 +14,9 @@
 //   --admissions: RUN JOBs per row (default 1000); --seconds: cap per admission row (default 10);
 //   --events: latency samples per row (default 200; a row stops after 60 s).
 #include "bench/ServiceBench.h"
+#include "service/stores/SqlConnection.h"
+#include "service/stores/SqliteDatabase.h"
+#include "service/stores/postgres/PgConnection.h"
 #include "tests/support/PostgresCluster.h"
 
 #include <QCoreApplication>
@@ -103,17 +107,53 @@ Project setUpProject(TestService& service, const QString& driver) {
     return project;
 }
 
-// The 1- and 16-client rows on `ports`; their rates (runs/s). `reference`: SQLite's, for the ratio.
+// What the database holds: runs, and RUN JOBs audited as answered with success.
+struct Durable {
+    std::int64_t runs = 0;
+    std::int64_t auditedRunJobs = 0;
+};
+
+template <SqlConnection Db> Durable durableIn(Db& db) {
+    auto q =
+        db.query("SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM audit WHERE statement LIKE ? "
+                 "AND outcome = ?)",
+                 std::string("RUN JOB %"), std::string("API_OPERATION_STATUS_SUCCESS"));
+    if (!q.step())
+        throw std::runtime_error("counting runs and audit entries read no row");
+    return {q.int64(0), q.int64(1)};
+}
+
+// `databaseUri`: TestService::databaseUri(), sqlite:<file> or a PostgreSQL URI.
+Durable durableIn(const QString& databaseUri) {
+    if (databaseUri.startsWith(QLatin1String("sqlite:")))
+        return durableIn(
+            *SqliteDatabase::open(databaseUri.mid(7).toStdString(), SqliteDatabase::Mode::ReadOnly));
+    return durableIn(*PgConnection::open(databaseUri.toStdString()));
+}
+
+// Each acknowledged admission is one run in the database and one RUN JOB audit entry, or the row fails.
+void checkDurable(const Durable& before, const Durable& after, int admitted) {
+    if (after.runs - before.runs != admitted || after.auditedRunJobs - before.auditedRunJobs != admitted)
+        throw std::runtime_error(
+            std::to_string(admitted) + " RUN JOBs were acknowledged, but the database holds " +
+            std::to_string(after.runs - before.runs) + " new runs and " +
+            std::to_string(after.auditedRunJobs - before.auditedRunJobs) + " new RUN JOB audit entries");
+}
+
+// The 1- and 16-client rows on `ports`, each checked against the database at `databaseUri`; their
+// rates (runs/s). `reference`: SQLite's, for the ratio.
 std::array<RowRates, 2> admissionRows(const char* label, const std::vector<unsigned short>& ports,
-                                      const ApiCredentials& who, const Options& options,
-                                      const std::array<RowRates, 2>& reference) {
+                                      const QString& databaseUri, const ApiCredentials& who,
+                                      const Options& options, const std::array<RowRates, 2>& reference) {
     std::array<RowRates, 2> rates{};
     const std::array<int, 2> clientCounts{1, 16};
     for (std::size_t i = 0; i < clientCounts.size(); ++i) {
         const int clients = clientCounts[i];
         const std::string keyPrefix = std::string(label) + "-" + std::to_string(clients) + "-";
+        const Durable before = durableIn(databaseUri);
         const auto row =
             admit(ports, who, kAdmissionJobs, clients, options.admissions, options.seconds, keyPrefix);
+        checkDurable(before, durableIn(databaseUri), row.admitted);
         const auto drainStarted = Clock::now();
         if (!waitUntilIdle(ports.front(), who))
             throw std::runtime_error("the admitted runs did not all end within a minute");
@@ -185,7 +225,7 @@ void printEventRow(const char* label, const Figures& figures, const Figures& ref
 }
 
 QString writeDriver(const QTemporaryDir& scratch) {
-    const QString driver = scratch.filePath("driver");
+    QString driver = scratch.filePath("driver");
     std::ofstream(driver.toStdString()) << "#!/bin/sh\nexit 0\n";
     QFile::setPermissions(driver, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     return driver;
@@ -204,7 +244,8 @@ Measured measureSqlite(TestService& service, const QString& driver, const Option
         throw std::runtime_error("cannot start jobdeckd on SQLite: " + service.lastError().toStdString());
     const Project project = setUpProject(service, driver);
     Measured measured;
-    measured.sqliteRates = admissionRows("SQLite", {service.port()}, project.op, options, {});
+    measured.sqliteRates =
+        admissionRows("SQLite", {service.port()}, service.databaseUri(), project.op, options, {});
     measured.sqliteEvents = eventLatency(service.port(), service.port(), project.op, options.events);
     service.stop();
     return measured;
@@ -217,16 +258,18 @@ void measureReplicas(std::array<std::unique_ptr<TestService>, 3>& replicas, cons
         throw std::runtime_error("cannot start jobdeckd on PostgreSQL: " +
                                  replicas[0]->lastError().toStdString());
     const Project project = setUpProject(*replicas[0], driver);
-    const auto one =
-        admissionRows("PostgreSQL", {replicas[0]->port()}, project.op, options, sqlite.sqliteRates);
+    const auto one = admissionRows("PostgreSQL", {replicas[0]->port()}, replicas[0]->databaseUri(),
+                                   project.op, options, sqlite.sqliteRates);
     for (std::size_t r = 1; r < replicas.size(); ++r)
         if (!replicas[r]->start())
             throw std::runtime_error("cannot start replica " + std::to_string(r + 1) + ": " +
                                      replicas[r]->lastError().toStdString());
     std::vector<unsigned short> ports;
+    ports.reserve(replicas.size());
     for (const auto& replica : replicas)
         ports.push_back(replica->port());
-    const auto three = admissionRows("PostgreSQL", ports, project.op, options, sqlite.sqliteRates);
+    const auto three = admissionRows("PostgreSQL", ports, replicas[0]->databaseUri(), project.op, options,
+                                     sqlite.sqliteRates);
     std::printf("3 replicas x 1 replica, 16 clients: admitted %.2f, ended %.2f\n",
                 ratio(three[1].admitted, one[1].admitted), ratio(three[1].ended, one[1].ended));
 
