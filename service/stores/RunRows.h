@@ -327,8 +327,10 @@ std::vector<RunRecord> findEach(Db& db, const std::vector<std::string>& runIds,
         for (std::size_t i = 1; i < padded; ++i)
             where += ", ?";
         where += ")";
-        const std::string select =
-            std::string("SELECT ") + kColumns + " FROM runs WHERE " + where + " " + lock;
+        std::string select = std::string("SELECT ") + kColumns + " FROM runs WHERE ";
+        select += where;
+        select += " ";
+        select += lock;
         for (auto& record : readRuns(db.prepareCustomPlanned(select), args))
             found.push_back(std::move(record));
     }

@@ -54,8 +54,7 @@ public:
     // (the database connection was lost), until the returned watch is destroyed. A database only this
     // process writes (SQLite) has no such news: null.
     [[nodiscard]] virtual std::unique_ptr<EventWatch>
-    watchEvents(std::function<void(const std::string& projectUid)> changed) {
-        static_cast<void>(changed);
+    watchEvents(const std::function<void(const std::string& projectUid)>& /*changed*/) {
         return nullptr;
     }
 };

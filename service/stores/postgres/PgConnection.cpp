@@ -100,7 +100,7 @@ std::string numberedParameters(std::string_view sql) {
     for (std::size_t i = 0; i < sql.size(); ++i) {
         const char c = sql[i];
         if (quote) {
-            quote = c == quote ? 0 : quote;
+            quote = c == quote ? '\0' : quote;
         } else if (c == '\'' || c == '"') {
             quote = c;
         } else if (c == '?') {

@@ -122,8 +122,8 @@ PgStores::~PgStores() {
 }
 
 std::unique_ptr<EventWatch>
-PgStores::watchEvents(std::function<void(const std::string& projectUid)> changed) {
-    return std::make_unique<PgEventListener>(m_url, std::move(changed));
+PgStores::watchEvents(const std::function<void(const std::string& projectUid)>& changed) {
+    return std::make_unique<PgEventListener>(m_url, changed);
 }
 
 void PgStores::flushDeferred() {

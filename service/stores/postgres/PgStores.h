@@ -49,7 +49,7 @@ public:
     std::optional<std::string> unavailableReason() override;
     void flushDeferred() override;
     std::unique_ptr<EventWatch>
-    watchEvents(std::function<void(const std::string& projectUid)> changed) override;
+    watchEvents(const std::function<void(const std::string& projectUid)>& changed) override;
 
 private:
     PgStores(const std::string& url, const std::string& where);
