@@ -14,6 +14,7 @@
 
 #include <QUuid>
 
+#include <functional>
 #include <memory>
 
 using namespace jobdeck;
@@ -77,7 +78,7 @@ class TestRowLocks final : public QObject {
 
     QStringList shortRun() const { return {kPythonApp, "--sleep", "1", "--suite", m_token}; }
 
-    // Fills `s` (see RowLockSetUp); the caller returns when QTest::currentTestFailed().
+    // Fills `s` (see RowLockSetUp).
     void setUp(RowLockSetUp& s, const QStringList& serviceOptions) const {
         QString error;
         s.database = TestBackend::createPostgresDatabase(error);
@@ -93,6 +94,17 @@ class TestRowLocks final : public QObject {
                  qPrintable(s.holder->lastError() + s.observer->lastError()));
     }
 
+    // Runs `test` on a fresh set-up (see RowLockSetUp) with jobdeckd started with `serviceOptions`,
+    // unless the set-up failed.
+    void withSetUp(const QStringList& serviceOptions,
+                   const std::function<void(TestService&, const Project&, ServiceDatabase& holder,
+                                            ServiceDatabase& observer)>& test) const {
+        RowLockSetUp s;
+        setUp(s, serviceOptions);
+        if (!QTest::currentTestFailed())
+            test(*s.service, s.project, *s.holder, *s.observer);
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(m_scratch.isValid());
@@ -105,50 +117,45 @@ private slots:
 };
 
 void TestRowLocks::aLockedJobRowHoldsUpOnlyThatJobsAdmission() {
-    RowLockSetUp s;
-    setUp(s, {});
-    if (QTest::currentTestFailed())
-        return;
-    TestService& service = *s.service;
-    const Project& project = s.project;
-    ServiceDatabase& holder = *s.holder;
-    ServiceDatabase& observer = *s.observer;
-    QVERIFY(statementSucceeds(service, project.op,
-                              "CREATE JOB job_b TYPE = 'PYTHON' PARAMETERS = " + tuple(shortRun()) +
-                                  " CLUSTER = 'rows'"));
+    withSetUp({}, [&](TestService& service, const Project& project, ServiceDatabase& holder,
+                      ServiceDatabase& observer) {
+        QVERIFY(statementSucceeds(service, project.op,
+                                  "CREATE JOB job_b TYPE = 'PYTHON' PARAMETERS = " + tuple(shortRun()) +
+                                      " CLUSTER = 'rows'"));
 
-    QVERIFY2(holdJobRow(holder, "job_a"), qPrintable(holder.lastError()));
+        QVERIFY2(holdJobRow(holder, "job_a"), qPrintable(holder.lastError()));
 
-    const QString runA = submit(service, project.op, "RUN JOB job_a");
-    QVERIFY2(!runA.isEmpty(), "RUN JOB job_a was not taken");
-    // A's admission is under way and waits for the row lock (a backend of the service waits on a lock).
-    QTRY_VERIFY_WITH_TIMEOUT(observer.value("SELECT count(*) FROM pg_stat_activity WHERE datname = "
-                                            "current_database() AND wait_event_type = 'Lock'")
-                                     .toInt() >= 1,
-                             30000);
+        const QString runA = submit(service, project.op, "RUN JOB job_a");
+        QVERIFY2(!runA.isEmpty(), "RUN JOB job_a was not taken");
+        // A's admission is under way and waits for the row lock (a backend of the service waits on a lock).
+        QTRY_VERIFY_WITH_TIMEOUT(observer.value("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                                                "current_database() AND wait_event_type = 'Lock'")
+                                         .toInt() >= 1,
+                                 30000);
 
-    const nlohmann::json runB = runStatement(service, project.op, "RUN JOB job_b");
-    QVERIFY2(statusOf(runB) == kSuccess,
-             qPrintable("RUN JOB job_b was not answered while job_a's row was locked: " +
-                        QString::fromStdString(runB.dump())));
-    for (int poll = 0; poll < 3; ++poll) {
-        const nlohmann::json a = statusOfRequest(service, project.op, runA);
-        QVERIFY2(statusOf(a) == kPending, qPrintable("RUN JOB job_a did not wait for the row lock: " +
-                                                     QString::fromStdString(a.dump())));
-        QTest::qWait(200);
-    }
+        const nlohmann::json runB = runStatement(service, project.op, "RUN JOB job_b");
+        QVERIFY2(statusOf(runB) == kSuccess,
+                 qPrintable("RUN JOB job_b was not answered while job_a's row was locked: " +
+                            QString::fromStdString(runB.dump())));
+        for (int poll = 0; poll < 3; ++poll) {
+            const nlohmann::json a = statusOfRequest(service, project.op, runA);
+            QVERIFY2(statusOf(a) == kPending, qPrintable("RUN JOB job_a did not wait for the row lock: " +
+                                                         QString::fromStdString(a.dump())));
+            QTest::qWait(200);
+        }
 
-    QVERIFY2(holder.execute("ROLLBACK") >= 0, qPrintable(holder.lastError()));
-    nlohmann::json a;
-    QTRY_VERIFY_WITH_TIMEOUT(statusOf(a = statusOfRequest(service, project.op, runA)) != kPending, 30000);
-    QVERIFY2(statusOf(a) == kSuccess, a.dump().c_str());
-    const QString runIdA = runIdOf(a);
-    const QString runIdB = runIdOf(runB);
-    QVERIFY(!runIdA.isEmpty() && !runIdB.isEmpty());
-    QCOMPARE(statusField(waitForRun(service, project.op, "job_a", runIdA, hasEnded(), 60000)),
-             std::string(kCompleted));
-    QCOMPARE(statusField(waitForRun(service, project.op, "job_b", runIdB, hasEnded(), 60000)),
-             std::string(kCompleted));
+        QVERIFY2(holder.execute("ROLLBACK") >= 0, qPrintable(holder.lastError()));
+        nlohmann::json a;
+        QTRY_VERIFY_WITH_TIMEOUT(statusOf(a = statusOfRequest(service, project.op, runA)) != kPending, 30000);
+        QVERIFY2(statusOf(a) == kSuccess, a.dump().c_str());
+        const QString runIdA = runIdOf(a);
+        const QString runIdB = runIdOf(runB);
+        QVERIFY(!runIdA.isEmpty() && !runIdB.isEmpty());
+        QCOMPARE(statusField(waitForRun(service, project.op, "job_a", runIdA, hasEnded(), 60000)),
+                 std::string(kCompleted));
+        QCOMPARE(statusField(waitForRun(service, project.op, "job_b", runIdB, hasEnded(), 60000)),
+                 std::string(kCompleted));
+    });
 }
 
 // One worker and one statement thread, held by RUN JOB job_a waiting for the row: its `Prefer: wait=1`
@@ -156,38 +163,34 @@ void TestRowLocks::aLockedJobRowHoldsUpOnlyThatJobsAdmission() {
 // Answered only once the lock wait ended (lock_timeout, 10 s), the request would be final by then and
 // no backend would wait for a lock.
 void TestRowLocks::aWaitThatRanOutAndAPollAreAnsweredWhileEveryStatementWaitsForARow() {
-    RowLockSetUp s;
-    setUp(s, {"--workers", "1"});
-    if (QTest::currentTestFailed())
-        return;
-    TestService& service = *s.service;
-    const Project& project = s.project;
-    ServiceDatabase& holder = *s.holder;
-    ServiceDatabase& observer = *s.observer;
+    withSetUp({"--workers", "1"}, [&](TestService& service, const Project& project, ServiceDatabase& holder,
+                                      ServiceDatabase& observer) {
+        QVERIFY2(holdJobRow(holder, "job_a"), qPrintable(holder.lastError()));
 
-    QVERIFY2(holdJobRow(holder, "job_a"), qPrintable(holder.lastError()));
+        const std::string body = nlohmann::json{{"statement", "RUN JOB job_a"}}.dump();
+        const HttpResult answer =
+            request(service.url(QStringLiteral("/v1/resource/")), "POST", QByteArray::fromStdString(body),
+                    project.op.headers() + HttpHeaders{{"Prefer", "wait=1"}}, 60000);
+        const nlohmann::json pending = answer.json();
+        const int waiting =
+            observer
+                .value("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                       "AND wait_event_type = 'Lock'")
+                .toInt();
+        QVERIFY2(statusOf(pending) == kPending,
+                 qPrintable("not PENDING: " + QString::number(answer.status) + " " + answer.body));
+        QVERIFY2(waiting >= 1, "PENDING was answered only once RUN JOB job_a no longer waited for the row");
+        const QString id = QString::fromStdString(pending.value("requestId", std::string()));
+        QVERIFY(!id.isEmpty());
+        const nlohmann::json polled = statusOfRequest(service, project.op, id);
+        QVERIFY2(statusOf(polled) == kPending,
+                 qPrintable("polled: " + QString::fromStdString(polled.dump())));
 
-    const std::string body = nlohmann::json{{"statement", "RUN JOB job_a"}}.dump();
-    const HttpResult answer =
-        request(service.url(QStringLiteral("/v1/resource/")), "POST", QByteArray::fromStdString(body),
-                project.op.headers() + HttpHeaders{{"Prefer", "wait=1"}}, 60000);
-    const nlohmann::json pending = answer.json();
-    const int waiting = observer
-                            .value("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                                   "AND wait_event_type = 'Lock'")
-                            .toInt();
-    QVERIFY2(statusOf(pending) == kPending,
-             qPrintable("not PENDING: " + QString::number(answer.status) + " " + answer.body));
-    QVERIFY2(waiting >= 1, "PENDING was answered only once RUN JOB job_a no longer waited for the row");
-    const QString id = QString::fromStdString(pending.value("requestId", std::string()));
-    QVERIFY(!id.isEmpty());
-    const nlohmann::json polled = statusOfRequest(service, project.op, id);
-    QVERIFY2(statusOf(polled) == kPending, qPrintable("polled: " + QString::fromStdString(polled.dump())));
-
-    QVERIFY2(holder.execute("ROLLBACK") >= 0, qPrintable(holder.lastError()));
-    nlohmann::json a;
-    QTRY_VERIFY_WITH_TIMEOUT(statusOf(a = statusOfRequest(service, project.op, id)) != kPending, 30000);
-    QVERIFY2(statusOf(a) == kSuccess, a.dump().c_str());
+        QVERIFY2(holder.execute("ROLLBACK") >= 0, qPrintable(holder.lastError()));
+        nlohmann::json a;
+        QTRY_VERIFY_WITH_TIMEOUT(statusOf(a = statusOfRequest(service, project.op, id)) != kPending, 30000);
+        QVERIFY2(statusOf(a) == kSuccess, a.dump().c_str());
+    });
 }
 
 // An admission sends its run's insert with its commit, having found no active run of the job with its
@@ -197,41 +200,39 @@ void TestRowLocks::aWaitThatRanOutAndAPollAreAnsweredWhileEveryStatementWaitsFor
 // runs_active_by_key, and fails once the session commits. The admission is then tried once more and
 // answers with the session's run, as a repeated RUN JOB with that key is answered.
 void TestRowLocks::aKeyTakenWhileTheAdmissionWasUnderWayIsAnsweredWithItsRun() {
-    RowLockSetUp s;
-    setUp(s, {});
-    if (QTest::currentTestFailed())
-        return;
-    TestService& service = *s.service;
-    const Project& project = s.project;
-    ServiceDatabase& holder = *s.holder;
-    ServiceDatabase& observer = *s.observer;
-    const QString first = runIdOf(runJob(service, project.op, "job_a", {}, "key-first"));
-    QVERIFY(!first.isEmpty());
-    QVERIFY(!statusField(waitForRun(service, project.op, "job_a", first, hasEnded(), 60000)).empty());
+    withSetUp({}, [&](TestService& service, const Project& project, ServiceDatabase& holder,
+                      ServiceDatabase& observer) {
+        const QString first = runIdOf(runJob(service, project.op, "job_a", {}, "key-first"));
+        QVERIFY(!first.isEmpty());
+        QVERIFY(!statusField(waitForRun(service, project.op, "job_a", first, hasEnded(), 60000)).empty());
 
-    QVERIFY2(holder.execute("SET session_replication_role = replica") >= 0 && holder.execute("BEGIN") >= 0,
-             qPrintable(holder.lastError()));
-    QVERIFY2(holder.execute("INSERT INTO runs (run_id, project_uid, job_id, job_name, cluster, status, "
-                            "queue_reason, idempotency_key, argument_overrides, arguments, queued_at) "
-                            "SELECT 'run-of-the-session', project_uid, job_id, job_name, cluster, "
-                            "'SPARK_JOB_RUN_STATUS_QUEUED', queue_reason, 'key-taken', argument_overrides, "
-                            "arguments, queued_at FROM runs WHERE run_id = $1",
-                            {first}) == 1,
-             qPrintable(holder.lastError()));
+        QVERIFY2(holder.execute("SET session_replication_role = replica") >= 0 &&
+                     holder.execute("BEGIN") >= 0,
+                 qPrintable(holder.lastError()));
+        QVERIFY2(
+            holder.execute("INSERT INTO runs (run_id, project_uid, job_id, job_name, cluster, status, "
+                           "queue_reason, idempotency_key, argument_overrides, arguments, queued_at) "
+                           "SELECT 'run-of-the-session', project_uid, job_id, job_name, cluster, "
+                           "'SPARK_JOB_RUN_STATUS_QUEUED', queue_reason, 'key-taken', argument_overrides, "
+                           "arguments, queued_at FROM runs WHERE run_id = $1",
+                           {first}) == 1,
+            qPrintable(holder.lastError()));
 
-    const QString id = submit(service, project.op, "RUN JOB job_a", keyHeader("key-taken"));
-    QVERIFY2(!id.isEmpty(), "RUN JOB job_a was not taken");
-    QTRY_VERIFY_WITH_TIMEOUT(observer.value("SELECT count(*) FROM pg_stat_activity WHERE datname = "
-                                            "current_database() AND wait_event_type = 'Lock'")
-                                     .toInt() >= 1,
-                             30000);
-    QVERIFY2(holder.execute("COMMIT") >= 0, qPrintable(holder.lastError()));
-    nlohmann::json answer;
-    QTRY_VERIFY_WITH_TIMEOUT(statusOf(answer = statusOfRequest(service, project.op, id)) != kPending, 30000);
-    QVERIFY2(statusOf(answer) == kSuccess, answer.dump().c_str());
-    QCOMPARE(runIdOf(answer), QStringLiteral("run-of-the-session"));
-    QCOMPARE(observer.value("SELECT count(*) FROM runs WHERE idempotency_key = 'key-taken'"),
-             QStringLiteral("1"));
+        const QString id = submit(service, project.op, "RUN JOB job_a", keyHeader("key-taken"));
+        QVERIFY2(!id.isEmpty(), "RUN JOB job_a was not taken");
+        QTRY_VERIFY_WITH_TIMEOUT(observer.value("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                                                "current_database() AND wait_event_type = 'Lock'")
+                                         .toInt() >= 1,
+                                 30000);
+        QVERIFY2(holder.execute("COMMIT") >= 0, qPrintable(holder.lastError()));
+        nlohmann::json answer;
+        QTRY_VERIFY_WITH_TIMEOUT(statusOf(answer = statusOfRequest(service, project.op, id)) != kPending,
+                                 30000);
+        QVERIFY2(statusOf(answer) == kSuccess, answer.dump().c_str());
+        QCOMPARE(runIdOf(answer), QStringLiteral("run-of-the-session"));
+        QCOMPARE(observer.value("SELECT count(*) FROM runs WHERE idempotency_key = 'key-taken'"),
+                 QStringLiteral("1"));
+    });
 }
 
 JOBDECK_TEST_GUILESS_MAIN(TestRowLocks)
