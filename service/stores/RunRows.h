@@ -323,13 +323,10 @@ std::vector<RunRecord> findEach(Db& db, const std::vector<std::string>& runIds,
         std::vector<std::string> args(runIds.begin() + static_cast<std::ptrdiff_t>(first),
                                       runIds.begin() + static_cast<std::ptrdiff_t>(first + count));
         args.resize(padded, args.back());
-        std::string where = "run_id IN (?";
+        std::string select = std::string("SELECT ") + kColumns + " FROM runs WHERE run_id IN (?";
         for (std::size_t i = 1; i < padded; ++i)
-            where += ", ?";
-        where += ")";
-        std::string select = std::string("SELECT ") + kColumns + " FROM runs WHERE ";
-        select += where;
-        select += " ";
+            select += ", ?";
+        select += ") ";
         select += lock;
         for (auto& record : readRuns(db.prepareCustomPlanned(select), args))
             found.push_back(std::move(record));

@@ -16,8 +16,8 @@ namespace jobdeck {
 // every such commit of every replica would pass one by one. Here each notification is a transaction
 // of its own that writes nothing and so waits for no disk. Notifications are 10 ms apart at least:
 // the projects announced meanwhile go together in the next, so a burst of admissions wakes each
-// listener about a hundred times a second, not once per commit. A notification that cannot be sent is dropped
-// with a warning: the listeners' long polls look again when they time out. Thread-safe.
+// listener about a hundred times a second, not once per commit. A notification that cannot be sent
+// is dropped with a warning: the listeners' long polls look again when they time out. Thread-safe.
 class PgEventNotifier final {
 public:
     explicit PgEventNotifier(PgConnections& connections);
