@@ -187,8 +187,6 @@ void serve(const ServeOptions& options, const Opened& opened) {
     HttpServer& server = opened.server;
     ServiceMetrics& metrics = opened.metrics;
     EventBus events(stores.events());
-    const auto otherReplicasEvents =
-        stores.watchEvents([&events](const std::string& projectUid) { events.changedElsewhere(projectUid); });
     StatementExecutor executor(stores, events);
     RequestRegistry registry(stores.statuses(), server.ioContext(), options.statusRetention);
     const RetentionSweeper sweeper(
@@ -198,6 +196,9 @@ void serve(const ServeOptions& options, const Opened& opened) {
     statements.registerRoutes();
     RunManager runs(stores, events, runOptionsOf(options), opened.replica);
     executor.setRunStatementHandler(&runs);
+    const auto otherReplicas = stores.watchOtherReplicas(
+        {[&events](const std::string& projectUid) { events.changedElsewhere(projectUid); },
+         [&runs] { runs.admittedElsewhere(); }});
     EventRoutes eventRoutes(events);
     eventRoutes.registerRoutes(server);
     LogRoutes logRoutes(runs);

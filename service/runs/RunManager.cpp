@@ -62,8 +62,11 @@ RunManager::RunManager(Stores& stores, EventBus& events, const RunOptions& optio
     m_retention = std::make_unique<RunRetention>(m_runs, dataDir, options.retentionDays);
     m_statements = std::make_unique<RunStatements>(
         stores, *m_writer, m_mutex, [this](RunRecord& record) { m_drivers->stopCanceled(record); });
-    m_admissions =
-        std::make_unique<RunAdmissions>(stores, events, m_metrics, [this] { m_claims->admitted(); });
+    // A burst of admissions holds launches back on every replica sharing the database.
+    m_admissions = std::make_unique<RunAdmissions>(stores, events, m_metrics, [this, &stores] {
+        m_claims->admitted();
+        stores.announceAdmissions();
+    });
 }
 
 RunManager::~RunManager() {
@@ -148,6 +151,10 @@ void RunManager::tick() {
     m_claims->schedule();
     m_writer->flush();
     m_retention->sweepWhenDue();
+}
+
+void RunManager::admittedElsewhere() {
+    m_claims->admitted();
 }
 
 ApiStatus RunManager::runJob(const RequestContext& context, const RunJobStatement& statement,

@@ -53,6 +53,9 @@ public:
     void stop(); // stops watching; drivers keep running and are re-attached by the next start()
     // Counts RUN JOB's admission refusals there; null (the default): not counted.
     void setMetrics(ServiceMetrics* metrics) { m_metrics.store(metrics); }
+    // Another replica sharing the database admitted RUN JOBs (ReplicaNews::runsAdmitted): while such a
+    // burst lasts this one holds its launches back too. Any thread.
+    void admittedElsewhere();
     // Every project's runs: status (wire name) -> how many.
     std::map<std::string, std::int64_t> countRunsByStatus() { return m_runs.countByStatus(); }
 

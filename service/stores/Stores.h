@@ -19,10 +19,20 @@
 
 namespace jobdeck {
 
-// Stops watching for other processes' events when destroyed (Stores::watchEvents).
-class EventWatch {
+// Stops listening to other processes' news when destroyed (Stores::watchOtherReplicas).
+class ReplicaWatch {
 public:
-    virtual ~EventWatch() = default;
+    virtual ~ReplicaWatch() = default;
+};
+
+// What other processes sharing the database tell this one, each called from a thread of the stores'
+// own (Stores::watchOtherReplicas).
+struct ReplicaNews {
+    // Another process stored events of the project; "" when such news may have been missed (the
+    // database connection was lost).
+    std::function<void(const std::string& projectUid)> eventsStored;
+    // Another process admitted RUN JOBs just now (Stores::announceAdmissions).
+    std::function<void()> runsAdmitted;
 };
 
 // The jobdeckd database of one backend, as stores with one concern each. Every store method that reads
@@ -49,12 +59,12 @@ public:
     virtual std::optional<std::string> unavailableReason() = 0;
     // Commits every deferred write (audit entries, statuses) now.
     virtual void flushDeferred() = 0;
-    // Calls `changed(projectUid)`, from a thread of the stores' own, when another process sharing the
-    // database stored events of that project, and `changed("")` when such news may have been missed
-    // (the database connection was lost), until the returned watch is destroyed. A database only this
-    // process writes (SQLite) has no such news: null.
-    [[nodiscard]] virtual std::unique_ptr<EventWatch>
-    watchEvents(const std::function<void(const std::string& projectUid)>& /*changed*/) {
+    // Tells the other processes sharing the database, soon after, that this one admitted RUN JOBs: their
+    // schedulers hold launches back while a burst of admissions lasts anywhere, as this one's does.
+    virtual void announceAdmissions() {}
+    // Hands `news` what other processes sharing the database tell, until the returned watch is
+    // destroyed. A database only this process writes (SQLite) has no such news: null.
+    [[nodiscard]] virtual std::unique_ptr<ReplicaWatch> watchOtherReplicas(const ReplicaNews& /*news*/) {
         return nullptr;
     }
 };

@@ -29,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -153,6 +154,58 @@ private:
     std::promise<void> m_release;
     bool m_ended = false;
     std::thread m_thread; // last: it starts once the promises are there
+};
+
+// What a PgEventListener on the database hears, by project and admissions. Built once the listener
+// hears a notification sent after it ("listening"); awaitEnd() sends "end" after everything sent before
+// (notifications arrive in commit order) and waits for it.
+class HeardNews final {
+public:
+    explicit HeardNews(const std::string& uri)
+        : m_listener(uri,
+                     {[this](const std::string& uid) { heardEvents(uid); }, [this] { heardAdmissions(); }})
+        , m_probe(PgConnection::open(uri)) {
+        QTRY_VERIFY_WITH_TIMEOUT((notify("listening"), events("listening") > 0), 30000);
+    }
+    void awaitEnd() {
+        notify("end");
+        QTRY_VERIFY_WITH_TIMEOUT(events("end") > 0, 30000);
+    }
+    int events(const std::string& uid) {
+        const std::lock_guard lock(m_mutex);
+        const auto it = m_events.find(uid);
+        return it == m_events.end() ? 0 : it->second;
+    }
+    std::set<std::string> projects() {
+        const std::lock_guard lock(m_mutex);
+        std::set<std::string> uids;
+        for (const auto& [uid, count] : m_events)
+            uids.insert(uid);
+        return uids;
+    }
+    int admissions() {
+        const std::lock_guard lock(m_mutex);
+        return m_admissions;
+    }
+
+private:
+    void notify(const std::string& uid) {
+        m_probe->execute("SELECT pg_notify(?, ?)", std::string(PgEventListener::kChannel), uid);
+    }
+    void heardEvents(const std::string& uid) {
+        const std::lock_guard lock(m_mutex);
+        ++m_events[uid];
+    }
+    void heardAdmissions() {
+        const std::lock_guard lock(m_mutex);
+        ++m_admissions;
+    }
+
+    std::mutex m_mutex;
+    std::map<std::string, int> m_events;
+    int m_admissions = 0;
+    PgEventListener m_listener;
+    std::unique_ptr<PgConnection> m_probe;
 };
 
 } // namespace
@@ -689,21 +742,7 @@ private slots:
     // one notification per 10 ms of the burst, one more at each end; the last one is not lost. The
     // bound follows the burst's own length, however long a loaded machine makes it.
     void aBurstOfAnnouncementsIsNotifiedOncePerSpacing() {
-        std::mutex mutex;
-        std::map<std::string, int> notified;
-        PgEventListener listener(uri(), [&](const std::string& uid) {
-            const std::lock_guard lock(mutex);
-            ++notified[uid];
-        });
-        const auto seen = [&](const std::string& uid) {
-            const std::lock_guard lock(mutex);
-            return notified.contains(uid) ? notified[uid] : 0;
-        };
-        auto probe = PgConnection::open(uri());
-        const auto notify = [&](const std::string& uid) {
-            probe->execute("SELECT pg_notify(?, ?)", std::string(PgEventListener::kChannel), uid);
-        };
-        QTRY_VERIFY_WITH_TIMEOUT((notify("listening"), seen("listening") > 0), 30000);
+        HeardNews heard(uri());
         PgConnections connections(uri());
         const auto started = std::chrono::steady_clock::now();
         {
@@ -716,11 +755,36 @@ private slots:
         const auto burstMs =
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
                 .count();
-        notify("end"); // after the notifier's last, in commit order
-        QTRY_VERIFY_WITH_TIMEOUT(seen("end") > 0, 30000);
+        heard.awaitEnd();
         const auto bound = burstMs / 10 + 2;
-        QVERIFY2(seen("burst") >= 1 && seen("burst") <= bound,
-                 qPrintable(QString("%1 notifications in %2 ms").arg(seen("burst")).arg(burstMs)));
+        QVERIFY2(heard.events("burst") >= 1 && heard.events("burst") <= bound,
+                 qPrintable(QString("%1 notifications in %2 ms").arg(heard.events("burst")).arg(burstMs)));
+        QCOMPARE(heard.admissions(), 0);
+    }
+
+    // Admissions are told on a channel of their own, spaced as events are: a listener hears them as
+    // admissions only, never as events of a project (or as news missed, which wakes every long poll),
+    // and events never as admissions.
+    void admissionsAreToldApartFromEventsAndSpaced() {
+        HeardNews heard(uri());
+        PgConnections connections(uri());
+        const auto started = std::chrono::steady_clock::now();
+        {
+            PgEventNotifier notifier(connections);
+            notifier.announce("project");
+            for (int i = 0; i < 200; ++i) {
+                notifier.announceAdmissions();
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+        }
+        const auto burstMs =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
+                .count();
+        heard.awaitEnd();
+        QVERIFY2(heard.admissions() >= 1 && heard.admissions() <= burstMs / 10 + 2,
+                 qPrintable(QString("%1 admission notices in %2 ms").arg(heard.admissions()).arg(burstMs)));
+        QCOMPARE(heard.projects(), (std::set<std::string>{"end", "listening", "project"}));
+        QCOMPARE(heard.events("project"), 1);
     }
 
     // A long poll whose events are held back gets them when the transaction below them ends, with no

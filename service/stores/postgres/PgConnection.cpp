@@ -345,16 +345,16 @@ int PgConnection::socket() const {
     return PQsocket(m_connection);
 }
 
-std::vector<std::string> PgConnection::takeNotifications() {
+std::vector<PgConnection::Notification> PgConnection::takeNotifications() {
     if (!PQconsumeInput(m_connection))
         throw DatabaseError(postgresConnectionLostMessage(firstLine(PQerrorMessage(m_connection))),
                             DatabaseError::Cause::Unavailable);
-    std::vector<std::string> payloads;
+    std::vector<Notification> notifications;
     while (PGnotify* notification = PQnotifies(m_connection)) {
-        payloads.emplace_back(notification->extra);
+        notifications.push_back({notification->relname, notification->extra});
         PQfreemem(notification);
     }
-    return payloads;
+    return notifications;
 }
 
 PgConnection::ResultPtr PgConnection::run(const std::string& name, const std::string& sql, int count,

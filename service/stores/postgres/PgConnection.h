@@ -153,9 +153,14 @@ public:
 
     // The connection's socket, readable when the server sent something (a notification).
     int socket() const;
-    // Reads what the server sent and returns the payloads of the notifications (LISTEN) it held;
-    // throws DatabaseError (Unavailable) when the connection is lost.
-    std::vector<std::string> takeNotifications();
+    // A notification of a channel this connection LISTENs on.
+    struct Notification {
+        std::string channel;
+        std::string payload;
+    };
+    // Reads what the server sent and returns the notifications it held, in the order sent; throws
+    // DatabaseError (Unavailable) when the connection is lost.
+    std::vector<Notification> takeNotifications();
 
     // Runs `action` when the transaction under way on this connection ends: true when it committed.
     void onTransactionEnd(std::function<void(bool committed)> action);

@@ -11,9 +11,9 @@
 
 namespace jobdeck {
 
-PgEventListener::PgEventListener(std::string url, std::function<void(const std::string& projectUid)> changed)
+PgEventListener::PgEventListener(std::string url, ReplicaNews news)
     : m_url(std::move(url))
-    , m_changed(std::move(changed))
+    , m_news(std::move(news))
     , m_stopFd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
     m_thread = std::thread([this] { loop(); });
 }
@@ -40,15 +40,16 @@ void PgEventListener::loop() {
         try {
             const auto connection = PgConnection::open(m_url);
             connection->execute(std::string("LISTEN ") + kChannel);
+            connection->execute(std::string("LISTEN ") + kAdmissionsChannel);
             if (!failing.empty())
                 spdlog::info("events of other replicas: listening again");
             failing.clear();
-            if (missed)
-                m_changed("");
+            if (missed && m_news.eventsStored)
+                m_news.eventsStored("");
             missed = true;
             while (waitReadable(*connection, 1000))
-                for (const auto& projectUid : connection->takeNotifications())
-                    m_changed(projectUid);
+                for (const auto& notification : connection->takeNotifications())
+                    tell(notification);
             return;
         } catch (const std::exception& e) {
             if (failing != e.what())
@@ -58,6 +59,15 @@ void PgEventListener::loop() {
         }
         if (!pause(std::chrono::seconds(1)))
             return;
+    }
+}
+
+void PgEventListener::tell(const PgConnection::Notification& notification) const {
+    if (notification.channel == kAdmissionsChannel) {
+        if (m_news.runsAdmitted)
+            m_news.runsAdmitted();
+    } else if (m_news.eventsStored) {
+        m_news.eventsStored(notification.payload);
     }
 }
 

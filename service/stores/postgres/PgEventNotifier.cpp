@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <utility>
 
 namespace jobdeck {
 namespace {
@@ -37,32 +38,44 @@ void PgEventNotifier::announce(const std::string& projectUid) {
     m_wake.notify_one();
 }
 
+void PgEventNotifier::announceAdmissions() {
+    {
+        const std::lock_guard lock(m_mutex);
+        m_admissions = true;
+    }
+    m_wake.notify_one();
+}
+
 void PgEventNotifier::loop() {
     std::unique_lock lock(m_mutex);
     std::chrono::steady_clock::time_point lastSent;
     for (;;) {
-        m_wake.wait(lock, [&] { return m_stopping || !m_announced.empty(); });
-        if (m_announced.empty())
+        m_wake.wait(lock, [&] { return m_stopping || !m_announced.empty() || m_admissions; });
+        if (m_announced.empty() && !m_admissions)
             return; // stopping, with everything announced sent
         m_wake.wait_until(lock, lastSent + kSpacing, [&] { return m_stopping; });
         const std::set<std::string> projects = std::move(m_announced);
         m_announced.clear();
+        const bool admissions = std::exchange(m_admissions, false);
         lock.unlock();
         lastSent = std::chrono::steady_clock::now();
-        send(projects);
+        send(projects, admissions);
         lock.lock();
     }
 }
 
-void PgEventNotifier::send(const std::set<std::string>& projects) {
+void PgEventNotifier::send(const std::set<std::string>& projects, bool admissions) {
     try {
         auto connection = m_connections.connection();
         for (const auto& projectUid : projects)
             connection->execute("SELECT pg_notify(?, ?)", PgEventListener::kChannel, projectUid);
+        if (admissions)
+            connection->execute("SELECT pg_notify(?, '')", PgEventListener::kAdmissionsChannel);
     } catch (const std::exception& e) {
-        spdlog::warn("Could not tell other replicas about new events (their long polls look again when they "
-                     "time out): {}",
-                     e.what());
+        spdlog::warn(
+            "Could not tell other replicas about new events or admissions (their long polls look again "
+            "when they time out): {}",
+            e.what());
     }
 }
 

@@ -23,6 +23,8 @@ public:
     std::int64_t latestEventSeqOverall() override;
     void pruneEvents(const std::string& projectUid, int keep) override;
     std::int64_t prunedEventSeq(const std::string& projectUid) override;
+    // Stores::announceAdmissions, through the notifier that announces the events.
+    void announceAdmissions() { m_notifier.announceAdmissions(); }
 
 private:
     // The other replicas hear of the project's events once they committed.

@@ -121,9 +121,12 @@ PgStores::~PgStores() {
     m_deferred.reset(); // commits what is queued while the stores and the connections are still there
 }
 
-std::unique_ptr<EventWatch>
-PgStores::watchEvents(const std::function<void(const std::string& projectUid)>& changed) {
-    return std::make_unique<PgEventListener>(m_url, changed);
+void PgStores::announceAdmissions() {
+    m_events.announceAdmissions();
+}
+
+std::unique_ptr<ReplicaWatch> PgStores::watchOtherReplicas(const ReplicaNews& news) {
+    return std::make_unique<PgEventListener>(m_url, news);
 }
 
 void PgStores::flushDeferred() {

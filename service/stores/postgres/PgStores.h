@@ -48,8 +48,8 @@ public:
     // Also when the database is no longer the one opened: dropped and created again, or its schema gone.
     std::optional<std::string> unavailableReason() override;
     void flushDeferred() override;
-    std::unique_ptr<EventWatch>
-    watchEvents(const std::function<void(const std::string& projectUid)>& changed) override;
+    void announceAdmissions() override;
+    std::unique_ptr<ReplicaWatch> watchOtherReplicas(const ReplicaNews& news) override;
 
 private:
     PgStores(const std::string& url, const std::string& where);
