@@ -38,7 +38,7 @@ public:
     // Wakes the project's waiters after a commit that stored events with EventStore::appendEvent inside a
     // larger transaction (so the event is atomic with the change it reports).
     void wake(const std::string& projectUid);
-    // Another process sharing the database stored events of the project (Stores::watchEvents): its
+    // Another process sharing the database stored events of the project (ReplicaNews::eventsStored): its
     // waiters look again. An empty uid: of any project (the news may have been missed).
     void changedElsewhere(const std::string& projectUid);
 
