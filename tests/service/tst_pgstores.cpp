@@ -23,6 +23,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <future>
 #include <map>
@@ -207,6 +208,18 @@ private:
     PgEventListener m_listener;
     std::unique_ptr<PgConnection> m_probe;
 };
+
+// Announces through a notifier of its own, which sends what is left as it stops before this returns;
+// how long that took, in ms.
+std::int64_t announcedMs(PgConnections& connections, const std::function<void(PgEventNotifier&)>& announce) {
+    const auto started = std::chrono::steady_clock::now();
+    {
+        PgEventNotifier notifier(connections);
+        announce(notifier);
+    }
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
+        .count();
+}
 
 } // namespace
 
@@ -744,17 +757,12 @@ private slots:
     void aBurstOfAnnouncementsIsNotifiedOncePerSpacing() {
         HeardNews heard(uri());
         PgConnections connections(uri());
-        const auto started = std::chrono::steady_clock::now();
-        {
-            PgEventNotifier notifier(connections);
+        const auto burstMs = announcedMs(connections, [](PgEventNotifier& notifier) {
             for (int i = 0; i < 200; ++i) {
                 notifier.announce("burst");
                 std::this_thread::sleep_for(std::chrono::milliseconds(1));
             }
-        } // the announcements not yet sent go as it stops
-        const auto burstMs =
-            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
-                .count();
+        });
         heard.awaitEnd();
         const auto bound = burstMs / 10 + 2;
         QVERIFY2(heard.events("burst") >= 1 && heard.events("burst") <= bound,
@@ -768,18 +776,13 @@ private slots:
     void admissionsAreToldApartFromEventsAndSpaced() {
         HeardNews heard(uri());
         PgConnections connections(uri());
-        const auto started = std::chrono::steady_clock::now();
-        {
-            PgEventNotifier notifier(connections);
+        const auto burstMs = announcedMs(connections, [](PgEventNotifier& notifier) {
             notifier.announce("project");
             for (int i = 0; i < 200; ++i) {
                 notifier.announceAdmissions();
                 std::this_thread::sleep_for(std::chrono::milliseconds(1));
             }
-        }
-        const auto burstMs =
-            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
-                .count();
+        });
         heard.awaitEnd();
         QVERIFY2(heard.admissions() >= 1 && heard.admissions() <= burstMs / 10 + 2,
                  qPrintable(QString("%1 admission notices in %2 ms").arg(heard.admissions()).arg(burstMs)));

@@ -11,14 +11,14 @@
 namespace jobdeck {
 
 // Tells the other replicas' PgEventListener which projects have new events, after those events
-// committed, and that RUN JOBs were admitted: NOTIFY inside the transaction that stores an event would hold
-// PostgreSQL's one lock for notifying writers (cluster-wide, "database 0") until that transaction's commit
-// reached the disk, so every such commit of every replica would pass one by one. Here each notification is a
-// transaction of its own that writes nothing and so waits for no disk. Notifications are 10 ms apart at
-// least: the projects announced meanwhile go together in the next, so a burst of admissions wakes each
-// listener about a hundred times a second, not once per commit; admissions meanwhile are one more
-// notification on their own channel. A notification that cannot be sent
-// is dropped with a warning: the listeners' long polls look again when they time out. Thread-safe.
+// committed, and that RUN JOBs were admitted. NOTIFY inside the transaction that stores an event would
+// hold PostgreSQL's one lock for notifying writers (cluster-wide, "database 0") until that transaction's
+// commit reached the disk, so every such commit of every replica would pass one by one. Here each
+// notification is a transaction of its own that writes nothing and so waits for no disk. Notifications
+// are 10 ms apart at least: the projects announced meanwhile go together in the next, and admissions
+// announced meanwhile are one notification on their own channel, so a burst of admissions wakes each
+// listener about a hundred times a second, not once per commit. A notification that cannot be sent is
+// dropped with a warning: the listeners' long polls look again when they time out. Thread-safe.
 class PgEventNotifier final {
 public:
     explicit PgEventNotifier(PgConnections& connections);
