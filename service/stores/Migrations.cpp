@@ -337,6 +337,12 @@ CREATE INDEX runs_active_by_job ON runs(project_uid, job_id)
     WHERE status IN ('SPARK_JOB_RUN_STATUS_QUEUED', 'SPARK_JOB_RUN_STATUS_RUNNING');
 )sql",
      "", ""},
+    // 12: no statement reads runs by (project, job, Idempotency-Key) but through `runs_active_by_key`:
+    // the index every run's insert and status change also wrote is gone.
+    {R"sql(
+DROP INDEX runs_by_idempotency_key;
+)sql",
+     "", ""},
 };
 
 } // namespace
