@@ -8,11 +8,14 @@
 //    unless the database holds one new run and one RUN JOB audit entry per acknowledged one; per row,
 //    also per second until the last of its runs ended (the starts a burst held back included), and
 //    three replicas against one;
+//  - with --rounds N, the three configurations' rows N times in turn (SQLite, one replica, three), and
+//    each ratio's median and range over the rounds, so that a shared machine's slow spells weigh on the
+//    rows and their reference alike;
 //  - event latency: ALTER JOB sent -> its JOB_ALTERED answered to a long poll already waiting (p50, p99),
 //    on the process that made the change (SQLite, PostgreSQL) and from replica 1 to replica 2.
-// Usage: bench_replicas [--admissions N] [--seconds S] [--events N]
+// Usage: bench_replicas [--admissions N] [--seconds S] [--events N] [--rounds N]
 //   --admissions: RUN JOBs per row (default 1000); --seconds: cap per admission row (default 10);
-//   --events: latency samples per row (default 200; a row stops after 60 s).
+//   --events: latency samples per row (default 200; a row stops after 60 s); --rounds: default 1.
 #include "bench/ServiceBench.h"
 #include "service/stores/SqlConnection.h"
 #include "service/stores/SqliteDatabase.h"
@@ -24,6 +27,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -43,16 +47,20 @@ struct Options {
     int admissions = 1000;
     double seconds = 10;
     int events = 200;
+    int rounds = 1;
 };
 
 Options parseOptions(const QStringList& args) {
     Options options;
     readNumberOptions(args, {{"--admissions", &options.admissions},
                              {"--seconds", &options.seconds},
-                             {"--events", &options.events}});
+                             {"--events", &options.events},
+                             {"--rounds", &options.rounds}});
     if (options.admissions < 1 || options.admissions > 10000 || options.events < 1 ||
-        options.events > 10000 || options.seconds <= 0 || options.seconds > 60)
-        throw std::runtime_error("--admissions and --events must be in [1, 10000], --seconds in (0, 60]");
+        options.events > 10000 || options.seconds <= 0 || options.seconds > 60 || options.rounds < 1 ||
+        options.rounds > 10)
+        throw std::runtime_error("--admissions and --events must be in [1, 10000], --seconds in (0, 60], "
+                                 "--rounds in [1, 10]");
     return options;
 }
 
@@ -142,14 +150,15 @@ void checkDurable(const Durable& before, const Durable& after, int admitted) {
 
 // The 1- and 16-client rows on `ports`, each checked against the database at `databaseUri`; their
 // rates (runs/s). `reference`: SQLite's, for the ratio.
-std::array<RowRates, 2> admissionRows(const char* label, const std::vector<unsigned short>& ports,
+std::array<RowRates, 2> admissionRows(int round, const char* label, const std::vector<unsigned short>& ports,
                                       const QString& databaseUri, const ApiCredentials& who,
                                       const Options& options, const std::array<RowRates, 2>& reference) {
     std::array<RowRates, 2> rates{};
     const std::array<int, 2> clientCounts{1, 16};
     for (std::size_t i = 0; i < clientCounts.size(); ++i) {
         const int clients = clientCounts[i];
-        const std::string keyPrefix = std::string(label) + "-" + std::to_string(clients) + "-";
+        const std::string keyPrefix = std::string(label) + "-" + std::to_string(round) + "-" +
+                                      std::to_string(ports.size()) + "-" + std::to_string(clients) + "-";
         const Durable before = durableIn(databaseUri);
         const auto row =
             admit(ports, who, kAdmissionJobs, clients, options.admissions, options.seconds, keyPrefix);
@@ -159,9 +168,9 @@ std::array<RowRates, 2> admissionRows(const char* label, const std::vector<unsig
             throw std::runtime_error("the admitted runs did not all end within a minute");
         rates[i].admitted = row.admitted / row.seconds;
         rates[i].ended = row.admitted / (row.seconds + msSince(drainStarted) / 1000);
-        std::printf("%-24s %8zu %7d %8.0f %8.2f %8.2f %6d %9.2f %8.0f %9.2f\n", label, ports.size(), clients,
-                    rates[i].admitted, row.latency.at(0.5), row.latency.at(0.99), row.errors,
-                    ratio(rates[i].admitted, reference[i].admitted), rates[i].ended,
+        std::printf("%5d %-18s %8zu %7d %8.0f %8.2f %8.2f %6d %9.2f %8.0f %9.2f\n", round, label,
+                    ports.size(), clients, rates[i].admitted, row.latency.at(0.5), row.latency.at(0.99),
+                    row.errors, ratio(rates[i].admitted, reference[i].admitted), rates[i].ended,
                     ratio(rates[i].ended, reference[i].ended));
         std::fflush(stdout);
     }
@@ -231,78 +240,145 @@ QString writeDriver(const QTemporaryDir& scratch) {
     return driver;
 }
 
-struct Measured {
-    std::array<RowRates, 2> sqliteRates{};
-    Figures sqliteEvents;
+// The 16-client rows of one round, each configuration's.
+struct Round {
+    RowRates sqlite;
+    RowRates one;
+    RowRates three;
 };
 
-// `service` is stopped but kept: its data directory (thousands of run directories) is removed only at
-// the end, so that removing it does not slow down creating the next rows' run directories (on ext4
-// without a journal, allocating an inode skips the ones freed in the last seconds, one by one).
-Measured measureSqlite(TestService& service, const QString& driver, const Options& options) {
-    if (!service.start())
-        throw std::runtime_error("cannot start jobdeckd on SQLite: " + service.lastError().toStdString());
-    const Project project = setUpProject(service, driver);
-    Measured measured;
-    measured.sqliteRates =
-        admissionRows("SQLite", {service.port()}, service.databaseUri(), project.op, options, {});
-    measured.sqliteEvents = eventLatency(service.port(), service.port(), project.op, options.events);
-    service.stop();
-    return measured;
-}
+// Everything the rows run on, started once: jobdeckd on SQLite, and the replicas on the private
+// PostgreSQL cluster, of which replica 1 runs throughout and replicas 2 and 3 for the three-replica rows
+// only (a running replica claims and starts runs). No data directory is removed before the end, so that
+// removing one does not slow down creating the next rows' run directories (on ext4 without a journal,
+// allocating an inode skips the ones freed in the last seconds, one by one).
+class Services final {
+public:
+    Services(const QStringList& runner, const QString& driver)
+        : m_sqlite(runner) {
+        if (!m_sqlite.start())
+            throw std::runtime_error("cannot start jobdeckd on SQLite: " +
+                                     m_sqlite.lastError().toStdString());
+        m_sqliteProject = setUpProject(m_sqlite, driver);
+        if (!m_cluster.start(60000))
+            throw std::runtime_error("the private PostgreSQL cluster did not start: " +
+                                     m_cluster.lastError().toStdString());
+        for (auto& replica : m_replicas)
+            replica =
+                std::make_unique<TestService>(QStringList{"--database", m_cluster.connectionUri()} + runner);
+        if (!m_replicas[0]->start())
+            throw std::runtime_error("cannot start jobdeckd on PostgreSQL: " +
+                                     m_replicas[0]->lastError().toStdString());
+        m_postgresProject = setUpProject(*m_replicas[0], driver);
+    }
 
-// The rows of `replicas` on one database; replica 1 alone first, then all of them.
-void measureReplicas(std::array<std::unique_ptr<TestService>, 3>& replicas, const QString& driver,
-                     const Options& options, const Measured& sqlite) {
-    if (!replicas[0]->start())
-        throw std::runtime_error("cannot start jobdeckd on PostgreSQL: " +
-                                 replicas[0]->lastError().toStdString());
-    const Project project = setUpProject(*replicas[0], driver);
-    const auto one = admissionRows("PostgreSQL", {replicas[0]->port()}, replicas[0]->databaseUri(),
-                                   project.op, options, sqlite.sqliteRates);
-    for (std::size_t r = 1; r < replicas.size(); ++r)
-        if (!replicas[r]->start())
-            throw std::runtime_error("cannot start replica " + std::to_string(r + 1) + ": " +
-                                     replicas[r]->lastError().toStdString());
-    std::vector<unsigned short> ports;
-    ports.reserve(replicas.size());
-    for (const auto& replica : replicas)
-        ports.push_back(replica->port());
-    const auto three = admissionRows("PostgreSQL", ports, replicas[0]->databaseUri(), project.op, options,
-                                     sqlite.sqliteRates);
-    std::printf("3 replicas x 1 replica, 16 clients: admitted %.2f, ended %.2f\n",
-                ratio(three[1].admitted, one[1].admitted), ratio(three[1].ended, one[1].ended));
+    Round measureRound(int round, const Options& options) {
+        const auto sqlite = admissionRows(round, "SQLite", {m_sqlite.port()}, m_sqlite.databaseUri(),
+                                          m_sqliteProject.op, options, {});
+        const auto one = admissionRows(round, "PostgreSQL", {m_replicas[0]->port()}, postgresUri(),
+                                       m_postgresProject.op, options, sqlite);
+        const auto three = admissionRows(round, "PostgreSQL", startAllReplicas(), postgresUri(),
+                                         m_postgresProject.op, options, sqlite);
+        std::printf("%5d 3 replicas x 1 replica, 16 clients: admitted %.2f, ended %.2f\n", round,
+                    ratio(three[1].admitted, one[1].admitted), ratio(three[1].ended, one[1].ended));
+        std::fflush(stdout);
+        return {sqlite[1], one[1], three[1]};
+    }
 
-    const Figures same = eventLatency(ports[0], ports[0], project.op, options.events);
-    const Figures cross = eventLatency(ports[0], ports[1], project.op, options.events);
-    std::printf("\n%-40s %5s %8s %8s %8s %9s\n", "ALTER JOB sent -> JOB_ALTERED on a poll", "n", "p50 ms",
-                "p99 ms", "max ms", "x SQLite");
-    printEventRow("SQLite, same process", sqlite.sqliteEvents, sqlite.sqliteEvents);
-    printEventRow("PostgreSQL, same replica", same, sqlite.sqliteEvents);
-    printEventRow("PostgreSQL, replica 1 -> replica 2", cross, sqlite.sqliteEvents);
-}
+    // Replicas 2 and 3 stop: the next round's one-replica rows are replica 1's alone.
+    void stopOtherReplicas() {
+        for (std::size_t r = 1; r < m_replicas.size(); ++r)
+            m_replicas[r]->stop();
+    }
 
-void measurePostgres(const QStringList& runner, const QString& driver, const Options& options,
-                     const Measured& sqlite) {
-    PostgresCluster cluster;
-    if (!cluster.start(60000))
-        throw std::runtime_error("the private PostgreSQL cluster did not start: " +
-                                 cluster.lastError().toStdString());
-    std::array<std::unique_ptr<TestService>, 3> replicas;
-    for (auto& replica : replicas)
-        replica = std::make_unique<TestService>(QStringList{"--database", cluster.connectionUri()} + runner);
-    try {
-        measureReplicas(replicas, driver, options, sqlite);
-    } catch (const std::exception&) {
-        // What the replicas logged last says why a row broke off.
-        for (std::size_t r = 0; r < replicas.size(); ++r)
+    void measureEvents(const Options& options) {
+        const Figures sqlite =
+            eventLatency(m_sqlite.port(), m_sqlite.port(), m_sqliteProject.op, options.events);
+        const auto ports = startAllReplicas();
+        const Figures same = eventLatency(ports[0], ports[0], m_postgresProject.op, options.events);
+        const Figures cross = eventLatency(ports[0], ports[1], m_postgresProject.op, options.events);
+        std::printf("\n%-40s %5s %8s %8s %8s %9s\n", "ALTER JOB sent -> JOB_ALTERED on a poll", "n", "p50 ms",
+                    "p99 ms", "max ms", "x SQLite");
+        printEventRow("SQLite, same process", sqlite, sqlite);
+        printEventRow("PostgreSQL, same replica", same, sqlite);
+        printEventRow("PostgreSQL, replica 1 -> replica 2", cross, sqlite);
+    }
+
+    // What the replicas logged last says why a row broke off.
+    void printReplicaLogs() const {
+        for (std::size_t r = 0; r < m_replicas.size(); ++r)
             std::fprintf(stderr, "replica %zu (%s), last lines of its log:\n%s\n", r + 1,
-                         replicas[r]->isRunning() ? "running" : "not running",
-                         qPrintable(replicas[r]->errorOutput().right(3000)));
+                         m_replicas[r]->isRunning() ? "running" : "not running",
+                         qPrintable(m_replicas[r]->errorOutput().right(3000)));
+    }
+
+    void stop() {
+        for (auto& replica : m_replicas)
+            replica->stop();
+        m_sqlite.stop();
+    }
+
+private:
+    QString postgresUri() const { return m_replicas[0]->databaseUri(); }
+
+    // Every replica's port, replicas 2 and 3 started if they are not running.
+    std::vector<unsigned short> startAllReplicas() {
+        std::vector<unsigned short> ports;
+        for (std::size_t r = 0; r < m_replicas.size(); ++r) {
+            if (!m_replicas[r]->isRunning() && !m_replicas[r]->start())
+                throw std::runtime_error("cannot start replica " + std::to_string(r + 1) + ": " +
+                                         m_replicas[r]->lastError().toStdString());
+            ports.push_back(m_replicas[r]->port());
+        }
+        return ports;
+    }
+
+    TestService m_sqlite;
+    Project m_sqliteProject;
+    PostgresCluster m_cluster;
+    std::array<std::unique_ptr<TestService>, 3> m_replicas;
+    Project m_postgresProject;
+};
+
+// A ratio's median over the rounds (the lower middle one of an even count) and its range.
+void printRatioSummary(const char* label, std::vector<double> ratios) {
+    std::sort(ratios.begin(), ratios.end());
+    std::printf("%-44s %6.2f %6.2f %6.2f\n", label, ratios[(ratios.size() - 1) / 2], ratios.front(),
+                ratios.back());
+}
+
+void printSummary(const std::vector<Round>& rounds) {
+    std::vector<double> oneAdmitted, oneEnded, threeAdmitted, threeEnded;
+    for (const Round& r : rounds) {
+        oneAdmitted.push_back(ratio(r.one.admitted, r.sqlite.admitted));
+        oneEnded.push_back(ratio(r.one.ended, r.sqlite.ended));
+        threeAdmitted.push_back(ratio(r.three.admitted, r.one.admitted));
+        threeEnded.push_back(ratio(r.three.ended, r.one.ended));
+    }
+    std::printf("\n%-44s %6s %6s %6s\n", "16 clients, over the rounds", "median", "least", "most");
+    printRatioSummary("PostgreSQL 1 replica x SQLite, admitted", oneAdmitted);
+    printRatioSummary("PostgreSQL 1 replica x SQLite, ended", oneEnded);
+    printRatioSummary("PostgreSQL 3 replicas x 1 replica, admitted", threeAdmitted);
+    printRatioSummary("PostgreSQL 3 replicas x 1 replica, ended", threeEnded);
+}
+
+void measure(const QStringList& runner, const QString& driver, const Options& options) {
+    Services services(runner, driver);
+    try {
+        std::vector<Round> rounds;
+        for (int round = 1; round <= options.rounds; ++round) {
+            if (round > 1)
+                services.stopOtherReplicas();
+            rounds.push_back(services.measureRound(round, options));
+        }
+        if (rounds.size() > 1)
+            printSummary(rounds);
+        services.measureEvents(options);
+    } catch (const std::exception&) {
+        services.printReplicaLogs();
         throw;
     }
-    for (auto& replica : replicas)
-        replica->stop();
+    services.stop();
 }
 
 } // namespace
@@ -318,11 +394,10 @@ int main(int argc, char** argv) {
         std::printf(
             "jobdeckd %s, %s, driver: /bin/sh exit 0 (spark-submit runner)\nload average at start: %s\n\n",
             JOBDECKD_PATH, postgresVersion().c_str(), loadAverage().c_str());
-        std::printf("%-24s %8s %7s %8s %8s %8s %6s %9s %8s %9s\n", "RUN JOB admitted, durable", "replicas",
-                    "clients", "runs/s", "p50 ms", "p99 ms", "errors", "x SQLite", "ended/s", "x SQLite");
-        TestService sqliteService(runner);
-        const Measured sqlite = measureSqlite(sqliteService, driver, options);
-        measurePostgres(runner, driver, options, sqlite);
+        std::printf("%5s %-18s %8s %7s %8s %8s %8s %6s %9s %8s %9s\n", "round", "RUN JOB admitted",
+                    "replicas", "clients", "runs/s", "p50 ms", "p99 ms", "errors", "x SQLite", "ended/s",
+                    "x SQLite");
+        measure(runner, driver, options);
         std::printf("\nload average at the end: %s\n", loadAverage().c_str());
         return 0;
     } catch (const std::exception& e) {
