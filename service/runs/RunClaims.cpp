@@ -23,8 +23,6 @@ namespace {
 // Drivers started per tick at most: the runs claimed wait in "Starting the driver" until their tick's
 // launches are recorded, and a cancel waits for the tick.
 constexpr std::size_t kClaimsPerTick = 32;
-// A steady stream of RUN JOBs still starts a batch every kLongestDeferral.
-constexpr auto kLongestDeferral = std::chrono::seconds(1);
 
 } // namespace
 
@@ -75,32 +73,18 @@ RunClaims::RunClaims(Stores& stores, RunWriter& writer, const ReplicaLeases& lea
     , m_settings(std::move(settings)) {}
 
 void RunClaims::admitted() {
-    m_lastAdmission = Clock::now().time_since_epoch().count();
+    m_pacing.admitted(LaunchPacing::Clock::now());
     m_wakeup.poke();
 }
 
 void RunClaims::schedule() {
-    if (holdLaunchesBack())
+    if (m_pacing.holdBack(LaunchPacing::Clock::now()))
         return;
     // After a tick that claimed as many as it may, the queue surely has work: it is not read twice.
     if (!m_claimedToTheLimit && !queueHasWork())
         return; // nothing to write: the writer is left to admissions
     auto starts = claimStarts();
     m_drivers.launch(starts);
-}
-
-// Whether a burst of admissions is under way and launches wait for it: for kLongestDeferral at most,
-// then they go on for as long, so a steady stream of RUN JOBs still has its runs started.
-bool RunClaims::holdLaunchesBack() {
-    const auto now = Clock::now();
-    const bool burst = now - Clock::time_point(Clock::duration(m_lastAdmission.load())) < kBurstQuiet;
-    if (!burst) {
-        m_burstSince.reset();
-        return false;
-    }
-    if (!m_burstSince || now - *m_burstSince >= 2 * kLongestDeferral)
-        m_burstSince = now;
-    return now - *m_burstSince < kLongestDeferral;
 }
 
 // What claimStarts would do, read without a step: whether it has anything to write (a run to start,

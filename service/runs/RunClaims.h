@@ -1,11 +1,10 @@
 #pragma once
 
 #include "service/runs/ApplicationPathResolver.h"
+#include "service/runs/LaunchPacing.h"
 #include "service/runs/RunScheduler.h"
 #include "service/stores/RunStore.h"
 
-#include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -28,14 +27,10 @@ struct LaunchSpec;
 // slots in one step, so that replicas sharing the database never start more drivers than a cluster has
 // slots for; claims the runs this replica starts, resolves what each driver is started with and hands
 // it to DriverWatch; fails the runs that can never start and writes why the others wait. While a burst
-// of RUN JOBs lasts it holds launches back (admissions first, at the pace of commits). Called from the
-// run manager's scheduler thread with its mutex held, except admitted() (any thread).
+// of RUN JOBs lasts it holds launches back (LaunchPacing). Called from the run manager's scheduler
+// thread with its mutex held, except admitted() (any thread).
 class RunClaims final {
 public:
-    // While RUN JOBs keep coming (one admitted less than kBurstQuiet ago) drivers are not started: the
-    // scheduler looks every kBurstQuiet only.
-    static constexpr auto kBurstQuiet = std::chrono::milliseconds(30);
-
     struct Settings final {
         std::string dataDir; // absolute: drivers and their monitors run in the run directory
         bool useSparkSubmit = false;
@@ -47,16 +42,13 @@ public:
     RunClaims(Stores& stores, RunWriter& writer, const ReplicaLeases& leases, DriverWatch& drivers,
               RunWakeup& wakeup, ApplicationPathResolver resolver, Settings settings);
 
-    // A run was admitted: launches are held back while a burst lasts.
+    // A run was admitted, here or on another replica: launches are held back while a burst lasts.
     void admitted();
-    bool burstUnderWay() const { return m_burstSince.has_value(); }
+    bool burstUnderWay() const { return m_pacing.burstUnderWay(); }
     // Starts what the queue lets this replica start now.
     void schedule();
 
 private:
-    using Clock = std::chrono::steady_clock;
-
-    bool holdLaunchesBack();
     // What one planning pass reads of clusters, jobs and projects: each row once, however many queued
     // runs share it (a burst's runs are mostly of a few jobs).
     class SharedReads;
@@ -79,9 +71,8 @@ private:
     RunWakeup& m_wakeup;
     const ApplicationPathResolver m_resolver;
     const Settings m_settings;
-    std::atomic<Clock::rep> m_lastAdmission{0};    // when RUN JOB last admitted a run (admitted())
-    std::optional<Clock::time_point> m_burstSince; // a burst of admissions is under way
-    bool m_claimedToTheLimit = false;              // the last claim left runs it could have started
+    LaunchPacing m_pacing;
+    bool m_claimedToTheLimit = false; // the last claim left runs it could have started
 };
 
 } // namespace jobdeck

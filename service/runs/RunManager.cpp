@@ -2,6 +2,7 @@
 
 #include "service/runs/ClusterRunTracker.h"
 #include "service/runs/DriverWatch.h"
+#include "service/runs/LaunchPacing.h"
 #include "service/runs/RunAdmissions.h"
 #include "service/runs/RunClaims.h"
 #include "service/runs/RunRetention.h"
@@ -113,7 +114,7 @@ void RunManager::loop() {
         }
         lock.unlock();
         if (m_claims->burstUnderWay()) // each admission group pokes: look every kBurstQuiet only
-            for (const auto until = std::chrono::steady_clock::now() + RunClaims::kBurstQuiet;
+            for (const auto until = std::chrono::steady_clock::now() + LaunchPacing::kBurstQuiet;
                  std::chrono::steady_clock::now() < until && !stopping();)
                 m_wakeup.wait(std::chrono::duration_cast<std::chrono::milliseconds>(
                                   until - std::chrono::steady_clock::now()) +
