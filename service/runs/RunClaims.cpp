@@ -89,34 +89,24 @@ void RunClaims::schedule() {
 
 // What claimStarts would do, read without a step: whether it has anything to write (a run to start,
 // fail or take over, a waiting reason that changed). Planned again in the step, so a change between
-// the two only moves the work to the next tick.
+// the two only moves the work to the next tick. The queue is read as counts (RunStore::queuedCounts):
+// a long queue waiting for driver slots costs each tick one grouped count, not a read of every run.
 bool RunClaims::queueHasWork() {
-    auto queued = m_runs.queuedBriefly();
+    const auto queued = m_runs.queuedCounts();
     if (queued.empty())
         return false;
-    RunScheduler::InUse inUse = m_runs.runningPerCluster();
-    bool launching = false; // a launch to take over or to fail
-    std::erase_if(queued, [&](const RunRecord& brief) {
-        if (brief.runDir.empty())
-            return false;
-        launching = launching || mayStart(brief);
-        ++inUse[{brief.projectUid, brief.cluster}];
-        return true;
-    });
-    if (launching)
-        return true;
-    std::map<std::string, const RunRecord*> byId;
-    for (const auto& r : queued)
-        byId[r.run.jobRunId] = &r;
+    RunScheduler::InUse inUse;
+    for (const auto& counted : queued) {
+        if (!counted.launching)
+            continue;
+        if (mayStart(counted.owner))
+            return true; // a launch to take over or to fail
+        inUse[{counted.projectUid, counted.cluster}] += counted.count;
+    }
+    for (const auto& [cluster, running] : m_runs.runningPerCluster())
+        inUse[cluster] += running;
     SharedReads reads(m_stores);
-    const auto plan = RunScheduler::plan(queued, std::move(inUse), clusterCapacity(reads));
-    const auto mine = [&](const std::string& id) { return mayStart(*byId[id]); };
-    return std::any_of(plan.start.begin(), plan.start.end(), mine) ||
-           std::any_of(plan.failing.begin(), plan.failing.end(),
-                       [&](const auto& f) { return mine(f.first); }) ||
-           std::any_of(plan.waiting.begin(), plan.waiting.end(), [&](const auto& w) {
-               return byId[w.first]->run.queueReason != w.second && mine(w.first);
-           });
+    return RunScheduler::changesAny(queued, inUse, clusterCapacity(reads));
 }
 
 std::function<std::optional<int>(const std::string&, const std::string&)>
@@ -127,10 +117,10 @@ RunClaims::clusterCapacity(SharedReads& reads) {
     };
 }
 
-// Whether this replica may start or end a QUEUED run: one no replica has claimed, one it claimed
-// itself, or one whose claimant's lease ran out.
-bool RunClaims::mayStart(const RunRecord& brief) const {
-    return brief.owner.empty() || brief.owner == m_leases.self().id() || !m_leases.holds(brief.owner);
+// Whether this replica may start or end a QUEUED run claimed by `claimant`: one no replica has claimed,
+// one it claimed itself, or one whose claimant's lease ran out.
+bool RunClaims::mayStart(const std::string& claimant) const {
+    return claimant.empty() || claimant == m_leases.self().id() || !m_leases.holds(claimant);
 }
 
 // In one step, so that replicas sharing the database never start more drivers than a cluster has slots
@@ -153,15 +143,15 @@ std::vector<std::pair<RunRecord, LaunchSpec>> RunClaims::claimStarts() {
         for (const auto& r : queued)
             byId[r.run.jobRunId] = &r;
         for (const auto& [id, message] : plan.failing)
-            if (mayStart(*byId[id]))
+            if (mayStart(byId[id]->owner))
                 if (auto record = m_runs.find(byId[id]->projectUid, id))
                     m_writer.end(*record, JobRunStatus::Failed, message, RunActor::Claimant);
         for (const auto& [id, reason] : plan.waiting)
-            if (byId[id]->run.queueReason != reason && mayStart(*byId[id]))
+            if (byId[id]->run.queueReason != reason && mayStart(byId[id]->owner))
                 m_runs.setQueueReason(id, reason);
         std::vector<std::pair<std::string, std::string>> mine; // the runs this tick claims, in plan order
         for (const auto& id : plan.start) {
-            if (!mayStart(*byId[id]))
+            if (!mayStart(byId[id]->owner))
                 continue; // its claimant starts it
             if (mine.size() == kClaimsPerTick) {
                 more = true;

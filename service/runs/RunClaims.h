@@ -58,7 +58,7 @@ private:
     clusterCapacity(SharedReads& reads);
     std::vector<std::pair<RunRecord, LaunchSpec>> claimStarts();
     void setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::InUse& inUse);
-    bool mayStart(const RunRecord& brief) const;
+    bool mayStart(const std::string& claimant) const;
     std::optional<LaunchSpec> prepareLaunch(RunRecord& record, SharedReads& reads);
     LaunchSpec launchSpec(const RunRecord& record, const DriverCommandInput& input,
                           const EffectiveConfig& effective) const;

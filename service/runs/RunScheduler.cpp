@@ -7,9 +7,8 @@
 
 namespace jobdeck {
 
-RunScheduler::Plan RunScheduler::plan(
-    const std::vector<RunRecord>& queued, InUse inUse,
-    const std::function<std::optional<int>(const std::string&, const std::string&)>& capacity) {
+RunScheduler::Plan RunScheduler::plan(const std::vector<RunRecord>& queued, InUse inUse,
+                                      const Capacity& capacity) {
     using Key = InUse::key_type; // project, cluster
     std::map<Key, std::optional<int>> capacities;
     Plan plan;
@@ -32,6 +31,25 @@ RunScheduler::Plan RunScheduler::plan(
         }
     }
     return plan;
+}
+
+// A cluster that is gone fails its runs; one with a free slot starts the oldest; a full one gives each
+// the reason naming its slots in use, unchanged by the waiting runs (plan() counts only starts).
+bool RunScheduler::changesAny(const std::vector<RunStore::QueuedCount>& queued, const InUse& inUse,
+                              const Capacity& capacity) {
+    for (const auto& counted : queued) {
+        if (counted.launching || counted.count <= 0)
+            continue;
+        const auto slots = capacity(counted.projectUid, counted.cluster);
+        if (!slots)
+            return true;
+        const auto used = inUse.find({counted.projectUid, counted.cluster});
+        const int inUseNow = used == inUse.end() ? 0 : used->second;
+        if (inUseNow < *slots ||
+            counted.queueReason != waitingForDriverSlotReason(counted.cluster, inUseNow, *slots))
+            return true;
+    }
+    return false;
 }
 
 } // namespace jobdeck

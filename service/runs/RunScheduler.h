@@ -25,9 +25,13 @@ public:
 
     // `queued` oldest first; `capacity(projectUid, cluster)` is the cluster's MAX_OCU, nullopt when the
     // cluster is gone.
-    static Plan
-    plan(const std::vector<RunRecord>& queued, InUse inUse,
-         const std::function<std::optional<int>(const std::string&, const std::string&)>& capacity);
+    using Capacity = std::function<std::optional<int>(const std::string&, const std::string&)>;
+    static Plan plan(const std::vector<RunRecord>& queued, InUse inUse, const Capacity& capacity);
+
+    // Whether plan() would start or fail any of the counted runs whose driver is not being started, or
+    // give one a queue reason it does not have; `inUse` counts the runs being launched.
+    static bool changesAny(const std::vector<RunStore::QueuedCount>& queued, const InUse& inUse,
+                           const Capacity& capacity);
 };
 
 } // namespace jobdeck

@@ -463,6 +463,20 @@ template <SqlConnection Db> std::vector<RunRecord> queuedBriefly(Db& db, bool cl
     return result;
 }
 
+// Every QUEUED run counted per project, cluster, queue reason, claimant and whether a run directory is
+// recorded (RunStore::queuedCounts).
+template <SqlConnection Db> std::vector<RunStore::QueuedCount> queuedCounts(Db& db) {
+    auto q = db.query(
+        "SELECT project_uid, cluster, queue_reason, COALESCE(owner, ''), CASE WHEN COALESCE(run_dir, "
+        "'') = '' THEN 0 ELSE 1 END, COUNT(*) FROM runs WHERE status = 'SPARK_JOB_RUN_STATUS_QUEUED' "
+        "GROUP BY 1, 2, 3, 4, 5");
+    std::vector<RunStore::QueuedCount> result;
+    while (q.step())
+        result.push_back(
+            {q.text(0), q.text(1), q.optionalText(2), q.text(3), q.integer(4) != 0, q.integer(5)});
+    return result;
+}
+
 template <SqlConnection Db> void setQueueReason(Db& db, const std::string& runId, const std::string& reason) {
     db.execute("UPDATE runs SET queue_reason = ? WHERE run_id = ? AND status = 'SPARK_JOB_RUN_STATUS_QUEUED'",
                reason, runId);

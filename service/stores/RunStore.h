@@ -100,6 +100,18 @@ public:
     // the runs of clusters whose row it could lock without waiting (held until the step ends, so one
     // replica plans a cluster at a time) and of clusters that do not exist.
     virtual std::vector<RunRecord> queuedBriefly() = 0;
+    // QUEUED runs counted per project, cluster, queue reason, owner and whether their driver is being
+    // started (a run directory is recorded): what the scheduler looks at on each tick, in one read that
+    // returns no run, so that a long queue waiting for driver slots is not read run by run.
+    struct QueuedCount {
+        std::string projectUid;
+        std::string cluster;
+        std::optional<std::string> queueReason;
+        std::string owner;
+        bool launching = false;
+        int count = 0;
+    };
+    virtual std::vector<QueuedCount> queuedCounts() = 0;
     // Why a QUEUED run waits, without writing anything else of it.
     virtual void setQueueReason(const std::string& runId, const std::string& reason) = 0;
     // RUNNING runs per (project, cluster).

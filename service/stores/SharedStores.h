@@ -228,6 +228,7 @@ public:
     void setQueueReason(const std::string& runId, const std::string& reason) override {
         run_rows::setQueueReason(*m_access.write(), runId, reason);
     }
+    std::vector<QueuedCount> queuedCounts() override { return run_rows::queuedCounts(*m_access.readFresh()); }
     std::map<std::pair<std::string, std::string>, int> runningPerCluster() override {
         return run_rows::runningPerCluster(*m_access.readFresh());
     }

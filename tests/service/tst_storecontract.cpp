@@ -585,6 +585,27 @@ private slots:
         QCOMPARE(running.size(), std::size_t(2));
         QCOMPARE(running.at({m_project, "c"}), 1);
         QCOMPARE(running.at({m_other, "c"}), 1);
+        // Counted per cluster, reason and owner, the runs being launched (a run directory recorded) apart.
+        RunRecord launching = runOf(m_other, otherJob, "run-6");
+        launching.runDir = "/runs/run-6";
+        launching.owner = "replica-1";
+        runs.insert(launching);
+        RunRecord waiting = runOf(m_other, otherJob, "run-7");
+        waiting.run.queueReason = "cluster c is full";
+        runs.insert(waiting);
+        runs.insert(runOf(m_other, otherJob, "run-8"));
+        using Counted =
+            std::tuple<std::string, std::string, std::optional<std::string>, std::string, bool, int>;
+        std::vector<Counted> counted;
+        for (const auto& c : runs.queuedCounts())
+            counted.emplace_back(c.projectUid, c.cluster, c.queueReason, c.owner, c.launching, c.count);
+        std::sort(counted.begin(), counted.end());
+        std::vector<Counted> expected{{m_project, "c", "cluster c is full", "", false, 1},
+                                      {m_other, "c", std::nullopt, "", false, 2},
+                                      {m_other, "c", "cluster c is full", "", false, 1},
+                                      {m_other, "c", std::nullopt, "replica-1", true, 1}};
+        std::sort(expected.begin(), expected.end());
+        QCOMPARE(counted, expected);
         // A finished key no longer counts as active.
         keyed.run.status = JobRunStatus::Failed;
         runs.update(keyed);
