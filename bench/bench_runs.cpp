@@ -5,15 +5,19 @@
 //    enough driver slots (every admitted run is also started and ends);
 //  - the same with launches held back: the jobs' cluster has one driver slot, taken by a driver that
 //    sleeps, so every admitted run waits in the queue and the scheduler starts none;
+//  - the processor time the scheduler's ticks cost while those runs wait (jobdeckd, and the PostgreSQL
+//    server with --backend postgresql), against the same with no run queued;
 //  - driver exit -> final state visible through a GET /v1/events long poll (p50, p99), and RUN JOB ->
 //    final state visible;
 // next to references measured in the same run: an fsync'd SQLite commit (the service's own
 // settings, WAL + synchronous=FULL) and fork+exec+waitpid of the same driver.
 // The driver is a stand-in spark-submit (--runner spark-submit) that prints CLOCK_REALTIME in ns and
 // ends at once, so the exit time is known to within the exec of `date`.
-// Usage: bench_runs [--runs N] [--admissions N] [--seconds S] [--backend sqlite|postgresql]
+// Usage: bench_runs [--runs N] [--admissions N] [--seconds S] [--idle-seconds S] [--backend
+// sqlite|postgresql]
 //   --runs: exit -> event samples (default 100); --admissions: RUN JOBs per row (default 1000);
-//   --seconds: cap per admission row (default 10); --backend: the service's storage (default sqlite,
+//   --seconds: cap per admission row (default 10); --idle-seconds: each processor-time row's length
+//   (default 10); --backend: the service's storage (default sqlite,
 //   the data directory's file); postgresql: a private PostgreSQL cluster started for the run
 //   (tests/support/PostgresCluster, default durability: fsync on, synchronous_commit on), one jobdeckd.
 #include "bench/ServiceBench.h"
@@ -39,7 +43,10 @@
 #include <chrono>
 #include <cstdio>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -57,8 +64,71 @@ struct Options {
     int runs = 100;
     int admissions = 1000;
     double seconds = 10;
+    double idleSeconds = 10;
     bool postgresql = false;
 };
+
+// Processor time (user and system, seconds) of process `pid` so far, from /proc/<pid>/stat; 0 when it
+// is gone. With `children`, that of the processes whose parent it is too (a PostgreSQL server's).
+double processorSeconds(qint64 pid, bool children) {
+    const auto read = [](const std::string& statPath, qint64* parent) {
+        std::ifstream in(statPath);
+        std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const auto end = stat.rfind(')'); // the command name may hold spaces and parentheses
+        if (end == std::string::npos)
+            return 0.0;
+        std::istringstream fields(stat.substr(end + 2));
+        std::vector<std::string> field{std::istream_iterator<std::string>(fields), {}};
+        if (field.size() < 13)
+            return 0.0;
+        if (parent)
+            *parent = std::stoll(field[1]); // field 4 of the line, the third after the name
+        return (std::stod(field[11]) + std::stod(field[12])) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+    };
+    double total = read("/proc/" + std::to_string(pid) + "/stat", nullptr);
+    if (children)
+        for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+            const std::string name = entry.path().filename().string();
+            if (name.find_first_not_of("0123456789") != std::string::npos)
+                continue;
+            qint64 parent = 0;
+            const double seconds = read(entry.path().string() + "/stat", &parent);
+            if (parent == pid)
+                total += seconds;
+        }
+    return total;
+}
+
+struct ProcessorShares {
+    double service = 0;  // jobdeckd's processor time over the row, as a share of one core
+    double database = 0; // the PostgreSQL server's, with --backend postgresql
+};
+
+// What jobdeckd (and the PostgreSQL server) take of the processor over `seconds` with nothing sent.
+ProcessorShares idleShares(const TestService& service, qint64 database, double seconds) {
+    const double serviceBefore = processorSeconds(service.processId(), false);
+    const double databaseBefore = database ? processorSeconds(database, true) : 0;
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    return {(processorSeconds(service.processId(), false) - serviceBefore) / seconds,
+            database ? (processorSeconds(database, true) - databaseBefore) / seconds : 0};
+}
+
+void printIdleRow(const char* what, const ProcessorShares& shares, const ProcessorShares* reference,
+                  bool withDatabase) {
+    const auto ratio = [](double share, double of) { return share / std::max(of, 1e-6); };
+    std::printf("%-44s %9.2f %%", what, 100 * shares.service);
+    if (withDatabase)
+        std::printf(" %9.2f %%", 100 * shares.database);
+    else
+        std::printf(" %11s", "-");
+    if (reference) {
+        std::printf("   x%.1f", ratio(shares.service, reference->service));
+        if (withDatabase)
+            std::printf(", x%.1f", ratio(shares.database, reference->database));
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+}
 
 std::int64_t realtimeNs() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -173,14 +243,17 @@ Options parseOptions(const QStringList& args) {
             options.admissions = value.toInt(&ok);
         else if (arg == "--seconds")
             options.seconds = value.toDouble(&ok);
+        else if (arg == "--idle-seconds")
+            options.idleSeconds = value.toDouble(&ok);
         else
             throw std::runtime_error("unknown argument " + arg.toStdString());
         if (!ok)
             throw std::runtime_error(arg.toStdString() + " needs a number, got " + value.toStdString());
     }
     if (options.runs < 1 || options.runs > 10000 || options.admissions < 1 || options.admissions > 10000 ||
-        options.seconds <= 0 || options.seconds > 60)
-        throw std::runtime_error("--runs and --admissions must be in [1, 10000], --seconds in (0, 60]");
+        options.seconds <= 0 || options.seconds > 60 || options.idleSeconds <= 0 || options.idleSeconds > 600)
+        throw std::runtime_error("--runs and --admissions must be in [1, 10000], --seconds in (0, 60], "
+                                 "--idle-seconds in (0, 600]");
     return options;
 }
 
@@ -249,9 +322,11 @@ void printAdmissionRow(const char* what, int clients, const AdmissionRow& row, d
     std::fflush(stdout);
 }
 
-// The admission rows: 1 and 16 clients with every run launched, then 16 with launches held back.
+// The admission rows: 1 and 16 clients with every run launched, then 16 with launches held back; then
+// the idle rows, with no run queued and with the held-back runs waiting. `database`: the PostgreSQL
+// server's process id, or 0.
 void admissionRows(const TestService& service, const ApiCredentials& op, const Options& options,
-                   double commitsPerSecond) {
+                   double commitsPerSecond, qint64 database) {
     std::printf("%-44s %7s %8s %8s %8s %6s %10s\n", "RUN JOB admitted (durable, distinct keys)", "clients",
                 "runs/s", "p50 ms", "p99 ms", "errors", "x commits/s");
     for (const int clients : {1, 16}) {
@@ -261,12 +336,21 @@ void admissionRows(const TestService& service, const ApiCredentials& op, const O
         if (!waitUntilIdle(service.port(), op))
             throw std::runtime_error("the admitted runs did not all end within a minute");
     }
+    const ProcessorShares noneQueued = idleShares(service, database, options.idleSeconds);
     holdTheSlot(service, op);
+    int waiting = 0;
     for (const int clients : {1, 16}) {
         const auto row = admit({service.port()}, op, kJobs, clients, options.admissions, options.seconds,
                                "held" + std::to_string(clients) + "-", "h");
         printAdmissionRow("  admission only, launches held back", clients, row, commitsPerSecond);
+        waiting += row.admitted;
     }
+    std::printf("\n%-44s %11s %11s   %s\n", "idle, processor time (share of one core)", "jobdeckd",
+                database ? "PostgreSQL" : "-", "x no run queued");
+    printIdleRow("  no run queued", noneQueued, nullptr, database != 0);
+    const std::string what = "  " + std::to_string(waiting) + " runs waiting for a driver slot";
+    const ProcessorShares queued = idleShares(service, database, options.idleSeconds);
+    printIdleRow(what.c_str(), queued, &noneQueued, database != 0);
     cancelActive(service.port(), op);
     if (!waitUntilIdle(service.port(), op))
         throw std::runtime_error("the held-back runs were not all canceled within a minute");
@@ -342,7 +426,8 @@ int main(int argc, char** argv) {
                     commits.at(0.5), commits.at(0.99), commitsPerSecond);
         std::printf("reference: fork+exec+waitpid of the driver: p50 %.2f ms, p99 %.2f ms\n\n", spawn.at(0.5),
                     spawn.at(0.99));
-        admissionRows(service, project.op, options, commitsPerSecond);
+        admissionRows(service, project.op, options, commitsPerSecond,
+                      options.postgresql ? postgres.serverProcessId() : 0);
         exitRows(service, project.op, options, spawn, commits);
         service.stop();
         return 0;
