@@ -89,9 +89,24 @@ void RunClaims::schedule() {
 
 // What claimStarts would do, read without a step: whether it has anything to write (a run to start,
 // fail or take over, a waiting reason that changed). Planned again in the step, so a change between
-// the two only moves the work to the next tick. The queue is read as counts (RunStore::queuedCounts):
-// a long queue waiting for driver slots costs each tick one grouped count, not a read of every run.
+// the two only moves the work to the next tick. What it decides on is in the database, except whether
+// another replica's lease still holds: a look that found nothing to write, and did not rest on such a
+// lease, holds while nothing is committed (the change stamp, read before the queue, stays), so an idle
+// tick reads the stamp alone.
 bool RunClaims::queueHasWork() {
+    const std::uint64_t stamp = m_stores.changeStamp().current();
+    if (m_nothingToWriteAt == stamp)
+        return false;
+    bool restsOnLeases = false;
+    const bool work = countsShowWork(restsOnLeases);
+    m_nothingToWriteAt = work || restsOnLeases ? std::nullopt : std::optional(stamp);
+    return work;
+}
+
+// The queue is read as counts (RunStore::queuedCounts): a long queue waiting for driver slots costs a
+// look one grouped count, not a read of every run. `restsOnLeases`: a run being launched by another
+// replica was left to it.
+bool RunClaims::countsShowWork(bool& restsOnLeases) {
     const auto queued = m_runs.queuedCounts();
     if (queued.empty())
         return false;
@@ -101,6 +116,7 @@ bool RunClaims::queueHasWork() {
             continue;
         if (mayStart(counted.owner))
             return true; // a launch to take over or to fail
+        restsOnLeases = true;
         inUse[{counted.projectUid, counted.cluster}] += counted.count;
     }
     for (const auto& [cluster, running] : m_runs.runningPerCluster())

@@ -54,6 +54,7 @@ private:
     class SharedReads;
 
     bool queueHasWork();
+    bool countsShowWork(bool& restsOnLeases);
     std::function<std::optional<int>(const std::string&, const std::string&)>
     clusterCapacity(SharedReads& reads);
     std::vector<std::pair<RunRecord, LaunchSpec>> claimStarts();
@@ -73,6 +74,8 @@ private:
     const Settings m_settings;
     LaunchPacing m_pacing;
     bool m_claimedToTheLimit = false; // the last claim left runs it could have started
+    // The database's change stamp when the queue last had nothing to write: unchanged, it still has not.
+    std::optional<std::uint64_t> m_nothingToWriteAt;
 };
 
 } // namespace jobdeck

@@ -28,6 +28,15 @@ class TestRuns final : public QObject {
         return runStatement(m_service, m_project.op, statement, headers);
     }
 
+    // Cancels the runs of `job` and waits until each ended CANCELED.
+    void cancelEach(const QString& job, const QStringList& ids) {
+        for (const auto& id : ids)
+            st("CANCEL JOB_RUN `" + id + "` JOB_NAME = '" + job + "'");
+        for (const auto& id : ids)
+            QCOMPARE(waitForRun(m_service, m_project.op, job, id, hasEnded()).value("status", std::string()),
+                     std::string(kCanceled));
+    }
+
     bool createJob(const QString& name, const QString& type, const QStringList& parameters,
                    const QString& cluster, int maxConcurrentRuns = 1) {
         const auto status = must(m_service, m_project.op,
@@ -347,6 +356,31 @@ private slots:
                  "Job run " + done["jobRunId"].get<std::string>() + " is already COMPLETED");
     }
 
+    // A run waiting for a slot while nothing else happens starts once its cluster gets another slot:
+    // the idle scheduler notices the ALTER's commit.
+    void raisingMaxOcuStartsAWaitingRun() {
+        QCOMPARE(statusOf(st("CREATE CLUSTER grow TYPE = 'Spark' MAX_OCU = 1 MIN_OCU = 1")),
+                 std::string(kSuccess));
+        QVERIFY(createJob("grower", "PYTHON", {kPythonApp, "--sleep", "60"}, "grow", 2));
+        const QString first = runIdOf(runJob(m_service, m_project.op, "grower", {}, "first"));
+        QCOMPARE(waitForRun(m_service, m_project.op, "grower", first, hasStatus(kRunning))
+                     .value("status", std::string()),
+                 std::string(kRunning));
+        const QString second = runIdOf(runJob(m_service, m_project.op, "grower", {}, "second"));
+        const auto waiting =
+            waitForRun(m_service, m_project.op, "grower", second, [](const nlohmann::json& r) {
+                return r.value("queueReason", nlohmann::json()) ==
+                       "Waiting for a driver slot on cluster grow (1 of 1 in use)";
+            });
+        QCOMPARE(waiting.value("status", std::string()), std::string(kQueued));
+        QThread::msleep(500); // ticks with nothing to write
+        QCOMPARE(statusOf(st("ALTER CLUSTER grow SET MAX_OCU = 2")), std::string(kSuccess));
+        QCOMPARE(waitForRun(m_service, m_project.op, "grower", second, hasStatus(kRunning))
+                     .value("status", std::string()),
+                 std::string(kRunning));
+        cancelEach("grower", {first, second});
+    }
+
     void loweringLimitsCancelsNothing() {
         QCOMPARE(statusOf(st("CREATE CLUSTER shrink TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1")),
                  std::string(kSuccess));
@@ -365,12 +399,7 @@ private slots:
                      std::string(kRunning));
         QCOMPARE(errorOf(runJob(m_service, m_project.op, "lower")),
                  "Spark Job " + jobId("lower").toStdString() + " already has 2 active run(s) (max 1)");
-        for (const auto& id : {a, b})
-            st("CANCEL JOB_RUN `" + id + "` JOB_NAME = 'lower'");
-        for (const auto& id : {a, b})
-            QCOMPARE(
-                waitForRun(m_service, m_project.op, "lower", id, hasEnded()).value("status", std::string()),
-                std::string(kCanceled));
+        cancelEach("lower", {a, b});
     }
 
     // Seed 001: RUN JOB admits up to the lower of the Job's MAX_CONCURRENT_RUNS and the project's limit,
