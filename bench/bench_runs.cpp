@@ -24,6 +24,7 @@
 #include "service/stores/SqliteDatabase.h"
 #include "tests/service/tst_runsupport.h"
 #include "tests/support/PostgresCluster.h"
+#include "tests/support/ProcessState.h"
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -43,10 +44,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fcntl.h>
-#include <filesystem>
 #include <fstream>
-#include <iterator>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -68,34 +66,11 @@ struct Options {
     bool postgresql = false;
 };
 
-// Processor time (user and system, seconds) of process `pid` so far, from /proc/<pid>/stat; 0 when it
-// is gone. With `children`, that of the processes whose parent it is too (a PostgreSQL server's).
-double processorSeconds(qint64 pid, bool children) {
-    const auto read = [](const std::string& statPath, qint64* parent) {
-        std::ifstream in(statPath);
-        std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        const auto end = stat.rfind(')'); // the command name may hold spaces and parentheses
-        if (end == std::string::npos)
-            return 0.0;
-        std::istringstream fields(stat.substr(end + 2));
-        std::vector<std::string> field{std::istream_iterator<std::string>(fields), {}};
-        if (field.size() < 13)
-            return 0.0;
-        if (parent)
-            *parent = std::stoll(field[1]); // field 4 of the line, the third after the name
-        return (std::stod(field[11]) + std::stod(field[12])) / static_cast<double>(::sysconf(_SC_CLK_TCK));
-    };
-    double total = read("/proc/" + std::to_string(pid) + "/stat", nullptr);
-    if (children)
-        for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-            const std::string name = entry.path().filename().string();
-            if (name.find_first_not_of("0123456789") != std::string::npos)
-                continue;
-            qint64 parent = 0;
-            const double seconds = read(entry.path().string() + "/stat", &parent);
-            if (parent == pid)
-                total += seconds;
-        }
+// The processor time the PostgreSQL server's processes have used so far (seconds).
+double serverProcessorSeconds(qint64 postmaster) {
+    double total = 0;
+    for (const qint64 pid : test::serverProcesses(postmaster))
+        total += test::processorSeconds(pid);
     return total;
 }
 
@@ -106,11 +81,11 @@ struct ProcessorShares {
 
 // What jobdeckd (and the PostgreSQL server) take of the processor over `seconds` with nothing sent.
 ProcessorShares idleShares(const TestService& service, qint64 database, double seconds) {
-    const double serviceBefore = processorSeconds(service.processId(), false);
-    const double databaseBefore = database ? processorSeconds(database, true) : 0;
+    const double serviceBefore = test::processorSeconds(service.processId());
+    const double databaseBefore = database ? serverProcessorSeconds(database) : 0;
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-    return {(processorSeconds(service.processId(), false) - serviceBefore) / seconds,
-            database ? (processorSeconds(database, true) - databaseBefore) / seconds : 0};
+    return {(test::processorSeconds(service.processId()) - serviceBefore) / seconds,
+            database ? (serverProcessorSeconds(database) - databaseBefore) / seconds : 0};
 }
 
 void printIdleRow(const char* what, const ProcessorShares& shares, const ProcessorShares* reference,

@@ -8,6 +8,7 @@
 
 #include "core/wire/DatabaseFaults.h"
 #include "tests/support/PostgresCluster.h"
+#include "tests/support/ProcessState.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -29,38 +30,18 @@ QStringList timeoutArguments() {
             QString::number(kDatabaseTimeoutSeconds)};
 }
 
-// The PostgreSQL server's processes: the postmaster and its children (backends, checkpointer, ...).
-QList<pid_t> serverProcesses(qint64 postmaster) {
-    QList<pid_t> pids{static_cast<pid_t>(postmaster)};
-    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
-        bool numeric = false;
-        const int pid = entry.toInt(&numeric);
-        if (!numeric)
-            continue;
-        QFile stat("/proc/" + entry + "/stat");
-        if (!stat.open(QIODevice::ReadOnly))
-            continue;
-        const QByteArray text = stat.readAll();
-        const qsizetype close = text.lastIndexOf(')');
-        const QList<QByteArray> fields = text.mid(close + 2).split(' ');
-        if (fields.size() > 1 && fields.at(1).toLongLong() == postmaster)
-            pids << pid;
-    }
-    return pids;
-}
-
 // Stops every process of the server while it lives, and lets them go on however the test ends.
 struct FrozenServer final {
-    QList<pid_t> pids;
+    QList<qint64> pids;
     explicit FrozenServer(qint64 postmaster)
-        : pids(serverProcesses(postmaster)) {
-        for (const pid_t pid : pids)
-            ::kill(pid, SIGSTOP);
+        : pids(test::serverProcesses(postmaster)) {
+        for (const qint64 pid : pids)
+            ::kill(static_cast<pid_t>(pid), SIGSTOP);
     }
     ~FrozenServer() { thaw(); }
     void thaw() {
-        for (const pid_t pid : pids)
-            ::kill(pid, SIGCONT);
+        for (const qint64 pid : pids)
+            ::kill(static_cast<pid_t>(pid), SIGCONT);
         pids.clear();
     }
 };
