@@ -125,8 +125,7 @@ bool RunClaims::countsShowWork(bool& restsOnLeases) {
     return RunScheduler::changesAny(queued, inUse, clusterCapacity(reads));
 }
 
-std::function<std::optional<int>(const std::string&, const std::string&)>
-RunClaims::clusterCapacity(SharedReads& reads) {
+RunScheduler::Capacity RunClaims::clusterCapacity(SharedReads& reads) {
     return [&reads](const std::string& project, const std::string& name) {
         const auto& cluster = reads.cluster(project, name);
         return cluster ? std::optional<int>(cluster->maxOcu) : std::nullopt;

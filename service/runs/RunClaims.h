@@ -55,8 +55,7 @@ private:
 
     bool queueHasWork();
     bool countsShowWork(bool& restsOnLeases);
-    std::function<std::optional<int>(const std::string&, const std::string&)>
-    clusterCapacity(SharedReads& reads);
+    RunScheduler::Capacity clusterCapacity(SharedReads& reads);
     std::vector<std::pair<RunRecord, LaunchSpec>> claimStarts();
     void setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::InUse& inUse);
     bool mayStart(const std::string& claimant) const;
