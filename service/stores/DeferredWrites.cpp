@@ -80,21 +80,38 @@ void DeferredWrites::flush() {
     // does, must find every entry queued before it).
     if (empty())
         return;
+    flushRows(Rows::All);
+}
+
+void DeferredWrites::flushAuditEntries() {
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_queue.audit.empty() && m_auditGroupsInFlight == 0)
+            return;
+    }
+    flushRows(Rows::AuditOnly);
+}
+
+void DeferredWrites::flushRows(Rows rows) {
     // Inside a durable write's transaction the group lands only when that transaction commits: until
     // then it stays in flight, and a rollback puts it back at the head of the queue.
     const bool joined = m_unitOfWork.inStepOnThisThread();
-    bool took = false, handedOver = false; // handed over: the outer transaction's end settles the group
+    bool took = false, tookAudit = false;
+    bool handedOver = false; // handed over: the outer transaction's end settles the group
     struct Landed {
         DeferredWrites& writes;
         bool& took;
+        bool& tookAudit;
         bool& handedOver;
         ~Landed() {
             if (!took || handedOver)
                 return;
             const std::lock_guard lock(writes.m_mutex);
             --writes.m_groupsInFlight;
+            if (tookAudit)
+                --writes.m_auditGroupsInFlight;
         }
-    } landed{*this, took, handedOver};
+    } landedHere{*this, took, tookAudit, handedOver};
     // Callbacks of a group this flush commits by itself, called once the outcome is known.
     Batch waiting;
     // The queue is taken inside the transaction, that is while holding the connection: a durable write
@@ -105,7 +122,8 @@ void DeferredWrites::flush() {
             // once): the group one flush took is written before the next flush takes the queue.
             if (m_takeTurn)
                 m_takeTurn();
-            took = takeQueue();
+            took = takeQueue(rows);
+            tookAudit = took && !m_writing.audit.empty();
             if (!joined)
                 for (auto& row : m_writing.statuses)
                     if (row.committed)
@@ -131,15 +149,27 @@ void DeferredWrites::flush() {
     notify(waiting, true);
 }
 
-bool DeferredWrites::takeQueue() {
+void DeferredWrites::landed(const Batch& group) {
+    --m_groupsInFlight;
+    if (!group.audit.empty())
+        --m_auditGroupsInFlight;
+}
+
+bool DeferredWrites::takeQueue(Rows rows) {
     // The written group's vectors become the next group's: no large allocation, and no large free,
     // per group.
     const std::lock_guard lock(m_mutex);
-    std::swap(m_writing, m_queue);
-    m_callbackQueued = false;
+    if (rows == Rows::All) {
+        std::swap(m_writing, m_queue);
+        m_callbackQueued = false;
+    } else {
+        std::swap(m_writing.audit, m_queue.audit);
+    }
     const bool took = !m_writing.empty();
     if (took)
         ++m_groupsInFlight;
+    if (!m_writing.audit.empty())
+        ++m_auditGroupsInFlight;
     return took;
 }
 
@@ -147,14 +177,14 @@ void DeferredWrites::settleJoined(Batch& group, bool committed) {
     if (committed) {
         {
             const std::lock_guard lock(m_mutex);
-            --m_groupsInFlight;
+            landed(group);
         }
         notify(group, true);
         return;
     }
     // Rolled back with the transaction it joined: the group goes back to the head of the queue.
     const std::lock_guard lock(m_mutex);
-    --m_groupsInFlight;
+    landed(group);
     for (const auto& row : group.statuses)
         m_callbackQueued = m_callbackQueued || static_cast<bool>(row.committed);
     group.audit.insert(group.audit.end(), std::make_move_iterator(m_queue.audit.begin()),

@@ -20,10 +20,10 @@ class UnitOfWork;
 // Writes that need not be on disk before the request that made them is answered (audit entries and
 // statuses of read statements): queued in memory as rows and committed together by a background
 // thread, in one transaction (one fsync) every `interval` or as soon as `batch` are waiting. flush()
-// commits what is queued now; a durable write that calls it inside its own transaction commits the
-// queue with it, so queued audit entries always reach the database in the order they were made,
-// before later durable ones (and when that transaction rolls back, the rows go back to the head of the
-// queue rather than with it). The destructor flushes. A group whose rows fail to write is logged and
+// commits what is queued now; a durable audit entry's transaction commits the queued audit entries
+// with it (flushAuditEntries()), so audit entries always reach the database in the order they were
+// made (and when that transaction rolls back, the rows go back to the head of the queue rather than
+// with it). The destructor flushes. A group whose rows fail to write is logged and
 // dropped. A row can carry a `committed` callback: it is called once, with true after the row's group
 // committed or false when the group failed, and a queued callback starts the group at once (its
 // caller waits for it, so gathering more rows would only add latency).
@@ -63,6 +63,11 @@ public:
     // Writes every queued row in one transaction (joining the caller's, if it is inside one). When it
     // returns, every row queued before the call is written, also one the background thread was writing.
     void flush();
+    // What a durable audit entry is written after, inside its transaction: the queued audit entries,
+    // once those being written by another flush are. Status rows keep no order, so they are left to
+    // the background thread, and with no audit entry queued or being written this neither writes nor
+    // waits: a durable write is not held up by the statuses of reads.
+    void flushAuditEntries();
     // Nothing queued, and no group being written.
     bool empty() const;
 
@@ -70,9 +75,14 @@ private:
     void run();
     // Under m_mutex, after a row was queued.
     bool queuedOne();
-    // Under the unit of work's step: moves the queue into m_writing (marked in flight when not empty)
-    // and says whether there was anything to write.
-    bool takeQueue();
+    // Which rows a flush takes.
+    enum class Rows { All, AuditOnly };
+    void flushRows(Rows rows);
+    // Under the unit of work's step: moves the queue (or its audit entries) into m_writing, marked in
+    // flight when not empty, and says whether there was anything to write.
+    bool takeQueue(Rows rows);
+    // Under m_mutex: `group`, taken from the queue, is no longer in flight.
+    void landed(const Batch& group);
     // The end of the transaction a flush() joined: the group it wrote landed, or goes back to the queue.
     void settleJoined(Batch& group, bool committed);
     // Takes the callbacks out of `rows` and calls them with `committed`.
@@ -90,6 +100,7 @@ private:
     // Groups taken from the queue and not committed (or put back) yet. A count, not a flag: where steps
     // run at once, the step that joined one group may end while the next group is being written.
     std::size_t m_groupsInFlight = 0;
+    std::size_t m_auditGroupsInFlight = 0; // of those, the groups holding audit entries
     bool m_stopping = false;
     bool m_callbackQueued = false; // a queued row has a `committed` callback: write the group now
     std::thread m_thread;

@@ -11,7 +11,7 @@ namespace jobdeck {
 
 void SqliteAuditStore::appendAudit(const AuditEntry& entry) {
     m_db.transaction([&] {
-        m_deferred.flush(); // joins this transaction
+        m_deferred.flushAuditEntries(); // joins this transaction
         insertRows({entry}, RowErrors::Throw);
     });
 }

@@ -136,8 +136,9 @@ AuditEntry entry(const std::string& statement) {
     return e;
 }
 
-// What the writer was given, group by group; a group holding `holdAt` waits at `hold` once it is
-// being written (and says so through `holding`).
+// What the writer was given, group by group: audit entries by statement, status rows as "status:" and
+// their request id. A group holding `holdAt` waits at `hold` once it is being written (and says so
+// through `holding`).
 struct WrittenGroups {
     std::mutex mutex;
     std::vector<std::vector<std::string>> groups;
@@ -149,6 +150,8 @@ struct WrittenGroups {
         std::vector<std::string> statements;
         for (const auto& audit : batch.audit)
             statements.push_back(audit.statement);
+        for (const auto& status : batch.statuses)
+            statements.push_back("status:" + status.requestId);
         const bool held =
             !holdAt.empty() && std::find(statements.begin(), statements.end(), holdAt) != statements.end();
         if (held) {
@@ -188,6 +191,8 @@ private slots:
     void aGroupTakenWhileAnotherSettlesKeepsTheQueueBusy();
     void aRolledBackJoinedGroupGoesBackToTheHeadOfTheQueue();
     void aFlushReturnsOnlyOnceTheGroupInFlightIsWritten();
+    void aDurableAuditEntryWaitsForNoStatusRow();
+    void aDurableAuditEntryFollowsTheAuditEntriesBeingWritten();
 };
 
 // One step (T1) flushed inside its own transaction: its group lands only when that step's end actions
@@ -282,6 +287,67 @@ void TestDeferredWrites::aFlushReturnsOnlyOnceTheGroupInFlightIsWritten() {
     QCOMPARE(reader.get(), std::vector<std::string>{"x"});
     QVERIFY(writer.wait_for(hangGuard) == std::future_status::ready);
     writer.get();
+}
+
+// A durable write's flushAuditEntries() with only status rows queued and a group of status rows being
+// written: statuses keep no order, so it neither takes the turn nor writes them. An audit entry queued
+// later is written in the durable write's step without the status queued before it.
+void TestDeferredWrites::aDurableAuditEntryWaitsForNoStatusRow() {
+    ConcurrentSteps steps;
+    WrittenGroups written;
+    written.holdAt = "status:r1";
+    const auto writes = writesOn(steps, written);
+
+    writes->addStatus({"p", "r1", std::nullopt, {}});
+    auto background = std::async(std::launch::async, [&] { writes->flush(); });
+    const OpenOnReturn openOnReturn{{&written.hold}};
+    QVERIFY2(written.holding.wait(), "the status group was not taken");
+
+    writes->addStatus({"p", "r2", std::nullopt, {}});
+    auto durable = std::async(std::launch::async, [&] { steps.run([&] { writes->flushAuditEntries(); }); });
+    QVERIFY2(durable.wait_for(hangGuard) == std::future_status::ready,
+             "the durable write waited for a group of status rows");
+    durable.get();
+    QCOMPARE(steps.turnsAskedFor.load(), 1);
+    written.hold.open();
+    QVERIFY(background.wait_for(hangGuard) == std::future_status::ready);
+    background.get();
+
+    writes->addAudit(entry("a"));
+    steps.run([&] { writes->flushAuditEntries(); });
+    QCOMPARE(written.all(), (std::vector<std::string>{"status:r1", "a"}));
+    QVERIFY2(!writes->empty(), "the status queued with the audit entry was taken with it");
+    writes->flush();
+    QCOMPARE(written.all(), (std::vector<std::string>{"status:r1", "a", "status:r2"}));
+    QVERIFY(writes->empty());
+}
+
+// An audit entry being written by another flush comes before a durable one: flushAuditEntries() with
+// nothing queued takes the turn after that flush.
+void TestDeferredWrites::aDurableAuditEntryFollowsTheAuditEntriesBeingWritten() {
+    ConcurrentSteps steps;
+    WrittenGroups written;
+    written.holdAt = "x";
+    const auto writes = writesOn(steps, written);
+
+    writes->addAudit(entry("x"));
+    auto background = std::async(std::launch::async, [&] { writes->flush(); });
+    const OpenOnReturn openOnReturn{{&written.hold}};
+    QVERIFY2(written.holding.wait(), "the group was not taken");
+
+    std::atomic<bool> durableReturned = false;
+    auto durable = std::async(std::launch::async, [&] {
+        steps.run([&] { writes->flushAuditEntries(); });
+        durableReturned = true;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(durableReturned || steps.turnsAskedFor == 2, 60'000);
+    QVERIFY2(!durableReturned, "the durable write went ahead of an audit entry being written");
+    written.hold.open();
+    QVERIFY(durable.wait_for(hangGuard) == std::future_status::ready);
+    durable.get();
+    QVERIFY(background.wait_for(hangGuard) == std::future_status::ready);
+    background.get();
+    QCOMPARE(written.all(), std::vector<std::string>{"x"});
 }
 
 JOBDECK_TEST_APPLESS_MAIN(TestDeferredWrites)

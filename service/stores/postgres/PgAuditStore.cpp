@@ -7,7 +7,7 @@ namespace jobdeck {
 
 void PgAuditStore::appendAudit(const AuditEntry& entry) {
     m_connections.run([&] {
-        m_deferred.flush(); // joins this step
+        m_deferred.flushAuditEntries(); // joins this step
         insertRows({entry}, RowErrors::Throw);
     });
 }
