@@ -14,7 +14,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <map>
+#include <tuple>
 #include <utility>
 
 namespace jobdeck {
@@ -148,32 +150,8 @@ std::vector<std::pair<RunRecord, LaunchSpec>> RunClaims::claimStarts() {
     m_claimedToTheLimit = false;
     m_stores.unitOfWork().run([&] {
         starts.clear();
-        more = false;
         SharedReads reads(m_stores);
-        auto queued = m_runs.queuedBriefly();
-        RunScheduler::InUse inUse = m_runs.runningPerCluster();
-        setAsideLaunching(queued, inUse);
-        const auto plan = RunScheduler::plan(queued, std::move(inUse), clusterCapacity(reads));
-        std::map<std::string, const RunRecord*> byId;
-        for (const auto& r : queued)
-            byId[r.run.jobRunId] = &r;
-        for (const auto& [id, message] : plan.failing)
-            if (mayStart(byId[id]->owner))
-                if (auto record = m_runs.find(byId[id]->projectUid, id))
-                    m_writer.end(*record, JobRunStatus::Failed, message, RunActor::Claimant);
-        for (const auto& [id, reason] : plan.waiting)
-            if (byId[id]->run.queueReason != reason && mayStart(byId[id]->owner))
-                m_runs.setQueueReason(id, reason);
-        std::vector<std::pair<std::string, std::string>> mine; // the runs this tick claims, in plan order
-        for (const auto& id : plan.start) {
-            if (!mayStart(byId[id]->owner))
-                continue; // its claimant starts it
-            if (mine.size() == kClaimsPerTick) {
-                more = true;
-                break;
-            }
-            mine.emplace_back(byId[id]->projectUid, id);
-        }
+        const auto mine = planClaims(reads, more);
         auto records = m_runs.findEach(mine);
         for (const auto& [projectUid, id] : mine)
             if (const auto it = records.find(id); it != records.end())
@@ -186,13 +164,127 @@ std::vector<std::pair<RunRecord, LaunchSpec>> RunClaims::claimStarts() {
     return starts;
 }
 
-// Takes the runs being launched out of `queued`, counting their slots in `inUse`: those this replica
-// launched before a restart are taken over (or planned again when nothing was started), those of a
-// replica that is gone end FAILED, since they may have started on its host.
-void RunClaims::setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::InUse& inUse) {
-    std::erase_if(queued, [&](const RunRecord& brief) {
-        if (brief.runDir.empty())
-            return false;
+// Inside claimStarts' step: the queue's counts say which clusters have queued runs; of each cluster this
+// step plans, only the oldest runs it has free slots for are read (so a claim reads what it may start,
+// not the whole queue), and the runs of a cluster that is gone, to fail them. RunScheduler::plan decides
+// on those; the runs left waiting are given their reason in one write per cluster. Returns the runs this
+// tick claims (project, id), oldest first; `more`: it could have claimed more.
+std::vector<std::pair<std::string, std::string>> RunClaims::planClaims(SharedReads& reads, bool& more) {
+    more = false;
+    // The clusters first: what is read after their rows are held includes every claim of their runs
+    // another replica committed, so no slot is counted free that such a claim took.
+    const auto clusters = m_runs.clustersWithQueue();
+    const auto counted = m_runs.queuedCounts();
+    RunScheduler::InUse inUse = m_runs.runningPerCluster();
+    std::vector<RunStore::QueuedRun> planned = setAsideLaunching(counted, inUse);
+    const auto capacity = clusterCapacity(reads);
+    // A launch planned again waits for a tick that claims its cluster, unless the cluster is gone.
+    std::erase_if(planned, [&](const RunStore::QueuedRun& q) {
+        const RunScheduler::InUse::key_type key{q.run.projectUid, q.run.cluster};
+        return !clusters.claimed.contains(key) &&
+               (clusters.held.contains(key) || capacity(q.run.projectUid, q.run.cluster));
+    });
+    std::map<RunScheduler::InUse::key_type, int> waiting; // queued runs per cluster, beyond its free slots
+    for (const auto& c : counted)
+        if (!c.launching)
+            waiting[{c.projectUid, c.cluster}] += c.count;
+    for (auto& [key, queued] : waiting) {
+        const auto& [projectUid, cluster] = key;
+        if (clusters.held.contains(key)) {
+            queued = 0; // another replica plans it now (and holds its row)
+            continue;
+        }
+        const auto slots = capacity(projectUid, cluster);
+        if (!slots) { // gone: every run on it fails
+            std::ranges::move(m_runs.queuedOn(projectUid, cluster, queued), std::back_inserter(planned));
+            queued = 0;
+            continue;
+        }
+        if (!clusters.claimed.contains(key)) {
+            queued = 0; // its first queued run came after the clusters were read: the next tick plans it
+            continue;
+        }
+        const int free = std::max(0, *slots - inUse[key]);
+        if (free > 0)
+            std::ranges::move(m_runs.queuedOn(projectUid, cluster, std::min<int>(free, kClaimsPerTick + 1)),
+                              std::back_inserter(planned));
+        queued -= free;
+    }
+    std::ranges::sort(planned, {}, &RunStore::QueuedRun::position);
+    std::vector<RunRecord> queue;
+    queue.reserve(planned.size());
+    for (auto& q : planned)
+        queue.push_back(std::move(q.run));
+    const auto plan = RunScheduler::plan(queue, inUse, capacity);
+    writeWaitingReasons(counted, waiting, inUse, capacity);
+    return applyPlan(plan, queue, more);
+}
+
+// The runs of each cluster past its free slots wait for a slot, all with one reason (RunScheduler::
+// plan's). Written, in one statement per cluster, only where the counts show a run without it.
+void RunClaims::writeWaitingReasons(const std::vector<RunStore::QueuedCount>& counted,
+                                    const std::map<RunScheduler::InUse::key_type, int>& waiting,
+                                    const RunScheduler::InUse& inUse,
+                                    const RunScheduler::Capacity& capacity) {
+    for (const auto& entry : waiting) {
+        if (entry.second <= 0)
+            continue;
+        const auto& [projectUid, cluster] = entry.first;
+        const int slots = capacity(projectUid, cluster).value_or(0);
+        const auto found = inUse.find(entry.first);
+        const int used = found == inUse.end() ? 0 : found->second;
+        const std::string reason = waitingForDriverSlotReason(cluster, std::max(used, slots), slots);
+        const bool stale = std::ranges::any_of(counted, [&entry, &reason](const RunStore::QueuedCount& c) {
+            return !c.launching &&
+                   std::tie(c.projectUid, c.cluster) == std::tie(entry.first.first, entry.first.second) &&
+                   c.queueReason != reason;
+        });
+        if (stale)
+            m_runs.setWaitingReason(projectUid, cluster, std::max(0, slots - used), reason);
+    }
+}
+
+// Fails the runs the plan fails and returns those this replica claims now: at most kClaimsPerTick
+// (`more`: the plan starts more), leaving any another replica claimed to it.
+std::vector<std::pair<std::string, std::string>>
+RunClaims::applyPlan(const RunScheduler::Plan& plan, const std::vector<RunRecord>& queue, bool& more) {
+    std::map<std::string, const RunRecord*> byId;
+    for (const auto& r : queue)
+        byId[r.run.jobRunId] = &r;
+    for (const auto& [id, message] : plan.failing)
+        if (mayStart(byId[id]->owner))
+            if (auto record = m_runs.find(byId[id]->projectUid, id))
+                m_writer.end(*record, JobRunStatus::Failed, message, RunActor::Claimant);
+    std::vector<std::pair<std::string, std::string>> mine; // in plan order
+    for (const auto& id : plan.start) {
+        if (!mayStart(byId[id]->owner))
+            continue; // its claimant starts it
+        if (mine.size() == kClaimsPerTick) {
+            more = true;
+            break;
+        }
+        mine.emplace_back(byId[id]->projectUid, id);
+    }
+    return mine;
+}
+
+// The runs being launched: those this replica launched before a restart are taken over (or, when
+// nothing was started, returned to be planned again), those of a replica that is gone end FAILED, since
+// they may have started on its host; each one still launching takes a slot in `inUse`. Read run by run
+// only when the counts show one this replica may take over or fail; else they are counted.
+std::vector<RunStore::QueuedRun>
+RunClaims::setAsideLaunching(const std::vector<RunStore::QueuedCount>& counted, RunScheduler::InUse& inUse) {
+    const bool toSettle = std::ranges::any_of(
+        counted, [&](const RunStore::QueuedCount& c) { return c.launching && mayStart(c.owner); });
+    if (!toSettle) {
+        for (const auto& c : counted)
+            if (c.launching)
+                inUse[{c.projectUid, c.cluster}] += c.count;
+        return {};
+    }
+    auto launching = m_runs.queuedLaunching();
+    std::erase_if(launching, [&](const RunStore::QueuedRun& queued) {
+        const RunRecord& brief = queued.run;
         if (brief.owner.empty() || brief.owner == m_leases.self().id()) {
             auto record = m_runs.find(brief.projectUid, brief.run.jobRunId);
             if (!record || !m_drivers.takeOverLaunch(*record))
@@ -207,6 +299,7 @@ void RunClaims::setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::
                              RunActor::Successor);
         return true;
     });
+    return launching;
 }
 
 // Resolves what the run's driver is started with and claims the run for this replica, recording its

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -57,7 +58,14 @@ private:
     bool countsShowWork(bool& restsOnLeases);
     RunScheduler::Capacity clusterCapacity(SharedReads& reads);
     std::vector<std::pair<RunRecord, LaunchSpec>> claimStarts();
-    void setAsideLaunching(std::vector<RunRecord>& queued, RunScheduler::InUse& inUse);
+    std::vector<std::pair<std::string, std::string>> planClaims(SharedReads& reads, bool& more);
+    std::vector<RunStore::QueuedRun> setAsideLaunching(const std::vector<RunStore::QueuedCount>& counted,
+                                                       RunScheduler::InUse& inUse);
+    void writeWaitingReasons(const std::vector<RunStore::QueuedCount>& counted,
+                             const std::map<RunScheduler::InUse::key_type, int>& waiting,
+                             const RunScheduler::InUse& inUse, const RunScheduler::Capacity& capacity);
+    std::vector<std::pair<std::string, std::string>>
+    applyPlan(const RunScheduler::Plan& plan, const std::vector<RunRecord>& queue, bool& more);
     bool mayStart(const std::string& claimant) const;
     std::optional<LaunchSpec> prepareLaunch(RunRecord& record, SharedReads& reads);
     LaunchSpec launchSpec(const RunRecord& record, const DriverCommandInput& input,

@@ -343,6 +343,12 @@ CREATE INDEX runs_active_by_job ON runs(project_uid, job_id)
 DROP INDEX runs_by_idempotency_key;
 )sql",
      "", ""},
+    // 13: a claim reads only the oldest queued runs of each cluster it plans, as many as the cluster has
+    // free slots (RunStore::queuedOn), and finds the clusters with queued runs by one probe each.
+    {R"sql(
+CREATE INDEX runs_queued_by_cluster ON runs(project_uid, cluster, id) WHERE status = 'SPARK_JOB_RUN_STATUS_QUEUED';
+)sql",
+     "", ""},
 };
 
 } // namespace

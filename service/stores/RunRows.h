@@ -420,47 +420,86 @@ template <SqlConnection Db> std::vector<RunRecord> endedBefore(Db& db, const std
         {cutoff}, "ORDER BY id");
 }
 
-// `claimable`: with a locking backend inside a step, the clusters this step claims runs on: those of the
-// queued runs whose row no other step holds (`FOR NO KEY UPDATE SKIP LOCKED`: one replica plans a
-// cluster's slots at a time, the others plan the rest or skip it this tick, none waits). A queued run
-// is then kept when its cluster is one of them or does not exist (it is to fail); the others wait for
-// the claim of the replica that holds their cluster, or the next tick. ALTER or DROP CLUSTER waits for
-// the claim; CREATE JOB (a key share of the row) does not.
-template <SqlConnection Db> std::vector<RunRecord> queuedBriefly(Db& db, bool claimable = false) {
-    std::set<std::pair<std::string, std::string>> claimed;
-    if (claimable) {
-        auto locked =
-            db.query("SELECT c.project_uid, c.name FROM clusters c WHERE EXISTS (SELECT 1 FROM runs r "
-                     "WHERE r.status = 'SPARK_JOB_RUN_STATUS_QUEUED' AND r.project_uid = c.project_uid "
-                     "AND r.cluster = c.name) ORDER BY c.id FOR NO KEY UPDATE OF c SKIP LOCKED");
-        while (locked.step())
-            claimed.emplace(locked.text(0), locked.text(1));
-    }
-    static const std::string clusterExists =
-        "EXISTS (SELECT 1 FROM clusters c WHERE c.project_uid = r.project_uid AND c.name = r.cluster)";
-    static const std::string sql = "SELECT r.run_id, r.project_uid, r.job_name, r.cluster, r.queue_reason, "
-                                   "r.owner, r.run_dir, CASE WHEN " +
-                                   clusterExists +
-                                   " THEN 1 ELSE 0 END FROM runs r WHERE r.status = "
-                                   "'SPARK_JOB_RUN_STATUS_QUEUED'";
-    // No cluster claimed (other replicas are planning them): only the runs that are to fail are read.
-    static const std::string orphansOnly = sql + " AND NOT " + clusterExists;
-    auto q = db.query((claimable && claimed.empty() ? orphansOnly : sql) + " ORDER BY r.id");
-    std::vector<RunRecord> result;
+// The clusters with QUEUED runs (RunStore::ClustersWithQueue). `lock`: with a locking backend inside a
+// step, the step claims those whose row no other step holds (`FOR NO KEY UPDATE SKIP LOCKED`: one
+// replica plans a cluster's slots at a time, the others plan the rest or skip it this tick, none
+// waits). ALTER or DROP CLUSTER waits for the claim; CREATE JOB (a key share of the row) does not.
+// Whether a cluster has queued runs is one probe of runs_queued_by_cluster.
+template <SqlConnection Db> RunStore::ClustersWithQueue clustersWithQueue(Db& db, bool lock) {
+    static const std::string sql =
+        "SELECT c.project_uid, c.name FROM clusters c WHERE EXISTS (SELECT 1 FROM runs r WHERE r.project_uid "
+        "= c.project_uid AND r.cluster = c.name AND r.status = 'SPARK_JOB_RUN_STATUS_QUEUED') ORDER BY c.id";
+    const auto read = [&db](const std::string& text) {
+        std::set<std::pair<std::string, std::string>> clusters;
+        auto q = db.query(text);
+        while (q.step())
+            clusters.emplace(q.text(0), q.text(1));
+        return clusters;
+    };
+    RunStore::ClustersWithQueue result;
+    result.claimed = read(lock ? sql + " FOR NO KEY UPDATE OF c SKIP LOCKED" : sql);
+    if (lock)
+        for (auto& cluster : read(sql))
+            if (!result.claimed.contains(cluster))
+                result.held.insert(std::move(cluster));
+    return result;
+}
+
+// The columns of a queued run as the scheduler plans it (RunStore::QueuedRun), `r` the runs table.
+inline constexpr const char* kQueuedColumns =
+    "r.id, r.run_id, r.project_uid, r.job_name, r.cluster, r.queue_reason, r.owner, r.run_dir";
+
+template <SqlQuery Query> std::vector<RunStore::QueuedRun> readQueued(Query& q) {
+    std::vector<RunStore::QueuedRun> result;
     while (q.step()) {
-        if (claimable && q.int64(7) != 0 && !claimed.contains({q.text(1), q.text(3)}))
-            continue;
-        RunRecord& r = result.emplace_back();
-        r.run.jobRunId = q.text(0);
-        r.projectUid = q.text(1);
-        r.run.jobName = q.text(2);
-        r.cluster = q.text(3);
+        RunStore::QueuedRun& queued = result.emplace_back();
+        queued.position = q.int64(0);
+        RunRecord& r = queued.run;
+        r.run.jobRunId = q.text(1);
+        r.projectUid = q.text(2);
+        r.run.jobName = q.text(3);
+        r.cluster = q.text(4);
         r.run.status = JobRunStatus::Queued;
-        r.run.queueReason = q.optionalText(4);
-        r.owner = q.optionalText(5).value_or("");
-        r.runDir = q.optionalText(6).value_or("");
+        r.run.queueReason = q.optionalText(5);
+        r.owner = q.optionalText(6).value_or("");
+        r.runDir = q.optionalText(7).value_or("");
     }
     return result;
+}
+
+// The QUEUED runs on one cluster whose driver is not being started, oldest first, from
+// runs_queued_by_cluster: a claim reads as many as the cluster has free slots, not the whole queue.
+template <SqlConnection Db>
+std::vector<RunStore::QueuedRun> queuedOn(Db& db, const std::string& projectUid, const std::string& cluster,
+                                          int limit) {
+    static const std::string sql = std::string("SELECT ") + kQueuedColumns +
+                                   " FROM runs r WHERE r.project_uid = ? AND r.cluster = ? AND r.status = "
+                                   "'SPARK_JOB_RUN_STATUS_QUEUED' AND COALESCE(r.run_dir, '') = '' ORDER BY "
+                                   "r.id LIMIT ?";
+    auto q = db.query(sql, projectUid, cluster, static_cast<std::int64_t>(limit));
+    return readQueued(q);
+}
+
+template <SqlConnection Db> std::vector<RunStore::QueuedRun> queuedLaunching(Db& db) {
+    static const std::string sql = std::string("SELECT ") + kQueuedColumns +
+                                   " FROM runs r WHERE r.status = 'SPARK_JOB_RUN_STATUS_QUEUED' AND "
+                                   "COALESCE(r.run_dir, '') <> '' ORDER BY r.id";
+    auto q = db.query(sql);
+    return readQueued(q);
+}
+
+// RunStore::setWaitingReason: the runs past the `skip` oldest that do not have the reason yet.
+template <SqlConnection Db>
+int setWaitingReason(Db& db, const std::string& projectUid, const std::string& cluster, int skip,
+                     const std::string& reason) {
+    static const std::string sql =
+        "UPDATE runs SET queue_reason = ? WHERE project_uid = ? AND cluster = ? AND status = "
+        "'SPARK_JOB_RUN_STATUS_QUEUED' AND COALESCE(run_dir, '') = '' AND (queue_reason IS NULL OR "
+        "queue_reason <> ?) AND id NOT IN (SELECT r.id FROM runs r WHERE r.project_uid = ? AND r.cluster = ? "
+        "AND r.status = 'SPARK_JOB_RUN_STATUS_QUEUED' AND COALESCE(r.run_dir, '') = '' ORDER BY r.id LIMIT "
+        "?)";
+    return db.execute(sql, reason, projectUid, cluster, reason, projectUid, cluster,
+                      static_cast<std::int64_t>(skip));
 }
 
 // Every QUEUED run counted per project, cluster, queue reason, claimant and whether a run directory is
@@ -475,11 +514,6 @@ template <SqlConnection Db> std::vector<RunStore::QueuedCount> queuedCounts(Db& 
         result.push_back(
             {q.text(0), q.text(1), q.optionalText(2), q.text(3), q.integer(4) != 0, q.integer(5)});
     return result;
-}
-
-template <SqlConnection Db> void setQueueReason(Db& db, const std::string& runId, const std::string& reason) {
-    db.execute("UPDATE runs SET queue_reason = ? WHERE run_id = ? AND status = 'SPARK_JOB_RUN_STATUS_QUEUED'",
-               reason, runId);
 }
 
 template <SqlConnection Db> std::map<std::pair<std::string, std::string>, int> runningPerCluster(Db& db) {

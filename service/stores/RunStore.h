@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,12 +95,26 @@ public:
     // Finished runs that ended before `cutoff` (ISO text).
     virtual std::vector<RunRecord> endedBefore(const std::string& cutoff) = 0;
 
-    // What the scheduler plans with, without the runs' arguments and bookkeeping: every QUEUED run
-    // (oldest first) with its id, project, job name, cluster, queue reason, owner and run directory.
-    // Inside a step where the backend locks rows, the step claims the clusters' slots it plans: only
-    // the runs of clusters whose row it could lock without waiting (held until the step ends, so one
-    // replica plans a cluster at a time) and of clusters that do not exist.
-    virtual std::vector<RunRecord> queuedBriefly() = 0;
+    // A QUEUED run as a claim plans it, without its arguments and bookkeeping: its id, project, job name,
+    // cluster, queue reason, owner and run directory, and its place in the queue (smaller: older).
+    struct QueuedRun {
+        std::int64_t position = 0;
+        RunRecord run;
+    };
+    // The clusters (project uid, name) with QUEUED runs: those whose driver slots this step plans and,
+    // inside a step where the backend locks rows, those another step plans now. Such a step claims only
+    // the clusters whose row it could lock without waiting (held until the step ends, so one replica
+    // plans a cluster at a time; the others skip it until their next tick).
+    struct ClustersWithQueue {
+        std::set<std::pair<std::string, std::string>> claimed;
+        std::set<std::pair<std::string, std::string>> held; // by another step
+    };
+    virtual ClustersWithQueue clustersWithQueue() = 0;
+    // The `limit` oldest QUEUED runs on the project's cluster whose driver is not being started.
+    virtual std::vector<QueuedRun> queuedOn(const std::string& projectUid, const std::string& cluster,
+                                            int limit) = 0;
+    // Every QUEUED run whose driver is being started (a run directory is recorded), oldest first.
+    virtual std::vector<QueuedRun> queuedLaunching() = 0;
     // QUEUED runs counted per project, cluster, queue reason, owner and whether their driver is being
     // started (a run directory is recorded): what the scheduler looks at on each tick, in one read that
     // returns no run, so that a long queue waiting for driver slots is not read run by run.
@@ -112,8 +127,11 @@ public:
         int count = 0;
     };
     virtual std::vector<QueuedCount> queuedCounts() = 0;
-    // Why a QUEUED run waits, without writing anything else of it.
-    virtual void setQueueReason(const std::string& runId, const std::string& reason) = 0;
+    // Why the QUEUED runs on the project's cluster whose driver is not being started wait, but for the
+    // `skip` oldest (those that start): `reason`, written where a run does not have it yet, and nothing
+    // else of them. Returns how many runs it changed.
+    virtual int setWaitingReason(const std::string& projectUid, const std::string& cluster, int skip,
+                                 const std::string& reason) = 0;
     // RUNNING runs per (project, cluster).
     virtual std::map<std::pair<std::string, std::string>, int> runningPerCluster() = 0;
     // The driver slots the project's runs take, per cluster name: RUNNING runs and QUEUED runs whose

@@ -222,11 +222,19 @@ public:
     std::vector<RunRecord> endedBefore(const std::string& cutoff) override {
         return run_rows::endedBefore(*m_access.readFresh(), cutoff);
     }
-    std::vector<RunRecord> queuedBriefly() override {
-        return run_rows::queuedBriefly(*m_access.readFresh(), locksRowsHere(m_access));
+    ClustersWithQueue clustersWithQueue() override {
+        return run_rows::clustersWithQueue(*m_access.readFresh(), locksRowsHere(m_access));
     }
-    void setQueueReason(const std::string& runId, const std::string& reason) override {
-        run_rows::setQueueReason(*m_access.write(), runId, reason);
+    std::vector<QueuedRun> queuedOn(const std::string& projectUid, const std::string& cluster,
+                                    int limit) override {
+        return run_rows::queuedOn(*m_access.readFresh(), projectUid, cluster, limit);
+    }
+    std::vector<QueuedRun> queuedLaunching() override {
+        return run_rows::queuedLaunching(*m_access.readFresh());
+    }
+    int setWaitingReason(const std::string& projectUid, const std::string& cluster, int skip,
+                         const std::string& reason) override {
+        return run_rows::setWaitingReason(*m_access.write(), projectUid, cluster, skip, reason);
     }
     std::vector<QueuedCount> queuedCounts() override { return run_rows::queuedCounts(*m_access.readFresh()); }
     std::map<std::pair<std::string, std::string>, int> runningPerCluster() override {

@@ -566,8 +566,9 @@ private slots:
         QVERIFY2(lines.find("Rows Removed") == std::string::npos, lines.c_str());
     }
 
-    // While one replica's claim holds a cluster's row, another replica's claim plans only the queued runs
-    // it can: those of clusters it could lock, and those whose cluster is gone (they are to fail).
+    // While one replica's claim holds a cluster's row, another replica's claim does not claim it (and
+    // does not wait for it): the cluster is reported held, so its runs are left to the claim that holds
+    // it. A cluster that is gone has no row and is neither.
     void aClaimPlansOnlyTheClustersItCouldLock() {
         const std::string database = createDatabase("claims");
         const auto first = PgStores::open(database);
@@ -579,22 +580,26 @@ private slots:
         for (const auto& id : {"run-1", "run-2"})
             QVERIFY(first->runs().insert(queuedRun(uid, a, id, {})));
         QVERIFY(first->runs().insert(queuedRun(uid, orphaned, "orphan", {})));
-        const auto ids = [](const std::vector<RunRecord>& runs) {
-            std::vector<std::string> result;
-            for (const RunRecord& r : runs)
-                result.push_back(r.run.jobRunId);
-            return result;
+        using ClusterKey = std::pair<std::string, std::string>;
+        const std::set<ClusterKey> withQueue{{uid, a.cluster}};
+        const auto inStep = [](Stores& stores) {
+            return stores.unitOfWork().run([&] { return stores.runs().clustersWithQueue(); });
         };
-        const std::vector<std::string> all{"run-1", "run-2", "orphan"};
-        QCOMPARE(ids(second->unitOfWork().run([&] { return second->runs().queuedBriefly(); })), all);
+        QCOMPARE(inStep(*second).claimed, withQueue);
+        QVERIFY(inStep(*second).held.empty());
         {
-            HeldStep holder(*first, [&] { return first->runs().queuedBriefly().size() == 3; });
+            HeldStep holder(*first, [&] { return first->runs().clustersWithQueue().claimed == withQueue; });
             QTRY_VERIFY_WITH_TIMEOUT(holder.holding(), 30000);
-            QCOMPARE(ids(second->unitOfWork().run([&] { return second->runs().queuedBriefly(); })),
-                     std::vector<std::string>{"orphan"});
-            QCOMPARE(ids(second->runs().queuedBriefly()), all); // outside a step nothing is claimed
+            const auto during = inStep(*second);
+            QVERIFY(during.claimed.empty());
+            QCOMPARE(during.held, withQueue);
+            QCOMPARE(second->runs().clustersWithQueue().claimed, withQueue); // outside a step nothing is held
+            const auto orphans =
+                second->unitOfWork().run([&] { return second->runs().queuedOn(uid, "gone", 10); });
+            QCOMPARE(orphans.size(), std::size_t(1));
+            QCOMPARE(orphans[0].run.run.jobRunId, std::string("orphan"));
         }
-        QCOMPARE(ids(second->unitOfWork().run([&] { return second->runs().queuedBriefly(); })), all);
+        QCOMPARE(inStep(*second).claimed, withQueue);
     }
 
     // A run's transition is conditional on the status it was decided on: a write from QUEUED to FAILED

@@ -381,6 +381,50 @@ private slots:
         cancelEach("grower", {first, second});
     }
 
+    // The runs waiting for a slot say how many of their cluster's slots are in use, also after its
+    // MAX_OCU changed: raised, the oldest starts and the others wait with the new count; lowered below the
+    // drivers running, they say so.
+    void aWaitingRunsReasonFollowsItsCluster() {
+        QCOMPARE(statusOf(st("CREATE CLUSTER reasons TYPE = 'Spark' MAX_OCU = 1 MIN_OCU = 1")),
+                 std::string(kSuccess));
+        QStringList jobs, ids;
+        for (int i = 1; i <= 4; ++i) {
+            jobs << "reasoned" + QString::number(i);
+            QVERIFY(createJob(jobs.last(), "PYTHON", {kPythonApp, "--sleep", "60"}, "reasons"));
+            ids << runIdOf(runJob(m_service, m_project.op, jobs.last()));
+            QVERIFY(!ids.last().isEmpty());
+        }
+        // The run's queue reason once it is `reason` (or when waiting for it gave up).
+        const auto reasonOnceIt = [&](int i, const std::string& reason) {
+            const auto run =
+                waitForRun(m_service, m_project.op, jobs[i], ids[i], [&](const nlohmann::json& r) {
+                    return r.value("queueReason", nlohmann::json()) == reason;
+                });
+            return run.value("queueReason", nlohmann::json()).is_string()
+                       ? run["queueReason"].get<std::string>()
+                       : run.dump();
+        };
+        const std::string oneOfOne = "Waiting for a driver slot on cluster reasons (1 of 1 in use)";
+        const std::string twoOfTwo = "Waiting for a driver slot on cluster reasons (2 of 2 in use)";
+        const std::string twoOfOne = "Waiting for a driver slot on cluster reasons (2 of 1 in use)";
+        QCOMPARE(waitForRun(m_service, m_project.op, jobs[0], ids[0], hasStatus(kRunning))
+                     .value("status", std::string()),
+                 std::string(kRunning));
+        for (int i = 1; i < 4; ++i)
+            QCOMPARE(reasonOnceIt(i, oneOfOne), oneOfOne);
+        QCOMPARE(statusOf(st("ALTER CLUSTER reasons SET MAX_OCU = 2")), std::string(kSuccess));
+        QCOMPARE(waitForRun(m_service, m_project.op, jobs[1], ids[1], hasStatus(kRunning))
+                     .value("status", std::string()),
+                 std::string(kRunning));
+        for (int i = 2; i < 4; ++i)
+            QCOMPARE(reasonOnceIt(i, twoOfTwo), twoOfTwo);
+        QCOMPARE(statusOf(st("ALTER CLUSTER reasons SET MAX_OCU = 1")), std::string(kSuccess));
+        for (int i = 2; i < 4; ++i)
+            QCOMPARE(reasonOnceIt(i, twoOfOne), twoOfOne);
+        for (int i = 0; i < 4; ++i)
+            cancelEach(jobs[i], {ids[i]});
+    }
+
     void loweringLimitsCancelsNothing() {
         QCOMPARE(statusOf(st("CREATE CLUSTER shrink TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1")),
                  std::string(kSuccess));

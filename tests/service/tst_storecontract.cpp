@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -90,6 +91,13 @@ std::vector<std::string> runIds(const std::vector<RunRecord>& runs) {
     std::vector<std::string> ids;
     for (const auto& r : runs)
         ids.push_back(r.run.jobRunId);
+    return ids;
+}
+
+std::vector<std::string> queuedIds(const std::vector<RunStore::QueuedRun>& runs) {
+    std::vector<std::string> ids;
+    for (const auto& queued : runs)
+        ids.push_back(queued.run.run.jobRunId);
     return ids;
 }
 
@@ -574,13 +582,19 @@ private slots:
         QCOMPARE(runIds(runs.endedBefore(formatTimestamp(timestampNow() - 1h))),
                  std::vector<std::string>{"run-5"});
         QVERIFY(runs.endedBefore(formatTimestamp(timestampNow() - 3h)).empty());
-        runs.setQueueReason("run-1", "cluster c is full");
-        runs.setQueueReason("run-3", "not queued: not written");
-        const auto queued = runs.queuedBriefly();
-        QCOMPARE(runIds(queued), (std::vector<std::string>{"run-1", "run-2"}));
-        QCOMPARE(queued[0].projectUid, m_project);
-        QCOMPARE(queued[0].run.queueReason.value_or(""), std::string("cluster c is full"));
+        // What a claim reads: the clusters with queued runs, and a cluster's oldest queued runs.
+        using ClusterKey = std::pair<std::string, std::string>;
+        const auto clusters = runs.clustersWithQueue();
+        QCOMPARE(clusters.claimed, (std::set<ClusterKey>{{m_project, "c"}, {m_other, "c"}}));
+        QVERIFY(clusters.held.empty());
+        QCOMPARE(runs.setWaitingReason(m_project, "c", 0, "cluster c is full"), 1); // not run-3, RUNNING
         QVERIFY(!runs.find(m_project, "run-3")->run.queueReason);
+        const auto queued = runs.queuedOn(m_project, "c", 10);
+        QCOMPARE(queuedIds(queued), std::vector<std::string>{"run-1"});
+        QCOMPARE(queued[0].run.projectUid, m_project);
+        QCOMPARE(queued[0].run.run.jobName, std::string("a"));
+        QCOMPARE(queued[0].run.run.queueReason.value_or(""), std::string("cluster c is full"));
+        QVERIFY(runs.queuedOn(m_project, "no-such-cluster", 10).empty());
         const auto running = runs.runningPerCluster();
         QCOMPARE(running.size(), std::size_t(2));
         QCOMPARE(running.at({m_project, "c"}), 1);
@@ -606,6 +620,22 @@ private slots:
                                       {m_other, "c", std::nullopt, "replica-1", true, 1}};
         std::sort(expected.begin(), expected.end());
         QCOMPARE(counted, expected);
+        // Oldest first, as many as asked for, without the run being launched; that one apart.
+        const auto others = runs.queuedOn(m_other, "c", 10);
+        QCOMPARE(queuedIds(others), (std::vector<std::string>{"run-2", "run-7", "run-8"}));
+        QVERIFY(others[0].position < others[1].position && others[1].position < others[2].position);
+        QCOMPARE(queuedIds(runs.queuedOn(m_other, "c", 2)), (std::vector<std::string>{"run-2", "run-7"}));
+        const auto beingLaunched = runs.queuedLaunching();
+        QCOMPARE(queuedIds(beingLaunched), std::vector<std::string>{"run-6"});
+        QCOMPARE(beingLaunched[0].run.owner, std::string("replica-1"));
+        QCOMPARE(beingLaunched[0].run.runDir, std::string("/runs/run-6"));
+        // A waiting reason is written past the oldest `skip` runs, where a run does not have it yet.
+        QCOMPARE(runs.setWaitingReason(m_other, "c", 1, "cluster c is full"), 1); // run-8
+        QVERIFY(!runs.find(m_other, "run-2")->run.queueReason);
+        QCOMPARE(runs.find(m_other, "run-8")->run.queueReason.value_or(""), std::string("cluster c is full"));
+        QVERIFY(!runs.find(m_other, "run-6")->run.queueReason);
+        QCOMPARE(runs.setWaitingReason(m_other, "c", 0, "cluster c is full"), 1); // run-2
+        QCOMPARE(runs.setWaitingReason(m_other, "c", 0, "cluster c is full"), 0);
         // A finished key no longer counts as active.
         keyed.run.status = JobRunStatus::Failed;
         runs.update(keyed);
