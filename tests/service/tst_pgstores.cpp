@@ -566,6 +566,48 @@ private slots:
         QVERIFY2(lines.find("Rows Removed") == std::string::npos, lines.c_str());
     }
 
+    // A claim reads a cluster's oldest queued runs through runs_queued_by_cluster, as many as it asks for,
+    // also with the plan made while the table held one run; and finds the clusters with queued runs by
+    // one probe of that index each, not by reading the queue.
+    void aClaimReadsOnlyTheRunsItMayStart() {
+        const std::string database = createDatabase("claimreads");
+        const auto stores = PgStores::open(database);
+        const std::string uid = stores->projects().createProject("claimreads");
+        const SparkJob a = jobOn(*stores, uid, "a");
+        QVERIFY(stores->runs().insert(queuedRun(uid, a, "first", {})));
+        auto connection = PgConnection::open(database);
+        for (int i = 0; i < 8; ++i) { // planned once for all after the fifth (plan_cache_mode auto)
+            QCOMPARE(run_rows::queuedOn(*connection, uid, a.cluster, 5).size(), std::size_t(1));
+            QCOMPARE(run_rows::clustersWithQueue(*connection, false).claimed.size(), std::size_t(1));
+        }
+        stores->unitOfWork().run([&] {
+            for (int i = 0; i < 2000; ++i)
+                stores->runs().insert(queuedRun(uid, a, "run-" + std::to_string(i), {}));
+        });
+        QCOMPARE(run_rows::queuedOn(*connection, uid, a.cluster, 5).size(), std::size_t(5));
+        QCOMPARE(run_rows::clustersWithQueue(*connection, false).claimed.size(), std::size_t(1));
+
+        const auto explained = [&](const std::string& like, const std::string& arguments) {
+            auto prepared =
+                connection->query("SELECT name FROM pg_prepared_statements WHERE statement LIKE ?", like);
+            if (!prepared.step())
+                return std::string("no prepared statement like ") + like;
+            auto plan = connection->query("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE " +
+                                          prepared.text(0) + arguments);
+            std::string lines;
+            while (plan.step())
+                lines += plan.text(0) + "\n";
+            return lines;
+        };
+        const std::string head =
+            explained("SELECT r.id, r.run_id, %LIMIT%", "('" + uid + "', '" + a.cluster + "', 5)");
+        QVERIFY2(head.find("runs_queued_by_cluster") != std::string::npos, head.c_str());
+        QVERIFY2(head.find("Sort") == std::string::npos, head.c_str());
+        const std::string clusters =
+            explained("SELECT c.project_uid, c.name FROM clusters c WHERE EXISTS%", "");
+        QVERIFY2(clusters.find("runs_queued_by_cluster") != std::string::npos, clusters.c_str());
+    }
+
     // While one replica's claim holds a cluster's row, another replica's claim does not claim it (and
     // does not wait for it): the cluster is reported held, so its runs are left to the claim that holds
     // it. A cluster that is gone has no row and is neither.
