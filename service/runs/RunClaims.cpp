@@ -16,7 +16,6 @@
 #include <filesystem>
 #include <iterator>
 #include <map>
-#include <tuple>
 #include <utility>
 
 namespace jobdeck {
@@ -216,32 +215,11 @@ std::vector<std::pair<std::string, std::string>> RunClaims::planClaims(SharedRea
     for (auto& q : planned)
         queue.push_back(std::move(q.run));
     const auto plan = RunScheduler::plan(queue, inUse, capacity);
-    writeWaitingReasons(counted, waiting, inUse, capacity);
+    // The runs past each cluster's free slots wait, all with one reason: one write per cluster, only
+    // where the counts show a run without it.
+    for (const auto& change : RunScheduler::reasonChanges(counted, waiting, inUse, capacity))
+        m_runs.setWaitingReason(change.cluster.first, change.cluster.second, change.skip, change.reason);
     return applyPlan(plan, queue, more);
-}
-
-// The runs of each cluster past its free slots wait for a slot, all with one reason (RunScheduler::
-// plan's). Written, in one statement per cluster, only where the counts show a run without it.
-void RunClaims::writeWaitingReasons(const std::vector<RunStore::QueuedCount>& counted,
-                                    const std::map<RunScheduler::InUse::key_type, int>& waiting,
-                                    const RunScheduler::InUse& inUse,
-                                    const RunScheduler::Capacity& capacity) {
-    for (const auto& entry : waiting) {
-        if (entry.second <= 0)
-            continue;
-        const auto& [projectUid, cluster] = entry.first;
-        const int slots = capacity(projectUid, cluster).value_or(0);
-        const auto found = inUse.find(entry.first);
-        const int used = found == inUse.end() ? 0 : found->second;
-        const std::string reason = waitingForDriverSlotReason(cluster, std::max(used, slots), slots);
-        const bool stale = std::ranges::any_of(counted, [&entry, &reason](const RunStore::QueuedCount& c) {
-            return !c.launching &&
-                   std::tie(c.projectUid, c.cluster) == std::tie(entry.first.first, entry.first.second) &&
-                   c.queueReason != reason;
-        });
-        if (stale)
-            m_runs.setWaitingReason(projectUid, cluster, std::max(0, slots - used), reason);
-    }
 }
 
 // Fails the runs the plan fails and returns those this replica claims now: at most kClaimsPerTick

@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -61,9 +60,6 @@ private:
     std::vector<std::pair<std::string, std::string>> planClaims(SharedReads& reads, bool& more);
     std::vector<RunStore::QueuedRun> setAsideLaunching(const std::vector<RunStore::QueuedCount>& counted,
                                                        RunScheduler::InUse& inUse);
-    void writeWaitingReasons(const std::vector<RunStore::QueuedCount>& counted,
-                             const std::map<RunScheduler::InUse::key_type, int>& waiting,
-                             const RunScheduler::InUse& inUse, const RunScheduler::Capacity& capacity);
     std::vector<std::pair<std::string, std::string>>
     applyPlan(const RunScheduler::Plan& plan, const std::vector<RunRecord>& queue, bool& more);
     bool mayStart(const std::string& claimant) const;

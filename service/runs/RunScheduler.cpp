@@ -3,7 +3,9 @@
 #include "core/policy/RunEndMessages.h"
 #include "core/statements/NotFoundMessages.h"
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace jobdeck {
 
@@ -26,8 +28,7 @@ RunScheduler::Plan RunScheduler::plan(const std::vector<RunRecord>& queued, InUs
             ++used;
             plan.start.push_back(r.run.jobRunId);
         } else {
-            plan.waiting.emplace_back(r.run.jobRunId,
-                                      waitingForDriverSlotReason(r.cluster, used, *known->second));
+            plan.waiting.emplace_back(r.run.jobRunId, waitingReason(r.cluster, used, *known->second));
         }
     }
     return plan;
@@ -45,11 +46,40 @@ bool RunScheduler::changesAny(const std::vector<RunStore::QueuedCount>& queued, 
             return true;
         const auto used = inUse.find({counted.projectUid, counted.cluster});
         const int inUseNow = used == inUse.end() ? 0 : used->second;
-        if (inUseNow < *slots ||
-            counted.queueReason != waitingForDriverSlotReason(counted.cluster, inUseNow, *slots))
+        if (inUseNow < *slots || counted.queueReason != waitingReason(counted.cluster, inUseNow, *slots))
             return true;
     }
     return false;
+}
+
+// Once the free slots are taken, a cluster has at least as many drivers as slots.
+std::string RunScheduler::waitingReason(const std::string& cluster, int inUse, int capacity) {
+    return waitingForDriverSlotReason(cluster, std::max(inUse, capacity), capacity);
+}
+
+std::vector<RunScheduler::ReasonChange>
+RunScheduler::reasonChanges(const std::vector<RunStore::QueuedCount>& queued,
+                            const std::map<InUse::key_type, int>& waiting, const InUse& inUse,
+                            const Capacity& capacity) {
+    std::vector<ReasonChange> changes;
+    for (const auto& entry : waiting) {
+        const InUse::key_type& cluster = entry.first;
+        const int count = entry.second;
+        const auto slots = capacity(cluster.first, cluster.second);
+        if (count <= 0 || !slots)
+            continue;
+        const auto found = inUse.find(cluster);
+        const int used = found == inUse.end() ? 0 : found->second;
+        std::string reason = waitingReason(cluster.second, used, *slots);
+        const bool stale = std::ranges::any_of(queued, [&](const RunStore::QueuedCount& c) {
+            return !c.launching &&
+                   std::tie(c.projectUid, c.cluster) == std::tie(cluster.first, cluster.second) &&
+                   c.queueReason != reason;
+        });
+        if (stale)
+            changes.push_back({cluster, std::max(0, *slots - used), std::move(reason)});
+    }
+    return changes;
 }
 
 } // namespace jobdeck

@@ -32,6 +32,22 @@ public:
     // give one a queue reason it does not have; `inUse` counts the runs being launched.
     static bool changesAny(const std::vector<RunStore::QueuedCount>& queued, const InUse& inUse,
                            const Capacity& capacity);
+
+    // The reason of every run that waits for a slot of `cluster` (`capacity` slots, `inUse` of them
+    // taken before this plan's starts), as plan() gives it.
+    static std::string waitingReason(const std::string& cluster, int inUse, int capacity);
+
+    // A cluster whose waiting runs are to be given `reason`, all but its `skip` oldest (those that start).
+    struct ReasonChange {
+        InUse::key_type cluster;
+        int skip = 0;
+        std::string reason;
+    };
+    // Of the clusters in `waiting` (each with the number of its counted runs that find no free slot),
+    // those where a counted run whose driver is not being started lacks the reason plan() would give.
+    static std::vector<ReasonChange> reasonChanges(const std::vector<RunStore::QueuedCount>& queued,
+                                                   const std::map<InUse::key_type, int>& waiting,
+                                                   const InUse& inUse, const Capacity& capacity);
 };
 
 } // namespace jobdeck

@@ -1,7 +1,8 @@
 // Which queued runs may start (RunScheduler, docs/runs.md, "Scheduling"), in-process: each cluster's
 // slots served first come, first served, runs of a cluster that is gone failing, the others waiting
 // with a reason; and changesAny(), the look at counted runs a tick takes instead of planning each one,
-// checked against plan() on every small queue.
+// checked against plan() on every small queue; and reasonChanges(), the clusters whose waiting runs a
+// claim gives their reason in one write.
 #include "core/policy/RunEndMessages.h"
 #include "core/statements/NotFoundMessages.h"
 #include "service/runs/RunScheduler.h"
@@ -91,6 +92,37 @@ private slots:
         QVERIFY(plan.start.empty());
         QCOMPARE(plan.waiting.size(), std::size_t(1));
         QCOMPARE(plan.waiting[0].second, waitingForDriverSlotReason("a", 5, 2));
+    }
+
+    // A cluster gets a reason write when some of its runs find no free slot and a counted run lacks the
+    // reason plan() gives them; the write skips the runs that take the free slots.
+    void reasonChangesNameTheClustersWhoseWaitingRunsLackTheirReason() {
+        const std::string aFull = waitingForDriverSlotReason("a", 2, 2);
+        const std::string bFull = waitingForDriverSlotReason("b", 1, 1);
+        const std::vector<RunRecord> queue{queued("1", "a"),    queued("2", "a", aFull),
+                                           queued("3", "a"),    queued("4", "b", bFull),
+                                           queued("5", "gone"), queued("6", "c")};
+        const RunScheduler::InUse inUse{{{"p", "a"}, 1}, {{"p", "b"}, 1}};
+        // Runs beyond the free slots: a has 1 free of 2 for 3 runs, b none for 1, c all it needs.
+        const std::map<RunScheduler::InUse::key_type, int> waiting{
+            {{"p", "a"}, 2}, {{"p", "b"}, 1}, {{"p", "c"}, 0}, {{"p", "gone"}, 1}};
+        const auto changes = RunScheduler::reasonChanges(counted(queue), waiting, inUse,
+                                                         capacities({{"a", 2}, {"b", 1}, {"c", 5}}));
+        QCOMPARE(changes.size(), std::size_t(1));
+        QCOMPARE(changes[0].cluster, (RunScheduler::InUse::key_type{"p", "a"}));
+        QCOMPARE(changes[0].skip, 1);
+        QCOMPARE(changes[0].reason, aFull);
+        // The reason is the one plan() gives the waiting runs.
+        const auto plan = RunScheduler::plan(queue, inUse, capacities({{"a", 2}, {"b", 1}, {"c", 5}}));
+        for (const auto& [id, reason] : plan.waiting)
+            if (id != "4")
+                QCOMPARE(reason, aFull);
+        // Over its slots (MAX_OCU lowered), the reason names the drivers running.
+        const auto over = RunScheduler::reasonChanges(counted({queued("1", "a", aFull)}), {{{"p", "a"}, 1}},
+                                                      {{{"p", "a"}, 3}}, capacities({{"a", 2}}));
+        QCOMPARE(over.size(), std::size_t(1));
+        QCOMPARE(over[0].skip, 0);
+        QCOMPARE(over[0].reason, waitingForDriverSlotReason("a", 3, 2));
     }
 
     void aFullClusterWhoseRunsKnowWhyChangesNothing() {
