@@ -467,15 +467,20 @@ template <SqlQuery Query> std::vector<RunStore::QueuedRun> readQueued(Query& q) 
     return result;
 }
 
-// The QUEUED runs on one cluster whose driver is not being started, oldest first, from
-// runs_queued_by_cluster: a claim reads as many as the cluster has free slots, not the whole queue.
+// The QUEUED runs on one cluster (?: project, ?: name) whose driver is not being started, the runs
+// table's columns named with `prefix` ("r." or none): what runs_queued_by_cluster holds.
+inline std::string queuedOnCluster(const std::string& prefix) {
+    return prefix + "project_uid = ? AND " + prefix + "cluster = ? AND " + prefix +
+           "status = 'SPARK_JOB_RUN_STATUS_QUEUED' AND COALESCE(" + prefix + "run_dir, '') = ''";
+}
+
+// The oldest of them, at most `limit`: a claim reads as many as the cluster has free slots, not the
+// whole queue.
 template <SqlConnection Db>
 std::vector<RunStore::QueuedRun> queuedOn(Db& db, const std::string& projectUid, const std::string& cluster,
                                           int limit) {
-    static const std::string sql = std::string("SELECT ") + kQueuedColumns +
-                                   " FROM runs r WHERE r.project_uid = ? AND r.cluster = ? AND r.status = "
-                                   "'SPARK_JOB_RUN_STATUS_QUEUED' AND COALESCE(r.run_dir, '') = '' ORDER BY "
-                                   "r.id LIMIT ?";
+    static const std::string sql = std::string("SELECT ") + kQueuedColumns + " FROM runs r WHERE " +
+                                   queuedOnCluster("r.") + " ORDER BY r.id LIMIT ?";
     auto q = db.query(sql, projectUid, cluster, static_cast<std::int64_t>(limit));
     return readQueued(q);
 }
@@ -492,12 +497,10 @@ template <SqlConnection Db> std::vector<RunStore::QueuedRun> queuedLaunching(Db&
 template <SqlConnection Db>
 int setWaitingReason(Db& db, const std::string& projectUid, const std::string& cluster, int skip,
                      const std::string& reason) {
-    static const std::string sql =
-        "UPDATE runs SET queue_reason = ? WHERE project_uid = ? AND cluster = ? AND status = "
-        "'SPARK_JOB_RUN_STATUS_QUEUED' AND COALESCE(run_dir, '') = '' AND (queue_reason IS NULL OR "
-        "queue_reason <> ?) AND id NOT IN (SELECT r.id FROM runs r WHERE r.project_uid = ? AND r.cluster = ? "
-        "AND r.status = 'SPARK_JOB_RUN_STATUS_QUEUED' AND COALESCE(r.run_dir, '') = '' ORDER BY r.id LIMIT "
-        "?)";
+    static const std::string sql = "UPDATE runs SET queue_reason = ? WHERE " + queuedOnCluster("") +
+                                   " AND (queue_reason IS NULL OR queue_reason <> ?) AND id NOT IN (SELECT "
+                                   "r.id FROM runs r WHERE " +
+                                   queuedOnCluster("r.") + " ORDER BY r.id LIMIT ?)";
     return db.execute(sql, reason, projectUid, cluster, reason, projectUid, cluster,
                       static_cast<std::int64_t>(skip));
 }
