@@ -107,9 +107,7 @@ void DeferredWrites::flushRows(Rows rows) {
             if (!took || handedOver)
                 return;
             const std::lock_guard lock(writes.m_mutex);
-            --writes.m_groupsInFlight;
-            if (tookAudit)
-                --writes.m_auditGroupsInFlight;
+            writes.landed(tookAudit);
         }
     } landedHere{*this, took, tookAudit, handedOver};
     // Callbacks of a group this flush commits by itself, called once the outcome is known.
@@ -149,9 +147,9 @@ void DeferredWrites::flushRows(Rows rows) {
     notify(waiting, true);
 }
 
-void DeferredWrites::landed(const Batch& group) {
+void DeferredWrites::landed(bool withAudit) {
     --m_groupsInFlight;
-    if (!group.audit.empty())
+    if (withAudit)
         --m_auditGroupsInFlight;
 }
 
@@ -177,14 +175,14 @@ void DeferredWrites::settleJoined(Batch& group, bool committed) {
     if (committed) {
         {
             const std::lock_guard lock(m_mutex);
-            landed(group);
+            landed(!group.audit.empty());
         }
         notify(group, true);
         return;
     }
     // Rolled back with the transaction it joined: the group goes back to the head of the queue.
     const std::lock_guard lock(m_mutex);
-    landed(group);
+    landed(!group.audit.empty());
     for (const auto& row : group.statuses)
         m_callbackQueued = m_callbackQueued || static_cast<bool>(row.committed);
     group.audit.insert(group.audit.end(), std::make_move_iterator(m_queue.audit.begin()),

@@ -81,8 +81,9 @@ private:
     // Under the unit of work's step: moves the queue (or its audit entries) into m_writing, marked in
     // flight when not empty, and says whether there was anything to write.
     bool takeQueue(Rows rows);
-    // Under m_mutex: `group`, taken from the queue, is no longer in flight.
-    void landed(const Batch& group);
+    // Under m_mutex: a group taken from the queue (`withAudit`: holding audit entries) is no longer in
+    // flight.
+    void landed(bool withAudit);
     // The end of the transaction a flush() joined: the group it wrote landed, or goes back to the queue.
     void settleJoined(Batch& group, bool committed);
     // Takes the callbacks out of `rows` and calls them with `committed`.
