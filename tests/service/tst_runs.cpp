@@ -394,33 +394,34 @@ private slots:
             ids << runIdOf(runJob(m_service, m_project.op, jobs.last()));
             QVERIFY(!ids.last().isEmpty());
         }
-        // The run's queue reason once it is `reason` (or when waiting for it gave up).
-        const auto reasonOnceIt = [&](int i, const std::string& reason) {
-            const auto run =
-                waitForRun(m_service, m_project.op, jobs[i], ids[i], [&](const nlohmann::json& r) {
-                    return r.value("queueReason", nlohmann::json()) == reason;
-                });
-            return run.value("queueReason", nlohmann::json()).is_string()
-                       ? run["queueReason"].get<std::string>()
-                       : run.dump();
+        // The queue reasons of runs `from` to the last once each is `reason` (or when waiting gave up).
+        const auto reasonsOnceThey = [&](int from, const std::string& reason) {
+            std::vector<std::string> reasons;
+            for (int i = from; i < 4; ++i) {
+                const auto run =
+                    waitForRun(m_service, m_project.op, jobs[i], ids[i], [&](const nlohmann::json& r) {
+                        return r.value("queueReason", nlohmann::json()) == reason;
+                    });
+                reasons.push_back(run.value("queueReason", nlohmann::json()).is_string()
+                                      ? run["queueReason"].get<std::string>()
+                                      : run.dump());
+            }
+            return reasons;
+        };
+        const auto statusOnceRunning = [&](int i) {
+            return waitForRun(m_service, m_project.op, jobs[i], ids[i], hasStatus(kRunning))
+                .value("status", std::string());
         };
         const std::string oneOfOne = "Waiting for a driver slot on cluster reasons (1 of 1 in use)";
         const std::string twoOfTwo = "Waiting for a driver slot on cluster reasons (2 of 2 in use)";
         const std::string twoOfOne = "Waiting for a driver slot on cluster reasons (2 of 1 in use)";
-        QCOMPARE(waitForRun(m_service, m_project.op, jobs[0], ids[0], hasStatus(kRunning))
-                     .value("status", std::string()),
-                 std::string(kRunning));
-        for (int i = 1; i < 4; ++i)
-            QCOMPARE(reasonOnceIt(i, oneOfOne), oneOfOne);
+        QCOMPARE(statusOnceRunning(0), std::string(kRunning));
+        QCOMPARE(reasonsOnceThey(1, oneOfOne), std::vector<std::string>(3, oneOfOne));
         QCOMPARE(statusOf(st("ALTER CLUSTER reasons SET MAX_OCU = 2")), std::string(kSuccess));
-        QCOMPARE(waitForRun(m_service, m_project.op, jobs[1], ids[1], hasStatus(kRunning))
-                     .value("status", std::string()),
-                 std::string(kRunning));
-        for (int i = 2; i < 4; ++i)
-            QCOMPARE(reasonOnceIt(i, twoOfTwo), twoOfTwo);
+        QCOMPARE(statusOnceRunning(1), std::string(kRunning));
+        QCOMPARE(reasonsOnceThey(2, twoOfTwo), std::vector<std::string>(2, twoOfTwo));
         QCOMPARE(statusOf(st("ALTER CLUSTER reasons SET MAX_OCU = 1")), std::string(kSuccess));
-        for (int i = 2; i < 4; ++i)
-            QCOMPARE(reasonOnceIt(i, twoOfOne), twoOfOne);
+        QCOMPARE(reasonsOnceThey(2, twoOfOne), std::vector<std::string>(2, twoOfOne));
         for (int i = 0; i < 4; ++i)
             cancelEach(jobs[i], {ids[i]});
     }
