@@ -40,6 +40,13 @@ public:
             it->second = m_stores.clusters().findCluster(projectUid, name);
         return it->second;
     }
+    // Neither held nor waited for: whether a cluster this step does not plan exists.
+    bool clusterExists(const std::string& projectUid, const std::string& name) {
+        auto [it, added] = m_committedClusters.try_emplace({projectUid, name}, false);
+        if (added)
+            it->second = m_stores.clusters().findClusterAsCommitted(projectUid, name).has_value();
+        return it->second;
+    }
     const std::optional<SparkJob>& job(const std::string& projectUid, const std::string& name) {
         auto [it, added] = m_jobs.try_emplace({projectUid, name});
         if (added)
@@ -58,6 +65,7 @@ private:
     using Key = std::pair<std::string, std::string>; // project uid, name
     Stores& m_stores;
     std::map<Key, std::optional<Cluster>> m_clusters;
+    std::map<Key, bool> m_committedClusters;
     std::map<Key, std::optional<SparkJob>> m_jobs;
     std::map<std::string, ProjectSettings> m_projects;
 };
@@ -176,12 +184,16 @@ std::vector<std::pair<std::string, std::string>> RunClaims::planClaims(SharedRea
     const auto counted = m_runs.queuedCounts();
     RunScheduler::InUse inUse = m_runs.runningPerCluster();
     std::vector<RunStore::QueuedRun> planned = setAsideLaunching(counted, inUse);
-    const auto capacity = clusterCapacity(reads);
+    const auto capacity = clusterCapacity(reads); // of the clusters this step holds, and of gone ones
+    // A cluster this step does not plan (another replica's step holds it, or its first queued run came
+    // after the clusters were read) is never read where it would be waited for: only whether it exists.
+    const auto notPlannedHere = [&](const RunScheduler::InUse::key_type& key) {
+        return !clusters.claimed.contains(key) &&
+               (clusters.held.contains(key) || reads.clusterExists(key.first, key.second));
+    };
     // A launch planned again waits for a tick that claims its cluster, unless the cluster is gone.
     std::erase_if(planned, [&](const RunStore::QueuedRun& q) {
-        const RunScheduler::InUse::key_type key{q.run.projectUid, q.run.cluster};
-        return !clusters.claimed.contains(key) &&
-               (clusters.held.contains(key) || capacity(q.run.projectUid, q.run.cluster));
+        return notPlannedHere({q.run.projectUid, q.run.cluster});
     });
     std::map<RunScheduler::InUse::key_type, int> waiting; // queued runs per cluster, beyond its free slots
     for (const auto& c : counted)
@@ -189,18 +201,14 @@ std::vector<std::pair<std::string, std::string>> RunClaims::planClaims(SharedRea
             waiting[{c.projectUid, c.cluster}] += c.count;
     for (auto& [key, queued] : waiting) {
         const auto& [projectUid, cluster] = key;
-        if (clusters.held.contains(key)) {
-            queued = 0; // another replica plans it now (and holds its row)
+        if (notPlannedHere(key)) {
+            queued = 0; // planned by another replica now, or by the next tick
             continue;
         }
         const auto slots = capacity(projectUid, cluster);
         if (!slots) { // gone: every run on it fails
             std::ranges::move(m_runs.queuedOn(projectUid, cluster, queued), std::back_inserter(planned));
             queued = 0;
-            continue;
-        }
-        if (!clusters.claimed.contains(key)) {
-            queued = 0; // its first queued run came after the clusters were read: the next tick plans it
             continue;
         }
         const int free = std::max(0, *slots - inUse[key]);

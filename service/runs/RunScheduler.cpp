@@ -64,9 +64,11 @@ RunScheduler::reasonChanges(const std::vector<RunStore::QueuedCount>& queued,
     std::vector<ReasonChange> changes;
     for (const auto& entry : waiting) {
         const InUse::key_type& cluster = entry.first;
-        const int count = entry.second;
+        // Nothing past the free slots: not read, as a cluster another replica's step plans (and holds) is.
+        if (entry.second <= 0)
+            continue;
         const auto slots = capacity(cluster.first, cluster.second);
-        if (count <= 0 || !slots)
+        if (!slots)
             continue;
         const auto found = inUse.find(cluster);
         const int used = found == inUse.end() ? 0 : found->second;

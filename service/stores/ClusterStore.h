@@ -15,6 +15,10 @@ public:
     // Inside a step the cluster's row is held until the step ends against writes of it (a share lock
     // where the backend locks rows).
     virtual std::optional<Cluster> findCluster(const std::string& projectUid, const std::string& name) = 0;
+    // The cluster as last committed, holding nothing and waiting for nothing even inside a step: for a
+    // claim that must not wait for a cluster another replica's claim holds.
+    virtual std::optional<Cluster> findClusterAsCommitted(const std::string& projectUid,
+                                                          const std::string& name) = 0;
     virtual std::vector<Cluster> listClusters(const std::string& projectUid) = 0; // by name
     virtual void insertCluster(const std::string& projectUid, const Cluster& cluster) = 0;
     virtual void updateCluster(const std::string& projectUid, const Cluster& cluster) = 0; // by clusterId

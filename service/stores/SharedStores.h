@@ -75,6 +75,10 @@ public:
     std::optional<Cluster> findCluster(const std::string& projectUid, const std::string& name) override {
         return cluster_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR SHARE"));
     }
+    std::optional<Cluster> findClusterAsCommitted(const std::string& projectUid,
+                                                  const std::string& name) override {
+        return cluster_rows::find(*m_access.read(), projectUid, name, std::string());
+    }
     std::vector<Cluster> listClusters(const std::string& projectUid) override {
         return cluster_rows::list(*m_access.read(), projectUid);
     }

@@ -408,8 +408,9 @@ private slots:
         QCOMPARE(first->projects().projectSettingsAsCommitted(uid).maxConcurrentRunsLimit, 7);
     }
 
-    // A claim reads its run's job and project as committed: while such a step is open, another
-    // process's admission step on the job (FOR UPDATE) and a write of the project's settings go through.
+    // A claim reads its run's job and project, and the clusters it does not plan, as committed: while
+    // such a step is open, another process's admission step on the job (FOR UPDATE), a write of the
+    // project's settings and one of the cluster go through.
     void aReadAsCommittedHoldsNothing() {
         const std::string database = createDatabase("ascommitted");
         const auto first = PgStores::open(database);
@@ -429,6 +430,9 @@ private slots:
                 auto settings = second->projects().projectSettings(uid);
                 settings.concurrentRunsEnabled = !concurrentBefore;
                 second->projects().saveProjectSettings(uid, settings);
+                Cluster cluster = *second->clusters().findCluster(uid, a.cluster);
+                cluster.maxOcu += 1;
+                second->clusters().updateCluster(uid, cluster);
             } catch (const std::exception& e) {
                 otherError = e.what(); // a lock timeout: something was held
             }
@@ -439,6 +443,7 @@ private slots:
             first->unitOfWork().run([&] {
                 QVERIFY(first->jobs().findJobAsCommitted(uid, "a"));
                 first->projects().projectSettingsAsCommitted(uid);
+                QVERIFY(first->clusters().findClusterAsCommitted(uid, a.cluster));
                 other = std::jthread(otherSteps);
                 // Bounded: were anything held, the other steps would wait for this one to end (or
                 // time out, or the server would end this step once it idled past its timeout).

@@ -5,6 +5,7 @@
 // PostgreSQL only (registered as a service-postgresql suite): each jobdeckd gets a database of its own
 // on the test process's private cluster, whatever JOBDECK_TEST_BACKEND says. No duration is asserted:
 // "waits" is "still PENDING after B was answered and after several polls".
+// A cluster held by another replica's claim step holds up only the runs on it.
 // A client's `Prefer: wait` that runs out while every statement thread waits for a locked row is still
 // answered PENDING while the row is held (CONTRACT §1), and a poll of the request is answered too.
 #include "tests/runner/SuiteRegistry.h"
@@ -114,6 +115,7 @@ private slots:
     void aLockedJobRowHoldsUpOnlyThatJobsAdmission();
     void aWaitThatRanOutAndAPollAreAnsweredWhileEveryStatementWaitsForARow();
     void aKeyTakenWhileTheAdmissionWasUnderWayIsAnsweredWithItsRun();
+    void aClusterAnotherReplicaPlansHoldsUpOnlyItsOwnRuns();
 };
 
 void TestRowLocks::aLockedJobRowHoldsUpOnlyThatJobsAdmission() {
@@ -232,6 +234,36 @@ void TestRowLocks::aKeyTakenWhileTheAdmissionWasUnderWayIsAnsweredWithItsRun() {
         QCOMPARE(runIdOf(answer), QStringLiteral("run-of-the-session"));
         QCOMPARE(observer.value("SELECT count(*) FROM runs WHERE idempotency_key = 'key-taken'"),
                  QStringLiteral("1"));
+    });
+}
+
+// A replica's claim step holds the rows of the clusters it plans (FOR NO KEY UPDATE) until it commits;
+// the claim steps of other replicas leave those clusters to it and wait for none of them. A session of the
+// test holds cluster `rows` as such a step does: a run on another cluster starts and ends meanwhile, no
+// backend of the service waits for a lock, and job_a's run, on `rows`, stays QUEUED until the session
+// ends, then runs.
+void TestRowLocks::aClusterAnotherReplicaPlansHoldsUpOnlyItsOwnRuns() {
+    withSetUp({}, [&](TestService& service, const Project& project, ServiceDatabase& holder,
+                      ServiceDatabase& observer) {
+        QVERIFY(createClusterAndPythonJob(service, project.op, "elsewhere", "job_b", shortRun()));
+        QVERIFY2(holder.execute("BEGIN") >= 0, qPrintable(holder.lastError()));
+        const auto held =
+            holder.rows("SELECT cluster_id FROM clusters WHERE name = 'rows' FOR NO KEY UPDATE");
+        QVERIFY2(held && held->size() == 1, qPrintable(holder.lastError()));
+
+        const QString runA = runIdOf(runJob(service, project.op, "job_a"));
+        const QString runB = runIdOf(runJob(service, project.op, "job_b"));
+        QVERIFY(!runA.isEmpty() && !runB.isEmpty());
+        QCOMPARE(statusField(waitForRun(service, project.op, "job_b", runB, hasEnded(), 60000)),
+                 std::string(kCompleted));
+        QCOMPARE(statusField(describeRun(service, project.op, "job_a", runA)), std::string(kQueued));
+        QCOMPARE(observer.value("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                "AND wait_event_type = 'Lock'"),
+                 QStringLiteral("0"));
+
+        QVERIFY2(holder.execute("ROLLBACK") >= 0, qPrintable(holder.lastError()));
+        QCOMPARE(statusField(waitForRun(service, project.op, "job_a", runA, hasEnded(), 60000)),
+                 std::string(kCompleted));
     });
 }
 

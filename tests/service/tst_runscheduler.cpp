@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <map>
+#include <set>
 
 using namespace jobdeck;
 
@@ -123,6 +124,23 @@ private slots:
         QCOMPARE(over.size(), std::size_t(1));
         QCOMPARE(over[0].skip, 0);
         QCOMPARE(over[0].reason, waitingForDriverSlotReason("a", 3, 2));
+    }
+
+    // A claim step reads a cluster's capacity where reading it holds (or waits for) the cluster's row:
+    // a cluster with no run past its free slots, such as one another replica's step plans, is not asked.
+    void reasonChangesAskOnlyTheClustersWithRunsPastTheirSlots() {
+        const std::string aFull = waitingForDriverSlotReason("a", 1, 1);
+        std::set<std::string> asked;
+        const RunScheduler::Capacity capacity = [&](const std::string&, const std::string& cluster) {
+            asked.insert(cluster);
+            return std::optional<int>(1);
+        };
+        const auto changes = RunScheduler::reasonChanges(
+            counted({queued("1", "a"), queued("2", "held"), queued("3", "fits")}),
+            {{{"p", "a"}, 1}, {{"p", "held"}, 0}, {{"p", "fits"}, 0}}, {{{"p", "a"}, 1}}, capacity);
+        QCOMPARE(changes.size(), std::size_t(1));
+        QCOMPARE(changes[0].reason, aFull);
+        QCOMPARE(asked, (std::set<std::string>{"a"}));
     }
 
     void aFullClusterWhoseRunsKnowWhyChangesNothing() {

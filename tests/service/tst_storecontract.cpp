@@ -229,10 +229,13 @@ private slots:
         clusters.updateCluster(m_project, changed);
         QCOMPARE(clusters.findCluster(m_project, "zeta")->maxOcu, 5);
         QVERIFY(clusters.findCluster(m_project, "zeta")->with.empty());
+        QCOMPARE(clusters.findClusterAsCommitted(m_project, "zeta")->maxOcu, 5);
+        QVERIFY(!clusters.findClusterAsCommitted(m_project, "omega"));
         clusters.deleteCluster(m_other, changed.clusterId); // not the other project's to delete
         QVERIFY(clusters.findCluster(m_project, "zeta"));
         clusters.deleteCluster(m_project, changed.clusterId);
         QVERIFY(!clusters.findCluster(m_project, "zeta"));
+        QVERIFY(!clusters.findClusterAsCommitted(m_project, "zeta"));
     }
 
     void jobsNeedTheirClusterAndAreUniqueByName() {
