@@ -62,7 +62,7 @@ ApiStatus StatementExecutor::alterCluster(const RequestContext& context,
     if (auto problem = checkClusterWith(statement.with))
         return ApiStatus::failed(*problem);
     const std::string& project = context.principal.projectUid;
-    auto cluster = m_stores.clusters().findCluster(project, statement.name);
+    auto cluster = m_stores.clusters().findClusterForUpdate(project, statement.name);
     if (!cluster)
         return ApiStatus::failed(clusterNotFoundMessage(statement.name));
     const std::int64_t maxOcu = statement.maxOcu.value_or(cluster->maxOcu);
@@ -89,7 +89,7 @@ ApiStatus StatementExecutor::alterCluster(const RequestContext& context,
 ApiStatus StatementExecutor::deleteCluster(const RequestContext& context,
                                            const DeleteClusterStatement& statement) {
     const std::string& project = context.principal.projectUid;
-    const auto cluster = m_stores.clusters().findCluster(project, statement.name);
+    const auto cluster = m_stores.clusters().findClusterForUpdate(project, statement.name);
     if (!cluster)
         return ApiStatus::failed(clusterNotFoundMessage(statement.name));
     if (const auto jobs = m_stores.jobs().jobNamesOnCluster(project, statement.name); !jobs.empty())

@@ -112,7 +112,7 @@ ApiStatus StatementExecutor::alterJob(const RequestContext& context, const Alter
     if (!statement.parameters && !statement.cluster && !statement.maxConcurrentRuns)
         return ApiStatus::invalid(alterJobNeedsAClauseMessage());
     const std::string& project = context.principal.projectUid;
-    auto job = m_stores.jobs().findJob(project, statement.name);
+    auto job = m_stores.jobs().findJobForUpdate(project, statement.name);
     if (!job)
         return ApiStatus::failed(jobNotFoundMessage(statement.name));
     const ProjectSettings settings = m_stores.projects().projectSettings(project);
@@ -146,7 +146,7 @@ ApiStatus StatementExecutor::alterJob(const RequestContext& context, const Alter
 
 ApiStatus StatementExecutor::deleteJob(const RequestContext& context, const DeleteJobStatement& statement) {
     const std::string& project = context.principal.projectUid;
-    const auto job = m_stores.jobs().findJob(project, statement.name);
+    const auto job = m_stores.jobs().findJobForUpdate(project, statement.name);
     if (!job)
         return ApiStatus::failed(jobNotFoundMessage(statement.name));
     // Counted inside the statement's transaction, so no run can be admitted between the check and the delete.

@@ -40,7 +40,7 @@ ApiStatus StatementExecutor::describeProject(const RequestContext& context) {
 ApiStatus StatementExecutor::alterProject(const RequestContext& context,
                                           const AlterProjectStatement& statement) {
     const std::string& project = context.principal.projectUid;
-    ProjectSettings settings = m_stores.projects().projectSettings(project);
+    ProjectSettings settings = m_stores.projects().projectSettingsForUpdate(project);
 
     if (statement.hudiConfigs)
         settings.hudiConfigsEnabled = *statement.hudiConfigs;

@@ -22,6 +22,10 @@ public:
     // Inside a step the job's row is held until the step ends against writes of it (a share lock where
     // the backend locks rows; SQLite's step holds the one writer).
     virtual std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name) = 0;
+    // The job read to be changed or deleted in the same step (ALTER JOB, DROP JOB): held as a writer holds
+    // it, so two changes take turns (projectSettingsForUpdate).
+    virtual std::optional<SparkJob> findJobForUpdate(const std::string& projectUid,
+                                                     const std::string& name) = 0;
     // A job, what its project's settings say of its runs and its active runs (the one with
     // `idempotencyKey`, if one has it), for a decision about them (RUN JOB's admission). Inside a step the
     // job's row is held until the step ends against another such decision and any write of the job, so

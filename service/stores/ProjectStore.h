@@ -21,6 +21,9 @@ public:
     // against writes of it (a share lock where the backend locks rows): ALTER PROJECT waits for the
     // admissions that read the settings, and they never wait for each other.
     virtual ProjectSettings projectSettings(const std::string& projectUid) = 0;
+    // The settings read to be changed in the same step (ALTER PROJECT): the row is held as a writer holds
+    // it, so two changes take turns instead of each holding a share the other's write waits for.
+    virtual ProjectSettings projectSettingsForUpdate(const std::string& projectUid) = 0;
     // The settings as last committed, holding nothing even inside a step (findJobAsCommitted).
     virtual ProjectSettings projectSettingsAsCommitted(const std::string& projectUid) = 0;
     virtual void saveProjectSettings(const std::string& projectUid, const ProjectSettings& settings) = 0;

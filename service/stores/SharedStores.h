@@ -51,6 +51,10 @@ public:
         return project_rows::settings(*m_access.read(), projectUid, m_allowlistJson,
                                       rowLock(m_access, "FOR KEY SHARE OF p"));
     }
+    ProjectSettings projectSettingsForUpdate(const std::string& projectUid) override {
+        return project_rows::settings(*m_access.read(), projectUid, m_allowlistJson,
+                                      rowLock(m_access, "FOR UPDATE OF p"));
+    }
     ProjectSettings projectSettingsAsCommitted(const std::string& projectUid) override {
         return project_rows::settings(*m_access.read(), projectUid, m_allowlistJson, std::string());
     }
@@ -73,7 +77,11 @@ public:
         : m_access(std::move(access)) {}
 
     std::optional<Cluster> findCluster(const std::string& projectUid, const std::string& name) override {
-        return cluster_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR SHARE"));
+        return cluster_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR KEY SHARE"));
+    }
+    std::optional<Cluster> findClusterForUpdate(const std::string& projectUid,
+                                                const std::string& name) override {
+        return cluster_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR UPDATE"));
     }
     std::optional<Cluster> findClusterAsCommitted(const std::string& projectUid,
                                                   const std::string& name) override {
@@ -106,6 +114,10 @@ public:
 
     std::optional<SparkJob> findJob(const std::string& projectUid, const std::string& name) override {
         return job_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR SHARE OF j"));
+    }
+    std::optional<SparkJob> findJobForUpdate(const std::string& projectUid,
+                                             const std::string& name) override {
+        return job_rows::find(*m_access.read(), projectUid, name, rowLock(m_access, "FOR UPDATE OF j"));
     }
     std::optional<JobToRun> findJobToRun(const std::string& projectUid, const std::string& name,
                                          const std::optional<std::string>& idempotencyKey) override {

@@ -116,6 +116,8 @@ private slots:
     void aWaitThatRanOutAndAPollAreAnsweredWhileEveryStatementWaitsForARow();
     void aKeyTakenWhileTheAdmissionWasUnderWayIsAnsweredWithItsRun();
     void aClusterAnotherReplicaPlansHoldsUpOnlyItsOwnRuns();
+    void twoChangesOfOneRowTakeTurns_data();
+    void twoChangesOfOneRowTakeTurns();
 };
 
 void TestRowLocks::aLockedJobRowHoldsUpOnlyThatJobsAdmission() {
@@ -239,9 +241,9 @@ void TestRowLocks::aKeyTakenWhileTheAdmissionWasUnderWayIsAnsweredWithItsRun() {
 
 // A replica's claim step holds the rows of the clusters it plans (FOR NO KEY UPDATE) until it commits;
 // the claim steps of other replicas leave those clusters to it and wait for none of them. A session of the
-// test holds cluster `rows` as such a step does: a run on another cluster starts and ends meanwhile, no
-// backend of the service waits for a lock, and job_a's run, on `rows`, stays QUEUED until the session
-// ends, then runs.
+// test holds cluster `rows` as such a step does: a run on another cluster starts and ends meanwhile, a job
+// is created on `rows`, no backend of the service waits for a lock, and job_a's run, on `rows`, stays QUEUED
+// until the session ends, then runs.
 void TestRowLocks::aClusterAnotherReplicaPlansHoldsUpOnlyItsOwnRuns() {
     withSetUp({}, [&](TestService& service, const Project& project, ServiceDatabase& holder,
                       ServiceDatabase& observer) {
@@ -257,6 +259,10 @@ void TestRowLocks::aClusterAnotherReplicaPlansHoldsUpOnlyItsOwnRuns() {
         QCOMPARE(statusField(waitForRun(service, project.op, "job_b", runB, hasEnded(), 60000)),
                  std::string(kCompleted));
         QCOMPARE(statusField(describeRun(service, project.op, "job_a", runA)), std::string(kQueued));
+        // A job is created on the cluster meanwhile: only the cluster's deletion would be waited for.
+        QVERIFY(statementSucceeds(service, project.op,
+                                  "CREATE JOB job_c TYPE = 'PYTHON' PARAMETERS = " + tuple(shortRun()) +
+                                      " CLUSTER = 'rows'"));
         QCOMPARE(observer.value("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
                                 "AND wait_event_type = 'Lock'"),
                  QStringLiteral("0"));
@@ -264,6 +270,53 @@ void TestRowLocks::aClusterAnotherReplicaPlansHoldsUpOnlyItsOwnRuns() {
         QVERIFY2(holder.execute("ROLLBACK") >= 0, qPrintable(holder.lastError()));
         QCOMPARE(statusField(waitForRun(service, project.op, "job_a", runA, hasEnded(), 60000)),
                  std::string(kCompleted));
+    });
+}
+
+void TestRowLocks::twoChangesOfOneRowTakeTurns_data() {
+    QTest::addColumn<QString>("hold"); // the row's share, by the test's session
+    QTest::addColumn<QString>("first");
+    QTest::addColumn<QString>("second");
+    const QString job = "ALTER JOB job_a SET PARAMETERS = ";
+    QTest::newRow("ALTER JOB") << "SELECT 1 FROM jobs WHERE name = 'job_a' FOR SHARE"
+                               << job + tuple(shortRun() + QStringList{"--note", "one"})
+                               << job + tuple(shortRun() + QStringList{"--note", "two"});
+    QTest::newRow("ALTER CLUSTER") << "SELECT 1 FROM clusters WHERE name = 'rows' FOR SHARE"
+                                   << "ALTER CLUSTER rows SET MAX_OCU = 3"
+                                   << "ALTER CLUSTER rows SET MAX_OCU = 4";
+    QTest::newRow("ALTER PROJECT") << "SELECT 1 FROM projects FOR SHARE"
+                                   << "ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.one.')"
+                                   << "ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.two.')";
+}
+
+// Two changes of one job (cluster, project) sent at once each read the row and then write it. A session of
+// the test holds the row FOR SHARE until both reached it, so that each would have read it before either
+// writes: a read that shares the row would make each wait for the other's share (a deadlock, one of them
+// failed after PostgreSQL's deadlock check). Each reads it as the writer it is: they take turns, and both
+// are applied.
+void TestRowLocks::twoChangesOfOneRowTakeTurns() {
+    QFETCH(QString, hold);
+    QFETCH(QString, first);
+    QFETCH(QString, second);
+    withSetUp({}, [&](TestService& service, const Project& project, ServiceDatabase& holder,
+                      ServiceDatabase& observer) {
+        QVERIFY2(holder.execute("BEGIN") >= 0, qPrintable(holder.lastError()));
+        const auto shared = holder.rows(hold);
+        QVERIFY2(shared && shared->size() == 1, qPrintable(holder.lastError()));
+        const QString one = submit(service, project.admin, first);
+        const QString two = submit(service, project.admin, second);
+        QVERIFY(!one.isEmpty() && !two.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(observer.value("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                                                "current_database() AND wait_event_type = 'Lock'")
+                                         .toInt() >= 2,
+                                 30000);
+        QVERIFY2(holder.execute("ROLLBACK") >= 0, qPrintable(holder.lastError()));
+        for (const QString& id : {one, two}) {
+            nlohmann::json answer;
+            QTRY_VERIFY_WITH_TIMEOUT(statusOf(answer = statusOfRequest(service, project.op, id)) != kPending,
+                                     30000);
+            QVERIFY2(statusOf(answer) == kSuccess, answer.dump().c_str());
+        }
     });
 }
 
