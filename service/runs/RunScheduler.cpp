@@ -64,7 +64,8 @@ RunScheduler::reasonChanges(const std::vector<RunStore::QueuedCount>& queued,
     std::vector<ReasonChange> changes;
     for (const auto& entry : waiting) {
         const InUse::key_type& cluster = entry.first;
-        // Nothing past the free slots: not read, as a cluster another replica's step plans (and holds) is.
+        // A cluster with no run past its free slots is not read: one another replica's step plans (and
+        // holds) is among them.
         if (entry.second <= 0)
             continue;
         const auto slots = capacity(cluster.first, cluster.second);
