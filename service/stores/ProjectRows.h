@@ -46,13 +46,19 @@ ProjectSettings settings(Db& db, const std::string& projectUid, const std::strin
     return settings;
 }
 
+// Holds the project's row until the caller's step ends. `lock`: the backend's clause (" FOR UPDATE"), or
+// empty (nothing to do).
+template <SqlConnection Db> void lockRow(Db& db, const std::string& projectUid, const std::string& lock) {
+    if (!lock.empty())
+        db.query("SELECT 1 FROM projects WHERE uid = ?" + lock, projectUid).step();
+}
+
 // Inside the caller's step. `lock`: the backend's clause that holds the project's row against those who
 // decide on its settings (" FOR UPDATE"), or empty.
 template <SqlConnection Db>
 void saveSettings(Db& db, const std::string& projectUid, const ProjectSettings& settings,
                   const std::string& lock = {}) {
-    if (!lock.empty())
-        db.query("SELECT 1 FROM projects WHERE uid = ?" + lock, projectUid).step();
+    lockRow(db, projectUid, lock);
     db.execute("UPDATE projects SET hudi_configs_enabled = ?, concurrent_runs_enabled = ?, "
                "max_concurrent_runs_limit = ? WHERE uid = ?",
                settings.hudiConfigsEnabled, settings.concurrentRunsEnabled, settings.maxConcurrentRunsLimit,

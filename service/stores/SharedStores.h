@@ -52,8 +52,11 @@ public:
                                       rowLock(m_access, "FOR KEY SHARE OF p"));
     }
     ProjectSettings projectSettingsForUpdate(const std::string& projectUid) override {
-        return project_rows::settings(*m_access.read(), projectUid, m_allowlistJson,
-                                      rowLock(m_access, "FOR UPDATE OF p"));
+        auto db = m_access.read();
+        // Held first, then read by a statement of its own: a locking read that waited returns the row as
+        // its holder committed it, but the allow-list (another table) as it was before the wait.
+        project_rows::lockRow(*db, projectUid, rowLock(m_access, "FOR UPDATE"));
+        return project_rows::settings(*db, projectUid, m_allowlistJson);
     }
     ProjectSettings projectSettingsAsCommitted(const std::string& projectUid) override {
         return project_rows::settings(*m_access.read(), projectUid, m_allowlistJson, std::string());

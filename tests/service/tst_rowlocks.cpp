@@ -277,27 +277,36 @@ void TestRowLocks::twoChangesOfOneRowTakeTurns_data() {
     QTest::addColumn<QString>("hold"); // the row's share, by the test's session
     QTest::addColumn<QString>("first");
     QTest::addColumn<QString>("second");
+    QTest::addColumn<QString>("applied"); // "1" when the row holds what both changes leave in it
     const QString job = "ALTER JOB job_a SET PARAMETERS = ";
+    // Both set the parameters: the one that came second is what stays.
     QTest::newRow("ALTER JOB") << "SELECT 1 FROM jobs WHERE name = 'job_a' FOR SHARE"
                                << job + tuple(shortRun() + QStringList{"--note", "one"})
-                               << job + tuple(shortRun() + QStringList{"--note", "two"});
+                               << job + tuple(shortRun() + QStringList{"--note", "two"})
+                               << "SELECT count(*) FROM jobs WHERE name = 'job_a' AND "
+                                  "(parameters LIKE '%\"one\"%' OR parameters LIKE '%\"two\"%')";
     QTest::newRow("ALTER CLUSTER") << "SELECT 1 FROM clusters WHERE name = 'rows' FOR SHARE"
                                    << "ALTER CLUSTER rows SET MAX_OCU = 3"
-                                   << "ALTER CLUSTER rows SET MAX_OCU = 4";
+                                   << "ALTER CLUSTER rows WITH 'spark.b' = '20'"
+                                   << "SELECT count(*) FROM clusters WHERE name = 'rows' AND max_ocu = 3 "
+                                      "AND with_pairs LIKE '%spark.b%'";
     QTest::newRow("ALTER PROJECT") << "SELECT 1 FROM projects FOR SHARE"
                                    << "ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.one.')"
-                                   << "ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.two.')";
+                                   << "ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.two.')"
+                                   << "SELECT count(*) / 2 FROM project_allowlist "
+                                      "WHERE entry IN ('hoodie.one.', 'hoodie.two.')";
 }
 
 // Two changes of one job (cluster, project) sent at once each read the row and then write it. A session of
 // the test holds the row FOR SHARE until both reached it, so that each would have read it before either
 // writes: a read that shares the row would make each wait for the other's share (a deadlock, one of them
-// failed after PostgreSQL's deadlock check). Each reads it as the writer it is: they take turns, and both
-// are applied.
+// failed after PostgreSQL's deadlock check). Each reads it as the writer it is: they take turns, and the
+// second applies to what the first wrote.
 void TestRowLocks::twoChangesOfOneRowTakeTurns() {
     QFETCH(QString, hold);
     QFETCH(QString, first);
     QFETCH(QString, second);
+    QFETCH(QString, applied);
     withSetUp({}, [&](TestService& service, const Project& project, ServiceDatabase& holder,
                       ServiceDatabase& observer) {
         QVERIFY2(holder.execute("BEGIN") >= 0, qPrintable(holder.lastError()));
@@ -317,6 +326,7 @@ void TestRowLocks::twoChangesOfOneRowTakeTurns() {
                                      30000);
             QVERIFY2(statusOf(answer) == kSuccess, answer.dump().c_str());
         }
+        QCOMPARE(observer.value(applied), QStringLiteral("1"));
     });
 }
 
