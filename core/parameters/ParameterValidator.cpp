@@ -6,6 +6,7 @@
 #include "core/parameters/DiagnosticCode.h"
 #include "core/parameters/HudiAdvice.h"
 #include "core/parameters/ParameterClassifier.h"
+#include "core/parameters/ParameterTextForms.h"
 #include "core/parameters/SecretMasking.h"
 #include "core/parameters/SparkSubmitOptions.h"
 #include "core/text/AsciiText.h"
@@ -245,6 +246,38 @@ private:
         offer(d, std::move(title), {{at, at + 1, std::move(with)}});
     }
 
+    // An option spark-submit does not know; one written with its value in one parameter ("--class
+    // org.Main", as on a command line) is split into its words, read as a shell reads them.
+    void checkUnknownOption(int index) {
+        const std::string& tok = text(index);
+        const std::vector<std::string> words = commandLineWords(tok);
+        auto& d = add(DiagnosticCode::OptionUnknown,
+                      "Unrecognized option " + quoted(tok) + " before the application path" +
+                          (words.empty() ? "." : ": an option and its value are parameters of their own."),
+                      index);
+        if (!words.empty()) {
+            offerReplacement(d, "Split into " + std::to_string(words.size()) + " parameters", index, words);
+            return;
+        }
+        for (const std::string& s : SparkSubmitOptions::suggest(tok)) {
+            const auto split = SparkSubmitOptions::splitInline(tok);
+            std::string fixed = split.value ? s + "=" + std::string(*split.value) : s;
+            offerReplacement(d, "Did you mean " + s + "?", index, {std::move(fixed)});
+        }
+    }
+
+    // The shell words of `tok` when there are several and the first is an option spark-submit (or
+    // Jobdeck, or Hudi Streamer) knows; else none.
+    static std::vector<std::string> commandLineWords(const std::string& tok) {
+        auto read = parseParameterText(tok, ParameterTextForm::ShellCommand);
+        if (!read.ok() || read.parameters.size() < 2)
+            return {};
+        const std::string_view first = SparkSubmitOptions::splitInline(read.parameters.front()).option;
+        if (!SparkSubmitOptions::find(first) && first != SparkSubmitOptions::kHoodieConf)
+            return {};
+        return std::move(read.parameters);
+    }
+
     const std::string& text(int index) const { return m_params[static_cast<std::size_t>(index)]; }
 
     // The OptionValue token that belongs to option token `t`, or -1.
@@ -281,14 +314,7 @@ private:
                 std::string fixed = std::string(SparkSubmitOptions::kHudiConf) + tok.substr(name.size());
                 offerReplacement(d, "Replace --hoodie-conf by --hudi-conf", t.index, {std::move(fixed)});
             } else if (t.cls == TokenClass::UnknownOption) {
-                auto& d =
-                    add(DiagnosticCode::OptionUnknown,
-                        "Unrecognized option " + quoted(tok) + " before the application path.", t.index);
-                for (const std::string& s : SparkSubmitOptions::suggest(tok)) {
-                    const auto split = SparkSubmitOptions::splitInline(tok);
-                    std::string fixed = split.value ? s + "=" + std::string(*split.value) : s;
-                    offerReplacement(d, "Did you mean " + s + "?", t.index, {std::move(fixed)});
-                }
+                checkUnknownOption(t.index);
             } else if (t.cls == TokenClass::MissingValue && name != SparkSubmitOptions::kHudiConf) {
                 add(DiagnosticCode::OptionMissingValue, "Missing argument for option " + quoted(name) + ".",
                     t.index);

@@ -434,6 +434,45 @@ private slots:
                  std::string("Spark config without '=': novalue"));
     }
 
+    // "--class org.Main" typed on one line is one parameter spark-submit does not know: the fix splits it
+    // into its shell words; text whose first word is no option keeps the plain message.
+    void optionAndValueInOneParameter() {
+        const auto diags = validateParameters({"--class org.Main", "app.jar"}, context(true));
+        const Diagnostic* d = one(diags, "option.unknown");
+        QVERIFY2(d, qPrintable(dump(diags)));
+        QCOMPARE(d->message,
+                 std::string("Unrecognized option '--class org.Main' before the application path: "
+                             "an option and its value are parameters of their own."));
+        QCOMPARE(int(d->fixes.size()), 1);
+        QCOMPARE(d->fixes[0].title, std::string("Split into 2 parameters"));
+        QCOMPARE(d->fixes[0].parameters.list(), (Params{"--class", "org.Main", "app.jar"}));
+        QCOMPARE(errorCount(validateParameters(d->fixes[0].parameters.list(), context(true))), 0);
+
+        const Params line{"--conf 'spark.driver.extraJavaOptions=-Da=1 -Db=2'\t-c spark.x=1", "app.jar"};
+        const auto lineDiags = validateParameters(line, context(true));
+        const Diagnostic* quoted = one(lineDiags, "option.unknown");
+        QVERIFY(quoted);
+        QCOMPARE(
+            quoted->fixes.at(0).parameters.list(),
+            (Params{"--conf", "spark.driver.extraJavaOptions=-Da=1 -Db=2", "-c", "spark.x=1", "app.jar"}));
+
+        const auto hudiDiags =
+            validateParameters({"--hudi-conf hoodie.table.name=t", "app.jar"}, context(true));
+        const Diagnostic* hudi = one(hudiDiags, "option.unknown");
+        QVERIFY(hudi);
+        QCOMPARE(hudi->fixes.at(0).parameters.list(),
+                 (Params{"--hudi-conf", "hoodie.table.name=t", "app.jar"}));
+
+        for (const std::string& plain : {"--no-such value", "--class 'unclosed", "--class"}) {
+            const auto found = validateParameters({plain, "x", "app.jar"}, context(true));
+            for (const Diagnostic* other : withCode(found, "option.unknown")) {
+                QVERIFY2(other->message.ends_with("before the application path."), other->message.c_str());
+                for (const Fix& fix : other->fixes)
+                    QVERIFY2(!fix.title.starts_with("Split"), fix.title.c_str());
+            }
+        }
+    }
+
     void pathAndEmptyList() {
         QCOMPARE(refusal({}, context(true)),
                  std::string("PARAMETERS must not be empty: give at least the path of the "

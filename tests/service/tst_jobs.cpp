@@ -264,6 +264,15 @@ private slots:
         QCOMPARE(statusOf(unknown), kFailed);
         QCOMPARE(unknown.value("diagnosticCode", std::string()), std::string("option.unknown"));
         QCOMPARE(unknown.value("parameterIndex", -1), 2);
+        // An option and its value in one parameter, as typed on one line: the editor's message, and a
+        // secret value in it stays masked.
+        const auto oneLine = create("bad_opt", "'--conf spark.hadoop.fs.s3a.secret.key=abc123', 'app.jar'");
+        QCOMPARE(statusOf(oneLine), kFailed);
+        QCOMPARE(oneLine.value("diagnosticCode", std::string()), std::string("option.unknown"));
+        QCOMPARE(errorOf(oneLine),
+                 std::string("Unrecognized option '--conf spark.hadoop.fs.s3a.secret.key=****' "
+                             "before the application path: an option and its value are "
+                             "parameters of their own."));
         const auto empty = run("ALTER JOB no_such_job SET PARAMETERS = ('app.jar')");
         QCOMPARE(statusOf(empty), kFailed);
         QVERIFY(!empty.contains("diagnosticCode") && !empty.contains("parameterIndex"));
