@@ -17,12 +17,27 @@ namespace jobdeck {
 
 namespace {
 
-bool isOptionWithoutValue(std::string_view token) {
-    return token.size() > 1 && token.front() == '-' && token.find('=') == std::string_view::npos;
-}
-
 bool isBlank(char c) {
     return isAsciiSpace(c);
+}
+
+// An option and its value in one token, "--password x" (typed on one line): the option's name and
+// where its value starts, after the blanks; nullopt for any other token.
+std::optional<std::pair<std::string_view, std::size_t>> optionAndValueInOne(std::string_view token) {
+    if (token.size() < 2 || token.front() != '-')
+        return std::nullopt;
+    const auto blank = std::find_if(token.begin(), token.end(), isBlank);
+    const auto value = std::find_if_not(blank, token.end(), isBlank);
+    const std::string_view name(token.begin(), blank);
+    if (value == token.end() || name.find('=') != std::string_view::npos)
+        return std::nullopt;
+    return std::pair{name, static_cast<std::size_t>(value - token.begin())};
+}
+
+// An option whose value is the next token: "--password", not "--password=x" nor "--password x".
+bool isOptionWithoutValue(std::string_view token) {
+    return token.size() > 1 && token.front() == '-' && token.find('=') == std::string_view::npos &&
+           !optionAndValueInOne(token);
 }
 
 // Where a token holds the value of a secret key: the bytes [valueOffset, valueOffset + valueLength)
@@ -108,11 +123,14 @@ void javaPropertySlots(std::string_view token, std::size_t index, std::vector<Se
     }
 }
 
-// Both readings of one token, without overlaps: a -D pair's bounded value wins over an inline reading
-// that starts at the same place, and a slot that starts inside an earlier one is dropped.
+// Every reading of one token (-D pairs, an inline "key=value", a secret-named option and its value in
+// one), without overlaps: a -D pair's bounded value wins over an inline reading that starts at the same
+// place, and a slot that starts inside an earlier one is dropped.
 void tokenSlots(std::string_view token, std::size_t index, std::vector<SecretSlot>& slots) {
     std::vector<SecretSlot> found;
     javaPropertySlots(token, index, found);
+    if (const auto inOne = optionAndValueInOne(token); inOne && isSecretKey(inOne->first))
+        found.push_back({std::string(inOne->first), index, inOne->second});
     if (auto secret = inlineSecret(token)) {
         const bool sameStart = std::any_of(
             found.begin(), found.end(), [&](const SecretSlot& s) { return s.valueOffset == secret->second; });

@@ -46,7 +46,9 @@ std::vector<std::string> maskParameters(const std::vector<std::string>& params);
 //   follows a blank or '='; its value runs to the next blank outside quotes that is followed by '-');
 // - the token after an option without '=' whose name is secret, whatever it starts with:
 //   "--password x" -> "--password ****", "--api-token --X" -> "--api-token ****"; when that token is
-//   itself a secret-named option, the token after it is masked too.
+//   itself a secret-named option, the token after it is masked too;
+// - a secret-named option and its value in one token (typed on one line), everything after the blanks:
+//   "--password x" -> "--password ****"; the token after it is not its value.
 std::vector<std::string> maskArguments(const std::vector<std::string>& arguments);
 
 // The inverse for ALTER: each secret value submitted as **** takes the stored value of the same key.

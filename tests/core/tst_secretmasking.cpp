@@ -66,6 +66,18 @@ private slots:
         QTest::newRow("value that is a secret-named option")
             << Strings{"app.py", "--api-token", "--password", "x", "--date", "d"}
             << Strings{"app.py", "--api-token", "****", "****", "--date", "d"};
+        // A secret-named option and its value in one argument ("--password x" on one line): the value,
+        // whatever follows the blanks, is masked in the token; the next argument is not its value.
+        QTest::newRow("--password value in one") << Strings{"app.jar", "--password hunter2", "--date", "d"}
+                                                 << Strings{"app.jar", "--password ****", "--date", "d"};
+        QTest::newRow("--db-password value in one, tabs, = in the value")
+            << Strings{"app.py", "--db-password\t a=b --x y"} << Strings{"app.py", "--db-password\t ****"};
+        QTest::newRow("--api-token value in one before the path")
+            << Strings{"--api-token tok", "app.py"} << Strings{"--api-token ****", "app.py"};
+        QTest::newRow("non-secret option and value in one")
+            << Strings{"app.py", "--date 2026-12-04", "x"} << Strings{"app.py", "--date 2026-12-04", "x"};
+        QTest::newRow("secret option with trailing blanks")
+            << Strings{"app.py", "--password  ", "x"} << Strings{"app.py", "--password  ", "****"};
         QTest::newRow("secret option last")
             << Strings{"app.py", "--password"} << Strings{"app.py", "--password"};
         QTest::newRow("already masked")
@@ -163,6 +175,7 @@ private slots:
                                              "/app.py",
                                              "--api-token",
                                              "--starts-with-dashes"};
+        QTest::newRow("in one") << Strings{"app.jar", "--password pw", "--api-token\tt k", "--date", "d"};
         QTest::newRow("= forms") << Strings{"--conf=spark.db.password=X",
                                             "-c",
                                             "spark.c.token=Z",
@@ -209,6 +222,11 @@ private slots:
                  (Strings{"-c", "spark.db.password=X", "--hudi-conf", "hoodie.ds.password=Y", "/app.py"}));
         QVERIFY(!findUnresolvedMask({"--conf=spark.db.password=****", "/app.py"},
                                     {"--conf", "spark.db.password=X", "/app.py"}));
+        // "--password x" in one argument and the two-argument form name the same setting.
+        QCOMPARE(unmaskParameters({"app.jar", "--password ****"}, {"app.jar", "--password", "x"}),
+                 (Strings{"app.jar", "--password x"}));
+        QCOMPARE(unmaskParameters({"app.jar", "--password", "****"}, {"app.jar", "--password x"}),
+                 (Strings{"app.jar", "--password", "x"}));
         // More masked occurrences than stored ones reuse the last stored value.
         QCOMPARE(unmaskParameters({"app.jar", "--token=****", "--token=****"}, {"app.jar", "--token=a"}),
                  (Strings{"app.jar", "--token=a", "--token=a"}));

@@ -203,18 +203,19 @@ private slots:
         const QString parameters =
             "'--conf=spark.db.password=EQX-conf', '--hudi-conf=hoodie.ds.password=EQY-hudi', "
             "'-c', 'spark.c.token=EQZ-alias', '--hudi-conf', 'hoodie.ds.token=EQT-hudi2', "
-            "'/app.py', '--conf=spark.app.secret=EQA-arg', '--db-password', 'EQB-arg'";
+            "'/app.py', '--conf=spark.app.secret=EQA-arg', '--db-password', 'EQB-arg', '--api-token "
+            "EQC-in-one'";
         const auto created =
             run("CREATE JOB eqforms TYPE = 'PYTHON' PARAMETERS = (" + parameters + ") CLUSTER = 'c'");
         QCOMPARE(statusOf(created), kSuccess);
-        const std::vector<std::string> secrets{"EQX-conf",  "EQY-hudi", "EQZ-alias",
-                                               "EQT-hudi2", "EQA-arg",  "EQB-arg"};
+        const std::vector<std::string> secrets{"EQX-conf", "EQY-hudi", "EQZ-alias", "EQT-hudi2",
+                                               "EQA-arg",  "EQB-arg",  "EQC-in-one"};
         const auto job =
             run("DESCRIBE JOB eqforms", &m_viewer)["apiResponse"]["describeJobApiResponse"]["sparkJob"];
         QCOMPARE(job["parameters"],
                  json({"--conf=spark.db.password=****", "--hudi-conf=hoodie.ds.password=****", "-c",
                        "spark.c.token=****", "--hudi-conf", "hoodie.ds.token=****", "/app.py",
-                       "--conf=spark.app.secret=****", "--db-password", "****"}));
+                       "--conf=spark.app.secret=****", "--db-password", "****", "--api-token ****"}));
         QCOMPARE(job["sparkConfigs"]["spark.db.password"].get<std::string>(), std::string("****"));
         QCOMPARE(job["hudiConfigs"]["hoodie.ds.password"].get<std::string>(), std::string("****"));
         const auto jobs = run("SHOW JOBS", &m_viewer);
@@ -232,7 +233,8 @@ private slots:
             QCOMPARE(json::parse(stored.toStdString()),
                      json({"--conf=spark.db.password=EQX-conf", "--hudi-conf=hoodie.ds.password=EQY-hudi",
                            "-c", "spark.c.token=EQZ-alias", "--hudi-conf", "hoodie.ds.token=EQT-hudi2",
-                           "/app.py", "--conf=spark.app.secret=EQA-arg", "--db-password", "EQB-arg"}));
+                           "/app.py", "--conf=spark.app.secret=EQA-arg", "--db-password", "EQB-arg",
+                           "--api-token EQC-in-one"}));
         }
         // A statement that does not parse (no '=' after CLUSTER) is masked token by token.
         const auto invalid =
