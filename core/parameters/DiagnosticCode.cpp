@@ -48,6 +48,7 @@ constexpr std::array kDescriptors{
     DiagnosticDescriptor{PathOptionGlued, "path.option-glued", W, kNotARefusal},
     DiagnosticDescriptor{PathLooksLikeConfig, "path.looks-like-config", W, kNotARefusal},
     DiagnosticDescriptor{PathExtension, "path.extension", W, kNotARefusal},
+    DiagnosticDescriptor{ArgumentOptionAndValue, "argument.option-and-value", W, kNotARefusal},
     DiagnosticDescriptor{CatalogueLikelyTypo, "catalogue.likely-typo", W, kNotARefusal},
     DiagnosticDescriptor{CatalogueUnknownKey, "catalogue.unknown-key", I, kNotARefusal},
     DiagnosticDescriptor{CatalogueDeprecatedKey, "catalogue.deprecated-key", I, kNotARefusal},
@@ -83,7 +84,7 @@ constexpr std::array kDescriptors{
 };
 
 // The validator's codes come first.
-constexpr std::size_t kValidatorCodes = static_cast<std::size_t>(PathExtension) + 1;
+constexpr std::size_t kValidatorCodes = static_cast<std::size_t>(ArgumentOptionAndValue) + 1;
 
 constexpr bool inEnumOrder() {
     for (std::size_t i = 0; i < kDescriptors.size(); ++i)

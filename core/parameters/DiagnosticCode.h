@@ -47,6 +47,7 @@ enum class DiagnosticCode : unsigned char {
     PathOptionGlued,
     PathLooksLikeConfig,
     PathExtension,
+    ArgumentOptionAndValue,
     // The advice's and the catalogue's: never an error, never a refusal.
     CatalogueLikelyTypo,
     CatalogueUnknownKey,

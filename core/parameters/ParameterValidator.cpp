@@ -182,6 +182,7 @@ public:
         checkConfs();
         checkHudiConfs();
         checkMisplaced();
+        checkArguments();
         return finish();
     }
 
@@ -682,6 +683,39 @@ private:
             if (refusal)
                 leadsTo(*refusal);
         }
+    }
+
+    // An application argument written as an option and its value in one ("--date 2024-01-01" on one
+    // line) reaches the application as one argument, blanks included, and a run's ARGUMENTS override of
+    // --date does not find it.
+    void checkArguments() {
+        for (const ClassifiedToken& t : m_classified.tokens) {
+            if (t.cls != TokenClass::ApplicationArgument)
+                continue;
+            const std::string& tok = text(t.index);
+            const std::vector<std::string> words = argumentWords(tok);
+            if (words.empty())
+                continue;
+            auto& d = add(DiagnosticCode::ArgumentOptionAndValue,
+                          "The application argument " + quoted(tok) +
+                              " reaches the application as one argument, blanks included: an option and its "
+                              "value are arguments of their own.",
+                          t.index);
+            offerReplacement(d, "Split into " + std::to_string(words.size()) + " arguments", t.index, words);
+        }
+    }
+
+    // The shell words of an argument that starts as an option ("--date ...", "-n ...", not a negative
+    // number) and holds several.
+    static std::vector<std::string> argumentWords(const std::string& tok) {
+        if (tok.size() < 2 || tok[0] != '-' || isAsciiSpace(tok[1]) || isAsciiDigit(tok[1]) ||
+            tok.find_first_of(" \t") == std::string::npos)
+            return {};
+        auto read = parseParameterText(tok, ParameterTextForm::ShellCommand);
+        if (!read.ok() || read.parameters.size() < 2 ||
+            read.parameters.front().find('=') != std::string::npos)
+            return {}; // "--name=a b": the value is inline, its blank likely meant
+        return std::move(read.parameters);
     }
 
     // The service's refusal of `key` as a Job configuration, followed by the one explanation of what

@@ -473,6 +473,27 @@ private slots:
         }
     }
 
+    // After the path, "--date 2024-01-01" on one line is one argument: a warning whose fix splits it;
+    // a negative number, a plain argument with blanks, an inline value with a blank and an argument of
+    // one word are left alone.
+    void argumentOptionAndValueInOne() {
+        const Params params{"app.jar", "--date 2024-01-01", "-5 days", "some words", "--flag", "--date=x y"};
+        const auto diags = validateParameters(params, context(true));
+        QCOMPARE(errorCount(diags), 0);
+        const auto found = withCode(diags, "argument.option-and-value");
+        QCOMPARE(int(found.size()), 1);
+        QCOMPARE(found[0]->tokenIndex, 1);
+        QCOMPARE(found[0]->severity, Severity::Warning);
+        QCOMPARE(found[0]->message, std::string("The application argument '--date 2024-01-01' reaches the "
+                                                "application as one argument, blanks included: an option and "
+                                                "its value are arguments of their own."));
+        QCOMPARE(found[0]->fixes.at(0).title, std::string("Split into 2 arguments"));
+        QCOMPARE(
+            found[0]->fixes.at(0).parameters.list(),
+            (Params{"app.jar", "--date", "2024-01-01", "-5 days", "some words", "--flag", "--date=x y"}));
+        QCOMPARE(refusal(params, context(true)), std::string("<accepted>"));
+    }
+
     void pathAndEmptyList() {
         QCOMPARE(refusal({}, context(true)),
                  std::string("PARAMETERS must not be empty: give at least the path of the "
