@@ -705,16 +705,17 @@ private:
         }
     }
 
-    // The shell words of an argument that starts as an option ("--date ...", "-n ...", not a negative
-    // number) and holds several.
+    // The shell words of an argument that reads as an option and its value: "--date 2024-01-01",
+    // "-n 5 --x"; not a negative number, nor "--name=a b" (the value inline, its blank meant), nor a
+    // list of options such as "-Xmx4g -Xms1g" (the value of the argument before it, likely).
     static std::vector<std::string> argumentWords(const std::string& tok) {
         if (tok.size() < 2 || tok[0] != '-' || isAsciiSpace(tok[1]) || isAsciiDigit(tok[1]) ||
             tok.find_first_of(" \t") == std::string::npos)
             return {};
         auto read = parseParameterText(tok, ParameterTextForm::ShellCommand);
         if (!read.ok() || read.parameters.size() < 2 ||
-            read.parameters.front().find('=') != std::string::npos)
-            return {}; // "--name=a b": the value is inline, its blank likely meant
+            read.parameters.front().find('=') != std::string::npos || read.parameters[1].starts_with('-'))
+            return {};
         return std::move(read.parameters);
     }
 

@@ -474,10 +474,11 @@ private slots:
     }
 
     // After the path, "--date 2024-01-01" on one line is one argument: a warning whose fix splits it;
-    // a negative number, a plain argument with blanks, an inline value with a blank and an argument of
-    // one word are left alone.
+    // a negative number, a plain argument with blanks, an inline value with a blank, a list of options
+    // and an argument of one word are left alone.
     void argumentOptionAndValueInOne() {
-        const Params params{"app.jar", "--date 2024-01-01", "-5 days", "some words", "--flag", "--date=x y"};
+        const Params params{"app.jar", "--date 2024-01-01", "-5 days",     "some words",
+                            "--flag",  "--date=x y",        "--java-opts", "-Xmx4g -Xms1g"};
         const auto diags = validateParameters(params, context(true));
         QCOMPARE(errorCount(diags), 0);
         const auto found = withCode(diags, "argument.option-and-value");
@@ -488,9 +489,9 @@ private slots:
                                                 "application as one argument, blanks included: an option and "
                                                 "its value are arguments of their own."));
         QCOMPARE(found[0]->fixes.at(0).title, std::string("Split into 2 arguments"));
-        QCOMPARE(
-            found[0]->fixes.at(0).parameters.list(),
-            (Params{"app.jar", "--date", "2024-01-01", "-5 days", "some words", "--flag", "--date=x y"}));
+        QCOMPARE(found[0]->fixes.at(0).parameters.list(),
+                 (Params{"app.jar", "--date", "2024-01-01", "-5 days", "some words", "--flag", "--date=x y",
+                         "--java-opts", "-Xmx4g -Xms1g"}));
         QCOMPARE(refusal(params, context(true)), std::string("<accepted>"));
     }
 
