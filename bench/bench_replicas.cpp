@@ -335,7 +335,7 @@ private:
 
     TestService m_sqlite;
     Project m_sqliteProject;
-    PostgresCluster m_cluster;
+    PostgresCluster m_cluster{PostgresCluster::Memory::ServerDefaults};
     std::array<std::unique_ptr<TestService>, 3> m_replicas;
     Project m_postgresProject;
 };

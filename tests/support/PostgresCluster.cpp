@@ -140,13 +140,14 @@ bool PostgresCluster::configure() {
     QFile conf(dataDirectory() + "/postgresql.conf");
     if (!conf.open(QIODevice::Append | QIODevice::Text))
         return fail("cannot append to " + conf.fileName());
-    // Small memory, but connections for several services of up to 16 pooled connections each.
+    // Connections for several services of up to 16 pooled connections each.
     conf.write(QStringLiteral("\n# PostgresCluster (Jobdeck tests)\nlisten_addresses = '127.0.0.1'\n"
-                              "port = %1\nunix_socket_directories = '%2'\nmax_connections = 200\n"
-                              "shared_buffers = 16MB\nwork_mem = 2MB\nmaintenance_work_mem = 16MB\n")
+                              "port = %1\nunix_socket_directories = '%2'\nmax_connections = 200\n")
                    .arg(m_port)
                    .arg(m_dir->path())
                    .toUtf8());
+    if (m_memory == Memory::Small)
+        conf.write("shared_buffers = 16MB\nwork_mem = 2MB\nmaintenance_work_mem = 16MB\n");
     return conf.error() == QFileDevice::NoError || fail("cannot write " + conf.fileName());
 }
 

@@ -16,7 +16,11 @@ namespace jobdeck {
 // the server (`pg_ctl stop -m fast`) and removes the directory, also when the test failed.
 class PostgresCluster final {
 public:
-    PostgresCluster() = default;
+    // The server's memory: the tests' small settings (several clusters may run at once), or
+    // PostgreSQL's own defaults (shared_buffers 128MB), for a benchmark measuring it as installed.
+    enum class Memory { Small, ServerDefaults };
+    explicit PostgresCluster(Memory memory = Memory::Small)
+        : m_memory(memory) {}
     ~PostgresCluster();
     PostgresCluster(const PostgresCluster&) = delete;
     PostgresCluster& operator=(const PostgresCluster&) = delete;
@@ -69,6 +73,7 @@ private:
     bool runTool(const QString& program, const QStringList& arguments, bool asServerUser, int timeoutMs);
     bool fail(const QString& message);
 
+    const Memory m_memory;
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_bin;
     quint16 m_port = 0;
