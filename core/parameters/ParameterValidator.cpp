@@ -248,35 +248,49 @@ private:
     }
 
     // An option spark-submit does not know; one written with its value in one parameter ("--class
-    // org.Main", as on a command line) is split into its words, read as a shell reads them.
+    // org.Main", as on a command line) is split into its words, read as a shell reads them, and a
+    // misspelt one ("--clas org.Main") is corrected as it is split.
     void checkUnknownOption(int index) {
         const std::string& tok = text(index);
-        const std::vector<std::string> words = commandLineWords(tok);
+        std::vector<std::string> words = commandLineWords(tok);
+        const bool known = !words.empty() && isKnownOption(words.front());
         auto& d = add(DiagnosticCode::OptionUnknown,
                       "Unrecognized option " + quoted(tok) + " before the application path" +
-                          (words.empty() ? "." : ": an option and its value are parameters of their own."),
+                          (known ? ": an option and its value are parameters of their own." : "."),
                       index);
-        if (!words.empty()) {
-            offerReplacement(d, "Split into " + std::to_string(words.size()) + " parameters", index, words);
+        const std::string parts = std::to_string(words.size()) + " parameters";
+        if (known) {
+            offerReplacement(d, "Split into " + parts, index, std::move(words));
             return;
         }
-        for (const std::string& s : SparkSubmitOptions::suggest(tok)) {
-            const auto split = SparkSubmitOptions::splitInline(tok);
-            std::string fixed = split.value ? s + "=" + std::string(*split.value) : s;
-            offerReplacement(d, "Did you mean " + s + "?", index, {std::move(fixed)});
+        const std::string& option = words.empty() ? tok : words.front();
+        for (const std::string& s : SparkSubmitOptions::suggest(option)) {
+            const auto inlineValue = SparkSubmitOptions::splitInline(option).value;
+            std::string fixed = inlineValue ? s + "=" + std::string(*inlineValue) : s;
+            if (words.empty()) {
+                offerReplacement(d, "Did you mean " + s + "?", index, {std::move(fixed)});
+                continue;
+            }
+            std::vector<std::string> corrected = words;
+            corrected.front() = std::move(fixed);
+            offerReplacement(d, "Did you mean " + s + "? (split into " + parts + ")", index,
+                             std::move(corrected));
         }
     }
 
-    // The shell words of `tok` when there are several and the first is an option spark-submit (or
-    // Jobdeck, or Hudi Streamer) knows; else none.
+    // The shell words of `tok` when it holds several and the first is an option; else none.
     static std::vector<std::string> commandLineWords(const std::string& tok) {
         auto read = parseParameterText(tok, ParameterTextForm::ShellCommand);
-        if (!read.ok() || read.parameters.size() < 2)
-            return {};
-        const std::string_view first = SparkSubmitOptions::splitInline(read.parameters.front()).option;
-        if (!SparkSubmitOptions::find(first) && first != SparkSubmitOptions::kHoodieConf)
+        if (!read.ok() || read.parameters.size() < 2 || !read.parameters.front().starts_with('-'))
             return {};
         return std::move(read.parameters);
+    }
+
+    // An option spark-submit (or Jobdeck, or Hudi Streamer) knows, by name or alias, with or without an
+    // inline value.
+    static bool isKnownOption(const std::string& word) {
+        const std::string_view option = SparkSubmitOptions::splitInline(word).option;
+        return SparkSubmitOptions::find(option) || option == SparkSubmitOptions::kHoodieConf;
     }
 
     const std::string& text(int index) const { return m_params[static_cast<std::size_t>(index)]; }

@@ -463,6 +463,15 @@ private slots:
         QCOMPARE(hudi->fixes.at(0).parameters.list(),
                  (Params{"--hudi-conf", "hoodie.table.name=t", "app.jar"}));
 
+        // Misspelt, the option is corrected as the parameter is split.
+        const auto typoDiags = validateParameters({"--clas org.Main", "app.jar"}, context(true));
+        const Diagnostic* typo = one(typoDiags, "option.unknown");
+        QVERIFY(typo);
+        QCOMPARE(typo->message,
+                 std::string("Unrecognized option '--clas org.Main' before the application path."));
+        QCOMPARE(typo->fixes.at(0).title, std::string("Did you mean --class? (split into 2 parameters)"));
+        QCOMPARE(typo->fixes.at(0).parameters.list(), (Params{"--class", "org.Main", "app.jar"}));
+
         for (const std::string& plain : {"--no-such value", "--class 'unclosed", "--class"}) {
             const auto found = validateParameters({plain, "x", "app.jar"}, context(true));
             for (const Diagnostic* other : withCode(found, "option.unknown")) {
