@@ -273,8 +273,10 @@ private:
             }
             std::vector<std::string> corrected = words;
             corrected.front() = std::move(fixed);
-            offerReplacement(d, "Did you mean " + s + "? (split into " + parts + ")", index,
-                             std::move(corrected));
+            std::string title = "Did you mean " + s + "? (split into ";
+            title += parts;
+            title += ')';
+            offerReplacement(d, std::move(title), index, std::move(corrected));
         }
     }
 
