@@ -340,6 +340,13 @@ private slots:
         QTest::newRow("parsed RUN and WITH")
             << "RUN JOB j ARGUMENTS = ('--db-password' = 'R3', '--date' = 'd')"
             << "RUN JOB j ARGUMENTS = ('--db-password' = '****', '--date' = 'd')" << QStringList{"R3"};
+        QTest::newRow("an option and its value in one, parsed")
+            << "ALTER JOB j SET PARAMETERS = ('/app.py', '--password PW5 x', '--date', 'd')"
+            << "ALTER JOB j SET PARAMETERS = ('/app.py', '--password ****', '--date', 'd')"
+            << QStringList{"PW5 x"};
+        QTest::newRow("an option and its value in one, unparsed")
+            << "ALTER JOB j SET PARAMETERS ('/app.py', '--api-token\tAT6', 'next')"
+            << "ALTER JOB j SET PARAMETERS ('/app.py', '--api-token\t****', 'next')" << QStringList{"AT6"};
         QTest::newRow("unparsed, = forms")
             << "CREATE JOB j TYPE = 'PYTHON' PARAMETERS = ('--conf=spark.db.password=X4', "
                "'--hudi-conf=hoodie.ds.password=Y4', '-c=spark.c.token=Z4', '/app.py') CLUSTER 'c'"
