@@ -28,7 +28,8 @@ constexpr std::chrono::milliseconds kLongestRecheck{250};
 EventBus::EventBus(EventStore& store, int keepPerProject)
     : m_store(store)
     , m_keepPerProject(keepPerProject)
-    , m_thread([this] { loop(); }) {}
+    , m_thread([this] { loop(); })
+    , m_pruner([this] { pruneLoop(); }) {}
 
 EventBus::~EventBus() {
     stop();
@@ -60,15 +61,43 @@ void EventBus::wake(const std::string& projectUid) {
         std::lock_guard lock(m_mutex);
         m_dirtyProjects.insert(projectUid);
         prune = ++m_publishCounts[projectUid] % pruneEvery(m_keepPerProject) == 0;
+        if (prune)
+            m_pruneDue.insert(projectUid);
     }
     m_wake.notify_all();
-    if (prune) {
-        try {
-            m_store.pruneEvents(projectUid, m_keepPerProject);
-        } catch (const std::exception& e) {
-            spdlog::warn("Could not prune old events: {}", e.what());
+    if (prune)
+        m_pruneWake.notify_all();
+}
+
+// A prune walks the kept events and deletes the older ones (docs/performance.md, "Replicas"), tens of
+// milliseconds under load: on this thread, the request whose event reached the count is answered
+// without waiting for it.
+void EventBus::pruneLoop() {
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        m_pruneWake.wait(lock, [this] { return m_stopping || !m_pruneDue.empty(); });
+        if (m_stopping)
+            return;
+        const std::set<std::string> due = std::move(m_pruneDue);
+        m_pruneDue.clear();
+        m_pruning = true;
+        lock.unlock();
+        for (const std::string& projectUid : due) {
+            try {
+                m_store.pruneEvents(projectUid, m_keepPerProject);
+            } catch (const std::exception& e) {
+                spdlog::warn("Could not prune old events: {}", e.what());
+            }
         }
+        lock.lock();
+        m_pruning = false;
+        m_pruneWake.notify_all();
     }
+}
+
+void EventBus::settlePrunes() {
+    std::unique_lock lock(m_mutex);
+    m_pruneWake.wait(lock, [this] { return m_stopping || (m_pruneDue.empty() && !m_pruning); });
 }
 
 EventsPage EventBus::page(const std::string& projectUid, std::int64_t after) {
@@ -122,8 +151,11 @@ void EventBus::stop() {
         m_stopping = true;
     }
     m_wake.notify_all();
+    m_pruneWake.notify_all();
     if (m_thread.joinable() && m_thread.get_id() != std::this_thread::get_id())
         m_thread.join();
+    if (m_pruner.joinable() && m_pruner.get_id() != std::this_thread::get_id())
+        m_pruner.join();
 }
 
 void EventBus::deliver(std::function<void(EventsPage)>& done, EventsPage page) {

@@ -24,8 +24,8 @@ class EventStore;
 class EventBus final {
 public:
     // Keeps the newest `keepPerProject` events of each project, pruning the older ones every tenth of
-    // that number of events this process stores for it; a client asking from before them is told to
-    // reload (EventsPage::reload).
+    // that number of events this process stores for it, on a thread of its own (no request waits for a
+    // prune); a client asking from before them is told to reload (EventsPage::reload).
     explicit EventBus(EventStore& store, int keepPerProject = 10000);
     ~EventBus();
     EventBus(const EventBus&) = delete;
@@ -51,7 +51,11 @@ public:
     // The page a waiter would get right now (possibly empty), read on the caller's thread.
     EventsPage page(const std::string& projectUid, std::int64_t after);
 
-    // Answers every pending waiter with what there is now and ends the bus's thread. Idempotent.
+    // Returns once every prune asked for before the call has run (or failed, which is logged).
+    void settlePrunes();
+
+    // Answers every pending waiter with what there is now and ends the bus's threads; a prune asked
+    // for and not begun is dropped (the next one catches up). Idempotent.
     void stop();
 
     static constexpr int pageLimit() { return 1000; }
@@ -69,6 +73,7 @@ private:
     };
 
     void loop();
+    void pruneLoop();
     EventsPage page(const std::string& projectUid, std::int64_t after, bool& heldBack);
     // When `waiter` looks again without news: soon while its events are `heldBack`, else never.
     static void scheduleRecheck(Waiter& waiter, bool heldBack, std::chrono::steady_clock::time_point now);
@@ -81,8 +86,12 @@ private:
     std::list<Waiter> m_waiters;
     std::set<std::string> m_dirtyProjects;      // published to since the loop last looked
     std::map<std::string, int> m_publishCounts; // per project, to prune every so often
+    std::set<std::string> m_pruneDue;           // projects whose events the pruner thread prunes next
+    bool m_pruning = false;                     // the pruner thread is pruning what it took
+    std::condition_variable m_pruneWake;        // m_pruneDue or m_pruning changed, or stop()
     bool m_stopping = false;
     std::thread m_thread;
+    std::thread m_pruner;
 };
 
 } // namespace jobdeck

@@ -842,6 +842,32 @@ private slots:
         QCOMPARE(heard.events("project"), 1);
     }
 
+    // A prune waits for its project's row, here held as a change of the project's settings holds it; the
+    // request whose event asked for the prune does not: its publish returns while the row is held, and
+    // the prune goes through once the row is let go.
+    void aPruneHeldUpHoldsUpNoRequest() {
+        const std::string database = createDatabase("prune_held");
+        const auto stores = PgStores::open(database);
+        const std::string uid = stores->projects().createProject("prune");
+        EventBus bus(stores->events(), 10); // prunes every 100 events of the project
+        const auto holder = PgConnection::open(database);
+        holder->executeScript("SET idle_in_transaction_session_timeout = 0; BEGIN");
+        const auto count = [&] {
+            auto q = holder->query("SELECT count(*) FROM events WHERE project_uid = ?", uid);
+            return q.step() ? q.int64(0) : -1;
+        };
+        {
+            auto q = holder->query("SELECT 1 FROM projects WHERE uid = ? FOR NO KEY UPDATE", uid);
+            QVERIFY(q.step());
+        }
+        for (int i = 0; i < 100; ++i)
+            bus.publish(uid, namedEvent("e" + std::to_string(i)));
+        QCOMPARE(count(), std::int64_t(100)); // the 100th event's prune waits for the row
+        holder->execute("COMMIT");
+        bus.settlePrunes();
+        QCOMPARE(count(), std::int64_t(10));
+    }
+
     // A long poll whose events are held back gets them when the transaction below them ends, with no
     // other news (its commit's notification may have come before, or be lost).
     void aLongPollGetsHeldBackEventsWithoutNews() {

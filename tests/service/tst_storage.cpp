@@ -447,6 +447,7 @@ private slots:
         std::int64_t last = 0;
         for (int i = 0; i < 100; ++i) // with 10 kept, pruning happens every 100 events of a project
             last = bus.publish(a, jobEvent("JOB_ALTERED", "j" + std::to_string(i)));
+        bus.settlePrunes(); // the bus prunes on a thread of its own
         QCOMPARE(scalar(stores->database(), "SELECT count(*) FROM events"), 10);
         const auto stale = bus.page(a, 5);
         QVERIFY(stale.reload);
@@ -466,10 +467,13 @@ private slots:
         auto stores = SqliteStores::open(dbPath(dir));
         const auto a = stores->keys().createKey("alpha", Role::Admin).projectUid;
         EventBus bus(stores->events(), 1500);
-        for (int i = 0; i < 1649; ++i)
+        for (int i = 0; i < 1649; ++i) {
             bus.publish(a, jobEvent("JOB_ALTERED", "j"));
+            bus.settlePrunes(); // each prune as the event that asked for it left the count
+        }
         QCOMPARE(scalar(stores->database(), "SELECT count(*) FROM events"), 1649);
         bus.publish(a, jobEvent("JOB_ALTERED", "j"));
+        bus.settlePrunes();
         QCOMPARE(scalar(stores->database(), "SELECT count(*) FROM events"), 1500);
     }
 
