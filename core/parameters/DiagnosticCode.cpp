@@ -37,6 +37,7 @@ constexpr std::array kDescriptors{
     DiagnosticDescriptor{OptionValueIgnored, "option.value-ignored", W, kNotARefusal},
     DiagnosticDescriptor{ConfHoodieKey, "conf.hoodie-key", W, kNotARefusal},
     DiagnosticDescriptor{ConfNotSparkKey, "conf.not-spark-key", W, kNotARefusal},
+    DiagnosticDescriptor{ConfWhitespace, "conf.whitespace", W, kNotARefusal},
     DiagnosticDescriptor{ConfPlatformManaged, "conf.platform-managed", W, kNotARefusal},
     DiagnosticDescriptor{ConfDuplicateKey, "conf.duplicate-key", W, kNotARefusal},
     DiagnosticDescriptor{HudiConfDuplicateKey, "hudi-conf.duplicate-key", W, kNotARefusal},

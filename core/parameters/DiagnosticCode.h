@@ -37,6 +37,7 @@ enum class DiagnosticCode : unsigned char {
     OptionValueIgnored,
     ConfHoodieKey,
     ConfNotSparkKey,
+    ConfWhitespace,
     ConfPlatformManaged,
     ConfDuplicateKey,
     HudiConfDuplicateKey,

@@ -432,7 +432,7 @@ private:
                 add(DiagnosticCode::ConfFormat, "Spark config without '=': " + tok, t.index);
                 continue;
             }
-            const std::string_view key = rangeText(tok, t.keyRange);
+            const std::string_view key = checkConfBlanks(t);
             if (HudiConfigPolicy::isHudiKey(key)) {
                 auto& d = add(DiagnosticCode::ConfHoodieKey,
                               "--conf only configures Spark: " + quoted(key) +
@@ -457,9 +457,41 @@ private:
                 add(DiagnosticCode::ConfPlatformManaged,
                     quoted(key) + " is set by the platform for every run; the Job's value is not used.",
                     t.index);
-            if (const int earlier = exchangeLastSeen(last, key, t.index); earlier >= 0)
-                duplicate(DiagnosticCode::ConfDuplicateKey, earlier, key);
+            // As spark-submit sets it, blanks included.
+            const std::string_view setKey = rangeText(tok, t.keyRange);
+            if (const int earlier = exchangeLastSeen(last, setKey, t.index); earlier >= 0)
+                duplicate(DiagnosticCode::ConfDuplicateKey, earlier, setKey);
         }
+    }
+
+    // spark-submit splits a --conf pair at its first '=' and keeps both sides as written
+    // (SparkSubmitUtils.parseSparkConfProperty): "spark.x = 1" sets the key "spark.x ", which Spark
+    // never reads. Returns the key without its blanks, what the other checks look at.
+    std::string_view checkConfBlanks(const ClassifiedToken& t) {
+        const std::string& tok = text(t.index);
+        const std::string_view raw = rangeText(tok, t.keyRange);
+        const std::string_view key = trimmed(raw);
+        const std::string_view rawValue =
+            std::string_view(tok).substr(static_cast<std::size_t>(t.equalsPos) + 1);
+        const std::string_view value = trimmed(rawValue);
+        if (key.size() == raw.size() && value.size() == rawValue.size())
+            return key;
+        auto& d =
+            add(DiagnosticCode::ConfWhitespace,
+                key.size() != raw.size()
+                    ? "--conf entry for " + quoted(key) +
+                          " has blanks in its key, which spark-submit keeps: "
+                          "it sets " +
+                          quoted(raw) + ", a key Spark does not read. Remove them."
+                    : "--conf entry for " + quoted(key) +
+                          " has blanks at the ends of its value, which spark-submit keeps. Remove them.",
+                t.index);
+        if (!hasLineBreak(key) && !hasLineBreak(value)) {
+            std::string fixed = tok.substr(0, static_cast<std::size_t>(t.keyRange.first)) + std::string(key) +
+                                "=" + std::string(value);
+            offerReplacement(d, "Remove the blanks", t.index, {std::move(fixed)});
+        }
+        return key;
     }
 
     void duplicate(DiagnosticCode code, int earlier, std::string_view key) {

@@ -504,6 +504,33 @@ private slots:
         QCOMPARE(refusal(params, context(true)), std::string("<accepted>"));
     }
 
+    // spark-submit keeps the blanks of a --conf pair: "spark.executor.memory = 4g" sets another key.
+    // A warning whose fix removes them; the other checks read the key without them.
+    void confPairWithBlanks() {
+        const auto diags = validateParameters(
+            {"--conf", "spark.executor.memory = 4g", "--conf", " hoodie.x=1", "--conf=spark.a=v ", "app.jar"},
+            context(true));
+        QCOMPARE(errorCount(diags), 0);
+        const auto found = withCode(diags, "conf.whitespace");
+        QCOMPARE(int(found.size()), 3);
+        QCOMPARE(found[0]->message,
+                 std::string("--conf entry for 'spark.executor.memory' has blanks in its key, "
+                             "which spark-submit keeps: it sets 'spark.executor.memory ', a "
+                             "key Spark does not read. Remove them."));
+        QCOMPARE(found[0]->fixes.at(0).parameters.list(),
+                 (Params{"--conf", "spark.executor.memory=4g", "--conf", " hoodie.x=1", "--conf=spark.a=v ",
+                         "app.jar"}));
+        QVERIFY(one(diags, "conf.hoodie-key")); // " hoodie.x" read as hoodie.x
+        QVERIFY(withCode(diags, "conf.not-spark-key").empty());
+        QCOMPARE(found[2]->message,
+                 std::string("--conf entry for 'spark.a' has blanks at the ends of its value, "
+                             "which spark-submit keeps. Remove them."));
+        QCOMPARE(found[2]->fixes.at(0).parameters.list().at(4), std::string("--conf=spark.a=v"));
+        QVERIFY(
+            withCode(validateParameters({"--conf", "spark.a=1", "app.jar"}, context(true)), "conf.whitespace")
+                .empty());
+    }
+
     void pathAndEmptyList() {
         QCOMPARE(refusal({}, context(true)),
                  std::string("PARAMETERS must not be empty: give at least the path of the "
