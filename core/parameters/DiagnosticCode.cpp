@@ -35,6 +35,7 @@ constexpr std::array kDescriptors{
     DiagnosticDescriptor{HudiConfNotPermittedKey, "hudi-conf.not-permitted.key", E, 6, HudiConfNotPermitted,
                          true},
     DiagnosticDescriptor{OptionValueIgnored, "option.value-ignored", W, kNotARefusal},
+    DiagnosticDescriptor{OptionValueHoldsOption, "option.value-holds-option", W, kNotARefusal},
     DiagnosticDescriptor{ConfHoodieKey, "conf.hoodie-key", W, kNotARefusal},
     DiagnosticDescriptor{ConfNotSparkKey, "conf.not-spark-key", W, kNotARefusal},
     DiagnosticDescriptor{ConfWhitespace, "conf.whitespace", W, kNotARefusal},

@@ -35,6 +35,7 @@ enum class DiagnosticCode : unsigned char {
     HudiConfReserved,
     HudiConfNotPermittedKey,
     OptionValueIgnored,
+    OptionValueHoldsOption,
     ConfHoodieKey,
     ConfNotSparkKey,
     ConfWhitespace,

@@ -280,6 +280,29 @@ private:
         }
     }
 
+    // A value that holds another option ("--class=org.Main --verbose", or "org.Main --verbose" after
+    // --class: typed on one line): spark-submit passes it inside the value and never reads the option.
+    void checkValueHoldsOption(const ClassifiedToken& t, std::string_view option) {
+        const std::string& tok = text(t.index);
+        if (tok.find_first_of(" \t") == std::string::npos)
+            return;
+        auto read = parseParameterText(tok, ParameterTextForm::ShellCommand);
+        if (!read.ok() || read.parameters.size() < 2)
+            return;
+        const auto held = std::find_if(std::next(read.parameters.begin()), read.parameters.end(),
+                                       [](const std::string& word) { return isKnownOption(word); });
+        if (held == read.parameters.end())
+            return;
+        auto& d = add(DiagnosticCode::OptionValueHoldsOption,
+                      "The value of " + std::string(option) + " holds the option " +
+                          std::string(SparkSubmitOptions::splitInline(*held).option) +
+                          ", which spark-submit then does not read as one: an option and its value are "
+                          "parameters of their own.",
+                      t.index);
+        const std::string title = "Split into " + std::to_string(read.parameters.size()) + " parameters";
+        offerReplacement(d, title, t.index, std::move(read.parameters));
+    }
+
     // The shell words of `tok` when it holds several and the first is an option; else none.
     static std::vector<std::string> commandLineWords(const std::string& tok) {
         auto read = parseParameterText(tok, ParameterTextForm::ShellCommand);
@@ -343,7 +366,12 @@ private:
                                       quoted(rangeText(tok, t.valueRange)) + ".",
                                   t.index);
                     offerReplacement(d, "Remove the value", t.index, {std::string(name)});
+                } else if (opt) {
+                    checkValueHoldsOption(t, name);
                 }
+            } else if (t.cls == TokenClass::OptionValue && t.optionIndex >= 0) {
+                const ClassifiedToken& option = m_classified.tokens[static_cast<std::size_t>(t.optionIndex)];
+                checkValueHoldsOption(t, rangeText(text(option.index), option.nameRange));
             }
         }
     }

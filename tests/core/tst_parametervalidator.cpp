@@ -531,6 +531,34 @@ private slots:
                 .empty());
     }
 
+    // "--class=org.Main --verbose", or "org.Main --verbose" after --class: the value holds an option
+    // spark-submit never reads as one. A warning whose fix splits it; JVM options in a value are not
+    // spark-submit options and are left alone.
+    void optionValueHoldingAnOption() {
+        const Params params{"--class=org.Main --verbose",
+                            "--name",
+                            "nightly --queue q",
+                            "--driver-java-options",
+                            "-Da=1 -Db=2",
+                            "--name=a b",
+                            "app.jar"};
+        const auto diags = validateParameters(params, context(true));
+        QCOMPARE(errorCount(diags), 0);
+        const auto found = withCode(diags, "option.value-holds-option");
+        QCOMPARE(int(found.size()), 2);
+        QCOMPARE(found[0]->tokenIndex, 0);
+        QCOMPARE(found[0]->message, std::string("The value of --class holds the option --verbose, which "
+                                                "spark-submit then does not read as one: an option and its "
+                                                "value are parameters of their own."));
+        QCOMPARE(found[0]->fixes.at(0).parameters.list().at(0), std::string("--class=org.Main"));
+        QCOMPARE(found[0]->fixes.at(0).parameters.list().at(1), std::string("--verbose"));
+        QCOMPARE(found[1]->tokenIndex, 2);
+        QVERIFY(found[1]->message.starts_with("The value of --name holds the option --queue,"));
+        QCOMPARE(found[1]->fixes.at(0).parameters.list(),
+                 (Params{"--class=org.Main --verbose", "--name", "nightly", "--queue", "q",
+                         "--driver-java-options", "-Da=1 -Db=2", "--name=a b", "app.jar"}));
+    }
+
     void pathAndEmptyList() {
         QCOMPARE(refusal({}, context(true)),
                  std::string("PARAMETERS must not be empty: give at least the path of the "
