@@ -135,7 +135,8 @@ private slots:
 
         QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
         const auto end = waitForRun(m_service, m_project.op, "lj", id, hasEnded());
-        QCOMPARE(end.value("status", std::string()), std::string(kCompleted));
+        QVERIFY2(end.value("status", std::string()) == kCompleted,
+                 qPrintable(QString::fromStdString(end.dump()) + "\n" + m_service.errorOutput().right(3000)));
         QCOMPARE(fullLog(m_service, m_project.op, "lj", id).count("run-id: " + id.toUtf8()), qsizetype(1));
     }
 
