@@ -54,6 +54,24 @@ std::string_view trimmed(std::string_view s) {
     return s;
 }
 
+// A parameter's words as a command line holds them (POSIX shell words, as a pasted command is read),
+// when it holds several; else none. One without a blank is never read.
+std::vector<std::string> shellWords(const std::string& parameter) {
+    if (parameter.find_first_of(" \t\n\r") == std::string::npos)
+        return {};
+    auto read = parseParameterText(parameter, ParameterTextForm::ShellCommand);
+    if (!read.ok() || read.parameters.size() < 2)
+        return {};
+    return std::move(read.parameters);
+}
+
+// An option spark-submit (or Jobdeck, or Hudi Streamer) knows, by name or alias, with or without an
+// inline value.
+bool isKnownOption(std::string_view word) {
+    return !SparkSubmitOptions::nameOf(word).empty() ||
+           SparkSubmitOptions::splitInline(word).option == SparkSubmitOptions::kHoodieConf;
+}
+
 // Runs on every pair's key and value: two memchr scans beat a loop over the characters, and
 // find_first_of("\r\n"), which searches the set once per character.
 bool hasLineBreak(std::string_view s) {
@@ -283,15 +301,12 @@ private:
     // A value that holds another option ("--class=org.Main --verbose", or "org.Main --verbose" after
     // --class: typed on one line): spark-submit passes it inside the value and never reads the option.
     void checkValueHoldsOption(const ClassifiedToken& t, std::string_view option) {
-        const std::string& tok = text(t.index);
-        if (tok.find_first_of(" \t") == std::string::npos)
+        std::vector<std::string> words = shellWords(text(t.index));
+        if (words.empty())
             return;
-        auto read = parseParameterText(tok, ParameterTextForm::ShellCommand);
-        if (!read.ok() || read.parameters.size() < 2)
-            return;
-        const auto held = std::find_if(std::next(read.parameters.begin()), read.parameters.end(),
+        const auto held = std::find_if(std::next(words.begin()), words.end(),
                                        [](const std::string& word) { return isKnownOption(word); });
-        if (held == read.parameters.end())
+        if (held == words.end())
             return;
         auto& d = add(DiagnosticCode::OptionValueHoldsOption,
                       "The value of " + std::string(option) + " holds the option " +
@@ -299,23 +314,16 @@ private:
                           ", which spark-submit then does not read as one: an option and its value are "
                           "parameters of their own.",
                       t.index);
-        const std::string title = "Split into " + std::to_string(read.parameters.size()) + " parameters";
-        offerReplacement(d, title, t.index, std::move(read.parameters));
+        const std::string title = "Split into " + std::to_string(words.size()) + " parameters";
+        offerReplacement(d, title, t.index, std::move(words));
     }
 
     // The shell words of `tok` when it holds several and the first is an option; else none.
     static std::vector<std::string> commandLineWords(const std::string& tok) {
-        auto read = parseParameterText(tok, ParameterTextForm::ShellCommand);
-        if (!read.ok() || read.parameters.size() < 2 || !read.parameters.front().starts_with('-'))
+        std::vector<std::string> words = shellWords(tok);
+        if (!words.empty() && !words.front().starts_with('-'))
             return {};
-        return std::move(read.parameters);
-    }
-
-    // An option spark-submit (or Jobdeck, or Hudi Streamer) knows, by name or alias, with or without an
-    // inline value.
-    static bool isKnownOption(const std::string& word) {
-        const std::string_view option = SparkSubmitOptions::splitInline(word).option;
-        return SparkSubmitOptions::find(option) || option == SparkSubmitOptions::kHoodieConf;
+        return words;
     }
 
     const std::string& text(int index) const { return m_params[static_cast<std::size_t>(index)]; }
@@ -785,14 +793,12 @@ private:
     // "-n 5 --x"; not a negative number, nor "--name=a b" (the value inline, its blank meant), nor a
     // list of options such as "-Xmx4g -Xms1g" (the value of the argument before it, likely).
     static std::vector<std::string> argumentWords(const std::string& tok) {
-        if (tok.size() < 2 || tok[0] != '-' || isAsciiSpace(tok[1]) || isAsciiDigit(tok[1]) ||
-            tok.find_first_of(" \t") == std::string::npos)
+        if (tok.size() < 2 || tok[0] != '-' || isAsciiSpace(tok[1]) || isAsciiDigit(tok[1]))
             return {};
-        auto read = parseParameterText(tok, ParameterTextForm::ShellCommand);
-        if (!read.ok() || read.parameters.size() < 2 ||
-            read.parameters.front().find('=') != std::string::npos || read.parameters[1].starts_with('-'))
+        std::vector<std::string> words = shellWords(tok);
+        if (words.empty() || words.front().find('=') != std::string::npos || words[1].starts_with('-'))
             return {};
-        return std::move(read.parameters);
+        return words;
     }
 
     // The service's refusal of `key` as a Job configuration, followed by the one explanation of what
