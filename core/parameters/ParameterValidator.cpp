@@ -298,8 +298,9 @@ private:
         }
     }
 
-    // A value that holds another option ("--class=org.Main --verbose", or "org.Main --verbose" after
-    // --class: typed on one line): spark-submit passes it inside the value and never reads the option.
+    // A value that holds another option ("--class=org.Main --verbose", "org.Main --verbose" after
+    // --class, "spark.a=1 --conf spark.b=2" after --conf: typed on one line): spark-submit passes it
+    // inside the value and never reads the option.
     void checkValueHoldsOption(const ClassifiedToken& t, std::string_view option) {
         std::vector<std::string> words = shellWords(text(t.index));
         if (words.empty())
@@ -311,7 +312,7 @@ private:
         auto& d = add(DiagnosticCode::OptionValueHoldsOption,
                       "The value of " + std::string(option) + " holds the option " +
                           std::string(SparkSubmitOptions::splitInline(*held).option) +
-                          ", which spark-submit then does not read as one: an option and its value are "
+                          ", which is then read as part of the value: an option and its value are "
                           "parameters of their own.",
                       t.index);
         const std::string title = "Split into " + std::to_string(words.size()) + " parameters";
@@ -327,6 +328,14 @@ private:
     }
 
     const std::string& text(int index) const { return m_params[static_cast<std::size_t>(index)]; }
+
+    // The option of a pair as written ("-c", "--conf"), inline or the parameter before it.
+    std::string_view writtenOptionOf(const ClassifiedToken& t) const {
+        if (t.optionIndex < 0)
+            return rangeText(text(t.index), t.nameRange);
+        const ClassifiedToken& option = m_classified.tokens[static_cast<std::size_t>(t.optionIndex)];
+        return rangeText(text(option.index), option.nameRange);
+    }
 
     // The OptionValue token that belongs to option token `t`, or -1.
     int valueOf(const ClassifiedToken& t) const {
@@ -378,8 +387,7 @@ private:
                     checkValueHoldsOption(t, name);
                 }
             } else if (t.cls == TokenClass::OptionValue && t.optionIndex >= 0) {
-                const ClassifiedToken& option = m_classified.tokens[static_cast<std::size_t>(t.optionIndex)];
-                checkValueHoldsOption(t, rangeText(text(option.index), option.nameRange));
+                checkValueHoldsOption(t, writtenOptionOf(t));
             }
         }
     }
@@ -469,6 +477,7 @@ private:
                 continue;
             }
             const std::string_view key = checkConfBlanks(t);
+            checkValueHoldsOption(t, writtenOptionOf(t));
             if (HudiConfigPolicy::isHudiKey(key)) {
                 auto& d = add(DiagnosticCode::ConfHoodieKey,
                               "--conf only configures Spark: " + quoted(key) +
@@ -593,6 +602,7 @@ private:
             }
             if (t.cls != TokenClass::HudiConfPair)
                 continue;
+            checkValueHoldsOption(t, writtenOptionOf(t));
             const std::string& tok = text(t.index);
             HudiPair pair{&t, t.optionIndex >= 0 ? t.optionIndex : t.index, rangeText(tok, t.keyRange),
                           rangeText(tok, t.valueRange)};

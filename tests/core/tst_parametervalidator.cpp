@@ -1,3 +1,4 @@
+#include "core/parameters/ParameterClassifier.h"
 #include "core/parameters/ParameterValidator.h"
 #include "tests/runner/SuiteRegistry.h"
 
@@ -547,9 +548,9 @@ private slots:
         const auto found = withCode(diags, "option.value-holds-option");
         QCOMPARE(int(found.size()), 2);
         QCOMPARE(found[0]->tokenIndex, 0);
-        QCOMPARE(found[0]->message, std::string("The value of --class holds the option --verbose, which "
-                                                "spark-submit then does not read as one: an option and its "
-                                                "value are parameters of their own."));
+        QCOMPARE(found[0]->message, std::string("The value of --class holds the option --verbose, which is "
+                                                "then read as part of the value: an option and its value are "
+                                                "parameters of their own."));
         QCOMPARE(found[0]->fixes.at(0).parameters.list().at(0), std::string("--class=org.Main"));
         QCOMPARE(found[0]->fixes.at(0).parameters.list().at(1), std::string("--verbose"));
         QCOMPARE(found[1]->tokenIndex, 2);
@@ -557,6 +558,38 @@ private slots:
         QCOMPARE(found[1]->fixes.at(0).parameters.list(),
                  (Params{"--class=org.Main --verbose", "--name", "nightly", "--queue", "q",
                          "--driver-java-options", "-Da=1 -Db=2", "--name=a b", "app.jar"}));
+    }
+
+    // The same habit in a pair: "spark.a=1 --conf spark.b=2" after --conf sets spark.a to "1 --conf
+    // spark.b=2", and a Hudi config's value takes the next --hudi-conf the same way. JVM options in a
+    // value are not options of spark-submit and are left alone.
+    void pairValueHoldingAnOption() {
+        const Params params{"--conf",
+                            "spark.a=1 --conf spark.b=2",
+                            "--conf=spark.c=1 --verbose",
+                            "--conf",
+                            "spark.driver.extraJavaOptions=-Da=1 -verbose:gc",
+                            "--hudi-conf",
+                            "hoodie.table.name=t --hudi-conf hoodie.datasource.write.operation=upsert",
+                            "app.jar"};
+        const auto diags = validateParameters(params, context(true, {"hoodie."}));
+        QCOMPARE(errorCount(diags), 0);
+        const auto found = withCode(diags, "option.value-holds-option");
+        QCOMPARE(int(found.size()), 3);
+        QCOMPARE(found[0]->tokenIndex, 1);
+        QVERIFY(found[0]->message.starts_with("The value of --conf holds the option --conf,"));
+        QCOMPARE(
+            found[0]->fixes.at(0).parameters.list(),
+            (Params{"--conf", "spark.a=1", "--conf", "spark.b=2", "--conf=spark.c=1 --verbose", "--conf",
+                    "spark.driver.extraJavaOptions=-Da=1 -verbose:gc", "--hudi-conf",
+                    "hoodie.table.name=t --hudi-conf hoodie.datasource.write.operation=upsert", "app.jar"}));
+        QCOMPARE(found[1]->tokenIndex, 2);
+        QCOMPARE(found[1]->fixes.at(0).parameters.list().at(2), std::string("--conf=spark.c=1"));
+        QCOMPARE(found[1]->fixes.at(0).parameters.list().at(3), std::string("--verbose"));
+        QCOMPARE(found[2]->tokenIndex, 6);
+        QVERIFY(found[2]->message.starts_with("The value of --hudi-conf holds the option --hudi-conf,"));
+        const ClassifiedParameters split = classifyParameters(found[2]->fixes.at(0).parameters.list());
+        QCOMPARE(int(split.hudiConfigs.size()), 2);
     }
 
     void pathAndEmptyList() {
