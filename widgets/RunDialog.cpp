@@ -61,7 +61,7 @@ void RunDialog::describeJob() {
     m_ui->configurationsNote->setText(
         tr("These belong to the Job and apply to every run, so a run cannot change them (overrides are "
            "limited to application arguments; --conf and --hudi-conf are refused). To change them, edit "
-           "the Job (Actions > Edit) or use ALTER JOB %1 SET PARAMETERS = (...).")
+           "the Job (Job > Edit job…, Ctrl+E) or use ALTER JOB %1 SET PARAMETERS = (...).")
             .arg(q(m_job.name)));
     m_ui->idempotencyKeyEdit->setPlaceholderText(isKeyRequired() ? tr("required for this Job")
                                                                  : tr("empty: a random key"));

@@ -19,7 +19,7 @@ class ApiClient;
 struct ApiError;
 class ArgumentOverridesModel;
 
-// Actions > Run: triggers one run of a Job. The user can override or add application arguments and sees
+// Job > Run job…: triggers one run of a Job. The user can override or add application arguments and sees
 // the arguments the run will get (refusals inline, with the service's own words, Run disabled meanwhile).
 // Spark and Hudi configurations are shown read-only: they belong to the Job. The Idempotency-Key is
 // required above a limit of 1 and pre-filled with a key for this run attempt (the Job's name, the time and
