@@ -51,6 +51,7 @@ constexpr std::array kDescriptors{
     DiagnosticDescriptor{PathLooksLikeConfig, "path.looks-like-config", W, kNotARefusal},
     DiagnosticDescriptor{PathExtension, "path.extension", W, kNotARefusal},
     DiagnosticDescriptor{ArgumentOptionAndValue, "argument.option-and-value", W, kNotARefusal},
+    DiagnosticDescriptor{ResourceInvalid, "resource.invalid", W, kNotARefusal},
     DiagnosticDescriptor{CatalogueLikelyTypo, "catalogue.likely-typo", W, kNotARefusal},
     DiagnosticDescriptor{CatalogueUnknownKey, "catalogue.unknown-key", I, kNotARefusal},
     DiagnosticDescriptor{CatalogueDeprecatedKey, "catalogue.deprecated-key", I, kNotARefusal},

@@ -50,6 +50,7 @@ enum class DiagnosticCode : unsigned char {
     PathLooksLikeConfig,
     PathExtension,
     ArgumentOptionAndValue,
+    ResourceInvalid,
     // The advice's and the catalogue's: never an error, never a refusal.
     CatalogueLikelyTypo,
     CatalogueUnknownKey,

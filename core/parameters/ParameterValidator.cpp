@@ -9,6 +9,7 @@
 #include "core/parameters/ParameterTextForms.h"
 #include "core/parameters/SecretMasking.h"
 #include "core/parameters/SparkSubmitOptions.h"
+#include "core/parameters/SubmitResources.h"
 #include "core/text/AsciiText.h"
 
 #include <algorithm>
@@ -42,18 +43,6 @@ std::string notPermittedMessage(const std::vector<std::string>& sortedKeys) {
            ". Remove them, or contact Onehouse support to allow them.";
 }
 
-bool isSpace(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-std::string_view trimmed(std::string_view s) {
-    while (!s.empty() && isSpace(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && isSpace(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
-
 // A parameter's words as a command line holds them (POSIX shell words, as a pasted command is read),
 // when it holds several; else none. One without a blank is never read.
 std::vector<std::string> shellWords(const std::string& parameter) {
@@ -80,7 +69,7 @@ bool hasLineBreak(std::string_view s) {
 
 bool paddedOrBroken(std::string_view key, std::string_view value) {
     const auto padded = [](std::string_view s) {
-        return !s.empty() && (isSpace(s.front()) || isSpace(s.back()));
+        return !s.empty() && (isAsciiSpace(s.front()) || isAsciiSpace(s.back()));
     };
     return padded(key) || padded(value) || hasLineBreak(key) || hasLineBreak(value);
 }
@@ -198,6 +187,7 @@ public:
         checkOptions();
         checkPath();
         checkConfs();
+        checkSubmitResources();
         checkHudiConfs();
         checkMisplaced();
         checkArguments();
@@ -400,7 +390,7 @@ private:
                 "after "
                 "the job configuration.",
                 -1);
-        } else if (trimmed(text(path)).empty()) {
+        } else if (asciiTrimmed(text(path)).empty()) {
             add(DiagnosticCode::PathEmpty,
                 "The application path is empty: give the path of the application's JAR or Python file.",
                 path);
@@ -413,7 +403,7 @@ private:
     // configuration the path with no error (`x--class`, a bare `hoodie.a=1` line). The contract accepts
     // any path, so these are warnings.
     void checkPathShape(int index) {
-        const std::string_view path = trimmed(text(index));
+        const std::string_view path = asciiTrimmed(text(index));
         if (const std::size_t dash = gluedOption(path); dash != std::string_view::npos)
             add(DiagnosticCode::PathOptionGlued,
                 "The application path " + quoted(path) + " looks like the option " +
@@ -509,16 +499,74 @@ private:
         }
     }
 
+    // Where a resource's value is set: the parameter and the value's range in it.
+    struct ResourceSetting final {
+        int index = -1;
+        TokenRange value{-1, -1};
+    };
+
+    // spark-submit's own check of its resource settings (core SubmitResources): a value it refuses stops
+    // every run before the application starts. The last option given counts, else the last --conf of its
+    // key; the number of executors only while the Job does not turn dynamic allocation on.
+    void checkSubmitResources() {
+        std::unordered_map<const SubmitResource*, ResourceSetting> byOption;
+        std::unordered_map<const SubmitResource*, ResourceSetting> byConf;
+        bool dynamicAllocation = false;
+        for (const ClassifiedToken& t : m_classified.tokens) {
+            const std::string& tok = text(t.index);
+            if (t.cls == TokenClass::ConfPair && t.equalsPos >= 0) {
+                const std::string_view key = rangeText(tok, t.keyRange);
+                const std::string_view value = std::string_view(tok).substr(std::size_t(t.equalsPos) + 1);
+                if (key == "spark.dynamicAllocation.enabled")
+                    dynamicAllocation = equalsIgnoringAsciiCase(value, "true");
+                if (const SubmitResource* r = SubmitResources::ofConfKey(key))
+                    byConf[r] = {t.index, {t.equalsPos + 1, int(tok.size())}};
+            } else if (t.cls == TokenClass::OptionValue && t.optionIndex >= 0) {
+                if (const SubmitResource* r = SubmitResources::ofOption(writtenOptionOf(t)))
+                    byOption[r] = {t.index, {0, int(tok.size())}};
+            } else if (t.cls == TokenClass::Option && t.valueRange.first >= 0 && t.optionIndex < 0) {
+                if (const SubmitResource* r = SubmitResources::ofOption(rangeText(tok, t.nameRange)))
+                    byOption[r] = {t.index, t.valueRange};
+            }
+        }
+        for (const SubmitResource& r : SubmitResources::all()) {
+            if (r.option == "--num-executors" && dynamicAllocation)
+                continue;
+            if (const auto option = byOption.find(&r); option != byOption.end())
+                checkSubmitResource(r, r.option, option->second);
+            else if (const auto conf = byConf.find(&r);
+                     conf != byConf.end() && !EffectiveConfig::isPlatformManagedSparkKey(r.confKey))
+                checkSubmitResource(r, r.confKey, conf->second);
+        }
+    }
+
+    void checkSubmitResource(const SubmitResource& r, std::string_view setting, const ResourceSetting& at) {
+        const std::string& tok = text(at.index);
+        const std::string_view value = rangeText(tok, at.value);
+        if (SubmitResources::accepts(r, value))
+            return;
+        auto& d = add(DiagnosticCode::ResourceInvalid,
+                      "spark-submit refuses " + std::string(setting) + " " + quoted(value) + ": " +
+                          std::string(r.what) + " must be a positive number, " +
+                          (r.isSize ? "a whole number of bytes with an optional unit such as 512m or 4g"
+                                    : "a whole number such as 4") +
+                          ". Every run would stop before the application starts.",
+                      at.index);
+        if (const auto corrected = SubmitResources::corrected(r, value))
+            offerReplacement(d, "Use " + *corrected, at.index,
+                             {tok.substr(0, std::size_t(at.value.first)) + *corrected});
+    }
+
     // spark-submit splits a --conf pair at its first '=' and keeps both sides as written
     // (SparkSubmitUtils.parseSparkConfProperty): "spark.x = 1" sets the key "spark.x ", which Spark
     // never reads. Returns the key without its blanks, what the other checks look at.
     std::string_view checkConfBlanks(const ClassifiedToken& t) {
         const std::string& tok = text(t.index);
         const std::string_view raw = rangeText(tok, t.keyRange);
-        const std::string_view key = trimmed(raw);
+        const std::string_view key = asciiTrimmed(raw);
         const std::string_view rawValue =
             std::string_view(tok).substr(static_cast<std::size_t>(t.equalsPos) + 1);
-        const std::string_view value = trimmed(rawValue);
+        const std::string_view value = asciiTrimmed(rawValue);
         if (key.size() == raw.size() && value.size() == rawValue.size())
             return key;
         auto& d =
@@ -618,7 +666,7 @@ private:
                 continue;
             checkPermission(pair, kept, scan.notPermitted, scan.notPermittedRemove);
             checkMultiplePairs(pair);
-            const std::string_view key = trimmed(pair.key);
+            const std::string_view key = asciiTrimmed(pair.key);
             if (const int earlier = exchangeLastSeen(scan.last, key, t.index); earlier >= 0)
                 duplicate(DiagnosticCode::HudiConfDuplicateKey, earlier, key);
         }
@@ -634,7 +682,7 @@ private:
             add(DiagnosticCode::HudiConfFormat, kFormatMessage, t.index);
             return false;
         }
-        const std::string_view key = trimmed(pair.key);
+        const std::string_view key = asciiTrimmed(pair.key);
         if (!HudiConfigPolicy::isHudiKey(key)) {
             auto& d = add(DiagnosticCode::HudiConfNotHudiKey,
                           "--hudi-conf only accepts hoodie.* keys, got " + quoted(key) +
@@ -657,7 +705,7 @@ private:
                         " contains a line break or leading/trailing whitespace, which would not survive "
                         "the run's properties file intact.",
                     t.index);
-            const std::string_view value = trimmed(pair.value);
+            const std::string_view value = asciiTrimmed(pair.value);
             if (!hasLineBreak(key) && !hasLineBreak(value)) {
                 std::string fixed = tok.substr(0, static_cast<std::size_t>(t.keyRange.first)) +
                                     std::string(key) + "=" + std::string(value);

@@ -4,6 +4,14 @@
 
 namespace jobdeck {
 
+std::string_view asciiTrimmed(std::string_view text) {
+    while (!text.empty() && isAsciiSpace(text.front()))
+        text.remove_prefix(1);
+    while (!text.empty() && isAsciiSpace(text.back()))
+        text.remove_suffix(1);
+    return text;
+}
+
 std::string asciiLowered(std::string_view text) {
     std::string out(text);
     for (char& c : out)

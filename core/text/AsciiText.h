@@ -42,6 +42,8 @@ constexpr bool isAsciiSpace(char c) {
     return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
+// `text` without the isAsciiSpace characters at its ends.
+std::string_view asciiTrimmed(std::string_view text);
 std::string asciiLowered(std::string_view text);
 std::string asciiUppered(std::string_view text);
 bool equalsIgnoringAsciiCase(std::string_view a, std::string_view b);

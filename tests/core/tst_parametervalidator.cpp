@@ -1,5 +1,6 @@
 #include "core/parameters/ParameterClassifier.h"
 #include "core/parameters/ParameterValidator.h"
+#include "core/parameters/SubmitResources.h"
 #include "tests/runner/SuiteRegistry.h"
 
 #include <QtTest>
@@ -590,6 +591,62 @@ private slots:
         QVERIFY(found[2]->message.starts_with("The value of --hudi-conf holds the option --hudi-conf,"));
         const ClassifiedParameters split = classifyParameters(found[2]->fixes.at(0).parameters.list());
         QCOMPARE(int(split.hudiConfigs.size()), 2);
+    }
+
+    // spark-submit's own check of its resource settings (Spark 3's SparkSubmitArguments): a size is digits
+    // and an optional unit, a count a whole number, either above 0; the option wins over its --conf key.
+    void resourceValuesSparkSubmitRefuses() {
+        const SubmitResource& memory = *SubmitResources::ofOption("--executor-memory");
+        const SubmitResource& cores = *SubmitResources::ofOption("--executor-cores");
+        for (const char* accepted : {"4g", "4G", "512m", "4gb", " 4g ", "1024", "1p"})
+            QVERIFY2(SubmitResources::accepts(memory, accepted), accepted);
+        for (const char* refused : {"4 g", "1.5g", "0", "0g", "-1g", "4x", "", "g", "4gib"})
+            QVERIFY2(!SubmitResources::accepts(memory, refused), refused);
+        for (const char* accepted : {"4", "+4", "04"})
+            QVERIFY2(SubmitResources::accepts(cores, accepted), accepted);
+        for (const char* refused : {" 4", "4 ", "0", "-2", "four", "2.5", "99999999999"})
+            QVERIFY2(!SubmitResources::accepts(cores, refused), refused);
+        QCOMPARE(SubmitResources::corrected(memory, "4 G"), std::optional<std::string>("4g"));
+        QCOMPARE(SubmitResources::corrected(memory, "1.5g"), std::optional<std::string>("1536m"));
+        QCOMPARE(SubmitResources::corrected(memory, "0.5 GB"), std::optional<std::string>("512m"));
+        QCOMPARE(SubmitResources::corrected(memory, "1.3g"), std::optional<std::string>());
+        QCOMPARE(SubmitResources::corrected(cores, " 4"), std::optional<std::string>("4"));
+        QCOMPARE(SubmitResources::corrected(cores, "four"), std::optional<std::string>());
+
+        const Params params{"--executor-memory",
+                            "4 g",
+                            "--driver-memory=1.5g",
+                            "--conf",
+                            "spark.executor.cores=x",
+                            "--conf",
+                            "spark.driver.cores=0",
+                            "--driver-cores",
+                            "2",
+                            "--conf",
+                            "spark.executor.instances=0",
+                            "--conf",
+                            "spark.dynamicAllocation.enabled=TRUE",
+                            "app.jar",
+                            "--executor-memory",
+                            "much"};
+        const auto diags = validateParameters(params, context(true));
+        QCOMPARE(errorCount(diags), 0);
+        const auto found = withCode(diags, "resource.invalid");
+        QCOMPARE(int(found.size()), 3); // not --driver-cores' conf, the executors, or the argument
+        QCOMPARE(found[0]->tokenIndex, 1);
+        QCOMPARE(
+            found[0]->message,
+            std::string("spark-submit refuses --executor-memory '4 g': Executor memory must be a positive "
+                        "number, a whole number of bytes with an optional unit such as 512m or 4g. Every "
+                        "run would stop before the application starts."));
+        QCOMPARE(found[0]->fixes.at(0).title, std::string("Use 4g"));
+        QCOMPARE(found[0]->fixes.at(0).parameters.list().at(1), std::string("4g"));
+        QCOMPARE(found[1]->tokenIndex, 2);
+        QCOMPARE(found[1]->fixes.at(0).parameters.list().at(2), std::string("--driver-memory=1536m"));
+        QCOMPARE(found[2]->tokenIndex, 4);
+        QVERIFY(
+            found[2]->message.starts_with("spark-submit refuses spark.executor.cores 'x': Executor cores"));
+        QVERIFY(found[2]->fixes.empty());
     }
 
     void pathAndEmptyList() {
