@@ -7,9 +7,15 @@
 
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 using namespace jobdeck;
 using namespace jobdeck::runtest;
@@ -31,16 +37,28 @@ std::vector<pid_t> processesIn(const QString& dir) {
     return found;
 }
 
-// Kills the launcher's processes until none works in `dir`; false if some still does after 30 s (a hang
-// guard). Its first process and the monitor it forks are one process group (docs/runs.md), killed
-// together, so a first process found before it forked cannot fork afterwards; one found before it made
-// its own group (still the test's) is killed alone.
+// Whether some process holds the run's launch lock: the launcher and the monitor it forks do (one open
+// file, shared across fork and exec) until the driver is forked, and the restarted service looks at it.
+// Unlike a look at the processes' working directories, it does not miss a process while that one execs.
+bool launchLockHeld(const QString& dir) {
+    const int fd = ::open(QFile::encodeName(dir + "/launch.lock").constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    ::close(fd);
+    return held;
+}
+
+// Kills the launcher's processes until none holds the launch lock; false if one still does after 30 s (a
+// hang guard). Its first process and the monitor it forks are one process group (docs/runs.md), killed
+// together; one found before it made its own group (still the test's) is killed alone, and one not seen
+// (it was exec'ing) is seen at the next look.
 bool killLauncher(const QString& dir) {
     const QDeadlineTimer guard(30000);
-    for (auto found = processesIn(dir); !found.empty(); found = processesIn(dir)) {
+    while (launchLockHeld(dir)) {
         if (guard.hasExpired())
             return false;
-        for (const pid_t pid : found) {
+        for (const pid_t pid : processesIn(dir)) {
             const pid_t group = ::getpgid(pid);
             ::kill(group > 0 && group != ::getpgrp() ? -group : pid, SIGKILL);
         }
@@ -130,7 +148,7 @@ private slots:
         while (!(seen = !processesIn(runDir).empty()) && !appears.hasExpired())
             QTest::qWait(20);
         QVERIFY2(seen, "no process of the launcher works in the run directory");
-        QVERIFY2(killLauncher(runDir), "the launcher's processes outlived SIGKILL for 30 s");
+        QVERIFY2(killLauncher(runDir), "the launcher's processes held the launch lock 30 s after SIGKILL");
         QVERIFY(!QFileInfo::exists(runDir + "/driver-pid"));
 
         QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
