@@ -66,13 +66,6 @@ std::string keyWithTail(std::string_view jobName, const std::string& tail) {
 
 } // namespace
 
-std::string suggestIdempotencyKey(std::string_view jobName, std::chrono::year_month_day date) {
-    char suffix[16];
-    std::snprintf(suffix, sizeof suffix, "-%04d-%02u-%02u", static_cast<int>(date.year()),
-                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()));
-    return keyWithTail(jobName, suffix);
-}
-
 std::string suggestRunAttemptKey(std::string_view jobName, std::chrono::system_clock::time_point at,
                                  std::uint32_t nonce) {
     using namespace std::chrono;

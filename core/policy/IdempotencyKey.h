@@ -31,14 +31,10 @@ std::string writeKeyConflictMessage(std::string_view key, std::chrono::minutes w
 // A repeated write whose first request's answer could not be read (503): the client may try again.
 std::string firstAnswerUnreadableMessage();
 
-// A key naming one logical run per day, as the seed suggests: "<job>-<YYYY-MM-DD>". Characters a key
-// cannot hold become '_' and the job name is shortened so the key stays within the limit; the result is
-// always valid.
-std::string suggestIdempotencyKey(std::string_view jobName, std::chrono::year_month_day date);
-
 // A key naming one run attempt, "<job>-<YYYYMMDD>-<HHMMSS>-<nonce as 4 hex digits>" (UTC), for a dialog
 // that starts a new run on each Run: the same key sent again (a retry after a lost answer) returns the
-// attempt's run, a new attempt gets a new key. Shortened and replaced like suggestIdempotencyKey.
+// attempt's run, a new attempt gets a new key. Characters a key cannot hold become '_' and the job name
+// is shortened so the key stays within the limit; the result is always valid.
 std::string suggestRunAttemptKey(std::string_view jobName, std::chrono::system_clock::time_point at,
                                  std::uint32_t nonce);
 

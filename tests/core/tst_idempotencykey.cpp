@@ -1,4 +1,5 @@
-// Idempotency keys: the console's suggestion ("<job>-<date>") and the checks it makes before RUN JOB.
+// Idempotency keys: the console's suggestion ("<job>-<date>-<time>-<nonce>") and the checks it makes
+// before RUN JOB.
 #include "core/policy/IdempotencyKey.h"
 #include "tests/runner/SuiteRegistry.h"
 
@@ -10,13 +11,6 @@ using namespace std::chrono;
 class TestIdempotencyKey final : public QObject {
     Q_OBJECT
 private slots:
-    void suggestionIsJobNameAndDate() {
-        const auto key = suggestIdempotencyKey("count_transactions", year{2026} / November / 30);
-        QCOMPARE(key, std::string("count_transactions-2026-11-30"));
-        QVERIFY(isValidIdempotencyKey(key));
-        QCOMPARE(suggestIdempotencyKey("a", year{2026} / January / 5), std::string("a-2026-01-05"));
-    }
-
     // One key per run attempt: the time and a nonce, so three Runs start three runs.
     void attemptKeysDifferPerAttempt() {
         const auto at = sys_days{year{2026} / December / 1} + hours{9} + minutes{5} + seconds{7};
@@ -33,19 +27,11 @@ private slots:
 
     void suggestionReplacesWhatAKeyCannotHold() {
         // Back-quoted job names may hold spaces and non-ASCII characters.
-        const auto key = suggestIdempotencyKey("daily load \xc3\xa9", year{2026} / August / 19);
-        QCOMPARE(key, std::string("daily_load___-2026-08-19"));
+        const auto at = sys_days{year{2026} / August / 19} + hours{23} + minutes{59} + seconds{59};
+        const auto key = suggestRunAttemptKey("daily load \xc3\xa9", at, 0xa);
+        QCOMPARE(key, std::string("daily_load___-20260819-235959-000a"));
         QVERIFY(isValidIdempotencyKey(key));
-        QCOMPARE(suggestIdempotencyKey("", year{2026} / August / 19), std::string("run-2026-08-19"));
-    }
-
-    void suggestionStaysWithinTheLimit() {
-        const std::string longName(100, 'j');
-        const auto key = suggestIdempotencyKey(longName, year{2026} / November / 30);
-        QCOMPARE(key.size(), kMaxIdempotencyKeyLength);
-        QVERIFY(key.ends_with("-2026-11-30"));
-        QVERIFY(key.starts_with("jjjj"));
-        QVERIFY(isValidIdempotencyKey(key));
+        QCOMPARE(suggestRunAttemptKey("", at, 0xa), std::string("run-20260819-235959-000a"));
     }
 
     void validation() {
