@@ -1,7 +1,8 @@
 // The one schema of both backends (service/stores/Migrations): the type map, the shared numbering of
 // the released histories, a fresh SQLite and a fresh PostgreSQL database with the same tables, columns,
 // types (after the type map), keys and indexes, every released version of either upgraded to the fresh
-// schema with its rows kept, one appended entry migrating both, and a newer schema refused untouched.
+// schema with its rows kept, one appended entry migrating both, a newer schema refused untouched, and
+// replicas starting together on an empty database taking turns.
 // SQLite files in a temporary directory; PostgreSQL databases on a private cluster.
 #include "service/stores/Migrations.h"
 #include "service/stores/SqliteSchema.h"
@@ -11,17 +12,21 @@
 #include "tests/runner/SuiteRegistry.h"
 #include "tests/support/PostgresCluster.h"
 
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 using namespace jobdeck;
@@ -424,6 +429,48 @@ private slots:
         }
         QCOMPARE(scalar(*SqliteDatabase::open(path), "SELECT version FROM schema_version"), latest + 1);
         QCOMPARE(scalar(*PgConnection::open(url), "SELECT max(version) FROM schema_version"), latest + 1);
+    }
+
+    // Replicas started together on an empty database (a deployment's first start): each waits for the
+    // migration lock before it reads the version, so one creates the schema and the others find it. The
+    // test holds the lock until all three wait, so they all start migrating at the same moment.
+    void replicasStartingTogetherTakeTurns() {
+        const std::string url = createDatabase("started_together");
+        auto holder = PgConnection::open(url);
+        holder->executeScript("BEGIN");
+        holder->query("SELECT pg_advisory_xact_lock($1)", PgSchema::kMigrationLock).step();
+        std::mutex mutex;
+        std::vector<std::string> failures;
+        std::vector<std::thread> replicas;
+        for (int i = 0; i < 3; ++i)
+            replicas.emplace_back([&] {
+                try {
+                    PgStores::open(url);
+                } catch (const std::exception& e) {
+                    const std::lock_guard lock(mutex);
+                    failures.emplace_back(e.what());
+                }
+            });
+        bool released = false;
+        const auto releaseAndJoin = [&] {
+            if (std::exchange(released, true))
+                return;
+            holder->executeScript("COMMIT");
+            for (auto& replica : replicas)
+                replica.join();
+        };
+        const auto onFailure = qScopeGuard(releaseAndJoin); // no thread outlives a failed QTRY
+        auto observer = PgConnection::open(url);
+        const auto waiting = [&] {
+            return scalar(*observer,
+                          "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(waiting(), 3, 30000);
+        releaseAndJoin();
+        QCOMPARE(failures, std::vector<std::string>());
+        QCOMPARE(scalar(*observer, "SELECT count(*) FROM schema_version"), 1);
+        QCOMPARE(scalar(*observer, "SELECT max(version) FROM schema_version"),
+                 schema::recordedVersion(schema::Dialect::Postgresql, PgStores::schemaVersion()));
     }
 
 private:

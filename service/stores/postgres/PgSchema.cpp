@@ -2,6 +2,8 @@
 
 #include "service/stores/SchemaVersion.h"
 
+#include <spdlog/spdlog.h>
+
 #include <string>
 
 namespace jobdeck {
@@ -192,6 +194,19 @@ CREATE TABLE replicas (
 )sql",
 };
 
+// Replicas that start together take turns: each migrates holding the lock, and reads the version only
+// once it holds it, so the next one finds the schema the previous one committed. The wait is not bounded
+// by the lock and statement timeouts: upgrading a large database may take longer than they allow.
+void takeMigrationTurn(PgConnection& connection) {
+    auto tried = connection.query("SELECT pg_try_advisory_xact_lock($1)", PgSchema::kMigrationLock);
+    if (tried.step() && tried.text(0) == "t")
+        return;
+    spdlog::info("Another jobdeckd is creating or upgrading this database's schema: waiting for it");
+    connection.execute("SET LOCAL lock_timeout = 0");
+    connection.execute("SET LOCAL statement_timeout = 0");
+    connection.query("SELECT pg_advisory_xact_lock($1)", PgSchema::kMigrationLock).step();
+}
+
 // The version the database has (0: none yet), read before anything is created.
 int storedVersion(PgConnection& connection) {
     auto exists = connection.query("SELECT to_regclass('schema_version') IS NOT NULL");
@@ -217,6 +232,7 @@ void PgSchema::migrate(PgConnections& connections, const std::string& where,
     const int latest = schema::latestVersion(list);
     connections.run([&] {
         auto connection = connections.connection();
+        takeMigrationTurn(*connection);
         const int recorded = storedVersion(*connection);
         const int shared = schema::sharedVersion(dialect, recorded);
         if (shared > latest)

@@ -3,6 +3,7 @@
 #include "service/stores/Migrations.h"
 #include "service/stores/postgres/PgConnections.h"
 
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -17,6 +18,9 @@ namespace jobdeck {
 //   schema_version(version)
 class PgSchema final {
 public:
+    // The advisory lock a migration holds for its transaction ("jobdeck" in ASCII); no other step takes it.
+    static constexpr std::int64_t kMigrationLock = 0x6a6f626465636b;
+
     // Brings the database up to version() in one step (replicas that start together take turns); a
     // database whose schema is newer than this binary is refused (DatabaseError with one clear line)
     // and left untouched. `where` names the database in that line (no password).
