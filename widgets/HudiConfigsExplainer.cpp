@@ -126,8 +126,10 @@ void HudiConfigsExplainer::selectKey(const QString& key) {
     }
     if (row < 0 && m_model->rowCount() > 0)
         row = 0;
+    // The row's first cell: the view scrolls to the current cell, and a key wider than a narrow pane
+    // would scroll "Set with" out of view.
     if (row >= 0)
-        m_table->selectionModel()->setCurrentIndex(m_model->index(row, JobConfigsModel::Key),
+        m_table->selectionModel()->setCurrentIndex(m_model->index(row, JobConfigsModel::Source),
                                                    QItemSelectionModel::ClearAndSelect |
                                                        QItemSelectionModel::Rows);
     showSelectedReason();

@@ -12,6 +12,7 @@
 #include <QClipboard>
 #include <QDir>
 #include <QFloat16>
+#include <QHeaderView>
 #include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTableView>
@@ -145,6 +146,24 @@ private slots:
         saveScreenshot(&viewer, QStringLiteral("describe-job-configuration.png"));
         viewer.tabs()->setCurrentIndex(1);
         saveScreenshot(&viewer, QStringLiteral("describe-job-tree.png"));
+    }
+
+    // In a pane narrower than the table (docks open beside it at 1280x800), the row selected for its
+    // reason is scrolled to from its first column: "Set with" stays in view, not scrolled past to show
+    // the key.
+    void aNarrowPaneKeepsTheFirstColumnInView() {
+        DescribeViewer viewer;
+        viewer.resize(330, 500);
+        viewer.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&viewer));
+        viewer.showResponse(DescribeViewer::Subject::Job, QStringLiteral("ingest_orders"), jobAnswer());
+        auto* table = viewer.explainer()->findChild<QTableView*>(QStringLiteral("configsTable"));
+        QVERIFY(table);
+        QVERIFY(table->currentIndex().isValid());
+        QVERIFY2(table->horizontalHeader()->length() > table->viewport()->width(),
+                 "the table fits: nothing shown");
+        QCOMPARE(table->columnViewportPosition(JobConfigsModel::Source), 0);
+        QVERIFY(table->viewport()->rect().contains(table->visualRect(table->currentIndex())));
     }
 
     void otherSubjectsHaveNoConfigurationTab() {
