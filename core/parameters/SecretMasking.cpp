@@ -123,22 +123,74 @@ void javaPropertySlots(std::string_view token, std::size_t index, std::vector<Se
     }
 }
 
-// Every reading of one token (-D pairs, an inline "key=value", a secret-named option and its value in
-// one), without overlaps: a -D pair's bounded value wins over an inline reading that starts at the same
-// place, and a slot that starts inside an earlier one is dropped.
-void tokenSlots(std::string_view token, std::size_t index, std::vector<SecretSlot>& slots) {
+// The [begin, end) of each word of a token: blank-separated, a quoted part (' or ") inside the word.
+std::vector<std::pair<std::size_t, std::size_t>> wordRanges(std::string_view token) {
+    std::vector<std::pair<std::size_t, std::size_t>> words;
+    std::size_t i = 0;
+    while (i < token.size()) {
+        while (i < token.size() && isBlank(token[i]))
+            ++i;
+        if (i == token.size())
+            break;
+        const std::size_t begin = i;
+        char quote = 0;
+        for (; i < token.size() && (quote || !isBlank(token[i])); ++i) {
+            if (quote && token[i] == '\\' && quote == '"')
+                ++i;
+            else if (quote && token[i] == quote)
+                quote = 0;
+            else if (!quote && (token[i] == '"' || token[i] == '\''))
+                quote = token[i];
+        }
+        words.emplace_back(begin, std::min(i, token.size()));
+    }
+    return words;
+}
+
+// A command line pasted into one token ("spark.y=1 --conf spark.password=X" after --conf, "nightly
+// --password X" after --name): each word after the first is read as a parameter of its own, a
+// "key=value" or "-option=key=value" with a secret key, or a secret-named option before the next word.
+// A value runs to the next blank followed by an option (as a -D value does), so one with blanks is
+// hidden whole and splitting the token keeps it in its pair. The first word is tokenSlots' other
+// readings', and -D pairs are javaPropertySlots'.
+void embeddedSlots(std::string_view token, std::size_t index, std::vector<SecretSlot>& slots) {
+    const auto words = wordRanges(token);
+    for (std::size_t w = 1; w < words.size(); ++w) {
+        const auto [begin, end] = words[w];
+        const std::string_view word = token.substr(begin, end - begin);
+        if (word.starts_with("-D"))
+            continue;
+        std::optional<std::pair<std::string, std::size_t>> secret = inlineSecret(word);
+        if (secret)
+            secret->second += begin;
+        else if (isOptionWithoutValue(word) && isSecretKey(word) && w + 1 < words.size())
+            secret = std::pair{std::string(word), words[w + 1].first};
+        if (secret) {
+            const std::size_t from = secret->second;
+            slots.push_back({std::move(secret->first), index, from, javaValueEnd(token, from) - from});
+        }
+    }
+}
+
+// Every reading of one token (-D pairs, a command line pasted into it and, `whole`, an inline
+// "key=value" or a secret-named option and its value in one), without overlaps: a -D pair's bounded
+// value wins over an inline reading that starts at the same place, and a slot that starts inside an
+// earlier one is dropped. Not `whole`: the token is a pair's value, or a pair whose key is not secret.
+void tokenSlots(std::string_view token, std::size_t index, std::vector<SecretSlot>& slots,
+                bool whole = true) {
     std::vector<SecretSlot> found;
     javaPropertySlots(token, index, found);
-    if (const auto inOne = optionAndValueInOne(token); inOne && isSecretKey(inOne->first))
+    embeddedSlots(token, index, found);
+    if (const auto inOne = optionAndValueInOne(token); whole && inOne && isSecretKey(inOne->first))
         found.push_back({std::string(inOne->first), index, inOne->second});
-    if (auto secret = inlineSecret(token)) {
+    if (auto secret = whole ? inlineSecret(token) : std::nullopt) {
         const bool sameStart = std::any_of(
             found.begin(), found.end(), [&](const SecretSlot& s) { return s.valueOffset == secret->second; });
         if (!sameStart)
             found.push_back({std::move(secret->first), index, secret->second});
     }
-    std::sort(found.begin(), found.end(),
-              [](const SecretSlot& a, const SecretSlot& b) { return a.valueOffset < b.valueOffset; });
+    std::stable_sort(found.begin(), found.end(),
+                     [](const SecretSlot& a, const SecretSlot& b) { return a.valueOffset < b.valueOffset; });
     std::size_t covered = 0;
     for (auto& slot : found) {
         if (slot.valueOffset < covered)
@@ -197,7 +249,7 @@ std::vector<SecretSlot> secretSlots(const std::vector<std::string>& params, bool
             if (t.equalsPos >= 0 && isSecretKey(key))
                 slots.push_back({std::string(key), index, static_cast<std::size_t>(t.equalsPos) + 1});
             else if (t.equalsPos >= 0)
-                javaPropertySlots(params[index], index, slots);
+                tokenSlots(params[index], index, slots, false);
         }
     }
     argumentSlots(params, taken, slots);
@@ -256,8 +308,8 @@ Unmasked unmask(const std::vector<std::string>& submitted, const std::vector<std
     return r;
 }
 
-// The value of a configuration or argument pair: whole under a secret key, else its secret -D pairs
-// (spark.driver.extraJavaOptions = "-Da=1 -Dpw.password=X").
+// The value of a configuration or argument pair: whole under a secret key, else what tokenSlots finds
+// in it (spark.driver.extraJavaOptions = "-Da=1 -Dpw.password=X", spark.y = "1 --conf spark.password=X").
 void maskPairValue(const std::string& key, std::string& value, std::vector<std::string>* secrets = nullptr) {
     if (isSecretKey(key)) {
         if (secrets && value != kMask)
@@ -266,7 +318,7 @@ void maskPairValue(const std::string& key, std::string& value, std::vector<std::
         return;
     }
     std::vector<SecretSlot> slots;
-    javaPropertySlots(value, 0, slots);
+    tokenSlots(value, 0, slots, false);
     for (auto s = slots.rbegin(); s != slots.rend(); ++s) {
         if (secrets)
             secrets->push_back(value.substr(s->valueOffset, s->valueLength));

@@ -146,6 +146,28 @@ private slots:
         QTest::newRow("issue 19 example")
             << Strings{"--conf=spark.db.password=X", "--hudi-conf=hoodie.ds.password=Y", "/app.py"}
             << Strings{"--conf=spark.db.password=****", "--hudi-conf=hoodie.ds.password=****", "/app.py"};
+        // A command line pasted into one parameter: the secret after the first word is hidden where it is,
+        // up to the next option, whatever the parameter is.
+        QTest::newRow("a secret pair after a --conf pair in one")
+            << Strings{"--conf", "spark.y=1 --conf spark.hadoop.fs.s3a.secret.key=S1 --conf spark.z=2",
+                       "app.jar"}
+            << Strings{"--conf", "spark.y=1 --conf spark.hadoop.fs.s3a.secret.key=**** --conf spark.z=2",
+                       "app.jar"};
+        QTest::newRow("the same, inline")
+            << Strings{"--conf=spark.y=1 --conf spark.password=S2", "app.jar"}
+            << Strings{"--conf=spark.y=1 --conf spark.password=****", "app.jar"};
+        QTest::newRow("a secret Hudi pair after a --hudi-conf pair in one")
+            << Strings{"--hudi-conf", "hoodie.x=1 --hudi-conf=hoodie.ds.password=S3", "app.jar"}
+            << Strings{"--hudi-conf", "hoodie.x=1 --hudi-conf=hoodie.ds.password=****", "app.jar"};
+        QTest::newRow("a secret option in an option's value")
+            << Strings{"--name", "nightly --password S4 --verbose", "app.jar"}
+            << Strings{"--name", "nightly --password **** --verbose", "app.jar"};
+        QTest::newRow("a secret option after an argument in one")
+            << Strings{"app.jar", "--date 1 --api-token 'S5 S6'"}
+            << Strings{"app.jar", "--date 1 --api-token ****"};
+        QTest::newRow("a secret value with blanks, up to the next option")
+            << Strings{"app.jar", "--date 1 --password S7 S8 --x"}
+            << Strings{"app.jar", "--date 1 --password **** --x"};
         QTest::newRow("a secret word in a value is a value")
             << Strings{"--conf=spark.app.name=my-token=abc", "--conf", "spark.x=password=1", "/app.py"}
             << Strings{"--conf=spark.app.name=my-token=abc", "--conf", "spark.x=password=1", "/app.py"};
@@ -176,6 +198,10 @@ private slots:
                                              "--api-token",
                                              "--starts-with-dashes"};
         QTest::newRow("in one") << Strings{"app.jar", "--password pw", "--api-token\tt k", "--date", "d"};
+        QTest::newRow("pasted command lines")
+            << Strings{"--conf",  "spark.y=1 --conf spark.db.password=P --conf spark.z=2",
+                       "--name",  "n --token 'a b'",
+                       "app.jar", "--date 1 --secret S"};
         QTest::newRow("= forms") << Strings{"--conf=spark.db.password=X",
                                             "-c",
                                             "spark.c.token=Z",
@@ -230,6 +256,20 @@ private slots:
         // More masked occurrences than stored ones reuse the last stored value.
         QCOMPARE(unmaskParameters({"app.jar", "--token=****", "--token=****"}, {"app.jar", "--token=a"}),
                  (Strings{"app.jar", "--token=a", "--token=a"}));
+    }
+
+    // A pasted command line split into its parameters (the editor's fix of option.value-holds-option on
+    // what DESCRIBE showed) keeps the stored secret in its own pair.
+    void unmaskAfterSplittingAPastedCommandLine() {
+        const Strings stored{"--conf", "spark.y=1 --conf spark.db.password=P --conf spark.z=2", "app.jar"};
+        QCOMPARE(maskParameters(stored),
+                 (Strings{"--conf", "spark.y=1 --conf spark.db.password=**** --conf spark.z=2", "app.jar"}));
+        const Strings split{"--conf", "spark.y=1", "--conf", "spark.db.password=****",
+                            "--conf", "spark.z=2", "app.jar"};
+        QCOMPARE(unmaskParameters(split, stored),
+                 (Strings{"--conf", "spark.y=1", "--conf", "spark.db.password=P", "--conf", "spark.z=2",
+                          "app.jar"}));
+        QVERIFY(!findUnresolvedMask(split, stored));
     }
 
     void unresolvedMask() {

@@ -203,20 +203,25 @@ private slots:
         const QString parameters =
             "'--conf=spark.db.password=EQX-conf', '--hudi-conf=hoodie.ds.password=EQY-hudi', "
             "'-c', 'spark.c.token=EQZ-alias', '--hudi-conf', 'hoodie.ds.token=EQT-hudi2', "
+            "'--conf', 'spark.y=1 --conf spark.pasted.password=EQD-pasted', "
             "'/app.py', '--conf=spark.app.secret=EQA-arg', '--db-password', 'EQB-arg', '--api-token "
-            "EQC-in-one'";
+            "EQC-in-one', '--date 1 --token EQE-pasted'";
         const auto created =
             run("CREATE JOB eqforms TYPE = 'PYTHON' PARAMETERS = (" + parameters + ") CLUSTER = 'c'");
         QCOMPARE(statusOf(created), kSuccess);
-        const std::vector<std::string> secrets{"EQX-conf", "EQY-hudi", "EQZ-alias", "EQT-hudi2",
-                                               "EQA-arg",  "EQB-arg",  "EQC-in-one"};
+        const std::vector<std::string> secrets{"EQX-conf", "EQY-hudi",   "EQZ-alias",  "EQT-hudi2", "EQA-arg",
+                                               "EQB-arg",  "EQC-in-one", "EQD-pasted", "EQE-pasted"};
         const auto job =
             run("DESCRIBE JOB eqforms", &m_viewer)["apiResponse"]["describeJobApiResponse"]["sparkJob"];
-        QCOMPARE(job["parameters"],
-                 json({"--conf=spark.db.password=****", "--hudi-conf=hoodie.ds.password=****", "-c",
-                       "spark.c.token=****", "--hudi-conf", "hoodie.ds.token=****", "/app.py",
-                       "--conf=spark.app.secret=****", "--db-password", "****", "--api-token ****"}));
+        QCOMPARE(
+            job["parameters"],
+            json({"--conf=spark.db.password=****", "--hudi-conf=hoodie.ds.password=****", "-c",
+                  "spark.c.token=****", "--hudi-conf", "hoodie.ds.token=****", "--conf",
+                  "spark.y=1 --conf spark.pasted.password=****", "/app.py", "--conf=spark.app.secret=****",
+                  "--db-password", "****", "--api-token ****", "--date 1 --token ****"}));
         QCOMPARE(job["sparkConfigs"]["spark.db.password"].get<std::string>(), std::string("****"));
+        QCOMPARE(job["sparkConfigs"]["spark.y"].get<std::string>(),
+                 std::string("1 --conf spark.pasted.password=****"));
         QCOMPARE(job["hudiConfigs"]["hoodie.ds.password"].get<std::string>(), std::string("****"));
         const auto jobs = run("SHOW JOBS", &m_viewer);
         QCOMPARE(statusOf(jobs), kSuccess);
@@ -233,8 +238,9 @@ private slots:
             QCOMPARE(json::parse(stored.toStdString()),
                      json({"--conf=spark.db.password=EQX-conf", "--hudi-conf=hoodie.ds.password=EQY-hudi",
                            "-c", "spark.c.token=EQZ-alias", "--hudi-conf", "hoodie.ds.token=EQT-hudi2",
-                           "/app.py", "--conf=spark.app.secret=EQA-arg", "--db-password", "EQB-arg",
-                           "--api-token EQC-in-one"}));
+                           "--conf", "spark.y=1 --conf spark.pasted.password=EQD-pasted", "/app.py",
+                           "--conf=spark.app.secret=EQA-arg", "--db-password", "EQB-arg",
+                           "--api-token EQC-in-one", "--date 1 --token EQE-pasted"}));
         }
         // A statement that does not parse (no '=' after CLUSTER) is masked token by token.
         const auto invalid =
