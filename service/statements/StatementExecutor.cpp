@@ -177,21 +177,8 @@ StatusJson StatementExecutor::executePrepared(const RequestContext& context,
             return *answer;
     } else {
         // The change, its events, its audit entry and its status commit together: one durable write.
-        try {
-            t_eventsRecorded = false;
-            StatusJson answer = m_stores.unitOfWork().run([&] {
-                ApiStatus result = dispatch(context, *parsed.statement);
-                scrub(result, masked.secrets);
-                StatusJson committed(result);
-                writeAudit(context, auditText, committed, Durability::Durable);
-                return committed;
-            });
-            if (t_eventsRecorded)
-                m_events.wake(context.principal.projectUid);
-            return answer;
-        } catch (const std::exception& e) {
-            status = failedInternally(context, auditText, e);
-        }
+        if (auto answer = writeStep(context, *parsed.statement, masked, auditText, status))
+            return *answer;
     }
     scrub(status, masked.secrets);
     StatusJson answer(status);
@@ -201,6 +188,39 @@ StatusJson StatementExecutor::executePrepared(const RequestContext& context,
         spdlog::error("Could not write the audit entry for request {}: {}", context.requestId, e.what());
     }
     return answer;
+}
+
+// A step that fails on a constraint violation runs once more: where steps run at once (PostgreSQL), a
+// statement that found a name free lost it to another one that wrote it first ("CREATE JOB x" twice at
+// once), and run again it answers what it then finds ("Job x already exists"), not an internal error.
+// nullopt, with `status` the internal failure, when the step failed otherwise or again.
+std::optional<StatusJson> StatementExecutor::writeStep(const RequestContext& context,
+                                                       const Statement& statement,
+                                                       const MaskedStatement& masked,
+                                                       const std::string& auditText, ApiStatus& status) {
+    for (int attempt = 1;; ++attempt) {
+        try {
+            t_eventsRecorded = false;
+            StatusJson answer = m_stores.unitOfWork().run([&] {
+                ApiStatus result = dispatch(context, statement);
+                scrub(result, masked.secrets);
+                StatusJson committed(result);
+                writeAudit(context, auditText, committed, Durability::Durable);
+                return committed;
+            });
+            if (t_eventsRecorded)
+                m_events.wake(context.principal.projectUid);
+            return answer;
+        } catch (const DatabaseError& e) {
+            if (attempt == 1 && e.isConstraintViolation())
+                continue;
+            status = failedInternally(context, auditText, e);
+            return std::nullopt;
+        } catch (const std::exception& e) {
+            status = failedInternally(context, auditText, e);
+            return std::nullopt;
+        }
+    }
 }
 
 StatusJson StatementExecutor::describeJobCached(const RequestContext& context,

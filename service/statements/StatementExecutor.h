@@ -107,6 +107,11 @@ private:
     // be written: the other run statements, and an admission that failed.
     std::optional<StatusJson> dispatchRunStatement(const RequestContext& context, const Statement& statement,
                                                    const MaskedStatement& masked, ApiStatus& status);
+    // A statement that writes, in one step with its events, audit entry and status; nullopt (the
+    // internal failure in `status`) when the step failed.
+    std::optional<StatusJson> writeStep(const RequestContext& context, const Statement& statement,
+                                        const MaskedStatement& masked, const std::string& auditText,
+                                        ApiStatus& status);
 
     ApiStatus createJob(const RequestContext& context, const CreateJobStatement& statement);
     ApiStatus alterJob(const RequestContext& context, const AlterJobStatement& statement);

@@ -118,6 +118,8 @@ private slots:
     void aClusterAnotherReplicaPlansHoldsUpOnlyItsOwnRuns();
     void twoChangesOfOneRowTakeTurns_data();
     void twoChangesOfOneRowTakeTurns();
+    void oneNameCreatedAtOnceIsCreatedOnce_data();
+    void oneNameCreatedAtOnceIsCreatedOnce();
 };
 
 void TestRowLocks::aLockedJobRowHoldsUpOnlyThatJobsAdmission() {
@@ -327,6 +329,60 @@ void TestRowLocks::twoChangesOfOneRowTakeTurns() {
             QVERIFY2(statusOf(answer) == kSuccess, answer.dump().c_str());
         }
         QCOMPARE(observer.value(applied), QStringLiteral("1"));
+    });
+}
+
+void TestRowLocks::oneNameCreatedAtOnceIsCreatedOnce_data() {
+    QTest::addColumn<QString>("hold");      // keeps every insert of the table waiting, not its reads
+    QTest::addColumn<QString>("statement"); // sent kCreates times at once
+    QTest::addColumn<QString>("refusal");   // what every one but the first is answered
+    QTest::addColumn<QString>("count");     // the rows of that name afterwards
+    QTest::newRow("CREATE JOB") << "LOCK TABLE jobs IN SHARE MODE"
+                                << "CREATE JOB racer TYPE = 'PYTHON' PARAMETERS = " + tuple(shortRun()) +
+                                       " CLUSTER = 'rows'"
+                                << "Job racer already exists"
+                                << "SELECT count(*) FROM jobs WHERE name = 'racer'";
+    QTest::newRow("CREATE CLUSTER") << "LOCK TABLE clusters IN SHARE MODE"
+                                    << "CREATE CLUSTER racer TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 0"
+                                    << "Cluster racer already exists"
+                                    << "SELECT count(*) FROM clusters WHERE name = 'racer'";
+}
+
+// CREATEs of one name sent at once each find no such name before any of them has written it: a session
+// of the test keeps the table's inserts waiting until all of them wait, so that they all get past that
+// check. The name's unique index lets one in; every other one is told the name exists, as it would have
+// been told a moment later, not that the statement failed.
+void TestRowLocks::oneNameCreatedAtOnceIsCreatedOnce() {
+    QFETCH(QString, hold);
+    QFETCH(QString, statement);
+    QFETCH(QString, refusal);
+    QFETCH(QString, count);
+    constexpr int kCreates = 4;
+    withSetUp({}, [&](TestService& service, const Project& project, ServiceDatabase& holder,
+                      ServiceDatabase& observer) {
+        QVERIFY2(holder.execute("BEGIN") >= 0 && holder.execute(hold) >= 0, qPrintable(holder.lastError()));
+        QStringList ids;
+        for (int i = 0; i < kCreates; ++i)
+            ids << submit(service, project.admin, statement);
+        QVERIFY(!ids.contains(QString()));
+        QTRY_VERIFY_WITH_TIMEOUT(observer.value("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                                                "current_database() AND wait_event_type = 'Lock'")
+                                         .toInt() >= kCreates,
+                                 30000);
+        QVERIFY2(holder.execute("ROLLBACK") >= 0, qPrintable(holder.lastError()));
+        int created = 0;
+        for (const QString& id : ids) {
+            nlohmann::json answer;
+            QTRY_VERIFY_WITH_TIMEOUT(statusOf(answer = statusOfRequest(service, project.op, id)) != kPending,
+                                     30000);
+            if (statusOf(answer) == kSuccess)
+                ++created;
+            else
+                QVERIFY2(statusOf(answer) == kApiFailed && errorOf(answer) == refusal.toStdString(),
+                         answer.dump().c_str());
+        }
+        QCOMPARE(created, 1);
+        QCOMPARE(observer.value(count), QStringLiteral("1"));
     });
 }
 
