@@ -20,7 +20,7 @@ constexpr std::array kResources{
     SubmitResource{"--num-executors", "spark.executor.instances", "Number of executors", false},
 };
 
-// Spark's byte-string units (JavaUtils.byteSuffixes), each with the factor of the next smaller one.
+// Spark's byte-string units (JavaUtils.byteSuffixes), each with the next smaller one.
 struct ByteUnit final {
     std::string_view suffix;
     std::string_view smaller; // the unit a fraction of this one is written in, or empty
