@@ -8,6 +8,8 @@
 // A cluster held by another replica's claim step holds up only the runs on it.
 // A client's `Prefer: wait` that runs out while every statement thread waits for a locked row is still
 // answered PENDING while the row is held (CONTRACT §1), and a poll of the request is answered too.
+// Two changes of one row take turns; CREATEs of one name sent at once make it once and tell the others it
+// exists.
 #include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
 
