@@ -36,6 +36,7 @@ constexpr std::array kDescriptors{
                          true},
     DiagnosticDescriptor{OptionValueIgnored, "option.value-ignored", W, kNotARefusal},
     DiagnosticDescriptor{OptionValueHoldsOption, "option.value-holds-option", W, kNotARefusal},
+    DiagnosticDescriptor{OptionDuplicate, "option.duplicate", W, kNotARefusal},
     DiagnosticDescriptor{ConfHoodieKey, "conf.hoodie-key", W, kNotARefusal},
     DiagnosticDescriptor{ConfNotSparkKey, "conf.not-spark-key", W, kNotARefusal},
     DiagnosticDescriptor{ConfWhitespace, "conf.whitespace", W, kNotARefusal},

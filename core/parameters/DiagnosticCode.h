@@ -36,6 +36,7 @@ enum class DiagnosticCode : unsigned char {
     HudiConfNotPermittedKey,
     OptionValueIgnored,
     OptionValueHoldsOption,
+    OptionDuplicate,
     ConfHoodieKey,
     ConfNotSparkKey,
     ConfWhitespace,

@@ -185,6 +185,7 @@ public:
         }
         checkMasks();
         checkOptions();
+        checkRepeatedOptions();
         checkPath();
         checkConfs();
         checkSubmitResources();
@@ -379,6 +380,33 @@ private:
             } else if (t.cls == TokenClass::OptionValue && t.optionIndex >= 0) {
                 checkValueHoldsOption(t, writtenOptionOf(t));
             }
+        }
+    }
+
+    // spark-submit keeps the last value of an option given more than once ("--jars a.jar --jars b.jar"
+    // ships b.jar only); --conf and --hudi-conf set a key each and are checked by key.
+    void checkRepeatedOptions() {
+        std::unordered_map<std::string_view, int> last;
+        for (const ClassifiedToken& t : m_classified.tokens) {
+            if (t.cls != TokenClass::Option)
+                continue;
+            const SparkSubmitOption* opt = SparkSubmitOptions::find(rangeText(text(t.index), t.nameRange));
+            if (!opt || !opt->takesValue || opt->name == SparkSubmitOptions::kConf ||
+                opt->name == SparkSubmitOptions::kHudiConf)
+                continue;
+            const int earlier = exchangeLastSeen(last, opt->name, t.index);
+            if (earlier < 0)
+                continue;
+            const std::string name(opt->name);
+            const int value = valueOf(t);
+            const std::string_view lastValue =
+                value >= 0 ? std::string_view(text(value)) : rangeText(text(t.index), t.valueRange);
+            std::array<int, 2> remove{earlier, valueOf(m_classified.tokens[std::size_t(earlier)])};
+            auto& d = add(DiagnosticCode::OptionDuplicate,
+                          name + " is given more than once; spark-submit uses only the last one, " +
+                              quoted(lastValue) + ".",
+                          earlier);
+            offerRemoval(d, "Remove this earlier " + name, remove);
         }
     }
 

@@ -649,6 +649,30 @@ private slots:
         QVERIFY(found[2]->fixes.empty());
     }
 
+    // spark-submit keeps an option's last value: "--jars a.jar --jars b.jar" ships b.jar only. The earlier
+    // one is warned about and its fix removes it with its value; --conf pairs and switches are not options
+    // of this kind, and after the path the same words are the application's.
+    void repeatedOptionKeepsItsLastValue() {
+        const Params params{"--jars", "a.jar",     "--conf",    "spark.a=1", "--verbose", "--jars=b.jar",
+                            "--conf", "spark.b=2", "--verbose", "app.jar",   "--jars",    "c.jar"};
+        const auto diags = validateParameters(params, context(true));
+        const auto found = withCode(diags, "option.duplicate");
+        QCOMPARE(int(found.size()), 1);
+        QCOMPARE(found[0]->tokenIndex, 0);
+        QCOMPARE(
+            found[0]->message,
+            std::string("--jars is given more than once; spark-submit uses only the last one, 'b.jar'."));
+        QCOMPARE(found[0]->fixes.at(0).title, std::string("Remove this earlier --jars"));
+        QCOMPARE(found[0]->fixes.at(0).parameters.list(),
+                 (Params{"--conf", "spark.a=1", "--verbose", "--jars=b.jar", "--conf", "spark.b=2",
+                         "--verbose", "app.jar", "--jars", "c.jar"}));
+        const auto inlineDiags =
+            validateParameters({"--class=org.A", "--class", "org.B", "app.jar"}, context(true));
+        const auto inlineFirst = withCode(inlineDiags, "option.duplicate");
+        QCOMPARE(int(inlineFirst.size()), 1);
+        QCOMPARE(inlineFirst[0]->fixes.at(0).parameters.list(), (Params{"--class", "org.B", "app.jar"}));
+    }
+
     void pathAndEmptyList() {
         QCOMPARE(refusal({}, context(true)),
                  std::string("PARAMETERS must not be empty: give at least the path of the "
