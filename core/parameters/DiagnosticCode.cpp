@@ -42,6 +42,7 @@ constexpr std::array kDescriptors{
     DiagnosticDescriptor{ConfWhitespace, "conf.whitespace", W, kNotARefusal},
     DiagnosticDescriptor{ConfPlatformManaged, "conf.platform-managed", W, kNotARefusal},
     DiagnosticDescriptor{ConfDuplicateKey, "conf.duplicate-key", W, kNotARefusal},
+    DiagnosticDescriptor{ConfOverriddenByOption, "conf.overridden-by-option", W, kNotARefusal},
     DiagnosticDescriptor{HudiConfDuplicateKey, "hudi-conf.duplicate-key", W, kNotARefusal},
     DiagnosticDescriptor{HudiConfMultiplePairs, "hudi-conf.multiple-pairs", W, kNotARefusal},
     DiagnosticDescriptor{HudiConfKeptNotApplied, "hudi-conf.kept-not-applied", W, kNotARefusal, std::nullopt,

@@ -42,6 +42,7 @@ enum class DiagnosticCode : unsigned char {
     ConfWhitespace,
     ConfPlatformManaged,
     ConfDuplicateKey,
+    ConfOverriddenByOption,
     HudiConfDuplicateKey,
     HudiConfMultiplePairs,
     HudiConfKeptNotApplied,

@@ -558,14 +558,30 @@ private:
             }
         }
         for (const SubmitResource& r : SubmitResources::all()) {
+            const auto option = byOption.find(&r);
+            const auto conf = byConf.find(&r);
+            const bool confUsed =
+                conf != byConf.end() && !EffectiveConfig::isPlatformManagedSparkKey(r.confKey);
+            if (option != byOption.end() && confUsed)
+                overriddenByOption(r, conf->second.index, option->second);
             if (r.option == "--num-executors" && dynamicAllocation)
                 continue;
-            if (const auto option = byOption.find(&r); option != byOption.end())
+            if (option != byOption.end())
                 checkSubmitResource(r, r.option, option->second);
-            else if (const auto conf = byConf.find(&r);
-                     conf != byConf.end() && !EffectiveConfig::isPlatformManagedSparkKey(r.confKey))
+            else if (confUsed)
                 checkSubmitResource(r, r.confKey, conf->second);
         }
+    }
+
+    // spark-submit sets a resource's key from its option when both are given: the --conf pair is not used.
+    void overriddenByOption(const SubmitResource& r, int pair, const ResourceSetting& option) {
+        const std::string key(r.confKey);
+        auto& d = add(DiagnosticCode::ConfOverriddenByOption,
+                      quoted(key) + " is not used: " + std::string(r.option) + " sets it, to " +
+                          quoted(rangeText(text(option.index), option.value)) + ".",
+                      pair);
+        std::array<int, 2> remove{pair, m_classified.tokens[std::size_t(pair)].optionIndex}; // -1 when inline
+        offerRemoval(d, "Remove this " + key, remove);
     }
 
     void checkSubmitResource(const SubmitResource& r, std::string_view setting, const ResourceSetting& at) {

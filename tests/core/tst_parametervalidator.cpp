@@ -673,6 +673,33 @@ private slots:
         QCOMPARE(inlineFirst[0]->fixes.at(0).parameters.list(), (Params{"--class", "org.B", "app.jar"}));
     }
 
+    // A resource's --conf key given with its option too: spark-submit sets the key from the option.
+    void resourceConfOverriddenByItsOption() {
+        const Params params{"--conf",
+                            "spark.executor.memory=8g",
+                            "--conf=spark.driver.cores=2",
+                            "--executor-memory",
+                            "4g",
+                            "--driver-cores=1",
+                            "app.jar"};
+        const auto diags = validateParameters(params, context(true));
+        const auto found = withCode(diags, "conf.overridden-by-option");
+        QCOMPARE(int(found.size()), 2);
+        QCOMPARE(found[0]->tokenIndex, 1);
+        QCOMPARE(found[0]->message,
+                 std::string("'spark.executor.memory' is not used: --executor-memory sets it, to '4g'."));
+        QCOMPARE(found[0]->fixes.at(0).parameters.list(),
+                 (Params{"--conf=spark.driver.cores=2", "--executor-memory", "4g", "--driver-cores=1",
+                         "app.jar"}));
+        QCOMPARE(found[1]->tokenIndex, 2);
+        QCOMPARE(found[1]->fixes.at(0).parameters.list(),
+                 (Params{"--conf", "spark.executor.memory=8g", "--executor-memory", "4g", "--driver-cores=1",
+                         "app.jar"}));
+        QVERIFY(withCode(validateParameters({"--conf", "spark.executor.memory=8g", "app.jar"}, context(true)),
+                         "conf.overridden-by-option")
+                    .empty());
+    }
+
     void pathAndEmptyList() {
         QCOMPARE(refusal({}, context(true)),
                  std::string("PARAMETERS must not be empty: give at least the path of the "
