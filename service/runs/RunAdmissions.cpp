@@ -10,7 +10,6 @@
 #include "service/runs/InternalFailure.h"
 #include "service/runs/RequestContext.h"
 #include "service/runs/RunStatusEvent.h"
-#include "service/stores/DatabaseError.h"
 #include "service/stores/RandomIds.h"
 #include "service/stores/Stores.h"
 
@@ -133,23 +132,14 @@ void RunAdmissions::admitBatch(const std::vector<Pending*>& batch) {
     answered(batch);
 }
 
-// A step that fails on a constraint violation is tried once more: an active run of the job got the
-// Idempotency-Key after all (RunStore::insertLater), and the admission then answers with it as a repeated
-// request is answered.
+// An active run of the job may get the Idempotency-Key after the admission read it free
+// (RunStore::insertLater): decided again, the admission answers with that run as a repeated request is
+// answered.
 void RunAdmissions::admitAlone(Pending& pending) {
-    for (int attempt = 1;; ++attempt) {
-        try {
-            m_stores.unitOfWork().run([&] { admitOne(pending); });
-            return;
-        } catch (const DatabaseError& e) {
-            if (attempt == 1 && e.isConstraintViolation())
-                continue;
-            refuseInternally(pending, e);
-            return;
-        } catch (const std::exception& e) {
-            refuseInternally(pending, e);
-            return;
-        }
+    try {
+        m_stores.unitOfWork().runDecidingAgainOnConflict([&] { admitOne(pending); });
+    } catch (const std::exception& e) {
+        refuseInternally(pending, e);
     }
 }
 

@@ -1,6 +1,5 @@
 #include "service/statements/StatementExecutor.h"
 
-#include "service/stores/DatabaseError.h"
 #include "service/stores/DatabaseFaultError.h"
 
 #include "core/parameters/SecretMasking.h"
@@ -190,36 +189,29 @@ StatusJson StatementExecutor::executePrepared(const RequestContext& context,
     return answer;
 }
 
-// A step that fails on a constraint violation runs once more: where steps run at once (PostgreSQL), a
-// statement that found a name free lost it to another one that wrote it first ("CREATE JOB x" twice at
-// once), and run again it answers what it then finds ("Job x already exists"), not an internal error.
-// nullopt, with `status` the internal failure, when the step failed otherwise or again.
+// Where steps run at once (PostgreSQL), a statement that found a name free can lose it to another that
+// wrote it first ("CREATE JOB x" twice at once): decided again, it answers what it then finds ("Job x
+// already exists"), not an internal error. nullopt, with `status` the internal failure, when the step
+// failed.
 std::optional<StatusJson> StatementExecutor::writeStep(const RequestContext& context,
                                                        const Statement& statement,
                                                        const MaskedStatement& masked,
                                                        const std::string& auditText, ApiStatus& status) {
-    for (int attempt = 1;; ++attempt) {
-        try {
+    try {
+        StatusJson answer = m_stores.unitOfWork().runDecidingAgainOnConflict([&] {
             t_eventsRecorded = false;
-            StatusJson answer = m_stores.unitOfWork().run([&] {
-                ApiStatus result = dispatch(context, statement);
-                scrub(result, masked.secrets);
-                StatusJson committed(result);
-                writeAudit(context, auditText, committed, Durability::Durable);
-                return committed;
-            });
-            if (t_eventsRecorded)
-                m_events.wake(context.principal.projectUid);
-            return answer;
-        } catch (const DatabaseError& e) {
-            if (attempt == 1 && e.isConstraintViolation())
-                continue;
-            status = failedInternally(context, auditText, e);
-            return std::nullopt;
-        } catch (const std::exception& e) {
-            status = failedInternally(context, auditText, e);
-            return std::nullopt;
-        }
+            ApiStatus result = dispatch(context, statement);
+            scrub(result, masked.secrets);
+            StatusJson committed(result);
+            writeAudit(context, auditText, committed, Durability::Durable);
+            return committed;
+        });
+        if (t_eventsRecorded)
+            m_events.wake(context.principal.projectUid);
+        return answer;
+    } catch (const std::exception& e) {
+        status = failedInternally(context, auditText, e);
+        return std::nullopt;
     }
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "service/stores/DatabaseError.h"
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -33,6 +35,20 @@ public:
             runAtomically([&] { result.emplace(work()); });
             return std::move(*result);
         }
+    }
+
+    // run(), and once more when the step fails on a constraint (DatabaseError::isConstraintViolation):
+    // where steps run at once, a decision made on what a step read as free (a name, an Idempotency-Key)
+    // can lose to another step's insert, and made again it sees what that step committed. A second
+    // failure is rethrown.
+    template <class Work> auto runDecidingAgainOnConflict(Work&& work) -> std::invoke_result_t<Work&> {
+        try {
+            return run(work);
+        } catch (const DatabaseError& e) {
+            if (!e.isConstraintViolation())
+                throw;
+        }
+        return run(work);
     }
 
     // While the returned object lives, this thread's reads see one snapshot. Inside run() it does
