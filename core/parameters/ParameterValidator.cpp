@@ -336,6 +336,21 @@ private:
         return -1;
     }
 
+    // Where a value is set: its parameter (-1: nowhere) and its range in it.
+    struct ValueAt final {
+        int index = -1;
+        TokenRange range{-1, -1};
+    };
+
+    // The value of option token `t`: the next parameter, or the inline one after its '='.
+    ValueAt valueOfOption(const ClassifiedToken& t) const {
+        if (const int value = valueOf(t); value >= 0)
+            return {value, {0, static_cast<int>(text(value).size())}};
+        return {t.valueRange.first >= 0 ? t.index : -1, t.valueRange};
+    }
+
+    std::string_view textAt(const ValueAt& at) const { return rangeText(text(at.index), at.range); }
+
     void checkOptions() {
         for (const ClassifiedToken& t : m_classified.tokens) {
             const std::string& tok = text(t.index);
@@ -398,13 +413,10 @@ private:
             if (earlier < 0)
                 continue;
             const std::string name(opt->name);
-            const int value = valueOf(t);
-            const std::string_view lastValue =
-                value >= 0 ? std::string_view(text(value)) : rangeText(text(t.index), t.valueRange);
             std::array<int, 2> remove{earlier, valueOf(m_classified.tokens[std::size_t(earlier)])};
             auto& d = add(DiagnosticCode::OptionDuplicate,
                           name + " is given more than once; spark-submit uses only the last one, " +
-                              quoted(lastValue) + ".",
+                              quoted(textAt(valueOfOption(t))) + ".",
                           earlier);
             offerRemoval(d, "Remove this earlier " + name, remove);
         }
@@ -527,34 +539,27 @@ private:
         }
     }
 
-    // Where a resource's value is set: the parameter and the value's range in it.
-    struct ResourceSetting final {
-        int index = -1;
-        TokenRange value{-1, -1};
-    };
-
     // spark-submit's own check of its resource settings (core SubmitResources): a value it refuses stops
     // every run before the application starts. The last option given counts, else the last --conf of its
     // key; the number of executors only while the Job does not turn dynamic allocation on.
     void checkSubmitResources() {
-        std::unordered_map<const SubmitResource*, ResourceSetting> byOption;
-        std::unordered_map<const SubmitResource*, ResourceSetting> byConf;
+        std::unordered_map<const SubmitResource*, ValueAt> byOption;
+        std::unordered_map<const SubmitResource*, ValueAt> byConf;
         bool dynamicAllocation = false;
         for (const ClassifiedToken& t : m_classified.tokens) {
             const std::string& tok = text(t.index);
             if (t.cls == TokenClass::ConfPair && t.equalsPos >= 0) {
                 const std::string_view key = rangeText(tok, t.keyRange);
-                const std::string_view value = std::string_view(tok).substr(std::size_t(t.equalsPos) + 1);
+                const ValueAt value{t.index, {t.equalsPos + 1, static_cast<int>(tok.size())}};
                 if (key == "spark.dynamicAllocation.enabled")
-                    dynamicAllocation = equalsIgnoringAsciiCase(value, "true");
+                    dynamicAllocation = equalsIgnoringAsciiCase(textAt(value), "true");
                 if (const SubmitResource* r = SubmitResources::ofConfKey(key))
-                    byConf[r] = {t.index, {t.equalsPos + 1, int(tok.size())}};
-            } else if (t.cls == TokenClass::OptionValue && t.optionIndex >= 0) {
-                if (const SubmitResource* r = SubmitResources::ofOption(writtenOptionOf(t)))
-                    byOption[r] = {t.index, {0, int(tok.size())}};
-            } else if (t.cls == TokenClass::Option && t.valueRange.first >= 0 && t.optionIndex < 0) {
-                if (const SubmitResource* r = SubmitResources::ofOption(rangeText(tok, t.nameRange)))
-                    byOption[r] = {t.index, t.valueRange};
+                    byConf[r] = value;
+            } else if (t.cls == TokenClass::Option) {
+                const ValueAt value = valueOfOption(t);
+                if (const SubmitResource* r = SubmitResources::ofOption(rangeText(tok, t.nameRange));
+                    r && value.index >= 0)
+                    byOption[r] = value;
             }
         }
         for (const SubmitResource& r : SubmitResources::all()) {
@@ -564,7 +569,7 @@ private:
                 conf != byConf.end() && !EffectiveConfig::isPlatformManagedSparkKey(r.confKey);
             if (option != byOption.end() && confUsed)
                 overriddenByOption(r, conf->second.index, option->second);
-            if (r.option == "--num-executors" && dynamicAllocation)
+            if (r.uncheckedWithDynamicAllocation && dynamicAllocation)
                 continue;
             if (option != byOption.end())
                 checkSubmitResource(r, r.option, option->second);
@@ -574,19 +579,18 @@ private:
     }
 
     // spark-submit sets a resource's key from its option when both are given: the --conf pair is not used.
-    void overriddenByOption(const SubmitResource& r, int pair, const ResourceSetting& option) {
+    void overriddenByOption(const SubmitResource& r, int pair, const ValueAt& option) {
         const std::string key(r.confKey);
         auto& d = add(DiagnosticCode::ConfOverriddenByOption,
                       quoted(key) + " is not used: " + std::string(r.option) + " sets it, to " +
-                          quoted(rangeText(text(option.index), option.value)) + ".",
+                          quoted(textAt(option)) + ".",
                       pair);
         std::array<int, 2> remove{pair, m_classified.tokens[std::size_t(pair)].optionIndex}; // -1 when inline
         offerRemoval(d, "Remove this " + key, remove);
     }
 
-    void checkSubmitResource(const SubmitResource& r, std::string_view setting, const ResourceSetting& at) {
-        const std::string& tok = text(at.index);
-        const std::string_view value = rangeText(tok, at.value);
+    void checkSubmitResource(const SubmitResource& r, std::string_view setting, const ValueAt& at) {
+        const std::string_view value = textAt(at);
         if (SubmitResources::accepts(r, value))
             return;
         auto& d = add(DiagnosticCode::ResourceInvalid,
@@ -598,7 +602,7 @@ private:
                       at.index);
         if (const auto corrected = SubmitResources::corrected(r, value))
             offerReplacement(d, "Use " + *corrected, at.index,
-                             {tok.substr(0, std::size_t(at.value.first)) + *corrected});
+                             {text(at.index).substr(0, std::size_t(at.range.first)) + *corrected});
     }
 
     // spark-submit splits a --conf pair at its first '=' and keeps both sides as written

@@ -17,7 +17,7 @@ constexpr std::array kResources{
     SubmitResource{"--driver-cores", "spark.driver.cores", "Driver cores", false},
     SubmitResource{"--executor-cores", "spark.executor.cores", "Executor cores", false},
     SubmitResource{"--total-executor-cores", "spark.cores.max", "Total executor cores", false},
-    SubmitResource{"--num-executors", "spark.executor.instances", "Number of executors", false},
+    SubmitResource{"--num-executors", "spark.executor.instances", "Number of executors", false, true},
 };
 
 // Spark's byte-string units (JavaUtils.byteSuffixes), each with the next smaller one.

@@ -10,10 +10,11 @@ namespace jobdeck {
 // A resource setting spark-submit checks before it starts anything (SparkSubmitArguments
 // .validateSubmitArguments in Spark 3): given by its option or, when the option is not, by its --conf key.
 struct SubmitResource final {
-    std::string_view option;  // "--executor-memory"
-    std::string_view confKey; // "spark.executor.memory"
-    std::string_view what;    // "Executor memory", as spark-submit's message names it
-    bool isSize = false;      // a byte string ("512m", "4g"); else a whole number
+    std::string_view option;                     // "--executor-memory"
+    std::string_view confKey;                    // "spark.executor.memory"
+    std::string_view what;                       // "Executor memory", as spark-submit's message names it
+    bool isSize = false;                         // a byte string ("512m", "4g"); else a whole number
+    bool uncheckedWithDynamicAllocation = false; // not checked while spark.dynamicAllocation.enabled is true
 };
 
 class SubmitResources final {
