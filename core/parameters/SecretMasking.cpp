@@ -78,10 +78,8 @@ std::optional<std::pair<std::string, std::size_t>> inlineSecret(std::string_view
     return std::pair{std::string(token.substr(eq + 1, inner - eq - 1)), inner + 1};
 }
 
-// The end of a -D value that starts at `from`: the next blank outside quotes that is followed by
-// another JVM option ('-'), or the end. A blank followed by anything else stays in the value, so a
-// value with an unquoted blank is masked whole.
-std::size_t javaValueEnd(std::string_view token, std::size_t from) {
+// The first blank at or after `from` outside quotes (' or ", a backslash escaping inside "), or the end.
+std::size_t unquotedBlank(std::string_view token, std::size_t from) {
     char quote = 0;
     for (std::size_t i = from; i < token.size(); ++i) {
         const char c = token[i];
@@ -93,12 +91,27 @@ std::size_t javaValueEnd(std::string_view token, std::size_t from) {
         } else if (c == '"' || c == '\'') {
             quote = c;
         } else if (isBlank(c)) {
-            std::size_t next = i;
-            while (next < token.size() && isBlank(token[next]))
-                ++next;
-            if (next == token.size() || token[next] == '-')
-                return i;
+            return i;
         }
+    }
+    return token.size();
+}
+
+std::size_t afterBlanks(std::string_view token, std::size_t from) {
+    while (from < token.size() && isBlank(token[from]))
+        ++from;
+    return from;
+}
+
+// The end of a -D value that starts at `from`: the next blank outside quotes that is followed by
+// another JVM option ('-'), or the end. A blank followed by anything else stays in the value, so a
+// value with an unquoted blank is masked whole.
+std::size_t javaValueEnd(std::string_view token, std::size_t from) {
+    for (std::size_t blank = unquotedBlank(token, from); blank < token.size();
+         blank = unquotedBlank(token, afterBlanks(token, blank))) {
+        const std::size_t next = afterBlanks(token, blank);
+        if (next == token.size() || token[next] == '-')
+            return blank;
     }
     return token.size();
 }
@@ -126,23 +139,10 @@ void javaPropertySlots(std::string_view token, std::size_t index, std::vector<Se
 // The [begin, end) of each word of a token: blank-separated, a quoted part (' or ") inside the word.
 std::vector<std::pair<std::size_t, std::size_t>> wordRanges(std::string_view token) {
     std::vector<std::pair<std::size_t, std::size_t>> words;
-    std::size_t i = 0;
-    while (i < token.size()) {
-        while (i < token.size() && isBlank(token[i]))
-            ++i;
-        if (i == token.size())
-            break;
-        const std::size_t begin = i;
-        char quote = 0;
-        for (; i < token.size() && (quote || !isBlank(token[i])); ++i) {
-            if (quote && token[i] == '\\' && quote == '"')
-                ++i;
-            else if (quote && token[i] == quote)
-                quote = 0;
-            else if (!quote && (token[i] == '"' || token[i] == '\''))
-                quote = token[i];
-        }
-        words.emplace_back(begin, std::min(i, token.size()));
+    for (std::size_t begin = afterBlanks(token, 0); begin < token.size();) {
+        const std::size_t end = unquotedBlank(token, begin);
+        words.emplace_back(begin, end);
+        begin = afterBlanks(token, end);
     }
     return words;
 }
