@@ -1,6 +1,8 @@
 #include "widgets/JobPreviewPanel.h"
 
 #include "core/hudi/HudiConfigExplanation.h"
+#include "core/parameters/JobDescription.h"
+#include "core/parameters/SecretMasking.h"
 #include "core/statements/StatementPrinter.h"
 #include "models/QtStrings.h"
 #include "models/ThemeColors.h"
@@ -8,6 +10,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -28,6 +31,8 @@ JobPreviewPanel::JobPreviewPanel(QWidget* parent)
     : QWidget(parent)
     , m_tree(new QTreeWidget(this))
     , m_statementText(new QPlainTextEdit(this))
+    , m_maskNote(
+          new QLabel(tr("Secret values are shown and copied as ****; Save sends what you typed."), this))
     , m_copyButton(new QPushButton(tr("Copy statement"), this)) {
     setObjectName(QStringLiteral("jobPreviewPanel"));
     m_tree->setObjectName(QStringLiteral("describePreview"));
@@ -58,6 +63,9 @@ JobPreviewPanel::JobPreviewPanel(QWidget* parent)
     if (!highlighted)
         new StatementHighlighter(m_statementText->document());
     m_copyButton->setObjectName(QStringLiteral("copyStatementButton"));
+    m_maskNote->setObjectName(QStringLiteral("secretsMaskedNote"));
+    m_maskNote->setWordWrap(true);
+    m_maskNote->hide();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -65,7 +73,10 @@ JobPreviewPanel::JobPreviewPanel(QWidget* parent)
     layout->addWidget(m_tree, 3);
     layout->addWidget(new QLabel(tr("Statement sent on Save"), this));
     layout->addWidget(m_statementText, 1);
-    layout->addWidget(m_copyButton, 0, Qt::AlignRight);
+    auto* below = new QHBoxLayout;
+    below->addWidget(m_maskNote, 1);
+    below->addWidget(m_copyButton, 0, Qt::AlignRight | Qt::AlignTop);
+    layout->addLayout(below);
     connect(m_copyButton, &QPushButton::clicked, this,
             [this] { QApplication::clipboard()->setText(m_statementText->toPlainText()); });
 }
@@ -96,66 +107,80 @@ QString JobPreviewPanel::statementText() const {
 }
 
 void JobPreviewPanel::setInput(const Input& input) {
-    const ProjectSettings& settings = input.settings;
-    m_configuration = describeParameters(input.parameters, settings);
     m_statement = statementFor(input);
+    // Masked as the audit log shows it: the preview is looked at, copied and shared, and a **** copied
+    // into a CREATE is refused by the service rather than stored.
+    const MaskedStatement shown =
+        m_statement ? maskStatement(*m_statement, StatementLayout::ParameterPerLine) : MaskedStatement{};
     // With nothing to send the note is the placeholder: it is not a statement, so it is not highlighted as
     // one.
-    m_statementText->setPlainText(
-        m_statement ? q(printStatement(*m_statement, StatementLayout::ParameterPerLine)) : QString());
+    m_statementText->setPlainText(q(shown.text));
+    m_maskNote->setVisible(!shown.secrets.empty());
     m_copyButton->setEnabled(m_statement.has_value());
+    fillTree(input);
+}
 
+void JobPreviewPanel::fillTree(const Input& input) {
+    SparkJob job;
+    job.parameters = input.parameters;
+    m_described = describeJob(std::move(job), input.settings, HudiConfigReasons::Given);
     m_tree->setUpdatesEnabled(false);
     m_tree->clear();
-    auto* path =
-        new QTreeWidgetItem(m_tree, {QStringLiteral("applicationPath"),
-                                     m_configuration.applicationPath ? q(*m_configuration.applicationPath)
-                                                                     : tr("(none: the Job has no path)")});
+    auto* path = new QTreeWidgetItem(
+        m_tree, {QStringLiteral("applicationPath"), !m_described.applicationPath.empty()
+                                                        ? q(m_described.applicationPath)
+                                                        : tr("(none: the Job has no path)")});
     path->setData(0, Qt::UserRole, QStringLiteral("applicationPath"));
     auto* arguments =
         new QTreeWidgetItem(m_tree, {QStringLiteral("arguments"),
-                                     tr("%n argument(s)", nullptr, int(m_configuration.arguments.size()))});
-    for (const std::string& a : m_configuration.arguments)
+                                     tr("%n argument(s)", nullptr, int(m_described.arguments.size()))});
+    for (const std::string& a : m_described.arguments)
         new QTreeWidgetItem(arguments, {QString(), q(a)});
     auto* spark =
         new QTreeWidgetItem(m_tree, {QStringLiteral("sparkConfigs"),
-                                     tr("%n config(s)", nullptr, int(m_configuration.sparkConfigs.size()))});
-    for (const auto& [k, v] : m_configuration.sparkConfigs)
+                                     tr("%n config(s)", nullptr, int(m_described.sparkConfigs.size()))});
+    for (const auto& [k, v] : m_described.sparkConfigs)
         new QTreeWidgetItem(spark, {q(k), q(v)});
     auto* hudi =
         new QTreeWidgetItem(m_tree, {QStringLiteral("hudiConfigs"),
-                                     tr("%n config(s)", nullptr, int(m_configuration.hudiConfigs.size()))});
-    for (const auto& [k, v] : m_configuration.hudiConfigs) {
-        const auto status = m_configuration.hudiConfigsStatus.find(k);
+                                     tr("%n config(s)", nullptr, int(m_described.hudiConfigs.size()))});
+    for (const auto& [k, v] : m_described.hudiConfigs) {
         if (!input.settingsKnown) {
             new QTreeWidgetItem(hudi, {q(k), q(v), tr("shown once the project's settings are read")});
             continue;
         }
-        const QString statusName = status != m_configuration.hudiConfigsStatus.end()
+        const auto status = m_described.hudiConfigsStatus.find(k);
+        const QString statusName = status != m_described.hudiConfigsStatus.end()
                                        ? q(hudiConfigStatusName(status->second))
                                        : QString();
-        // The reason DESCRIBE JOB will give (hudiConfigsStatusReasons), with what would make it apply.
-        const QString why = q(explainHudiConfig(k, settings).text());
+        // The reason DESCRIBE JOB will give, with what would make it apply.
+        const QString why = q(m_described.hudiConfigsStatusReasons[k]);
         auto* item = new QTreeWidgetItem(hudi, {q(k), q(v), statusName, why});
         item->setToolTip(3, why);
-        if (status != m_configuration.hudiConfigsStatus.end() && status->second != HudiConfigStatus::Applied)
+        if (status != m_described.hudiConfigsStatus.end() && status->second != HudiConfigStatus::Applied)
             item->setForeground(2, ThemeColors::color(ThemeColor::ErrorText, palette()));
     }
-    if (!m_configuration.misplacedHudiConfigs.empty()) {
-        auto* misplaced =
-            new QTreeWidgetItem(m_tree, {tr("not in hudiConfigs"),
-                                         tr("%n --hudi-conf pair(s) after the path: application arguments",
-                                            nullptr, int(m_configuration.misplacedHudiConfigs.size()))});
-        misplaced->setForeground(1, ThemeColors::color(ThemeColor::MisplacedText, palette()));
-        for (const ConfigSetting& c : m_configuration.misplacedHudiConfigs) {
-            const QString why = q(misplacedHudiConfigMessage(c.key));
-            auto* item =
-                new QTreeWidgetItem(misplaced, {q(c.key), q(c.value), tr("passed to the application"), why});
-            item->setToolTip(3, why);
-        }
-    }
+    addMisplacedHudiConfigs();
     m_tree->expandAll();
     m_tree->setUpdatesEnabled(true);
+}
+
+void JobPreviewPanel::addMisplacedHudiConfigs() {
+    if (m_described.misplacedHudiConfigs.empty())
+        return;
+    auto* misplaced = new QTreeWidgetItem(
+        m_tree, {tr("not in hudiConfigs"), tr("%n --hudi-conf pair(s) after the path: application arguments",
+                                              nullptr, int(m_described.misplacedHudiConfigs.size()))});
+    misplaced->setForeground(1, ThemeColors::color(ThemeColor::MisplacedText, palette()));
+    for (const std::string& pair : m_described.misplacedHudiConfigs) {
+        // "key=value", the value masked when secret; a key holds no '=' (it ends at the first).
+        const std::size_t equals = pair.find('=');
+        const std::string key = pair.substr(0, equals);
+        const std::string value = equals == std::string::npos ? std::string() : pair.substr(equals + 1);
+        const QString why = q(misplacedHudiConfigMessage(key));
+        auto* item = new QTreeWidgetItem(misplaced, {q(key), q(value), tr("passed to the application"), why});
+        item->setToolTip(3, why);
+    }
 }
 
 } // namespace jobdeck

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "core/parameters/JobConfiguration.h"
 #include "core/policy/ProjectSettings.h"
 #include "core/statements/Statement.h"
 #include "core/wire/SparkJob.h"
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QTreeWidget;
@@ -18,8 +18,9 @@ class QTreeWidget;
 namespace jobdeck {
 
 // What the Job will look like once saved, computed by the core as the service computes it: DESCRIBE JOB's
-// applicationPath, arguments, sparkConfigs and hudiConfigs with their statuses (describeParameters), and the
-// exact CREATE JOB / ALTER JOB statement (printStatement) with a copy button.
+// applicationPath, arguments, sparkConfigs and hudiConfigs with their statuses and secret values masked
+// (describeJob), and the CREATE JOB / ALTER JOB statement Save sends, printed with its secret values masked
+// (as the audit log shows it) and a copy button that copies what is shown.
 class JobPreviewPanel final : public QWidget {
     Q_OBJECT
 public:
@@ -37,9 +38,11 @@ public:
     explicit JobPreviewPanel(QWidget* parent = nullptr);
 
     void setInput(const Input& input);
-    const JobConfiguration& configuration() const { return m_configuration; }
-    // The statement Save sends; nullopt when editing and nothing changed.
+    // The Job as DESCRIBE JOB will show it once saved.
+    const SparkJob& described() const { return m_described; }
+    // The statement Save sends, secret values in clear; nullopt when editing and nothing changed.
     const std::optional<Statement>& statement() const { return m_statement; }
+    // What the panel shows of it: secret values masked, or the note that there is nothing to send.
     QString statementText() const;
     QTreeWidget* describeTree() const { return m_tree; }
 
@@ -47,10 +50,14 @@ public:
     static std::optional<Statement> statementFor(const Input& input);
 
 private:
-    JobConfiguration m_configuration;
+    void fillTree(const Input& input);
+    void addMisplacedHudiConfigs();
+
+    SparkJob m_described;
     std::optional<Statement> m_statement;
     QTreeWidget* m_tree;
     QPlainTextEdit* m_statementText;
+    QLabel* m_maskNote;
     QPushButton* m_copyButton;
 };
 

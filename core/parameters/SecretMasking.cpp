@@ -560,18 +560,31 @@ private:
 
 } // namespace
 
-MaskedStatement maskStatement(const ParseResult& parsed, std::string_view text) {
-    MaskedStatement result;
-    if (parsed.statement)
-        result.text = printStatement(maskParsed(*parsed.statement, result.secrets));
-    else
-        result.text = UnparsedTextMasker(text, result.secrets).run();
-    // Longest first, so a secret that contains another is replaced whole.
-    std::erase_if(result.secrets,
+namespace {
+
+// Longest first, so a secret that contains another is replaced whole.
+MaskedStatement withSecretsInOrder(MaskedStatement masked) {
+    std::erase_if(masked.secrets,
                   [](const std::string& secret) { return secret.empty() || secret == kMask; });
-    std::sort(result.secrets.begin(), result.secrets.end(),
+    std::sort(masked.secrets.begin(), masked.secrets.end(),
               [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-    return result;
+    return masked;
+}
+
+} // namespace
+
+MaskedStatement maskStatement(const ParseResult& parsed, std::string_view text) {
+    if (parsed.statement)
+        return maskStatement(*parsed.statement, StatementLayout::OneLine);
+    MaskedStatement result;
+    result.text = UnparsedTextMasker(text, result.secrets).run();
+    return withSecretsInOrder(std::move(result));
+}
+
+MaskedStatement maskStatement(const Statement& statement, StatementLayout layout) {
+    MaskedStatement result;
+    result.text = printStatement(maskParsed(statement, result.secrets), layout);
+    return withSecretsInOrder(std::move(result));
 }
 
 MaskedStatement maskStatement(std::string_view text) {

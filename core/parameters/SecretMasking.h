@@ -1,5 +1,8 @@
 #pragma once
 
+#include "core/statements/Statement.h"
+#include "core/statements/StatementPrinter.h"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -100,6 +103,9 @@ struct MaskedStatement final {
 // followed by '=' or ':' or starting with '-'. `parsed` is parseStatement(text).
 MaskedStatement maskStatement(const ParseResult& parsed, std::string_view text);
 MaskedStatement maskStatement(std::string_view text);
+// A statement built rather than typed (the console's preview of what Save sends), printed in `layout` with
+// its secret values masked as a parsed statement's are.
+MaskedStatement maskStatement(const Statement& statement, StatementLayout layout);
 // Replaces every occurrence of each secret in `message` by ****.
 void scrubSecrets(std::string& message, const std::vector<std::string>& secrets);
 

@@ -1,9 +1,8 @@
 // StatementExecutor: CREATE / ALTER / DELETE / DESCRIBE JOB and SHOW JOBS [SUMMARY].
 #include "service/statements/StatementExecutor.h"
 
-#include "core/hudi/HudiConfigExplanation.h"
 #include "core/parameters/DiagnosticCode.h"
-#include "core/parameters/JobConfiguration.h"
+#include "core/parameters/JobDescription.h"
 #include "core/parameters/ParameterValidator.h"
 #include "core/parameters/SecretMasking.h"
 #include "core/policy/ConcurrentRuns.h"
@@ -51,23 +50,10 @@ std::optional<ApiStatus> checkMasks(const std::vector<std::string>& submitted,
                               unresolved->parameterIndex);
 }
 
-// The stored job completed with what its parameters mean, the status of its Hudi configurations under the
-// project's CURRENT settings, and secret values masked (for every role).
-// With `reasons`, also why each Hudi configuration has its status (DESCRIBE JOB; SHOW JOBS leaves it out).
+// The stored job as DESCRIBE JOB (with why each Hudi configuration has its status) and SHOW JOBS show it.
 nlohmann::json describedJob(SparkJob job, const ProjectSettings& settings, bool reasons = false) {
-    JobConfiguration configuration = describeParameters(job.parameters, settings);
-    job.applicationPath = configuration.applicationPath.value_or("");
-    job.arguments = std::move(configuration.arguments);
-    job.sparkConfigs = std::move(configuration.sparkConfigs);
-    job.hudiConfigs = std::move(configuration.hudiConfigs);
-    job.hudiConfigsStatus = std::move(configuration.hudiConfigsStatus);
-    if (reasons)
-        for (const auto& [key, status] : job.hudiConfigsStatus)
-            job.hudiConfigsStatusReasons[key] = explainHudiConfig(key, settings).text();
-    for (const auto& pair : configuration.misplacedHudiConfigs)
-        job.misplacedHudiConfigs.push_back(pair.key + "=" + pair.value);
-    maskJob(job);
-    nlohmann::json out = job;
+    nlohmann::json out =
+        describeJob(std::move(job), settings, reasons ? HudiConfigReasons::Given : HudiConfigReasons::Left);
     if (reasons && !out.contains("hudiConfigsStatusReasons")) // present in every DESCRIBE JOB, even empty
         out["hudiConfigsStatusReasons"] = nlohmann::json::object();
     return out;

@@ -1,4 +1,5 @@
 #include "core/parameters/SecretMasking.h"
+#include "core/statements/StatementParser.h"
 #include "core/wire/AuditEntry.h"
 #include "core/wire/Cluster.h"
 #include "core/wire/SparkJob.h"
@@ -458,6 +459,30 @@ private slots:
         scrubSecrets(message, masked.secrets);
         for (const auto& secret : hidden)
             QVERIFY2(message.find(secret) == std::string::npos, message.c_str());
+    }
+
+    // A statement the console builds is masked as the same statement parsed from its text, in either layout.
+    void maskBuiltStatement() {
+        CreateJobStatement create;
+        create.name = "j";
+        create.parameters = {"--conf", "spark.db.password=p1", "app.jar", "--token", "t1"};
+        create.cluster = "c";
+        const Statement statement{create};
+        for (const StatementLayout layout : {StatementLayout::OneLine, StatementLayout::ParameterPerLine}) {
+            const MaskedStatement masked = maskStatement(statement, layout);
+            // Parsed text is printed back in one line.
+            const MaskedStatement parsed = maskStatement(printStatement(statement, layout));
+            const ParseResult reread = parseStatement(masked.text);
+            QVERIFY(reread.statement);
+            QCOMPARE(printStatement(*reread.statement), parsed.text);
+            Strings secrets = masked.secrets;
+            std::sort(secrets.begin(), secrets.end());
+            QCOMPARE(secrets, (Strings{"p1", "t1"}));
+            QVERIFY(masked.text.find("p1") == std::string::npos);
+            QVERIFY(masked.text.find("'spark.db.password=****'") != std::string::npos);
+        }
+        QVERIFY(maskStatement(statement, StatementLayout::ParameterPerLine).text.find('\n') !=
+                std::string::npos);
     }
 
     void maskPairsForWithAndOverrides() {

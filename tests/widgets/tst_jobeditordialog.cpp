@@ -29,6 +29,8 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 
 #include <optional>
 
@@ -77,6 +79,15 @@ void answerNextMessageBox(QMessageBox::StandardButton button, QString* seenName)
         *seenName = box->objectName();
         box->button(button)->click();
     });
+}
+
+// Every cell of every row, children included, one per line.
+QString treeText(const QTreeWidget* tree) {
+    QStringList cells;
+    for (QTreeWidgetItemIterator it(const_cast<QTreeWidget*>(tree)); *it; ++it)
+        for (int column = 0; column < (*it)->columnCount(); ++column)
+            cells << (*it)->text(column);
+    return cells.join(QLatin1Char('\n'));
 }
 
 } // namespace
@@ -168,6 +179,8 @@ private slots:
         QVERIFY(!d->isVisible());
     }
 
+    // The preview is what DESCRIBE JOB answers once saved, field for field, secret values masked as the
+    // service masks them; the statement shown masks them too while Save sends them in clear.
     void previewMatchesDescribeJobAfterSave() {
         auto d = open(std::nullopt);
         child<QLineEdit>(d.get(), "nameEdit")->setText(QStringLiteral("count_transactions"));
@@ -177,6 +190,10 @@ private slots:
                                "com.example.MySparkApp",
                                "--conf",
                                "spark.sql.shuffle.partitions=8",
+                               "--conf",
+                               "spark.db.password=hunter2",
+                               "--conf",
+                               "spark.driver.extraJavaOptions=-Da=1 -Dkey.secret=swordfish",
                                "--hudi-conf",
                                "hoodie.datasource.meta.sync.glue.catalogId=123456789012",
                                "--hudi-conf",
@@ -184,20 +201,38 @@ private slots:
                                "s3://onehouse-customer-bucket-12345/jobs/my-spark-app.jar",
                                "--hudi-conf",
                                "hoodie.c=d",
+                               "--hudi-conf",
+                               "hoodie.sink.password=letmein",
+                               "--api-token",
+                               "opensesame",
                                "arg1"};
+        const QStringList secrets = {QStringLiteral("hunter2"), QStringLiteral("swordfish"),
+                                     QStringLiteral("letmein"), QStringLiteral("opensesame")};
         type(*d, perLine(params));
         QCOMPARE(d->editor()->parameters(), params);
-        const JobConfiguration preview = d->preview()->configuration();
+        d->updatePreviewNow();
+        const SparkJob preview = d->preview()->described();
         const QString statementText = d->preview()->statementText();
         QVERIFY2(
             statementText.startsWith(QStringLiteral("CREATE JOB count_transactions TYPE = 'JAR' PARAMETERS = "
                                                     "(\n    '--class',\n    'com.example.MySparkApp',\n")),
             qPrintable(statementText));
-        // One parameter per line, and what the copy button copies reads back as the statement Save sends.
+        QVERIFY2(statementText.contains(QStringLiteral("'spark.db.password=****'")),
+                 qPrintable(statementText));
+        for (const QString& secret : secrets) {
+            QVERIFY2(!statementText.contains(secret), qPrintable(secret));
+            QVERIFY2(!treeText(d->preview()->describeTree()).contains(secret), qPrintable(secret));
+        }
+        QVERIFY(d->findChild<QLabel*>(QStringLiteral("secretsMaskedNote"))->isVisibleTo(d.get()));
+        // One parameter per line, and what the copy button copies reads back as the statement Save sends,
+        // but for the masked values.
         const ParseResult copied = parseStatement(statementText.toStdString());
         QVERIFY(d->preview()->statement());
         QVERIFY(copied.statement);
-        QVERIFY(*copied.statement == *d->preview()->statement());
+        const auto* sent = std::get_if<CreateJobStatement>(&*d->preview()->statement());
+        QVERIFY(sent);
+        QCOMPARE(sent->parameters, params);
+        QCOMPARE(std::get<CreateJobStatement>(*copied.statement).parameters, maskParameters(params));
         QVERIFY(statementText.contains(
             QStringLiteral("CLUSTER = 'onehouse_cluster_spark' MAX_CONCURRENT_RUNS = 2")));
         QCOMPARE(preview.hudiConfigs.size(), std::size_t(2));
@@ -207,14 +242,17 @@ private slots:
 
         const auto job = awaitReply(m_client->describeJob(QStringLiteral("count_transactions")));
         QVERIFY(job);
-        QCOMPARE(job->parameters, params);
-        QCOMPARE(std::optional(job->applicationPath), preview.applicationPath);
+        QCOMPARE(job->parameters, maskParameters(params));
+        QCOMPARE(job->applicationPath, preview.applicationPath);
         QCOMPARE(job->arguments, preview.arguments);
         QCOMPARE(job->sparkConfigs, preview.sparkConfigs);
         QCOMPARE(job->hudiConfigs, preview.hudiConfigs);
         QCOMPARE(job->hudiConfigsStatus, preview.hudiConfigsStatus);
+        QCOMPARE(job->hudiConfigsStatusReasons, preview.hudiConfigsStatusReasons);
+        QCOMPARE(job->misplacedHudiConfigs, preview.misplacedHudiConfigs);
         QCOMPARE(job->maxConcurrentRuns, 2);
         QVERIFY(job->hudiConfigs.count("hoodie.c") == 0); // after the path: an argument
+        QCOMPARE(job->sparkConfigs.at("spark.db.password"), std::string("****"));
     }
 
     void refusalIsShownAndMarksItsLine() {
