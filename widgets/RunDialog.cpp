@@ -2,6 +2,7 @@
 
 #include "client/ApiClient.h"
 #include "core/parameters/ArgumentOverrides.h"
+#include "core/parameters/SecretMasking.h"
 #include "core/policy/IdempotencyKey.h"
 #include "core/policy/RunRefusal.h"
 #include "models/ArgumentOverridesModel.h"
@@ -125,8 +126,9 @@ void RunDialog::recompute() {
     m_ui->overrideError->setText(m_overrideError);
     m_ui->overrideError->setVisible(!m_overrideError.isEmpty());
     if (m_overrideError.isEmpty()) {
+        // Masked as DESCRIBE JOB_RUN will show them: an override typed in clear is not shown in clear.
         QStringList lines;
-        for (const std::string& argument : m_effective)
+        for (const std::string& argument : maskArguments(m_effective))
             lines << q(argument);
         m_ui->effectiveArguments->setPlainText(lines.isEmpty() ? tr("(no arguments)")
                                                                : lines.join(QLatin1Char('\n')));

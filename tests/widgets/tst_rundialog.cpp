@@ -147,6 +147,32 @@ private slots:
         QVERIFY(dialog.idempotencyKey() != sentKey); // the next Run is a run of its own
     }
 
+    // A secret typed as an override is shown as DESCRIBE JOB_RUN will show it, and sent as typed.
+    void aSecretOverrideIsShownMasked() {
+        RunDialog dialog(m_client, describe("single"));
+        dialog.show();
+        dialog.overridesModel()->addArgument("--db-password", "hunter2");
+        dialog.overridesModel()->addArgument("--auth", "token=swordfish");
+        const QString shown = child<QPlainTextEdit>(&dialog, "effectiveArguments")->toPlainText();
+        QCOMPARE(shown, QStringLiteral("--date\n2024-01-01\n--mode=full\ninput.csv\n--db-password\n****\n"
+                                       "--auth\ntoken=****"));
+        const std::vector<std::string> sent = dialog.effectiveArguments();
+        QCOMPARE(sent.at(5), std::string("hunter2"));
+        QCOMPARE(sent.at(7), std::string("token=swordfish"));
+
+        QVERIFY(makeIdle("single"));
+        QSignalSpy started(&dialog, &RunDialog::runStarted);
+        child<QPushButton>(&dialog, "runButton")->click();
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 30000);
+        const auto described = awaitReply(m_client->describeJobRun(started[0][1].toString(), "single"));
+        QVERIFY(described);
+        QStringList describedLines;
+        for (const std::string& argument : described->arguments)
+            describedLines << QString::fromStdString(argument);
+        QCOMPARE(describedLines.join(QLatin1Char('\n')), shown);
+        QVERIFY(makeIdle("single"));
+    }
+
     void configurationsAreReadOnlyAndExplained() {
         RunDialog dialog(m_client, describe("single"));
         auto* configs = child<QTableWidget>(&dialog, "configurationsView");
