@@ -201,7 +201,7 @@ void serve(const ServeOptions& options, const Opened& opened) {
          [&runs] { runs.admittedElsewhere(); }});
     EventRoutes eventRoutes(events);
     eventRoutes.registerRoutes(server);
-    LogRoutes logRoutes(runs);
+    LogRoutes logRoutes(runs, stores);
     logRoutes.registerRoutes(server);
     HealthRoute health(server, stores);
     health.registerRoute();

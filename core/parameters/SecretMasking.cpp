@@ -566,8 +566,9 @@ namespace {
 MaskedStatement withSecretsInOrder(MaskedStatement masked) {
     std::erase_if(masked.secrets,
                   [](const std::string& secret) { return secret.empty() || secret == kMask; });
-    std::sort(masked.secrets.begin(), masked.secrets.end(),
-              [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+    std::sort(masked.secrets.begin(), masked.secrets.end(), [](const std::string& a, const std::string& b) {
+        return a.size() != b.size() ? a.size() > b.size() : a < b;
+    });
     return masked;
 }
 
@@ -589,6 +590,23 @@ MaskedStatement maskStatement(const Statement& statement, StatementLayout layout
 
 MaskedStatement maskStatement(std::string_view text) {
     return maskStatement(parseStatement(text), text);
+}
+
+std::vector<std::string> runSecretValues(const std::vector<std::string>& parameters,
+                                         const std::vector<std::string>& arguments,
+                                         std::vector<std::pair<std::string, std::string>> pairs) {
+    MaskedStatement collected;
+    maskSlots(parameters, true, &collected.secrets);
+    maskSlots(arguments, false, &collected.secrets);
+    maskPairsCollecting(pairs, collected.secrets);
+    std::erase_if(collected.secrets, [](const std::string& secret) {
+        const std::string lower = asciiLowered(secret);
+        return lower == "true" || lower == "false";
+    });
+    collected = withSecretsInOrder(std::move(collected));
+    collected.secrets.erase(std::unique(collected.secrets.begin(), collected.secrets.end()),
+                            collected.secrets.end());
+    return collected.secrets;
 }
 
 void scrubSecrets(std::string& message, const std::vector<std::string>& secrets) {

@@ -106,6 +106,14 @@ MaskedStatement maskStatement(std::string_view text);
 // A statement built rather than typed (the console's preview of what Save sends), printed in `layout` with
 // its secret values masked as a parsed statement's are.
 MaskedStatement maskStatement(const Statement& statement, StatementLayout layout);
+// The secret values a run's driver is given, which maskParameters (the Job's parameters), maskArguments
+// (the run's effective arguments) and maskPairs (its cluster's WITH) hide, longest first, each once. A
+// switch's value (true, false) is left out: it tells nothing, and masking it would hide every such word
+// of the driver's output (maskLogPart).
+std::vector<std::string> runSecretValues(const std::vector<std::string>& parameters,
+                                         const std::vector<std::string>& arguments,
+                                         std::vector<std::pair<std::string, std::string>> pairs);
+
 // Replaces every occurrence of each secret in `message` by ****.
 void scrubSecrets(std::string& message, const std::vector<std::string>& secrets);
 

@@ -1,12 +1,16 @@
 #include "service/http/LogRoutes.h"
 
+#include "core/parameters/LogMasking.h"
+#include "core/parameters/SecretMasking.h"
 #include "core/statements/NotFoundMessages.h"
 #include "core/text/Utf8.h"
 #include "core/wire/HttpMessages.h"
 #include "core/wire/QueryParameters.h"
 #include "service/http/HttpServer.h"
 #include "service/runs/RunManager.h"
+#include "service/stores/Stores.h"
 
+#include <algorithm>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -31,7 +35,39 @@ std::optional<std::pair<std::string, std::string>> parsePath(const std::string& 
     return std::make_pair(middle.substr(0, runs), runId);
 }
 
+// [offset, offset + limit) of the log at `path`, masked, read with the margin maskLogPart needs; `size`:
+// the file's size.
+MaskedLogPart readMaskedPart(const std::string& path, std::int64_t offset, std::int64_t limit, bool growing,
+                             const std::vector<std::string>& secrets, std::int64_t& size) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return {{}, offset};
+    in.seekg(0, std::ios::end);
+    size = static_cast<std::int64_t>(in.tellg());
+    if (offset >= size)
+        return {{}, offset};
+    const std::int64_t margin = logMaskingMargin(secrets);
+    const std::int64_t rawStart = std::max<std::int64_t>(0, offset - margin);
+    const std::int64_t rawEnd = std::min(size, offset + limit + margin);
+    std::string raw(static_cast<std::size_t>(rawEnd - rawStart), '\0');
+    in.seekg(rawStart);
+    in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
+    raw.resize(static_cast<std::size_t>(in.gcount()));
+    // Read short (the file was cut meanwhile): what was read is the end of it for now.
+    const bool atEnd = rawStart + static_cast<std::int64_t>(raw.size()) < rawEnd || rawEnd == size;
+    return maskLogPart(raw, rawStart, offset, offset + limit, growing && atEnd, secrets);
+}
+
 } // namespace
+
+// What the run's driver was given that is secret: its Job's parameters, its arguments and its cluster's
+// WITH pairs, as they are now (a run is started with its Job's and cluster's current values).
+std::vector<std::string> LogRoutes::runSecrets(const std::string& projectUid, const RunRecord& record) {
+    const auto job = m_stores.jobs().findJob(projectUid, record.run.jobName);
+    const auto cluster = m_stores.clusters().findCluster(projectUid, record.cluster);
+    return runSecretValues(job ? job->parameters : std::vector<std::string>{}, record.run.arguments,
+                           cluster ? cluster->with : std::vector<std::pair<std::string, std::string>>{});
+}
 
 void LogRoutes::registerRoutes(HttpServer& server) {
     server.addAuthenticatedRoute(
@@ -67,22 +103,13 @@ void LogRoutes::registerRoutes(HttpServer& server) {
             }
             // The status is read before the file, so "complete" never hides output written after it.
             const bool ended = !record->run.isActive();
-            std::string body;
             std::int64_t size = 0;
-            if (!record->logPath.empty()) {
-                std::ifstream in(record->logPath, std::ios::binary);
-                if (in) {
-                    in.seekg(0, std::ios::end);
-                    size = static_cast<std::int64_t>(in.tellg());
-                    if (offset < size) {
-                        body.resize(static_cast<std::size_t>(std::min(limit, size - offset)));
-                        in.seekg(offset);
-                        in.read(body.data(), static_cast<std::streamsize>(body.size()));
-                        body.resize(static_cast<std::size_t>(in.gcount()));
-                    }
-                }
-            }
-            const std::int64_t next = offset + static_cast<std::int64_t>(body.size());
+            MaskedLogPart part{{}, offset};
+            if (!record->logPath.empty())
+                part = readMaskedPart(record->logPath, offset, limit, !ended,
+                                      runSecrets(principal.projectUid, *record), size);
+            std::string body = std::move(part.text);
+            const std::int64_t next = std::max(offset, part.end);
             HttpResponse response;
             response.contentType = "text/plain; charset=utf-8";
             response.body = std::move(body);

@@ -109,6 +109,52 @@ private slots:
                  qPrintable(m_service.errorOutput()));
     }
 
+    // The driver prints what it was given (the test app echoes its Spark configs and arguments): the
+    // run's secret values are **** in the log, whoever reads it and in whatever parts, and the log is
+    // read to its end as without them.
+    void secretValuesAreMaskedInTheLog() {
+        QVERIFY(statusOf(must(m_service, m_project.op,
+                              "CREATE CLUSTER sc TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1 WITH "
+                              "'spark.hadoop.fs.s3a.secret.key' = 'Cluster-S3cret'")) == kSuccess);
+        QVERIFY(statusOf(must(m_service, m_project.op,
+                              "CREATE JOB secretive TYPE = 'PYTHON' PARAMETERS = ( '--conf', "
+                              "'spark.db.password=Conf-Passw0rd', '" +
+                                  kPythonApp +
+                                  "', '--db-password', 'Arg-Hunter2', '--api-token=Inline-T0ken', "
+                                  "'--lines', '3' ) CLUSTER = 'sc'")) == kSuccess);
+        const QString runId =
+            runIdOf(runJob(m_service, m_project.op, "secretive", {{"--db-password", "Override-Hunter3"}}));
+        QVERIFY(!runId.isEmpty());
+        QVERIFY(hasEnded()(waitForRun(m_service, m_project.op, "secretive", runId, hasEnded())));
+        const QByteArray log = fullLog(m_service, m_project.op, "secretive", runId);
+        QVERIFY2(log.contains("spark-conf: spark.db.password=****\n"), log.constData());
+        QVERIFY2(log.contains("spark-conf: spark.hadoop.fs.s3a.secret.key=****\n"), log.constData());
+        QVERIFY2(log.contains("arg: ****\n"), log.constData());
+        QVERIFY2(log.contains("arg: --api-token=****\n"), log.constData());
+        QVERIFY2(log.contains("done\n"), log.constData());
+        const auto viewer = m_service.createKey("runs", "viewer");
+        for (const QByteArray& secret :
+             {QByteArray("Conf-Passw0rd"), QByteArray("Arg-Hunter2"), QByteArray("Inline-T0ken"),
+              QByteArray("Override-Hunter3"), QByteArray("Cluster-S3cret")}) {
+            QVERIFY2(!log.contains(secret), log.constData());
+            QVERIFY(!fullLog(m_service, viewer, "secretive", runId).contains(secret));
+        }
+        // Read 5 bytes at a time: no secret is split over two parts, and the parts add up to the log.
+        QByteArray inParts;
+        qint64 offset = 0;
+        for (int i = 0; i < 2000; ++i) {
+            const auto page = logPage(m_service, m_project.op, "secretive", runId, offset, 5);
+            QCOMPARE(page.status, 200);
+            inParts += page.body;
+            const qint64 next = page.header("X-Log-Next-Offset").toLongLong();
+            if (page.header("X-Log-Complete") == "true")
+                break;
+            QVERIFY(next > offset);
+            offset = next;
+        }
+        QCOMPARE(inParts, log);
+    }
+
     void cleanupTestCase() { m_service.stop(); }
 };
 
