@@ -83,19 +83,23 @@ AuditView::AuditView(ApiClient* client, QWidget* parent)
     m_to->setDateTime(QDateTime::currentDateTime().addDays(1));
     m_error->hide();
 
+    // Two rows, so that the view fits a dock of half a 1280-pixel window beside the jobs.
     auto* filters = new QHBoxLayout;
     filters->addWidget(m_text, 2);
     filters->addWidget(m_kind);
     filters->addWidget(m_outcome);
-    filters->addWidget(m_useRange);
-    filters->addWidget(m_from);
-    filters->addWidget(new QLabel(tr("and"), this));
-    filters->addWidget(m_to);
     filters->addWidget(m_showReads);
+    auto* period = new QHBoxLayout;
+    period->addWidget(m_useRange);
+    period->addWidget(m_from);
+    period->addWidget(new QLabel(tr("and"), this));
+    period->addWidget(m_to);
+    period->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_busy);
     layout->addWidget(m_error);
     layout->addLayout(filters);
+    layout->addLayout(period);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_count);
 

@@ -353,6 +353,29 @@ private slots:
         QVERIFY2(errors.shown == 0, qPrintable(errors.texts.join(QLatin1Char('\n'))));
     }
 
+    // Opened from the menu in a 1280x800 window, the docked admin views (tabbed together) leave the jobs
+    // list and DESCRIBE pane most of the window: the audit log's filters once asked for 865 pixels.
+    void aDockedViewLeavesRoomForTheJobs() {
+        MainWindow window(m_home.options(QStringLiteral("admin")));
+        window.resize(1280, 800);
+        QSignalSpy loaded(&window, &MainWindow::jobsLoaded);
+        window.show();
+        QVERIFY2(loaded.wait(20000), qPrintable(window.statusWidget()->text()));
+        for (const char* name : {"actionAuditLog", "actionClusters", "actionProjectSettings"}) {
+            auto* action = window.findChild<QAction*>(QString::fromLatin1(name));
+            QVERIFY2(action, name);
+            action->trigger();
+            auto* audit = window.findChild<QDockWidget*>(QStringLiteral("auditDock"));
+            QTRY_VERIFY(audit->isVisible());
+            QTRY_VERIFY(audit->width() > 100); // laid out
+            QVERIFY2(
+                audit->width() <= window.width() * 3 / 5,
+                qPrintable(
+                    QStringLiteral("%1: dock %2 of %3").arg(name).arg(audit->width()).arg(window.width())));
+            QVERIFY(window.centralWidget()->width() >= window.width() * 2 / 5);
+        }
+    }
+
     // The export dialog proposes a name from the table exported and the day, not a widget's name.
     void exportProposesANameFromTheView() {
         MainWindow window(m_home.options(QStringLiteral("admin")));
