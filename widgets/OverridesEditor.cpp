@@ -6,12 +6,35 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QPushButton>
+#include <QShortcut>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
 namespace jobdeck {
+
+namespace {
+
+// Tab goes between the two cells a person types in, the argument's name and its override, over the
+// Job's value (read-only): a new argument is named, Tab, and given its value.
+class OverridesTable final : public QTableView {
+public:
+    using QTableView::QTableView;
+
+protected:
+    QModelIndex moveCursor(CursorAction action, Qt::KeyboardModifiers modifiers) override {
+        const QModelIndex current = currentIndex();
+        if (current.isValid() && action == MoveNext && current.column() == ArgumentOverridesModel::Name)
+            return current.siblingAtColumn(ArgumentOverridesModel::Override);
+        if (current.isValid() && action == MovePrevious &&
+            current.column() == ArgumentOverridesModel::Override)
+            return current.siblingAtColumn(ArgumentOverridesModel::Name);
+        return QTableView::moveCursor(action, modifiers);
+    }
+};
+
+} // namespace
 
 OverridesEditor::OverridesEditor(ArgumentOverridesModel* model, QWidget* parent)
     : OverridesEditor(parent) {
@@ -20,7 +43,7 @@ OverridesEditor::OverridesEditor(ArgumentOverridesModel* model, QWidget* parent)
 
 OverridesEditor::OverridesEditor(QWidget* parent)
     : QWidget(parent) {
-    m_view = new QTableView(this);
+    m_view = new OverridesTable(this);
     m_view->setObjectName(QStringLiteral("overridesView"));
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
@@ -28,12 +51,25 @@ OverridesEditor::OverridesEditor(QWidget* parent)
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
 
-    m_add = new QPushButton(tr("Add argument"), this);
+    m_add = new QPushButton(tr("&Add argument"), this);
     m_add->setObjectName(QStringLiteral("addArgumentButton"));
-    m_add->setToolTip(tr("Add an argument the Job does not have; it is appended as --name value."));
-    m_remove = new QPushButton(tr("Remove override"), this);
+    m_add->setToolTip(
+        tr("Add an argument the Job does not have; it is appended as --name value (Insert in the table)."));
+    m_remove = new QPushButton(tr("&Remove override"), this);
     m_remove->setObjectName(QStringLiteral("removeArgumentButton"));
-    m_remove->setToolTip(tr("Inherit the Job's value again, or remove an added argument."));
+    m_remove->setToolTip(
+        tr("Inherit the Job's value again, or remove an added argument (Delete in the table)."));
+    // In the table itself, not while a cell is being edited (its editor has the focus then).
+    auto* insert = new QShortcut(QKeySequence(Qt::Key_Insert), m_view, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(insert, &QShortcut::activated, this, [this] {
+        if (m_add->isEnabled())
+            addArgument();
+    });
+    auto* remove = new QShortcut(QKeySequence::Delete, m_view, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(remove, &QShortcut::activated, this, [this] {
+        if (m_remove->isEnabled())
+            removeSelected();
+    });
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_add);

@@ -13,11 +13,13 @@
 
 #include "ui_RunDialog.h"
 
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRandomGenerator>
+#include <QScrollBar>
 #include <QTableWidget>
 
 #include <chrono>
@@ -51,7 +53,11 @@ RunDialog::RunDialog(ApiClient* client, SparkJob job, QWidget* parent)
     recompute();
 }
 
-RunDialog::~RunDialog() = default;
+// An override still being edited is committed when the dialog hides, and ~QDialog hides it after this
+// class's members are gone: the overrides' changes must no longer reach recompute() by then.
+RunDialog::~RunDialog() {
+    disconnect(m_overrides, nullptr, this, nullptr);
+}
 
 void RunDialog::describeJob() {
     m_ui->jobSummary->setText(
@@ -117,6 +123,21 @@ void RunDialog::fillConfigurations() {
                    : JobConfigsModel::explain(m_job, key, status->second));
     }
     m_ui->configurationsView->resizeColumnsToContents();
+    fitConfigurationsHeight();
+}
+
+// As tall as its rows, up to four (then it scrolls): a Job has few configurations, and the height a
+// 1280x800 screen gives the dialog goes to the overrides above instead.
+void RunDialog::fitConfigurationsHeight() {
+    QTableWidget* view = m_ui->configurationsView;
+    int height = view->horizontalHeader()->sizeHint().height() + 2 * view->frameWidth();
+    for (int row = 0; row < std::min(view->rowCount(), 4); ++row)
+        height += view->rowHeight(row);
+    if (view->rowCount() == 0)
+        height += view->verticalHeader()->defaultSectionSize();
+    if (view->rowCount() > 4)
+        height += view->horizontalScrollBar()->sizeHint().height();
+    view->setMaximumHeight(height);
 }
 
 void RunDialog::recompute() {

@@ -56,6 +56,7 @@ signals:
     void submitFinished(bool started);
 
 private:
+    void fitConfigurationsHeight();
     // The Job's summary and the notes that name it or its limit.
     void describeJob();
     void recompute();

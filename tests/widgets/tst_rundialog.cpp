@@ -9,6 +9,8 @@
 #include "tests/support/TestService.h"
 #include "widgets/RunDialog.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QDateTime>
 #include <QDeadlineTimer>
 #include <QDir>
@@ -17,6 +19,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
@@ -173,12 +176,85 @@ private slots:
         QVERIFY(makeIdle("single"));
     }
 
+    // The keyboard alone: Insert adds an argument with its name being edited, Tab goes to its override,
+    // Delete removes it again; Alt+A is Add argument.
+    void overridesByKeyboard() {
+        RunDialog dialog(m_client, describe("single"));
+        dialog.show();
+        QApplication::setActiveWindow(&dialog);
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        auto* view = child<QTableView>(&dialog, "overridesView");
+        QAbstractItemModel* model = view->model();
+        view->setFocus();
+        view->setCurrentIndex(model->index(0, ArgumentOverridesModel::Name));
+        QTest::keyClick(view, Qt::Key_Insert);
+        QCOMPARE(model->rowCount(), 4);
+        QWidget* nameEditor = QApplication::focusWidget();
+        QVERIFY(nameEditor && nameEditor != view);
+        QTest::keyClick(nameEditor, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(nameEditor, QStringLiteral("--region"));
+        QTest::keyClick(nameEditor, Qt::Key_Tab);
+        QWidget* valueEditor = QApplication::focusWidget();
+        QVERIFY(valueEditor && valueEditor != view && valueEditor != nameEditor);
+        QCOMPARE(view->currentIndex(), model->index(3, ArgumentOverridesModel::Override));
+        QTest::keyClicks(valueEditor, QStringLiteral("eu-west-1"));
+        QTest::keyClick(valueEditor, Qt::Key_Return);
+        // The delegate commits on Return on the next turn of the event loop.
+        QTRY_COMPARE(model->index(3, ArgumentOverridesModel::Override).data().toString(),
+                     QStringLiteral("eu-west-1"));
+        QCOMPARE(model->index(3, ArgumentOverridesModel::Name).data().toString(), QStringLiteral("--region"));
+        QVERIFY2(child<QPlainTextEdit>(&dialog, "effectiveArguments")
+                     ->toPlainText()
+                     .endsWith(QStringLiteral("--region\neu-west-1")),
+                 qPrintable(child<QPlainTextEdit>(&dialog, "effectiveArguments")->toPlainText()));
+        view->setFocus();
+        view->selectRow(3);
+        QTest::keyClick(view, Qt::Key_Delete);
+        QCOMPARE(model->rowCount(), 3);
+        // Alt+letter (the offscreen platform has no mnemonics: their letters are checked here, and the keys
+        // were tried under Xvfb): Add argument and Remove override have one each, and no two buttons share
+        // one.
+        QCOMPARE(child<QPushButton>(&dialog, "addArgumentButton")->text(), QStringLiteral("&Add argument"));
+        QCOMPARE(child<QPushButton>(&dialog, "removeArgumentButton")->text(),
+                 QStringLiteral("&Remove override"));
+        QSet<QChar> letters;
+        for (const QAbstractButton* button : dialog.findChildren<QAbstractButton*>()) {
+            const qsizetype amp = button->text().indexOf(QLatin1Char('&'));
+            if (amp < 0 || amp + 1 >= button->text().size())
+                continue;
+            const QChar letter = button->text().at(amp + 1).toLower();
+            QVERIFY2(!letters.contains(letter), qPrintable(button->text()));
+            letters.insert(letter);
+        }
+    }
+
+    // Closed (here: deleted, as when the console quits) while an override is being edited: the edit is
+    // committed as the dialog hides, after the dialog's own members are gone.
+    void destroyedWhileAnOverrideIsEdited() {
+        auto* dialog = new RunDialog(m_client, describe("single"));
+        dialog->show();
+        QApplication::setActiveWindow(dialog);
+        QVERIFY(QTest::qWaitForWindowActive(dialog));
+        auto* view = child<QTableView>(dialog, "overridesView");
+        const QModelIndex index = view->model()->index(0, ArgumentOverridesModel::Override);
+        view->setCurrentIndex(index);
+        view->edit(index);
+        QWidget* editor = QApplication::focusWidget();
+        QVERIFY(editor && editor != view);
+        QTest::keyClicks(editor, QStringLiteral("2030-01-01"));
+        delete dialog; // crashed in recompute() before
+    }
+
     void configurationsAreReadOnlyAndExplained() {
         RunDialog dialog(m_client, describe("single"));
         auto* configs = child<QTableWidget>(&dialog, "configurationsView");
         QVERIFY(configs);
         QCOMPARE(configs->editTriggers(), QAbstractItemView::NoEditTriggers);
         QCOMPARE(configs->rowCount(), 2);
+        // As tall as its two rows, so the overrides above get the height.
+        QVERIFY2(configs->maximumHeight() < 130, qPrintable(QString::number(configs->maximumHeight())));
+        QVERIFY(configs->maximumHeight() >= configs->horizontalHeader()->sizeHint().height() +
+                                                configs->rowHeight(0) + configs->rowHeight(1));
         QCOMPARE(configs->item(0, 1)->text(), QStringLiteral("spark.sql.shuffle.partitions"));
         QCOMPARE(configs->item(0, 2)->text(), QStringLiteral("4"));
         QCOMPARE(configs->item(1, 0)->text(), QStringLiteral("Hudi"));
