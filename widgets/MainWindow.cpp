@@ -5,6 +5,7 @@
 #include "client/ConnectionProfiles.h"
 #include "client/EventsSubscription.h"
 #include "client/LocalServiceLauncher.h"
+#include "core/parameters/ArgumentOverrides.h"
 #include "core/policy/RunOutcome.h"
 #include "models/ArgumentOverridesModel.h"
 #include "models/JobsFilterProxy.h"
@@ -582,9 +583,15 @@ void MainWindow::runSelectedRunAgain() {
             return;
         }
         RunDialog* dialog = openRunDialog(r.value());
-        for (const auto& [name, value] : overrides)
-            dialog->overridesModel()->setOverride(QString::fromStdString(name),
-                                                  QString::fromStdString(value));
+        QStringList secrets; // shown as ****: not repeated, the user types them again
+        for (const auto& [name, value] : overrides) {
+            if (isMaskedSecretOverride(name, value))
+                secrets << QString::fromStdString(name);
+            else
+                dialog->overridesModel()->setOverride(QString::fromStdString(name),
+                                                      QString::fromStdString(value));
+        }
+        dialog->noteSecretsNotRepeated(secrets);
     });
 }
 

@@ -140,6 +140,16 @@ void RunDialog::fitConfigurationsHeight() {
     view->setMaximumHeight(height);
 }
 
+void RunDialog::noteSecretsNotRepeated(const QStringList& names) {
+    if (names.isEmpty())
+        return;
+    m_ui->overridesNote->setText(
+        m_ui->overridesNote->text() + QLatin1Char(' ') +
+        tr("Not repeated: %1, secret in the run you run again (shown as ****, and not kept). Type the value "
+           "again, or the Job's value is used.")
+            .arg(names.join(QStringLiteral(", "))));
+}
+
 void RunDialog::recompute() {
     const auto result = applyArgumentOverrides(m_job.arguments, m_overrides->overrides(), m_job.name);
     m_effective = result.effective;

@@ -30,6 +30,9 @@ class RunDialog final : public QDialog {
 public:
     RunDialog(ApiClient* client, SparkJob job, QWidget* parent = nullptr);
     ~RunDialog() override;
+    // Run again: the overrides of the earlier run that were secret (DESCRIBE JOB_RUN shows ****, and no
+    // run keeps them) are not filled in; the dialog says which, so that the user types them again.
+    void noteSecretsNotRepeated(const QStringList& names);
 
     const SparkJob& job() const { return m_job; }
     ArgumentOverridesModel* overridesModel() const { return m_overrides; }

@@ -1,5 +1,6 @@
 #include "core/parameters/ArgumentOverrides.h"
 
+#include "core/parameters/SecretMasking.h"
 #include "core/text/AsciiText.h"
 #include "core/text/Concat.h"
 
@@ -38,6 +39,16 @@ std::optional<std::string> invalidNameReason(const std::string& name) {
 }
 
 // The names whose values belong to the Job configuration, with why a run cannot change them.
+// Refused as a **** with no stored value is in CREATE JOB: a run's override has no stored value to
+// stand for (the Job's own value is kept by leaving the argument out).
+std::optional<std::string> maskedValueReason(const std::string& name, const std::string& value) {
+    if (!isMaskedSecretOverride(name, value))
+        return std::nullopt;
+    return "Argument override " + name +
+           " is masked (****), which stands for no value the service keeps for a run; send the real value, "
+           "or leave the argument out to use the Job's.";
+}
+
 std::optional<std::string> refusedNameReason(const std::string& name) {
     if (name == "--conf" || name == "--hudi-conf") {
         return "Argument override " + name +
@@ -77,6 +88,10 @@ std::vector<ApplicationArgument> readApplicationArguments(const std::vector<std:
     return result;
 }
 
+bool isMaskedSecretOverride(const std::string& name, const std::string& value) {
+    return value == kMask && isSecretKey(name);
+}
+
 OverrideResult applyArgumentOverrides(const std::vector<std::string>& jobArgs,
                                       const std::vector<std::pair<std::string, std::string>>& overrides,
                                       std::string_view jobName) {
@@ -86,6 +101,8 @@ OverrideResult applyArgumentOverrides(const std::vector<std::string>& jobArgs,
         if (auto reason = invalidNameReason(name))
             return refuse(*reason);
         if (auto reason = refusedNameReason(name))
+            return refuse(*reason);
+        if (auto reason = maskedValueReason(name, value))
             return refuse(*reason);
     }
     // Counted with maps: a request body can carry many thousands of overrides.

@@ -32,10 +32,14 @@ std::vector<ApplicationArgument> readApplicationArguments(const std::vector<std:
 // Applies RUN JOB's ARGUMENTS overrides to a Job's application arguments: an override replaces the
 // value in the form the Job wrote it, a name the Job does not have is appended as `--name value`,
 // and arguments not named are inherited. Refused: a name that is not an option, --conf,
-// --hudi-conf and --class, a name given twice, and a name the Job has more than once.
-// `jobName` only makes the refusal messages name the Job.
+// --hudi-conf and --class, a name given twice, a name the Job has more than once, and a masked secret
+// (isMaskedSecretOverride). `jobName` only makes the refusal messages name the Job.
 OverrideResult applyArgumentOverrides(const std::vector<std::string>& jobArgs,
                                       const std::vector<std::pair<std::string, std::string>>& overrides,
                                       std::string_view jobName = {});
+
+// Whether an override is a secret argument's value as DESCRIBE JOB_RUN shows it (****), which no run
+// keeps: sent back, the driver would get "****".
+bool isMaskedSecretOverride(const std::string& name, const std::string& value);
 
 } // namespace jobdeck

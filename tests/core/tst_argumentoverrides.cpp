@@ -192,6 +192,26 @@ private slots:
         QCOMPARE(QString::fromStdString(*result.error), message);
     }
 
+    // **** is what DESCRIBE JOB_RUN shows for a secret argument's value; sent back, it is refused (the
+    // driver would get it as the value). Any other value of a secret, and **** for any other argument,
+    // are values like any.
+    void refusesAMaskedSecretOverride() {
+        const Args job = {"--db-password", "real", "--label", "x"};
+        for (const char* name : {"--db-password", "--API-TOKEN", "--new-secret"}) {
+            const OverrideResult masked = applyArgumentOverrides(job, {{name, "****"}}, "nightly");
+            QVERIFY2(masked.error.has_value(), name);
+            QCOMPARE(QString::fromStdString(*masked.error),
+                     QStringLiteral("Argument override %1 is masked (****), which stands for no value the "
+                                    "service keeps for a run; send the real value, or leave the argument out "
+                                    "to use the Job's.")
+                         .arg(QString::fromLatin1(name)));
+        }
+        QCOMPARE(applyArgumentOverrides(job, {{"--db-password", "new"}}, "nightly").effective,
+                 (Args{"--db-password", "new", "--label", "x"}));
+        QCOMPARE(applyArgumentOverrides(job, {{"--label", "****"}}, "nightly").effective,
+                 (Args{"--db-password", "real", "--label", "****"}));
+    }
+
     void namesTheJobOnlyWhenKnown() {
         const OverrideResult result = applyArgumentOverrides({"--d", "1", "--d", "2"}, {{"--d", "3"}});
         QVERIFY(result.error);
