@@ -21,7 +21,11 @@
 #include <QRandomGenerator>
 #include <QScrollBar>
 #include <QTableWidget>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
 
+#include <algorithm>
 #include <chrono>
 
 namespace jobdeck {
@@ -161,12 +165,27 @@ void RunDialog::recompute() {
         QStringList lines;
         for (const std::string& argument : maskArguments(m_effective))
             lines << q(argument);
-        m_ui->effectiveArguments->setPlainText(lines.isEmpty() ? tr("(no arguments)")
-                                                               : lines.join(QLatin1Char('\n')));
+        showEffectiveArguments(lines.isEmpty() ? tr("(no arguments)") : lines.join(QLatin1Char('\n')));
     } else {
-        m_ui->effectiveArguments->setPlainText(tr("(refused: see above)"));
+        showEffectiveArguments(tr("(refused: see above)"));
     }
     updateRunButton();
+}
+
+// The first line that changed is scrolled into view: an added argument lands below what the box shows.
+void RunDialog::showEffectiveArguments(const QString& text) {
+    QPlainTextEdit* view = m_ui->effectiveArguments;
+    const QStringList before = view->toPlainText().split(QLatin1Char('\n'));
+    const QStringList after = text.split(QLatin1Char('\n'));
+    if (before == after)
+        return;
+    qsizetype changed = 0;
+    while (changed < before.size() && changed < after.size() && before[changed] == after[changed])
+        ++changed;
+    view->setPlainText(text);
+    QTextCursor cursor(view->document()->findBlockByNumber(int(std::min(changed, after.size() - 1))));
+    view->setTextCursor(cursor);
+    view->ensureCursorVisible();
 }
 
 QString RunDialog::blockedReason() const {

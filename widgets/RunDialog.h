@@ -60,6 +60,7 @@ signals:
 
 private:
     void fitConfigurationsHeight();
+    void showEffectiveArguments(const QString& text);
     // The Job's summary and the notes that name it or its limit.
     void describeJob();
     void recompute();

@@ -24,6 +24,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
+#include <QTextBlock>
 
 using namespace jobdeck;
 
@@ -207,6 +208,11 @@ private slots:
                      ->toPlainText()
                      .endsWith(QStringLiteral("--region\neu-west-1")),
                  qPrintable(child<QPlainTextEdit>(&dialog, "effectiveArguments")->toPlainText()));
+        // The added argument is in view in the box of effective arguments (it is below its first lines).
+        auto* effective = child<QPlainTextEdit>(&dialog, "effectiveArguments");
+        QCOMPARE(effective->textCursor().block().text(), QStringLiteral("eu-west-1")); // the last change
+        QCOMPARE(effective->textCursor().block().previous().text(), QStringLiteral("--region"));
+        QVERIFY(effective->viewport()->rect().contains(effective->cursorRect()));
         view->setFocus();
         view->selectRow(3);
         QTest::keyClick(view, Qt::Key_Delete);
