@@ -165,26 +165,27 @@ void RunDialog::recompute() {
         QStringList lines;
         for (const std::string& argument : maskArguments(m_effective))
             lines << q(argument);
-        showEffectiveArguments(lines.isEmpty() ? tr("(no arguments)") : lines.join(QLatin1Char('\n')));
+        showEffectiveArguments(lines);
     } else {
-        showEffectiveArguments(tr("(refused: see above)"));
+        m_ui->effectiveArguments->setPlainText(tr("(refused: see above)"));
     }
     updateRunButton();
 }
 
-// The first line that changed is scrolled into view: an added argument lands below what the box shows.
-void RunDialog::showEffectiveArguments(const QString& text) {
+// The first line that changed since the last list shown (a refusal in between does not count: an added
+// argument is refused until it is named) is scrolled into view, as an added argument lands below what the
+// box shows.
+void RunDialog::showEffectiveArguments(const QStringList& lines) {
     QPlainTextEdit* view = m_ui->effectiveArguments;
-    const QStringList before = view->toPlainText().split(QLatin1Char('\n'));
-    const QStringList after = text.split(QLatin1Char('\n'));
-    if (before == after)
-        return;
     qsizetype changed = 0;
-    while (changed < before.size() && changed < after.size() && before[changed] == after[changed])
+    while (changed < m_shownArguments.size() && changed < lines.size() &&
+           m_shownArguments[changed] == lines[changed])
         ++changed;
-    view->setPlainText(text);
-    QTextCursor cursor(view->document()->findBlockByNumber(int(std::min(changed, after.size() - 1))));
-    view->setTextCursor(cursor);
+    m_shownArguments = lines;
+    view->setPlainText(lines.isEmpty() ? tr("(no arguments)") : lines.join(QLatin1Char('\n')));
+    const auto line =
+        static_cast<int>(std::clamp<qsizetype>(changed, 0, std::max<qsizetype>(0, lines.size() - 1)));
+    view->setTextCursor(QTextCursor(view->document()->findBlockByNumber(line)));
     view->ensureCursorVisible();
 }
 

@@ -60,7 +60,7 @@ signals:
 
 private:
     void fitConfigurationsHeight();
-    void showEffectiveArguments(const QString& text);
+    void showEffectiveArguments(const QStringList& lines);
     // The Job's summary and the notes that name it or its limit.
     void describeJob();
     void recompute();
@@ -77,6 +77,7 @@ private:
     std::unique_ptr<Ui::RunDialog> m_ui; // widgets/RunDialog.ui
     ArgumentOverridesModel* m_overrides;
     std::vector<std::string> m_effective;
+    QStringList m_shownArguments; // the effective arguments last shown, masked
     QString m_overrideError;
     QString m_lastRunId;
     QString m_lastError;

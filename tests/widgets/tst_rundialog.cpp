@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTableView>
@@ -195,6 +196,11 @@ private slots:
         QTest::keyClick(nameEditor, Qt::Key_A, Qt::ControlModifier);
         QTest::keyClicks(nameEditor, QStringLiteral("--region"));
         QTest::keyClick(nameEditor, Qt::Key_Tab);
+        // Named, the new argument is in view in the box of effective arguments (below its first lines),
+        // although it was refused while its name was "--".
+        auto* effective = child<QPlainTextEdit>(&dialog, "effectiveArguments");
+        QCOMPARE(effective->textCursor().block().text(), QStringLiteral("--region"));
+        QVERIFY(effective->viewport()->rect().contains(effective->cursorRect()));
         QWidget* valueEditor = QApplication::focusWidget();
         QVERIFY(valueEditor && valueEditor != view && valueEditor != nameEditor);
         QCOMPARE(view->currentIndex(), model->index(3, ArgumentOverridesModel::Override));
@@ -208,8 +214,6 @@ private slots:
                      ->toPlainText()
                      .endsWith(QStringLiteral("--region\neu-west-1")),
                  qPrintable(child<QPlainTextEdit>(&dialog, "effectiveArguments")->toPlainText()));
-        // The added argument is in view in the box of effective arguments (it is below its first lines).
-        auto* effective = child<QPlainTextEdit>(&dialog, "effectiveArguments");
         QCOMPARE(effective->textCursor().block().text(), QStringLiteral("eu-west-1")); // the last change
         QCOMPARE(effective->textCursor().block().previous().text(), QStringLiteral("--region"));
         QVERIFY(effective->viewport()->rect().contains(effective->cursorRect()));
