@@ -562,14 +562,13 @@ private:
 
 namespace {
 
-// Longest first, so a secret that contains another is replaced whole.
-MaskedStatement withSecretsInOrder(MaskedStatement masked) {
-    std::erase_if(masked.secrets,
-                  [](const std::string& secret) { return secret.empty() || secret == kMask; });
-    std::sort(masked.secrets.begin(), masked.secrets.end(), [](const std::string& a, const std::string& b) {
+// Longest first, so a secret that contains another is replaced whole; each once, none empty or ****.
+void orderSecrets(std::vector<std::string>& secrets) {
+    std::erase_if(secrets, [](const std::string& secret) { return secret.empty() || secret == kMask; });
+    std::sort(secrets.begin(), secrets.end(), [](const std::string& a, const std::string& b) {
         return a.size() != b.size() ? a.size() > b.size() : a < b;
     });
-    return masked;
+    secrets.erase(std::unique(secrets.begin(), secrets.end()), secrets.end());
 }
 
 } // namespace
@@ -579,13 +578,15 @@ MaskedStatement maskStatement(const ParseResult& parsed, std::string_view text) 
         return maskStatement(*parsed.statement, StatementLayout::OneLine);
     MaskedStatement result;
     result.text = UnparsedTextMasker(text, result.secrets).run();
-    return withSecretsInOrder(std::move(result));
+    orderSecrets(result.secrets);
+    return result;
 }
 
 MaskedStatement maskStatement(const Statement& statement, StatementLayout layout) {
     MaskedStatement result;
     result.text = printStatement(maskParsed(statement, result.secrets), layout);
-    return withSecretsInOrder(std::move(result));
+    orderSecrets(result.secrets);
+    return result;
 }
 
 MaskedStatement maskStatement(std::string_view text) {
@@ -595,18 +596,16 @@ MaskedStatement maskStatement(std::string_view text) {
 std::vector<std::string> runSecretValues(const std::vector<std::string>& parameters,
                                          const std::vector<std::string>& arguments,
                                          std::vector<std::pair<std::string, std::string>> pairs) {
-    MaskedStatement collected;
-    maskSlots(parameters, true, &collected.secrets);
-    maskSlots(arguments, false, &collected.secrets);
-    maskPairsCollecting(pairs, collected.secrets);
-    std::erase_if(collected.secrets, [](const std::string& secret) {
+    std::vector<std::string> secrets;
+    maskSlots(parameters, true, &secrets);
+    maskSlots(arguments, false, &secrets);
+    maskPairsCollecting(pairs, secrets);
+    std::erase_if(secrets, [](const std::string& secret) {
         const std::string lower = asciiLowered(secret);
         return lower == "true" || lower == "false";
     });
-    collected = withSecretsInOrder(std::move(collected));
-    collected.secrets.erase(std::unique(collected.secrets.begin(), collected.secrets.end()),
-                            collected.secrets.end());
-    return collected.secrets;
+    orderSecrets(secrets);
+    return secrets;
 }
 
 void scrubSecrets(std::string& message, const std::vector<std::string>& secrets) {

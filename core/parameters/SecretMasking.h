@@ -92,7 +92,7 @@ void maskAudit(AuditEntry& entry);  // headers (the statement is masked by maskS
 // token, can be scrubbed of them with scrubSecrets).
 struct MaskedStatement final {
     std::string text;
-    std::vector<std::string> secrets; // longest first, none empty
+    std::vector<std::string> secrets; // longest first, each once, none empty
 };
 // A statement that parsed is printed back with its PARAMETERS masked by maskParameters, its RUN
 // ARGUMENTS and cluster WITH pairs by maskPairs. Text that does not parse is masked token by token:
