@@ -1,13 +1,13 @@
 #include "service/http/LogRoutes.h"
 
 #include "core/parameters/LogMasking.h"
-#include "core/parameters/SecretMasking.h"
 #include "core/statements/NotFoundMessages.h"
 #include "core/text/Utf8.h"
 #include "core/wire/HttpMessages.h"
 #include "core/wire/QueryParameters.h"
 #include "service/http/HttpServer.h"
 #include "service/runs/RunManager.h"
+#include "service/runs/RunSecrets.h"
 #include "service/stores/Stores.h"
 
 #include <algorithm>
@@ -62,13 +62,6 @@ MaskedLogPart readMaskedPart(const std::string& path, std::int64_t offset, std::
 
 // What the run's driver was given that is secret: its Job's parameters, its arguments and its cluster's
 // WITH pairs, as they are now (a run is started with its Job's and cluster's current values).
-std::vector<std::string> LogRoutes::runSecrets(const std::string& projectUid, const RunRecord& record) {
-    const auto job = m_stores.jobs().findJob(projectUid, record.run.jobName);
-    const auto cluster = m_stores.clusters().findCluster(projectUid, record.cluster);
-    return runSecretValues(job ? job->parameters : std::vector<std::string>{}, record.run.arguments,
-                           cluster ? cluster->with : std::vector<std::pair<std::string, std::string>>{});
-}
-
 void LogRoutes::registerRoutes(HttpServer& server) {
     server.addAuthenticatedRoute(
         "GET", "/v1/jobs/",
@@ -107,7 +100,7 @@ void LogRoutes::registerRoutes(HttpServer& server) {
             MaskedLogPart part{{}, offset};
             if (!record->logPath.empty())
                 part = readMaskedPart(record->logPath, offset, limit, !ended,
-                                      runSecrets(principal.projectUid, *record), size);
+                                      runSecretValuesOf(m_stores, *record), size);
             std::string body = std::move(part.text);
             const std::int64_t next = std::max(offset, part.end);
             HttpResponse response;

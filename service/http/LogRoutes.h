@@ -9,7 +9,6 @@ namespace jobdeck {
 class HttpServer;
 class RunManager;
 class Stores;
-struct RunRecord;
 
 // GET /v1/jobs/<name>/runs/<runId>/log?offset=<byte>&limit=<bytes>: the driver's output (stdout and
 // stderr in order) as text/plain, from `offset` (default 0), at most `limit` bytes (default and
@@ -26,8 +25,6 @@ public:
     static constexpr std::int64_t maxLimit = std::int64_t{1024} * 1024;
 
 private:
-    std::vector<std::string> runSecrets(const std::string& projectUid, const RunRecord& record);
-
     RunManager& m_runs;
     Stores& m_stores;
 };

@@ -1,11 +1,13 @@
 #include "service/runs/RunManager.h"
 
+#include "core/parameters/SecretMasking.h"
 #include "service/runs/ClusterRunTracker.h"
 #include "service/runs/DriverWatch.h"
 #include "service/runs/LaunchPacing.h"
 #include "service/runs/RunAdmissions.h"
 #include "service/runs/RunClaims.h"
 #include "service/runs/RunRetention.h"
+#include "service/runs/RunSecrets.h"
 #include "service/runs/RunStatements.h"
 #include "service/runs/RunWriter.h"
 #include "service/stores/Stores.h"
@@ -49,7 +51,11 @@ RunManager::RunManager(Stores& stores, EventBus& events, const RunOptions& optio
     m_clusterRuns = std::make_unique<ClusterRunTracker>(
         m_runs, m_leases.self().id(), settings.sparkSubmit, options.clusterStatusInterval,
         options.shutdownGrace,
-        [this](const RunRecord& seen, JobRunStatus status, std::optional<std::string> message) {
+        [this, allStores = &stores](const RunRecord& seen, JobRunStatus status,
+                                    std::optional<std::string> message) {
+            // The cluster manager's reason may quote what the driver was given.
+            if (message)
+                scrubSecrets(*message, runSecretValuesOf(*allStores, seen));
             std::lock_guard lock(m_mutex);
             m_drivers->endClusterRun(seen, status, std::move(message));
         },

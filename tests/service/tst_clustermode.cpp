@@ -181,6 +181,32 @@ private slots:
         QCOMPARE(driverRecord(driverId).value("exitCode").toInt(), 3);
     }
 
+    // The cluster manager's reason for an ERROR quotes what the driver was given (here a file of --files
+    // it could not fetch, whose name holds the value of the Job's secret): the run's message shows the
+    // secret as ****, as the run's log does.
+    void aClusterErrorShowsNoSecret() {
+        const QString secret = "s3cr3t-7f2a";
+        const QString missing = m_sparkHome.filePath("absent-" + secret + ".txt");
+        QVERIFY(
+            createJob("erring", {"--conf", "spark.db.password=" + secret, "--files", missing, kPythonApp}));
+        const QString id = runIdOf(runJob(*m_service, m_project.op, "erring"));
+        QVERIFY(!id.isEmpty());
+        const auto end = waitForEnd("erring", id);
+        QVERIFY2(end.value("status", std::string()) == kFailed, end.dump().c_str());
+        QVERIFY2(end.contains("submissionId") && end["submissionId"].is_string(), end.dump().c_str());
+        const QString driverId = QString::fromStdString(end["submissionId"].get<std::string>());
+        const QString message = QString::fromStdString(end.value("message", std::string()));
+        QVERIFY2(message.startsWith("The cluster could not run the driver " + driverId + " (ERROR): "),
+                 qPrintable(message));
+        QVERIFY2(message.contains("absent-****.txt"), qPrintable(message));
+        QVERIFY2(!message.contains(secret), qPrintable(message));
+        const auto described = st("DESCRIBE JOB_RUN `" + id + "` JOB_NAME = 'erring'").dump();
+        QVERIFY2(!QString::fromStdString(described).contains(secret), described.c_str());
+        const QString text = log("erring", id);
+        QVERIFY2(text.contains("driver state ERROR]"), qPrintable(text));
+        QVERIFY2(!text.contains(secret), qPrintable(text));
+    }
+
     void cancelKillsTheDriver() {
         const auto [id, driverId] = submit("long");
         QVERIFY(!driverId.isEmpty());
