@@ -1,6 +1,8 @@
 #include "models/AllowlistModel.h"
 
 #include "core/hudi/HudiConfigPolicy.h"
+#include "core/policy/ProjectSettingsChange.h"
+#include "models/ThemeColors.h"
 
 #include <QBrush>
 #include <QColor>
@@ -12,11 +14,21 @@ namespace jobdeck {
 AllowlistModel::AllowlistModel(QObject* parent)
     : QAbstractTableModel(parent) {}
 
+AllowlistModel::Row AllowlistModel::rowFor(const std::string& entry, ChangeKind change) {
+    const auto note = allowlistEntryNote(entry);
+    return {entry, change, {}, note ? QString::fromStdString(*note) : QString()};
+}
+
+QString AllowlistModel::noteOf(const std::string& entry) const {
+    const int row = rowOf(entry);
+    return row < 0 ? QString() : m_rows[static_cast<std::size_t>(row)].note;
+}
+
 void AllowlistModel::setStored(const std::vector<std::string>& entries) {
     beginResetModel();
     m_rows.clear();
     for (const std::string& entry : entries)
-        m_rows.push_back({entry, ChangeKind::Stored, {}});
+        m_rows.push_back(rowFor(entry, ChangeKind::Stored));
     endResetModel();
 }
 
@@ -36,7 +48,7 @@ std::optional<QString> AllowlistModel::addEntry(const QString& text) {
     }
     const int at = static_cast<int>(m_rows.size());
     beginInsertRows({}, at, at);
-    m_rows.push_back({entry, ChangeKind::Added, {}});
+    m_rows.push_back(rowFor(entry, ChangeKind::Added));
     endInsertRows();
     return std::nullopt;
 }
@@ -101,6 +113,8 @@ QVariant AllowlistModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole) {
         if (index.column() == Problem)
             return QBrush(QColor(0xc6, 0x28, 0x28));
+        if (index.column() == Note)
+            return ThemeColors::color(ThemeColor::SeverityWarning);
         if (row.change == ChangeKind::Removed)
             return QBrush(QColor(0x80, 0x80, 0x80));
     }
@@ -111,6 +125,8 @@ QVariant AllowlistModel::data(const QModelIndex& index, int role) const {
         return QString::fromStdString(row.entry);
     case Kind:
         return row.entry.ends_with('.') ? tr("family: every key under it") : tr("exact key");
+    case Note:
+        return row.note;
     case Change:
         return row.change == ChangeKind::Added     ? tr("to add")
                : row.change == ChangeKind::Removed ? tr("to remove")
@@ -129,6 +145,8 @@ QVariant AllowlistModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Entry");
     case Kind:
         return tr("Covers");
+    case Note:
+        return tr("Note");
     case Change:
         return tr("On Save");
     case Problem:

@@ -10,11 +10,13 @@ namespace jobdeck {
 
 // The project's --hudi-conf allow-list as the project view edits it: the stored entries, the ones the admin
 // added or removed since (not sent yet), and the service's refusal of an entry, shown on that entry. Entries
-// are checked with core's HudiConfigPolicy::checkAllowlistEntry before they are accepted.
+// are checked with core's HudiConfigPolicy::checkAllowlistEntry before they are accepted; an entry that
+// grants less than it seems to (core's allowlistEntryNote: a key Hudi does not read, an old name, ...) has a
+// note.
 class AllowlistModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Entry, Kind, Change, Problem, ColumnCount };
+    enum Column { Entry, Kind, Note, Change, Problem, ColumnCount };
     enum class ChangeKind { Stored, Added, Removed };
     static constexpr int ChangeRole = Qt::UserRole; // int(ChangeKind), on every column
 
@@ -27,6 +29,8 @@ public:
     // A stored entry is marked removed (undone by adding it again); an added one is dropped.
     void removeEntry(int row);
     void setProblem(const std::string& entry, const QString& problem);
+    // core's note on a listed entry (allowlistEntryNote); empty when there is none.
+    QString noteOf(const std::string& entry) const;
 
     // The list as it will be after Save (stored minus removed, plus added).
     std::vector<std::string> edited() const;
@@ -43,7 +47,9 @@ private:
         std::string entry;
         ChangeKind change = ChangeKind::Stored;
         QString problem;
+        QString note;
     };
+    static Row rowFor(const std::string& entry, ChangeKind change);
     std::vector<Row> m_rows;
 };
 

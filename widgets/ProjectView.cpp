@@ -116,6 +116,7 @@ void ProjectView::buildSettingsTab(QWidget* page) {
     m_addButton = ui.addAllowlistEntryButton;
     m_removeButton = ui.removeAllowlistEntryButton;
     m_entryError = ui.allowlistEntryError;
+    m_entryNote = ui.allowlistEntryNote;
     m_effectView = ui.settingsEffect;
     m_saveButton = ui.saveProjectButton;
     m_revertButton = ui.revertProjectButton;
@@ -124,8 +125,8 @@ void ProjectView::buildSettingsTab(QWidget* page) {
     m_limitNote->setText(tr("Between 1 and %1. Jobs keep their own MAX_CONCURRENT_RUNS; a lower limit caps "
                             "what the project admits.")
                              .arg(kMaxConcurrentRunsCeiling));
-    for (QLabel* error : {m_limitError, m_entryError, m_saveError})
-        error->hide();
+    for (QLabel* label : {m_limitError, m_entryError, m_entryNote, m_saveError})
+        label->hide();
     m_allowlistView->setModel(m_allowlist);
     installCopyRows(m_allowlistView);
     m_entryEdit->setCompleter(allowlistCompleter(m_entryEdit));
@@ -143,6 +144,7 @@ void ProjectView::connectSettingsTab() {
     connect(m_addButton, &QPushButton::clicked, this, &ProjectView::addTypedEntry);
     connect(m_entryEdit, &QLineEdit::returnPressed, this, &ProjectView::addTypedEntry);
     connect(m_entryEdit, &QLineEdit::textEdited, m_entryError, &QWidget::hide);
+    connect(m_entryEdit, &QLineEdit::textEdited, m_entryNote, &QWidget::hide);
     connect(m_removeButton, &QPushButton::clicked, this, [this] {
         QList<int> rows;
         for (const QModelIndex& index : m_allowlistView->selectionModel()->selectedRows())
@@ -196,6 +198,7 @@ void ProjectView::forget() {
     setLoading(false);
     m_loadError->hide();
     m_saveError->hide();
+    m_entryNote->hide();
     m_json->setJson(json());
     m_allowlist->setStored({});
     m_audit->clear();
@@ -303,14 +306,23 @@ ProjectSettings ProjectView::editedSettings() const {
 bool ProjectView::addTypedEntry() {
     if (!isEditable())
         return false;
+    m_entryNote->hide();
     if (const auto problem = m_allowlist->addEntry(m_entryEdit->text())) {
         m_entryError->setText(*problem);
         m_entryError->show();
         return false; // what was typed stays, to be corrected
     }
     m_entryError->hide();
+    const std::string added = m_entryEdit->text().trimmed().toStdString();
+    // Added as typed (the service would store it), with what it grants less than it seems to.
+    if (const QString note = m_allowlist->noteOf(added); !note.isEmpty()) {
+        m_entryNote->setText(tr("Added. %1").arg(note));
+        m_entryNote->show();
+    }
     m_entryEdit->clear();
     m_allowlistView->resizeColumnsToContents();
+    m_allowlistView->doItemsLayout(); // the scroll range includes the new row before it is scrolled to
+    m_allowlistView->scrollTo(m_allowlist->index(m_allowlist->rowOf(added), AllowlistModel::Entry));
     updateEffect();
     return true;
 }
@@ -353,6 +365,7 @@ void ProjectView::revert() {
     showProject(json{{"describeProjectApiResponse", {{"project", stored}}}});
     m_saveError->hide();
     m_limitError->hide();
+    m_entryNote->hide();
     updateEffect();
 }
 

@@ -108,6 +108,7 @@ private:
     QPushButton* m_addButton = nullptr;
     QPushButton* m_removeButton = nullptr;
     QLabel* m_entryError = nullptr;
+    QLabel* m_entryNote = nullptr;
     QTreeWidget* m_effectView = nullptr;
     QPushButton* m_saveButton = nullptr;
     QPushButton* m_revertButton = nullptr;

@@ -1,6 +1,7 @@
 #include "core/parameters/HudiAdvice.h"
 
 #include "core/hudi/HudiCatalogue.h"
+#include "core/hudi/HudiKeyMessages.h"
 #include "core/parameters/DiagnosticCode.h"
 #include "core/text/AsciiText.h"
 #include "core/text/Concat.h"
@@ -366,22 +367,13 @@ private:
         }
         const std::vector<std::string> suggestions = m_catalogue.suggest(s.key);
         if (!suggestions.empty()) {
-            std::string names;
             std::vector<std::optional<Fix>> fixes;
-            for (std::size_t i = 0; i < suggestions.size(); ++i) {
-                names += (i == 0 ? "" : i + 1 == suggestions.size() ? " or " : ", ") + quoted(suggestions[i]);
-                fixes.push_back(m_fixes.renameKey(s, suggestions[i], "Rename to " + suggestions[i]));
-            }
-            reportWithFixes(CatalogueLikelyTypo,
-                            "Hudi has no config " + quoted(s.key) + "; did you mean " + names +
-                                "? Hudi silently ignores keys it does not know.",
-                            &s, std::move(fixes));
+            for (const std::string& suggestion : suggestions)
+                fixes.push_back(m_fixes.renameKey(s, suggestion, "Rename to " + suggestion));
+            reportWithFixes(CatalogueLikelyTypo, hudiKeyTypoMessage(s.key, suggestions), &s,
+                            std::move(fixes));
         } else if (s.key.starts_with("hoodie.")) {
-            report(CatalogueUnknownKey,
-                   concat({quoted(s.key),
-                           " is not a config of the Hudi version this platform runs; Hudi ignores "
-                           "keys it does not read."}),
-                   &s);
+            report(CatalogueUnknownKey, unknownHudiKeyMessage(s.key), &s);
         }
     }
 

@@ -4,6 +4,8 @@
 
 #include "core/hudi/HudiCatalogue.h"
 #include "core/hudi/HudiConfigPolicy.h"
+#include "core/hudi/HudiKeyMessages.h"
+#include "core/text/AsciiText.h"
 
 #include <algorithm>
 #include <tuple>
@@ -103,6 +105,52 @@ std::vector<std::string> allowlistEntryCandidates() {
     std::erase_if(out,
                   [](const std::string& e) { return HudiConfigPolicy::checkAllowlistEntry(e).has_value(); });
     return out;
+}
+
+namespace {
+
+std::optional<std::string> familyNote(std::string_view family, const HudiCatalogue& catalogue) {
+    const HudiConfigEntry* oldNameUnder = nullptr;
+    std::string_view oldName;
+    for (const HudiConfigEntry& entry : catalogue.entries()) {
+        if (entry.key.starts_with(family))
+            return std::nullopt;
+        for (const std::string& name : entry.deprecatedNames)
+            if (!oldNameUnder && name.starts_with(family)) {
+                oldNameUnder = &entry;
+                oldName = name;
+            }
+    }
+    if (oldNameUnder)
+        return "Only old names of Hudi configs are under " + quoted(family) + " (such as " + quoted(oldName) +
+               ", now " + quoted(oldNameUnder->key) +
+               "): Hudi still reads them, but the family covers none "
+               "of the current names.";
+    return "No config of the Hudi version this platform runs is under " + quoted(family) +
+           ": the family grants nothing a Spark job's Hudi reads.";
+}
+
+} // namespace
+
+std::optional<std::string> allowlistEntryNote(std::string_view entry) {
+    const HudiCatalogue& catalogue = HudiCatalogue::instance();
+    if (entry.ends_with('.'))
+        return familyNote(entry, catalogue);
+    const HudiCatalogue::Names names = catalogue.lookup(entry);
+    if (names.entry) {
+        if (const std::string* value = HudiConfigPolicy::platformManagedValue(entry))
+            return "The platform sets " + quoted(entry) + " to " + quoted(*value) +
+                   " on every run: a Job's value is stored but never applied (OVERRIDDEN_BY_PLATFORM).";
+        return std::nullopt;
+    }
+    if (names.deprecatedOf)
+        return quoted(entry) + " is the old name of " + quoted(names.deprecatedOf->key) +
+               ": Hudi still reads it, but this entry does not cover the current name, which Jobs should "
+               "set.";
+    if (names.flinkOption)
+        return quoted(entry) + " is an option of Hudi's Flink SQL connector; Spark jobs do not read it.";
+    const std::vector<std::string> suggestions = catalogue.suggest(entry);
+    return suggestions.empty() ? unknownHudiKeyMessage(entry) : hudiKeyTypoMessage(entry, suggestions);
 }
 
 } // namespace jobdeck

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace jobdeck {
@@ -49,5 +50,11 @@ std::vector<AlterProjectStatement> alterProjectStatements(const ProjectSettings&
 // What an admin may add to the allow-list, for completion: every catalogue key and every family (a prefix
 // ending in '.') of them with at least two name segments, sorted, without those checkAllowlistEntry refuses.
 std::vector<std::string> allowlistEntryCandidates();
+
+// What an admin should know of an allow-list entry that checkAllowlistEntry accepts, when the entry grants
+// less than it seems to: an exact key Hudi does not read (with the closest keys it does), an old name or a
+// Flink option, a key the platform sets on every run, a family no config is under. nullopt when it grants
+// what it names. The service stores such entries as given; the console shows the note beside them.
+std::optional<std::string> allowlistEntryNote(std::string_view entry);
 
 } // namespace jobdeck

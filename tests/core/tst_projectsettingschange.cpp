@@ -1,5 +1,6 @@
 // effectOnJobs and alterProjectStatements: what a change of the project's settings does to the jobs it has,
 // and the statements that make it, one allow-list entry per statement.
+#include "core/hudi/HudiConfigPolicy.h"
 #include "core/policy/ConcurrentRuns.h"
 #include "core/policy/ProjectSettingsChange.h"
 #include "core/statements/StatementParser.h"
@@ -125,6 +126,50 @@ private slots:
         QVERIFY(!has("hoodie.write.lock.provider"));
         QVERIFY(!has("hoodie.metrics."));
         QVERIFY(std::is_sorted(candidates.begin(), candidates.end()));
+    }
+
+    void allowlistEntryNotes_data() {
+        QTest::addColumn<QString>("entry");
+        QTest::addColumn<QString>("note"); // empty: none
+        QTest::newRow("a current key") << "hoodie.datasource.write.operation"
+                                       << "";
+        QTest::newRow("a family with keys") << "hoodie.datasource.meta.sync."
+                                            << "";
+        QTest::newRow("the widest family") << "hoodie."
+                                           << "";
+        QTest::newRow("a typo") << "hoodie.metadata.enabled"
+                                << "Hudi has no config 'hoodie.metadata.enabled'; did you mean "
+                                   "'hoodie.metadata.enable'? Hudi silently ignores keys it does not know.";
+        QTest::newRow("nothing close")
+            << "hoodie.xyzzy.foo"
+            << "'hoodie.xyzzy.foo' is not a config of the Hudi version this platform "
+               "runs; Hudi ignores keys it does not read.";
+        QTest::newRow("an old name")
+            << "hoodie.cleaner.commits.retained"
+            << "'hoodie.cleaner.commits.retained' is the old name of 'hoodie.clean.commits.retained': Hudi "
+               "still reads it, but this entry does not cover the current name, which Jobs should set.";
+        QTest::newRow("set by the platform") << "hoodie.metadata.enable"
+                                             << "The platform sets 'hoodie.metadata.enable' to 'true' on "
+                                                "every run: a Job's value is stored but "
+                                                "never applied (OVERRIDDEN_BY_PLATFORM).";
+        QTest::newRow("a family of old names only")
+            << "hoodie.cleaner."
+            << "Only old names of Hudi configs are under 'hoodie.cleaner.' (such as "
+               "'hoodie.cleaner.commits.retained', now 'hoodie.clean.commits.retained'): Hudi still reads "
+               "them, "
+               "but the family covers none of the current names.";
+        QTest::newRow("an empty family")
+            << "hoodie.clenaer."
+            << "No config of the Hudi version this platform runs is under "
+               "'hoodie.clenaer.': the family grants nothing a Spark job's Hudi reads.";
+    }
+
+    // What the console shows beside an entry the service accepts and stores as given.
+    void allowlistEntryNotes() {
+        QFETCH(QString, entry);
+        QFETCH(QString, note);
+        QVERIFY(!HudiConfigPolicy::checkAllowlistEntry(entry.toStdString())); // accepted
+        QCOMPARE(QString::fromStdString(allowlistEntryNote(entry.toStdString()).value_or("")), note);
     }
 
     void limitBounds() {

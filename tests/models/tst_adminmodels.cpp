@@ -1,5 +1,6 @@
 // The admin views' models: the allow-list being edited, the audit log with its filter, the clusters with
 // their usage. Each under QAbstractItemModelTester.
+#include "core/policy/ProjectSettingsChange.h"
 #include "models/AllowlistModel.h"
 #include "models/AuditLogModel.h"
 #include "models/ClustersModel.h"
@@ -58,6 +59,14 @@ private slots:
         QCOMPARE(model.index(0, AllowlistModel::Kind).data().toString(),
                  QStringLiteral("family: every key under it"));
         QCOMPARE(model.index(1, AllowlistModel::Kind).data().toString(), QStringLiteral("exact key"));
+        // core's note beside an entry that grants less than it seems to; none beside one that does not.
+        QVERIFY(!model.addEntry("hoodie.metadata.enabled"));
+        QCOMPARE(model.index(model.rowOf("hoodie.metadata.enabled"), AllowlistModel::Note).data().toString(),
+                 QString::fromStdString(*allowlistEntryNote("hoodie.metadata.enabled")));
+        QVERIFY(model.noteOf("hoodie.datasource.").isEmpty());
+        QCOMPARE(model.headerData(AllowlistModel::Note, Qt::Horizontal).toString(), QStringLiteral("Note"));
+        model.removeEntry(model.rowOf("hoodie.metadata.enabled"));
+        QCOMPARE(model.rowCount(), 2);
         // Reserved and malformed entries are refused with core's message, nothing added.
         QCOMPARE(
             model.addEntry("hoodie.write.lock.provider").value_or(""),

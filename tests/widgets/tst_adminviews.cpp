@@ -5,6 +5,7 @@
 #include "client/ApiClient.h"
 #include "client/EventsSubscription.h"
 #include "core/hudi/HudiConfigPolicy.h"
+#include "core/policy/ProjectSettingsChange.h"
 #include "models/AllowlistModel.h"
 #include "models/AuditLogModel.h"
 #include "models/ClustersModel.h"
@@ -144,6 +145,20 @@ private slots:
         entry->setText(QStringLiteral("hoodie.datasource.meta.sync."));
         QVERIFY(view.addTypedEntry());
         QVERIFY(entry->text().isEmpty());
+        auto* entryNote = child<QLabel>(&view, "allowlistEntryNote");
+        QVERIFY(!entryNote->isVisible()); // the family grants what it names
+        // A key Hudi does not read is added, as the service would store it, with core's note; typing hides
+        // it.
+        entry->setText(QStringLiteral("hoodie.metadata.enabled"));
+        QVERIFY(view.addTypedEntry());
+        QVERIFY(entryNote->isVisible());
+        QCOMPARE(entryNote->text(),
+                 "Added. " + QString::fromStdString(*allowlistEntryNote("hoodie.metadata.enabled")));
+        QTest::keyClicks(entry, QStringLiteral("h"));
+        QVERIFY(!entryNote->isVisible());
+        entry->clear();
+        selectEntry(view, "hoodie.metadata.enabled");
+        child<QPushButton>(&view, "removeAllowlistEntryButton")->click();
         child<QSpinBox>(&view, "maxConcurrentRunsLimit")->setValue(2);
         const ProjectSettingsEffect& effect = view.effect();
         QCOMPARE(effect.hudiConfigs.size(), std::size_t(1));
@@ -172,6 +187,30 @@ private slots:
         admin("ALTER PROJECT ADD HUDI_CONFIG_ALLOWLIST ('hoodie.datasource.write.operation')");
         admin("ALTER PROJECT REMOVE HUDI_CONFIG_ALLOWLIST ('hoodie.datasource.meta.sync.')");
         admin("ALTER PROJECT SET CONCURRENT_RUNS = ENABLED MAX_CONCURRENT_RUNS_LIMIT = 5");
+    }
+
+    // Docked at 1280x800 the allow-list shows two or three rows: an entry added is scrolled into view, and
+    // the effect of the change keeps room for its lines.
+    void anAddedEntryIsInView() {
+        ProjectView view(m_adminClient);
+        view.resize(440, 620);
+        view.show();
+        load(view);
+        auto* table = child<QTableView>(&view, "allowlistView");
+        auto* entry = child<QLineEdit>(&view, "allowlistEntryEdit");
+        for (const QString& added :
+             {QStringLiteral("hoodie.clean.commits.retained"), QStringLiteral("hoodie.clean.async.enabled"),
+              QStringLiteral("hoodie.table.type"), QStringLiteral("hoodie.compact.inline"),
+              QStringLiteral("hoodie.bulkinsert.shuffle.parallelism")}) {
+            entry->setText(added);
+            QVERIFY(view.addTypedEntry());
+            const QModelIndex row = view.allowlistModel()->index(
+                view.allowlistModel()->rowOf(added.toStdString()), AllowlistModel::Entry);
+            const QRect shown = table->visualRect(row);
+            QVERIFY2(shown.top() >= 0 && shown.bottom() < table->viewport()->height(), qPrintable(added));
+        }
+        QVERIFY(child<QTreeWidget>(&view, "settingsEffect")->height() >= 120);
+        view.revert();
     }
 
     void aRefusalIsShownOnItsEntry() {
