@@ -309,6 +309,15 @@ private slots:
         QCOMPARE(view.proxy()->rowCount(), 1);
         child<QLineEdit>(&view, "auditTextFilter")->clear();
 
+        // Docked at 1280x800 (about 460 pixels), the statement is in view, the key id elided in the middle.
+        view.resize(460, 600);
+        auto* table = child<QTableView>(&view, "auditTable");
+        QTRY_VERIFY(table->viewport()->width() < 460);
+        const int statementAt = table->horizontalHeader()->sectionViewportPosition(AuditLogModel::Statement);
+        QVERIFY2(statementAt >= 0 && statementAt < table->viewport()->width() * 2 / 3,
+                 QByteArray::number(statementAt));
+        view.resize(1100, 600);
+
         // Live: a change in the project (an event) brings its entry in.
         EventsSubscription events(m_adminClient);
         connect(&events, &EventsSubscription::eventsReceived, &view, &AuditView::onEvents);
