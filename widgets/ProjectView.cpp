@@ -130,7 +130,11 @@ void ProjectView::buildSettingsTab(QWidget* page) {
     m_allowlistView->setModel(m_allowlist);
     installCopyRows(m_allowlistView);
     m_entryEdit->setCompleter(allowlistCompleter(m_entryEdit));
-    m_effectView->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // The detail (a count, a status change) stays in view; a long statement is elided, whole in its tooltip.
+    m_effectView->header()->setStretchLastSection(false);
+    m_effectView->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_effectView->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_effectView->setTextElideMode(Qt::ElideMiddle);
     connectSettingsTab();
 }
 
@@ -339,14 +343,18 @@ void ProjectView::updateEffect() {
         return;
     auto* sent =
         new QTreeWidgetItem(m_effectView, {tr("Statements Save sends"), QString::number(statements.size())});
-    for (const auto& s : statements)
-        new QTreeWidgetItem(sent, {q(printStatement(Statement{s})), QString()});
+    for (const auto& s : statements) {
+        auto* item = new QTreeWidgetItem(sent, {q(printStatement(Statement{s})), QString()});
+        item->setToolTip(0, item->text(0));
+    }
     auto* configs = new QTreeWidgetItem(
         m_effectView, {tr("Job configurations that change"), QString::number(m_effect.hudiConfigs.size())});
-    for (const auto& c : m_effect.hudiConfigs)
-        new QTreeWidgetItem(configs, {q(c.job) + QStringLiteral(" / ") + q(c.key),
-                                      q(hudiConfigStatusName(c.before)) + QStringLiteral(" → ") +
-                                          q(hudiConfigStatusName(c.after))});
+    for (const auto& c : m_effect.hudiConfigs) {
+        auto* item = new QTreeWidgetItem(configs, {q(c.job) + QStringLiteral(" / ") + q(c.key),
+                                                   q(hudiConfigStatusName(c.before)) + QStringLiteral(" → ") +
+                                                       q(hudiConfigStatusName(c.after))});
+        item->setToolTip(0, item->text(0));
+    }
     auto* limits = new QTreeWidgetItem(m_effectView, {tr("Jobs above the concurrent runs limit"),
                                                       QString::number(m_effect.concurrentRuns.size())});
     for (const auto& e : m_effect.concurrentRuns) {

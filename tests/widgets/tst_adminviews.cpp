@@ -209,7 +209,13 @@ private slots:
             const QRect shown = table->visualRect(row);
             QVERIFY2(shown.top() >= 0 && shown.bottom() < table->viewport()->height(), qPrintable(added));
         }
-        QVERIFY(child<QTreeWidget>(&view, "settingsEffect")->height() >= 120);
+        auto* effect = child<QTreeWidget>(&view, "settingsEffect");
+        QVERIFY(effect->height() >= 120);
+        // The detail column (here the count of statements) is in view beside a long statement.
+        QHeaderView* columns = effect->header();
+        QCOMPARE(effect->topLevelItem(0)->text(1), QStringLiteral("5"));
+        QVERIFY2(columns->sectionViewportPosition(1) + columns->sectionSize(1) <= effect->viewport()->width(),
+                 QByteArray::number(columns->sectionViewportPosition(1)));
         view.revert();
     }
 
