@@ -59,6 +59,14 @@ QCompleter* allowlistCompleter(QLineEdit* edit) {
     return completer;
 }
 
+// The detail (a count, a status change) stays in view; a long statement is elided, whole in its tooltip.
+void fitEffectColumns(QTreeWidget* effect) {
+    effect->header()->setStretchLastSection(false);
+    effect->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    effect->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    effect->setTextElideMode(Qt::ElideMiddle);
+}
+
 } // namespace
 
 ProjectView::ProjectView(ApiClient* client, QWidget* parent)
@@ -130,11 +138,7 @@ void ProjectView::buildSettingsTab(QWidget* page) {
     m_allowlistView->setModel(m_allowlist);
     installCopyRows(m_allowlistView);
     m_entryEdit->setCompleter(allowlistCompleter(m_entryEdit));
-    // The detail (a count, a status change) stays in view; a long statement is elided, whole in its tooltip.
-    m_effectView->header()->setStretchLastSection(false);
-    m_effectView->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_effectView->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    m_effectView->setTextElideMode(Qt::ElideMiddle);
+    fitEffectColumns(m_effectView);
     connectSettingsTab();
 }
 
