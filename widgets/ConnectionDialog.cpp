@@ -19,6 +19,7 @@ ConnectionDialog::ConnectionDialog(ConnectionProfiles* profiles, SecretStore* se
     , m_secrets(secrets)
     , m_ui(std::make_unique<Ui::ConnectionDialog>()) {
     m_ui->setupUi(this); // widgets/ConnectionDialog.ui
+    m_urlPlaceholder = m_ui->profileUrl->placeholderText();
     m_ui->profileError->setStyleSheet(
         QStringLiteral("color: %1;").arg(ThemeColors::css(ThemeColor::ErrorText, palette())));
     connect(m_ui->connectProfile, &QPushButton::clicked, this, &ConnectionDialog::connectToProfile);
@@ -32,6 +33,12 @@ ConnectionDialog::ConnectionDialog(ConnectionProfiles* profiles, SecretStore* se
 }
 
 ConnectionDialog::~ConnectionDialog() = default;
+
+void ConnectionDialog::showLocalServiceAt(const QUrl& url) {
+    m_localServiceUrl = url;
+    if (ConnectionProfiles::isLocal(selectedProfile()))
+        showProfile(selectedProfile());
+}
 
 void ConnectionDialog::browseCaFile() {
     const QString file =
@@ -74,6 +81,10 @@ void ConnectionDialog::showProfile(const QString& name) {
     const auto profile = name.isEmpty() ? std::nullopt : m_profiles->profile(name);
     m_ui->profileName->setText(profile ? profile->name : QString());
     m_ui->profileUrl->setText(profile ? profile->url.toString() : QString());
+    m_ui->profileUrl->setPlaceholderText(!local ? m_urlPlaceholder
+                                         : m_localServiceUrl.isEmpty()
+                                             ? tr("a free port, chosen when it starts")
+                                             : m_localServiceUrl.toString());
     m_ui->profileProject->setText(profile ? profile->projectUid : QString());
     m_ui->profileApiKey->setText(profile ? profile->apiKey : QString());
     m_ui->profileCaFile->setText(profile ? profile->caCertificateFile : QString());

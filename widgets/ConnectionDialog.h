@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QDialog>
+#include <QUrl>
 
 #include <memory>
 
@@ -27,6 +28,9 @@ public:
     // Saves the form as a profile; false (and the reason shown in the dialog) when it cannot.
     bool saveForm();
     QString errorText() const;
+    // Where the Local profile's jobdeckd listens this session (a free port chosen when it started), shown in
+    // place of a URL the profile does not keep.
+    void showLocalServiceAt(const QUrl& url);
 
 private:
     // Whether the form differs from the selected profile (a new one typed, or a field changed).
@@ -41,6 +45,8 @@ private:
 
     ConnectionProfiles* m_profiles;
     SecretStore* m_secrets;
+    QString m_urlPlaceholder; // the .ui's example, for the other profiles
+    QUrl m_localServiceUrl;
     std::unique_ptr<Ui::ConnectionDialog> m_ui; // widgets/ConnectionDialog.ui
 };
 

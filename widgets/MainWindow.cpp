@@ -786,6 +786,8 @@ void MainWindow::deleteCurrentJob() {
 void MainWindow::openConnectionDialog() {
     auto* dialog = new ConnectionDialog(m_profiles.get(), m_secrets.get(), m_profileName, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (ConnectionProfiles::isLocal(m_profileName) && m_client->connection().isValid())
+        dialog->showLocalServiceAt(m_client->connection().baseUrl);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const QString name = dialog->selectedProfile();
         if (!name.isEmpty())

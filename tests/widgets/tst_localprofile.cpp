@@ -12,6 +12,7 @@
 #include "tests/client/ClientTestUtil.h"
 #include "tests/runner/SuiteRegistry.h"
 #include "tests/widgets/ConsoleHome.h"
+#include "widgets/ConnectionDialog.h"
 #include "widgets/ConnectionStatusWidget.h"
 #include "widgets/MainWindow.h"
 
@@ -20,6 +21,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QHostAddress>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTcpServer>
@@ -150,6 +152,14 @@ private slots:
         QVERIFY(window->localLauncher()->startedService());
         const qint64 pid = window->localLauncher()->processId();
         const auto port = static_cast<quint16>(window->localLauncher()->connection().baseUrl.port());
+        // The connection dialog shows where this session's service listens, not an example URL.
+        window->openConnectionDialog();
+        ConnectionDialog* dialog = nullptr;
+        QTRY_VERIFY((dialog = window->findChild<ConnectionDialog*>(QStringLiteral("connectionDialog"))) !=
+                    nullptr);
+        QCOMPARE(dialog->findChild<QLineEdit*>(QStringLiteral("profileUrl"))->placeholderText(),
+                 window->localLauncher()->connection().baseUrl.toString());
+        dialog->reject();
         window.reset();
         QVERIFY(!processExists(pid));
         QVERIFY(portFree(port));
