@@ -53,6 +53,17 @@ std::optional<QString> AllowlistModel::addEntry(const QString& text) {
     return std::nullopt;
 }
 
+std::optional<QString> AllowlistModel::replaceAddedEntry(const std::string& entry,
+                                                         const QString& replacement) {
+    const int row = rowOf(entry);
+    if (row < 0 || m_rows[static_cast<std::size_t>(row)].change != ChangeKind::Added)
+        return tr("'%1' is not an entry added since the last save.").arg(QString::fromStdString(entry));
+    if (auto problem = addEntry(replacement))
+        return problem;
+    removeEntry(rowOf(entry));
+    return std::nullopt;
+}
+
 void AllowlistModel::removeEntry(int row) {
     if (row < 0 || row >= rowCount())
         return;
@@ -117,6 +128,14 @@ QVariant AllowlistModel::data(const QModelIndex& index, int role) const {
             return ThemeColors::color(ThemeColor::SeverityWarning);
         if (row.change == ChangeKind::Removed)
             return QBrush(QColor(0x80, 0x80, 0x80));
+    }
+    // An entry with a note is marked where the eye starts, the note in its tooltip (the Note column may be
+    // scrolled out of a narrow dock). A colour, not an icon, as in DiagnosticsModel.
+    if (index.column() == Entry && !row.note.isEmpty()) {
+        if (role == Qt::DecorationRole)
+            return ThemeColors::color(ThemeColor::SeverityWarning);
+        if (role == Qt::ToolTipRole)
+            return QString::fromStdString(row.entry) + QStringLiteral("\n") + row.note;
     }
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};

@@ -31,6 +31,9 @@ public:
     void setProblem(const std::string& entry, const QString& problem);
     // core's note on a listed entry (allowlistEntryNote); empty when there is none.
     QString noteOf(const std::string& entry) const;
+    // Replaces an entry added since the last save by `replacement` (core's allowlistEntryReplacement of it);
+    // core's reason when the replacement cannot be added, nullopt when done.
+    std::optional<QString> replaceAddedEntry(const std::string& entry, const QString& replacement);
 
     // The list as it will be after Save (stored minus removed, plus added).
     std::vector<std::string> edited() const;

@@ -152,7 +152,9 @@ void ProjectView::connectSettingsTab() {
     connect(m_addButton, &QPushButton::clicked, this, &ProjectView::addTypedEntry);
     connect(m_entryEdit, &QLineEdit::returnPressed, this, &ProjectView::addTypedEntry);
     connect(m_entryEdit, &QLineEdit::textEdited, m_entryError, &QWidget::hide);
-    connect(m_entryEdit, &QLineEdit::textEdited, m_entryNote, &QWidget::hide);
+    connect(m_entryEdit, &QLineEdit::textEdited, this, &ProjectView::hideEntryNote);
+    connect(m_settingsUi->allowlistReplaceButton, &QPushButton::clicked, this,
+            &ProjectView::replaceAddedEntry);
     connect(m_removeButton, &QPushButton::clicked, this, [this] {
         QList<int> rows;
         for (const QModelIndex& index : m_allowlistView->selectionModel()->selectedRows())
@@ -206,7 +208,7 @@ void ProjectView::forget() {
     setLoading(false);
     m_loadError->hide();
     m_saveError->hide();
-    m_entryNote->hide();
+    hideEntryNote();
     m_json->setJson(json());
     m_allowlist->setStored({});
     m_audit->clear();
@@ -314,7 +316,7 @@ ProjectSettings ProjectView::editedSettings() const {
 bool ProjectView::addTypedEntry() {
     if (!isEditable())
         return false;
-    m_entryNote->hide();
+    hideEntryNote();
     if (const auto problem = m_allowlist->addEntry(m_entryEdit->text())) {
         m_entryError->setText(*problem);
         m_entryError->show();
@@ -322,17 +324,53 @@ bool ProjectView::addTypedEntry() {
     }
     m_entryError->hide();
     const std::string added = m_entryEdit->text().trimmed().toStdString();
-    // Added as typed (the service would store it), with what it grants less than it seems to.
-    if (const QString note = m_allowlist->noteOf(added); !note.isEmpty()) {
-        m_entryNote->setText(tr("Added. %1").arg(note));
-        m_entryNote->show();
-    }
+    showEntryNote(added);
     m_entryEdit->clear();
+    showAddedEntry(added);
+    return true;
+}
+
+// Added as typed (the service would store it), with what it grants less than it seems to and, where core
+// has one, the entry more likely meant, one click away.
+void ProjectView::showEntryNote(const std::string& added) {
+    const QString note = m_allowlist->noteOf(added);
+    if (note.isEmpty())
+        return;
+    m_entryNote->setText(tr("Added. %1").arg(note));
+    m_entryNote->show();
+    m_noteOn = added;
+    m_replacement = allowlistEntryReplacement(added);
+    QPushButton* replace = m_settingsUi->allowlistReplaceButton;
+    replace->setText(m_replacement ? tr("&Use %1").arg(QString::fromStdString(*m_replacement)) : QString());
+    replace->setVisible(m_replacement.has_value());
+}
+
+void ProjectView::hideEntryNote() {
+    m_entryNote->hide();
+    m_settingsUi->allowlistReplaceButton->hide();
+    m_noteOn.clear();
+    m_replacement.reset();
+}
+
+void ProjectView::replaceAddedEntry() {
+    if (!isEditable() || !m_replacement)
+        return;
+    const std::string replacement = *m_replacement;
+    if (const auto problem = m_allowlist->replaceAddedEntry(m_noteOn, QString::fromStdString(replacement))) {
+        m_entryError->setText(*problem);
+        m_entryError->show();
+        return;
+    }
+    hideEntryNote();
+    showEntryNote(replacement); // the key meant may have a note of its own (one the platform sets)
+    showAddedEntry(replacement);
+}
+
+void ProjectView::showAddedEntry(const std::string& entry) {
     m_allowlistView->resizeColumnsToContents();
     m_allowlistView->doItemsLayout(); // the scroll range includes the new row before it is scrolled to
-    m_allowlistView->scrollTo(m_allowlist->index(m_allowlist->rowOf(added), AllowlistModel::Entry));
+    m_allowlistView->scrollTo(m_allowlist->index(m_allowlist->rowOf(entry), AllowlistModel::Entry));
     updateEffect();
-    return true;
 }
 
 void ProjectView::updateEffect() {
@@ -377,7 +415,7 @@ void ProjectView::revert() {
     showProject(json{{"describeProjectApiResponse", {{"project", stored}}}});
     m_saveError->hide();
     m_limitError->hide();
-    m_entryNote->hide();
+    hideEntryNote();
     updateEffect();
 }
 

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 class QCheckBox;
@@ -61,6 +62,8 @@ public:
     // Adds the entry typed in the entry field, as the Add button does; false (and the reason shown) when
     // core refuses it.
     bool addTypedEntry();
+    // Replaces the entry just added by the one core's note offers, as its button does.
+    void replaceAddedEntry();
     void save();
     void revert();
 
@@ -76,6 +79,9 @@ private:
     void showProject(const nlohmann::json& apiResponse);
     void loadJobs();
     void updateEffect();
+    void showEntryNote(const std::string& added);
+    void hideEntryNote();
+    void showAddedEntry(const std::string& entry);
     void updateEditability();
     void sendNext(std::vector<AlterProjectStatement> remaining);
     void showRefusal(const AlterProjectStatement& statement, const QString& message);
@@ -109,6 +115,8 @@ private:
     QPushButton* m_removeButton = nullptr;
     QLabel* m_entryError = nullptr;
     QLabel* m_entryNote = nullptr;
+    std::string m_noteOn;                     // the entry m_entryNote is about
+    std::optional<std::string> m_replacement; // core's allowlistEntryReplacement of it
     QTreeWidget* m_effectView = nullptr;
     QPushButton* m_saveButton = nullptr;
     QPushButton* m_revertButton = nullptr;

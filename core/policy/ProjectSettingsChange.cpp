@@ -153,4 +153,19 @@ std::optional<std::string> allowlistEntryNote(std::string_view entry) {
     return suggestions.empty() ? unknownHudiKeyMessage(entry) : hudiKeyTypoMessage(entry, suggestions);
 }
 
+std::optional<std::string> allowlistEntryReplacement(std::string_view entry) {
+    if (entry.ends_with('.'))
+        return std::nullopt;
+    const HudiCatalogue& catalogue = HudiCatalogue::instance();
+    const HudiCatalogue::Names names = catalogue.lookup(entry);
+    if (names.entry || names.flinkOption)
+        return std::nullopt;
+    if (names.deprecatedOf)
+        return names.deprecatedOf->key;
+    const std::vector<std::string> suggestions = catalogue.suggest(entry, 1);
+    if (suggestions.empty())
+        return std::nullopt;
+    return suggestions.front();
+}
+
 } // namespace jobdeck

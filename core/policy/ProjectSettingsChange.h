@@ -56,5 +56,8 @@ std::vector<std::string> allowlistEntryCandidates();
 // Flink option, a key the platform sets on every run, a family no config is under. nullopt when it grants
 // what it names. The service stores such entries as given; the console shows the note beside them.
 std::optional<std::string> allowlistEntryNote(std::string_view entry);
+// The entry an admin more likely meant, for an entry with a note: the closest key Hudi reads for one it does
+// not, the current name for an old one. nullopt when there is none to offer.
+std::optional<std::string> allowlistEntryReplacement(std::string_view entry);
 
 } // namespace jobdeck

@@ -172,6 +172,16 @@ private slots:
         QCOMPARE(QString::fromStdString(allowlistEntryNote(entry.toStdString()).value_or("")), note);
     }
 
+    void allowlistEntryReplacements() {
+        QCOMPARE(allowlistEntryReplacement("hoodie.metadata.enabled").value_or(""),
+                 std::string("hoodie.metadata.enable"));
+        QCOMPARE(allowlistEntryReplacement("hoodie.cleaner.commits.retained").value_or(""),
+                 std::string("hoodie.clean.commits.retained"));
+        for (const char* none :
+             {"hoodie.metadata.enable", "hoodie.xyzzy.foo", "hoodie.clenaer.", "hoodie.cleaner."})
+            QVERIFY2(!allowlistEntryReplacement(none), none);
+    }
+
     void limitBounds() {
         QVERIFY(!maxConcurrentRunsLimitProblem(1));
         QVERIFY(!maxConcurrentRunsLimitProblem(kMaxConcurrentRunsCeiling));

@@ -64,6 +64,10 @@ private slots:
         QCOMPARE(model.index(model.rowOf("hoodie.metadata.enabled"), AllowlistModel::Note).data().toString(),
                  QString::fromStdString(*allowlistEntryNote("hoodie.metadata.enabled")));
         QVERIFY(model.noteOf("hoodie.datasource.").isEmpty());
+        const QModelIndex noted = model.index(model.rowOf("hoodie.metadata.enabled"), AllowlistModel::Entry);
+        QVERIFY(noted.data(Qt::DecorationRole).isValid()); // marked where a narrow dock still shows it
+        QVERIFY(noted.data(Qt::ToolTipRole).toString().endsWith(model.noteOf("hoodie.metadata.enabled")));
+        QVERIFY(!model.index(0, AllowlistModel::Entry).data(Qt::DecorationRole).isValid());
         QCOMPARE(model.headerData(AllowlistModel::Note, Qt::Horizontal).toString(), QStringLiteral("Note"));
         model.removeEntry(model.rowOf("hoodie.metadata.enabled"));
         QCOMPARE(model.rowCount(), 2);

@@ -159,6 +159,27 @@ private slots:
         entry->clear();
         selectEntry(view, "hoodie.metadata.enabled");
         child<QPushButton>(&view, "removeAllowlistEntryButton")->click();
+        // The key more likely meant is one click away: it takes the place of the one added.
+        entry->setText(QStringLiteral("hoodie.clean.comits.retained"));
+        QVERIFY(view.addTypedEntry());
+        auto* replace = child<QPushButton>(&view, "allowlistReplaceButton");
+        QVERIFY(replace->isVisible());
+        QCOMPARE(replace->text(), QStringLiteral("&Use hoodie.clean.commits.retained"));
+        replace->click();
+        QVERIFY(!replace->isVisible() && !entryNote->isVisible());
+        QCOMPARE(view.allowlistModel()->rowOf("hoodie.clean.comits.retained"), -1);
+        QVERIFY(view.allowlistModel()->rowOf("hoodie.clean.commits.retained") >= 0);
+        selectEntry(view, "hoodie.clean.commits.retained");
+        child<QPushButton>(&view, "removeAllowlistEntryButton")->click();
+        // A key meant that has a note of its own shows it in turn.
+        entry->setText(QStringLiteral("hoodie.metadata.enabled"));
+        QVERIFY(view.addTypedEntry());
+        replace->click();
+        QVERIFY(entryNote->isVisible() && !replace->isVisible());
+        QCOMPARE(entryNote->text(),
+                 "Added. " + QString::fromStdString(*allowlistEntryNote("hoodie.metadata.enable")));
+        selectEntry(view, "hoodie.metadata.enable");
+        child<QPushButton>(&view, "removeAllowlistEntryButton")->click();
         child<QSpinBox>(&view, "maxConcurrentRunsLimit")->setValue(2);
         const ProjectSettingsEffect& effect = view.effect();
         QCOMPARE(effect.hudiConfigs.size(), std::size_t(1));
