@@ -2,6 +2,8 @@
 
 #include "core/policy/Role.h"
 #include "core/policy/RolePolicy.h"
+#include "models/AuditLogModel.h"
+#include "widgets/ElidedTextDelegate.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -10,13 +12,33 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QEvent>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QProgressBar>
+#include <QTableView>
+
+#include <iterator>
 
 #include <set>
 
 namespace jobdeck {
+
+void fitAuditColumns(QTableView* table) {
+    QHeaderView* header = table->horizontalHeader();
+    using M = AuditLogModel;
+    const int order[] = {M::Time, M::Role, M::Outcome, M::Statement, M::Key, M::Kind, M::Target, M::Error};
+    for (int at = 0; at < int(std::size(order)); ++at)
+        header->moveSection(header->visualIndex(order[at]), at);
+    for (const int column : {M::Time, M::Role, M::Outcome, M::Kind})
+        header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    table->setTextElideMode(Qt::ElideMiddle);
+    table->setItemDelegate(new ElidedTextDelegate(table)); // the whole text of an elided cell as its tooltip
+    const int digit = table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    table->setColumnWidth(M::Statement, digit * 48);
+    table->setColumnWidth(M::Key, digit * 10);
+    header->setStretchLastSection(true);
+}
 
 QString selectedRowsText(const QAbstractItemView* view) {
     const QAbstractItemModel* model = view->model();

@@ -15,6 +15,7 @@ class QAction;
 class QActionGroup;
 class QLabel;
 class QProgressBar;
+class QTableView;
 class QWidget;
 
 namespace jobdeck {
@@ -28,6 +29,10 @@ QString selectedRowsText(const QAbstractItemView* view);
 
 // An indeterminate bar shown while a load is under way.
 QProgressBar* makeBusyBar(const QString& objectName, QWidget* parent);
+// The audit log's columns in a view as narrow as a dock beside the jobs (about 460 pixels): when, the
+// role, the outcome and the statement first, then the key id (elided in the middle), kind, target, error.
+void fitAuditColumns(QTableView* table);
+
 // A word-wrapped, selectable label; `error` colours it as an error.
 QLabel* makeNote(const QString& objectName, QWidget* parent, bool error = false);
 

@@ -3,7 +3,6 @@
 #include "client/ApiClient.h"
 #include "models/AuditLogModel.h"
 #include "widgets/AdminViewSupport.h"
-#include "widgets/ElidedTextDelegate.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -30,25 +29,6 @@ constexpr std::int64_t kAuditRows = 1000;
 
 TimePoint toTimePoint(const QDateTime& t) {
     return TimePoint(std::chrono::milliseconds(t.toMSecsSinceEpoch()));
-}
-
-// Docked beside the jobs the view is about 460 pixels wide: when, who's role, the outcome and the statement
-// come first, each short column as wide as its contents, the statement wide enough to read; then the key id
-// (32 hex digits, elided in the middle, whole in its tooltip), kind, target and error.
-void fitAuditColumns(QTableView* table) {
-    QHeaderView* header = table->horizontalHeader();
-    using M = AuditLogModel;
-    const int order[] = {M::Time, M::Role, M::Outcome, M::Statement, M::Key, M::Kind, M::Target, M::Error};
-    for (int at = 0; at < int(std::size(order)); ++at)
-        header->moveSection(header->visualIndex(order[at]), at);
-    for (const int column : {M::Time, M::Role, M::Outcome, M::Kind})
-        header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
-    table->setTextElideMode(Qt::ElideMiddle);
-    table->setItemDelegate(new ElidedTextDelegate(table));
-    const int digit = table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    table->setColumnWidth(M::Statement, digit * 48);
-    table->setColumnWidth(M::Key, digit * 10);
-    header->setStretchLastSection(true);
 }
 
 } // namespace

@@ -106,6 +106,7 @@ QWidget* ProjectView::buildAuditTab() {
     auto* layout = new QVBoxLayout(page);
     m_auditNote = makeNote(QStringLiteral("projectAuditNote"), page);
     m_auditView = makeTable(m_audit, QStringLiteral("projectAuditView"), page);
+    fitAuditColumns(m_auditView);
     layout->addWidget(m_auditNote);
     layout->addWidget(m_auditView, 1);
     return page;

@@ -232,6 +232,9 @@ private slots:
         }
         auto* effect = child<QTreeWidget>(&view, "settingsEffect");
         QVERIFY(effect->height() >= 120);
+        // The Recent audit tab lays its columns out as the audit log does: the statement before the key id.
+        const QHeaderView* audit = child<QTableView>(&view, "projectAuditView")->horizontalHeader();
+        QVERIFY(audit->visualIndex(AuditLogModel::Statement) < audit->visualIndex(AuditLogModel::Key));
         // The detail column (here the count of statements) is in view beside a long statement.
         QHeaderView* columns = effect->header();
         QCOMPARE(effect->topLevelItem(0)->text(1), QStringLiteral("5"));
