@@ -428,6 +428,7 @@ void ProjectView::save() {
         return;
     m_saveError->hide();
     m_limitError->hide();
+    hideEntryNote(); // about an entry not sent yet; once sent, its replacement is no longer one click
     m_refusedEntry.reset();
     m_saving = true;
     setLoading(m_loading);
