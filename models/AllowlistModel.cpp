@@ -15,13 +15,20 @@ AllowlistModel::AllowlistModel(QObject* parent)
     : QAbstractTableModel(parent) {}
 
 AllowlistModel::Row AllowlistModel::rowFor(const std::string& entry, ChangeKind change) {
-    const auto note = allowlistEntryNote(entry);
-    return {entry, change, {}, note ? QString::fromStdString(*note) : QString()};
+    auto note = allowlistEntryNote(entry);
+    if (!note)
+        return {entry, change, {}, {}, std::nullopt};
+    return {entry, change, {}, QString::fromStdString(note->text), std::move(note->replacement)};
 }
 
 QString AllowlistModel::noteOf(const std::string& entry) const {
     const int row = rowOf(entry);
     return row < 0 ? QString() : m_rows[static_cast<std::size_t>(row)].note;
+}
+
+std::optional<std::string> AllowlistModel::replacementOf(const std::string& entry) const {
+    const int row = rowOf(entry);
+    return row < 0 ? std::nullopt : m_rows[static_cast<std::size_t>(row)].replacement;
 }
 
 void AllowlistModel::setStored(const std::vector<std::string>& entries) {
@@ -53,12 +60,14 @@ std::optional<QString> AllowlistModel::addEntry(const QString& text) {
     return std::nullopt;
 }
 
-std::optional<QString> AllowlistModel::replaceAddedEntry(const std::string& entry,
-                                                         const QString& replacement) {
+std::optional<QString> AllowlistModel::replaceAddedEntry(const std::string& entry) {
     const int row = rowOf(entry);
     if (row < 0 || m_rows[static_cast<std::size_t>(row)].change != ChangeKind::Added)
         return tr("'%1' is not an entry added since the last save.").arg(QString::fromStdString(entry));
-    if (auto problem = addEntry(replacement))
+    const auto replacement = m_rows[static_cast<std::size_t>(row)].replacement;
+    if (!replacement)
+        return tr("Nothing is offered in place of '%1'.").arg(QString::fromStdString(entry));
+    if (auto problem = addEntry(QString::fromStdString(*replacement)))
         return problem;
     removeEntry(rowOf(entry));
     return std::nullopt;

@@ -31,9 +31,11 @@ public:
     void setProblem(const std::string& entry, const QString& problem);
     // core's note on a listed entry (allowlistEntryNote); empty when there is none.
     QString noteOf(const std::string& entry) const;
-    // Replaces an entry added since the last save by `replacement` (core's allowlistEntryReplacement of it);
-    // core's reason when the replacement cannot be added, nullopt when done.
-    std::optional<QString> replaceAddedEntry(const std::string& entry, const QString& replacement);
+    // The entry the note offers in its place (AllowlistEntryNote::replacement); nullopt when none.
+    std::optional<std::string> replacementOf(const std::string& entry) const;
+    // Replaces an entry added since the last save by its replacementOf; core's reason when the replacement
+    // cannot be added (or there is none), nullopt when done.
+    std::optional<QString> replaceAddedEntry(const std::string& entry);
 
     // The list as it will be after Save (stored minus removed, plus added).
     std::vector<std::string> edited() const;
@@ -51,6 +53,7 @@ private:
         ChangeKind change = ChangeKind::Stored;
         QString problem;
         QString note;
+        std::optional<std::string> replacement;
     };
     static Row rowFor(const std::string& entry, ChangeKind change);
     std::vector<Row> m_rows;

@@ -340,31 +340,30 @@ void ProjectView::showEntryNote(const std::string& added) {
     m_entryNote->setText(tr("Added. %1").arg(note));
     m_entryNote->show();
     m_noteOn = added;
-    m_replacement = allowlistEntryReplacement(added);
+    const auto replacement = m_allowlist->replacementOf(added);
     QPushButton* replace = m_settingsUi->allowlistReplaceButton;
-    replace->setText(m_replacement ? tr("&Use %1").arg(QString::fromStdString(*m_replacement)) : QString());
-    replace->setVisible(m_replacement.has_value());
+    replace->setText(replacement ? tr("&Use %1").arg(QString::fromStdString(*replacement)) : QString());
+    replace->setVisible(replacement.has_value());
 }
 
 void ProjectView::hideEntryNote() {
     m_entryNote->hide();
     m_settingsUi->allowlistReplaceButton->hide();
     m_noteOn.clear();
-    m_replacement.reset();
 }
 
 void ProjectView::replaceAddedEntry() {
-    if (!isEditable() || !m_replacement)
+    const auto replacement = m_allowlist->replacementOf(m_noteOn);
+    if (!isEditable() || !replacement)
         return;
-    const std::string replacement = *m_replacement;
-    if (const auto problem = m_allowlist->replaceAddedEntry(m_noteOn, QString::fromStdString(replacement))) {
+    if (const auto problem = m_allowlist->replaceAddedEntry(m_noteOn)) {
         m_entryError->setText(*problem);
         m_entryError->show();
         return;
     }
     hideEntryNote();
-    showEntryNote(replacement); // the key meant may have a note of its own (one the platform sets)
-    showAddedEntry(replacement);
+    showEntryNote(*replacement); // the key meant may have a note of its own (one the platform sets)
+    showAddedEntry(*replacement);
 }
 
 void ProjectView::showAddedEntry(const std::string& entry) {

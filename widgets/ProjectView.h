@@ -115,8 +115,7 @@ private:
     QPushButton* m_removeButton = nullptr;
     QLabel* m_entryError = nullptr;
     QLabel* m_entryNote = nullptr;
-    std::string m_noteOn;                     // the entry m_entryNote is about
-    std::optional<std::string> m_replacement; // core's allowlistEntryReplacement of it
+    std::string m_noteOn; // the entry m_entryNote is about
     QTreeWidget* m_effectView = nullptr;
     QPushButton* m_saveButton = nullptr;
     QPushButton* m_revertButton = nullptr;

@@ -109,6 +109,7 @@ std::vector<std::string> allowlistEntryCandidates() {
 
 namespace {
 
+// A family grants what it names when a current key is under it.
 std::optional<std::string> familyNote(std::string_view family, const HudiCatalogue& catalogue) {
     const HudiConfigEntry* oldNameUnder = nullptr;
     std::string_view oldName;
@@ -124,48 +125,46 @@ std::optional<std::string> familyNote(std::string_view family, const HudiCatalog
     if (oldNameUnder)
         return "Only old names of Hudi configs are under " + quoted(family) + " (such as " + quoted(oldName) +
                ", now " + quoted(oldNameUnder->key) +
-               "): Hudi still reads them, but the family covers none "
-               "of the current names.";
+               "): Hudi still reads them, but the family covers none of the current names.";
     return "No config of the Hudi version this platform runs is under " + quoted(family) +
            ": the family grants nothing a Spark job's Hudi reads.";
 }
 
-} // namespace
-
-std::optional<std::string> allowlistEntryNote(std::string_view entry) {
-    const HudiCatalogue& catalogue = HudiCatalogue::instance();
-    if (entry.ends_with('.'))
-        return familyNote(entry, catalogue);
-    const HudiCatalogue::Names names = catalogue.lookup(entry);
+std::optional<AllowlistEntryNote> keyNote(std::string_view key, const HudiCatalogue& catalogue) {
+    const HudiCatalogue::Names names = catalogue.lookup(key);
     if (names.entry) {
-        if (const std::string* value = HudiConfigPolicy::platformManagedValue(entry))
-            return "The platform sets " + quoted(entry) + " to " + quoted(*value) +
-                   " on every run: a Job's value is stored but never applied (OVERRIDDEN_BY_PLATFORM).";
+        if (const std::string* value = HudiConfigPolicy::platformManagedValue(key))
+            return AllowlistEntryNote{"The platform sets " + quoted(key) + " to " + quoted(*value) +
+                                          " on every run: a Job's value is stored but never applied "
+                                          "(OVERRIDDEN_BY_PLATFORM).",
+                                      std::nullopt};
         return std::nullopt;
     }
     if (names.deprecatedOf)
-        return quoted(entry) + " is the old name of " + quoted(names.deprecatedOf->key) +
-               ": Hudi still reads it, but this entry does not cover the current name, which Jobs should "
-               "set.";
+        return AllowlistEntryNote{
+            quoted(key) + " is the old name of " + quoted(names.deprecatedOf->key) +
+                ": Hudi still reads it, but this entry does not cover the current name, "
+                "which Jobs should set.",
+            names.deprecatedOf->key};
     if (names.flinkOption)
-        return quoted(entry) + " is an option of Hudi's Flink SQL connector; Spark jobs do not read it.";
-    const std::vector<std::string> suggestions = catalogue.suggest(entry);
-    return suggestions.empty() ? unknownHudiKeyMessage(entry) : hudiKeyTypoMessage(entry, suggestions);
+        return AllowlistEntryNote{
+            quoted(key) + " is an option of Hudi's Flink SQL connector; Spark jobs do not read it.",
+            std::nullopt};
+    const std::vector<std::string> suggestions = catalogue.suggest(key);
+    if (suggestions.empty())
+        return AllowlistEntryNote{unknownHudiKeyMessage(key), std::nullopt};
+    return AllowlistEntryNote{hudiKeyTypoMessage(key, suggestions), suggestions.front()};
 }
 
-std::optional<std::string> allowlistEntryReplacement(std::string_view entry) {
-    if (entry.ends_with('.'))
-        return std::nullopt;
+} // namespace
+
+std::optional<AllowlistEntryNote> allowlistEntryNote(std::string_view entry) {
     const HudiCatalogue& catalogue = HudiCatalogue::instance();
-    const HudiCatalogue::Names names = catalogue.lookup(entry);
-    if (names.entry || names.flinkOption)
-        return std::nullopt;
-    if (names.deprecatedOf)
-        return names.deprecatedOf->key;
-    const std::vector<std::string> suggestions = catalogue.suggest(entry, 1);
-    if (suggestions.empty())
-        return std::nullopt;
-    return suggestions.front();
+    if (entry.ends_with('.')) {
+        auto text = familyNote(entry, catalogue);
+        return text ? std::optional(AllowlistEntryNote{std::move(*text), std::nullopt}) : std::nullopt;
+    }
+    return keyNote(entry, catalogue);
 }
 
 } // namespace jobdeck

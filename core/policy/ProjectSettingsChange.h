@@ -53,11 +53,15 @@ std::vector<std::string> allowlistEntryCandidates();
 
 // What an admin should know of an allow-list entry that checkAllowlistEntry accepts, when the entry grants
 // less than it seems to: an exact key Hudi does not read (with the closest keys it does), an old name or a
-// Flink option, a key the platform sets on every run, a family no config is under. nullopt when it grants
-// what it names. The service stores such entries as given; the console shows the note beside them.
-std::optional<std::string> allowlistEntryNote(std::string_view entry);
-// The entry an admin more likely meant, for an entry with a note: the closest key Hudi reads for one it does
-// not, the current name for an old one. nullopt when there is none to offer.
-std::optional<std::string> allowlistEntryReplacement(std::string_view entry);
+// Flink option, a key the platform sets on every run, a family no config is under. The service stores such
+// entries as given; the console shows the note beside them.
+struct AllowlistEntryNote final {
+    std::string text;
+    // The entry more likely meant: the closest key Hudi reads for one it does not, the current name of an
+    // old one; nullopt when there is none to offer.
+    std::optional<std::string> replacement;
+};
+// nullopt when the entry grants what it names.
+std::optional<AllowlistEntryNote> allowlistEntryNote(std::string_view entry);
 
 } // namespace jobdeck

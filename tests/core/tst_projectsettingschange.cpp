@@ -169,17 +169,21 @@ private slots:
         QFETCH(QString, entry);
         QFETCH(QString, note);
         QVERIFY(!HudiConfigPolicy::checkAllowlistEntry(entry.toStdString())); // accepted
-        QCOMPARE(QString::fromStdString(allowlistEntryNote(entry.toStdString()).value_or("")), note);
+        QCOMPARE(QString::fromStdString(
+                     allowlistEntryNote(entry.toStdString()).value_or(AllowlistEntryNote{}).text),
+                 note);
     }
 
     void allowlistEntryReplacements() {
-        QCOMPARE(allowlistEntryReplacement("hoodie.metadata.enabled").value_or(""),
-                 std::string("hoodie.metadata.enable"));
-        QCOMPARE(allowlistEntryReplacement("hoodie.cleaner.commits.retained").value_or(""),
+        const auto replacement = [](std::string_view entry) {
+            return allowlistEntryNote(entry).value_or(AllowlistEntryNote{}).replacement;
+        };
+        QCOMPARE(replacement("hoodie.metadata.enabled").value_or(""), std::string("hoodie.metadata.enable"));
+        QCOMPARE(replacement("hoodie.cleaner.commits.retained").value_or(""),
                  std::string("hoodie.clean.commits.retained"));
         for (const char* none :
              {"hoodie.metadata.enable", "hoodie.xyzzy.foo", "hoodie.clenaer.", "hoodie.cleaner."})
-            QVERIFY2(!allowlistEntryReplacement(none), none);
+            QVERIFY2(!replacement(none), none);
     }
 
     void limitBounds() {

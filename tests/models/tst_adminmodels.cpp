@@ -62,8 +62,12 @@ private slots:
         // core's note beside an entry that grants less than it seems to; none beside one that does not.
         QVERIFY(!model.addEntry("hoodie.metadata.enabled"));
         QCOMPARE(model.index(model.rowOf("hoodie.metadata.enabled"), AllowlistModel::Note).data().toString(),
-                 QString::fromStdString(*allowlistEntryNote("hoodie.metadata.enabled")));
+                 QString::fromStdString(allowlistEntryNote("hoodie.metadata.enabled")->text));
         QVERIFY(model.noteOf("hoodie.datasource.").isEmpty());
+        QCOMPARE(model.replacementOf("hoodie.metadata.enabled").value_or(""),
+                 std::string("hoodie.metadata.enable"));
+        QVERIFY(!model.replacementOf("hoodie.datasource."));
+        QVERIFY(model.replaceAddedEntry("hoodie.datasource.")); // stored, not added: refused with a reason
         const QModelIndex noted = model.index(model.rowOf("hoodie.metadata.enabled"), AllowlistModel::Entry);
         QVERIFY(noted.data(Qt::DecorationRole).isValid()); // marked where a narrow dock still shows it
         QVERIFY(noted.data(Qt::ToolTipRole).toString().endsWith(model.noteOf("hoodie.metadata.enabled")));

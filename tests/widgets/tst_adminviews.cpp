@@ -153,7 +153,7 @@ private slots:
         QVERIFY(view.addTypedEntry());
         QVERIFY(entryNote->isVisible());
         QCOMPARE(entryNote->text(),
-                 "Added. " + QString::fromStdString(*allowlistEntryNote("hoodie.metadata.enabled")));
+                 "Added. " + QString::fromStdString(allowlistEntryNote("hoodie.metadata.enabled")->text));
         QTest::keyClicks(entry, QStringLiteral("h"));
         QVERIFY(!entryNote->isVisible());
         entry->clear();
@@ -177,7 +177,7 @@ private slots:
         replace->click();
         QVERIFY(entryNote->isVisible() && !replace->isVisible());
         QCOMPARE(entryNote->text(),
-                 "Added. " + QString::fromStdString(*allowlistEntryNote("hoodie.metadata.enable")));
+                 "Added. " + QString::fromStdString(allowlistEntryNote("hoodie.metadata.enable")->text));
         selectEntry(view, "hoodie.metadata.enable");
         child<QPushButton>(&view, "removeAllowlistEntryButton")->click();
         child<QSpinBox>(&view, "maxConcurrentRunsLimit")->setValue(2);
