@@ -133,13 +133,14 @@ void RunDialog::fillConfigurations() {
 // As tall as its rows, up to four (then it scrolls): a Job has few configurations, and the height a
 // 1280x800 screen gives the dialog goes to the overrides above instead.
 void RunDialog::fitConfigurationsHeight() {
+    constexpr int kRowsShown = 4;
     QTableWidget* view = m_ui->configurationsView;
     int height = view->horizontalHeader()->sizeHint().height() + 2 * view->frameWidth();
-    for (int row = 0; row < std::min(view->rowCount(), 4); ++row)
+    for (int row = 0; row < std::min(view->rowCount(), kRowsShown); ++row)
         height += view->rowHeight(row);
     if (view->rowCount() == 0)
         height += view->verticalHeader()->defaultSectionSize();
-    if (view->rowCount() > 4)
+    if (view->rowCount() > kRowsShown)
         height += view->horizontalScrollBar()->sizeHint().height();
     view->setMaximumHeight(height);
 }

@@ -38,7 +38,6 @@ std::optional<std::string> invalidNameReason(const std::string& name) {
     return std::nullopt;
 }
 
-// The names whose values belong to the Job configuration, with why a run cannot change them.
 // Refused as a **** with no stored value is in CREATE JOB: a run's override has no stored value to
 // stand for (the Job's own value is kept by leaving the argument out).
 std::optional<std::string> maskedValueReason(const std::string& name, const std::string& value) {
@@ -49,6 +48,7 @@ std::optional<std::string> maskedValueReason(const std::string& name, const std:
            "or leave the argument out to use the Job's.";
 }
 
+// The names whose values belong to the Job configuration, with why a run cannot change them.
 std::optional<std::string> refusedNameReason(const std::string& name) {
     if (name == "--conf" || name == "--hudi-conf") {
         return "Argument override " + name +

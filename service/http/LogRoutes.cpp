@@ -60,8 +60,6 @@ MaskedLogPart readMaskedPart(const std::string& path, std::int64_t offset, std::
 
 } // namespace
 
-// What the run's driver was given that is secret: its Job's parameters, its arguments and its cluster's
-// WITH pairs, as they are now (a run is started with its Job's and cluster's current values).
 void LogRoutes::registerRoutes(HttpServer& server) {
     server.addAuthenticatedRoute(
         "GET", "/v1/jobs/",
