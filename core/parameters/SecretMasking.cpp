@@ -608,6 +608,13 @@ std::vector<std::string> runSecretValues(const std::vector<std::string>& paramet
     return secrets;
 }
 
+std::vector<std::string> mergeSecretValues(std::vector<std::string> secrets,
+                                           const std::vector<std::string>& more) {
+    secrets.insert(secrets.end(), more.begin(), more.end());
+    orderSecrets(secrets);
+    return secrets;
+}
+
 void scrubSecrets(std::string& message, const std::vector<std::string>& secrets) {
     for (const auto& secret : secrets)
         for (auto at = message.find(secret); at != std::string::npos;

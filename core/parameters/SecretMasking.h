@@ -114,6 +114,11 @@ std::vector<std::string> runSecretValues(const std::vector<std::string>& paramet
                                          const std::vector<std::string>& arguments,
                                          std::vector<std::pair<std::string, std::string>> pairs);
 
+// The secret values of both lists, in the order runSecretValues gives (longest first, each once): a
+// run's values as it was started and as its Job and cluster give them now.
+std::vector<std::string> mergeSecretValues(std::vector<std::string> secrets,
+                                           const std::vector<std::string>& more);
+
 // Replaces every occurrence of each secret in `message` by ****.
 void scrubSecrets(std::string& message, const std::vector<std::string>& secrets);
 

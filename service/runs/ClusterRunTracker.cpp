@@ -1,5 +1,6 @@
 #include "service/runs/ClusterRunTracker.h"
 
+#include "core/parameters/SecretMasking.h"
 #include "core/policy/RunEndMessages.h"
 #include "core/wire/Timestamp.h"
 #include "service/runs/SparkSubmitCommand.h"
@@ -182,9 +183,12 @@ void ClusterRunTracker::follow(const RunRecord& record, Followed& followed) {
     if (answer != followed.lastAnswer) {
         followed.lastAnswer = answer;
         appendAnswer(record, "spark-submit --status " + id + ": " + answer, result.output);
-        if (status.kind == Kind::Unreadable)
+        if (status.kind == Kind::Unreadable) {
+            std::string shown = answer; // spark-submit's own error line may quote what the run was given
+            scrubSecrets(shown, record.launchSecrets);
             spdlog::warn("job run {}: spark-submit --status {} --master {}: {}", record.run.jobRunId, id,
-                         record.sparkMaster, answer);
+                         record.sparkMaster, shown);
+        }
     }
     if (auto end = outcome(record, status, followed))
         m_end(record, end->first, std::move(end->second));

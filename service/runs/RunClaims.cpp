@@ -2,6 +2,7 @@
 
 #include "core/hudi/EffectiveConfig.h"
 #include "core/parameters/ParameterClassifier.h"
+#include "core/parameters/SecretMasking.h"
 #include "core/policy/ReplicaMessages.h"
 #include "core/policy/RunEndMessages.h"
 #include "service/runs/DriverWatch.h"
@@ -333,6 +334,8 @@ std::optional<LaunchSpec> RunClaims::prepareLaunch(RunRecord& record, SharedRead
         input.hudiConfigs.emplace_back(key, resolvedValue.value);
     record.clusterMode = !m_settings.clusterMaster.empty();
     record.sparkMaster = m_settings.clusterMaster;
+    record.launchSecrets =
+        runSecretValues(job->parameters, record.run.arguments, cluster ? cluster->with : ConfigPairs{});
     const RunRecord seen = record;
     record.owner = m_leases.self().id();
     record.ownerEpoch = m_leases.epoch();

@@ -8,8 +8,9 @@ namespace jobdeck {
 class Stores;
 struct RunRecord;
 
-// The secret values a run's driver is given (core runSecretValues), from its Job's and its cluster's rows
-// as they are now: what the run's log and its end message show as ****.
+// The secret values a run's log and its end message show as ****: those its driver was started with
+// (RunRecord::launchSecrets) and those its Job's and its cluster's rows give it now (core
+// runSecretValues), should it have been started before its launch secrets were kept.
 std::vector<std::string> runSecretValuesOf(Stores& stores, const RunRecord& record);
 
 } // namespace jobdeck

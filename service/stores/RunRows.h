@@ -79,6 +79,10 @@ template <SqlRow Row> RunRecord readRow(const Row& q) {
         const nlohmann::json j = nlohmann::json::parse(*spec, nullptr, false);
         if (j.is_object() && j.contains("canceledBy") && j["canceledBy"].is_string())
             r.canceledBy = j["canceledBy"].get<std::string>();
+        if (j.is_object() && j.contains("launchSecrets") && j["launchSecrets"].is_array())
+            for (const auto& value : j["launchSecrets"])
+                if (value.is_string())
+                    r.launchSecrets.push_back(value.get<std::string>());
     }
     r.clusterMode = q.text(21) == "cluster";
     r.sparkMaster = q.optionalText(22).value_or("");
@@ -89,7 +93,10 @@ template <SqlRow Row> RunRecord readRow(const Row& q) {
 }
 
 inline std::string launchSpecJson(const RunRecord& r) {
-    return nlohmann::json{{"canceledBy", r.canceledBy}}.dump();
+    nlohmann::json spec{{"canceledBy", r.canceledBy}};
+    if (!r.launchSecrets.empty())
+        spec["launchSecrets"] = r.launchSecrets;
+    return spec.dump();
 }
 
 inline std::string deployModeText(const RunRecord& r) {

@@ -24,7 +24,10 @@ struct RunRecord final {
     std::string runDir;
     std::string logPath;
     bool cancelRequested = false;
-    std::string canceledBy;   // who asked, for the CANCELED message (kept in launch_spec)
+    std::string canceledBy; // who asked, for the CANCELED message (kept in launch_spec)
+    // The secret values its driver was started with (kept in launch_spec), so that its log and messages
+    // stay masked after its Job or cluster changes or is deleted.
+    std::vector<std::string> launchSecrets;
     bool clusterMode = false; // column deploy_mode: 'cluster' or 'client'
     std::string sparkMaster;  // column spark_master: the --master it was submitted to (cluster mode)
     std::string owner;        // column owner: the replica that starts and follows the run (empty: none yet)

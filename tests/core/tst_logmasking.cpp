@@ -98,6 +98,14 @@ private slots:
             {{"spark.hadoop.fs.s3a.secret.key", "s3cr3t"}, {"spark.executor.memory", "4g"}});
         QCOMPARE(secrets, (Strings{"hunter2", "s3cr3t", "t0k3n", "p4ss", "xyz"}));
     }
+
+    // A run's values as started and as its Job gives them now: longest first (so "hunter22" is not
+    // masked as "****2"), each once, none empty or ****.
+    void aRunsSecretValuesMerged() {
+        QCOMPARE(mergeSecretValues({"t0k3n", "hunter2"}, {"hunter22", "t0k3n", "", "****", "xyz"}),
+                 (Strings{"hunter22", "hunter2", "t0k3n", "xyz"}));
+        QCOMPARE(mergeSecretValues({}, {"b", "a"}), (Strings{"a", "b"}));
+    }
 };
 
 JOBDECK_TEST_GUILESS_MAIN(TestLogMasking)

@@ -205,6 +205,7 @@ private slots:
         const QString text = log("erring", id);
         QVERIFY2(text.contains("driver state ERROR]"), qPrintable(text));
         QVERIFY2(!text.contains(secret), qPrintable(text));
+        QVERIFY2(!m_service->errorOutput().contains(secret), qPrintable(m_service->errorOutput()));
     }
 
     void cancelKillsTheDriver() {

@@ -155,6 +155,41 @@ private slots:
         QCOMPARE(inParts, log);
     }
 
+    // A log is masked with the secret values its run was started with: neither a Job nor a cluster
+    // changed or deleted since shows an old value in it.
+    void anOlderRunKeepsItsSecretsMaskedAfterTheyChange() {
+        QVERIFY(statusOf(must(m_service, m_project.op,
+                              "CREATE CLUSTER rotating TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1 WITH "
+                              "'spark.hadoop.fs.s3a.secret.key' = 'Old-Cluster-S3cret'")) == kSuccess);
+        const QString parameters =
+            "'--conf', 'spark.db.password=%1', '" + kPythonApp + "', '--db-password', '%2', '--lines', '1'";
+        QVERIFY(statusOf(must(m_service, m_project.op,
+                              "CREATE JOB rotated TYPE = 'PYTHON' PARAMETERS = ( " +
+                                  parameters.arg("Old-Passw0rd", "Old-Hunter2") +
+                                  " ) CLUSTER = 'rotating'")) == kSuccess);
+        const QString runId = runIdOf(runJob(m_service, m_project.op, "rotated"));
+        QVERIFY(!runId.isEmpty());
+        QVERIFY(hasEnded()(waitForRun(m_service, m_project.op, "rotated", runId, hasEnded())));
+        const QList<QByteArray> secrets{"Old-Cluster-S3cret", "Old-Passw0rd", "Old-Hunter2"};
+        const auto showsNone = [&](const char* after) {
+            const QByteArray log = fullLog(m_service, m_project.op, "rotated", runId);
+            for (const QByteArray& secret : secrets)
+                QVERIFY2(!log.contains(secret), qPrintable(QString("%1: %2").arg(after, log)));
+            QVERIFY2(log.contains("done\n"), qPrintable(QString("%1: %2").arg(after, log)));
+        };
+        showsNone("as started");
+        QVERIFY(statusOf(must(m_service, m_project.op,
+                              "ALTER JOB rotated SET PARAMETERS = ( " +
+                                  parameters.arg("New-Passw0rd", "New-Hunter2") + " )")) == kSuccess);
+        QVERIFY(
+            statusOf(must(m_service, m_project.op,
+                          "ALTER CLUSTER rotating WITH 'spark.hadoop.fs.s3a.secret.key' = 'New-S3cret'")) ==
+            kSuccess);
+        showsNone("after ALTER JOB and ALTER CLUSTER");
+        QVERIFY(statusOf(must(m_service, m_project.op, "DELETE JOB rotated")) == kSuccess);
+        QCOMPARE(logPage(m_service, m_project.op, "rotated", runId, 0).status, 404); // gone with its Job
+    }
+
     void cleanupTestCase() { m_service.stop(); }
 };
 

@@ -514,6 +514,7 @@ private slots:
         r.logPath = "/runs/run-1/driver.log";
         r.cancelRequested = true;
         r.canceledBy = "k";
+        r.launchSecrets = {"p4ss\"word", "t\u00f6ken"};
         r.owner = "replica-2";
         r.ownerEpoch = 2;
         runs.update(r);
@@ -525,6 +526,7 @@ private slots:
         QCOMPARE(found->logPath, r.logPath);
         QVERIFY(found->cancelRequested);
         QCOMPARE(found->canceledBy, std::string("k"));
+        QCOMPARE(found->launchSecrets, r.launchSecrets);
         // The owner is not a mutable column: it moves only with updateIfOwner and takeOverRun
         // (tst_runowners).
         QCOMPARE(found->owner, std::string());
