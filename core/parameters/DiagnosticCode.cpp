@@ -54,6 +54,7 @@ constexpr std::array kDescriptors{
     DiagnosticDescriptor{PathExtension, "path.extension", W, kNotARefusal},
     DiagnosticDescriptor{ArgumentOptionAndValue, "argument.option-and-value", W, kNotARefusal},
     DiagnosticDescriptor{ResourceInvalid, "resource.invalid", W, kNotARefusal},
+    DiagnosticDescriptor{PythonFilesNotPythonApplication, "py-files.not-python-application", W, kNotARefusal},
     DiagnosticDescriptor{CatalogueLikelyTypo, "catalogue.likely-typo", W, kNotARefusal},
     DiagnosticDescriptor{CatalogueUnknownKey, "catalogue.unknown-key", I, kNotARefusal},
     DiagnosticDescriptor{CatalogueDeprecatedKey, "catalogue.deprecated-key", I, kNotARefusal},
@@ -89,7 +90,7 @@ constexpr std::array kDescriptors{
 };
 
 // The validator's codes come first.
-constexpr std::size_t kValidatorCodes = static_cast<std::size_t>(ArgumentOptionAndValue) + 1;
+constexpr std::size_t kValidatorCodes = static_cast<std::size_t>(CatalogueLikelyTypo);
 
 constexpr bool inEnumOrder() {
     for (std::size_t i = 0; i < kDescriptors.size(); ++i)

@@ -53,6 +53,7 @@ enum class DiagnosticCode : unsigned char {
     PathExtension,
     ArgumentOptionAndValue,
     ResourceInvalid,
+    PythonFilesNotPythonApplication,
     // The advice's and the catalogue's: never an error, never a refusal.
     CatalogueLikelyTypo,
     CatalogueUnknownKey,

@@ -189,6 +189,7 @@ public:
         checkPath();
         checkConfs();
         checkSubmitResources();
+        checkPythonFiles();
         checkHudiConfs();
         checkMisplaced();
         checkArguments();
@@ -603,6 +604,37 @@ private:
         if (const auto corrected = SubmitResources::corrected(r, value))
             offerReplacement(d, "Use " + *corrected, at.index,
                              {text(at.index).substr(0, std::size_t(at.range.first)) + *corrected});
+    }
+
+    // spark-submit ships Python files (--py-files, or spark.submit.pyFiles where the option is not given)
+    // only with a Python application, which it tells by its path ending in ".py" (SparkSubmitArguments),
+    // and refuses them with any other.
+    void checkPythonFiles() {
+        const int path = m_classified.applicationPath;
+        if (path < 0 || asciiTrimmed(text(path)).ends_with(".py"))
+            return;
+        for (const ClassifiedToken& t : m_classified.tokens) {
+            const std::string& tok = text(t.index);
+            if (t.cls == TokenClass::Option && rangeText(tok, t.nameRange) == SparkSubmitOptions::kPyFiles) {
+                std::array<int, 2> remove{t.index, valueOf(t)};
+                auto& d = pythonFilesRefused(std::string(SparkSubmitOptions::kPyFiles), path, t.index);
+                offerRemoval(d, "Remove " + std::string(SparkSubmitOptions::kPyFiles), remove);
+            } else if (t.cls == TokenClass::ConfPair &&
+                       rangeText(tok, t.keyRange) == SparkSubmitOptions::kPyFilesKey) {
+                std::array<int, 2> remove{t.optionIndex, t.index}; // -1 when inline
+                auto& d = pythonFilesRefused(
+                    quoted(SparkSubmitOptions::kPyFilesKey) + " (the files of --py-files)", path, t.index);
+                offerRemoval(d, "Remove this " + std::string(SparkSubmitOptions::kPyFilesKey), remove);
+            }
+        }
+    }
+
+    Pending& pythonFilesRefused(const std::string& setting, int path, int index) {
+        return add(DiagnosticCode::PythonFilesNotPythonApplication,
+                   "spark-submit refuses " + setting + " for an application that is not a Python script: " +
+                       quoted(asciiTrimmed(text(path))) +
+                       " does not end in .py. Every run would stop before the application starts.",
+                   index);
     }
 
     // spark-submit splits a --conf pair at its first '=' and keeps both sides as written

@@ -48,6 +48,8 @@ public:
         "--hoodie-conf"; // Hudi Streamer's flag, not spark-submit's
     static constexpr std::string_view kConf = "--conf";
     static constexpr std::string_view kClass = "--class";
+    static constexpr std::string_view kPyFiles = "--py-files";
+    static constexpr std::string_view kPyFilesKey = "spark.submit.pyFiles"; // what --py-files sets
 };
 
 } // namespace jobdeck

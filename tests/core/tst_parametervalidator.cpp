@@ -704,6 +704,33 @@ private slots:
                     .empty());
     }
 
+    // spark-submit refuses --py-files (or spark.submit.pyFiles) unless the application's path ends in
+    // .py: each one is warned about, and its fix removes it (with its value, or its --conf).
+    void pythonFilesNeedAPythonApplication() {
+        const Params params{"--py-files", "deps.zip", "--conf", "spark.submit.pyFiles=lib.zip", "app.jar"};
+        const auto diags = validateParameters(params, context(true));
+        const auto found = withCode(diags, "py-files.not-python-application");
+        QCOMPARE(int(found.size()), 2);
+        QCOMPARE(found[0]->tokenIndex, 0);
+        QCOMPARE(found[0]->severity, Severity::Warning);
+        QCOMPARE(found[0]->message,
+                 std::string(
+                     "spark-submit refuses --py-files for an application that is not a Python script: "
+                     "'app.jar' does not end in .py. Every run would stop before the application starts."));
+        QCOMPARE(found[0]->fixes.at(0).title, std::string("Remove --py-files"));
+        QCOMPARE(found[0]->fixes.at(0).parameters.list(),
+                 (Params{"--conf", "spark.submit.pyFiles=lib.zip", "app.jar"}));
+        QCOMPARE(found[1]->tokenIndex, 3);
+        QCOMPARE(found[1]->fixes.at(0).title, std::string("Remove this spark.submit.pyFiles"));
+        QCOMPARE(found[1]->fixes.at(0).parameters.list(), (Params{"--py-files", "deps.zip", "app.jar"}));
+        for (const Params& fine : {Params{"--py-files", "deps.zip", "app.py"},
+                                   Params{"--conf", "spark.submit.pyFiles=lib.zip", " s3://b/app.py "},
+                                   Params{"--conf", "spark.submit.pyFilesX=lib.zip", "app.jar"},
+                                   Params{"app.jar", "--py-files", "x.zip"}})
+            QVERIFY(
+                withCode(validateParameters(fine, context(true)), "py-files.not-python-application").empty());
+    }
+
     void pathAndEmptyList() {
         QCOMPARE(refusal({}, context(true)),
                  std::string("PARAMETERS must not be empty: give at least the path of the "
