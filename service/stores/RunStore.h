@@ -26,7 +26,7 @@ struct RunRecord final {
     bool cancelRequested = false;
     std::string canceledBy; // who asked, for the CANCELED message (kept in launch_spec)
     // The secret values its driver was started with (kept in launch_spec), so that its log and messages
-    // stay masked after its Job or cluster changes or is deleted.
+    // stay masked after an ALTER of its Job or its cluster replaced one.
     std::vector<std::string> launchSecrets;
     bool clusterMode = false; // column deploy_mode: 'cluster' or 'client'
     std::string sparkMaster;  // column spark_master: the --master it was submitted to (cluster mode)
