@@ -462,7 +462,8 @@ private:
                 "The application path " + quoted(path) +
                     (*m_context.jobType == JobType::Jar
                          ? " does not end in .jar, as a JAR Job's application does."
-                         : " does not end in .py, .zip or .egg, as a PYTHON Job's application does."),
+                         : " does not end in .py, as a PYTHON Job's application does: spark-submit runs any "
+                           "other file as a JAR (.zip and .egg files go in --py-files)."),
                 index);
     }
 
@@ -485,13 +486,11 @@ private:
         return path.substr(0, equals).find_first_of("/:") == std::string_view::npos;
     }
 
+    // spark-submit runs a path ending in ".py" (that case only) as Python, and any other as a JAR.
     static bool hasApplicationExtension(std::string_view path, JobType type) {
-        const auto endsWith = [path](std::string_view suffix) {
-            return path.size() > suffix.size() &&
-                   asciiLowered(path.substr(path.size() - suffix.size())) == suffix;
-        };
-        return type == JobType::Jar ? endsWith(".jar")
-                                    : endsWith(".py") || endsWith(".zip") || endsWith(".egg");
+        if (type == JobType::Python)
+            return path.size() > 3 && path.ends_with(".py");
+        return path.size() > 4 && asciiLowered(path.substr(path.size() - 4)) == ".jar";
     }
 
     std::size_t count(TokenClass cls) const { return m_counts[static_cast<std::size_t>(cls)]; }

@@ -28,8 +28,8 @@ struct ValidationContext final {
     // next ones.
     std::size_t fixBudget = 20000;
     std::optional<int> fixesForToken;
-    // The Job's type, when known: the application path is then expected to end in .jar (JAR) or
-    // .py/.zip/.egg (PYTHON), a warning otherwise (path.extension).
+    // The Job's type, when known: the application path is then expected to end in .jar (JAR) or .py
+    // (PYTHON), a warning otherwise (path.extension).
     std::optional<JobType> jobType;
 };
 

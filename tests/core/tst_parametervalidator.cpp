@@ -343,9 +343,13 @@ private slots:
             << "hoodie.a.b=1" << python << QStringList{"path.looks-like-config", "path.extension"};
         QTest::newRow("jar for python") << "s3://b/app.jar" << python << QStringList{"path.extension"};
         QTest::newRow("py for python") << "s3://b/my--app.py" << python << QStringList{};
-        QTest::newRow("egg") << "dist/app.EGG" << python << QStringList{};
-        QTest::newRow("zip") << "app.zip" << python << QStringList{};
+        // spark-submit runs only a path ending in ".py" (that case) as Python: .zip and .egg go in
+        // --py-files.
+        QTest::newRow("egg") << "dist/app.egg" << python << QStringList{"path.extension"};
+        QTest::newRow("zip") << "app.zip" << python << QStringList{"path.extension"};
+        QTest::newRow("PY") << "APP.PY" << python << QStringList{"path.extension"};
         QTest::newRow("jar") << "s3://b/k=v/app.jar" << jar << QStringList{};
+        QTest::newRow("JAR") << "APP.JAR" << jar << QStringList{};
         QTest::newRow("unknown type") << "app" << -1 << QStringList{};
     }
 
