@@ -19,7 +19,6 @@
 #include <QTableView>
 
 #include <iterator>
-
 #include <set>
 
 namespace jobdeck {

@@ -486,10 +486,13 @@ private:
         return path.substr(0, equals).find_first_of("/:") == std::string_view::npos;
     }
 
-    // spark-submit runs a path ending in ".py" (that case only) as Python, and any other as a JAR.
+    // spark-submit runs a path ending in ".py" (that case only) as Python, and any other as a JAR
+    // (SparkSubmit.isPython).
+    static bool runsAsPython(std::string_view path) { return path.ends_with(".py"); }
+
     static bool hasApplicationExtension(std::string_view path, JobType type) {
         if (type == JobType::Python)
-            return path.size() > 3 && path.ends_with(".py");
+            return runsAsPython(path);
         return path.size() > 4 && asciiLowered(path.substr(path.size() - 4)) == ".jar";
     }
 
@@ -610,7 +613,7 @@ private:
     // and refuses them with any other.
     void checkPythonFiles() {
         const int path = m_classified.applicationPath;
-        if (path < 0 || asciiTrimmed(text(path)).ends_with(".py"))
+        if (path < 0 || runsAsPython(asciiTrimmed(text(path))))
             return;
         for (const ClassifiedToken& t : m_classified.tokens) {
             const std::string& tok = text(t.index);
@@ -621,8 +624,9 @@ private:
             } else if (t.cls == TokenClass::ConfPair &&
                        rangeText(tok, t.keyRange) == SparkSubmitOptions::kPyFilesKey) {
                 std::array<int, 2> remove{t.optionIndex, t.index}; // -1 when inline
-                auto& d = pythonFilesRefused(
-                    quoted(SparkSubmitOptions::kPyFilesKey) + " (the files of --py-files)", path, t.index);
+                auto& d = pythonFilesRefused(quoted(SparkSubmitOptions::kPyFilesKey) + " (the files of " +
+                                                 std::string(SparkSubmitOptions::kPyFiles) + ")",
+                                             path, t.index);
                 offerRemoval(d, "Remove this " + std::string(SparkSubmitOptions::kPyFilesKey), remove);
             }
         }
