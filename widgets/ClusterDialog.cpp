@@ -1,6 +1,7 @@
 #include "widgets/ClusterDialog.h"
 
 #include "client/ApiClient.h"
+#include "core/parameters/SecretMasking.h"
 #include "core/policy/ClusterRules.h"
 #include "models/QtStrings.h"
 #include "ui_ClusterDialog.h"
@@ -73,6 +74,10 @@ ClusterDialog::Check ClusterDialog::check() const {
         return {std::nullopt, problem};
     if (auto p = checkClusterWith(*with))
         return {std::nullopt, q(*p)};
+    // As the service refuses it: a **** that no stored secret stands for (pasted from DESCRIBE CLUSTER).
+    const std::vector<std::pair<std::string, std::string>> none;
+    if (const auto masked = unmaskPairs(*with, m_existing ? m_existing->with : none).unresolved)
+        return {std::nullopt, q(masked->message(UnresolvedMask::Holder::Cluster))};
     const std::int64_t maxOcu = m_ui->maxOcuSpin->value();
     const std::int64_t minOcu = m_ui->minOcuSpin->value();
     if (auto p = checkClusterOcu(maxOcu, minOcu))

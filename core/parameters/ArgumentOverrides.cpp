@@ -89,7 +89,7 @@ std::vector<ApplicationArgument> readApplicationArguments(const std::vector<std:
 }
 
 bool isMaskedSecretOverride(const std::string& name, const std::string& value) {
-    return value == kMask && isSecretKey(name);
+    return holdsMaskedSecret(name, value);
 }
 
 OverrideResult applyArgumentOverrides(const std::vector<std::string>& jobArgs,

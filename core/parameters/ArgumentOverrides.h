@@ -38,8 +38,9 @@ OverrideResult applyArgumentOverrides(const std::vector<std::string>& jobArgs,
                                       const std::vector<std::pair<std::string, std::string>>& overrides,
                                       std::string_view jobName = {});
 
-// Whether an override is a secret argument's value as DESCRIBE JOB_RUN shows it (****), which no run
-// keeps: sent back, the driver would get "****".
+// Whether an override is a secret argument's value as DESCRIBE JOB_RUN shows it (****, or a value with a
+// secret inside masked, "jdbc:...?password=****"), which no run keeps: sent back, the driver would get
+// "****".
 bool isMaskedSecretOverride(const std::string& name, const std::string& value);
 
 } // namespace jobdeck

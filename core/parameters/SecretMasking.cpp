@@ -1,5 +1,6 @@
 #include "core/parameters/SecretMasking.h"
 
+#include "core/parameters/EmbeddedSecrets.h"
 #include "core/parameters/ParameterClassifier.h"
 #include "core/statements/StatementParser.h"
 #include "core/statements/StatementPrinter.h"
@@ -172,9 +173,10 @@ void embeddedSlots(std::string_view token, std::size_t index, std::vector<Secret
     }
 }
 
-// Every reading of one token (-D pairs, a command line pasted into it and, `whole`, an inline
-// "key=value" or a secret-named option and its value in one), without overlaps: a -D pair's bounded
-// value wins over an inline reading that starts at the same place, and a slot that starts inside an
+// Every reading of one token (-D pairs, a command line pasted into it, and, `whole`, an inline
+// "key=value" or a secret-named option and its value in one, then the forms findEmbeddedSecrets finds
+// in any text: URL query and JDBC pairs, a URL's password, JSON members), without overlaps: a -D pair's
+// bounded value wins over an inline reading that starts at the same place, and a slot that starts inside an
 // earlier one is dropped. Not `whole`: the token is a pair's value, or a pair whose key is not secret.
 void tokenSlots(std::string_view token, std::size_t index, std::vector<SecretSlot>& slots,
                 bool whole = true) {
@@ -189,6 +191,8 @@ void tokenSlots(std::string_view token, std::size_t index, std::vector<SecretSlo
         if (!sameStart)
             found.push_back({std::move(secret->first), index, secret->second});
     }
+    for (auto& embedded : findEmbeddedSecrets(token))
+        found.push_back({std::move(embedded.key), index, embedded.offset, embedded.length});
     std::stable_sort(found.begin(), found.end(),
                      [](const SecretSlot& a, const SecretSlot& b) { return a.valueOffset < b.valueOffset; });
     std::size_t covered = 0;
@@ -344,14 +348,49 @@ std::vector<std::string> maskArguments(const std::vector<std::string>& arguments
     return maskSlots(arguments, false);
 }
 
+std::string maskArgument(std::string_view token) {
+    return maskSlots({std::string(token)}, false).front();
+}
+
 std::vector<std::string> unmaskParameters(const std::vector<std::string>& submitted,
                                           const std::vector<std::string>& stored) {
     return unmask(submitted, stored).params;
 }
 
-std::string UnresolvedMask::message() const {
-    return "The value of " + quoted(key) +
-           " is masked (****) but the Job has no stored value for it; send the real value.";
+std::string UnresolvedMask::message(Holder holder) const {
+    return "The value of " + quoted(key) + " is masked (****) but the " +
+           (holder == Holder::Job ? "Job" : "cluster") + " has no stored value for it; send the real value.";
+}
+
+UnmaskedPairs unmaskPairs(const std::vector<std::pair<std::string, std::string>>& submitted,
+                          const std::vector<std::pair<std::string, std::string>>& stored) {
+    UnmaskedPairs r{submitted, std::nullopt};
+    for (auto& pair : r.pairs) {
+        const std::string& key = pair.first;
+        std::string& value = pair.second;
+        if (value.find(kMask) == std::string::npos || key.find('=') != std::string::npos)
+            continue;
+        // Read as one "key=value" parameter: maskPairs hides what such a parameter's reading hides.
+        const auto asParameter = [&](const std::string& pairValue) {
+            std::string parameter = key;
+            parameter += '=';
+            parameter += pairValue;
+            return parameter;
+        };
+        const auto same =
+            std::find_if(stored.rbegin(), stored.rend(), [&](const auto& kept) { return kept.first == key; });
+        std::vector<std::string> storedPair;
+        if (same != stored.rend())
+            storedPair.push_back(asParameter(same->second));
+        Unmasked u = unmask({asParameter(value)}, storedPair);
+        if (u.unresolved) {
+            if (!r.unresolved)
+                r.unresolved = UnresolvedMask{u.unresolved->key, -1};
+            continue;
+        }
+        value = u.params.front().substr(key.size() + 1);
+    }
+    return r;
 }
 
 std::optional<UnresolvedMask> unresolvedMask(const std::vector<std::string>& submitted,
@@ -369,6 +408,18 @@ std::optional<std::string> findUnresolvedMask(const std::vector<std::string>& su
     return unresolved ? std::optional(unresolved->message()) : std::nullopt;
 }
 
+bool holdsMaskedSecret(const std::string& key, const std::string& value) {
+    if (isSecretKey(key))
+        return value == kMask;
+    if (value.find(kMask) == std::string::npos)
+        return false;
+    std::vector<SecretSlot> slots;
+    tokenSlots(value, 0, slots, false);
+    return std::any_of(slots.begin(), slots.end(), [&](const SecretSlot& slot) {
+        return std::string_view(value).substr(slot.valueOffset, slot.valueLength) == kMask;
+    });
+}
+
 void maskPairs(std::vector<std::pair<std::string, std::string>>& pairs) {
     for (auto& [key, value] : pairs)
         maskPairValue(key, value);
@@ -381,6 +432,7 @@ void maskConfigs(std::map<std::string, std::string>& configs) {
 
 void maskJob(SparkJob& job) {
     job.parameters = maskParameters(job.parameters);
+    job.applicationPath = maskArgument(job.applicationPath);
     job.arguments = maskArguments(job.arguments);
     job.misplacedHudiConfigs = maskArguments(job.misplacedHudiConfigs);
     maskConfigs(job.sparkConfigs);

@@ -32,8 +32,9 @@ bool isSecretKey(std::string_view key);
 //   "spark.a.secret=x", "-c" then "spark.a.secret=x", "--conf=spark.a.secret=x", "--hudi-conf" then
 //   "hoodie.x.password=y", "--hudi-conf=hoodie.x.password=y" (also after the application path) ->
 //   "...=****";
-// - a configuration pair whose key is not secret has its value's secret -D pairs masked
-//   ("spark.driver.extraJavaOptions=-Da=1 -Dpw.password=X" -> "...-Dpw.password=****");
+// - a configuration pair whose key is not secret has its value's secret -D pairs and embedded secrets
+//   masked ("spark.driver.extraJavaOptions=-Da=1 -Dpw.password=X" -> "...-Dpw.password=****",
+//   "spark.jdbc.url=jdbc:postgresql://h/db?user=u&password=X" -> "...&password=****");
 // - any other token (an application argument, an option's value, an unknown option) is read as
 //   maskArguments reads it.
 // Everything else is returned unchanged.
@@ -51,8 +52,13 @@ std::vector<std::string> maskParameters(const std::vector<std::string>& params);
 //   "--password x" -> "--password ****", "--api-token --X" -> "--api-token ****"; when that token is
 //   itself a secret-named option, the token after it is masked too;
 // - a secret-named option and its value in one token (typed on one line), everything after the blanks:
-//   "--password x" -> "--password ****"; the token after it is not its value.
+//   "--password x" -> "--password ****"; the token after it is not its value;
+// - in any token, and in the value of any configuration or argument pair, a secret in one of the forms
+//   findEmbeddedSecrets finds (core/parameters/EmbeddedSecrets.h): a URL query's or JDBC URL's
+//   "password=X", a URL's "user:X@host", a JSON member "token": "X".
 std::vector<std::string> maskArguments(const std::vector<std::string>& arguments);
+// One token as maskArguments masks it: an application path, or any single parameter quoted in a message.
+std::string maskArgument(std::string_view token);
 
 // The inverse for ALTER: each secret value submitted as **** takes the stored value of the same key.
 // Keys match across both forms ("--password=****" finds a stored "--password x" and vice versa); the
@@ -67,7 +73,8 @@ std::vector<std::string> unmaskParameters(const std::vector<std::string>& submit
 struct UnresolvedMask final {
     std::string key;
     int parameterIndex = -1;
-    std::string message() const;
+    enum class Holder { Job, Cluster }; // what has no stored value for it
+    std::string message(Holder holder = Holder::Job) const;
 };
 std::optional<UnresolvedMask> unresolvedMask(const std::vector<std::string>& submitted,
                                              const std::vector<std::string>& stored);
@@ -77,12 +84,28 @@ std::optional<UnresolvedMask> unresolvedMask(const std::vector<std::string>& sub
 std::optional<std::string> findUnresolvedMask(const std::vector<std::string>& submitted,
                                               const std::vector<std::string>& stored);
 
+// The inverse of maskPairs for a cluster's WITH pairs: a value masked as maskPairs masks it (**** under
+// a secret key, or **** for a secret inside the value, such as a URL's password) takes, secret by secret,
+// the value of the stored pair with the same key, as unmaskParameters does for a Job. `unresolved`: the
+// first **** that no stored value stands for (a pair's key or the secret's, as unresolvedMask names it).
+struct UnmaskedPairs final {
+    std::vector<std::pair<std::string, std::string>> pairs;
+    std::optional<UnresolvedMask> unresolved;
+};
+UnmaskedPairs unmaskPairs(const std::vector<std::pair<std::string, std::string>>& submitted,
+                          const std::vector<std::pair<std::string, std::string>>& stored);
+
+// Whether the value of a pair (a RUN JOB override, a WITH pair) shows a secret as maskPairs masks it:
+// **** under a secret key, or a **** where a secret is inside the value ("jdbc:...?password=****").
+bool holdsMaskedSecret(const std::string& key, const std::string& value);
+
 // Masks the values of secret keys in place, and the secret -D pairs of other values.
 void maskPairs(std::vector<std::pair<std::string, std::string>>& pairs);
 void maskConfigs(std::map<std::string, std::string>& configs);
 
 // Every field of a wire object that can carry a secret value.
-void maskJob(SparkJob& job);        // parameters, arguments, sparkConfigs, hudiConfigs, misplacedHudiConfigs
+// parameters, applicationPath, arguments, sparkConfigs, hudiConfigs, misplacedHudiConfigs
+void maskJob(SparkJob& job);
 void maskRun(SparkJobRun& run);     // arguments, argumentOverrides
 void maskCluster(Cluster& cluster); // sparkConfigs, hudiConfigs, with
 void maskAudit(AuditEntry& entry);  // headers (the statement is masked by maskStatement)

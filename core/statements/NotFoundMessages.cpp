@@ -28,6 +28,11 @@ std::string applicationFileNotFoundMessage(std::string_view applicationPath) {
     return doesNotExist("Application file " + std::string(applicationPath));
 }
 
+std::string applicationFileUnreadableMessage(std::string_view applicationPath) {
+    return "Application file " + std::string(applicationPath) +
+           " cannot be read by this service: only local paths, file:// and s3:// are supported";
+}
+
 std::string unknownRequestIdMessage(std::chrono::seconds retention) {
     const auto hours = std::chrono::duration_cast<std::chrono::hours>(retention).count();
     const std::string kept = hours >= 1 && std::chrono::hours(hours) == retention

@@ -16,6 +16,8 @@ std::string jobRunNotFoundMessage(std::string_view runId,
 std::string projectNotFoundMessage(std::string_view projectName); // Project <name> does not exist
 // A run's application file is missing when its driver starts (CONTRACT §4).
 std::string applicationFileNotFoundMessage(std::string_view applicationPath);
+// A run's application path has a scheme the service cannot read from (http://, hdfs://, ...).
+std::string applicationFileUnreadableMessage(std::string_view applicationPath);
 // GET /v1/status/<id> of an id that is unknown, of another project, or whose status expired: final
 // statuses are kept for `retention` (said in hours when it is whole hours).
 std::string unknownRequestIdMessage(std::chrono::seconds retention);

@@ -41,6 +41,8 @@ ApiStatus StatementExecutor::createCluster(const RequestContext& context,
     const std::string& project = context.principal.projectUid;
     if (m_stores.clusters().findCluster(project, statement.name))
         return ApiStatus::failed(clusterExistsMessage(statement.name));
+    if (const auto masked = unmaskPairs(statement.with, {}).unresolved) // a **** copied from DESCRIBE
+        return ApiStatus::failed(masked->message(UnresolvedMask::Holder::Cluster));
 
     Cluster cluster;
     cluster.clusterId = RandomIds::randomUuid();
@@ -69,10 +71,14 @@ ApiStatus StatementExecutor::alterCluster(const RequestContext& context,
     const std::int64_t minOcu = statement.minOcu.value_or(cluster->minOcu);
     if (auto problem = checkClusterOcu(maxOcu, minOcu))
         return ApiStatus::failed(*problem);
+    // A **** sent back (DESCRIBE shows secrets so) keeps the stored secret.
+    auto with = unmaskPairs(statement.with, cluster->with);
+    if (with.unresolved)
+        return ApiStatus::failed(with.unresolved->message(UnresolvedMask::Holder::Cluster));
     cluster->maxOcu = static_cast<int>(maxOcu);
     cluster->minOcu = static_cast<int>(minOcu);
     // WITH on ALTER sets the given keys: an existing key takes the new value in place, a new one is added.
-    for (const auto& pair : statement.with) {
+    for (const auto& pair : with.pairs) {
         const auto it = std::find_if(cluster->with.begin(), cluster->with.end(),
                                      [&](const auto& existing) { return existing.first == pair.first; });
         if (it != cluster->with.end())

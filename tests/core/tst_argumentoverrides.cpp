@@ -193,8 +193,8 @@ private slots:
     }
 
     // **** is what DESCRIBE JOB_RUN shows for a secret argument's value; sent back, it is refused (the
-    // driver would get it as the value). Any other value of a secret, and **** for any other argument,
-    // are values like any.
+    // driver would get it as the value), as is a value with a secret inside it masked. Any other value of
+    // a secret, and **** for any other argument, are values like any.
     void refusesAMaskedSecretOverride() {
         const Args job = {"--db-password", "real", "--label", "x"};
         for (const char* name : {"--db-password", "--API-TOKEN", "--new-secret"}) {
@@ -210,6 +210,15 @@ private slots:
                  (Args{"--db-password", "new", "--label", "x"}));
         QCOMPARE(applyArgumentOverrides(job, {{"--label", "****"}}, "nightly").effective,
                  (Args{"--db-password", "real", "--label", "****"}));
+        // A secret inside a value, masked as DESCRIBE JOB_RUN shows it, is refused the same way.
+        for (const char* value :
+             {"jdbc:postgresql://h/db?user=u&password=****", "https://u:****@h/x", "{\"token\": \"****\"}"}) {
+            const OverrideResult inside = applyArgumentOverrides(job, {{"--url", value}}, "nightly");
+            QVERIFY2(inside.error && inside.error->starts_with("Argument override --url is masked (****)"),
+                     value);
+        }
+        QCOMPARE(applyArgumentOverrides(job, {{"--url", "https://u:p@h/****"}}, "nightly").effective,
+                 (Args{"--db-password", "real", "--label", "x", "--url", "https://u:p@h/****"}));
     }
 
     void namesTheJobOnlyWhenKnown() {

@@ -97,6 +97,12 @@ private slots:
             {"--token", "t0k3n", "--db-password", "hunter2"},
             {{"spark.hadoop.fs.s3a.secret.key", "s3cr3t"}, {"spark.executor.memory", "4g"}});
         QCOMPARE(secrets, (Strings{"hunter2", "s3cr3t", "t0k3n", "p4ss", "xyz"}));
+        // Secrets inside values: a JDBC URL's, a URL's user info, a JSON member, a cluster's URL.
+        QCOMPARE(runSecretValues({"--conf", "spark.jdbc.url=jdbc:postgresql://h/db?password=jdbc1&x=1",
+                                  "https://u:path1@h/app.jar"},
+                                 {"{\"token\": \"json1\"}"},
+                                 {{"spark.jars.repositories", "https://u:repo1@h/m2"}}),
+                 (Strings{"jdbc1", "json1", "path1", "repo1"}));
     }
 
     // A run's values as started and as its Job gives them now: longest first (so "hunter22" is not

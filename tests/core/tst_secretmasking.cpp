@@ -169,6 +169,54 @@ private slots:
         QTest::newRow("a secret value with blanks, up to the next option")
             << Strings{"app.jar", "--date 1 --password S7 S8 --x"}
             << Strings{"app.jar", "--date 1 --password **** --x"};
+        // Secrets inside a value, found by their syntax whatever parameter holds them.
+        QTest::newRow("a JDBC URL's password in a --conf value")
+            << Strings{"--conf", "spark.jdbc.url=jdbc:postgresql://h/db?user=u&password=Jd1&ssl=true",
+                       "app.jar"}
+            << Strings{"--conf", "spark.jdbc.url=jdbc:postgresql://h/db?user=u&password=****&ssl=true",
+                       "app.jar"};
+        QTest::newRow("JDBC properties after ';' in an argument")
+            << Strings{"app.jar", "--url", "jdbc:sqlserver://h:1433;databaseName=d;password=Jd2;encrypt=true"}
+            << Strings{"app.jar", "--url",
+                       "jdbc:sqlserver://h:1433;databaseName=d;password=****;encrypt=true"};
+        QTest::newRow("JAAS options in a --conf value")
+            << Strings{"--conf",
+                       "spark.kafka.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule "
+                       "required username=\"u\" password=\"Ja 1\";",
+                       "app.jar"}
+            << Strings{"--conf",
+                       "spark.kafka.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule "
+                       "required username=\"u\" password=****",
+                       "app.jar"};
+        // A parameter's first '=' ends its key: the rest is that key's value (to the end).
+        QTest::newRow("a presigned URL's token: the path, an option's value")
+            << Strings{"--files", "https://b.example/f?a=1&X-Amz-Security-Token=Tk1&X-Amz-Expires=60",
+                       "https://b.example/app.jar?X-Amz-Security-Token=Tk2&X-Amz-Expires=60"}
+            << Strings{"--files", "https://b.example/f?a=1&X-Amz-Security-Token=****&X-Amz-Expires=60",
+                       "https://b.example/app.jar?X-Amz-Security-Token=****"};
+        QTest::newRow("a URL's password: --jars, the path, an argument")
+            << Strings{"--jars", "https://ci:Ur1@repo.example/a.jar,https://ci:Ur2@repo.example/b.jar",
+                       "https://u:Ur3@h/app.jar", "--out", "s3a://k:Ur4@bucket/out"}
+            << Strings{"--jars", "https://ci:****@repo.example/a.jar,https://ci:****@repo.example/b.jar",
+                       "https://u:****@h/app.jar", "--out", "s3a://k:****@bucket/out"};
+        QTest::newRow("a URL's password holding '@' and ':'")
+            << Strings{"app.jar", "--db", "mongodb+srv://u:p@s:s@cluster0.example/db"}
+            << Strings{"app.jar", "--db", "mongodb+srv://u:****@cluster0.example/db"};
+        QTest::newRow("JSON and Python dict members")
+            << Strings{"app.py", "{\"user\": \"u\", \"password\": \"Js\\\"1\", \"n\": 1}",
+                       "--cfg={'api_token': 12, 'x': 'y'}"}
+            << Strings{"app.py", "{\"user\": \"u\", \"password\": \"****\", \"n\": 1}",
+                       "--cfg={'api_token': ****, 'x': 'y'}"};
+        QTest::newRow("YAML members")
+            << Strings{"app.py", "db: {user: u, password: Ym 1 }", "--api-token: abc", "ok: 1"}
+            << Strings{"app.py", "db: {user: u, password: **** }", "--api-token: ****", "ok: 1"};
+        QTest::newRow("nothing secret in URLs, queries and JSON")
+            << Strings{"--jars", "https://ci@repo.example/a.jar",
+                       "jdbc:postgresql://h/db?user=u&sslmode=require", "{\"user\": \"u\"}",
+                       "http://h:8080/x?a=1"}
+            << Strings{"--jars", "https://ci@repo.example/a.jar",
+                       "jdbc:postgresql://h/db?user=u&sslmode=require", "{\"user\": \"u\"}",
+                       "http://h:8080/x?a=1"};
         QTest::newRow("a secret word in a value is a value")
             << Strings{"--conf=spark.app.name=my-token=abc", "--conf", "spark.x=password=1", "/app.py"}
             << Strings{"--conf=spark.app.name=my-token=abc", "--conf", "spark.x=password=1", "/app.py"};
@@ -203,6 +251,14 @@ private slots:
             << Strings{"--conf",  "spark.y=1 --conf spark.db.password=P --conf spark.z=2",
                        "--name",  "n --token 'a b'",
                        "app.jar", "--date 1 --secret S"};
+        QTest::newRow("embedded forms")
+            << Strings{"--conf",
+                       "spark.jdbc.url=jdbc:postgresql://h/db?user=u&password=J1&x=1",
+                       "--jars",
+                       "https://ci:U1@repo.example/a.jar",
+                       "https://u:U2@h/app.jar",
+                       "{\"password\": \"J2\", \"token\": 7}",
+                       "jdbc:sqlserver://h;password=J3;x=1"};
         QTest::newRow("= forms") << Strings{"--conf=spark.db.password=X",
                                             "-c",
                                             "spark.c.token=Z",
@@ -286,6 +342,10 @@ private slots:
         const auto option = findUnresolvedMask({"app.jar", "--api-token", "****"}, {"app.jar"});
         QVERIFY(option);
         QVERIFY2(option->find("'--api-token'") != std::string::npos, option->c_str());
+        // A URL's password is named by the URL without it.
+        const auto url = findUnresolvedMask({"https://ci:****@repo.example/app.jar"}, {"app.jar"});
+        QVERIFY(url);
+        QVERIFY2(url->find("'https://ci@repo.example'") != std::string::npos, url->c_str());
         // **** for a key that is not secret is a literal value, not a mask.
         QVERIFY(!findUnresolvedMask({"app.jar", "--date", "****"}, {"app.jar"}));
     }
@@ -310,6 +370,9 @@ private slots:
                  (std::map<std::string, std::string>{{"hoodie.c.CREDENTIAL", "****"}, {"hoodie.d", "2"}}));
         QCOMPARE(job.misplacedHudiConfigs, Strings{"hoodie.b.password=****"});
         QCOMPARE(job.applicationPath, std::string("app.jar"));
+        job.applicationPath = "https://ci:Pw@repo.example/app.jar?token=T";
+        maskJob(job);
+        QCOMPARE(job.applicationPath, std::string("https://ci:****@repo.example/app.jar?token=****"));
 
         SparkJobRun run;
         run.argumentOverrides = {{"--db-password", "p"}, {"--date", "d"}};
@@ -334,6 +397,9 @@ private slots:
         QCOMPARE(cluster.sparkConfigs.at("spark.driver.extraJavaOptions"),
                  std::string("-Da=1 -Db=2 -Dpw.password=****"));
         QCOMPARE(cluster.hudiConfigs.at("hoodie.api.token"), std::string("****"));
+        cluster.with = {{"spark.jars.repositories", "https://ci:Rp@repo.example/m2"}};
+        maskCluster(cluster);
+        QCOMPARE(cluster.with.front().second, std::string("https://ci:****@repo.example/m2"));
 
         AuditEntry entry;
         entry.headers = {{"x-onehouse-api-secret", "s"}, {"x-onehouse-region", "r"}};
@@ -483,6 +549,38 @@ private slots:
         }
         QVERIFY(maskStatement(statement, StatementLayout::ParameterPerLine).text.find('\n') !=
                 std::string::npos);
+    }
+
+    void unmaskClusterPairs() {
+        using Pairs = std::vector<std::pair<std::string, std::string>>;
+        const Pairs stored{
+            {"spark.a.secret", "s1"}, {"spark.jars.repositories", "https://ci:s2@repo/m2"}, {"spark.b", "1"}};
+        Pairs masked = stored;
+        maskPairs(masked);
+        QVERIFY((masked == Pairs{{"spark.a.secret", "****"},
+                                 {"spark.jars.repositories", "https://ci:****@repo/m2"},
+                                 {"spark.b", "1"}}));
+        const auto same = unmaskPairs(masked, stored);
+        QVERIFY(same.pairs == stored);
+        QVERIFY(!same.unresolved);
+        // An edit around a masked secret keeps it; a new value replaces it; **** of a key that is not secret
+        // is a value.
+        const auto edited = unmaskPairs({{"spark.jars.repositories", "https://ci:****@repo/maven2"},
+                                         {"spark.a.secret", "new"},
+                                         {"spark.b", "****"}},
+                                        stored);
+        QVERIFY((edited.pairs == Pairs{{"spark.jars.repositories", "https://ci:s2@repo/maven2"},
+                                       {"spark.a.secret", "new"},
+                                       {"spark.b", "****"}}));
+        QVERIFY(!edited.unresolved);
+        const auto unresolved = unmaskPairs({{"spark.c.token", "****"}}, stored);
+        QVERIFY(unresolved.unresolved);
+        QCOMPARE(
+            unresolved.unresolved->message(UnresolvedMask::Holder::Cluster),
+            std::string("The value of 'spark.c.token' is masked (****) but the cluster has no stored value "
+                        "for it; send the real value."));
+        QCOMPARE(unmaskPairs({{"spark.x", "https://u:****@h/"}}, {}).unresolved->key,
+                 std::string("https://u@h"));
     }
 
     void maskPairsForWithAndOverrides() {

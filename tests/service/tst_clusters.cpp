@@ -1,5 +1,6 @@
 // CREATE / ALTER / DESCRIBE / SHOW / DELETE CLUSTER through the real jobdeckd.
 #include "tests/runner/SuiteRegistry.h"
+#include "tests/support/ServiceDatabase.h"
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
@@ -127,6 +128,46 @@ private slots:
         const auto after =
             run("DESCRIBE CLUSTER alt")["apiResponse"]["describeClusterApiResponse"]["cluster"];
         QCOMPARE(after["hudiConfigs"], json({{"hoodie.x.y", "z"}}));
+    }
+
+    // CONTRACT §2: **** sent back for a secret in ALTER keeps the stored value, also for a secret inside a
+    // value (a URL's password); a **** no stored value stands for is refused, nothing applied.
+    void maskedSecretsSentBackKeepTheirValues() {
+        QCOMPARE(statusOf(run("CREATE CLUSTER keep TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1 WITH "
+                              "'spark.hadoop.fs.s3a.secret.key' = 'S3-Secret1', "
+                              "'spark.jars.repositories' = 'https://ci:Repo-Secret1@repo.example/m2'")),
+                 kSuccess);
+        const auto described =
+            run("DESCRIBE CLUSTER keep")["apiResponse"]["describeClusterApiResponse"]["cluster"];
+        QCOMPARE(described["with"],
+                 json::array(
+                     {{{"key", "spark.hadoop.fs.s3a.secret.key"}, {"value", "****"}},
+                      {{"key", "spark.jars.repositories"}, {"value", "https://ci:****@repo.example/m2"}}}));
+        // The pairs as DESCRIBE shows them, one of them edited around its masked password.
+        QCOMPARE(statusOf(run("ALTER CLUSTER keep WITH 'spark.hadoop.fs.s3a.secret.key' = '****', "
+                              "'spark.jars.repositories' = 'https://ci:****@repo.example/maven2'")),
+                 kSuccess);
+        ServiceDatabase database(m_service);
+        QVERIFY2(database.isOpen(), qPrintable(database.lastError()));
+        const QString stored = database.value("SELECT with_pairs FROM clusters WHERE name = 'keep'");
+        QCOMPARE(json::parse(stored.toStdString()),
+                 json::array({json::array({"spark.hadoop.fs.s3a.secret.key", "S3-Secret1"}),
+                              json::array({"spark.jars.repositories",
+                                           "https://ci:Repo-Secret1@repo.example/maven2"})}));
+
+        auto r = run("ALTER CLUSTER keep WITH 'spark.db.password' = '****', 'spark.a' = '1'");
+        QCOMPARE(statusOf(r), kFailed);
+        QCOMPARE(errorOf(r),
+                 std::string("The value of 'spark.db.password' is masked (****) but the cluster has "
+                             "no stored value for it; send the real value."));
+        r = run("CREATE CLUSTER copied TYPE = 'Spark' MAX_OCU = 2 MIN_OCU = 1 WITH "
+                "'spark.jars.repositories' = 'https://ci:****@repo.example/m2'");
+        QCOMPARE(statusOf(r), kFailed);
+        QCOMPARE(errorOf(r),
+                 std::string("The value of 'https://ci@repo.example' is masked (****) but the cluster "
+                             "has no stored value for it; send the real value."));
+        QCOMPARE(statusOf(run("DESCRIBE CLUSTER copied")), kFailed);
+        QCOMPARE(database.value("SELECT with_pairs FROM clusters WHERE name = 'keep'"), stored);
     }
 
     void showsAllClustersSortedByName() {

@@ -1,7 +1,8 @@
 // Secrets in edge forms never reach a viewer (docs/reliability.md, "Secrets in edge forms, …"): every
 // -D pair of --driver-java-options, a value starting with -- after a secret-named argument (in the
 // job and in a run's arguments), and back-quoted, double-quoted or bare values after a secret key in
-// a statement that does not parse. Through the real jobdeckd: DESCRIBE, the run, SHOW AUDIT_LOG and
+// a statement that does not parse, secrets inside values (a JDBC URL's, a URL's user info, a JSON
+// member). Through the real jobdeckd: DESCRIBE, the run, SHOW AUDIT_LOG and
 // the service's log.
 #include "tests/runner/SuiteRegistry.h"
 #include "tst_runsupport.h"
@@ -59,6 +60,59 @@ private slots:
         JSON_COMPARE(described["arguments"], json({"--api-token", "****"}));
         const std::string shown = described.dump() + job.dump();
         for (const char* secret : {"JavaSecret3", "DashSecret3"}) {
+            QVERIFY2(shown.find(secret) == std::string::npos, shown.c_str());
+            verifyNowhere(secret);
+        }
+    }
+
+    // A JDBC URL's password in a --conf value, a JSON member and a URL's user info in the application's
+    // arguments: masked in DESCRIBE, the run and the driver's log; a URL's password in the application
+    // path: masked in applicationPath and in the run's message.
+    void secretsInsideValuesShowNowhere() {
+        const QStringList parameters{
+            "--conf",
+            "spark.jdbc.url=jdbc:postgresql://h/db?user=u&password=JdbcSecret6&ssl=1",
+            kPythonApp,
+            "--cfg",
+            R"({"user": "u", "password": "JsonSecret6"})",
+            "--repo",
+            "https://ci:UrlSecret6@repo.example/m2"};
+        QCOMPARE(statusOf(run("CREATE JOB sv TYPE = 'PYTHON' PARAMETERS = " + tuple(parameters) +
+                                  " CLUSTER = 'sc'",
+                              m_project.op)),
+                 std::string(kSuccess));
+        const auto job =
+            run("DESCRIBE JOB sv", m_viewer)["apiResponse"]["describeJobApiResponse"]["sparkJob"];
+        const json maskedArguments{"--cfg", R"({"user": "u", "password": "****"})", "--repo",
+                                   "https://ci:****@repo.example/m2"};
+        JSON_COMPARE(job["arguments"], maskedArguments);
+        QCOMPARE(job["sparkConfigs"]["spark.jdbc.url"].get<std::string>(),
+                 std::string("jdbc:postgresql://h/db?user=u&password=****&ssl=1"));
+        const QString runId = runIdOf(runJob(m_service, m_project.op, "sv"));
+        QVERIFY(!runId.isEmpty());
+        const auto described = waitForRun(m_service, m_viewer, "sv", runId, hasEnded(), 60000);
+        QVERIFY2(!described.is_null(), "no run");
+        JSON_COMPARE(described["arguments"], maskedArguments);
+        const QByteArray log = fullLog(m_service, m_viewer, "sv", runId);
+        QVERIFY2(log.contains("arg: https://ci:****@repo.example/m2") && log.contains("done\n"),
+                 log.constData());
+
+        QCOMPARE(statusOf(run("CREATE JOB sp TYPE = 'PYTHON' PARAMETERS = ('https://u:PathSecret6@h/app.py') "
+                              "CLUSTER = 'sc'",
+                              m_project.op)),
+                 std::string(kSuccess));
+        const auto path =
+            run("DESCRIBE JOB sp", m_viewer)["apiResponse"]["describeJobApiResponse"]["sparkJob"];
+        QCOMPARE(path["applicationPath"].get<std::string>(), std::string("https://u:****@h/app.py"));
+        const QString failedId = runIdOf(runJob(m_service, m_project.op, "sp"));
+        const auto failed = waitForRun(m_service, m_viewer, "sp", failedId, hasEnded(), 60000);
+        QVERIFY2(
+            failed.value("message", std::string()).starts_with("Application file https://u:****@h/app.py "),
+            failed.dump().c_str());
+
+        const std::string shown =
+            job.dump() + described.dump() + log.toStdString() + path.dump() + failed.dump();
+        for (const char* secret : {"JdbcSecret6", "JsonSecret6", "UrlSecret6", "PathSecret6"}) {
             QVERIFY2(shown.find(secret) == std::string::npos, shown.c_str());
             verifyNowhere(secret);
         }

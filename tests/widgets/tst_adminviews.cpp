@@ -414,6 +414,13 @@ private slots:
                  QStringLiteral("Cluster configuration 'hoodie.write.lock.provider' is reserved "
                                 "for the platform and cannot be set (Onehouse manages it)"));
         saveScreenshot(dialog, QStringLiteral("cluster-dialog-refused.png"));
+        // A **** pasted from DESCRIBE CLUSTER stands for no stored secret of a new cluster.
+        child<QPlainTextEdit>(dialog, "clusterWithEdit")
+            ->setPlainText(QStringLiteral("spark.executor.memory=1g\nspark.db.password=****"));
+        child<QDialogButtonBox>(dialog, "buttons")->button(QDialogButtonBox::Save)->click();
+        QCOMPARE(dialog->errorText(),
+                 QStringLiteral("The value of 'spark.db.password' is masked (****) but the "
+                                "cluster has no stored value for it; send the real value."));
         child<QPlainTextEdit>(dialog, "clusterWithEdit")
             ->setPlainText(QStringLiteral("spark.executor.memory=1g\nhoodie.upsert.shuffle.parallelism=8"));
         child<QDialogButtonBox>(dialog, "buttons")->button(QDialogButtonBox::Save)->click();
