@@ -50,8 +50,10 @@ Span pairValue(std::string_view text, std::size_t from) {
     return {from, end, end};
 }
 
+// An empty value hides nothing: it is left as it is.
 void add(std::vector<EmbeddedSecret>& found, std::string key, const Span& value) {
-    found.push_back({std::move(key), value.begin, value.end - value.begin});
+    if (value.end > value.begin)
+        found.push_back({std::move(key), value.begin, value.end - value.begin});
 }
 
 void pairSecrets(std::string_view text, std::vector<EmbeddedSecret>& found) {
@@ -170,9 +172,9 @@ std::vector<EmbeddedSecret> findEmbeddedSecrets(std::string_view text) {
     std::vector<EmbeddedSecret> kept;
     std::size_t covered = 0;
     for (auto& secret : found) {
-        if (!kept.empty() && secret.offset < covered)
+        if (secret.offset < covered)
             continue;
-        covered = secret.offset + secret.length;
+        covered = secret.offset + std::max<std::size_t>(secret.length, 1); // an empty value holds its place
         kept.push_back(std::move(secret));
     }
     return kept;

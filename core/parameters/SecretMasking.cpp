@@ -196,19 +196,28 @@ void tokenSlots(std::string_view token, std::size_t index, std::vector<SecretSlo
     std::stable_sort(found.begin(), found.end(),
                      [](const SecretSlot& a, const SecretSlot& b) { return a.valueOffset < b.valueOffset; });
     std::size_t covered = 0;
+    std::size_t kept = 0;
     for (auto& slot : found) {
-        if (slot.valueOffset < covered)
+        // An empty value right after another masked one would make one **** of two.
+        const bool empty = slot.end(token.size()) == slot.valueOffset;
+        if (slot.valueOffset < covered || (empty && kept > 0 && slot.valueOffset == covered))
             continue;
-        covered = slot.end(token.size());
+        // An empty value still holds its place: a second reading of it would mask it twice.
+        covered = std::max(slot.end(token.size()), slot.valueOffset + 1);
+        ++kept;
         slots.push_back(std::move(slot));
     }
 }
 
+// How a list is read: as stored (or shown), or as sent back in ALTER with its secrets as ****.
+enum class Reading { AsGiven, AsSentBack };
+
 // maskArguments' reading of the tokens not yet `taken`. The token after a secret-named option is its
 // value, masked whole whatever it starts with; a value that is itself a secret-named option takes the
-// token after it too.
+// token after it too, under the first option's key. Sent back, such a value is ****, and a **** followed
+// by another continues the chain the same way, so that each **** of it finds its stored value.
 void argumentSlots(const std::vector<std::string>& params, std::vector<bool>& taken,
-                   std::vector<SecretSlot>& slots) {
+                   std::vector<SecretSlot>& slots, Reading reading) {
     std::size_t i = 0;
     while (i < params.size()) {
         if (taken[i]) {
@@ -220,13 +229,18 @@ void argumentSlots(const std::vector<std::string>& params, std::vector<bool>& ta
             ++i;
             continue;
         }
-        std::size_t option = i++;
-        while (isSecretKey(params[option]) && i < params.size() && !taken[i]) {
-            slots.push_back({params[option], i});
-            taken[i] = true;
-            if (!isOptionWithoutValue(params[i++]))
+        const std::string& option = params[i++];
+        if (!isSecretKey(option))
+            continue;
+        while (i < params.size() && !taken[i]) {
+            const std::string& value = params[i];
+            slots.push_back({option, i});
+            taken[i++] = true;
+            const bool chains =
+                (isOptionWithoutValue(value) && isSecretKey(value)) ||
+                (reading == Reading::AsSentBack && value == kMask && i < params.size() && params[i] == kMask);
+            if (!chains)
                 break;
-            option = i - 1;
         }
     }
 }
@@ -240,7 +254,8 @@ bool isConfigurationPair(const ClassifiedToken& t) {
 // inline forms, and --hudi-conf pairs after the path) are found by the classifier and masked by their
 // key, or, for a key that is not secret (spark.driver.extraJavaOptions), by the -D pairs of their
 // value; every other token is read as an application argument.
-std::vector<SecretSlot> secretSlots(const std::vector<std::string>& params, bool withClassifier) {
+std::vector<SecretSlot> secretSlots(const std::vector<std::string>& params, bool withClassifier,
+                                    Reading reading = Reading::AsGiven) {
     std::vector<SecretSlot> slots;
     std::vector<bool> taken(params.size(), false);
     if (withClassifier) {
@@ -256,7 +271,7 @@ std::vector<SecretSlot> secretSlots(const std::vector<std::string>& params, bool
                 tokenSlots(params[index], index, slots, false);
         }
     }
-    argumentSlots(params, taken, slots);
+    argumentSlots(params, taken, slots, reading);
     std::sort(slots.begin(), slots.end(), [](const SecretSlot& a, const SecretSlot& b) {
         return std::pair(a.valueToken, a.valueOffset) < std::pair(b.valueToken, b.valueOffset);
     });
@@ -294,7 +309,7 @@ Unmasked unmask(const std::vector<std::string>& submitted, const std::vector<std
     Unmasked r{submitted, std::nullopt};
     std::map<std::string, std::size_t> seen;
     std::vector<std::pair<SecretSlot, std::string>> replacements;
-    for (const auto& s : secretSlots(submitted, true)) {
+    for (const auto& s : secretSlots(submitted, true, Reading::AsSentBack)) {
         const std::size_t n = seen[s.key]++;
         if (slotValue(submitted, s) != kMask)
             continue;

@@ -210,6 +210,10 @@ private slots:
         QTest::newRow("YAML members")
             << Strings{"app.py", "db: {user: u, password: Ym 1 }", "--api-token: abc", "ok: 1"}
             << Strings{"app.py", "db: {user: u, password: **** }", "--api-token: ****", "ok: 1"};
+        // Two readings of one value, or a value next to another, give one ****.
+        QTest::newRow("one **** a value")
+            << Strings{"app.py", "x password=", "token: =", "https://u:p=1@h/"}
+            << Strings{"app.py", "x password=****", "token: ****", "https://u:****@h/"};
         QTest::newRow("nothing secret in URLs, queries and JSON")
             << Strings{"--jars", "https://ci@repo.example/a.jar",
                        "jdbc:postgresql://h/db?user=u&sslmode=require", "{\"user\": \"u\"}",
@@ -236,6 +240,10 @@ private slots:
                                                "app.jar",     "--password",
                                                "pw",          "--db.password=dbpw",
                                                "--date",      "2026-11-30"};
+        QTest::newRow("a secret option's value that is a secret-named option")
+            << Strings{"app.jar", "--password", "--my-token", "abc", "--date", "d"};
+        QTest::newRow("empty and adjacent values")
+            << Strings{"app.py", "x password=", "token: =", "https://u:p=1@h/"};
         QTest::newRow("repeated key")
             << Strings{"app.jar", "--token", "first", "--x", "1", "--token", "second"};
         QTest::newRow("nothing secret") << Strings{"--conf", "spark.a=b", "app.jar", "--date", "d"};
