@@ -1,5 +1,6 @@
 #include "widgets/ParameterDiffView.h"
 
+#include "core/parameters/SecretMasking.h"
 #include "models/ThemeColors.h"
 
 #include <QTextBlock>
@@ -44,27 +45,44 @@ void ParameterDiffView::setParameters(const std::vector<std::string>& before,
     if (lines == m_lines)
         return;
     m_lines = std::move(lines);
+    setPlainText(linesText(maskParameters(before), maskParameters(after)).join(QLatin1Char('\n')));
+    markChangedLines();
+}
+
+// Each line as the preview shows the statement: secret values as ****, a changed one said to be new.
+QStringList ParameterDiffView::linesText(const std::vector<std::string>& shownBefore,
+                                         const std::vector<std::string>& shownAfter) const {
     using K = ParameterDiffLine::Kind;
+    const auto shown = [](const std::vector<std::string>& list, int index) {
+        return QString::fromStdString(list.at(static_cast<std::size_t>(index)));
+    };
     QStringList text;
     text.reserve(qsizetype(m_lines.size()));
     for (const ParameterDiffLine& l : m_lines) {
         switch (l.kind) {
         case K::Same:
-            text << QStringLiteral("  ") + QString::fromStdString(l.after);
+            text << QStringLiteral("  ") + shown(shownAfter, l.afterIndex);
             break;
         case K::Added:
-            text << QStringLiteral("+ ") + QString::fromStdString(l.after);
+            text << QStringLiteral("+ ") + shown(shownAfter, l.afterIndex);
             break;
         case K::Removed:
-            text << QStringLiteral("- ") + QString::fromStdString(l.before);
+            text << QStringLiteral("- ") + shown(shownBefore, l.beforeIndex);
             break;
-        case K::Changed:
-            text << QStringLiteral("~ %1  →  %2")
-                        .arg(QString::fromStdString(l.before), QString::fromStdString(l.after));
+        case K::Changed: {
+            const QString was = shown(shownBefore, l.beforeIndex);
+            const QString now = shown(shownAfter, l.afterIndex);
+            text << (was == now ? tr("~ %1  →  %2 (a new secret value)") : QStringLiteral("~ %1  →  %2"))
+                        .arg(was, now);
             break;
         }
+        }
     }
-    setPlainText(text.join(QLatin1Char('\n')));
+    return text;
+}
+
+void ParameterDiffView::markChangedLines() {
+    using K = ParameterDiffLine::Kind;
     QList<QTextEdit::ExtraSelection> selections;
     QTextBlock block = document()->begin();
     for (const ParameterDiffLine& l : m_lines) {

@@ -10,7 +10,8 @@
 namespace jobdeck {
 
 // The edited parameters against the stored Job's, one line each: "  " same, "+ " added, "- " removed,
-// "~ old → new" changed, with a background per kind.
+// "~ old → new" changed, with a background per kind. Secret values are shown as ****, as DESCRIBE JOB
+// and the statement preview show them; a secret typed anew is a change "(a new secret value)".
 class ParameterDiffView final : public QPlainTextEdit {
     Q_OBJECT
 public:
@@ -23,6 +24,10 @@ public:
     QString summary() const;
 
 private:
+    QStringList linesText(const std::vector<std::string>& shownBefore,
+                          const std::vector<std::string>& shownAfter) const;
+    void markChangedLines();
+
     std::vector<ParameterDiffLine> m_lines;
 };
 

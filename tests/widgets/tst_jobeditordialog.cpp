@@ -371,6 +371,30 @@ private slots:
         QCOMPARE(after->sparkConfigs.at("spark.sql.shuffle.partitions"), std::string("16"));
     }
 
+    // The Changes tab shows secrets as the preview does: a secret typed anew is a change, not its value.
+    void diffShowsNoTypedSecret() {
+        QVERIFY(statement(m_operator,
+                          "CREATE JOB diffsecret TYPE = 'PYTHON' PARAMETERS = ( '--conf', "
+                          "'spark.db.password=Old-Pw1', 's3://b/app.py', '--url', "
+                          "'jdbc:postgresql://h/db?password=Old-Pw2' ) CLUSTER = 'onehouse_cluster_spark'"));
+        const auto stored = awaitReply(m_client->describeJob(QStringLiteral("diffsecret")));
+        QVERIFY(stored);
+        auto d = open(*stored);
+        type(*d, perLine({"--conf", "spark.db.password=New-Pw1", "s3://b/app.py", "--url",
+                          "jdbc:postgresql://h2/db?password=New-Pw2", "--api-token", "New-Pw3"}));
+        const QString shown = d->diffView()->toPlainText();
+        QVERIFY2(shown.contains(QStringLiteral(
+                     "~ spark.db.password=****  →  spark.db.password=**** (a new secret value)")),
+                 qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral(
+                     "~ jdbc:postgresql://h/db?password=****  →  jdbc:postgresql://h2/db?password=****\n")),
+                 qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("+ ****")), qPrintable(shown));
+        for (const char* secret : {"New-Pw1", "New-Pw2", "New-Pw3"})
+            QVERIFY2(!shown.contains(QLatin1String(secret)), qPrintable(shown));
+        QCOMPARE(d->diffView()->count(ParameterDiffLine::Kind::Changed), 2);
+    }
+
     // The project allows hoodie.datasource.write.operation. Its default settings do not, so a check made
     // before DESCRIBE PROJECT answers would flag it: the editor holds those checks while they load.
     void noFalseErrorWhileProjectSettingsLoad() {
