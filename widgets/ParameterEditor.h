@@ -8,7 +8,9 @@
 #include "core/parameters/ParameterValidator.h"
 #include "widgets/ParameterHighlighter.h"
 
+#include <QList>
 #include <QPlainTextEdit>
+#include <QRectF>
 #include <QString>
 
 #include <optional>
@@ -18,6 +20,7 @@
 class QAction;
 class QCompleter;
 class QMenu;
+class QPainter;
 class QTimer;
 
 namespace jobdeck {
@@ -90,6 +93,11 @@ public:
     QMenu* fixMenuForLine(int line, QWidget* parent); // nullptr when the line has no fixes
     void showFixMenuAt(const QPoint& gutterPos);
 
+    // Where secret values are painted over (viewport coordinates): every secret value in view
+    // (ParameterLineSpans::secretValues) but those of the line being edited, the cursor's while the editor
+    // has the focus. The text stays as typed; Copy and Save use it.
+    QList<QRectF> hiddenSecretRects() const;
+
     // For LineNumberArea.
     int lineNumberAreaWidth() const;
     void paintLineNumberArea(QPaintEvent* event);
@@ -100,12 +108,21 @@ signals:
 protected:
     void resizeEvent(QResizeEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
     bool viewportEvent(QEvent* event) override;
     void insertFromMimeData(const QMimeData* source) override;
 
 private:
+    struct HiddenSecret {
+        QRectF rect;
+        int line = 0;
+        bool selected = false;
+    };
+    std::vector<HiddenSecret> hiddenSecrets() const;
+    void paintHiddenSecrets(QPainter& painter) const;
     void markLinesEdited(int position, int added);
     int severityAtLine(int line) const;
     int bottomInView(int line) const; // viewport y of the line's bottom when it is in view, else -1 // the
@@ -125,6 +142,7 @@ private:
     std::vector<ParameterLine> m_lines;
     ParameterLineAnalysis m_analysis; // kept between re-checks: its buffers are reused
     int m_paintedLineCount = -1;
+    int m_cursorLine = 0; // the cursor's line as last painted: a move to another line repaints
     std::optional<ParameterTextForm> m_lastConvertedPaste;
 
     ParameterHighlighter* m_highlighter;

@@ -4,8 +4,10 @@
 #include "core/hudi/HudiConfigStatus.h"
 #include "core/parameters/DiagnosticCode.h"
 #include "core/parameters/ParameterTextForms.h"
+#include "core/parameters/SecretMasking.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace jobdeck {
 
@@ -63,9 +65,28 @@ bool givenLocally(const Diagnostic& refusal, const std::vector<Diagnostic>& foun
 }
 
 // 2. Validates as the service will, and lists every finding with its line.
+void scrubDiagnostics(const std::vector<std::string>& parameters,
+                      const std::vector<SecretValueRange>& secrets, std::vector<Diagnostic>& diagnostics) {
+    if (secrets.empty())
+        return;
+    std::vector<std::string> values;
+    values.reserve(secrets.size());
+    for (const SecretValueRange& r : secrets)
+        values.push_back(parameters[r.parameter].substr(r.offset, r.length));
+    values = mergeSecretValues(std::move(values), {});
+    for (Diagnostic& d : diagnostics) {
+        scrubSecrets(d.message, values);
+        for (Fix& fix : d.fixes) {
+            scrubSecrets(fix.title, values);
+            scrubSecrets(fix.leadsTo, values);
+        }
+    }
+}
+
 void collectDiagnostics(const std::vector<ParameterLine>& lines, const ParameterLineContext& context,
-                        ParameterLineAnalysis& out) {
+                        const std::vector<SecretValueRange>& secrets, ParameterLineAnalysis& out) {
     std::vector<Diagnostic> found = validateParameters(out.parameters, out.classified, context.validation);
+    scrubDiagnostics(out.parameters, secrets, found);
     out.diagnostics.clear();
     out.diagnosticLines.clear();
     out.hasTextErrors = false;
@@ -117,6 +138,12 @@ public:
     void range(TokenRange r, Style s) {
         if (r.first >= 0)
             push(inLine(r.first), inLine(r.second), s);
+    }
+    // The line's range of the parameter's bytes [from, to); nullopt when it is empty.
+    std::optional<LineRange> lineRange(int from, int to) const {
+        const int a = inLine(from);
+        const int b = inLine(to);
+        return b > a ? std::optional(LineRange{a, b - a}) : std::nullopt;
     }
     void pair(const ClassifiedToken& t, Style key, Style value) {
         range(t.nameRange, Style::OptionName);
@@ -189,16 +216,24 @@ void spanToken(const ClassifiedToken& t, LineSpanner& line, bool keyNotApplied) 
 
 // 3. The spans of every line, and the gutter's mark: an error wins over a warning on the same line.
 void collectSpans(const std::vector<ParameterLine>& lines, const ParameterLineContext& context,
-                  ParameterLineAnalysis& out) {
+                  const std::vector<SecretValueRange>& secrets, ParameterLineAnalysis& out) {
     out.spans.resize(lines.size());
     for (ParameterLineSpans& line : out.spans) {
         line.spans.clear();
         line.underlines.clear();
+        line.secretValues.clear();
     }
     for (const ClassifiedToken& t : out.classified.tokens) {
         const int l = out.tokenLines[at(t.index)];
         LineSpanner spanner(lines[at(l)], int(out.parameters[at(t.index)].size()), out.spans[at(l)].spans);
         spanToken(t, spanner, t.cls == TokenClass::HudiConfPair && notApplied(out, t, context));
+    }
+    for (const SecretValueRange& secret : secrets) {
+        const int l = out.tokenLines[secret.parameter];
+        const LineSpanner spanner(lines[at(l)], int(out.parameters[secret.parameter].size()),
+                                  out.spans[at(l)].spans);
+        if (const auto range = spanner.lineRange(int(secret.offset), int(secret.offset + secret.length)))
+            out.spans[at(l)].secretValues.push_back(*range);
     }
     out.lineSeverity.assign(lines.size(), -1);
     for (std::size_t i = 0; i < out.diagnostics.size(); ++i) {
@@ -239,6 +274,10 @@ ParameterLine readParameterLine(std::string text, int utf16Length) {
     return info;
 }
 
+void scrubSecretValues(const std::vector<std::string>& parameters, std::vector<Diagnostic>& diagnostics) {
+    scrubDiagnostics(parameters, secretValueRanges(parameters), diagnostics);
+}
+
 int ParameterLineAnalysis::lineOfToken(int tokenIndex) const {
     return tokenIndex >= 0 && at(tokenIndex) < tokenLines.size() ? tokenLines[at(tokenIndex)] : -1;
 }
@@ -248,8 +287,9 @@ void analyseParameterLines(const std::vector<ParameterLine>& lines, const Parame
     collectParameters(lines, into);
     into.classified =
         classifyTokens(into.parameters); // colours and checks read the parameters through ranges
-    collectDiagnostics(lines, context, into);
-    collectSpans(lines, context, into);
+    const std::vector<SecretValueRange> secrets = secretValueRanges(into.parameters);
+    collectDiagnostics(lines, context, secrets, into);
+    collectSpans(lines, context, secrets, into);
 }
 
 ParameterLineAnalysis analyseParameterLines(const std::vector<ParameterLine>& lines,

@@ -41,9 +41,19 @@ struct ParameterSpan final {
     bool operator==(const ParameterSpan&) const = default;
 };
 
+// A range of a line: UTF-16 offsets.
+struct LineRange final {
+    int start = 0;
+    int length = 0;
+    bool operator==(const LineRange&) const = default;
+};
+
 struct ParameterLineSpans final {
     std::vector<ParameterSpan> spans;      // base colours, in order
     std::vector<ParameterSpan> underlines; // Error/Warning, drawn over the base colours
+    // The secret values on the line, where maskParameters shows **** (core/parameters/SecretMasking.h):
+    // an editor hides them while the line is not being edited. An empty value has no range.
+    std::vector<LineRange> secretValues;
     bool stale = false; // edited since its spans were set: re-highlight it whatever they are
     bool operator==(const ParameterLineSpans&) const = default;
 };
@@ -86,6 +96,11 @@ struct ParameterLineAnalysis final {
 
     int lineOfToken(int tokenIndex) const;
 };
+
+// A finding quoting a parameter shows its secret values as ****, in its message and its fixes' titles,
+// as the service's refusal does (it scrubs the statement's secret values from its message): the console
+// says what the service will say. analyseParameterLines does it to the diagnostics it lists.
+void scrubSecretValues(const std::vector<std::string>& parameters, std::vector<Diagnostic>& diagnostics);
 
 // Every line must be read. `into` keeps its buffers, so re-analysing after a keystroke allocates little.
 void analyseParameterLines(const std::vector<ParameterLine>& lines, const ParameterLineContext& context,

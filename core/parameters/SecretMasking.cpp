@@ -363,6 +363,15 @@ std::vector<std::string> maskArguments(const std::vector<std::string>& arguments
     return maskSlots(arguments, false);
 }
 
+std::vector<SecretValueRange> secretValueRanges(const std::vector<std::string>& params) {
+    std::vector<SecretValueRange> ranges;
+    for (const SecretSlot& slot : secretSlots(params, true)) {
+        const std::size_t size = params[slot.valueToken].size();
+        ranges.push_back({slot.valueToken, slot.valueOffset, slot.end(size) - slot.valueOffset});
+    }
+    return ranges;
+}
+
 std::string maskArgument(std::string_view token) {
     return maskSlots({std::string(token)}, false).front();
 }

@@ -60,6 +60,16 @@ std::vector<std::string> maskArguments(const std::vector<std::string>& arguments
 // One token as maskArguments masks it: an application path, or any single parameter quoted in a message.
 std::string maskArgument(std::string_view token);
 
+// Where maskParameters puts a ****: the bytes [offset, offset + length) of parameter `parameter` (an
+// empty value has length 0). In parameter order, then offset order.
+struct SecretValueRange final {
+    std::size_t parameter = 0;
+    std::size_t offset = 0;
+    std::size_t length = 0;
+    bool operator==(const SecretValueRange&) const = default;
+};
+std::vector<SecretValueRange> secretValueRanges(const std::vector<std::string>& params);
+
 // The inverse for ALTER: each secret value submitted as **** takes the stored value of the same key.
 // Keys match across both forms ("--password=****" finds a stored "--password x" and vice versa); the
 // n-th masked occurrence of a key takes the n-th stored value of that key, or the last one when the

@@ -49,6 +49,33 @@ class TestParameterLineAnalysis final : public QObject {
     Q_OBJECT
 
 private slots:
+    // Where the editor hides a secret value: the ranges maskParameters replaces, in the line's UTF-16
+    // offsets (a quoted line's quotes and escapes counted, a non-ASCII character one unit).
+    void secretValuesPerLine() {
+        const auto lines = read({"--conf", "spark.db.password=pw1", "", "app.py", "--api-token", "tök",
+                                 "\"--url=jdbc:x://h/db?password=p w\"", "--date", "2024", "--token="});
+        const ParameterLineAnalysis a = analyseParameterLines(lines, allowing({}));
+        const auto ranges = [&](int line) { return a.spans[std::size_t(line)].secretValues; };
+        QCOMPARE(ranges(1), (std::vector<LineRange>{{18, 3}}));
+        QCOMPARE(ranges(5), (std::vector<LineRange>{{0, 3}}));
+        QCOMPARE(ranges(6), (std::vector<LineRange>{{30, 3}}));
+        for (const int line : {0, 2, 3, 4, 7, 8, 9}) // the empty value of --token= has no range
+            QVERIFY2(ranges(line).empty(), qPrintable(QString::number(line)));
+
+        // A finding that quotes a secret shows it as the service's refusal does: ****.
+        const ParameterLineAnalysis quoting =
+            analyseParameterLines(read({"--db-password=hunter2", "app.py"}), allowing({}));
+        QVERIFY(hasCode(quoting, "option.unknown", 0));
+        for (const Diagnostic& d : quoting.diagnostics) {
+            QVERIFY2(d.message.find("hunter2") == std::string::npos, d.message.c_str());
+            for (const Fix& fix : d.fixes)
+                QVERIFY2(fix.title.find("hunter2") == std::string::npos, fix.title.c_str());
+        }
+        QVERIFY(std::any_of(quoting.diagnostics.begin(), quoting.diagnostics.end(), [](const Diagnostic& d) {
+            return d.message.find("'--db-password=****'") != std::string::npos;
+        }));
+    }
+
     void readsEachLineAndMapsTokensToLines() {
         const auto lines = read({"--class", "", "com.example.App", "  ", "\"s3://b/app one.jar\"", "--date"});
         const ParameterLineAnalysis a = analyseParameterLines(lines, allowing({}));

@@ -100,6 +100,7 @@ private slots:
     void nextDiagnosticAndRefusalMapping();
     void malformedLineIsReportedNotFatal();
     void editsRecheckLikeAFreshRead();
+    void hidesSecretValuesOffTheEditedLine();
     void screenshot();
 };
 
@@ -550,6 +551,57 @@ void TstParameterEditor::editsRecheckLikeAFreshRead() {
     compareWithFresh("flipped a run of options and values");
     QVERIFY(hasStyle(editor, 6, 0, Style::OptionName));
     QVERIFY(hasStyle(editor, 7, 0, Style::OptionValue));
+}
+
+namespace {
+
+// The editor's picture of `rect` (viewport coordinates).
+QImage pictureOf(ParameterEditor& editor, const QRectF& rect) {
+    return editor.viewport()->grab(rect.toAlignedRect()).toImage();
+}
+
+} // namespace
+
+// A secret value is painted over on every line but the one being edited (the cursor's, while the editor
+// has the focus): two editors whose secrets differ look the same there, and differ once it is edited.
+void TstParameterEditor::hidesSecretValuesOffTheEditedLine() {
+    const auto withSecrets = [](const std::string& a, const std::string& b) {
+        return Params{"--conf", "spark.jdbc.url=jdbc:postgresql://h/db?password=" + a + "&ssl=1", "app.py",
+                      "--api-token", b};
+    };
+    ParameterEditor editor;
+    ParameterEditor other;
+    for (ParameterEditor* e : {&editor, &other}) {
+        e->resize(600, 300);
+        e->show();
+        QVERIFY(QTest::qWaitForWindowExposed(e));
+    }
+    editor.setParameters(withSecrets("Hunter2", "Tok3nValue"));
+    other.setParameters(withSecrets("Xyzzy77", "OtherValue"));
+    editor.recheckNow();
+    other.recheckNow();
+    QCOMPARE(editor.hiddenSecretRects().size(), 2); // without the focus, every line hides its secrets
+    const QList<QRectF> rects = editor.hiddenSecretRects();
+    QCOMPARE(other.hiddenSecretRects(), rects);
+    for (const QRectF& r : rects) {
+        QVERIFY(r.width() > 0);
+        QCOMPARE(pictureOf(editor, r), pictureOf(other, r));
+    }
+
+    // The line being edited shows its value; the others keep theirs hidden.
+    editor.activateWindow();
+    editor.setFocus();
+    QTRY_VERIFY(editor.hasFocus());
+    QTextCursor cursor(editor.document()->findBlockByNumber(4));
+    editor.setTextCursor(cursor);
+    QCOMPARE(editor.hiddenSecretRects(), QList<QRectF>{rects.front()});
+    QVERIFY(pictureOf(editor, rects.back()) != pictureOf(other, rects.back()));
+    cursor = QTextCursor(editor.document()->findBlockByNumber(1));
+    editor.setTextCursor(cursor);
+    QCOMPARE(editor.hiddenSecretRects(), QList<QRectF>{rects.back()});
+    QCOMPARE(pictureOf(editor, rects.back()), pictureOf(other, rects.back()));
+    // What is typed stays as typed.
+    QCOMPARE(editor.parameters(), withSecrets("Hunter2", "Tok3nValue"));
 }
 
 void TstParameterEditor::screenshot() {
