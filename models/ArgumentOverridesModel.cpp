@@ -1,6 +1,7 @@
 #include "models/ArgumentOverridesModel.h"
 
 #include "core/parameters/ArgumentOverrides.h"
+#include "core/parameters/SecretMasking.h"
 
 #include <QFont>
 
@@ -85,6 +86,17 @@ int ArgumentOverridesModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+// An override's value as DESCRIBE JOB_RUN will show it: a secret as ****, the effective arguments below
+// the table too; editing it shows what was typed (EditRole).
+QString ArgumentOverridesModel::shownOverride(const Row& row) {
+    if (row.override.isEmpty())
+        return row.override;
+    std::vector<std::pair<std::string, std::string>> pair{
+        {row.name.toStdString(), row.override.toStdString()}};
+    maskPairs(pair);
+    return QString::fromStdString(pair.front().second);
+}
+
 QVariant ArgumentOverridesModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
@@ -111,7 +123,7 @@ QVariant ArgumentOverridesModel::data(const QModelIndex& index, int role) const 
                 return tr("(new argument)");
             return row.jobValue ? *row.jobValue : tr("(no value)");
         case Override:
-            return row.override;
+            return shownOverride(row);
         }
         return {};
     }

@@ -57,6 +57,7 @@ private:
         bool fromJob = false;
     };
     bool counts(const Row& row) const;
+    static QString shownOverride(const Row& row);
 
     std::vector<Row> m_rows;
 };

@@ -264,6 +264,20 @@ private slots:
         model.addArgument(); // an empty new row does not count
         QCOMPARE(model.overrides().size(), std::size_t{2});
         QVERIFY(!model.setData(model.index(0, ArgumentOverridesModel::JobValue), "x"));
+
+        // A secret override is shown as DESCRIBE JOB_RUN will show it, and edited as typed.
+        const int secret = model.addArgument("--db-password", "Hunter2");
+        const int url = model.addArgument("--url", "jdbc:postgresql://h/db?password=Hunter3");
+        const QModelIndex secretValue = model.index(secret, ArgumentOverridesModel::Override);
+        QCOMPARE(secretValue.data().toString(), QStringLiteral("****"));
+        QCOMPARE(secretValue.data(Qt::EditRole).toString(), QStringLiteral("Hunter2"));
+        QCOMPARE(model.index(url, ArgumentOverridesModel::Override).data().toString(),
+                 QStringLiteral("jdbc:postgresql://h/db?password=****"));
+        QSignalSpy shown(&model, &QAbstractItemModel::dataChanged);
+        QVERIFY(model.setData(model.index(secret, ArgumentOverridesModel::Name), "--db-user"));
+        QVERIFY(!shown.isEmpty()); // the value's cell too: it is no longer a secret
+        QCOMPARE(secretValue.data().toString(), QStringLiteral("Hunter2"));
+        QCOMPARE(model.overrides().back().second, std::string("jdbc:postgresql://h/db?password=Hunter3"));
     }
 };
 
