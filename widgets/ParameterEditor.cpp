@@ -11,6 +11,7 @@
 #include "models/ThemeColors.h"
 #include "widgets/LineNumberArea.h"
 #include "widgets/ParameterHighlighter.h"
+#include "widgets/SecretValueMask.h"
 
 #include <QAbstractItemView>
 #include <QAction>
@@ -69,7 +70,22 @@ ParameterEditor::ParameterEditor(QWidget* parent)
     , m_lineNumberArea(new LineNumberArea(this))
     , m_completionModel(new ParameterCompletionModel(this))
     , m_completer(new QCompleter(m_completionModel, this))
-    , m_recheckTimer(new QTimer(this)) {
+    , m_recheckTimer(new QTimer(this))
+    , m_secretMask(new SecretValueMask(
+          this,
+          [this](int line) -> const std::vector<LineRange>* {
+              // A line edited since the last check waits for it (a zero-delay timer): its ranges are its
+              // old text's.
+              const auto at = static_cast<std::size_t>(line);
+              return at < m_analysis.spans.size() && at < m_lines.size() && m_lines[at].read
+                         ? &m_analysis.spans[at].secretValues
+                         : nullptr;
+          },
+          [this](int line) {
+              const int pathLine = applicationPathLine();
+              return pathLine >= 0 && line > pathLine ? ParameterHighlighter::argumentZoneColor()
+                                                      : palette().color(QPalette::Base);
+          })) {
     setObjectName(QStringLiteral("parameterEditor"));
     setLineWrapMode(QPlainTextEdit::NoWrap);
     // A parameter never holds a tab: Tab and Shift+Tab move the focus, as in any form.
@@ -112,14 +128,6 @@ ParameterEditor::ParameterEditor(QWidget* parent)
             m_lineNumberArea->update(0, rect.y(), m_lineNumberArea->width(), rect.height());
     });
     setViewportMargins(lineNumberAreaWidth(), 0, 0, 0);
-    // The line being edited shows its secret values; the others hide theirs.
-    connect(this, &QPlainTextEdit::cursorPositionChanged, this, [this] {
-        if (const int line = textCursor().blockNumber(); line != m_cursorLine) {
-            m_cursorLine = line;
-            viewport()->update();
-        }
-    });
-    connect(this, &QPlainTextEdit::selectionChanged, viewport(), qOverload<>(&QWidget::update));
     recheckNow();
 }
 
@@ -440,7 +448,7 @@ void ParameterEditor::paintEvent(QPaintEvent* event) {
     QPlainTextEdit::paintEvent(event);
     {
         QPainter painter(viewport());
-        paintHiddenSecrets(painter);
+        m_secretMask->paint(painter);
     }
     const int y = bottomInView(pathLine);
     if (y >= 0) {
@@ -457,76 +465,8 @@ void ParameterEditor::paintEvent(QPaintEvent* event) {
     }
 }
 
-void ParameterEditor::focusInEvent(QFocusEvent* event) {
-    QPlainTextEdit::focusInEvent(event);
-    viewport()->update();
-}
-
-void ParameterEditor::focusOutEvent(QFocusEvent* event) {
-    QPlainTextEdit::focusOutEvent(event);
-    viewport()->update();
-}
-
-std::vector<ParameterEditor::HiddenSecret> ParameterEditor::hiddenSecrets() const {
-    std::vector<HiddenSecret> hidden;
-    const int editing = hasFocus() ? textCursor().blockNumber() : -1;
-    const QTextCursor cursor = textCursor();
-    const QPointF offset = contentOffset();
-    const int bottom = viewport()->rect().bottom();
-    for (QTextBlock b = firstVisibleBlock(); b.isValid(); b = b.next()) {
-        const QRectF box = blockBoundingGeometry(b).translated(offset);
-        if (box.top() > bottom)
-            break;
-        const auto line = static_cast<std::size_t>(b.blockNumber());
-        // A line edited since the last check waits for it (a zero-delay timer): its ranges are its old
-        // text's.
-        if (b.blockNumber() == editing || line >= m_analysis.spans.size() || line >= m_lines.size() ||
-            !m_lines[line].read || !b.layout())
-            continue;
-        for (const LineRange& r : m_analysis.spans[line].secretValues) {
-            const int end = std::min(r.start + r.length, b.length() - 1);
-            const QTextLine textLine = b.layout()->lineForTextPosition(r.start);
-            if (r.start >= end || !textLine.isValid())
-                continue;
-            const qreal left = textLine.cursorToX(r.start);
-            const qreal right = textLine.cursorToX(end);
-            const int from = b.position() + r.start;
-            const bool selected = cursor.hasSelection() && cursor.selectionStart() < b.position() + end &&
-                                  cursor.selectionEnd() > from;
-            hidden.push_back(
-                {QRectF(box.left() + left, box.top() + textLine.y(), right - left, textLine.height()),
-                 b.blockNumber(), selected});
-        }
-    }
-    return hidden;
-}
-
 QList<QRectF> ParameterEditor::hiddenSecretRects() const {
-    QList<QRectF> rects;
-    for (const HiddenSecret& h : hiddenSecrets())
-        rects << h.rect;
-    return rects;
-}
-
-// A bullet a character over the line's own background, as a password field shows what was typed.
-void ParameterEditor::paintHiddenSecrets(QPainter& painter) const {
-    const int pathLine = applicationPathLine();
-    const QFontMetricsF metrics(font());
-    for (const HiddenSecret& h : hiddenSecrets()) {
-        const QColor background = h.selected ? palette().color(QPalette::Highlight)
-                                  : pathLine >= 0 && h.line > pathLine
-                                      ? ParameterHighlighter::argumentZoneColor()
-                                      : palette().color(QPalette::Base);
-        painter.fillRect(h.rect, background);
-        painter.setPen(palette().color(h.selected ? QPalette::HighlightedText : QPalette::PlaceholderText));
-        painter.setFont(font());
-        const auto count =
-            qsizetype(std::max(1.0, h.rect.width() / metrics.horizontalAdvance(QChar(0x2022))));
-        painter.save();
-        painter.setClipRect(h.rect);
-        painter.drawText(h.rect, Qt::AlignLeft | Qt::AlignVCenter, QString(count, QChar(0x2022)));
-        painter.restore();
-    }
+    return m_secretMask->hiddenRects();
 }
 
 void ParameterEditor::paintLineNumberArea(QPaintEvent* event) {

@@ -20,13 +20,13 @@
 class QAction;
 class QCompleter;
 class QMenu;
-class QPainter;
 class QTimer;
 
 namespace jobdeck {
 
 class LineNumberArea;
 class ParameterCompletionModel;
+class SecretValueMask;
 
 // A Job's parameters, one per line. Everything it shows comes from the core: the classifier decides each
 // line's colour and zone (job configuration / application path / application arguments, with a line drawn
@@ -108,21 +108,12 @@ signals:
 protected:
     void resizeEvent(QResizeEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
-    void focusInEvent(QFocusEvent* event) override;
-    void focusOutEvent(QFocusEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
     bool viewportEvent(QEvent* event) override;
     void insertFromMimeData(const QMimeData* source) override;
 
 private:
-    struct HiddenSecret {
-        QRectF rect;
-        int line = 0;
-        bool selected = false;
-    };
-    std::vector<HiddenSecret> hiddenSecrets() const;
-    void paintHiddenSecrets(QPainter& painter) const;
     void markLinesEdited(int position, int added);
     int severityAtLine(int line) const;
     int bottomInView(int line) const; // viewport y of the line's bottom when it is in view, else -1 // the
@@ -142,7 +133,6 @@ private:
     std::vector<ParameterLine> m_lines;
     ParameterLineAnalysis m_analysis; // kept between re-checks: its buffers are reused
     int m_paintedLineCount = -1;
-    int m_cursorLine = 0; // the cursor's line as last painted: a move to another line repaints
     std::optional<ParameterTextForm> m_lastConvertedPaste;
 
     ParameterHighlighter* m_highlighter;
@@ -150,6 +140,7 @@ private:
     ParameterCompletionModel* m_completionModel;
     QCompleter* m_completer;
     QTimer* m_recheckTimer;
+    SecretValueMask* m_secretMask;
 };
 
 } // namespace jobdeck

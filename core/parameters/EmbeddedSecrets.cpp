@@ -174,7 +174,7 @@ std::vector<EmbeddedSecret> findEmbeddedSecrets(std::string_view text) {
     for (auto& secret : found) {
         if (secret.offset < covered)
             continue;
-        covered = secret.offset + std::max<std::size_t>(secret.length, 1); // an empty value holds its place
+        covered = secret.offset + secret.length;
         kept.push_back(std::move(secret));
     }
     return kept;

@@ -29,7 +29,7 @@ struct EmbeddedSecret final {
 //   YAML, its key a bare word after the start, a blank, '{' or ',' and followed by ": ": "password: X",
 //   "{user: u, password: X}" ("https://h" and "jdbc:x" are no members). A quoted value is what its
 //   quotes hold; any other runs to the next ',', '}', ']' or line break, without the blanks at its end.
-// In the order of the text; a form found inside a value found earlier is not reported again.
+// In the order of the text, none empty; a form found inside a value found earlier is not reported again.
 std::vector<EmbeddedSecret> findEmbeddedSecrets(std::string_view text);
 
 } // namespace jobdeck

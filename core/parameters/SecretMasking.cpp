@@ -432,6 +432,22 @@ std::optional<std::string> findUnresolvedMask(const std::vector<std::string>& su
     return unresolved ? std::optional(unresolved->message()) : std::nullopt;
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> pairSecretRanges(const std::string& key,
+                                                                  const std::string& value) {
+    std::vector<std::pair<std::size_t, std::size_t>> ranges;
+    if (isSecretKey(key)) {
+        if (!value.empty())
+            ranges.emplace_back(0, value.size());
+        return ranges;
+    }
+    std::vector<SecretSlot> slots;
+    tokenSlots(value, 0, slots, false);
+    for (const SecretSlot& slot : slots)
+        if (slot.end(value.size()) > slot.valueOffset)
+            ranges.emplace_back(slot.valueOffset, slot.end(value.size()) - slot.valueOffset);
+    return ranges;
+}
+
 bool holdsMaskedSecret(const std::string& key, const std::string& value) {
     if (isSecretKey(key))
         return value == kMask;

@@ -105,6 +105,10 @@ struct UnmaskedPairs final {
 UnmaskedPairs unmaskPairs(const std::vector<std::pair<std::string, std::string>>& submitted,
                           const std::vector<std::pair<std::string, std::string>>& stored);
 
+// Where maskPairs puts a **** in a pair's value: each [offset, offset + length) of `value`, none empty.
+std::vector<std::pair<std::size_t, std::size_t>> pairSecretRanges(const std::string& key,
+                                                                  const std::string& value);
+
 // Whether the value of a pair (a RUN JOB override, a WITH pair) shows a secret as maskPairs masks it:
 // **** under a secret key, or a **** where a secret is inside the value ("jdbc:...?password=****").
 bool holdsMaskedSecret(const std::string& key, const std::string& value);

@@ -591,6 +591,16 @@ private slots:
                  std::string("https://u@h"));
     }
 
+    void pairSecretRangesAreWhereMaskPairsMasks() {
+        using Ranges = std::vector<std::pair<std::size_t, std::size_t>>;
+        QCOMPARE(pairSecretRanges("spark.a.secret", "s3cr3t"), (Ranges{{0, 6}}));
+        QCOMPARE(pairSecretRanges("spark.a.secret", ""), Ranges{});
+        QCOMPARE(pairSecretRanges("spark.jars.repositories", "https://ci:pw@repo/m2"), (Ranges{{11, 2}}));
+        QCOMPARE(pairSecretRanges("spark.driver.extraJavaOptions", "-Da=1 -Dk.token=T -Db=2"),
+                 (Ranges{{16, 1}}));
+        QCOMPARE(pairSecretRanges("spark.executor.memory", "4g"), Ranges{});
+    }
+
     void maskPairsForWithAndOverrides() {
         std::vector<std::pair<std::string, std::string>> pairs{
             {"spark.x.Secret", "a"}, {"--api-token", "b"}, {"spark.y", "c"}, {"hoodie.z.password", ""}};

@@ -4,6 +4,7 @@
 #include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
 #include "widgets/LineNumberArea.h"
+#include "widgets/PairListEdit.h"
 #include "widgets/ParameterEditor.h"
 #include "widgets/ParameterHighlighter.h"
 
@@ -101,6 +102,7 @@ private slots:
     void malformedLineIsReportedNotFatal();
     void editsRecheckLikeAFreshRead();
     void hidesSecretValuesOffTheEditedLine();
+    void pairListHidesSecretValues();
     void screenshot();
 };
 
@@ -602,6 +604,34 @@ void TstParameterEditor::hidesSecretValuesOffTheEditedLine() {
     QCOMPARE(pictureOf(editor, rects.back()), pictureOf(other, rects.back()));
     // What is typed stays as typed.
     QCOMPARE(editor.parameters(), withSecrets("Hunter2", "Tok3nValue"));
+}
+
+// The cluster dialog's WITH pairs hide their secret values the same way.
+void TstParameterEditor::pairListHidesSecretValues() {
+    PairListEdit edit;
+    PairListEdit other;
+    for (PairListEdit* e : {&edit, &other}) {
+        e->resize(600, 200);
+        e->show();
+        QVERIFY(QTest::qWaitForWindowExposed(e));
+    }
+    edit.setPlainText(QStringLiteral("spark.executor.memory=4g\nspark.db.password = Hunter2\n"
+                                     "spark.jars.repositories=https://ci:Pw9@repo/m2"));
+    other.setPlainText(QStringLiteral("spark.executor.memory=4g\nspark.db.password = Xyzzy77\n"
+                                      "spark.jars.repositories=https://ci:Zq1@repo/m2"));
+    const QList<QRectF> rects = edit.hiddenSecretRects();
+    QCOMPARE(rects.size(), 2);
+    QCOMPARE(other.hiddenSecretRects(), rects);
+    for (const QRectF& r : rects)
+        QCOMPARE(edit.viewport()->grab(r.toAlignedRect()).toImage(),
+                 other.viewport()->grab(r.toAlignedRect()).toImage());
+    edit.activateWindow();
+    edit.setFocus();
+    QTRY_VERIFY(edit.hasFocus());
+    edit.setTextCursor(QTextCursor(edit.document()->findBlockByNumber(1)));
+    QCOMPARE(edit.hiddenSecretRects(), QList<QRectF>{rects.back()});
+    QVERIFY(edit.viewport()->grab(rects.front().toAlignedRect()).toImage() !=
+            other.viewport()->grab(rects.front().toAlignedRect()).toImage());
 }
 
 void TstParameterEditor::screenshot() {
