@@ -1,5 +1,7 @@
 #include "core/policy/RunEndMessages.h"
 
+#include "core/parameters/SecretMasking.h"
+
 namespace jobdeck {
 
 std::string jobGoneBeforeStartMessage(std::string_view jobName) {
@@ -11,12 +13,12 @@ std::string noApplicationPathMessage(std::string_view jobName) {
 }
 
 std::string noSubmissionIdMessage(std::string_view sparkMaster) {
-    return "spark-submit reported no submission id for the run at " + std::string(sparkMaster) +
+    return "spark-submit reported no submission id for the run at " + maskArgument(sparkMaster) +
            "; its output is in the run's log";
 }
 
 std::string submissionFailedMessage(std::string_view sparkMaster, std::string_view how) {
-    return "spark-submit could not submit the run to " + std::string(sparkMaster) + ": it " +
+    return "spark-submit could not submit the run to " + maskArgument(sparkMaster) + ": it " +
            std::string(how) + "; its output is in the run's log";
 }
 
@@ -153,7 +155,7 @@ std::string clusterDriverKilledMessage(std::string_view id, std::string_view sta
 
 std::string clusterDriverLostMessage(std::string_view sparkMaster, std::string_view id, bool notFound,
                                      int answers) {
-    return "The cluster manager at " + std::string(sparkMaster) +
+    return "The cluster manager at " + maskArgument(sparkMaster) +
            (notFound ? " does not know the driver " + std::string(id)
                      : " lost track of the driver " + std::string(id) + " (UNKNOWN)") +
            " (" + std::to_string(answers) + " answers in a row); its outcome cannot be known";

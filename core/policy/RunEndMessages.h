@@ -12,7 +12,8 @@ namespace jobdeck {
 std::string jobGoneBeforeStartMessage(std::string_view jobName);
 // The run's job has no application path, so there is nothing to start.
 std::string noApplicationPathMessage(std::string_view jobName);
-// Cluster deploy mode: spark-submit exited well but its client's answer named no submission id.
+// Cluster deploy mode: spark-submit exited well but its client's answer named no submission id. The
+// messages naming the master show it as maskArgument does (a URL's password as ****): they are a run's.
 std::string noSubmissionIdMessage(std::string_view sparkMaster);
 // Cluster deploy mode: spark-submit could not submit; `how` says how it ended, one of the three below.
 std::string submissionFailedMessage(std::string_view sparkMaster, std::string_view how);

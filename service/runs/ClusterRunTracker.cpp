@@ -187,7 +187,7 @@ void ClusterRunTracker::follow(const RunRecord& record, Followed& followed) {
             std::string shown = answer; // spark-submit's own error line may quote what the run was given
             scrubSecrets(shown, record.launchSecrets);
             spdlog::warn("job run {}: spark-submit --status {} --master {}: {}", record.run.jobRunId, id,
-                         record.sparkMaster, shown);
+                         maskArgument(record.sparkMaster), shown);
         }
     }
     if (auto end = outcome(record, status, followed))
@@ -202,7 +202,8 @@ void ClusterRunTracker::sendKill(const RunRecord& record, Followed& followed) {
     followed.killSentAt = std::chrono::steady_clock::now();
     appendAnswer(record, "spark-submit --kill " + id + " (canceled by " + record.canceledBy + ")",
                  result.error.empty() ? result.output : result.output + result.error + "\n");
-    spdlog::info("job run {}: asked {} to kill {}", record.run.jobRunId, record.sparkMaster, id);
+    spdlog::info("job run {}: asked {} to kill {}", record.run.jobRunId, maskArgument(record.sparkMaster),
+                 id);
 }
 
 std::optional<std::pair<JobRunStatus, std::optional<std::string>>>

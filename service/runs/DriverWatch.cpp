@@ -1,5 +1,6 @@
 #include "service/runs/DriverWatch.h"
 
+#include "core/parameters/SecretMasking.h"
 #include "core/policy/ReplicaMessages.h"
 #include "core/policy/RunEndMessages.h"
 #include "service/runs/ClusterRunTracker.h"
@@ -166,7 +167,8 @@ void DriverWatch::goneOwnersRun(RunRecord& record) {
     if (!m_writer.takeOver(record))
         return;
     spdlog::info("job run {} of job {}: following {} on {}, taken over from replica {}", record.run.jobRunId,
-                 record.run.jobName, *record.run.submissionId, record.sparkMaster, record.owner);
+                 record.run.jobName, *record.run.submissionId, maskArgument(record.sparkMaster),
+                 record.owner);
     m_clusterRuns.poke();
 }
 
@@ -339,14 +341,14 @@ void DriverWatch::submitted(RunRecord record, const ExitStatus& status) {
     }
     ClusterRunTracker::appendToLog(
         record.logPath,
-        "[jobdeckd: submitted to " + record.sparkMaster + " as " + *id +
+        "[jobdeckd: submitted to " + maskArgument(record.sparkMaster) + " as " + *id +
             " (deploy mode cluster). The driver runs in the cluster: its own output stays with "
             "the cluster manager (a standalone worker's work/" +
             *id +
             "/stdout and stderr, the driver pod's log on Kubernetes) and is not available "
             "here. What spark-submit --status answers follows.]\n");
     spdlog::info("job run {} of job {} submitted to {} as {}", record.run.jobRunId, record.run.jobName,
-                 record.sparkMaster, *id);
+                 maskArgument(record.sparkMaster), *id);
     m_clusterRuns.poke();
 }
 

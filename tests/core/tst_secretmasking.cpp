@@ -1,4 +1,5 @@
 #include "core/parameters/SecretMasking.h"
+#include "core/policy/RunEndMessages.h"
 #include "core/statements/StatementParser.h"
 #include "core/wire/AuditEntry.h"
 #include "core/wire/Cluster.h"
@@ -599,6 +600,18 @@ private slots:
         QCOMPARE(pairSecretRanges("spark.driver.extraJavaOptions", "-Da=1 -Dk.token=T -Db=2"),
                  (Ranges{{16, 1}}));
         QCOMPARE(pairSecretRanges("spark.executor.memory", "4g"), Ranges{});
+    }
+
+    // A run's message naming the cluster manager shows a password in its URL as ****.
+    void aRunsMessageMasksTheMastersPassword() {
+        const std::string master = "k8s://https://ci:Pw9@api.example:6443";
+        for (const std::string& message :
+             {noSubmissionIdMessage(master), submissionFailedMessage(master, exitedWithCodeHow(1)),
+              clusterDriverLostMessage(master, "driver-1", true, 3)}) {
+            QVERIFY2(message.find("k8s://https://ci:****@api.example:6443") != std::string::npos,
+                     message.c_str());
+            QVERIFY2(message.find("Pw9") == std::string::npos, message.c_str());
+        }
     }
 
     void maskPairsForWithAndOverrides() {
