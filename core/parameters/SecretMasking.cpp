@@ -329,15 +329,20 @@ Unmasked unmask(const std::vector<std::string>& submitted, const std::vector<std
 
 // The value of a configuration or argument pair: whole under a secret key, else what tokenSlots finds
 // in it (spark.driver.extraJavaOptions = "-Da=1 -Dpw.password=X", spark.y = "1 --conf spark.password=X").
-void maskPairValue(const std::string& key, std::string& value, std::vector<std::string>* secrets = nullptr) {
-    if (isSecretKey(key)) {
-        if (secrets && value != kMask)
-            secrets->push_back(value);
-        value = kMask;
-        return;
-    }
+// Where a pair's value holds secrets: the whole of it under a secret key, else what tokenSlots finds in
+// it (spark.driver.extraJavaOptions = "-Da=1 -Dpw.password=X", spark.y = "1 --conf spark.password=X").
+std::vector<SecretSlot> pairValueSlots(const std::string& key, const std::string& value) {
     std::vector<SecretSlot> slots;
-    tokenSlots(value, 0, slots, false);
+    if (isSecretKey(key))
+        slots.push_back({key, 0, 0});
+    else
+        tokenSlots(value, 0, slots, false);
+    return slots;
+}
+
+// The value of a configuration or argument pair, its secrets as ****.
+void maskPairValue(const std::string& key, std::string& value, std::vector<std::string>* secrets = nullptr) {
+    const std::vector<SecretSlot> slots = pairValueSlots(key, value);
     for (auto s = slots.rbegin(); s != slots.rend(); ++s) {
         if (secrets)
             secrets->push_back(value.substr(s->valueOffset, s->valueLength));
@@ -435,26 +440,16 @@ std::optional<std::string> findUnresolvedMask(const std::vector<std::string>& su
 std::vector<std::pair<std::size_t, std::size_t>> pairSecretRanges(const std::string& key,
                                                                   const std::string& value) {
     std::vector<std::pair<std::size_t, std::size_t>> ranges;
-    if (isSecretKey(key)) {
-        if (!value.empty())
-            ranges.emplace_back(0, value.size());
-        return ranges;
-    }
-    std::vector<SecretSlot> slots;
-    tokenSlots(value, 0, slots, false);
-    for (const SecretSlot& slot : slots)
+    for (const SecretSlot& slot : pairValueSlots(key, value))
         if (slot.end(value.size()) > slot.valueOffset)
             ranges.emplace_back(slot.valueOffset, slot.end(value.size()) - slot.valueOffset);
     return ranges;
 }
 
 bool holdsMaskedSecret(const std::string& key, const std::string& value) {
-    if (isSecretKey(key))
-        return value == kMask;
-    if (value.find(kMask) == std::string::npos)
+    if (value.find(kMask) == std::string::npos) // most values: no reading needed
         return false;
-    std::vector<SecretSlot> slots;
-    tokenSlots(value, 0, slots, false);
+    const std::vector<SecretSlot> slots = pairValueSlots(key, value);
     return std::any_of(slots.begin(), slots.end(), [&](const SecretSlot& slot) {
         return std::string_view(value).substr(slot.valueOffset, slot.valueLength) == kMask;
     });

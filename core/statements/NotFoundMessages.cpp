@@ -1,5 +1,7 @@
 #include "core/statements/NotFoundMessages.h"
 
+#include "core/parameters/SecretMasking.h"
+
 namespace jobdeck {
 
 namespace {
@@ -25,11 +27,11 @@ std::string projectNotFoundMessage(std::string_view projectName) {
 }
 
 std::string applicationFileNotFoundMessage(std::string_view applicationPath) {
-    return doesNotExist("Application file " + std::string(applicationPath));
+    return doesNotExist("Application file " + maskArgument(applicationPath));
 }
 
 std::string applicationFileUnreadableMessage(std::string_view applicationPath) {
-    return "Application file " + std::string(applicationPath) +
+    return "Application file " + maskArgument(applicationPath) +
            " cannot be read by this service: only local paths, file:// and s3:// are supported";
 }
 

@@ -14,7 +14,8 @@ std::string clusterNotFoundMessage(std::string_view clusterName); // Cluster <na
 std::string jobRunNotFoundMessage(std::string_view runId,
                                   std::string_view jobName);      // Job run <id> of Job <name> ...
 std::string projectNotFoundMessage(std::string_view projectName); // Project <name> does not exist
-// A run's application file is missing when its driver starts (CONTRACT §4).
+// A run's application file is missing when its driver starts (CONTRACT §4). Both messages name the path
+// as maskArgument shows it (a URL's password as ****): they become the run's message.
 std::string applicationFileNotFoundMessage(std::string_view applicationPath);
 // A run's application path has a scheme the service cannot read from (http://, hdfs://, ...).
 std::string applicationFileUnreadableMessage(std::string_view applicationPath);

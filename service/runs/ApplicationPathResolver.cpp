@@ -1,6 +1,5 @@
 #include "service/runs/ApplicationPathResolver.h"
 
-#include "core/parameters/SecretMasking.h"
 #include "core/statements/NotFoundMessages.h"
 
 #include <filesystem>
@@ -40,12 +39,12 @@ ApplicationPathResolver::Result ApplicationPathResolver::map(const std::string& 
         const std::string rest = applicationPath.substr(scheme.size());
         const auto slash = rest.find('/');
         if (slash == std::string::npos || slash == 0 || slash + 1 == rest.size())
-            return {{}, applicationFileNotFoundMessage(maskArgument(applicationPath))};
+            return {{}, applicationFileNotFoundMessage(applicationPath)};
         const std::string bucket = rest.substr(0, slash);
         const fs::path key = fs::path(rest.substr(slash + 1)).lexically_normal();
         // A key must stay inside its bucket's directory.
         if (key.is_absolute() || key.empty() || *key.begin() == "..")
-            return {{}, applicationFileNotFoundMessage(maskArgument(applicationPath))};
+            return {{}, applicationFileNotFoundMessage(applicationPath)};
         const auto mapped = m_bucketDirs.find(bucket);
         const fs::path dir =
             mapped != m_bucketDirs.end() ? fs::path(mapped->second) : fs::path(m_dataDir) / "s3" / bucket;
@@ -53,7 +52,7 @@ ApplicationPathResolver::Result ApplicationPathResolver::map(const std::string& 
     }
     const auto scheme = applicationPath.find("://");
     if (scheme != std::string::npos)
-        return {{}, applicationFileUnreadableMessage(maskArgument(applicationPath))};
+        return {{}, applicationFileUnreadableMessage(applicationPath)};
     return {applicationPath, {}};
 }
 
@@ -63,7 +62,7 @@ ApplicationPathResolver::Result ApplicationPathResolver::resolve(const std::stri
         return result;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(result.localPath, ec))
-        return {{}, applicationFileNotFoundMessage(maskArgument(applicationPath))};
+        return {{}, applicationFileNotFoundMessage(applicationPath)};
     return result;
 }
 

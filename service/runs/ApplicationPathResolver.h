@@ -25,8 +25,8 @@ public:
     static std::optional<std::pair<std::string, std::string>> parseMapping(std::string_view text);
 
     Result map(const std::string& applicationPath) const;
-    // map() plus an existence check: error "Application file <path> does not exist" when missing. An
-    // error names the path with its secrets masked (a URL's password): it becomes the run's message.
+    // map() plus an existence check: error "Application file <path> does not exist" when missing (the
+    // path's secrets masked: core's message).
     Result resolve(const std::string& applicationPath) const;
 
 private:
