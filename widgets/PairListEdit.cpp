@@ -1,36 +1,11 @@
 #include "widgets/PairListEdit.h"
 
-#include "core/parameters/SecretMasking.h"
 #include "widgets/SecretValueMask.h"
 
 #include <QPainter>
 #include <QTextBlock>
 
 namespace jobdeck {
-
-namespace {
-
-// The secret values of one "key=value" line, as the dialog reads it (key and value trimmed).
-std::vector<LineRange> secretsOfLine(const QString& line) {
-    const qsizetype eq = line.indexOf(QLatin1Char('='));
-    if (eq <= 0)
-        return {};
-    qsizetype valueStart = eq + 1;
-    while (valueStart < line.size() && line[valueStart].isSpace())
-        ++valueStart;
-    const std::string key = line.left(eq).trimmed().toStdString();
-    const std::string value = line.mid(valueStart).trimmed().toStdString();
-    std::vector<LineRange> ranges;
-    for (const auto& [offset, length] : pairSecretRanges(key, value)) {
-        // UTF-8 offsets of the value -> UTF-16 offsets of the line.
-        const auto start = QString::fromStdString(value.substr(0, offset)).size();
-        const auto size = QString::fromStdString(value.substr(offset, length)).size();
-        ranges.push_back({int(valueStart + start), int(size)});
-    }
-    return ranges;
-}
-
-} // namespace
 
 PairListEdit::PairListEdit(QWidget* parent)
     : QPlainTextEdit(parent)
@@ -51,7 +26,7 @@ PairListEdit::PairListEdit(QWidget* parent)
 void PairListEdit::findSecrets() {
     m_secrets.clear();
     for (QTextBlock b = document()->begin(); b.isValid(); b = b.next())
-        m_secrets.push_back(secretsOfLine(b.text()));
+        m_secrets.push_back(secretValuesOfPairLine(b.text().toStdString()));
 }
 
 QList<QRectF> PairListEdit::hiddenSecretRects() const {

@@ -5,6 +5,7 @@
 #include "core/parameters/DiagnosticCode.h"
 #include "core/parameters/ParameterTextForms.h"
 #include "core/parameters/SecretMasking.h"
+#include "core/text/AsciiText.h"
 
 #include <algorithm>
 #include <optional>
@@ -64,7 +65,7 @@ bool givenLocally(const Diagnostic& refusal, const std::vector<Diagnostic>& foun
     });
 }
 
-// 2. Validates as the service will, and lists every finding with its line.
+// A finding's message and fix titles with the parameters' secret values as ****, as the service's refusal.
 void scrubDiagnostics(const std::vector<std::string>& parameters,
                       const std::vector<SecretValueRange>& secrets, std::vector<Diagnostic>& diagnostics) {
     if (secrets.empty())
@@ -73,7 +74,7 @@ void scrubDiagnostics(const std::vector<std::string>& parameters,
     values.reserve(secrets.size());
     for (const SecretValueRange& r : secrets)
         values.push_back(parameters[r.parameter].substr(r.offset, r.length));
-    values = mergeSecretValues(std::move(values), {});
+    values = mergeSecretValues(std::move(values), {}); // longest first, each once, as the service's list
     for (Diagnostic& d : diagnostics) {
         scrubSecrets(d.message, values);
         for (Fix& fix : d.fixes) {
@@ -83,6 +84,7 @@ void scrubDiagnostics(const std::vector<std::string>& parameters,
     }
 }
 
+// 2. Validates as the service will, and lists every finding with its line.
 void collectDiagnostics(const std::vector<ParameterLine>& lines, const ParameterLineContext& context,
                         const std::vector<SecretValueRange>& secrets, ParameterLineAnalysis& out) {
     std::vector<Diagnostic> found = validateParameters(out.parameters, out.classified, context.validation);
@@ -272,6 +274,22 @@ ParameterLine readParameterLine(std::string text, int utf16Length) {
     info.quoted = info.text[static_cast<std::size_t>(info.begin)] == '"';
     info.parameter = std::move(read.parameters[0]);
     return info;
+}
+
+std::vector<LineRange> secretValuesOfPairLine(std::string_view line) {
+    const std::size_t eq = line.find('=');
+    if (eq == 0 || eq == std::string_view::npos)
+        return {};
+    const std::string_view value = asciiTrimmed(line.substr(eq + 1));
+    const auto valueStart = static_cast<std::size_t>(value.data() - line.data());
+    const std::vector<int> utf16 = utf16OffsetTable(line);
+    std::vector<LineRange> ranges;
+    for (const auto& [offset, length] :
+         pairSecretRanges(std::string(asciiTrimmed(line.substr(0, eq))), std::string(value))) {
+        const int start = utf16[valueStart + offset];
+        ranges.push_back({start, utf16[valueStart + offset + length] - start});
+    }
+    return ranges;
 }
 
 void scrubSecretValues(const std::vector<std::string>& parameters, std::vector<Diagnostic>& diagnostics) {

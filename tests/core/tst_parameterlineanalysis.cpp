@@ -76,6 +76,16 @@ private slots:
         }));
     }
 
+    // A cluster's WITH line: key and value trimmed, UTF-16 ranges of the line.
+    void secretValuesOfPairLines() {
+        const auto of = [](const QString& line) { return secretValuesOfPairLine(line.toStdString()); };
+        QCOMPARE(of(QStringLiteral("spark.db.password = hünter2 ")), (std::vector<LineRange>{{20, 7}}));
+        QCOMPARE(of(QStringLiteral("spark.r=https://ü:pw@repo/m2")), (std::vector<LineRange>{{18, 2}}));
+        QCOMPARE(of(QStringLiteral("spark.executor.memory=4g")), std::vector<LineRange>{});
+        QCOMPARE(of(QStringLiteral("=password")), std::vector<LineRange>{});
+        QCOMPARE(of(QStringLiteral("spark.db.password=  ")), std::vector<LineRange>{});
+    }
+
     void readsEachLineAndMapsTokensToLines() {
         const auto lines = read({"--class", "", "com.example.App", "  ", "\"s3://b/app one.jar\"", "--date"});
         const ParameterLineAnalysis a = analyseParameterLines(lines, allowing({}));
