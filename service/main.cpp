@@ -5,6 +5,7 @@
 #include "core/text/AsciiText.h"
 #include "service/ConfigFile.h"
 #include "service/LogEscaping.h"
+#include "service/ProcessOneReaper.h"
 #include "service/ServiceApp.h"
 #include "service/stores/OpenStores.h"
 #include "service/stores/Principal.h"
@@ -381,6 +382,7 @@ int main(int argc, char** argv) {
                              keys.databasePasswordFile, keys.project, keys.role, keys.json);
         if (const auto config = ConfigFile::forServe(configPath))
             config->applyTo(*serveCommand);
+        ProcessOneReaper::takeOverIfProcessOne();
         ServiceApp service(serve);
         return service.run();
     } catch (const std::exception& e) {

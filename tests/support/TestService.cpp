@@ -154,7 +154,11 @@ bool TestService::launch(quint16 port, int timeoutMs) {
     m_lastArguments = arguments;
     m_process = std::make_unique<QProcess>();
     m_process->setStandardErrorFile(m_dir.filePath(QStringLiteral("jobdeckd.stderr.log")), QIODevice::Append);
-    m_process->start(QStringLiteral(JOBDECKD_PATH), arguments);
+    if (m_commandPrefix.isEmpty())
+        m_process->start(QStringLiteral(JOBDECKD_PATH), arguments);
+    else
+        m_process->start(m_commandPrefix.first(),
+                         m_commandPrefix.mid(1) + QStringList{QStringLiteral(JOBDECKD_PATH)} + arguments);
     if (!m_process->waitForStarted(timeoutMs)) {
         m_lastError = QStringLiteral("jobdeckd did not start: ") + m_process->errorString();
         return false;

@@ -57,6 +57,10 @@ public:
     qint64 processId() const { return m_process ? m_process->processId() : 0; }
 
     void setExtraArguments(QStringList arguments) { m_extraArguments = std::move(arguments); }
+    // From the next start on, jobdeckd is started through this command (`unshare --pid --fork`, ...):
+    // its first word is the program, the rest come before jobdeckd's path. processId() is then the
+    // command's.
+    void setCommandPrefix(QStringList prefix) { m_commandPrefix = std::move(prefix); }
     // Serve HTTPS (`--tls-cert`, `--tls-key`) from the next start on; baseUrl() becomes https://.
     void useTls(const QString& certificateFile, const QString& keyFile);
     quint16 port() const { return m_port; }
@@ -103,6 +107,7 @@ private:
 
     QTemporaryDir m_dir;
     QStringList m_extraArguments;
+    QStringList m_commandPrefix;
     std::unique_ptr<QProcess> m_process;
     quint16 m_port = 0;
     bool m_https = false;
