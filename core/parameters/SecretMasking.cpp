@@ -63,18 +63,24 @@ std::optional<std::pair<std::string, std::size_t>> inlineSecret(std::string_view
     const std::size_t eq = token.find('=');
     if (eq == std::string_view::npos)
         return std::nullopt;
-    const auto isKey = [](std::string_view key) {
+    const auto isKey = [token](std::string_view key, std::size_t valueStart) {
+        // A URL's query with members after this one ("https://h/f?X-Amz-Security-Token=t&X-Amz-Expires=60"):
+        // findEmbeddedSecrets masks its members one by one, so the ones after the secret stay readable.
+        const std::string_view value = token.substr(valueStart);
+        if (key.find_first_of("?&") != std::string_view::npos && value.find('&') != std::string_view::npos &&
+            std::none_of(value.begin(), value.end(), isBlank))
+            return false;
         for (std::size_t i = 0; i + 1 < key.size(); ++i)
             if (isBlank(key[i]) && key[i + 1] == '-')
                 return false;
         return isSecretKey(key);
     };
-    if (isKey(token.substr(0, eq)))
+    if (isKey(token.substr(0, eq), eq + 1))
         return std::pair{std::string(token.substr(0, eq)), eq + 1};
     if (!token.starts_with('-'))
         return std::nullopt;
     const std::size_t inner = token.find('=', eq + 1);
-    if (inner == std::string_view::npos || !isKey(token.substr(eq + 1, inner - eq - 1)))
+    if (inner == std::string_view::npos || !isKey(token.substr(eq + 1, inner - eq - 1), inner + 1))
         return std::nullopt;
     return std::pair{std::string(token.substr(eq + 1, inner - eq - 1)), inner + 1};
 }
@@ -352,12 +358,42 @@ void maskPairValue(const std::string& key, std::string& value, std::vector<std::
 
 } // namespace
 
+namespace {
+
+// "api.key", "API_KEY", "Api-Key" and "apikey" alike: the name in lower case without its separators.
+std::string withoutSeparators(std::string_view lower) {
+    std::string joined;
+    joined.reserve(lower.size());
+    for (const char c : lower)
+        if (c != '.' && c != '_' && c != '-')
+            joined += c;
+    return joined;
+}
+
+} // namespace
+
 bool isSecretKey(std::string_view key) {
-    static constexpr std::array<std::string_view, 4> kWords{"password", "secret", "token", "credential"};
+    // The contract's four words, then the other names secrets go by: a signed URL's signature (S3, GCS,
+    // CloudFront; `sig` in an Azure SAS), ODBC's PWD, an HTTP Authorization header, and keys named as such.
+    static constexpr std::array<std::string_view, 7> kWords{
+        "password", "secret", "token", "credential", "passwd", "passphrase", "signature"};
+    static constexpr std::array<std::string_view, 3> kNames{"sig", "pwd", "authorization"};
+    // Last in the name, so that "api.key.supplier" (a class) and "private.key.id" stay readable.
+    static constexpr std::array<std::string_view, 3> kEndings{"apikey", "privatekey", "accountkey"};
     // ASCII folding: under a Turkish locale std::tolower('I') is not 'i', and DB_CREDENTIAL would show.
     const std::string lower = asciiLowered(key);
-    return std::any_of(kWords.begin(), kWords.end(),
-                       [&](std::string_view w) { return lower.find(w) != std::string::npos; });
+    if (std::any_of(kWords.begin(), kWords.end(),
+                    [&](std::string_view w) { return lower.find(w) != std::string::npos; }))
+        return true;
+    const std::string_view name =
+        std::string_view(lower).substr(std::min(lower.find_first_not_of('-'), lower.size()));
+    if (std::find(kNames.begin(), kNames.end(), name) != kNames.end())
+        return true;
+    const std::string joined = withoutSeparators(lower);
+    return std::any_of(kEndings.begin(), kEndings.end(),
+                       [&](std::string_view e) { return joined.ends_with(e); }) ||
+           lower.find("account.key.") !=
+               std::string::npos; // fs.azure.account.key.<account>.dfs.core.windows.net
 }
 
 std::vector<std::string> maskParameters(const std::vector<std::string>& params) {

@@ -23,7 +23,9 @@ struct SparkJobRun;
 // stored value.
 inline constexpr std::string_view kMask = "****";
 
-// Case-insensitive: "hoodie.x.PASSWORD", "--api-token", "spark.hadoop.fs.s3a.secret.key" are secret.
+// Case-insensitive: "hoodie.x.PASSWORD", "--api-token", "spark.hadoop.fs.s3a.secret.key" are secret, and
+// so are names that say "secret" otherwise: "X-Amz-Signature", "sig", "PWD", "--api-key", "AccountKey"
+// (docs/wire-format.md, "Secret masking", has the whole rule).
 bool isSecretKey(std::string_view key);
 
 // Masks a Job's PARAMETERS, read the way the service reads them (classifyParameters), in every form

@@ -31,7 +31,28 @@ private slots:
         QTest::newRow("token suffix") << "--github_token" << true;
         QTest::newRow("plain") << "spark.executor.memory" << false;
         QTest::newRow("near miss") << "--pass" << false;
-        QTest::newRow("key is not secret") << "x-onehouse-api-key" << false;
+        QTest::newRow("access key id") << "spark.hadoop.fs.s3a.access.key" << false;
+        QTest::newRow("record key") << "hoodie.datasource.write.recordkey.field" << false;
+        QTest::newRow("passwd") << "--db-passwd" << true;
+        QTest::newRow("passphrase") << "spark.ssl.keyStorePassphrase" << true;
+        QTest::newRow("S3 signed URL") << "X-Amz-Signature" << true;
+        QTest::newRow("Azure SAS") << "sig" << true;
+        QTest::newRow("ODBC") << "PWD" << true;
+        QTest::newRow("--pwd") << "--pwd" << true;
+        QTest::newRow("HTTP header") << "Authorization" << true;
+        QTest::newRow("authorization setting") << "hive.security.authorization.enabled" << false;
+        QTest::newRow("sig inside a word") << "--sigma" << false;
+        QTest::newRow("Hudi's callback API key") << "hoodie.write.commit.callback.http.api.key" << true;
+        QTest::newRow("API key option") << "--api-key" << true;
+        QTest::newRow("API key variable") << "DD_API_KEY" << true;
+        QTest::newRow("API key supplier class") << "hoodie.metrics.datadog.api.key.supplier" << false;
+        QTest::newRow("API key flag") << "hoodie.metrics.datadog.api.key.skip.validation" << false;
+        QTest::newRow("private key") << "spark.snowflake.pem_private_key" << true;
+        QTest::newRow("private key id") << "fs.gs.auth.service.account.private.key.id" << false;
+        QTest::newRow("Azure account key")
+            << "spark.hadoop.fs.azure.account.key.acct.dfs.core.windows.net" << true;
+        QTest::newRow("Azure connection string") << "AccountKey" << true;
+        QTest::newRow("Azure key provider") << "fs.azure.account.keyprovider.acct" << false;
         QTest::newRow("empty") << "" << false;
     }
 
@@ -194,7 +215,20 @@ private slots:
             << Strings{"--files", "https://b.example/f?a=1&X-Amz-Security-Token=Tk1&X-Amz-Expires=60",
                        "https://b.example/app.jar?X-Amz-Security-Token=Tk2&X-Amz-Expires=60"}
             << Strings{"--files", "https://b.example/f?a=1&X-Amz-Security-Token=****&X-Amz-Expires=60",
-                       "https://b.example/app.jar?X-Amz-Security-Token=****"};
+                       "https://b.example/app.jar?X-Amz-Security-Token=****&X-Amz-Expires=60"};
+        QTest::newRow("a signed URL: the members after the signature stay")
+            << Strings{"app.py",
+                       "--in",
+                       "https://b.example/in.csv?X-Amz-Signature=S1&X-Amz-Expires=60",
+                       "--out=https://b.example/o?sig=S2&se=2027",
+                       "--q",
+                       "h/x?password=p w&b=2"}
+            << Strings{"app.py",
+                       "--in",
+                       "https://b.example/in.csv?X-Amz-Signature=****&X-Amz-Expires=60",
+                       "--out=https://b.example/o?sig=****&se=2027",
+                       "--q",
+                       "h/x?password=****"};
         QTest::newRow("a URL's password: --jars, the path, an argument")
             << Strings{"--jars", "https://ci:Ur1@repo.example/a.jar,https://ci:Ur2@repo.example/b.jar",
                        "https://u:Ur3@h/app.jar", "--out", "s3a://k:Ur4@bucket/out"}
@@ -276,6 +310,16 @@ private slots:
                                             "--conf=spark.z.secret=W",
                                             "--hudi-conf=hoodie.q.password=Q",
                                             "--db-password=D"};
+        QTest::newRow("signed URLs and keys by other names")
+            << Strings{"--conf",
+                       "spark.hadoop.fs.azure.account.key.a.dfs.core.windows.net=K1",
+                       "https://b.example/app.py?X-Amz-Security-Token=T1&X-Amz-Expires=60",
+                       "--api-key",
+                       "K2",
+                       "--out=https://b.example/o?sig=S2&se=2027",
+                       "--pwd=P1",
+                       "--header",
+                       "Authorization: Bearer A1"};
     }
 
     void unmaskRoundTrip() {

@@ -118,6 +118,44 @@ private slots:
         }
     }
 
+    // Secrets whose names are not the contract's four words: a signed URL's signature, an API key
+    // option, an Azure account key.
+    void secretsByOtherNamesShowNowhere() {
+        const QStringList parameters{
+            "--conf",
+            "spark.hadoop.fs.azure.account.key.acct.dfs.core.windows.net=AzureKey7",
+            kPythonApp,
+            "--input",
+            "https://b.s3.amazonaws.com/in.csv?X-Amz-Signature=Signature7&X-Amz-Expires=60",
+            "--api-key",
+            "ApiKey7"};
+        QCOMPARE(statusOf(run("CREATE JOB so TYPE = 'PYTHON' PARAMETERS = " + tuple(parameters) +
+                                  " CLUSTER = 'sc'",
+                              m_project.op)),
+                 std::string(kSuccess));
+        const auto job =
+            run("DESCRIBE JOB so", m_viewer)["apiResponse"]["describeJobApiResponse"]["sparkJob"];
+        const json maskedArguments{"--input",
+                                   "https://b.s3.amazonaws.com/in.csv?X-Amz-Signature=****&X-Amz-Expires=60",
+                                   "--api-key", "****"};
+        JSON_COMPARE(job["arguments"], maskedArguments);
+        QCOMPARE(job["sparkConfigs"]["spark.hadoop.fs.azure.account.key.acct.dfs.core.windows.net"]
+                     .get<std::string>(),
+                 std::string("****"));
+        const QString runId = runIdOf(runJob(m_service, m_project.op, "so"));
+        QVERIFY(!runId.isEmpty());
+        const auto described = waitForRun(m_service, m_viewer, "so", runId, hasEnded(), 60000);
+        QVERIFY2(!described.is_null(), "no run");
+        JSON_COMPARE(described["arguments"], maskedArguments);
+        const QByteArray log = fullLog(m_service, m_viewer, "so", runId);
+        QVERIFY2(log.contains("arg: --api-key") && log.contains("done\n"), log.constData());
+        const std::string shown = job.dump() + described.dump() + log.toStdString();
+        for (const char* secret : {"AzureKey7", "Signature7", "ApiKey7"}) {
+            QVERIFY2(shown.find(secret) == std::string::npos, shown.c_str());
+            verifyNowhere(secret);
+        }
+    }
+
     void unparsableStatementsShowNoValueAfterASecretKey_data() {
         QTest::addColumn<QString>("statement");
         QTest::addColumn<QString>("secret");
