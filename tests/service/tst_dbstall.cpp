@@ -10,9 +10,11 @@
 #include "tests/support/PostgresCluster.h"
 #include "tests/support/ProcessState.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QProcess>
+#include <QThread>
 
 #include <signal.h>
 
@@ -30,13 +32,21 @@ QStringList timeoutArguments() {
             QString::number(kDatabaseTimeoutSeconds)};
 }
 
-// Stops every process of the server while it lives, and lets them go on however the test ends.
+// Stops every process of the server while it lives, and lets them go on however the test ends. The
+// postmaster first, and its children listed once it is stopped: a backend it forked while they were
+// being listed would go on serving a connection opened just then.
 struct FrozenServer final {
     QList<qint64> pids;
     explicit FrozenServer(qint64 postmaster)
-        : pids(test::serverProcesses(postmaster)) {
-        for (const qint64 pid : pids)
+        : pids{postmaster} {
+        ::kill(static_cast<pid_t>(postmaster), SIGSTOP);
+        QDeadlineTimer deadline(30000);
+        while (test::statFields(postmaster).value(0) != "T" && !deadline.hasExpired())
+            QThread::msleep(10);
+        for (const qint64 pid : test::childProcesses(postmaster)) {
             ::kill(static_cast<pid_t>(pid), SIGSTOP);
+            pids << pid;
+        }
     }
     ~FrozenServer() { thaw(); }
     void thaw() {

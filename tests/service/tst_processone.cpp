@@ -4,9 +4,8 @@
 // cleanly. The real binary throughout.
 #include "tests/runner/SuiteRegistry.h"
 #include "tests/service/tst_runsupport.h"
+#include "tests/support/ProcessState.h"
 
-#include <QDir>
-#include <QFile>
 #include <QProcess>
 #include <QTest>
 
@@ -28,36 +27,14 @@ QStringList namespaceCommand() {
     return command;
 }
 
-// Fields of /proc/<pid>/stat after the command's name: state, parent, ...; empty when it is gone.
-QStringList statFields(qint64 pid) {
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray text = stat.readAll();
-    return QString::fromLatin1(text.mid(text.lastIndexOf(')') + 2)).split(QLatin1Char(' '));
-}
-
-// The processes whose parent is `parent`, as this (the host's) /proc shows them.
-QList<qint64> childrenOf(qint64 parent) {
-    QList<qint64> children;
-    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const qint64 pid = entry.toLongLong();
-        const QStringList fields = pid > 0 ? statFields(pid) : QStringList();
-        if (fields.size() > 1 && fields[1].toLongLong() == parent)
-            children << pid;
-    }
-    return children;
-}
-
 // The zombies among the processes below `root`, `root` included.
 int zombiesBelow(qint64 root) {
     int zombies = 0;
     QList<qint64> pending{root};
     while (!pending.isEmpty()) {
         const qint64 pid = pending.takeLast();
-        const QStringList fields = statFields(pid);
-        zombies += !fields.isEmpty() && fields[0] == QLatin1String("Z");
-        pending += childrenOf(pid);
+        zombies += test::statFields(pid).value(0) == "Z";
+        pending += test::childProcesses(pid);
     }
     return zombies;
 }
@@ -96,7 +73,7 @@ private slots:
             QCOMPARE(run.value("status", std::string()), std::string(kCompleted));
         }
         // Process 1 of the namespace is unshare's one child.
-        const QList<qint64> init = childrenOf(service.processId());
+        const QList<qint64> init = test::childProcesses(service.processId());
         QCOMPARE(init.size(), 1);
         // Each monitor ends once its run's end is recorded; as an orphan it is a zombie until process 1
         // waits for it.

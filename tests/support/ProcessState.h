@@ -38,19 +38,19 @@ inline double processorSeconds(qint64 pid) {
            static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
-// A PostgreSQL server's processes: the postmaster and its children (backends, checkpointer, ...).
-inline QList<qint64> serverProcesses(qint64 postmaster) {
-    QList<qint64> pids{postmaster};
+// The processes whose parent is `parent`, as this process's /proc shows them.
+inline QList<qint64> childProcesses(qint64 parent) {
+    QList<qint64> children;
     for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
         bool numeric = false;
         const qint64 pid = entry.toLongLong(&numeric);
         if (!numeric)
             continue;
         const QList<QByteArray> fields = statFields(pid);
-        if (fields.size() > 1 && fields.at(1).toLongLong() == postmaster)
-            pids << pid;
+        if (fields.size() > 1 && fields.at(1).toLongLong() == parent)
+            children << pid;
     }
-    return pids;
+    return children;
 }
 
 } // namespace jobdeck::test
