@@ -40,12 +40,14 @@ Span quotedSpan(std::string_view text, std::size_t open) {
     return {open + 1, i, std::min(i + 1, text.size())};
 }
 
-// A pair's value from `from`: the content of its quotes, or the characters up to '&', ';' or a blank.
-Span pairValue(std::string_view text, std::size_t from) {
+// A pair's value from `from`: the content of its quotes, or the characters up to '&', ';' or, in a
+// blank-separated list (`inList`), a blank. A URL query's or a JDBC property list's value runs over
+// blanks: "jdbc:sqlserver://h;password=my pass;" holds the password "my pass".
+Span pairValue(std::string_view text, std::size_t from, bool inList) {
     if (from < text.size() && isQuote(text[from]))
         return quotedSpan(text, from);
     std::size_t end = from;
-    while (end < text.size() && text[end] != '&' && text[end] != ';' && !isAsciiSpace(text[end]))
+    while (end < text.size() && text[end] != '&' && text[end] != ';' && !(inList && isAsciiSpace(text[end])))
         ++end;
     return {from, end, end};
 }
@@ -65,7 +67,7 @@ void pairSecrets(std::string_view text, std::vector<EmbeddedSecret>& found) {
             continue;
         const std::string_view name = text.substr(key, eq - key);
         if (isSecretKey(name))
-            add(found, std::string(name), pairValue(text, eq + 1));
+            add(found, std::string(name), pairValue(text, eq + 1, isAsciiSpace(text[key - 1])));
     }
 }
 

@@ -20,9 +20,10 @@ struct EmbeddedSecret final {
 // Every secret value (a value whose key isSecretKey) the text holds in one of these forms:
 // - a "key=value" pair after '?', '&', ';' or a blank: URL queries and JDBC properties
 //   ("jdbc:postgresql://h/db?user=u&password=X", "jdbc:sqlserver://h;password=X"), JAAS options
-//   ("... required username=\"u\" password=\"X\";"). The value runs to the next '&', ';' or blank, or is
-//   what its quotes (' or ") hold. A pair that starts the text is its holder's business: a parameter
-//   "password=X" is read as a whole, and a pair's value "password=1" is a value;
+//   ("... required username=\"u\" password=\"X\";"). The value is what its quotes (' or ") hold, else
+//   runs to the next '&' or ';' (blanks included: "jdbc:sqlserver://h;password=my pass;"), and for a
+//   pair after a blank also to the next blank. A pair that starts the text is its holder's business: a
+//   parameter "password=X" is read as a whole, and a pair's value "password=1" is a value;
 // - the password of a URL's user info, "scheme://user:X@host/...", up to the authority's last '@'; its
 //   key is "scheme://user@host";
 // - a member of a JSON object or a Python dict, its key quoted: {"password": "X"}, {'token': 12}; or of

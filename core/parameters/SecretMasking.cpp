@@ -63,24 +63,22 @@ std::optional<std::pair<std::string, std::size_t>> inlineSecret(std::string_view
     const std::size_t eq = token.find('=');
     if (eq == std::string_view::npos)
         return std::nullopt;
-    const auto isKey = [token](std::string_view key, std::size_t valueStart) {
-        // A URL's query with members after this one ("https://h/f?X-Amz-Security-Token=t&X-Amz-Expires=60"):
-        // findEmbeddedSecrets masks its members one by one, so the ones after the secret stay readable.
-        const std::string_view value = token.substr(valueStart);
-        if (key.find_first_of("?&") != std::string_view::npos && value.find('&') != std::string_view::npos &&
-            std::none_of(value.begin(), value.end(), isBlank))
+    const auto isKey = [](std::string_view key) {
+        // In a URL's query ("https://h/f?X-Amz-Security-Token=t&X-Amz-Expires=60") findEmbeddedSecrets
+        // masks the members one by one, so the ones after a secret stay readable.
+        if (key.find_first_of("?&") != std::string_view::npos)
             return false;
         for (std::size_t i = 0; i + 1 < key.size(); ++i)
             if (isBlank(key[i]) && key[i + 1] == '-')
                 return false;
         return isSecretKey(key);
     };
-    if (isKey(token.substr(0, eq), eq + 1))
+    if (isKey(token.substr(0, eq)))
         return std::pair{std::string(token.substr(0, eq)), eq + 1};
     if (!token.starts_with('-'))
         return std::nullopt;
     const std::size_t inner = token.find('=', eq + 1);
-    if (inner == std::string_view::npos || !isKey(token.substr(eq + 1, inner - eq - 1), inner + 1))
+    if (inner == std::string_view::npos || !isKey(token.substr(eq + 1, inner - eq - 1)))
         return std::nullopt;
     return std::pair{std::string(token.substr(eq + 1, inner - eq - 1)), inner + 1};
 }

@@ -228,7 +228,12 @@ private slots:
                        "https://b.example/in.csv?X-Amz-Signature=****&X-Amz-Expires=60",
                        "--out=https://b.example/o?sig=****&se=2027",
                        "--q",
-                       "h/x?password=****"};
+                       "h/x?password=****&b=2"};
+        QTest::newRow("a JDBC property list's value runs over blanks")
+            << Strings{"--conf", "spark.jdbc.url=jdbc:sqlserver://h;user=u;password=my pass;encrypt=true",
+                       "app.py"}
+            << Strings{"--conf", "spark.jdbc.url=jdbc:sqlserver://h;user=u;password=****;encrypt=true",
+                       "app.py"};
         QTest::newRow("a URL's password: --jars, the path, an argument")
             << Strings{"--jars", "https://ci:Ur1@repo.example/a.jar,https://ci:Ur2@repo.example/b.jar",
                        "https://u:Ur3@h/app.jar", "--out", "s3a://k:Ur4@bucket/out"}
