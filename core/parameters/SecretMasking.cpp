@@ -388,6 +388,9 @@ bool isSecretKey(std::string_view key) {
     if (std::find(kNames.begin(), kNames.end(), name) != kNames.end())
         return true;
     const std::string joined = withoutSeparators(lower);
+    // Spark's own default redaction (spark.redaction.regex) hides access keys: fs.s3a.access.key.
+    if (joined.find("accesskey") != std::string::npos)
+        return true;
     return std::any_of(kEndings.begin(), kEndings.end(),
                        [&](std::string_view e) { return joined.ends_with(e); }) ||
            lower.find("account.key.") !=

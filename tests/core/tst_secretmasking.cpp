@@ -31,7 +31,9 @@ private slots:
         QTest::newRow("token suffix") << "--github_token" << true;
         QTest::newRow("plain") << "spark.executor.memory" << false;
         QTest::newRow("near miss") << "--pass" << false;
-        QTest::newRow("access key id") << "spark.hadoop.fs.s3a.access.key" << false;
+        QTest::newRow("access key, as Spark redacts it") << "spark.hadoop.fs.s3a.access.key" << true;
+        QTest::newRow("Hudi's AWS access key") << "hoodie.aws.access.key" << true;
+        QTest::newRow("AWS variable") << "AWS_ACCESS_KEY_ID" << true;
         QTest::newRow("record key") << "hoodie.datasource.write.recordkey.field" << false;
         QTest::newRow("passwd") << "--db-passwd" << true;
         QTest::newRow("passphrase") << "spark.ssl.keyStorePassphrase" << true;
