@@ -354,10 +354,6 @@ void maskPairValue(const std::string& key, std::string& value, std::vector<std::
     }
 }
 
-} // namespace
-
-namespace {
-
 // "api.key", "API_KEY", "Api-Key" and "apikey" alike: the name in lower case without its separators.
 std::string withoutSeparators(std::string_view lower) {
     std::string joined;
@@ -387,14 +383,15 @@ bool isSecretKey(std::string_view key) {
         std::string_view(lower).substr(std::min(lower.find_first_not_of('-'), lower.size()));
     if (std::find(kNames.begin(), kNames.end(), name) != kNames.end())
         return true;
+    if (lower.find("key") == std::string::npos) // what the rest looks for ends in "key"
+        return false;
     const std::string joined = withoutSeparators(lower);
-    // Spark's own default redaction (spark.redaction.regex) hides access keys: fs.s3a.access.key.
-    if (joined.find("accesskey") != std::string::npos)
+    // Spark's own default redaction (spark.redaction.regex) hides access keys (fs.s3a.access.key); Azure
+    // names the account in the middle (fs.azure.account.key.<account>.dfs.core.windows.net).
+    if (joined.find("accesskey") != std::string::npos || lower.find("account.key.") != std::string::npos)
         return true;
     return std::any_of(kEndings.begin(), kEndings.end(),
-                       [&](std::string_view e) { return joined.ends_with(e); }) ||
-           lower.find("account.key.") !=
-               std::string::npos; // fs.azure.account.key.<account>.dfs.core.windows.net
+                       [&](std::string_view e) { return joined.ends_with(e); });
 }
 
 std::vector<std::string> maskParameters(const std::vector<std::string>& params) {
