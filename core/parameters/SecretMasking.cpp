@@ -738,7 +738,7 @@ std::vector<std::string> mergeSecretValues(std::vector<std::string> secrets,
 
 void scrubSecrets(std::string& message, const std::vector<std::string>& secrets) {
     for (const auto& secret : secrets)
-        for (auto at = message.find(secret); at != std::string::npos;
+        for (auto at = secret.empty() ? std::string::npos : message.find(secret); at != std::string::npos;
              at = message.find(secret, at + kMask.size()))
             message.replace(at, secret.size(), kMask);
 }

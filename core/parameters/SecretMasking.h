@@ -158,7 +158,7 @@ std::vector<std::string> runSecretValues(const std::vector<std::string>& paramet
 std::vector<std::string> mergeSecretValues(std::vector<std::string> secrets,
                                            const std::vector<std::string>& more);
 
-// Replaces every occurrence of each secret in `message` by ****.
+// Replaces every occurrence of each secret in `message` by ****; an empty secret stands for nothing.
 void scrubSecrets(std::string& message, const std::vector<std::string>& secrets);
 
 } // namespace jobdeck

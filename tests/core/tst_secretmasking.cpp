@@ -587,6 +587,13 @@ private slots:
             QVERIFY2(message.find(secret) == std::string::npos, message.c_str());
     }
 
+    // Every occurrence; an empty secret replaces nothing (it would be found at every place, for ever).
+    void scrubReplacesEveryOccurrence() {
+        std::string message = "pw pw, x";
+        scrubSecrets(message, {"", "pw"});
+        QCOMPARE(message, std::string("**** ****, x"));
+    }
+
     // A statement the console builds is masked as the same statement parsed from its text, in either layout.
     void maskBuiltStatement() {
         CreateJobStatement create;
