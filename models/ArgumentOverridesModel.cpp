@@ -91,10 +91,7 @@ int ArgumentOverridesModel::columnCount(const QModelIndex& parent) const {
 QString ArgumentOverridesModel::shownOverride(const Row& row) {
     if (row.override.isEmpty())
         return row.override;
-    std::vector<std::pair<std::string, std::string>> pair{
-        {row.name.toStdString(), row.override.toStdString()}};
-    maskPairs(pair);
-    return QString::fromStdString(pair.front().second);
+    return QString::fromStdString(maskedPairValue(row.name.toStdString(), row.override.toStdString()));
 }
 
 QVariant ArgumentOverridesModel::data(const QModelIndex& index, int role) const {

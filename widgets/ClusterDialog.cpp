@@ -1,6 +1,7 @@
 #include "widgets/ClusterDialog.h"
 
 #include "client/ApiClient.h"
+#include "core/hudi/EffectiveConfig.h"
 #include "core/parameters/SecretMasking.h"
 #include "core/policy/ClusterRules.h"
 #include "models/QtStrings.h"
@@ -75,9 +76,8 @@ ClusterDialog::Check ClusterDialog::check() const {
     if (auto p = checkClusterWith(*with))
         return {std::nullopt, q(*p)};
     // As the service refuses it: a **** that no stored secret stands for (pasted from DESCRIBE CLUSTER).
-    const auto unmasked = m_existing ? unmaskPairs(*with, m_existing->with) : unmaskPairs(*with, {});
-    if (unmasked.unresolved)
-        return {std::nullopt, q(unmasked.unresolved->message(UnresolvedMask::Holder::Cluster))};
+    if (const auto masked = unmaskPairs(*with, m_existing ? m_existing->with : ConfigPairs{}).unresolved)
+        return {std::nullopt, q(masked->message(UnresolvedMask::Holder::Cluster))};
     const std::int64_t maxOcu = m_ui->maxOcuSpin->value();
     const std::int64_t minOcu = m_ui->minOcuSpin->value();
     if (auto p = checkClusterOcu(maxOcu, minOcu))

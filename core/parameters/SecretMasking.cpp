@@ -331,8 +331,6 @@ Unmasked unmask(const std::vector<std::string>& submitted, const std::vector<std
     return r;
 }
 
-// The value of a configuration or argument pair: whole under a secret key, else what tokenSlots finds
-// in it (spark.driver.extraJavaOptions = "-Da=1 -Dpw.password=X", spark.y = "1 --conf spark.password=X").
 // Where a pair's value holds secrets: the whole of it under a secret key, else what tokenSlots finds in
 // it (spark.driver.extraJavaOptions = "-Da=1 -Dpw.password=X", spark.y = "1 --conf spark.password=X").
 std::vector<SecretSlot> pairValueSlots(const std::string& key, const std::string& value) {
@@ -487,6 +485,11 @@ bool holdsMaskedSecret(const std::string& key, const std::string& value) {
     return std::any_of(slots.begin(), slots.end(), [&](const SecretSlot& slot) {
         return std::string_view(value).substr(slot.valueOffset, slot.valueLength) == kMask;
     });
+}
+
+std::string maskedPairValue(const std::string& key, std::string value) {
+    maskPairValue(key, value);
+    return value;
 }
 
 void maskPairs(std::vector<std::pair<std::string, std::string>>& pairs) {

@@ -116,6 +116,7 @@ std::vector<std::pair<std::size_t, std::size_t>> pairSecretRanges(const std::str
 bool holdsMaskedSecret(const std::string& key, const std::string& value);
 
 // Masks the values of secret keys in place, and the secret -D pairs of other values.
+std::string maskedPairValue(const std::string& key, std::string value); // one pair's value, as maskPairs
 void maskPairs(std::vector<std::pair<std::string, std::string>>& pairs);
 void maskConfigs(std::map<std::string, std::string>& configs);
 
