@@ -558,7 +558,7 @@ void TstParameterEditor::editsRecheckLikeAFreshRead() {
 namespace {
 
 // The editor's picture of `rect` (viewport coordinates).
-QImage pictureOf(ParameterEditor& editor, const QRectF& rect) {
+QImage pictureOf(QPlainTextEdit& editor, const QRectF& rect) {
     return editor.viewport()->grab(rect.toAlignedRect()).toImage();
 }
 
@@ -623,15 +623,13 @@ void TstParameterEditor::pairListHidesSecretValues() {
     QCOMPARE(rects.size(), 2);
     QCOMPARE(other.hiddenSecretRects(), rects);
     for (const QRectF& r : rects)
-        QCOMPARE(edit.viewport()->grab(r.toAlignedRect()).toImage(),
-                 other.viewport()->grab(r.toAlignedRect()).toImage());
+        QCOMPARE(pictureOf(edit, r), pictureOf(other, r));
     edit.activateWindow();
     edit.setFocus();
     QTRY_VERIFY(edit.hasFocus());
     edit.setTextCursor(QTextCursor(edit.document()->findBlockByNumber(1)));
     QCOMPARE(edit.hiddenSecretRects(), QList<QRectF>{rects.back()});
-    QVERIFY(edit.viewport()->grab(rects.front().toAlignedRect()).toImage() !=
-            other.viewport()->grab(rects.front().toAlignedRect()).toImage());
+    QVERIFY(pictureOf(edit, rects.front()) != pictureOf(other, rects.front()));
 }
 
 void TstParameterEditor::screenshot() {
