@@ -31,10 +31,7 @@ ClusterDialog::ClusterDialog(ApiClient* client, std::optional<Cluster> existing,
         m_ui->clusterTypeCombo->setEnabled(false);
         m_ui->maxOcuSpin->setValue(m_existing->maxOcu);
         m_ui->minOcuSpin->setValue(m_existing->minOcu);
-        QStringList lines;
-        for (const auto& [k, v] : m_existing->with)
-            lines << q(k) + QLatin1Char('=') + q(v);
-        m_ui->clusterWithEdit->setPlainText(lines.join(QLatin1Char('\n')));
+        m_ui->clusterWithEdit->setPlainText(q(pairLinesText(m_existing->with)));
         m_ui->withLabel->setText(
             m_ui->withLabel->text() +
             tr(" Keys listed are set (a new value replaces the old one); a key cannot be "
@@ -50,33 +47,14 @@ ClusterDialog::ClusterDialog(ApiClient* client, std::optional<Cluster> existing,
 
 ClusterDialog::~ClusterDialog() = default;
 
-std::optional<std::vector<std::pair<std::string, std::string>>>
-ClusterDialog::withPairs(QString* problem) const {
-    std::vector<std::pair<std::string, std::string>> pairs;
-    const QStringList lines = m_ui->clusterWithEdit->toPlainText().split(QLatin1Char('\n'));
-    for (int i = 0; i < lines.size(); ++i) {
-        const QString line = lines[i].trimmed();
-        if (line.isEmpty())
-            continue;
-        const qsizetype eq = line.indexOf(QLatin1Char('='));
-        if (eq <= 0) {
-            *problem = tr("Line %1 of the defaults is not <key>=<value>: %2").arg(i + 1).arg(line);
-            return std::nullopt;
-        }
-        pairs.emplace_back(line.left(eq).trimmed().toStdString(), line.mid(eq + 1).trimmed().toStdString());
-    }
-    return pairs;
-}
-
 ClusterDialog::Check ClusterDialog::check() const {
-    QString problem;
-    auto with = withPairs(&problem);
-    if (!with)
-        return {std::nullopt, problem};
-    if (auto p = checkClusterWith(*with))
+    PairLines with = readPairLines(m_ui->clusterWithEdit->toPlainText().toStdString());
+    if (with.problem)
+        return {std::nullopt, q(*with.problem)};
+    if (auto p = checkClusterWith(with.pairs))
         return {std::nullopt, q(*p)};
     // As the service refuses it: a **** that no stored secret stands for (pasted from DESCRIBE CLUSTER).
-    if (const auto masked = unmaskPairs(*with, m_existing ? m_existing->with : ConfigPairs{}).unresolved)
+    if (const auto masked = unmaskPairs(with.pairs, m_existing ? m_existing->with : ConfigPairs{}).unresolved)
         return {std::nullopt, q(masked->message(UnresolvedMask::Holder::Cluster))};
     const std::int64_t maxOcu = m_ui->maxOcuSpin->value();
     const std::int64_t minOcu = m_ui->minOcuSpin->value();
@@ -89,7 +67,7 @@ ClusterDialog::Check ClusterDialog::check() const {
         const std::string type = m_ui->clusterTypeCombo->currentText().toStdString();
         if (auto p = checkClusterType(type))
             return {std::nullopt, q(*p)};
-        return {Statement{CreateClusterStatement{name, type, maxOcu, minOcu, std::move(*with)}}, {}};
+        return {Statement{CreateClusterStatement{name, type, maxOcu, minOcu, std::move(with.pairs)}}, {}};
     }
     AlterClusterStatement alter;
     alter.name = m_existing->name;
@@ -97,7 +75,7 @@ ClusterDialog::Check ClusterDialog::check() const {
         alter.maxOcu = maxOcu;
     if (minOcu != m_existing->minOcu)
         alter.minOcu = minOcu;
-    for (auto& pair : *with)
+    for (auto& pair : with.pairs)
         if (std::find(m_existing->with.begin(), m_existing->with.end(), pair) == m_existing->with.end())
             alter.with.push_back(std::move(pair));
     if (!alter.maxOcu && !alter.minOcu && alter.with.empty())

@@ -41,7 +41,6 @@ signals:
     void saved(const QString& name);
 
 private:
-    std::optional<std::vector<std::pair<std::string, std::string>>> withPairs(QString* problem) const;
     void showProblem(const QString& problem);
 
     std::unique_ptr<Ui::ClusterDialog> m_ui;

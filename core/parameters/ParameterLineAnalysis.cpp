@@ -5,6 +5,7 @@
 #include "core/parameters/DiagnosticCode.h"
 #include "core/parameters/ParameterTextForms.h"
 #include "core/parameters/SecretMasking.h"
+#include "core/policy/ClusterRules.h"
 #include "core/text/AsciiText.h"
 
 #include <algorithm>
@@ -277,15 +278,13 @@ ParameterLine readParameterLine(std::string text, int utf16Length) {
 }
 
 std::vector<LineRange> secretValuesOfPairLine(std::string_view line) {
-    const std::size_t eq = line.find('=');
-    if (eq == 0 || eq == std::string_view::npos)
+    const auto pair = splitPairLine(line);
+    if (!pair)
         return {};
-    const std::string_view value = asciiTrimmed(line.substr(eq + 1));
-    const auto valueStart = static_cast<std::size_t>(value.data() - line.data());
+    const auto valueStart = static_cast<std::size_t>(pair->value.data() - line.data());
     const std::vector<int> utf16 = utf16OffsetTable(line);
     std::vector<LineRange> ranges;
-    for (const auto& [offset, length] :
-         pairSecretRanges(std::string(asciiTrimmed(line.substr(0, eq))), std::string(value))) {
+    for (const auto& [offset, length] : pairSecretRanges(std::string(pair->key), std::string(pair->value))) {
         const int start = utf16[valueStart + offset];
         ranges.push_back({start, utf16[valueStart + offset + length] - start});
     }

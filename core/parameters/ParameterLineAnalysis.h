@@ -98,8 +98,8 @@ struct ParameterLineAnalysis final {
     int lineOfToken(int tokenIndex) const;
 };
 
-// The secret values of one line of a pair list (a cluster's WITH defaults: "key=value" a line, split at
-// the first '=', key and value trimmed), where maskPairs shows ****; UTF-16 ranges of the line.
+// The secret values of one line of a pair list (a cluster's WITH defaults, read by splitPairLine), where
+// maskPairs shows ****; UTF-16 ranges of the line.
 std::vector<LineRange> secretValuesOfPairLine(std::string_view line);
 
 // A finding quoting a parameter shows its secret values as ****, in its message and its fixes' titles,

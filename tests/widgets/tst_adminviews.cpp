@@ -408,6 +408,11 @@ private slots:
         child<QLineEdit>(dialog, "clusterNameEdit")->setText(QStringLiteral("onehouse_cluster_spark"));
         child<QSpinBox>(dialog, "maxOcuSpin")->setValue(2);
         child<QPlainTextEdit>(dialog, "clusterWithEdit")
+            ->setPlainText(QStringLiteral("spark.executor.memory=1g\n\nspark.executor.cores"));
+        child<QDialogButtonBox>(dialog, "buttons")->button(QDialogButtonBox::Save)->click();
+        QCOMPARE(dialog->errorText(),
+                 QStringLiteral("Line 3 of the defaults is not <key>=<value>: spark.executor.cores"));
+        child<QPlainTextEdit>(dialog, "clusterWithEdit")
             ->setPlainText(QStringLiteral("spark.executor.memory=1g\nhoodie.write.lock.provider=x"));
         child<QDialogButtonBox>(dialog, "buttons")->button(QDialogButtonBox::Save)->click();
         QCOMPARE(dialog->errorText(),
