@@ -4,6 +4,7 @@
 #include "core/deploy/DriverEnvironment.h"
 #include "core/text/AsciiText.h"
 #include "service/ConfigFile.h"
+#include "service/KeyCommands.h"
 #include "service/LogEscaping.h"
 #include "service/ProcessOneReaper.h"
 #include "service/ServiceApp.h"
@@ -33,38 +34,6 @@ using namespace jobdeck;
 int fail(const std::string& message) {
     std::cerr << "jobdeckd: " << message << std::endl;
     return 1;
-}
-
-int createKey(const std::string& dataDir, const std::string& databaseUrl, const std::string& passwordFile,
-              const std::string& project, const std::string& roleText, bool json) {
-    const auto role = roleFromName(roleText);
-    if (!role)
-        return fail("invalid role " + quoted(roleText) + ": expected viewer, operator or admin");
-    if (project.empty())
-        return fail("the project name must not be empty");
-    prepareDataDir(dataDir);
-    const std::string url = databaseUrlFor(dataDir, databaseUrl);
-    refuseEmptyDatabase(dataDir, url);
-    OpenStoresOptions options;
-    options.passwordFile = passwordFile;
-    const auto stores = openStores(url, options);
-    const CreatedKey key = stores->keys().createKey(project, *role);
-    if (json) {
-        std::cout << nlohmann::json{{"projectUid", key.projectUid},
-                                    {"apiKey", key.apiKey},
-                                    {"apiSecret", key.apiSecret},
-                                    {"role", roleName(key.role)}}
-                         .dump()
-                  << std::endl;
-    } else {
-        std::cout << "project:    " << key.projectName << "\n"
-                  << "projectUid: " << key.projectUid << "\n"
-                  << "apiKey:     " << key.apiKey << "\n"
-                  << "apiSecret:  " << key.apiSecret << "\n"
-                  << "role:       " << roleName(key.role) << "\n"
-                  << "The secret is shown only this once; jobdeckd keeps only a hash of it." << std::endl;
-    }
-    return 0;
 }
 
 // Sets `target` from a number of seconds given on the command line.
@@ -306,31 +275,69 @@ CLI::App* addServeCommand(CLI::App& app, ServeOptions& serve, std::string& confi
     return command;
 }
 
-struct KeysCreateOptions {
-    std::string dataDir;
-    std::string database;
-    std::string databasePasswordFile;
+struct KeysOptions {
+    KeyDatabase where;
     std::string project;
     std::string role;
+    std::string apiKey;
     bool json = false;
 };
 
-// `jobdeckd keys create` and its options; returns the create command.
-CLI::App* addKeysCommand(CLI::App& app, KeysCreateOptions& keys) {
+// Where a keys command finds the database: as serve does, by default.
+void addKeyDatabaseOptions(CLI::App* command, KeyDatabase& where) {
+    command->add_option("--data-dir", where.dataDir, "Data directory (default: as for serve)");
+    command->add_option(
+        "--database", where.databaseUrl,
+        "sqlite:<path> or postgresql://user@host:port/database (default: <data-dir>/jobdeck.db)");
+    addDatabasePasswordOption(command, where.passwordFile);
+}
+
+struct KeysCommands {
+    CLI::App* create = nullptr;
+    CLI::App* list = nullptr;
+    CLI::App* revoke = nullptr;
+};
+
+// `jobdeckd keys create | list | revoke` and their options.
+KeysCommands addKeysCommand(CLI::App& app, KeysOptions& keys) {
     auto* keysCommand = app.add_subcommand("keys", "Manage API keys");
     keysCommand->require_subcommand(1);
-    auto* createCommand = keysCommand->add_subcommand(
+    KeysCommands commands;
+    commands.create = keysCommand->add_subcommand(
         "create", "Create an API key (and the project when it is new); prints the secret once");
-    createCommand->add_option("--data-dir", keys.dataDir, "Data directory (default: as for serve)");
-    createCommand->add_option(
-        "--database", keys.database,
-        "sqlite:<path> or postgresql://user@host:port/database (default: <data-dir>/jobdeck.db)");
-    addDatabasePasswordOption(createCommand, keys.databasePasswordFile);
-    createCommand->add_option("--project", keys.project, "Project name")->required();
-    createCommand->add_option("--role", keys.role, "viewer, operator or admin")->required();
-    createCommand->add_flag("--json", keys.json,
-                            "Print {\"projectUid\", \"apiKey\", \"apiSecret\", \"role\"}");
-    return createCommand;
+    addKeyDatabaseOptions(commands.create, keys.where);
+    commands.create->add_option("--project", keys.project, "Project name")->required();
+    commands.create->add_option("--role", keys.role, "viewer, operator or admin")->required();
+    commands.create->add_flag("--json", keys.json,
+                              "Print {\"projectUid\", \"apiKey\", \"apiSecret\", \"role\"}");
+
+    commands.list = keysCommand->add_subcommand(
+        "list", "List the API keys (revoked ones too) with their projects and roles; never a secret");
+    addKeyDatabaseOptions(commands.list, keys.where);
+    commands.list->add_option("--project", keys.project, "Only this project's keys");
+    commands.list->add_flag(
+        "--json", keys.json,
+        "Print an array of {\"project\", \"projectUid\", \"apiKey\", \"role\", \"createdAt\", \"revoked\"}");
+
+    commands.revoke = keysCommand->add_subcommand(
+        "revoke", "Revoke an API key: requests with it are refused from the next one on, by every replica");
+    addKeyDatabaseOptions(commands.revoke, keys.where);
+    commands.revoke->add_option("API_KEY", keys.apiKey, "The API key (its id, as keys list shows it)")
+        ->required();
+    return commands;
+}
+
+// Runs the keys command that was given; nullopt when none was.
+std::optional<int> runKeysCommand(const KeysCommands& commands, const KeysOptions& keys) {
+    if (*commands.create)
+        createKeyCommand(keys.where, keys.project, keys.role, keys.json, std::cout);
+    else if (*commands.list)
+        listKeysCommand(keys.where, keys.project, keys.json, std::cout);
+    else if (*commands.revoke)
+        revokeKeyCommand(keys.where, keys.apiKey, std::cout);
+    else
+        return std::nullopt;
+    return 0;
 }
 
 // Parses the command line; the exit status when that is the end of it (help, version, an error).
@@ -370,16 +377,15 @@ int main(int argc, char** argv) {
     ServeOptions serve;
     std::string configPath;
     CLI::App* serveCommand = addServeCommand(app, serve, configPath);
-    KeysCreateOptions keys;
-    const CLI::App* createCommand = addKeysCommand(app, keys);
+    KeysOptions keys;
+    const KeysCommands keysCommands = addKeysCommand(app, keys);
     if (const auto exitStatus = parseCommandLine(app, argc, argv))
         return *exitStatus;
     hideDatabasePasswordsInArgv(argc, argv); // CLI11 holds its own copies by now
 
     try {
-        if (*createCommand)
-            return createKey(keys.dataDir.empty() ? defaultDataDir() : keys.dataDir, keys.database,
-                             keys.databasePasswordFile, keys.project, keys.role, keys.json);
+        if (const auto exitStatus = runKeysCommand(keysCommands, keys))
+            return *exitStatus;
         if (const auto config = ConfigFile::forServe(configPath))
             config->applyTo(*serveCommand);
         ProcessOneReaper::takeOverIfProcessOne();

@@ -2,6 +2,8 @@
 
 #include "core/text/Utf8.h"
 
+#include <algorithm>
+
 namespace jobdeck {
 
 std::optional<std::string> nameLengthProblem(std::string_view what, std::string_view name) {
@@ -17,6 +19,18 @@ std::optional<std::string> nameLengthProblem(std::string_view what, std::string_
 
 std::string emptyProjectNameMessage() {
     return "The project name must not be empty";
+}
+
+std::optional<std::string> projectNameProblem(std::string_view name) {
+    if (name.empty())
+        return emptyProjectNameMessage();
+    if (!isValidUtf8(name))
+        return "The project name must be UTF-8 text";
+    if (std::ranges::any_of(name, [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+        return "The project name must not contain control characters (a line break, a tab)";
+    if (name.front() == ' ' || name.back() == ' ')
+        return "The project name must not begin or end with a blank";
+    return nameLengthProblem("A project name", name);
 }
 
 } // namespace jobdeck

@@ -18,5 +18,9 @@ std::optional<std::string> nameLengthProblem(std::string_view what, std::string_
 
 // The refusal of an API key for a project without a name (`jobdeckd keys create`).
 std::string emptyProjectNameMessage();
+// Why `jobdeckd keys create --project` refuses a name, nullopt when it takes it: a project's name is
+// shown in DESCRIBE PROJECT, the console and every listing, so it is UTF-8 text of one line, without
+// blanks at its ends and at most kMaxNameCharacters long.
+std::optional<std::string> projectNameProblem(std::string_view name);
 
 } // namespace jobdeck

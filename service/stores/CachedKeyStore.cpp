@@ -133,8 +133,8 @@ CachedKeyStore::KeyRow CachedKeyStore::lookUpKey(std::string_view projectUid, st
 }
 
 CreatedKey CachedKeyStore::createKey(const std::string& projectName, Role role) {
-    if (projectName.empty())
-        throw DatabaseError(emptyProjectNameMessage());
+    if (const auto problem = projectNameProblem(projectName))
+        throw DatabaseError(*problem);
     CreatedKey created;
     created.projectName = projectName;
     created.role = role;
@@ -153,6 +153,10 @@ CreatedKey CachedKeyStore::createKey(const std::string& projectName, Role role) 
 
 bool CachedKeyStore::revokeKey(const std::string& apiKey) {
     return m_rows.revoke(apiKey);
+}
+
+std::vector<KeyRows::Listed> CachedKeyStore::listKeys() {
+    return m_rows.list();
 }
 
 } // namespace jobdeck

@@ -26,6 +26,7 @@ public:
                                           std::uint64_t* changeStampRead = nullptr) override;
     CreatedKey createKey(const std::string& projectName, Role role) override;
     bool revokeKey(const std::string& apiKey) override;
+    std::vector<KeyRows::Listed> listKeys() override;
     std::uint64_t secretComparisons() const override { return m_secretComparisons.load(); }
     std::uint64_t keyLookups() const override { return m_keyLookups.load(); }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace jobdeck::key_rows {
 
@@ -53,6 +54,15 @@ std::string insert(Connection& connection, ProjectStore& projects, const KeyRows
 
 template <SqlConnection Connection> bool revoke(Connection& connection, const std::string& apiKey) {
     return connection.execute("UPDATE api_keys SET revoked = 1 WHERE key = ?", apiKey) > 0;
+}
+
+template <SqlConnection Connection> std::vector<KeyRows::Listed> list(Connection& connection) {
+    auto q = connection.query("SELECT p.name, p.uid, k.key, k.role, k.created_at, k.revoked FROM api_keys k "
+                              "JOIN projects p ON p.uid = k.project_uid ORDER BY p.name, k.id");
+    std::vector<KeyRows::Listed> keys;
+    while (q.step())
+        keys.push_back({q.text(0), q.text(1), q.text(2), q.text(3), q.text(4), q.int64(5) != 0});
+    return keys;
 }
 
 } // namespace jobdeck::key_rows

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace jobdeck {
 
@@ -28,6 +29,17 @@ public:
         std::string secretHash;
     };
 
+    // A key as `jobdeckd keys list` shows it: never its salt or hash.
+    struct Listed final {
+        std::string projectName;
+        std::string projectUid;
+        std::string apiKey;
+        std::string role;
+        std::string createdAt; // as stored (formatTimestamp)
+        bool revoked = false;
+        bool operator==(const Listed&) const = default;
+    };
+
     virtual ~KeyRows() = default;
     // A number that moves whenever a key is changed or removed, by any process (key_changes).
     virtual std::int64_t generation() = 0;
@@ -36,6 +48,8 @@ public:
     virtual std::string insert(const NewKey& key) = 0;
     // false when there is no such key.
     virtual bool revoke(const std::string& apiKey) = 0;
+    // Every key, revoked ones too, by project name, then in the order they were created.
+    virtual std::vector<Listed> list() = 0;
 };
 
 } // namespace jobdeck

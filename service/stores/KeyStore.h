@@ -1,5 +1,6 @@
 #pragma once
 
+#include "service/stores/KeyRows.h"
 #include "service/stores/Principal.h"
 
 #include <cstdint>
@@ -31,8 +32,11 @@ public:
                                                   std::uint64_t* changeStampRead = nullptr) = 0;
     // Creates the project when it does not exist yet.
     virtual CreatedKey createKey(const std::string& projectName, Role role) = 0;
-    // false when there is no such key.
+    // false when there is no such key. Requests with it are refused from the next one on, in every
+    // process sharing the database.
     virtual bool revokeKey(const std::string& apiKey) = 0;
+    // Every key, revoked ones too (KeyRows::list).
+    virtual std::vector<KeyRows::Listed> listKeys() = 0;
     // How many secret comparisons authenticate() has made; lets tests check that every path compares.
     virtual std::uint64_t secretComparisons() const = 0;
     // How many times authenticate() looked a key up in the database: an unknown key and a known key

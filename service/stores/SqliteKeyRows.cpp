@@ -22,4 +22,9 @@ bool SqliteKeyRows::revoke(const std::string& apiKey) {
     return key_rows::revoke(m_db, apiKey);
 }
 
+std::vector<KeyRows::Listed> SqliteKeyRows::list() {
+    auto r = m_connections.reader();
+    return key_rows::list(*r);
+}
+
 } // namespace jobdeck

@@ -18,6 +18,7 @@ public:
     std::optional<Row> find(std::string_view projectUid, std::string_view apiKey) override;
     std::string insert(const NewKey& key) override;
     bool revoke(const std::string& apiKey) override;
+    std::vector<Listed> list() override;
 
 private:
     SqliteConnections& m_connections;

@@ -30,6 +30,8 @@ private slots:
         QTest::newRow("serve") << QStringList{"serve", "--help"} << "--listen";
         QTest::newRow("keys") << QStringList{"keys", "--help"} << "create";
         QTest::newRow("keys create") << QStringList{"keys", "create", "--help"} << "--role";
+        QTest::newRow("keys list") << QStringList{"keys", "list", "--help"} << "--project";
+        QTest::newRow("keys revoke") << QStringList{"keys", "revoke", "--help"} << "API_KEY";
     }
 
     void help() {
@@ -39,7 +41,7 @@ private slots:
         QCOMPARE(exit.status, 0);
         QVERIFY2(QString::fromUtf8(exit.out).contains(mentions), exit.out.constData());
         // Commands that open the database offer both backends.
-        if (arguments.contains(QStringLiteral("serve")) || arguments.contains(QStringLiteral("create")))
+        if (arguments.size() > 2 || arguments.contains(QStringLiteral("serve")))
             QVERIFY2(QString::fromUtf8(exit.out).contains(QStringLiteral("postgresql://")),
                      exit.out.constData());
     }
@@ -93,6 +95,20 @@ private slots:
         QTest::newRow("empty project")
             << QStringList{"keys", "create", "--data-dir", dir, "--project", "", "--role", "admin"}
             << "project";
+        QTest::newRow("project with a line break")
+            << QStringList{"keys", "create", "--data-dir", dir, "--project", "a\nb", "--role", "admin"}
+            << "control characters";
+        QTest::newRow("project with a blank at its end")
+            << QStringList{"keys", "create", "--data-dir", dir, "--project", "a ", "--role", "admin"}
+            << "begin or end with a blank";
+        QTest::newRow("project name too long")
+            << QStringList{"keys",   "create", "--data-dir", dir, "--project", QString(257, QLatin1Char('p')),
+                           "--role", "admin"}
+            << "at most 256 characters";
+        QTest::newRow("keys list: no database")
+            << QStringList{"keys", "list", "--data-dir", m_tmp.filePath(QStringLiteral("none"))}
+            << "there is no database";
+        QTest::newRow("keys revoke: no key") << QStringList{"keys", "revoke", "--data-dir", dir} << "API_KEY";
         QTest::newRow("keys: data dir is a file")
             << QStringList{"keys",      "create", "--data-dir", file.fileName(),
                            "--project", "p",      "--role",     "admin"}

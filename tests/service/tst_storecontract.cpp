@@ -203,6 +203,41 @@ private slots:
         QVERIFY(keys.authenticate(b.projectUid, b.apiKey, b.apiSecret));
     }
 
+    // Every key, revoked ones too, by project name and then as created; never a secret or its hash.
+    void keysAreListedByProjectThenAsCreated() {
+        auto& keys = m_stores->keys();
+        const CreatedKey z = keys.createKey("zulu", Role::Admin);
+        const CreatedKey a1 = keys.createKey("alpha", Role::Operator);
+        const CreatedKey a2 = keys.createKey("alpha", Role::Viewer);
+        QVERIFY(keys.revokeKey(a1.apiKey));
+        std::vector<KeyRows::Listed> listed = keys.listKeys();
+        std::erase_if(listed, [&](const KeyRows::Listed& k) {
+            return k.apiKey != z.apiKey && k.apiKey != a1.apiKey && k.apiKey != a2.apiKey;
+        });
+        QCOMPARE(listed.size(), std::size_t(3));
+        QCOMPARE(listed[0].apiKey, a1.apiKey);
+        QCOMPARE(listed[0].projectName, std::string("alpha"));
+        QCOMPARE(listed[0].projectUid, a1.projectUid);
+        QCOMPARE(listed[0].role, std::string("operator"));
+        QVERIFY(listed[0].revoked);
+        QCOMPARE(listed[1].apiKey, a2.apiKey);
+        QVERIFY(!listed[1].revoked);
+        QCOMPARE(listed[2].apiKey, z.apiKey);
+        QCOMPARE(listed[2].projectName, std::string("zulu"));
+        for (const auto& key : listed)
+            QVERIFY(parseTimestamp(key.createdAt).has_value());
+    }
+
+    void projectNamesAreOneLineOfText() {
+        auto& keys = m_stores->keys();
+        const std::vector<std::string> refused{"a\nb", " a", "a ", "tab\there", std::string(257, 'p'),
+                                               "\xff"};
+        for (const std::string& name : refused)
+            QVERIFY_THROWS_EXCEPTION(DatabaseError, keys.createKey(name, Role::Admin));
+        QVERIFY(keys.createKey("Data Platform (EU)", Role::Admin).projectUid != m_project);
+        QVERIFY(keys.createKey(std::string(256, 'p'), Role::Admin).projectUid != m_project);
+    }
+
     void clustersAreScopedByProjectListedByNameAndUnique() {
         auto& clusters = m_stores->clusters();
         clusters.insertCluster(m_project, cluster("zeta"));

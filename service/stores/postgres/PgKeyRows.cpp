@@ -26,4 +26,9 @@ bool PgKeyRows::revoke(const std::string& apiKey) {
     return key_rows::revoke(*connection, apiKey);
 }
 
+std::vector<KeyRows::Listed> PgKeyRows::list() {
+    auto connection = m_connections.connection();
+    return key_rows::list(*connection);
+}
+
 } // namespace jobdeck

@@ -17,6 +17,7 @@ public:
     std::optional<Row> find(std::string_view projectUid, std::string_view apiKey) override;
     std::string insert(const NewKey& key) override;
     bool revoke(const std::string& apiKey) override;
+    std::vector<Listed> list() override;
 
 private:
     PgConnections& m_connections;

@@ -1,0 +1,141 @@
+#include "service/KeyCommands.h"
+
+#include "core/deploy/DatabaseUrl.h"
+#include "core/statements/NameLimits.h"
+#include "core/text/AsciiText.h"
+#include "service/ServiceApp.h"
+#include "service/stores/OpenStores.h"
+#include "service/stores/Principal.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+namespace jobdeck {
+namespace {
+
+// `create` makes the data directory and the database when they are new; `list` and `revoke` only read
+// and change one that exists, so a mistyped --data-dir is an error, not an empty list.
+enum class Missing { Create, Refuse };
+
+std::unique_ptr<Stores> openKeyDatabase(const KeyDatabase& where, Missing missing) {
+    const std::string dataDir = where.dataDir.empty() ? defaultDataDir() : where.dataDir;
+    const std::string url = databaseUrlFor(dataDir, where.databaseUrl);
+    if (missing == Missing::Create) {
+        prepareDataDir(dataDir);
+    } else if (databaseKind(url) == DatabaseKind::Sqlite) {
+        const std::string path = url.starts_with("sqlite:") ? url.substr(std::strlen("sqlite:")) : url;
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(path, ec))
+            throw std::runtime_error("there is no database " + path +
+                                     ": give the --data-dir (or --database) that jobdeckd serve uses");
+    }
+    refuseEmptyDatabase(dataDir, url);
+    OpenStoresOptions options;
+    options.passwordFile = where.passwordFile;
+    return openStores(url, options);
+}
+
+std::vector<KeyRows::Listed> keysOf(Stores& stores, const std::string& project) {
+    std::vector<KeyRows::Listed> keys = stores.keys().listKeys();
+    if (project.empty())
+        return keys;
+    if (!stores.projects().findProjectUidByName(project))
+        throw std::runtime_error("there is no project " + quoted(project) +
+                                 " (jobdeckd keys list shows them all)");
+    std::erase_if(keys, [&](const KeyRows::Listed& key) { return key.projectName != project; });
+    return keys;
+}
+
+// Columns as wide as their widest cell, two blanks apart.
+void printTable(const std::vector<std::array<std::string, 6>>& rows, std::ostream& out) {
+    std::array<std::size_t, 6> widths{};
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < row.size(); ++c)
+            widths[c] = std::max(widths[c], row[c].size());
+    for (const auto& row : rows) {
+        std::string line;
+        for (std::size_t c = 0; c < row.size(); ++c)
+            line += c + 1 == row.size() ? row[c] : row[c] + std::string(widths[c] - row[c].size() + 2, ' ');
+        out << line << "\n";
+    }
+}
+
+} // namespace
+
+void createKeyCommand(const KeyDatabase& where, const std::string& project, const std::string& roleText,
+                      bool json, std::ostream& out) {
+    const auto role = roleFromName(roleText);
+    if (!role)
+        throw std::runtime_error("invalid role " + quoted(roleText) + ": expected viewer, operator or admin");
+    if (const auto problem = projectNameProblem(project))
+        throw std::runtime_error(*problem);
+    const auto stores = openKeyDatabase(where, Missing::Create);
+    const CreatedKey key = stores->keys().createKey(project, *role);
+    if (json) {
+        out << nlohmann::json{{"projectUid", key.projectUid},
+                              {"apiKey", key.apiKey},
+                              {"apiSecret", key.apiSecret},
+                              {"role", roleName(key.role)}}
+                   .dump()
+            << std::endl;
+        return;
+    }
+    out << "project:    " << key.projectName << "\n"
+        << "projectUid: " << key.projectUid << "\n"
+        << "apiKey:     " << key.apiKey << "\n"
+        << "apiSecret:  " << key.apiSecret << "\n"
+        << "role:       " << roleName(key.role) << "\n"
+        << "The secret is shown only this once; jobdeckd keeps only a hash of it." << std::endl;
+}
+
+void listKeysCommand(const KeyDatabase& where, const std::string& project, bool json, std::ostream& out) {
+    const auto stores = openKeyDatabase(where, Missing::Refuse);
+    const std::vector<KeyRows::Listed> keys = keysOf(*stores, project);
+    if (json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& key : keys)
+            list.push_back({{"project", key.projectName},
+                            {"projectUid", key.projectUid},
+                            {"apiKey", key.apiKey},
+                            {"role", key.role},
+                            {"createdAt", key.createdAt},
+                            {"revoked", key.revoked}});
+        out << list.dump() << std::endl;
+        return;
+    }
+    if (keys.empty()) {
+        out << (project.empty() ? "No API keys." : "No API keys in project " + quoted(project) + ".")
+            << std::endl;
+        return;
+    }
+    std::vector<std::array<std::string, 6>> rows{
+        {"PROJECT", "PROJECT UID", "API KEY", "ROLE", "CREATED", "STATE"}};
+    for (const auto& key : keys)
+        rows.push_back({key.projectName, key.projectUid, key.apiKey, key.role, key.createdAt,
+                        key.revoked ? "revoked" : "active"});
+    printTable(rows, out);
+    out.flush();
+}
+
+void revokeKeyCommand(const KeyDatabase& where, const std::string& apiKey, std::ostream& out) {
+    const auto stores = openKeyDatabase(where, Missing::Refuse);
+    const std::vector<KeyRows::Listed> keys = stores->keys().listKeys();
+    const auto key = std::ranges::find(keys, apiKey, &KeyRows::Listed::apiKey);
+    if (key == keys.end() || !stores->keys().revokeKey(apiKey))
+        throw std::runtime_error("there is no API key " + quoted(apiKey) +
+                                 " (jobdeckd keys list shows them)");
+    out << (key->revoked ? "API key " + key->apiKey + " was already revoked"
+                         : "Revoked API key " + key->apiKey)
+        << " (" << key->role << " of project " << quoted(key->projectName)
+        << "): requests with it are refused from now on." << std::endl;
+}
+
+} // namespace jobdeck
