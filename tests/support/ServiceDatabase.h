@@ -40,8 +40,8 @@ public:
     class Connection;
 
 private:
+    QString m_lastError; // before m_connection: the constructor's connect() writes it
     std::unique_ptr<Connection> m_connection;
-    QString m_lastError;
 };
 
 } // namespace jobdeck
