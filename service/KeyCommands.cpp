@@ -1,6 +1,5 @@
 #include "service/KeyCommands.h"
 
-#include "core/deploy/DatabaseUrl.h"
 #include "core/statements/NameLimits.h"
 #include "core/text/AsciiText.h"
 #include "service/ServiceApp.h"
@@ -12,8 +11,6 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <cstring>
-#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -30,12 +27,8 @@ std::unique_ptr<Stores> openKeyDatabase(const KeyDatabase& where, Missing missin
     const std::string url = databaseUrlFor(dataDir, where.databaseUrl);
     if (missing == Missing::Create) {
         prepareDataDir(dataDir);
-    } else if (databaseKind(url) == DatabaseKind::Sqlite) {
-        const std::string path = url.starts_with("sqlite:") ? url.substr(std::strlen("sqlite:")) : url;
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(path, ec))
-            throw std::runtime_error("there is no database " + path +
-                                     ": give the --data-dir (or --database) that jobdeckd serve uses");
+    } else {
+        refuseMissingSqliteDatabase(url);
     }
     refuseEmptyDatabase(dataDir, url);
     OpenStoresOptions options;

@@ -1,5 +1,6 @@
 #include "service/ServiceApp.h"
 
+#include "core/deploy/DatabaseUrl.h"
 #include "core/text/AsciiText.h"
 #include "core/wire/HttpMessages.h"
 #include "service/LogTarget.h"
@@ -17,6 +18,7 @@
 #include "service/statements/RequestRegistry.h"
 #include "service/statements/StatementExecutor.h"
 #include "service/stores/DataDirLock.h"
+#include "service/stores/DatabaseMarker.h"
 #include "service/stores/DatabaseTimeouts.h"
 #include "service/stores/OpenStores.h"
 #include "service/stores/RetentionSweeper.h"
@@ -286,6 +288,16 @@ void refuseEmptyDatabase(const std::string& dataDir, const std::string& database
         " held a previous database (" + (hasRuns ? "run directories" : "a lock file of jobdeckd") +
         "); restore the database from a backup, or move the data directory aside to start "
         "afresh (nothing was changed)");
+}
+
+void refuseMissingSqliteDatabase(const std::string& databaseUrl) {
+    if (isPostgres(databaseKind(databaseUrl)))
+        return;
+    const std::string path = DatabaseMarker::sqlitePath(databaseUrl);
+    std::error_code ec;
+    if (path.empty() || !std::filesystem::is_regular_file(path, ec))
+        throw std::runtime_error("there is no database " + (path.empty() ? databaseUrl : path) +
+                                 ": give the --data-dir (or --database) that jobdeckd serve uses");
 }
 
 std::string databaseUrlFor(const std::string& dataDir, const std::string& databaseUrl) {

@@ -68,6 +68,10 @@ void prepareDataDir(const std::string& dir);
 // database was there before (run directories, or the lock file a `serve` leaves): opening it would
 // silently start an empty database beside the old runs. A fresh data directory passes.
 void refuseEmptyDatabase(const std::string& dataDir, const std::string& databaseUrl);
+// For the commands that read or change a database that must already be there (keys list, keys
+// revoke, backup): throws std::runtime_error with one clear line when `databaseUrl` names a SQLite file
+// that does not exist, so a mistyped --data-dir is an error rather than a new, empty database.
+void refuseMissingSqliteDatabase(const std::string& databaseUrl);
 // Throws std::runtime_error with one clear line when --deploy-mode, --runner and --master do not go
 // together (cluster mode needs the spark-submit runner and a cluster manager's --master).
 void checkDeployMode(const ServeOptions& options);

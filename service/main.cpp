@@ -4,6 +4,7 @@
 #include "core/deploy/DriverEnvironment.h"
 #include "core/text/AsciiText.h"
 #include "service/ConfigFile.h"
+#include "service/DatabaseBackup.h"
 #include "service/KeyCommands.h"
 #include "service/LogEscaping.h"
 #include "service/ProcessOneReaper.h"
@@ -17,6 +18,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <exception>
 #include <functional>
@@ -340,6 +342,29 @@ std::optional<int> runKeysCommand(const KeysCommands& commands, const KeysOption
     return 0;
 }
 
+struct BackupOptions {
+    BackupSource source;
+    std::string file;
+};
+
+// `jobdeckd backup --to FILE` and `jobdeckd restore --from FILE` of a SQLite data directory.
+std::pair<CLI::App*, CLI::App*> addBackupCommands(CLI::App& app, BackupOptions& backup) {
+    auto* backupCommand = app.add_subcommand(
+        "backup", "Copy the SQLite database to a new file, consistent while jobdeckd serve runs");
+    auto* restoreCommand = app.add_subcommand(
+        "restore", "Put a backup in place of the SQLite database while jobdeckd serve is stopped");
+    for (auto* command : {backupCommand, restoreCommand}) {
+        command->add_option("--data-dir", backup.source.dataDir, "Data directory (default: as for serve)");
+        command->add_option("--database", backup.source.databaseUrl,
+                            "sqlite:<path> (default: <data-dir>/jobdeck.db)");
+    }
+    backupCommand->add_option("--to", backup.file, "The backup file to create (it must not exist)")
+        ->required();
+    restoreCommand->add_option("--from", backup.file, "The backup file (made by jobdeckd backup)")
+        ->required();
+    return {backupCommand, restoreCommand};
+}
+
 // Parses the command line; the exit status when that is the end of it (help, version, an error).
 std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv) {
     try {
@@ -364,12 +389,14 @@ std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
+    static constexpr std::array<std::string_view, 4> kCommands{"serve", "keys", "backup", "restore"};
     // stdout carries only what callers parse (the listening line, keys); the log goes to stderr.
     spdlog::set_default_logger(spdlog::stderr_color_mt("jobdeckd"));
     escapeEveryLogLine();
-    if (argc > 1 && argv[1][0] != '-' && std::string_view(argv[1]) != "serve" &&
-        std::string_view(argv[1]) != "keys")
-        return fail("unknown command " + quoted(argv[1]) + ": expected serve or keys (see jobdeckd --help)");
+    if (argc > 1 && argv[1][0] != '-' &&
+        std::ranges::find(kCommands, std::string_view(argv[1])) == kCommands.end())
+        return fail("unknown command " + quoted(argv[1]) +
+                    ": expected serve, keys, backup or restore (see jobdeckd --help)");
 
     CLI::App app{"jobdeckd: the Jobdeck Jobs service for Spark jobs on Apache Hudi"};
     app.require_subcommand(1);
@@ -379,6 +406,8 @@ int main(int argc, char** argv) {
     CLI::App* serveCommand = addServeCommand(app, serve, configPath);
     KeysOptions keys;
     const KeysCommands keysCommands = addKeysCommand(app, keys);
+    BackupOptions backup;
+    const auto [backupCommand, restoreCommand] = addBackupCommands(app, backup);
     if (const auto exitStatus = parseCommandLine(app, argc, argv))
         return *exitStatus;
     hideDatabasePasswordsInArgv(argc, argv); // CLI11 holds its own copies by now
@@ -386,6 +415,14 @@ int main(int argc, char** argv) {
     try {
         if (const auto exitStatus = runKeysCommand(keysCommands, keys))
             return *exitStatus;
+        if (*backupCommand) {
+            backupDatabase(backup.source, backup.file, std::cout);
+            return 0;
+        }
+        if (*restoreCommand) {
+            restoreDatabase(backup.source, backup.file, std::cout);
+            return 0;
+        }
         if (const auto config = ConfigFile::forServe(configPath))
             config->applyTo(*serveCommand);
         ProcessOneReaper::takeOverIfProcessOne();

@@ -32,6 +32,8 @@ private slots:
         QTest::newRow("keys create") << QStringList{"keys", "create", "--help"} << "--role";
         QTest::newRow("keys list") << QStringList{"keys", "list", "--help"} << "--project";
         QTest::newRow("keys revoke") << QStringList{"keys", "revoke", "--help"} << "API_KEY";
+        QTest::newRow("backup") << QStringList{"backup", "--help"} << "--to";
+        QTest::newRow("restore") << QStringList{"restore", "--help"} << "--from";
     }
 
     void help() {
@@ -109,6 +111,12 @@ private slots:
             << QStringList{"keys", "list", "--data-dir", m_tmp.filePath(QStringLiteral("none"))}
             << "there is no database";
         QTest::newRow("keys revoke: no key") << QStringList{"keys", "revoke", "--data-dir", dir} << "API_KEY";
+        QTest::newRow("backup: no file") << QStringList{"backup", "--data-dir", dir} << "--to";
+        QTest::newRow("backup: no database")
+            << QStringList{"backup", "--data-dir", m_tmp.filePath(QStringLiteral("none")), "--to",
+                           m_tmp.filePath(QStringLiteral("copy.db"))}
+            << "there is no database";
+        QTest::newRow("restore: no file") << QStringList{"restore", "--data-dir", dir} << "--from";
         QTest::newRow("keys: data dir is a file")
             << QStringList{"keys",      "create", "--data-dir", file.fileName(),
                            "--project", "p",      "--role",     "admin"}
