@@ -42,6 +42,7 @@ std::string existingDatabase(const BackupSource& source, const char* command) {
                " is for a SQLite database; back up and restore PostgreSQL with pg_dump and pg_restore "
                "(docs/service.md, \"Backup and restore\")");
     refuseMissingSqliteDatabase(url);
+    refuseOtherUsersDatabase(url);
     return DatabaseMarker::sqlitePath(url);
 }
 
@@ -169,6 +170,7 @@ void restoreDatabase(const BackupSource& source, const std::string& from, std::o
     if (database.empty() || !fs::is_directory(fs::absolute(database).parent_path(), ec))
         refuse("there is no data directory for " + (database.empty() ? url : database) +
                ": give the --data-dir (or --database) that jobdeckd serve uses");
+    refuseOtherUsersDatabase(url);
     if (from.empty() || !fs::is_regular_file(from, ec))
         refuse("there is no backup file " + quoted(from));
     const int version = checkedCopy(from);

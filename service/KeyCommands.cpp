@@ -30,6 +30,7 @@ std::unique_ptr<Stores> openKeyDatabase(const KeyDatabase& where, Missing missin
     } else {
         refuseMissingSqliteDatabase(url);
     }
+    refuseOtherUsersDatabase(url);
     refuseEmptyDatabase(dataDir, url);
     OpenStoresOptions options;
     options.passwordFile = where.passwordFile;

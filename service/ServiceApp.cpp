@@ -37,7 +37,9 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <pwd.h>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -298,6 +300,24 @@ void refuseMissingSqliteDatabase(const std::string& databaseUrl) {
     if (path.empty() || !std::filesystem::is_regular_file(path, ec))
         throw std::runtime_error("there is no database " + (path.empty() ? databaseUrl : path) +
                                  ": give the --data-dir (or --database) that jobdeckd serve uses");
+}
+
+void refuseOtherUsersDatabase(const std::string& databaseUrl) {
+    const std::string path = DatabaseMarker::sqlitePath(databaseUrl);
+    if (path.empty())
+        return;
+    // The database file's owner; before it exists, its directory's, unless that is shared (/tmp).
+    const std::string dir = std::filesystem::absolute(path).parent_path().string();
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 && (::stat(dir.c_str(), &st) != 0 || (st.st_mode & S_ISVTX)))
+        return;
+    if (st.st_uid == ::geteuid())
+        return;
+    const passwd* owner = ::getpwuid(st.st_uid);
+    const std::string name = owner ? owner->pw_name : std::to_string(st.st_uid);
+    throw std::runtime_error("the database " + path + " belongs to user " + name +
+                             ": run this command as that user (sudo -u " + name +
+                             " jobdeckd ...), so that the files it makes stay the service's");
 }
 
 std::string databaseUrlFor(const std::string& dataDir, const std::string& databaseUrl) {

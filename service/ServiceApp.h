@@ -72,6 +72,12 @@ void refuseEmptyDatabase(const std::string& dataDir, const std::string& database
 // revoke, backup): throws std::runtime_error with one clear line when `databaseUrl` names a SQLite file
 // that does not exist, so a mistyped --data-dir is an error rather than a new, empty database.
 void refuseMissingSqliteDatabase(const std::string& databaseUrl);
+// For the commands an admin runs beside the service (keys, backup, restore): throws std::runtime_error
+// with one clear line when `databaseUrl`'s SQLite file (before it exists, its directory, unless that is
+// a shared one such as /tmp) belongs to another user than the one running the command (root on the packaged
+// /var/lib/jobdeckd): files SQLite makes there
+// (-wal, -shm, a restored database) would then be that user's, and the service could not open them.
+void refuseOtherUsersDatabase(const std::string& databaseUrl);
 // Throws std::runtime_error with one clear line when --deploy-mode, --runner and --master do not go
 // together (cluster mode needs the spark-submit runner and a cluster manager's --master).
 void checkDeployMode(const ServeOptions& options);
