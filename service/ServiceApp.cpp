@@ -36,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <pwd.h>
 #include <stdexcept>
@@ -184,6 +185,29 @@ void flushLastWrites(RequestRegistry& registry, Stores& stores) {
     }
 }
 
+// Calls `start`, then waits on this thread (the server has its own IO threads) for SIGTERM or SIGINT,
+// which it returns. SIGHUP (a renewed TLS certificate, `systemctl reload`, a closed terminal) reloads the
+// certificate and serves on.
+int serveUntilStopSignal(HttpServer& server, const std::function<void()>& start) {
+    boost::asio::io_context signalIo;
+    boost::asio::signal_set signals(signalIo, SIGTERM, SIGINT, SIGHUP);
+    int received = 0;
+    std::function<void(const boost::system::error_code&, int)> onSignal =
+        [&](const boost::system::error_code& error, int signal) {
+            if (!error && signal == SIGHUP) {
+                spdlog::info("signal {} received: reloading the TLS certificate", signal);
+                server.reloadTls();
+                signals.async_wait(onSignal);
+                return;
+            }
+            received = signal;
+        };
+    signals.async_wait(onSignal);
+    start();
+    signalIo.run();
+    return received;
+}
+
 // Wires the statements, the runs and the routes to the opened stores and server, serves until SIGTERM
 // or SIGINT, then shuts down gracefully.
 void serve(const ServeOptions& options, const Opened& opened) {
@@ -216,16 +240,11 @@ void serve(const ServeOptions& options, const Opened& opened) {
         metrics.countRequest(answer.method, answer.route, answer.status, answer.duration);
     });
 
-    // Signals are waited for on this thread; the server has its own IO threads.
-    boost::asio::io_context signalIo;
-    boost::asio::signal_set signals(signalIo, SIGTERM, SIGINT);
-    int received = 0;
-    signals.async_wait([&received](const boost::system::error_code&, int signal) { received = signal; });
-
-    runs.start();
-    server.start();
-    announceServing(options, server, opened.systemd);
-    signalIo.run();
+    const int received = serveUntilStopSignal(server, [&] {
+        runs.start();
+        server.start();
+        announceServing(options, server, opened.systemd);
+    });
     spdlog::info("signal {} received: shutting down", received);
     opened.systemd.notify("STOPPING=1");
     // Long polls are answered first so that their connections are not what the grace period waits for.

@@ -123,7 +123,7 @@ std::string tlsKeyReadableByOthersWarning(const std::string& keyFile, unsigned m
 
 std::string tlsCertificateExpiredWarning(const std::string& certificateFile, const std::string& notAfter) {
     return "the TLS certificate " + quoted(certificateFile) + " expired on " + notAfter +
-           ": clients will refuse it until it is renewed (and the service restarted)";
+           ": clients will refuse it until it is renewed (then systemctl reload jobdeckd, or SIGHUP)";
 }
 
 std::string tlsCertificateNotYetValidWarning(const std::string& certificateFile,

@@ -105,7 +105,8 @@ public:
     Session(HttpServer& server, Socket socket, std::string address)
         : ConnectionEntry(std::move(address))
         , m_server(server)
-        , m_stream(std::move(socket), server.m_tls.get()) {}
+        , m_tlsContext(server.tlsContext())
+        , m_stream(std::move(socket), m_tlsContext.get()) {}
 
     ~Session() { m_server.sessionEnded(*this); }
 
@@ -395,6 +396,7 @@ private:
     }
 
     HttpServer& m_server;
+    std::shared_ptr<boost::asio::ssl::context> m_tlsContext; // kept by the stream's TLS session
     ServerStream m_stream;
     beast::flat_buffer m_buffer;
     std::optional<http::request_parser<http::string_body>> m_parser;
@@ -470,6 +472,31 @@ void HttpServer::addAuthenticatedRoute(std::string method, std::string pathPrefi
 
 bool HttpServer::onIoThread() {
     return t_ioThread;
+}
+
+std::shared_ptr<boost::asio::ssl::context> HttpServer::tlsContext() const {
+    const std::lock_guard lock(m_tlsMutex);
+    return m_tls;
+}
+
+void HttpServer::reloadTls() {
+    if (m_options.tlsCertificateFile.empty()) {
+        spdlog::info("no TLS certificate to reload: the service speaks plain HTTP (--tls-cert)");
+        return;
+    }
+    try {
+        std::shared_ptr<boost::asio::ssl::context> fresh =
+            makeServerTlsContext(m_options.tlsCertificateFile, m_options.tlsKeyFile);
+        {
+            const std::lock_guard lock(m_tlsMutex);
+            m_tls = std::move(fresh);
+        }
+        spdlog::info("TLS certificate reloaded from {}: new connections get it",
+                     m_options.tlsCertificateFile);
+    } catch (const std::exception& e) {
+        spdlog::warn("TLS certificate not reloaded: {}; new connections still get the previous one",
+                     e.what());
+    }
 }
 
 void HttpServer::listen() {

@@ -152,6 +152,10 @@ public:
     // Stops accepting, closes idle connections, waits up to `grace` for requests in flight, then
     // closes everything and joins the IO threads and the workers.
     void stop(std::chrono::milliseconds grace);
+    // Reads --tls-cert and --tls-key again (a renewed certificate; SIGHUP): new connections get the new
+    // pair, open ones keep theirs. Files that do not make a valid pair are logged and the previous pair
+    // stays. Logs that there is nothing to reload on plain HTTP.
+    void reloadTls();
 
     boost::asio::thread_pool& workers() { return m_workers; }
     unsigned workerThreads() const { return std::max(1U, m_options.workerThreads); }
@@ -160,6 +164,7 @@ public:
 
 private:
     class Session;
+    std::shared_ptr<boost::asio::ssl::context> tlsContext() const;
     struct Route {
         std::string method;
         std::string prefix;
@@ -190,7 +195,9 @@ private:
     Authenticator m_authenticator;
     std::vector<Route> m_routes;
     std::function<void(const AnsweredRequest&)> m_answerObserver;
-    std::unique_ptr<boost::asio::ssl::context> m_tls; // null: plain HTTP
+    // null: plain HTTP. Replaced whole by reloadTls(); a session keeps the one it started with.
+    std::shared_ptr<boost::asio::ssl::context> m_tls;
+    mutable std::mutex m_tlsMutex;
     // Declared before the IO context and the workers: sessions they still hold at destruction
     // unregister themselves here.
     std::mutex m_sessionsMutex;

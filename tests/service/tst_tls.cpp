@@ -14,8 +14,12 @@
 #include <QProcess>
 #include <QSslCertificate>
 #include <QSslConfiguration>
+#include <QSslSocket>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
+#include <sys/types.h>
 
 using namespace jobdeck;
 using jobdeck::test::nonEmptyLines;
@@ -183,6 +187,54 @@ private slots:
                  qPrintable(m_service.errorOutput()));
     }
 
+    // A renewed certificate (certbot's deploy hook, `systemctl reload jobdeckd`): SIGHUP makes new
+    // connections get the files' new pair while an open connection goes on with its own; files that do
+    // not make a pair are logged and the pair in use stays.
+    void sighupReloadsTheCertificate() {
+        const QString cert = m_certificates.filePath(QStringLiteral("reloaded.pem"));
+        const QString key = m_certificates.filePath(QStringLiteral("reloaded.key"));
+        QVERIFY(replaceFile(m_certificates.serverCertificate(), cert) &&
+                replaceFile(m_certificates.serverKey(), key));
+        TestService service;
+        service.useTls(cert, key);
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        const QSslCertificate first = QSslCertificate::fromPath(m_certificates.serverCertificate()).value(0);
+        const QSslCertificate renewed = QSslCertificate::fromPath(m_certificates.rsaCertificate()).value(0);
+        QCOMPARE(peerCertificateOf(service), first);
+        QSslSocket open;
+        QVERIFY(connectAnyPeer(open, service.port()));
+
+        QVERIFY(replaceFile(m_certificates.rsaCertificate(), cert) &&
+                replaceFile(m_certificates.rsaKey(), key));
+        QCOMPARE(::kill(pid_t(service.processId()), SIGHUP), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            service.errorOutput().contains(QStringLiteral("TLS certificate reloaded from ") + cert), 20000);
+        QCOMPARE(peerCertificateOf(service), renewed);
+        QCOMPARE(healthOver(open), QByteArray("HTTP/1.1 200 OK"));
+        QCOMPARE(open.peerCertificate(), first);
+
+        // A key that is not the certificate's: refused, logged, the renewed pair stays.
+        QVERIFY(replaceFile(m_certificates.otherKey(), key));
+        QCOMPARE(::kill(pid_t(service.processId()), SIGHUP), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            service.errorOutput().contains(QStringLiteral("TLS certificate not reloaded: ")), 20000);
+        QCOMPARE(peerCertificateOf(service), renewed);
+        QCOMPARE(service.stop(), 0);
+    }
+
+    // Plain HTTP: SIGHUP is logged and the service serves on (its default action would end it).
+    void sighupWithoutTlsServesOn() {
+        TestService service;
+        const ApiCredentials key = service.createKey(QStringLiteral("plain"), QStringLiteral("viewer"));
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        QCOMPARE(::kill(pid_t(service.processId()), SIGHUP), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            service.errorOutput().contains(QStringLiteral("no TLS certificate to reload")), 20000);
+        QVERIFY(service.isRunning());
+        QCOMPARE(statusOf(runStatement(service, key, QStringLiteral("SHOW JOBS"))), kSuccess);
+        QCOMPARE(service.stop(), 0);
+    }
+
     void badTlsOptionsExitWithOneLine_data() {
         QTest::addColumn<QStringList>("tlsArguments");
         QTest::addColumn<QString>("mentions");
@@ -217,6 +269,32 @@ private slots:
         QVERIFY2(lines.front().startsWith(QStringLiteral("jobdeckd: ")), exit.err.constData());
         QVERIFY2(lines.front().contains(mentions), exit.err.constData());
         QVERIFY2(!exit.out.contains("listening on"), exit.out.constData());
+    }
+
+private:
+    // `to` replaced by a copy of `from`, mode 0600 (as a key is kept).
+    static bool replaceFile(const QString& from, const QString& to) {
+        QFile::remove(to);
+        return QFile::copy(from, to) && QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner);
+    }
+    // A TLS connection that takes whichever certificate the server shows (the renewed one is
+    // self-signed): what is compared is which one it is.
+    static bool connectAnyPeer(QSslSocket& socket, quint16 port) {
+        socket.setPeerVerifyMode(QSslSocket::VerifyNone);
+        socket.connectToHostEncrypted(QStringLiteral("127.0.0.1"), port);
+        return socket.waitForEncrypted(20000);
+    }
+    static QSslCertificate peerCertificateOf(const TestService& service) {
+        QSslSocket socket;
+        return connectAnyPeer(socket, service.port()) ? socket.peerCertificate() : QSslCertificate();
+    }
+    // The status line of GET /v1/health sent over `socket`.
+    static QByteArray healthOver(QSslSocket& socket) {
+        socket.write("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        QByteArray answer;
+        while (!answer.contains("\r\n") && socket.waitForReadyRead(20000))
+            answer += socket.readAll();
+        return answer.left(answer.indexOf("\r\n"));
     }
 };
 
