@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <csignal>
 #include <exception>
 #include <functional>
 #include <iostream>
@@ -390,6 +391,10 @@ std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv) {
 
 int main(int argc, char** argv) {
     static constexpr std::array<std::string_view, 4> kCommands{"serve", "keys", "backup", "restore"};
+    // A log pipe whose reader went away (`jobdeckd serve 2>&1 | tee`, a collector restarting) makes a
+    // write fail with EPIPE instead of ending the service; every child process gets SIGPIPE back
+    // (posix_spawn with POSIX_SPAWN_SETSIGDEF).
+    std::signal(SIGPIPE, SIG_IGN);
     // stdout carries only what callers parse (the listening line, keys); the log goes to stderr.
     spdlog::set_default_logger(spdlog::stderr_color_mt("jobdeckd"));
     escapeEveryLogLine();

@@ -282,6 +282,22 @@ private slots:
         QVERIFY(service.errorOutput().contains(QStringLiteral("signal 2")));
     }
 
+    // The log goes to a pipe whose reader ends after one byte (`jobdeckd serve 2>&1 | tee` with tee
+    // gone): the service's next lines find no reader, and it serves on, then stops gracefully.
+    void aLogPipeWithoutReaderDoesNotEndTheService() {
+        TestService service;
+        const ApiCredentials key = service.createKey(QStringLiteral("p"), QStringLiteral("viewer"));
+        service.setCommandPrefix({QStringLiteral("bash"), QStringLiteral("-c"),
+                                  QStringLiteral("exec \"$0\" \"$@\" 2> >(head -c 1 > /dev/null)")});
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        for (int i = 0; i < 20; ++i) // each one logs its access line
+            QCOMPARE(QString::fromStdString(
+                         runStatement(service, key, QStringLiteral("SHOW JOBS")).value("apiStatus", "")),
+                     QStringLiteral("API_OPERATION_STATUS_SUCCESS"));
+        QVERIFY(service.isRunning());
+        QCOMPARE(service.stop(), 0);
+    }
+
 private:
     QTemporaryDir m_tmp;
 };
