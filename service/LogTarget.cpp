@@ -43,6 +43,20 @@ public:
 
 } // namespace
 
+void LogTarget::applyLevel(const std::string& level) {
+    if (level == "debug")
+        spdlog::set_level(spdlog::level::debug);
+    else if (level == "info")
+        spdlog::set_level(spdlog::level::info);
+    else if (level == "warning")
+        spdlog::set_level(spdlog::level::warn);
+    else if (level == "error")
+        spdlog::set_level(spdlog::level::err);
+    else
+        throw std::invalid_argument("invalid log level " + quoted(level) +
+                                    ": expected debug, info, warning or error");
+}
+
 bool LogTarget::stderrIsJournal() {
     const char* stream = std::getenv("JOURNAL_STREAM");
     if (!stream || !*stream)

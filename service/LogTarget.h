@@ -12,6 +12,9 @@ class LogTarget final {
 public:
     // "auto", "journal" or "stderr"; throws std::invalid_argument for anything else.
     static void apply(const std::string& target);
+    // The least important lines written: "debug", "info", "warning" or "error" (--log-level); throws
+    // std::invalid_argument for anything else.
+    static void applyLevel(const std::string& level);
     // True when $JOURNAL_STREAM names the file that stderr is.
     static bool stderrIsJournal();
 };

@@ -374,6 +374,7 @@ void checkDeployMode(const ServeOptions& options) {
 
 int ServiceApp::run() {
     LogTarget::apply(m_options.logTarget);
+    LogTarget::applyLevel(m_options.logLevel);
     const SystemdNotifier systemd;
     const ListenAddress where = parseListen(m_options.listen);
     if (m_options.tlsCertificate.empty() != m_options.tlsKey.empty())

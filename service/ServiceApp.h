@@ -56,6 +56,7 @@ struct ServeOptions final {
     std::vector<std::string> driverEnv;       // --driver-env: names (or PREFIX*) drivers get too
 
     std::string logTarget = "auto"; // auto | journal | stderr (LogTarget)
+    std::string logLevel = "info";  // debug | info | warning | error (LogTarget::applyLevel)
 };
 
 // $XDG_DATA_HOME/jobdeck, else ~/.local/share/jobdeck.

@@ -272,6 +272,12 @@ CLI::App* addServeCommand(CLI::App& app, ServeOptions& serve, std::string& confi
     command->add_option("--log-target", serve.logTarget, "auto (journal under systemd), journal or stderr")
         ->check(CLI::IsMember({"auto", "journal", "stderr"}))
         ->capture_default_str();
+    command
+        ->add_option("--log-level", serve.logLevel,
+                     "Least important log lines written: debug (also each TLS handshake refused, each "
+                     "access line of --no-access-log), info, warning or error")
+        ->check(CLI::IsMember({"debug", "info", "warning", "error"}))
+        ->capture_default_str();
     command->add_option("--config", configPath,
                         "File of `option = value` lines for every option above; flags win (default: " +
                             std::string(ConfigFile::kDefaultPath) + " when it exists)");

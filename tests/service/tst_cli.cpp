@@ -121,6 +121,8 @@ private slots:
                            m_tmp.filePath(QStringLiteral("copy.db"))}
             << "there is no database";
         QTest::newRow("restore: no file") << QStringList{"restore", "--data-dir", dir} << "--from";
+        QTest::newRow("log level") << QStringList{"serve", "--data-dir", dir, "--log-level", "verbose"}
+                                   << "--log-level";
         QTest::newRow("keys: data dir is a file")
             << QStringList{"keys",      "create", "--data-dir", file.fileName(),
                            "--project", "p",      "--role",     "admin"}
@@ -282,6 +284,29 @@ private slots:
         QVERIFY(service.errorOutput().contains(QStringLiteral("signal 2")));
     }
 
+    // --log-level: warning leaves out the info lines (start-up, access lines); debug adds the access
+    // lines that --no-access-log moved there.
+    void logLevelChoosesTheLinesWritten() {
+        TestService quiet({QStringLiteral("--log-level"), QStringLiteral("warning")});
+        const ApiCredentials key = quiet.createKey(QStringLiteral("p"), QStringLiteral("viewer"));
+        QVERIFY2(quiet.start(), qPrintable(quiet.lastError()));
+        QCOMPARE(statusName(runStatement(quiet, key, QStringLiteral("SHOW JOBS"))),
+                 QStringLiteral("API_OPERATION_STATUS_SUCCESS"));
+        QCOMPARE(quiet.stop(), 0);
+        QVERIFY2(!quiet.errorOutput().contains(QStringLiteral("[info]")), qPrintable(quiet.errorOutput()));
+
+        TestService verbose(
+            {QStringLiteral("--log-level"), QStringLiteral("debug"), QStringLiteral("--no-access-log")});
+        const ApiCredentials other = verbose.createKey(QStringLiteral("p"), QStringLiteral("viewer"));
+        QVERIFY2(verbose.start(), qPrintable(verbose.lastError()));
+        QCOMPARE(statusName(runStatement(verbose, other, QStringLiteral("SHOW JOBS"))),
+                 QStringLiteral("API_OPERATION_STATUS_SUCCESS"));
+        QTRY_VERIFY_WITH_TIMEOUT(verbose.errorOutput().contains(QStringLiteral("[debug] http method=POST")),
+                                 20000);
+        QVERIFY(verbose.errorOutput().contains(QStringLiteral("[info]")));
+        QCOMPARE(verbose.stop(), 0);
+    }
+
     // The log goes to a pipe whose reader ends after one byte (`jobdeckd serve 2>&1 | tee` with tee
     // gone): the service's next lines find no reader, and it serves on, then stops gracefully.
     void aLogPipeWithoutReaderDoesNotEndTheService() {
@@ -299,6 +324,10 @@ private slots:
     }
 
 private:
+    static QString statusName(const nlohmann::json& status) {
+        return QString::fromStdString(status.value("apiStatus", std::string()));
+    }
+
     QTemporaryDir m_tmp;
 };
 
