@@ -33,7 +33,7 @@ std::string_view trimmed(std::string_view text) {
 
 // Options a file cannot set: they are about the command line itself.
 bool isCommandLineOnly(const std::string& key) {
-    return key == "config" || key == "help" || key == "version";
+    return key == "config" || key == "help" || key == "version" || key == "check";
 }
 
 } // namespace

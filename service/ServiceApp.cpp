@@ -10,6 +10,7 @@
 #include "service/http/HttpServer.h"
 #include "service/http/HttpStatementRoutes.h"
 #include "service/http/LogRoutes.h"
+#include "service/http/ServerStream.h"
 #include "service/runs/DriverEnvironment.h"
 #include "service/runs/EventBus.h"
 #include "service/runs/ReplicaIdentity.h"
@@ -27,6 +28,7 @@
 #include "service/stores/WalIndexFaults.h"
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -48,11 +50,6 @@ namespace jobdeck {
 
 namespace {
 
-struct ListenAddress {
-    std::string host;
-    unsigned short port = 0;
-};
-
 // "<ip>:<port>" or "[<ipv6>]:<port>".
 ListenAddress parseListen(const std::string& listen) {
     const auto bad = [&] {
@@ -68,6 +65,10 @@ ListenAddress parseListen(const std::string& listen) {
             throw bad();
         host = host.substr(1, host.size() - 2);
     }
+    boost::system::error_code notAnAddress;
+    boost::asio::ip::make_address(host, notAnAddress);
+    if (notAnAddress) // a host name: which of its addresses would be served is not the admin's choice
+        throw bad();
     const std::string_view port = std::string_view(listen).substr(colon + 1);
     unsigned value = 0;
     const auto [ptr, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
@@ -372,14 +373,43 @@ void checkDeployMode(const ServeOptions& options) {
                                  ": a local master has no cluster; give a spark:// or k8s:// master");
 }
 
+ListenAddress ServiceApp::checkedListenAddress() const {
+    ListenAddress where = parseListen(m_options.listen);
+    if (m_options.tlsCertificate.empty() != m_options.tlsKey.empty())
+        throw std::runtime_error("--tls-cert and --tls-key go together: give both (HTTPS) or neither (HTTP)");
+    checkDeployMode(m_options);
+    return where;
+}
+
+void ServiceApp::check(std::ostream& out) {
+    LogTarget::apply(m_options.logTarget);
+    LogTarget::applyLevel(m_options.logLevel);
+    checkedListenAddress();
+    if (!m_options.tlsCertificate.empty())
+        makeServerTlsContext(m_options.tlsCertificate, m_options.tlsKey); // reads and pairs the files
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const bool dataDirExists = fs::exists(m_options.dataDir, ec);
+    if (dataDirExists && !fs::is_directory(m_options.dataDir, ec))
+        throw std::runtime_error("data directory " + quoted(m_options.dataDir) + " is not a directory");
+    if (dataDirExists && ::access(m_options.dataDir.c_str(), R_OK | W_OK | X_OK) != 0)
+        throw std::runtime_error("data directory " + quoted(m_options.dataDir) +
+                                 " is not readable and writable: " + std::strerror(errno));
+    const std::string databaseUrl = databaseUrlFor(m_options.dataDir, m_options.databaseUrl);
+    checkDatabaseOptions(databaseUrl,
+                         OpenStoresOptions{m_options.initDatabase, m_options.databasePasswordFile});
+    out << "The options are valid (nothing was started): "
+        << (m_options.tlsCertificate.empty() ? "HTTP" : "HTTPS") << " on " << m_options.listen
+        << ", database " << maskDatabaseValue(databaseUrl) << ", data directory " << m_options.dataDir
+        << (dataDirExists ? "" : " (created at start)") << ", runner " << m_options.runner << ", deploy mode "
+        << m_options.deployMode << "." << std::endl;
+}
+
 int ServiceApp::run() {
     LogTarget::apply(m_options.logTarget);
     LogTarget::applyLevel(m_options.logLevel);
     const SystemdNotifier systemd;
-    const ListenAddress where = parseListen(m_options.listen);
-    if (m_options.tlsCertificate.empty() != m_options.tlsKey.empty())
-        throw std::runtime_error("--tls-cert and --tls-key go together: give both (HTTPS) or neither (HTTP)");
-    checkDeployMode(m_options);
+    const ListenAddress where = checkedListenAddress();
     DriverEnvironment::setAdminNames(m_options.driverEnv);
     prepareDataDir(m_options.dataDir);
     const std::string databaseUrl = databaseUrlFor(m_options.dataDir, m_options.databaseUrl);

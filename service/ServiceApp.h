@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,12 @@ void checkDeployMode(const ServeOptions& options);
 // The database URL the options stand for ("sqlite:<dataDir>/jobdeck.db" by default).
 std::string databaseUrlFor(const std::string& dataDir, const std::string& databaseUrl);
 
+// --listen, read: an IP address (v4, or v6 without its brackets) and a port.
+struct ListenAddress final {
+    std::string host;
+    unsigned short port = 0;
+};
+
 // The composition root of jobdeckd: stores, event bus, statement executor, runs and the HTTP
 // server, wired together; serves until SIGTERM or SIGINT, then shuts down gracefully.
 class ServiceApp final {
@@ -94,8 +101,15 @@ public:
     // Returns the process exit status. Throws std::runtime_error with one clear line when the
     // service cannot start (data directory, database, listen address).
     int run();
+    // `jobdeckd serve --check`: everything run() checks before it binds, opens or starts anything
+    // (addresses, TLS files and their pair, deploy mode, the database value and password file, the data
+    // directory), then one line saying what would be served. Throws as run() would.
+    void check(std::ostream& out);
 
 private:
+    // The checks that need no side effect: listen address, TLS options given together, deploy mode.
+    ListenAddress checkedListenAddress() const;
+
     ServeOptions m_options;
 };
 

@@ -241,7 +241,7 @@ void hideDatabasePasswordsInArgv(int argc, char** argv) {
 }
 
 // `jobdeckd serve` and its options; `configPath` gets --config.
-CLI::App* addServeCommand(CLI::App& app, ServeOptions& serve, std::string& configPath) {
+CLI::App* addServeCommand(CLI::App& app, ServeOptions& serve, std::string& configPath, bool& checkOnly) {
     auto* command = app.add_subcommand("serve", "Serve the statement API over HTTP");
     command->add_option("--listen", serve.listen, "Address and port to listen on (port 0: any free port)")
         ->capture_default_str();
@@ -278,6 +278,10 @@ CLI::App* addServeCommand(CLI::App& app, ServeOptions& serve, std::string& confi
                      "access line of --no-access-log), info, warning or error")
         ->check(CLI::IsMember({"debug", "info", "warning", "error"}))
         ->capture_default_str();
+    command->add_flag("--check", checkOnly,
+                      "Check the options and the configuration file (addresses, TLS files, deploy mode, "
+                      "database value, data directory) without serving: exit 0 with what would be served, "
+                      "else 1 with the reason");
     command->add_option("--config", configPath,
                         "File of `option = value` lines for every option above; flags win (default: " +
                             std::string(ConfigFile::kDefaultPath) + " when it exists)");
@@ -414,7 +418,8 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", JOBDECK_VERSION);
     ServeOptions serve;
     std::string configPath;
-    CLI::App* serveCommand = addServeCommand(app, serve, configPath);
+    bool checkOnly = false;
+    CLI::App* serveCommand = addServeCommand(app, serve, configPath, checkOnly);
     KeysOptions keys;
     const KeysCommands keysCommands = addKeysCommand(app, keys);
     BackupOptions backup;
@@ -436,8 +441,12 @@ int main(int argc, char** argv) {
         }
         if (const auto config = ConfigFile::forServe(configPath))
             config->applyTo(*serveCommand);
-        ProcessOneReaper::takeOverIfProcessOne();
         ServiceApp service(serve);
+        if (checkOnly) {
+            service.check(std::cout);
+            return 0;
+        }
+        ProcessOneReaper::takeOverIfProcessOne();
         return service.run();
     } catch (const std::exception& e) {
         return fail(e.what());

@@ -67,11 +67,14 @@ std::string readDatabasePasswordFile(const std::string& path) {
     return password;
 }
 
-std::unique_ptr<Stores> openStores(const std::string& databaseUrl, const OpenStoresOptions& options) {
+namespace {
+
+// The checks of checkDatabaseOptions; returns libpq's connection value for PostgreSQL, "" for SQLite.
+std::string checkedConnection(const std::string& databaseUrl, const OpenStoresOptions& options) {
     switch (databaseKind(databaseUrl)) {
     case DatabaseKind::PostgresUri:
     case DatabaseKind::PostgresKeywords:
-        return openPostgres(postgresConnection(databaseUrl, options.passwordFile));
+        return postgresConnection(databaseUrl, options.passwordFile);
     case DatabaseKind::Invalid:
         throw std::runtime_error(invalidDatabaseValueMessage(databaseUrl));
     case DatabaseKind::Sqlite:
@@ -79,11 +82,23 @@ std::unique_ptr<Stores> openStores(const std::string& databaseUrl, const OpenSto
     }
     if (!options.passwordFile.empty())
         throw std::runtime_error(databasePasswordFileForSqliteMessage());
-    const std::string path = DatabaseMarker::sqlitePath(databaseUrl);
-    if (!path.empty())
+    if (const std::string path = DatabaseMarker::sqlitePath(databaseUrl); !path.empty())
         DatabaseMarker::checkBeforeOpen(path, options.init);
+    return {};
+}
+
+} // namespace
+
+void checkDatabaseOptions(const std::string& databaseUrl, const OpenStoresOptions& options) {
+    checkedConnection(databaseUrl, options);
+}
+
+std::unique_ptr<Stores> openStores(const std::string& databaseUrl, const OpenStoresOptions& options) {
+    const std::string connection = checkedConnection(databaseUrl, options);
+    if (!connection.empty())
+        return openPostgres(connection);
     auto stores = SqliteStores::open(databaseUrl);
-    if (!path.empty())
+    if (const std::string path = DatabaseMarker::sqlitePath(databaseUrl); !path.empty())
         DatabaseMarker::record(path);
     return stores;
 }

@@ -23,6 +23,11 @@ struct OpenStoresOptions final {
 // which every password, in every form, is ****.
 std::unique_ptr<Stores> openStores(const std::string& databaseUrl, const OpenStoresOptions& options = {});
 
+// What openStores would refuse before connecting to or opening anything (`jobdeckd serve --check`):
+// the value itself, the password given twice or its file, a password file with SQLite, a SQLite
+// database that was deleted. Throws as openStores does.
+void checkDatabaseOptions(const std::string& databaseUrl, const OpenStoresOptions& options);
+
 // Whether the value names a PostgreSQL database (a URI or a keyword string).
 bool isPostgresUrl(const std::string& databaseUrl);
 

@@ -284,6 +284,59 @@ private slots:
         QVERIFY(service.errorOutput().contains(QStringLiteral("signal 2")));
     }
 
+    // serve --check: what serve would refuse, refused the same way, and nothing started or made: no
+    // data directory, no database, no port bound (a port in use by the running service is fine).
+    void checkValidatesWithoutServing() {
+        QTcpServer occupier;
+        QVERIFY(occupier.listen(QHostAddress::LocalHost));
+        const QString dir = m_tmp.filePath(QStringLiteral("checked"));
+        const QString listen = QStringLiteral("127.0.0.1:%1").arg(occupier.serverPort());
+        const auto ok = TestService::runJobdeckd({"serve", "--check", "--data-dir", dir, "--listen", listen});
+        QCOMPARE(ok.status, 0);
+        QCOMPARE(
+            nonEmptyLines(ok.out),
+            QStringList{QStringLiteral("The options are valid (nothing was started): HTTP on %1, database "
+                                       "sqlite:%2/jobdeck.db, data directory %2 (created at start), runner "
+                                       "local, deploy mode client.")
+                            .arg(listen, dir)});
+        QVERIFY(!QFile::exists(dir));
+
+        const QString notPem = m_tmp.filePath(QStringLiteral("not-pem.txt"));
+        QFile text(notPem);
+        QVERIFY(text.open(QIODevice::WriteOnly));
+        text.write("not a certificate\n");
+        text.close();
+        const QString config = m_tmp.filePath(QStringLiteral("check.conf"));
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("deploy-mode = cluster\n");
+        file.close();
+        for (const auto& [arguments, says] :
+             {std::pair{QStringList{"--tls-cert", notPem, "--tls-key", notPem},
+                        QStringLiteral("cannot use the TLS certificate")},
+              std::pair{QStringList{"--config", config},
+                        QStringLiteral("--deploy-mode cluster needs --runner spark-submit")},
+              std::pair{
+                  QStringList{"--database", "sqlite:" + dir + "/x.db", "--database-password-file", notPem},
+                  QStringLiteral("a SQLite database has no password")}}) {
+            const auto exit =
+                TestService::runJobdeckd(QStringList{"serve", "--check", "--data-dir", dir} + arguments);
+            QCOMPARE(exit.status, 1);
+            QVERIFY2(nonEmptyLines(exit.err).value(0).contains(says), exit.err.constData());
+            QVERIFY(exit.out.isEmpty());
+        }
+        QVERIFY(!QFile::exists(dir));
+
+        // --check is the command line's: a configuration file cannot make the service never serve.
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("check = true\n");
+        file.close();
+        const auto inFile = TestService::runJobdeckd({"serve", "--config", config, "--data-dir", dir});
+        QCOMPARE(inFile.status, 1);
+        QVERIFY2(nonEmptyLines(inFile.err).value(0).contains(QStringLiteral("unknown key 'check'")),
+                 inFile.err.constData());
+    }
+
     // --log-level: warning leaves out the info lines (start-up, access lines); debug adds the access
     // lines that --no-access-log moved there.
     void logLevelChoosesTheLinesWritten() {
