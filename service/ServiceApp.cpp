@@ -35,6 +35,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -186,28 +187,39 @@ void flushLastWrites(RequestRegistry& registry, Stores& stores) {
     }
 }
 
-// Calls `start`, then waits on this thread (the server has its own IO threads) for SIGTERM or SIGINT,
-// which it returns. SIGHUP (a renewed TLS certificate, `systemctl reload`, a closed terminal) reloads the
-// certificate and serves on.
-int serveUntilStopSignal(HttpServer& server, const std::function<void()>& start) {
-    boost::asio::io_context signalIo;
-    boost::asio::signal_set signals(signalIo, SIGTERM, SIGINT, SIGHUP);
-    int received = 0;
-    std::function<void(const boost::system::error_code&, int)> onSignal =
-        [&](const boost::system::error_code& error, int signal) {
+// SIGTERM and SIGINT stop the service; SIGHUP (a renewed TLS certificate, `systemctl reload`, a closed
+// terminal) reloads the certificate and serves on. Waited for on the serving thread (the server has its
+// own IO threads). Held until the service has stopped, so that a second SIGTERM or Ctrl+C while it stops
+// is absorbed rather than the end of it.
+class ServiceSignals final {
+public:
+    ServiceSignals()
+        : m_signals(m_io, SIGTERM, SIGINT, SIGHUP) {}
+
+    // The stopping signal, once it came.
+    int waitForStop(HttpServer& server) {
+        arm(server);
+        m_io.run();
+        return m_received;
+    }
+
+private:
+    void arm(HttpServer& server) {
+        m_signals.async_wait([this, &server](const boost::system::error_code& error, int signal) {
             if (!error && signal == SIGHUP) {
                 spdlog::info("signal {} received: reloading the TLS certificate", signal);
                 server.reloadTls();
-                signals.async_wait(onSignal);
+                arm(server);
                 return;
             }
-            received = signal;
-        };
-    signals.async_wait(onSignal);
-    start();
-    signalIo.run();
-    return received;
-}
+            m_received = signal;
+        });
+    }
+
+    boost::asio::io_context m_io;
+    boost::asio::signal_set m_signals;
+    int m_received = 0;
+};
 
 // Wires the statements, the runs and the routes to the opened stores and server, serves until SIGTERM
 // or SIGINT, then shuts down gracefully.
@@ -241,11 +253,11 @@ void serve(const ServeOptions& options, const Opened& opened) {
         metrics.countRequest(answer.method, answer.route, answer.status, answer.duration);
     });
 
-    const int received = serveUntilStopSignal(server, [&] {
-        runs.start();
-        server.start();
-        announceServing(options, server, opened.systemd);
-    });
+    ServiceSignals signals; // before anything starts: a SIGTERM from then on stops the service
+    runs.start();
+    server.start();
+    announceServing(options, server, opened.systemd);
+    const int received = signals.waitForStop(server);
     spdlog::info("signal {} received: shutting down", received);
     opened.systemd.notify("STOPPING=1");
     // Long polls are answered first so that their connections are not what the grace period waits for.

@@ -405,6 +405,9 @@ int main(int argc, char** argv) {
     // write fail with EPIPE instead of ending the service; every child process gets SIGPIPE back
     // (posix_spawn with POSIX_SPAWN_SETSIGDEF).
     std::signal(SIGPIPE, SIG_IGN);
+    // SIGHUP reloads the TLS certificate once serving (ServiceApp); before that (opening and migrating
+    // the database) and while stopping it must not end the service either.
+    std::signal(SIGHUP, SIG_IGN);
     // stdout carries only what callers parse (the listening line, keys); the log goes to stderr.
     spdlog::set_default_logger(spdlog::stderr_color_mt("jobdeckd"));
     escapeEveryLogLine();

@@ -6,17 +6,21 @@
 #include "tests/support/TestHttp.h"
 #include "tests/support/TestService.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 #include <csignal>
 #include <pwd.h>
 #include <sys/types.h>
 #include <unistd.h>
+
+#include <thread>
 
 using namespace jobdeck;
 using jobdeck::test::nonEmptyLines;
@@ -358,6 +362,36 @@ private slots:
                                  20000);
         QVERIFY(verbose.errorOutput().contains(QStringLiteral("[info]")));
         QCOMPARE(verbose.stop(), 0);
+    }
+
+    // While the service stops (a request in flight gets --shutdown-grace), another SIGTERM or Ctrl+C
+    // (a terminal sends it to the whole process group, a supervisor may repeat it) is absorbed: the stop
+    // goes on to exit status 0. A SIGHUP then is absorbed too.
+    void aSecondStopSignalWhileStoppingIsAbsorbed() {
+        TestService service({QStringLiteral("--shutdown-grace"), QStringLiteral("5")});
+        const ApiCredentials admin = service.createKey(QStringLiteral("p"), QStringLiteral("admin"));
+        QVERIFY2(service.start(), qPrintable(service.lastError()));
+        ServiceDatabase db(service);
+        QVERIFY2(db.holdWriteLock(QStringLiteral("clusters")), qPrintable(db.lastError()));
+        const auto pid = static_cast<pid_t>(service.processId());
+        std::thread stopper([&] {
+            QThread::msleep(1000); // the CREATE CLUSTER below is then in flight, waiting for the lock
+            ::kill(pid, SIGTERM);
+            QDeadlineTimer guard(20000);
+            while (!service.errorOutput().contains(QStringLiteral("shutting down")) && !guard.hasExpired())
+                QThread::msleep(20);
+            ::kill(pid, SIGTERM);
+            ::kill(pid, SIGINT);
+            ::kill(pid, SIGHUP);
+            QThread::msleep(200);
+            db.release();
+        });
+        runStatement(service, admin,
+                     QStringLiteral("CREATE CLUSTER c TYPE = 'Spark' MAX_OCU = 1 MIN_OCU = 0"));
+        stopper.join();
+        QTRY_VERIFY_WITH_TIMEOUT(!service.isRunning(), 30000);
+        QCOMPARE(service.stop(), 0); // already stopped: its exit status, -1 had a signal ended it
+        QCOMPARE(service.errorOutput().count(QStringLiteral("shutting down")), 1);
     }
 
     // The log goes to a pipe whose reader ends after one byte (`jobdeckd serve 2>&1 | tee` with tee
