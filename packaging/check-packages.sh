@@ -63,13 +63,16 @@ exec_start=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$unit")
 [ -x "$extract$exec_start" ] || fail "the unit's ExecStart $exec_start is not in the package"
 for line in Type=notify ProtectSystem=strict ReadWritePaths=/var/lib/jobdeckd ProtectHome=yes PrivateTmp=yes \
   PrivateDevices=yes NoNewPrivileges=yes ProtectKernelTunables=yes ProtectControlGroups=yes \
-  'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6' UMask=0077 User=jobdeckd; do
+  'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6' UMask=0077 User=jobdeckd 'ExecReload=/bin/kill -HUP $MAINPID'; do
   grep -qx "$line" "$unit" || fail "the unit lacks $line"
 done
 grep -q '^StartLimitBurst=' "$unit" || fail "the unit has no start limit"
-# The packaged binary starts with the packaged configuration (address and data directory overridden).
+# The packaged configuration passes the packaged binary's check, and it starts with it (address and data
+# directory overridden).
 run=$out/run
 mkdir -p "$run"
+"$extract/usr/bin/jobdeckd" serve --check --config "$extract/etc/jobdeck/jobdeckd.conf" --data-dir "$run/data" \
+  >"$run/check" 2>&1 || fail "jobdeckd serve --check refuses the packaged configuration: $(cat "$run/check")"
 "$extract/usr/bin/jobdeckd" serve --config "$extract/etc/jobdeck/jobdeckd.conf" --listen 127.0.0.1:0 \
   --data-dir "$run/data" >"$run/out" 2>"$run/err" &
 pid=$!
