@@ -33,14 +33,20 @@ using SqliteHandle = std::unique_ptr<sqlite3, SqliteCloser>;
     throw std::runtime_error(message);
 }
 
-// The data directory's SQLite database file, which must exist.
-std::string existingDatabase(const BackupSource& source, const char* command) {
+// The database URL of `source`, refused when it is not SQLite's.
+std::string sqliteUrl(const BackupSource& source, const char* command) {
     const std::string dataDir = source.dataDir.empty() ? defaultDataDir() : source.dataDir;
     const std::string url = databaseUrlFor(dataDir, source.databaseUrl);
     if (isPostgres(databaseKind(url)))
         refuse(std::string("jobdeckd ") + command +
                " is for a SQLite database; back up and restore PostgreSQL with pg_dump and pg_restore "
                "(docs/service.md, \"Backup and restore\")");
+    return url;
+}
+
+// The data directory's SQLite database file, which must exist.
+std::string existingDatabase(const BackupSource& source, const char* command) {
+    const std::string url = sqliteUrl(source, command);
     refuseMissingSqliteDatabase(url);
     refuseOtherUsersDatabase(url);
     return DatabaseMarker::sqlitePath(url);
@@ -162,9 +168,7 @@ void backupDatabase(const BackupSource& source, const std::string& target, std::
 
 void restoreDatabase(const BackupSource& source, const std::string& from, std::ostream& out) {
     const std::string dataDir = source.dataDir.empty() ? defaultDataDir() : source.dataDir;
-    const std::string url = databaseUrlFor(dataDir, source.databaseUrl);
-    if (isPostgres(databaseKind(url)))
-        existingDatabase(source, "restore"); // refuses with the pointer to pg_restore
+    const std::string url = sqliteUrl(source, "restore");
     const std::string database = DatabaseMarker::sqlitePath(url);
     std::error_code ec;
     if (database.empty() || !fs::is_directory(fs::absolute(database).parent_path(), ec))
