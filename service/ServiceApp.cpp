@@ -80,12 +80,13 @@ ListenAddress parseListen(const std::string& listen) {
 // GET /metrics: no credentials, no names (GET /v1/health is HealthRoute's).
 void registerOperationalRoutes(HttpServer& server, RunManager& runs, const ServiceMetrics& metrics) {
     server.addRoute(
-        "GET", "/metrics", [&runs, &metrics](const HttpRequest& request, const Responder& respond) {
+        "GET", "/metrics", [&server, &runs, &metrics](const HttpRequest& request, const Responder& respond) {
             if (request.path != "/metrics") {
                 respond(HttpResponse::error(404, pathNotFoundMessage(request.path)));
                 return;
             }
             ServiceMetrics::Snapshot snapshot;
+            snapshot.tlsCertificateExpiry = server.tlsCertificateExpiry();
             try {
                 snapshot.runsByState = runs.countRunsByStatus();
             } catch (const std::exception& e) {

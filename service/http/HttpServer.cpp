@@ -479,6 +479,11 @@ std::shared_ptr<boost::asio::ssl::context> HttpServer::tlsContext() const {
     return m_tls;
 }
 
+std::optional<std::int64_t> HttpServer::tlsCertificateExpiry() const {
+    const auto context = tlsContext();
+    return context ? certificateExpiry(*context) : std::nullopt;
+}
+
 void HttpServer::reloadTls() {
     if (m_options.tlsCertificateFile.empty()) {
         spdlog::info("no TLS certificate to reload: the service speaks plain HTTP (--tls-cert)");

@@ -156,6 +156,9 @@ public:
     // pair, open ones keep theirs. Files that do not make a valid pair are logged and the previous pair
     // stays. Logs that there is nothing to reload on plain HTTP.
     void reloadTls();
+    // When the certificate new connections get expires (seconds since the Unix epoch); nullopt on
+    // plain HTTP.
+    std::optional<std::int64_t> tlsCertificateExpiry() const;
 
     boost::asio::thread_pool& workers() { return m_workers; }
     unsigned workerThreads() const { return std::max(1U, m_options.workerThreads); }

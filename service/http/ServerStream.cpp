@@ -103,4 +103,12 @@ std::unique_ptr<ssl::context> makeServerTlsContext(const std::string& certificat
     return context;
 }
 
+std::optional<std::int64_t> certificateExpiry(ssl::context& context) {
+    const X509* certificate = SSL_CTX_get0_certificate(context.native_handle());
+    std::tm parts{};
+    if (!certificate || ASN1_TIME_to_tm(X509_get0_notAfter(certificate), &parts) != 1)
+        return std::nullopt;
+    return static_cast<std::int64_t>(::timegm(&parts));
+}
+
 } // namespace jobdeck

@@ -6,6 +6,7 @@
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/system/error_code.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -89,5 +90,9 @@ private:
 // read by other users or the certificate has expired (or is not valid yet).
 std::unique_ptr<boost::asio::ssl::context> makeServerTlsContext(const std::string& certificateFile,
                                                                 const std::string& keyFile);
+
+// When the context's certificate expires, in seconds since the Unix epoch; nullopt when it has none or
+// its date cannot be read.
+std::optional<std::int64_t> certificateExpiry(boost::asio::ssl::context& context);
 
 } // namespace jobdeck

@@ -219,6 +219,13 @@ std::string ServiceMetrics::render(const Snapshot& snapshot) const {
            "Runs waiting in QUEUED for their driver to start (all projects).");
     sample(out, "jobdeck_run_queue_length", "", std::to_string(queued));
     writeDatabase(out);
+    if (snapshot.tlsCertificateExpiry) {
+        header(out, "jobdeck_tls_certificate_expiry_timestamp_seconds", "gauge",
+               "When the TLS certificate served to new connections expires (Unix time); reload a "
+               "renewed one with SIGHUP.");
+        sample(out, "jobdeck_tls_certificate_expiry_timestamp_seconds", "",
+               std::to_string(*snapshot.tlsCertificateExpiry));
+    }
     return out;
 }
 

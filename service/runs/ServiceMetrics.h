@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -59,6 +60,7 @@ public:
     // Figures read when scraped: runs by state (wire names, SPARK_JOB_RUN_STATUS_*) of every project.
     struct Snapshot {
         std::map<std::string, std::int64_t> runsByState;
+        std::optional<std::int64_t> tlsCertificateExpiry; // seconds since the epoch; nullopt: plain HTTP
     };
     std::string render(const Snapshot& snapshot) const;
 

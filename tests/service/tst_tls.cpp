@@ -201,6 +201,7 @@ private slots:
         const QSslCertificate first = QSslCertificate::fromPath(m_certificates.serverCertificate()).value(0);
         const QSslCertificate renewed = QSslCertificate::fromPath(m_certificates.rsaCertificate()).value(0);
         QCOMPARE(peerCertificateOf(service), first);
+        QCOMPARE(expiryMetricOf(service), first.expiryDate().toSecsSinceEpoch());
         QSslSocket open;
         QVERIFY(connectAnyPeer(open, service.port()));
 
@@ -210,6 +211,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(
             service.errorOutput().contains(QStringLiteral("TLS certificate reloaded from ") + cert), 20000);
         QCOMPARE(peerCertificateOf(service), renewed);
+        QCOMPARE(expiryMetricOf(service), renewed.expiryDate().toSecsSinceEpoch());
         QCOMPARE(healthOver(open), QByteArray("HTTP/1.1 200 OK"));
         QCOMPARE(open.peerCertificate(), first);
 
@@ -232,6 +234,7 @@ private slots:
             service.errorOutput().contains(QStringLiteral("no TLS certificate to reload")), 20000);
         QVERIFY(service.isRunning());
         QCOMPARE(statusOf(runStatement(service, key, QStringLiteral("SHOW JOBS"))), kSuccess);
+        QCOMPARE(expiryMetricOf(service), -1); // no certificate, no series
         QCOMPARE(service.stop(), 0);
     }
 
@@ -287,6 +290,26 @@ private:
     static QSslCertificate peerCertificateOf(const TestService& service) {
         QSslSocket socket;
         return connectAnyPeer(socket, service.port()) ? socket.peerCertificate() : QSslCertificate();
+    }
+    // jobdeck_tls_certificate_expiry_timestamp_seconds from GET /metrics (over TLS whichever certificate
+    // is served); -1 when it has no such line.
+    static qint64 expiryMetricOf(const TestService& service) {
+        QByteArray body;
+        if (service.baseUrl().scheme() == QStringLiteral("https")) {
+            QSslSocket socket;
+            if (!connectAnyPeer(socket, service.port()))
+                return -2;
+            socket.write("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+            while (socket.state() == QAbstractSocket::ConnectedState && socket.waitForReadyRead(20000))
+                body += socket.readAll();
+            body += socket.readAll();
+        } else {
+            body = request(service.url(QStringLiteral("/metrics")), "GET").body;
+        }
+        for (const QByteArray& line : body.split('\n'))
+            if (line.startsWith("jobdeck_tls_certificate_expiry_timestamp_seconds "))
+                return line.mid(line.indexOf(' ') + 1).trimmed().toLongLong();
+        return -1;
     }
     // The status line of GET /v1/health sent over `socket`.
     static QByteArray healthOver(QSslSocket& socket) {
