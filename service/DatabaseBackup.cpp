@@ -169,6 +169,10 @@ void backupDatabase(const BackupSource& source, const std::string& target, std::
 void restoreDatabase(const BackupSource& source, const std::string& from, std::ostream& out) {
     const std::string dataDir = source.dataDir.empty() ? defaultDataDir() : source.dataDir;
     const std::string url = sqliteUrl(source, "restore");
+    // Whether a service uses the database is told by its data directory's lock: guessing it is not.
+    if (source.dataDir.empty() && !source.databaseUrl.empty())
+        refuse("jobdeckd restore --database needs the --data-dir of the jobdeckd serve that uses the "
+               "database too: its lock tells whether the service is running (nothing was changed)");
     const std::string database = DatabaseMarker::sqlitePath(url);
     std::error_code ec;
     if (database.empty() || !fs::is_directory(fs::absolute(database).parent_path(), ec))

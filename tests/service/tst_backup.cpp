@@ -155,6 +155,19 @@ private slots:
         QVERIFY2(m_service->start(), qPrintable(m_service->lastError()));
     }
 
+    // The data directory's lock says whether a service uses the database: a --database alone is refused.
+    void aRestoreOfADatabaseElsewhereNeedsItsDataDirectory() {
+        QCOMPARE(command({"backup", "--to", m_backup}).status, 0);
+        const QByteArray before = digestOf(databasePath());
+        const auto exit = TestService::runJobdeckd(
+            {"restore", "--database", QStringLiteral("sqlite:") + databasePath(), "--from", m_backup});
+        QCOMPARE(exit.status, 1);
+        QVERIFY2(nonEmptyLines(exit.err).value(0).contains(QStringLiteral("needs the --data-dir")),
+                 exit.err.constData());
+        QCOMPARE(digestOf(databasePath()), before);
+        QVERIFY(createJob(QStringLiteral("still_served")));
+    }
+
     void postgresqlIsPointedToPgDump() {
         for (const char* verb : {"backup", "restore"}) {
             const auto exit = TestService::runJobdeckd(
