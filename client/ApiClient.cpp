@@ -230,6 +230,8 @@ void ApiClient::send(QNetworkReply* reply, HttpCallback done) {
         if (result.error &&
             (result.error->kind == ApiError::Kind::Timeout || result.error->kind == ApiError::Kind::Network))
             emit unreachable(result.error->message);
+        if (result.error && result.error->kind == ApiError::Kind::Auth)
+            emit credentialsRefused(result.error->message);
         done(result);
     });
 }

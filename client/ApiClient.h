@@ -109,6 +109,8 @@ signals:
     void connectionChanged();
     // A request did not reach the service or got no answer in time: the connection monitor rechecks.
     void unreachable(const QString& reason);
+    // The service answered 401 (the key was revoked, the secret changed): only new credentials help.
+    void credentialsRefused(const QString& reason);
     // Bytes of an answer received so far, of the total it announced (for the status bar's progress).
     void transferProgress(qint64 received, qint64 total);
 

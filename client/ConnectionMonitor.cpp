@@ -14,6 +14,19 @@ ConnectionMonitor::ConnectionMonitor(ApiClient* client, QObject* parent)
         if (m_state == State::Connected)
             checkNow();
     });
+    // Any request refused for its credentials (a key revoked while connected): health polls, which
+    // carry none, would go on saying Connected.
+    connect(client, &ApiClient::credentialsRefused, this, [this](const QString& reason) {
+        if (m_state != State::Idle && m_state != State::Disconnected)
+            refuseCredentials(reason);
+    });
+}
+
+void ConnectionMonitor::refuseCredentials(const QString& reason) {
+    ++m_generation; // a check in flight is moot
+    m_checking = false;
+    m_timer.stop();
+    setState(State::Disconnected, QStringLiteral("the service refused the credentials (%1)").arg(reason));
 }
 
 void ConnectionMonitor::setBackoff(std::chrono::milliseconds initial, std::chrono::milliseconds cap) {
@@ -78,9 +91,7 @@ void ConnectionMonitor::verifyCredentials() {
         m_checking = false;
         if (r.isError()) {
             if (r.error().kind == ApiError::Kind::Auth) {
-                m_timer.stop();
-                setState(State::Disconnected,
-                         QStringLiteral("the service refused the credentials (%1)").arg(r.error().message));
+                refuseCredentials(r.error().message);
                 return;
             }
             scheduleRetry(r.error().message);

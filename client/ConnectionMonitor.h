@@ -16,8 +16,9 @@ class ApiClient;
 
 // Keeps the connection state visible and recovers by itself: polls GET /v1/health while connected,
 // and after a failure retries with exponential back-off until the service answers again. Credentials
-// are checked (DESCRIBE PROJECT) each time the service comes back; a refusal stops the retries, since
-// only new credentials can fix it.
+// are checked (DESCRIBE PROJECT) each time the service comes back, and any request refused for them
+// (a key revoked meanwhile) disconnects; a refusal stops the retries, since only new credentials can fix
+// it.
 class ConnectionMonitor final : public QObject {
     Q_OBJECT
 public:
@@ -52,6 +53,8 @@ private:
     void verifyCredentials();
     void setState(State state, const QString& reason = {});
     void scheduleRetry(const QString& reason);
+    // Disconnected until new credentials are given: no retry can help.
+    void refuseCredentials(const QString& reason);
 
     QPointer<ApiClient> m_client;
     QTimer m_timer;

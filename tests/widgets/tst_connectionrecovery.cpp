@@ -259,6 +259,31 @@ private slots:
 
     // While the monitor waits before its next attempt, "Retry now" asks at once: with a minute of
     // back-off the service that came back is seen connected well before the next attempt was due.
+    // `jobdeckd keys revoke` while the console is connected with that key: the first request refused
+    // for it says so in the status bar, instead of "Connected" over failing views, and nothing retries.
+    void aRevokedKeyDisconnectsAtItsFirstRefusal() {
+        const ApiCredentials key = m_service.createKey(QStringLiteral("e2e"), QStringLiteral("viewer"));
+        QVERIFY2(key.isValid(), qPrintable(m_service.lastError()));
+        StatusBarPart part({m_service.baseUrl(), key.projectUid, key.apiKey, key.apiSecret}, 300ms, 600ms);
+        part.widget.show();
+        part.monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(part.monitor.state() == ConnectionMonitor::State::Connected, 15000);
+
+        const auto revoked = TestService::runJobdeckd({"keys", "revoke", "--data-dir", m_service.dataDir(),
+                                                       "--database", m_service.databaseUri(), key.apiKey});
+        QVERIFY2(revoked.status == 0, revoked.err.constData());
+        QString refusal;
+        QVERIFY(!jobdeck::test::awaitReply(part.client.showJobs(), &refusal));
+        QCOMPARE(refusal, QStringLiteral("Missing or invalid credentials"));
+        QCOMPARE(part.monitor.state(), ConnectionMonitor::State::Disconnected);
+        QVERIFY2(
+            part.widget.text().contains(QStringLiteral("Disconnected: the service refused the credentials")),
+            qPrintable(part.widget.text()));
+        QTest::qWait(1000); // two health intervals and more: still disconnected, not "Connected" again
+        QCOMPARE(part.monitor.state(), ConnectionMonitor::State::Disconnected);
+        saveScreenshot(&part.widget, QStringLiteral("connection-status-key-revoked.png"));
+    }
+
     void retryNowDoesNotWaitForTheNextAttempt() {
         StatusBarPart part(connection(), 60s, 120s);
         ConnectionMonitor& monitor = part.monitor;
