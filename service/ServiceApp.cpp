@@ -278,25 +278,32 @@ std::string defaultDataDir() {
     throw std::runtime_error("no data directory: set --data-dir, XDG_DATA_HOME or HOME");
 }
 
-void prepareDataDir(const std::string& dir) {
+bool checkDataDir(const std::string& dir) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    if (!fs::exists(dir, ec))
+        return false;
+    if (!fs::is_directory(dir, ec))
         throw std::runtime_error("data directory " + quoted(dir) + " is not a directory");
-    const bool existed = fs::exists(dir, ec);
+    if (::access(dir.c_str(), R_OK | W_OK | X_OK) != 0)
+        throw std::runtime_error("data directory " + quoted(dir) +
+                                 " is not readable and writable: " + std::strerror(errno));
+    return true;
+}
+
+void prepareDataDir(const std::string& dir) {
+    namespace fs = std::filesystem;
+    if (checkDataDir(dir))
+        return;
+    std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec)
         throw std::runtime_error("cannot create data directory " + quoted(dir) + ": " + ec.message());
     // Job parameters and Hudi configurations may hold passwords: only the service's user gets in.
-    if (!existed) {
-        fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
-        if (ec)
-            throw std::runtime_error("cannot make data directory " + quoted(dir) +
-                                     " private: " + ec.message());
-    }
-    if (::access(dir.c_str(), R_OK | W_OK | X_OK) != 0)
-        throw std::runtime_error("data directory " + quoted(dir) +
-                                 " is not readable and writable: " + std::strerror(errno));
+    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
+    if (ec)
+        throw std::runtime_error("cannot make data directory " + quoted(dir) + " private: " + ec.message());
+    checkDataDir(dir);
 }
 
 void refuseEmptyDatabase(const std::string& dataDir, const std::string& databaseUrl) {
@@ -399,14 +406,7 @@ void ServiceApp::check(std::ostream& out) {
     checkedListenAddress();
     if (!m_options.tlsCertificate.empty())
         makeServerTlsContext(m_options.tlsCertificate, m_options.tlsKey); // reads and pairs the files
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const bool dataDirExists = fs::exists(m_options.dataDir, ec);
-    if (dataDirExists && !fs::is_directory(m_options.dataDir, ec))
-        throw std::runtime_error("data directory " + quoted(m_options.dataDir) + " is not a directory");
-    if (dataDirExists && ::access(m_options.dataDir.c_str(), R_OK | W_OK | X_OK) != 0)
-        throw std::runtime_error("data directory " + quoted(m_options.dataDir) +
-                                 " is not readable and writable: " + std::strerror(errno));
+    const bool dataDirExists = checkDataDir(m_options.dataDir);
     const std::string databaseUrl = databaseUrlFor(m_options.dataDir, m_options.databaseUrl);
     checkDatabaseOptions(databaseUrl,
                          OpenStoresOptions{m_options.initDatabase, m_options.databasePasswordFile});

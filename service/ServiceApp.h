@@ -65,6 +65,9 @@ std::string defaultDataDir();
 // The data directory exists (created 0700 if need be) and is writable; throws std::runtime_error
 // otherwise.
 void prepareDataDir(const std::string& dir);
+// Whether the data directory exists; throws std::runtime_error when it is no directory, or one this
+// process cannot read and write. Creates nothing.
+bool checkDataDir(const std::string& dir);
 // Throws std::runtime_error with one clear line when the SQLite database of `databaseUrl` is an
 // existing empty (0-byte) file, with no write-ahead log, while the data directory shows that a
 // database was there before (run directories, or the lock file a `serve` leaves): opening it would
