@@ -142,6 +142,37 @@ std::string localTimeSuffix() {
     return text;
 }
 
+// Keeps `database` whole as <database>.replaced-<time> beside it, as a second name of the same file
+// (or a copy where the file system has no hard links); returns that name. The database stays in place
+// until the restored one is renamed over it.
+std::string keepAside(const std::string& database, const std::string& incoming) {
+    // Closing the last connection folds the write-ahead log into the file, so the file alone is whole.
+    openSqlite(database, SQLITE_OPEN_READWRITE).reset();
+    std::error_code ec;
+    if (fs::exists(database + "-wal", ec) && fs::file_size(database + "-wal", ec) > 0) {
+        fs::remove(incoming, ec);
+        refuse("the write-ahead log " + database +
+               "-wal could not be folded into the database (is "
+               "another program using it?): nothing was changed");
+    }
+    for (const char* suffix : {"-wal", "-shm"})
+        fs::remove(database + suffix, ec);
+    std::string replaced = database + ".replaced-" + localTimeSuffix();
+    fs::create_hard_link(database, replaced, ec);
+    if (ec) {
+        std::error_code copyError;
+        fs::copy_file(database, replaced, copyError);
+        if (copyError) {
+            fs::remove(replaced, ec);
+            fs::remove(incoming, ec);
+            refuse("cannot keep " + database + " as " + replaced + ": " + copyError.message() +
+                   " (nothing was changed)");
+        }
+        syncToDisk(replaced);
+    }
+    return replaced;
+}
+
 } // namespace
 
 void backupDatabase(const BackupSource& source, const std::string& target, std::ostream& out) {
@@ -201,17 +232,8 @@ void restoreDatabase(const BackupSource& source, const std::string& from, std::o
         fs::permissions(incoming, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace);
     }
     syncToDisk(incoming);
-    std::string replaced;
-    if (fs::exists(database, ec)) {
-        // Closing the last connection folds the write-ahead log into the file, so the database kept
-        // aside is whole on its own.
-        openSqlite(database, SQLITE_OPEN_READWRITE).reset();
-        replaced = database + ".replaced-" + localTimeSuffix();
-        fs::rename(database, replaced);
-        for (const char* suffix : {"-wal", "-shm"})
-            if (fs::exists(database + suffix, ec))
-                fs::rename(database + suffix, replaced + suffix);
-    }
+    const std::string replaced = fs::exists(database, ec) ? keepAside(database, incoming) : std::string();
+    // One rename: at every moment there is a whole database under the name, the old or the restored.
     fs::rename(incoming, database);
     syncToDisk(database);
     DatabaseMarker::record(database);

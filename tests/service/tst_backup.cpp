@@ -112,6 +112,26 @@ private slots:
         QCOMPARE(list[0].value("name", ""), std::string("before_backup"));
     }
 
+    // Another program (a sqlite3 shell) holding the stopped service's database open with writes in its
+    // write-ahead log: the log cannot be folded in, so the database is neither kept aside nor replaced.
+    void aDatabaseOpenElsewhereIsNotReplaced() {
+        QCOMPARE(command({"backup", "--to", m_backup}).status, 0);
+        QCOMPARE(m_service->stop(), 0);
+        ServiceDatabase other(QStringLiteral("sqlite:") + databasePath());
+        QVERIFY2(other.execute(QStringLiteral("UPDATE jobs SET name = name")) > 0,
+                 qPrintable(other.lastError()));
+        const QByteArray before = digestOf(databasePath());
+
+        const auto exit = command({"restore", "--from", m_backup});
+        QCOMPARE(exit.status, 1);
+        QVERIFY2(exit.err.contains("could not be folded into the database") &&
+                     exit.err.trimmed().endsWith("nothing was changed"),
+                 exit.err.constData());
+        QCOMPARE(digestOf(databasePath()), before);
+        const QDir dataDir(m_service->dataDir());
+        QCOMPARE(dataDir.entryList({QStringLiteral("jobdeck.db.re*")}, QDir::Files), QStringList());
+    }
+
     void aRestoreWhileServingChangesNothing() {
         QCOMPARE(command({"backup", "--to", m_backup}).status, 0);
         const QByteArray before = digestOf(databasePath());
