@@ -10,6 +10,7 @@
 #include <QThread>
 
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -76,9 +77,9 @@ private slots:
             const auto mode =
                 round % 2 ? PostgresCluster::StopMode::Immediate : PostgresCluster::StopMode::Fast;
             Traffic traffic(service, admin, round);
-            QTRY_VERIFY_WITH_TIMEOUT(traffic.answered() >= 8, 30000);
+            QTRY_VERIFY2_WITH_TIMEOUT(traffic.answered() >= 8, qPrintable(traffic.summary(round)), 30000);
             QVERIFY2(m_cluster.pause(mode), qPrintable(m_cluster.lastError()));
-            QTRY_VERIFY_WITH_TIMEOUT(traffic.refusals() > 0, 30000);
+            QTRY_VERIFY2_WITH_TIMEOUT(traffic.refusals() > 0, qPrintable(traffic.summary(round)), 30000);
             traffic.stop();
             QVERIFY2(service.isRunning(), qPrintable(QStringLiteral("jobdeckd died in round %1").arg(round)));
             QCOMPARE(request(service.url("/v1/health"), "GET").status, 503);
@@ -117,6 +118,14 @@ private:
         }
         int answered() const { return m_answered; }
         int refusals() const { return m_refusals; }
+        // What came back so far, for a failure message: each status code (0: no answer) and its count.
+        QString summary(int round) {
+            const std::lock_guard lock(m_mutex);
+            QStringList counts;
+            for (const auto& [status, count] : m_statuses)
+                counts << QStringLiteral("%1 × %2").arg(status).arg(count);
+            return QStringLiteral("round %1 answers: %2").arg(round).arg(counts.join(QStringLiteral(", ")));
+        }
         QStringList acknowledgedIds() {
             const std::lock_guard lock(m_mutex);
             return m_ids;
@@ -128,6 +137,10 @@ private:
                 step();
         }
         void count(const HttpResult& result) {
+            {
+                const std::lock_guard lock(m_mutex);
+                ++m_statuses[result.status];
+            }
             if (result.status == 200)
                 ++m_answered;
             else if (result.status == 503)
@@ -150,8 +163,10 @@ private:
             if (result.status != 200)
                 return;
             const std::string id = result.json().value("requestId", std::string());
-            const std::lock_guard lock(m_mutex);
-            m_ids << QString::fromStdString(id);
+            {
+                const std::lock_guard lock(m_mutex);
+                m_ids << QString::fromStdString(id);
+            }
             // A status poll right away, as orchestrators do.
             count(request(m_service.url("/v1/status/" + QString::fromStdString(id)), "GET", {},
                           m_credentials.headers()));
@@ -173,6 +188,7 @@ private:
         std::atomic<int> m_writes{0};
         std::mutex m_mutex;
         QStringList m_ids;
+        std::map<int, int> m_statuses;
         std::vector<std::thread> m_threads;
     };
 
