@@ -13,6 +13,7 @@
 
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTcpSocket>
@@ -22,6 +23,9 @@
 
 #include <csignal>
 #include <cstdio>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #ifdef JOBDECK_HAVE_LIBPQ
 #include <libpq-fe.h>
@@ -123,6 +127,25 @@ private slots:
         QVERIFY(!QDir(directory).exists());
         QVERIFY(!acceptsTcp(port));
 #endif
+    }
+
+    // A paused cluster's port stays its own: outside the ports the kernel hands out by itself, and held
+    // by a lock the other test processes' reservations respect, until the cluster is stopped.
+    void aPausedClustersPortIsKeptFromOtherSuites() {
+        PostgresCluster cluster;
+        QVERIFY2(cluster.start(), qPrintable(cluster.lastError()));
+        QVERIFY2(cluster.pause(), qPrintable(cluster.lastError()));
+        const quint16 port = cluster.port();
+        QFile range(QStringLiteral("/proc/sys/net/ipv4/ip_local_port_range"));
+        QVERIFY(range.open(QIODevice::ReadOnly));
+        const QList<QByteArray> ephemeral = range.readAll().simplified().split(' ');
+        QCOMPARE(ephemeral.size(), 2);
+        QVERIFY2(port < ephemeral[0].toInt() || port > ephemeral[1].toInt(),
+                 qPrintable(QString::number(port)));
+        QVERIFY(!portLockIsFree(port));
+        QVERIFY2(cluster.resume(), qPrintable(cluster.lastError()));
+        cluster.stop();
+        QVERIFY(portLockIsFree(port));
     }
 
     // A test that fails leaves its cluster to the destructor.
@@ -261,6 +284,16 @@ private slots:
 
 private:
     // In the copy: starts the process's cluster through a TestService, says where it is, ends.
+    // Whether another process could reserve `port` now (PortReservation's lock file).
+    static bool portLockIsFree(quint16 port) {
+        const QByteArray path =
+            QFile::encodeName(QDir::tempPath() + QStringLiteral("/jobdeck-test-ports/%1").arg(port));
+        const int fd = ::open(path.constData(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+        const bool free = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+        if (fd >= 0)
+            ::close(fd);
+        return free;
+    }
     static void endAsTold(const QString& ending) {
         TestService service;
         service.createKey(QStringLiteral("p"), QStringLiteral("admin")); // creates its database

@@ -6,9 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QHostAddress>
 #include <QProcess>
-#include <QTcpServer>
 #include <QThread>
 
 #include <algorithm>
@@ -34,11 +32,6 @@ bool hasServerPrograms(const QString& dir) {
         if (!QFileInfo(dir + "/" + program).isExecutable())
             return false;
     return true;
-}
-
-quint16 freeLoopbackPort() {
-    QTcpServer probe;
-    return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
 }
 
 int remainingMs(const QDeadlineTimer& deadline) {
@@ -155,7 +148,7 @@ bool PostgresCluster::startServer(const QString& bin, int timeoutMs) {
     const QDeadlineTimer deadline(timeoutMs);
     // A port found free may be taken before the server binds it: try another one then.
     for (int attempt = 0; attempt < 3; ++attempt) {
-        m_port = freeLoopbackPort();
+        m_port = m_portReservation.reserve();
         if (m_port == 0 || !configure())
             return fail(m_lastError.isEmpty() ? QStringLiteral("no free loopback port") : m_lastError);
         const int seconds = std::max(1, remainingMs(deadline) / 1000);
@@ -223,6 +216,7 @@ void PostgresCluster::stop() {
             ::kill(static_cast<pid_t>(pid), SIGKILL);
     }
     m_dir.reset(); // removes the data, the socket and the log
+    m_portReservation.release();
     m_port = 0;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "tests/support/PortReservation.h"
+
 #include <QDeadlineTimer>
 #include <QString>
 #include <QStringList>
@@ -10,10 +12,11 @@
 namespace jobdeck {
 
 // A private PostgreSQL cluster for one test: initdb in a temporary directory, a server listening on
-// a unix socket in that directory and on 127.0.0.1 at a free port (trust authentication, loopback
-// only), one database. initdb refuses root, so when the test runs as root the server's tools run as
-// the `postgres` OS user (runuser) and the directory is handed to it. stop() or the destructor stops
-// the server (`pg_ctl stop -m fast`) and removes the directory, also when the test failed.
+// a unix socket in that directory and on 127.0.0.1 at a port reserved for it (PortReservation), with
+// trust authentication, loopback only, and one database. initdb refuses root, so when the test runs as
+// root the server's tools run as the `postgres` OS user (runuser) and the directory is handed to it.
+// stop() or the destructor stops the server (`pg_ctl stop -m fast`) and removes the directory, also
+// when the test failed.
 class PostgresCluster final {
 public:
     // The server's memory: the tests' small settings (several clusters may run at once), or
@@ -76,6 +79,7 @@ private:
     const Memory m_memory;
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_bin;
+    PortReservation m_portReservation; // held until stop(), also while paused
     quint16 m_port = 0;
     QString m_lastError;
 };

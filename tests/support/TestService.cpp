@@ -104,8 +104,29 @@ bool TestService::isRunning() const {
     return m_process && m_process->state() != QProcess::NotRunning;
 }
 
+// On this TestService's reserved port (PortReservation), kept across starts, so no other suite's
+// server takes it while the service is stopped; another one when a process outside the tests holds it.
 bool TestService::start(int timeoutMs) {
-    return launch(0, timeoutMs);
+    const QDeadlineTimer deadline(timeoutMs);
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        if (m_portReservation.port() == 0 && m_portReservation.reserve() == 0) {
+            m_lastError = QStringLiteral("no free loopback port to reserve");
+            return false;
+        }
+        const qsizetype logged = errorOutput().size();
+        if (launch(m_portReservation.port(),
+                   static_cast<int>(std::max<qint64>(1000, deadline.remainingTime()))))
+            return true;
+        if (!errorOutput().mid(logged).contains(QLatin1String("cannot listen on")) || deadline.hasExpired())
+            return false;
+        m_portReservation.release();
+    }
+    return false;
+}
+
+bool TestService::startOnNewPort(int timeoutMs) {
+    m_portReservation.release();
+    return start(timeoutMs);
 }
 
 bool TestService::restart(int timeoutMs) {

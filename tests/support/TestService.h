@@ -1,5 +1,6 @@
 #pragma once
 
+#include "tests/support/PortReservation.h"
 #include "tests/support/TestBackend.h"
 
 #include <QByteArray>
@@ -40,9 +41,12 @@ public:
     TestService(const TestService&) = delete;
     TestService& operator=(const TestService&) = delete;
 
-    // Starts the service (again, on the same data directory) and waits until it prints its
-    // `listening on` line. false, with lastError(), when it exits or stays silent.
+    // Starts the service (again, on the same data directory and port: a PortReservation held for this
+    // TestService's life) and waits until it prints its `listening on` line. false, with lastError(),
+    // when it exits or stays silent.
     bool start(int timeoutMs = 20000);
+    // start() on a newly reserved port, as the service moved to another address would be.
+    bool startOnNewPort(int timeoutMs = 20000);
     // Starts it on `port` (same data directory), as a service coming back after a crash or an upgrade
     // would; retries while the port is not free yet (a dying process may hold it for a moment). false,
     // with lastError(), when it never binds or fails for another reason.
@@ -109,6 +113,7 @@ private:
     QStringList m_extraArguments;
     QStringList m_commandPrefix;
     std::unique_ptr<QProcess> m_process;
+    PortReservation m_portReservation;
     quint16 m_port = 0;
     bool m_https = false;
     QString m_postgresUri;

@@ -171,7 +171,7 @@ private slots:
 
         // Meanwhile another client changes the project through the same data, on a port the console
         // does not know about.
-        QVERIFY2(m_service.start(), qPrintable(m_service.lastError()));
+        QVERIFY2(m_service.startOnNewPort(), qPrintable(m_service.lastError()));
         QVERIFY(m_service.port() != port);
         run(jarJob("created_while_down"));
         QCOMPARE(m_service.stop(), 0);
