@@ -41,7 +41,7 @@ PortRange candidateRange() {
 
 // One directory for every user's test processes, shared as /tmp itself is (sticky, writable by all).
 QByteArray lockDirectory() {
-    const QByteArray path = QFile::encodeName(QDir::tempPath() + QStringLiteral("/jobdeck-test-ports"));
+    QByteArray path = QFile::encodeName(QDir::tempPath() + QStringLiteral("/jobdeck-test-ports"));
     if (::mkdir(path.constData(), 01777) == 0)
         ::chmod(path.constData(), 01777); // mkdir's mode passes through the umask
     return path;
