@@ -341,6 +341,15 @@ void refuseMissingSqliteDatabase(const std::string& databaseUrl) {
                                  ": give the --data-dir (or --database) that jobdeckd serve uses");
 }
 
+namespace {
+
+std::string userName(uid_t uid) {
+    const passwd* user = ::getpwuid(uid);
+    return user ? user->pw_name : std::to_string(uid);
+}
+
+} // namespace
+
 void refuseOtherUsersDatabase(const std::string& databaseUrl) {
     const std::string path = DatabaseMarker::sqlitePath(databaseUrl);
     if (path.empty())
@@ -352,12 +361,28 @@ void refuseOtherUsersDatabase(const std::string& databaseUrl) {
         return;
     if (st.st_uid == ::geteuid())
         return;
-    const passwd* owner = ::getpwuid(st.st_uid);
-    const std::string name = owner ? owner->pw_name : std::to_string(st.st_uid);
+    const std::string name = userName(st.st_uid);
     throw std::runtime_error("the database " + path + " belongs to user " + name +
                              ": run this command as that user (sudo -u " + name +
                              " jobdeckd ...), so that the files it makes stay the service's");
 }
+
+namespace {
+
+// As PostgreSQL refuses a data directory of another user's: what a service started as root makes there
+// (run directories, the database's -wal and -shm) would lock the real service out of it later.
+void refuseOtherUsersDataDir(const std::string& dir) {
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0 || st.st_uid == ::geteuid() || (st.st_mode & S_ISVTX))
+        return;
+    const std::string name = userName(st.st_uid);
+    throw std::runtime_error("data directory " + quoted(dir) + " belongs to user " + name +
+                             ": run jobdeckd serve as that user (sudo -u " + name +
+                             " jobdeckd serve ..., or systemctl start jobdeckd), so that the files it "
+                             "makes stay the service's");
+}
+
+} // namespace
 
 std::string databaseUrlFor(const std::string& dataDir, const std::string& databaseUrl) {
     if (!databaseUrl.empty())
@@ -424,7 +449,9 @@ int ServiceApp::run() {
     const ListenAddress where = checkedListenAddress();
     DriverEnvironment::setAdminNames(m_options.driverEnv);
     prepareDataDir(m_options.dataDir);
+    refuseOtherUsersDataDir(m_options.dataDir);
     const std::string databaseUrl = databaseUrlFor(m_options.dataDir, m_options.databaseUrl);
+    refuseOtherUsersDatabase(databaseUrl);
     refuseEmptyDatabase(m_options.dataDir, databaseUrl); // before the lock file below exists
     const DataDirLock lock(m_options.dataDir);
     const ReplicaIdentity replica = ReplicaIdentity::load(m_options.dataDir);

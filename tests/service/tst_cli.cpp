@@ -264,7 +264,8 @@ private slots:
         const QStringList where{"--data-dir", work, "--database", QStringLiteral("sqlite:") + file};
         for (const QStringList& command :
              {QStringList{"keys", "create", "--project", "p", "--role", "admin"}, QStringList{"keys", "list"},
-              QStringList{"backup", "--to", work + "/copy.db"}, QStringList{"restore", "--from", file}}) {
+              QStringList{"backup", "--to", work + "/copy.db"}, QStringList{"restore", "--from", file},
+              QStringList{"serve", "--listen", "127.0.0.1:0"}}) {
             const auto exit = TestService::runJobdeckd(command + where);
             QCOMPARE(exit.status, 1);
             QVERIFY2(
@@ -277,6 +278,30 @@ private slots:
         QVERIFY(!QFile::exists(file + "-wal") && !QFile::exists(file + "-shm"));
         QVERIFY(!QFile::exists(work + "/copy.db"));
         QVERIFY(QFile::remove(file));
+    }
+
+    // serve as root in the data directory of the service's user (/var/lib/jobdeckd) is refused before
+    // anything is made there: root's files would lock the service out of its own directory.
+    void serveRefusesAnotherUsersDataDirectory() {
+        if (::geteuid() != 0)
+            QSKIP("needs root: a directory of another user's cannot be made otherwise");
+        const QString dir = m_tmp.filePath(QStringLiteral("service-users"));
+        QVERIFY(QDir().mkpath(dir));
+        QCOMPARE(::chown(QFile::encodeName(dir).constData(), 65534, 65534), 0);
+        const passwd* nobody = ::getpwuid(65534);
+        const QString owner = nobody ? QString::fromLocal8Bit(nobody->pw_name) : QStringLiteral("65534");
+        const auto exit = TestService::runJobdeckd({"serve", "--listen", "127.0.0.1:0", "--data-dir", dir});
+        QCOMPARE(exit.status, 1);
+        QVERIFY2(nonEmptyLines(exit.err).value(0).contains(
+                     QStringLiteral("data directory '%1' belongs to user %2: run jobdeckd serve as that user "
+                                    "(sudo -u %2 jobdeckd serve ..., or systemctl start jobdeckd)")
+                         .arg(dir, owner)),
+                 exit.err.constData());
+        QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
+        // Checking the options makes nothing, so it is not refused: `sudo jobdeckd serve --check`.
+        QCOMPARE(TestService::runJobdeckd({"serve", "--check", "--listen", "127.0.0.1:0", "--data-dir", dir})
+                     .status,
+                 0);
     }
 
     void sigintStopsGracefully() {
