@@ -1,5 +1,6 @@
 #include "models/AuditLogModel.h"
 
+#include "models/LocalTime.h"
 #include "models/ModelExporter.h"
 #include "models/QtStrings.h"
 
@@ -11,16 +12,6 @@
 #include <algorithm>
 
 namespace jobdeck {
-
-namespace {
-
-QString localTime(TimePoint t) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-    return QLocale().toString(QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toLocalTime(),
-                              QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-}
-
-} // namespace
 
 QString auditOutcomeText(ApiOperationStatus status) {
     QString name = QString::fromUtf8(apiOperationStatusName(status));
@@ -89,7 +80,7 @@ QVariant AuditLogModel::data(const QModelIndex& index, int role) const {
         return {};
     switch (index.column()) {
     case Time:
-        return role == Qt::ToolTipRole ? q(formatTimestamp(e.at)) : localTime(e.at);
+        return role == Qt::ToolTipRole ? q(formatTimestamp(e.at)) : localTimeText(e.at);
     case Key:
         return q(e.keyId);
     case Role:

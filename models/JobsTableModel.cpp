@@ -1,5 +1,6 @@
 #include "models/JobsTableModel.h"
 
+#include "models/LocalTime.h"
 #include "models/ModelExporter.h"
 
 #include <QDateTime>
@@ -15,11 +16,6 @@
 namespace jobdeck {
 
 namespace {
-
-QDateTime toDateTime(TimePoint t) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
-}
 
 QString statusWord(JobRunStatus s) {
     QString name =
@@ -463,10 +459,9 @@ QVariant JobsTableModel::data(const QModelIndex& index, int role) const {
         }
         case Updated:
             if (role == RawDataRole)
-                return toDateTime(job.updatedAt);
+                return utcDateTime(job.updatedAt);
             if (row.updatedText.isNull())
-                row.updatedText =
-                    QLocale().toString(toDateTime(job.updatedAt).toLocalTime(), QLocale::ShortFormat);
+                row.updatedText = localTimeText(job.updatedAt);
             return row.updatedText;
         }
     } else if (role == ModelExporter::ExportRole && index.column() == Updated) {
@@ -476,6 +471,8 @@ QVariant JobsTableModel::data(const QModelIndex& index, int role) const {
         for (JobRunStatus s : row.recent)
             words << statusWord(s);
         return words.join(QStringLiteral(", ")); // newest first, as the tooltip says
+    } else if (role == Qt::ToolTipRole && index.column() == Updated) {
+        return QString::fromStdString(formatTimestamp(job.updatedAt));
     } else if (role == Qt::ToolTipRole && index.column() == RecentRuns) {
         if (row.recent.empty())
             return tr("No runs yet");

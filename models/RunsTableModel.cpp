@@ -1,5 +1,7 @@
 #include "models/RunsTableModel.h"
 
+#include "models/LocalTime.h"
+#include "models/ModelExporter.h"
 #include "models/ThemeColors.h"
 
 #include <QDateTime>
@@ -15,15 +17,10 @@ namespace jobdeck {
 
 namespace {
 
-QDateTime toDateTime(TimePoint t) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
-}
-
 QString shortTime(const std::optional<TimePoint>& t) {
     if (!t)
         return {};
-    return QLocale().toString(toDateTime(*t).toLocalTime(), QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    return localTimeText(*t);
 }
 
 QString overridesText(const SparkJobRun& run) {
@@ -284,14 +281,31 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
         return column == Detail ? displayData(run, column) : rawData(run, column);
     case Qt::DisplayRole:
         return displayData(run, column);
+    case ModelExporter::ExportRole:
+        return column == Queued || column == Started ? toolTip(run, column) : QVariant();
     case Qt::DecorationRole:
         return column == Status ? QVariant(statusColor(run.status)) : QVariant(); // the status dot
     case Qt::ToolTipRole:
-        return column == Detail || column == RunId ? displayData(run, column) : QVariant();
+        return toolTip(run, column);
     case Qt::TextAlignmentRole:
         return column == Elapsed || column == ExitCode
                    ? QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter)
                    : QVariant();
+    default:
+        return {};
+    }
+}
+
+// The whole text of the cells too long for their column; a time in UTC, as exports give it.
+QVariant RunsTableModel::toolTip(const SparkJobRun& run, Column column) const {
+    switch (column) {
+    case Detail:
+    case RunId:
+        return displayData(run, column);
+    case Queued:
+        return QString::fromStdString(formatTimestamp(run.queuedAt));
+    case Started:
+        return run.startedAt ? QString::fromStdString(formatTimestamp(*run.startedAt)) : QVariant();
     default:
         return {};
     }
@@ -307,9 +321,9 @@ QVariant RunsTableModel::rawData(const SparkJobRun& run, Column column) const {
     case RunId:
         return QString::fromStdString(run.jobRunId);
     case Queued:
-        return toDateTime(run.queuedAt);
+        return utcDateTime(run.queuedAt);
     case Started:
-        return run.startedAt ? toDateTime(*run.startedAt) : QDateTime();
+        return run.startedAt ? utcDateTime(*run.startedAt) : QDateTime();
     case Elapsed:
         return elapsedMs(run);
     case ExitCode:

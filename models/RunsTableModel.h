@@ -92,6 +92,7 @@ private:
     void appendRows(std::vector<SparkJobRun> added);
     void rebuildIndex();
     qint64 elapsedMs(const SparkJobRun& run) const;
+    QVariant toolTip(const SparkJobRun& run, Column column) const;
     QVariant rawData(const SparkJobRun& run, Column column) const;
     QVariant displayData(const SparkJobRun& run, Column column) const;
 

@@ -209,7 +209,9 @@ private slots:
             model.index(row, JobsTableModel::Updated).data(JobsTableModel::RawDataRole).toDateTime();
         QVERIFY(updated.isValid());
         QCOMPARE(updated.timeSpec(), Qt::UTC);
-        QVERIFY(!model.index(row, JobsTableModel::Updated).data().toString().isEmpty());
+        // Shown as the runs and the audit log show times: local, to the second, one sortable form.
+        QCOMPARE(model.index(row, JobsTableModel::Updated).data().toString(),
+                 updated.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
         QCOMPARE(model.headerData(JobsTableModel::RecentRuns, Qt::Horizontal).toString(),
                  QStringLiteral("Recent runs"));
         QCOMPARE(model.rowOf("missing"), -1);

@@ -2,6 +2,7 @@
 // QAbstractItemModelTester: in-place updates in one batch, cancel requested, ticking elapsed, pruning.
 #include "core/parameters/ArgumentOverrides.h"
 #include "models/ArgumentOverridesModel.h"
+#include "models/ModelExporter.h"
 #include "models/RunsTableModel.h"
 #include "models/RunsViewProxy.h"
 #include "tests/runner/SuiteRegistry.h"
@@ -68,6 +69,16 @@ private slots:
         QCOMPARE(cell(RunsTableModel::Queued, RunsTableModel::RawDataRole).toDateTime(),
                  QDateTime::fromString("2026-11-30T05:00:00Z", Qt::ISODate));
         QVERIFY(cell(RunsTableModel::Started, RunsTableModel::RawDataRole).toDateTime().isNull());
+        // Local time on screen; UTC in the tooltip and in exports.
+        QCOMPARE(cell(RunsTableModel::Queued).toString(),
+                 QDateTime::fromString("2026-11-30T05:00:00Z", Qt::ISODate)
+                     .toLocalTime()
+                     .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+        QCOMPARE(cell(RunsTableModel::Queued, Qt::ToolTipRole).toString(),
+                 QStringLiteral("2026-11-30T05:00:00.000Z"));
+        QCOMPARE(cell(RunsTableModel::Queued, ModelExporter::ExportRole).toString(),
+                 QStringLiteral("2026-11-30T05:00:00.000Z"));
+        QVERIFY(!cell(RunsTableModel::Started, Qt::ToolTipRole).isValid());
         QVERIFY(cell(0, RunsTableModel::ActiveRole).toBool());
         QCOMPARE(model.headerData(RunsTableModel::Elapsed, Qt::Horizontal).toString(),
                  QStringLiteral("Elapsed"));

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "core/wire/Timestamp.h"
+
+#include <QDateTime>
+#include <QString>
+
+namespace jobdeck {
+
+// `t` as a UTC QDateTime, to the millisecond.
+QDateTime utcDateTime(TimePoint t);
+
+// A time as every view shows it: local time to the second, in one sortable form that no locale makes
+// ambiguous (2026-12-05 19:56:02). Exports and tooltips give core's UTC timestamp instead.
+QString localTimeText(TimePoint t);
+
+} // namespace jobdeck
