@@ -23,11 +23,16 @@ ColumnFitter::ColumnFitter(QTableView* view)
             header->sectionResizeMode(column) == QHeaderView::Stretch ||
             (header->stretchLastSection() && header->visualIndex(column) == header->count() - 1);
         if (!m_resizing && !stretched)
-            m_fitted = true; // the user's width, or one restored from the settings
+            m_usersWidths = true; // the user's width, or one restored from the settings
     });
     if (QAbstractItemModel* model = view->model()) {
         connect(model, &QAbstractItemModel::modelReset, this, &ColumnFitter::modelChanged);
-        connect(model, &QAbstractItemModel::rowsInserted, this, &ColumnFitter::modelChanged);
+        connect(model, &QAbstractItemModel::rowsInserted, this,
+                [this](const QModelIndex&, int first, int last) { rowsChanged(first, last); });
+        connect(model, &QAbstractItemModel::dataChanged, this,
+                [this](const QModelIndex& topLeft, const QModelIndex& bottomRight) {
+                    rowsChanged(topLeft.row(), bottomRight.row());
+                });
         connect(model, &QAbstractItemModel::layoutChanged, this, &ColumnFitter::modelChanged);
         connect(model, &QAbstractItemModel::columnsInserted, this, &ColumnFitter::fitHeaders);
     }
@@ -45,8 +50,8 @@ void ColumnFitter::markRestored(QHeaderView* header) {
 
 bool ColumnFitter::widthsAreTheUsers() {
     if (m_view && m_view->horizontalHeader()->property(kRestoredProperty).toBool())
-        m_fitted = true;
-    return m_fitted;
+        m_usersWidths = true;
+    return m_usersWidths;
 }
 
 int ColumnFitter::maxColumnWidth() const {
@@ -102,6 +107,40 @@ void ColumnFitter::modelChanged() {
         if (!widthsAreTheUsers())
             fit();
     });
+}
+
+void ColumnFitter::rowsChanged(int first, int last) {
+    if (!m_fitted || widthsAreTheUsers()) {
+        modelChanged();
+        return;
+    }
+    // Widths fitted to the first rows grow (never shrink) to what arrives later: a run first seen
+    // QUEUED has no start time yet, and "Queued" is shorter than "Succeeded".
+    QTimer::singleShot(0, this, [this, first, last] {
+        if (!widthsAreTheUsers())
+            widenTo(first, last);
+    });
+}
+
+void ColumnFitter::widenTo(int first, int last) {
+    if (!m_view || !m_view->model())
+        return;
+    // The changed rows alone, and few of them: a tick of every active run's Elapsed is measured cheaply.
+    last = std::min({last, first + 63, m_view->model()->rowCount() - 1});
+    QHeaderView* header = m_view->horizontalHeader();
+    const int cap = maxColumnWidth();
+    m_resizing = true;
+    for (int column = 0; column < header->count(); ++column) {
+        if (header->isSectionHidden(column) || header->sectionResizeMode(column) != QHeaderView::Interactive)
+            continue;
+        int wanted = 0;
+        for (int row = first; row <= last; ++row)
+            wanted = std::max(wanted, m_view->sizeHintForIndex(m_view->model()->index(row, column)).width());
+        wanted = std::min(wanted, cap);
+        if (header->sectionSize(column) < wanted)
+            header->resizeSection(column, wanted);
+    }
+    m_resizing = false;
 }
 
 void ColumnFitter::fit() {

@@ -9,10 +9,11 @@ class QTableView;
 namespace jobdeck {
 
 // Sizes a table's columns so that no header is cut and contents show: each column at least as wide as
-// its header text from the start, and as wide as its content (up to a cap) the first time rows arrive.
-// After that the widths are the user's: once fitted, or once a width was set by the user or restored
-// from the settings, they are never changed again, except that the column naming the rows (a job's
-// name, see keepWideEnough) is widened to the names in view.
+// its header text from the start, and as wide as its content (up to a cap) the first time rows arrive;
+// later rows and changes widen a column their content no longer fits, never narrow it. Once a width was
+// set by the user or restored from the settings the widths are the user's and are never changed again,
+// except that the column naming the rows (a job's name, see keepWideEnough) is widened to the names in
+// view.
 class ColumnFitter final : public QObject {
     Q_OBJECT
 public:
@@ -20,7 +21,6 @@ public:
 
     // Every column to max(header, content of the rows in view), at most maxColumnWidth().
     void fit();
-    bool isFitted() const { return m_fitted; }
     int maxColumnWidth() const;
 
     // `column` names the rows: whatever widths the user or the settings chose, it is widened (never
@@ -38,11 +38,14 @@ public:
 private:
     void fitHeaders();
     void modelChanged();
+    void rowsChanged(int first, int last);
+    void widenTo(int first, int last);
     bool widthsAreTheUsers();
     void widenNamingColumn();
 
     QPointer<QTableView> m_view;
-    bool m_fitted = false;
+    bool m_fitted = false;      // fit() sized the columns to their first rows
+    bool m_usersWidths = false; // a width was set by the user or restored from the settings
     bool m_resizing = false;
     int m_namingColumn = -1;
 };

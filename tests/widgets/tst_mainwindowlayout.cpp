@@ -17,6 +17,7 @@
 #include "widgets/JobsView.h"
 #include "widgets/MainWindow.h"
 #include "widgets/RunMonitor.h"
+#include "widgets/TableViewSupport.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -26,6 +27,7 @@
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTableView>
 #include <QTest>
 
@@ -252,6 +254,43 @@ private slots:
         QTRY_VERIFY2(header->sectionSize(JobsTableModel::Name) >= neededFor(arriving),
                      qPrintable(QString::number(header->sectionSize(JobsTableModel::Name))));
         QVERIFY(statementSucceeds(m_service, m_admin, "DELETE JOB " + arriving));
+    }
+
+    // Columns fitted to a run first seen queued (a short status, no start time) grow with what arrives
+    // later instead of eliding it; once the user sets a width, no change of the rows moves it.
+    void fittedColumnsGrowWithLaterRows() {
+        QStandardItemModel model(0, 3);
+        model.setHorizontalHeaderLabels(
+            {QStringLiteral("Status"), QStringLiteral("Started"), QStringLiteral("Id")});
+        model.appendRow({new QStandardItem(QStringLiteral("Queued")), new QStandardItem(),
+                         new QStandardItem(QStringLiteral("r1"))});
+        QTableView view;
+        view.setModel(&model);
+        view.horizontalHeader()->setStretchLastSection(false);
+        TableViewSupport::install(&view);
+        view.resize(900, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QHeaderView* header = view.horizontalHeader();
+        const QString started = QStringLiteral("2026-12-05 20:00:21");
+        const int startedWidth = view.fontMetrics().horizontalAdvance(started);
+        QTRY_VERIFY(header->sectionSize(0) >= view.fontMetrics().horizontalAdvance(QStringLiteral("Queued")));
+        QVERIFY(header->sectionSize(1) < startedWidth);
+
+        model.item(0, 0)->setText(QStringLiteral("Succeeded"));
+        model.item(0, 1)->setText(started);
+        QTRY_VERIFY2(header->sectionSize(1) > startedWidth,
+                     qPrintable(QString::number(header->sectionSize(1))));
+        QVERIFY(header->sectionSize(0) > view.fontMetrics().horizontalAdvance(QStringLiteral("Succeeded")));
+        model.appendRow({new QStandardItem(QStringLiteral("Running, cancel requested")),
+                         new QStandardItem(started), new QStandardItem(QStringLiteral("r2"))});
+        QTRY_VERIFY(header->sectionSize(0) >
+                    view.fontMetrics().horizontalAdvance(QStringLiteral("Running, cancel requested")));
+
+        header->resizeSection(0, 40);
+        model.item(0, 0)->setText(QStringLiteral("Failed after a much longer wait than any before"));
+        QTest::qWait(50);
+        QCOMPARE(header->sectionSize(0), 40);
     }
 
     void theWindowRemembersItsLayout() {
