@@ -136,7 +136,8 @@ void ColumnFitter::widenTo(int first, int last) {
         int wanted = 0;
         for (int row = first; row <= last; ++row)
             wanted = std::max(wanted, m_view->sizeHintForIndex(m_view->model()->index(row, column)).width());
-        wanted = std::min(wanted, cap);
+        // As QTableView::sizeHintForColumn: the grid line is drawn inside the section.
+        wanted = std::min(wanted + (m_view->showGrid() ? 1 : 0), cap);
         if (header->sectionSize(column) < wanted)
             header->resizeSection(column, wanted);
     }

@@ -286,6 +286,21 @@ private slots:
                          new QStandardItem(started), new QStandardItem(QStringLiteral("r2"))});
         QTRY_VERIFY(header->sectionSize(0) >
                     view.fontMetrics().horizontalAdvance(QStringLiteral("Running, cancel requested")));
+        // A run that ended unseen is bold, with its status dot: still whole.
+        auto* ended = new QStandardItem(QStringLiteral("Completed with a bold font"));
+        QFont bold = view.font();
+        bold.setBold(true);
+        ended->setFont(bold);
+        ended->setData(QColor(Qt::darkGreen), Qt::DecorationRole);
+        model.appendRow({ended, new QStandardItem(started), new QStandardItem(QStringLiteral("r3"))});
+        const auto* delegate = qobject_cast<const ElidedTextDelegate*>(view.itemDelegate());
+        QVERIFY(delegate);
+        QTRY_VERIFY2(delegate->toolTipFor(&view, model.index(2, 0)).isEmpty(),
+                     qPrintable(QString::number(header->sectionSize(0))));
+        for (int row = 0; row < model.rowCount(); ++row)
+            for (int column = 0; column < 2; ++column)
+                QVERIFY2(delegate->toolTipFor(&view, model.index(row, column)).isEmpty(),
+                         qPrintable(QStringLiteral("row %1, column %2 is elided").arg(row).arg(column)));
 
         header->resizeSection(0, 40);
         model.item(0, 0)->setText(QStringLiteral("Failed after a much longer wait than any before"));
