@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QStringListModel>
 #include <QTabWidget>
@@ -67,6 +68,29 @@ void fitEffectColumns(QTreeWidget* effect) {
     effect->setTextElideMode(Qt::ElideMiddle);
 }
 
+// `view` is never made shorter than its header, `rows` rows and a scroll bar, however small the dock.
+void keepRowsVisible(QTableView* view, int rows) {
+    view->setMinimumHeight(view->horizontalHeader()->sizeHint().height() +
+                           (rows + 1) * view->verticalHeader()->defaultSectionSize());
+}
+
+void showAllowlist(QTableView* view, QAbstractItemModel* model) {
+    view->setModel(model);
+    keepRowsVisible(view, 5);
+    installCopyRows(view);
+}
+
+// In a dock shared with others a page scrolls rather than squeezing its tables to their headers.
+QScrollArea* inScrollArea(QWidget* page, QWidget* parent) {
+    auto* scroll = new QScrollArea(parent);
+    scroll->setObjectName(page->objectName() + QStringLiteral("Scroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(page);
+    return scroll;
+}
+
 } // namespace
 
 ProjectView::ProjectView(ApiClient* client, QWidget* parent)
@@ -87,7 +111,7 @@ ProjectView::ProjectView(ApiClient* client, QWidget* parent)
     m_loadError->hide();
     auto* settingsPage = new QWidget(m_tabs);
     buildSettingsTab(settingsPage);
-    m_tabs->addTab(settingsPage, tr("Settings"));
+    m_tabs->addTab(inScrollArea(settingsPage, m_tabs), tr("Settings"));
     m_tabs->addTab(buildAuditTab(), tr("Recent audit"));
     m_jsonView->setObjectName(QStringLiteral("projectJsonTree"));
     m_jsonView->setModel(m_json);
@@ -136,8 +160,7 @@ void ProjectView::buildSettingsTab(QWidget* page) {
                              .arg(kMaxConcurrentRunsCeiling));
     for (QLabel* label : {m_limitError, m_entryError, m_entryNote, m_saveError})
         label->hide();
-    m_allowlistView->setModel(m_allowlist);
-    installCopyRows(m_allowlistView);
+    showAllowlist(m_allowlistView, m_allowlist);
     m_entryEdit->setCompleter(allowlistCompleter(m_entryEdit));
     fitEffectColumns(m_effectView);
     connectSettingsTab();

@@ -30,6 +30,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -262,7 +263,10 @@ private slots:
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(QLatin1Char('\n'))));
         QCOMPARE(view.tabs()->count(), 3);
         QCOMPARE(view.tabs()->tabText(0), QStringLiteral("Settings"));
-        QCOMPARE(view.tabs()->widget(0)->objectName(), QStringLiteral("projectSettingsPage"));
+        // In a scroll area: a dock too small for the page scrolls it instead of squeezing the allow-list.
+        auto* scroll = qobject_cast<QScrollArea*>(view.tabs()->widget(0));
+        QVERIFY(scroll);
+        QCOMPARE(scroll->widget()->objectName(), QStringLiteral("projectSettingsPage"));
         auto* limit = view.findChild<QSpinBox*>(QStringLiteral("maxConcurrentRunsLimit"));
         QVERIFY(limit);
         QCOMPARE(limit->minimum(), 1);
@@ -271,6 +275,12 @@ private slots:
         QVERIFY(allowlist);
         QCOMPARE(allowlist->model(), static_cast<QAbstractItemModel*>(view.allowlistModel()));
         QCOMPARE(allowlist->selectionMode(), QAbstractItemView::ExtendedSelection);
+        view.resize(420, 300); // a dock shared with the clusters and the audit log at 1280x800
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY2(allowlist->height() >= allowlist->horizontalHeader()->height() +
+                                            5 * allowlist->verticalHeader()->defaultSectionSize(),
+                 qPrintable(QString::number(allowlist->height())));
         auto* entry = view.findChild<QLineEdit*>(QStringLiteral("allowlistEntryEdit"));
         QVERIFY(entry && entry->completer());
         // Nothing read yet: nothing can be changed.
