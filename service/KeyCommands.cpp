@@ -1,7 +1,9 @@
 #include "service/KeyCommands.h"
 
+#include "core/policy/AuditFilter.h"
 #include "core/statements/NameLimits.h"
 #include "core/text/AsciiText.h"
+#include "core/wire/Timestamp.h"
 #include "service/ServiceApp.h"
 #include "service/stores/OpenStores.h"
 #include "service/stores/Principal.h"
@@ -14,6 +16,8 @@
 #include <memory>
 #include <stdexcept>
 #include <vector>
+
+#include <unistd.h>
 
 namespace jobdeck {
 namespace {
@@ -62,6 +66,18 @@ void printTable(const std::vector<std::array<std::string, 6>>& rows, std::ostrea
     }
 }
 
+// The audit entry of a key command, in the key's project: what the project's admins read with SHOW
+// AUDIT_LOG. The command runs as the host's OS user, so the entry names that user and no API key.
+AuditEntry keyCommandAudit(std::string_view command, const std::string& projectUid, const std::string& apiKey,
+                           const std::string& role) {
+    AuditEntry entry;
+    entry.at = timestampNow();
+    entry.projectUid = projectUid;
+    entry.statement = keyCommandAuditText(command, apiKey, role, userName(::geteuid()));
+    entry.outcome = ApiOperationStatus::Success;
+    return entry;
+}
+
 } // namespace
 
 void createKeyCommand(const KeyDatabase& where, const std::string& project, const std::string& roleText,
@@ -72,7 +88,13 @@ void createKeyCommand(const KeyDatabase& where, const std::string& project, cons
     if (const auto problem = projectNameProblem(project))
         throw std::runtime_error(*problem);
     const auto stores = openKeyDatabase(where, Missing::Create);
-    const CreatedKey key = stores->keys().createKey(project, *role);
+    // The key and its audit entry together, or neither.
+    const CreatedKey key = stores->unitOfWork().run([&] {
+        CreatedKey created = stores->keys().createKey(project, *role);
+        stores->audit().appendAudit(keyCommandAudit("create", created.projectUid, created.apiKey,
+                                                    std::string(roleName(created.role))));
+        return created;
+    });
     if (json) {
         out << nlohmann::json{{"projectUid", key.projectUid},
                               {"apiKey", key.apiKey},
@@ -123,7 +145,14 @@ void revokeKeyCommand(const KeyDatabase& where, const std::string& apiKey, std::
     const auto stores = openKeyDatabase(where, Missing::Refuse);
     const std::vector<KeyRows::Listed> keys = stores->keys().listKeys();
     const auto key = std::ranges::find(keys, apiKey, &KeyRows::Listed::apiKey);
-    if (key == keys.end() || !stores->keys().revokeKey(apiKey))
+    const bool revoked = key != keys.end() && stores->unitOfWork().run([&] {
+        if (!stores->keys().revokeKey(apiKey))
+            return false;
+        if (!key->revoked)
+            stores->audit().appendAudit(keyCommandAudit("revoke", key->projectUid, key->apiKey, key->role));
+        return true;
+    });
+    if (!revoked)
         throw std::runtime_error("there is no API key " + quoted(apiKey) +
                                  " (jobdeckd keys list shows them)");
     out << (key->revoked ? "API key " + key->apiKey + " was already revoked"

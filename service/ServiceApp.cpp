@@ -341,14 +341,10 @@ void refuseMissingSqliteDatabase(const std::string& databaseUrl) {
                                  ": give the --data-dir (or --database) that jobdeckd serve uses");
 }
 
-namespace {
-
 std::string userName(uid_t uid) {
     const passwd* user = ::getpwuid(uid);
     return user ? user->pw_name : std::to_string(uid);
 }
-
-} // namespace
 
 void refuseOtherUsersDatabase(const std::string& databaseUrl) {
     const std::string path = DatabaseMarker::sqlitePath(databaseUrl);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/types.h>
+
 namespace jobdeck {
 
 // Everything `jobdeckd serve` can be told on its command line (CONTRACT §5).
@@ -83,6 +85,8 @@ void refuseMissingSqliteDatabase(const std::string& databaseUrl);
 // /var/lib/jobdeckd): files SQLite makes there
 // (-wal, -shm, a restored database) would then be that user's, and the service could not open them.
 void refuseOtherUsersDatabase(const std::string& databaseUrl);
+// The user's name, or its number when it has none.
+std::string userName(uid_t uid);
 // Throws std::runtime_error with one clear line when --deploy-mode, --runner and --master do not go
 // together (cluster mode needs the spark-submit runner and a cluster manager's --master).
 void checkDeployMode(const ServeOptions& options);

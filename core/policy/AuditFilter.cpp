@@ -3,6 +3,7 @@
 #include "core/statements/StatementParser.h"
 #include "core/text/AsciiText.h"
 
+#include <optional>
 #include <variant>
 
 namespace jobdeck {
@@ -46,9 +47,32 @@ std::string firstWords(std::string_view text) {
     return out;
 }
 
+constexpr std::string_view kKeyCommand = "jobdeckd keys ";
+constexpr std::string_view kApiKey = ": API key ";
+
+// keyCommandAuditText's text, read back.
+std::optional<AuditStatementSummary> keyCommandSummary(std::string_view text) {
+    const std::size_t colon = text.find(kApiKey);
+    if (!text.starts_with(kKeyCommand) || colon == std::string_view::npos)
+        return std::nullopt;
+    const std::string_view rest = text.substr(colon + kApiKey.size());
+    return AuditStatementSummary{std::string(text.substr(0, colon)),
+                                 std::string(rest.substr(0, rest.find(' ')))};
+}
+
 } // namespace
 
+std::string keyCommandAuditText(std::string_view command, std::string_view apiKey, std::string_view role,
+                                std::string_view osUser) {
+    std::string text(kKeyCommand);
+    text.append(command).append(kApiKey).append(apiKey);
+    text.append(" (").append(role).append(") by OS user ").append(osUser);
+    return text;
+}
+
 AuditStatementSummary summarizeAuditStatement(std::string_view statement) {
+    if (auto command = keyCommandSummary(statement))
+        return std::move(*command);
     const ParseResult parsed = parseStatement(statement);
     if (!parsed.statement)
         return {firstWords(statement), {}};

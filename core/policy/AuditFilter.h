@@ -22,6 +22,12 @@ struct AuditStatementSummary final {
 
 AuditStatementSummary summarizeAuditStatement(std::string_view statement);
 
+// The audit text of a key command run on the service's host, which sends no statement:
+// "jobdeckd keys revoke: API key <id> (<role>) by OS user <user>". Its summary's kind is the command
+// ("jobdeckd keys revoke") and its target the API key's id (never its secret).
+std::string keyCommandAuditText(std::string_view command, std::string_view apiKey, std::string_view role,
+                                std::string_view osUser);
+
 // The audit view's filter. An empty field matches everything; `text` is matched, ASCII case-insensitively,
 // against the statement, key id, role, target, error message and request id. Reads (DESCRIBE, SHOW) are
 // left out unless `includeReads` or `kind` names a read: most entries are reads, and the changes are

@@ -205,6 +205,17 @@ private slots:
             QVERIFY(!isAsciiSpace(c));
     }
 
+    void aKeyCommandsAuditTextGivesItsKindAndKey() {
+        const std::string text = keyCommandAuditText("revoke", "1a27d57b", "viewer", "jobdeckd");
+        QCOMPARE(text, std::string("jobdeckd keys revoke: API key 1a27d57b (viewer) by OS user jobdeckd"));
+        const AuditStatementSummary summary = summarizeAuditStatement(text);
+        QCOMPARE(summary.kind, std::string("jobdeckd keys revoke"));
+        QCOMPARE(summary.target, std::string("1a27d57b"));
+        QVERIFY(!summary.isRead);
+        // A statement that merely starts the same way is read as a statement.
+        QCOMPARE(summarizeAuditStatement("jobdeckd keys list").kind, std::string("JOBDECKD KEYS"));
+    }
+
     void auditKindOfAnUnparsedStatementIsUpperCasedPerAscii() {
         QCOMPARE(summarizeAuditStatement("drop index orders_idx").kind, std::string("DROP INDEX"));
         QCOMPARE(summarizeAuditStatement("  insert\tinto t").kind, std::string("INSERT INTO"));

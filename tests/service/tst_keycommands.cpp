@@ -10,6 +10,9 @@
 
 #include <QTest>
 
+#include <pwd.h>
+#include <unistd.h>
+
 using namespace jobdeck;
 using jobdeck::test::nonEmptyLines;
 
@@ -112,6 +115,41 @@ private slots:
                  QStringList{QStringLiteral("jobdeckd: there is no API key '0123456789abcdef' (jobdeckd keys "
                                             "list shows them)")});
         QCOMPARE(answerTo(m_viewer), kApiStatusSuccess);
+    }
+
+    // Keys made and revoked on the host are in their project's audit log, with the command, the key's
+    // id and role and the OS user, never the secret; another project's keys are not, and revoking a key
+    // twice is recorded once.
+    void keyCommandsAreInTheirProjectsAuditLog() {
+        const auto made = keys({"create", "--project", "billing", "--role", "viewer", "--json"});
+        QCOMPARE(made.status, 0);
+        const nlohmann::json created = nlohmann::json::parse(made.out.toStdString());
+        const QString apiKey = QString::fromStdString(created.value("apiKey", ""));
+        QCOMPARE(keys({"revoke", apiKey}).status, 0);
+        QCOMPARE(keys({"revoke", apiKey}).status, 0);
+        QCOMPARE(keys({"revoke", m_viewer.apiKey}).status, 0); // analytics: not billing's business
+
+        const nlohmann::json log =
+            runStatement(*m_service, m_other, QStringLiteral("SHOW AUDIT_LOG LIMIT 100"));
+        QStringList commands;
+        for (const auto& entry : log["apiResponse"]["showAuditLogApiResponse"]["auditEntries"]) {
+            const QString statement = QString::fromStdString(entry.value("statement", ""));
+            if (!statement.startsWith(QStringLiteral("jobdeckd keys ")))
+                continue;
+            commands.prepend(statement); // newest first in the log
+            QCOMPARE(entry.value("outcome", ""), std::string("API_OPERATION_STATUS_SUCCESS"));
+            QCOMPARE(entry.value("keyId", "x"), std::string());
+            QVERIFY(!statement.contains(QString::fromStdString(created.value("apiSecret", "-"))));
+        }
+        const QString user = QString::fromLocal8Bit(::getpwuid(::geteuid())->pw_name);
+        QCOMPARE(
+            commands,
+            (QStringList{
+                QStringLiteral("jobdeckd keys create: API key %1 (admin) by OS user %2")
+                    .arg(m_other.apiKey, user),
+                QStringLiteral("jobdeckd keys create: API key %1 (viewer) by OS user %2").arg(apiKey, user),
+                QStringLiteral("jobdeckd keys revoke: API key %1 (viewer) by OS user %2").arg(apiKey, user),
+            }));
     }
 
 private:
