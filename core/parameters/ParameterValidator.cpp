@@ -1,6 +1,7 @@
 #include "core/parameters/ParameterValidator.h"
 
 #include "core/hudi/EffectiveConfig.h"
+#include "core/hudi/HudiCatalogue.h"
 #include "core/hudi/HudiConfigExplanation.h"
 #include "core/hudi/HudiConfigPolicy.h"
 #include "core/parameters/DiagnosticCode.h"
@@ -512,16 +513,7 @@ private:
             const std::string_view key = checkConfBlanks(t);
             checkValueHoldsOption(t, writtenOptionOf(t));
             if (HudiConfigPolicy::isHudiKey(key)) {
-                auto& d = add(DiagnosticCode::ConfHoodieKey,
-                              "--conf only configures Spark: " + quoted(key) +
-                                  " is ignored there. Move it to --hudi-conf.",
-                              t.index);
-                const bool inlined = t.optionIndex < 0;
-                const int flag = inlined ? t.index : t.optionIndex;
-                std::string fixed = inlined ? std::string(SparkSubmitOptions::kHudiConf) +
-                                                  tok.substr(static_cast<std::size_t>(t.nameRange.second))
-                                            : std::string(SparkSubmitOptions::kHudiConf);
-                offerReplacement(d, "Move " + std::string(key) + " to --hudi-conf", flag, {std::move(fixed)});
+                checkHoodieKeyInConf(t, key);
                 continue;
             }
             if (!key.starts_with("spark.")) {
@@ -540,6 +532,42 @@ private:
             if (const int earlier = exchangeLastSeen(last, setKey, t.index); earlier >= 0)
                 duplicate(DiagnosticCode::ConfDuplicateKey, earlier, setKey);
         }
+    }
+
+    // A hoodie.* key given to --conf, which Spark ignores: moved to --hudi-conf, and when Hudi has no
+    // config of that name, first moved under the names it may have meant (the catalogue's suggestions),
+    // so that one fix ends the finding and the typo that --hudi-conf would show next.
+    void checkHoodieKeyInConf(const ClassifiedToken& t, std::string_view key) {
+        const HudiCatalogue& catalogue = HudiCatalogue::instance();
+        const HudiCatalogue::Names names = catalogue.lookup(key);
+        const std::vector<std::string> meant = names.entry || names.deprecatedOf || names.flinkOption
+                                                   ? std::vector<std::string>()
+                                                   : catalogue.suggest(key);
+        auto& d =
+            add(DiagnosticCode::ConfHoodieKey,
+                "--conf only configures Spark: " + quoted(key) + " is ignored there. Move it to --hudi-conf.",
+                t.index);
+        for (const std::string& name : meant)
+            offerMoveToHudiConf(d, t, name, "Move to --hudi-conf as " + name);
+        offerMoveToHudiConf(d, t, key, "Move " + std::string(key) + " to --hudi-conf");
+    }
+
+    // "--conf k=v" (two parameters) or "--conf=k=v" (one) becomes the same pair of --hudi-conf, its key
+    // written as `key`.
+    void offerMoveToHudiConf(Pending& d, const ClassifiedToken& t, std::string_view key, FixTitle title) {
+        const std::string& tok = text(t.index);
+        const auto keyBegin = static_cast<std::size_t>(t.keyRange.first);
+        std::string pair = tok.substr(0, keyBegin) + std::string(key) +
+                           tok.substr(static_cast<std::size_t>(t.keyRange.second));
+        const std::string hudiConf(SparkSubmitOptions::kHudiConf);
+        const auto at = static_cast<std::size_t>(t.index);
+        if (t.optionIndex < 0) {
+            offer(d, std::move(title),
+                  {{at, at + 1, {hudiConf + pair.substr(static_cast<std::size_t>(t.nameRange.second))}}});
+            return;
+        }
+        const auto flag = static_cast<std::size_t>(t.optionIndex);
+        offer(d, std::move(title), {{flag, flag + 1, {hudiConf}}, {at, at + 1, {std::move(pair)}}});
     }
 
     // spark-submit's own check of its resource settings (core SubmitResources): a value it refuses stops

@@ -387,6 +387,32 @@ private slots:
                  (Params{"--conf", "hoodie.a=1", "-c", "hoodie.b=2", "--hudi-conf=hoodie.c=3", "app.jar"}));
     }
 
+    // A misspelt hoodie key in --conf is first offered moved under the key it may have meant, in both
+    // forms; the plain move stays the last fix. A known key gets the plain move only.
+    void misspeltHoodieKeyInConfIsMovedAsMeant() {
+        const auto diags = validateParameters({"--conf", "hoodie.datasource.write.recordkey.feild=id",
+                                               "--conf=hoodie.datasource.write.precombine.feild=ts", "--conf",
+                                               "hoodie.datasource.write.table.name=t", "app.jar"},
+                                              context(true, {"hoodie."}));
+        const auto found = withCode(diags, "conf.hoodie-key");
+        QCOMPARE(found.size(), std::size_t(3));
+        const Fix& first = found[0]->fixes.at(0);
+        QCOMPARE(first.title, std::string("Move to --hudi-conf as hoodie.datasource.write.recordkey.field"));
+        QCOMPARE(first.parameters.list(),
+                 (Params{"--hudi-conf", "hoodie.datasource.write.recordkey.field=id",
+                         "--conf=hoodie.datasource.write.precombine.feild=ts", "--conf",
+                         "hoodie.datasource.write.table.name=t", "app.jar"}));
+        QCOMPARE(found[0]->fixes.back().title,
+                 std::string("Move hoodie.datasource.write.recordkey.feild to --hudi-conf"));
+        QCOMPARE(found[1]->fixes.at(0).parameters.list(),
+                 (Params{"--conf", "hoodie.datasource.write.recordkey.feild=id",
+                         "--hudi-conf=hoodie.datasource.write.precombine.field=ts", "--conf",
+                         "hoodie.datasource.write.table.name=t", "app.jar"}));
+        QCOMPARE(found[2]->fixes.size(), std::size_t(1));
+        QCOMPARE(found[2]->fixes.at(0).title,
+                 std::string("Move hoodie.datasource.write.table.name to --hudi-conf"));
+    }
+
     void severalPairsInOneFlag() {
         const auto diags =
             validateParameters({"--hudi-conf", "hoodie.x1=y1,hoodie.x2=y2,hoodie.x3=a,b", "app.jar"},
