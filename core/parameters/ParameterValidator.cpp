@@ -553,8 +553,17 @@ private:
     }
 
     // "--conf k=v" (two parameters) or "--conf=k=v" (one) becomes the same pair of --hudi-conf, its key
-    // written as `key`.
-    void offerMoveToHudiConf(Pending& d, const ClassifiedToken& t, std::string_view key, FixTitle title) {
+    // written as `key`; a move the project's settings would refuse says so and what it leads to.
+    void offerMoveToHudiConf(Pending& d, const ClassifiedToken& t, std::string_view key, std::string title) {
+        const std::optional<std::string> refusal = refusalBeforePath(key);
+        if (refusal)
+            title += " (refused there)";
+        spliceMoveToHudiConf(d, t, key, std::move(title));
+        if (refusal)
+            leadsTo(*refusal);
+    }
+
+    void spliceMoveToHudiConf(Pending& d, const ClassifiedToken& t, std::string_view key, FixTitle title) {
         const std::string& tok = text(t.index);
         const auto keyBegin = static_cast<std::size_t>(t.keyRange.first);
         std::string pair = tok.substr(0, keyBegin) + std::string(key) +

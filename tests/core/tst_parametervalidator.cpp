@@ -411,6 +411,19 @@ private slots:
         QCOMPARE(found[2]->fixes.size(), std::size_t(1));
         QCOMPARE(found[2]->fixes.at(0).title,
                  std::string("Move hoodie.datasource.write.table.name to --hudi-conf"));
+        QVERIFY(found[2]->fixes.at(0).leadsTo.empty());
+
+        // Where the allow-list would refuse the moved pair, each move says so and what it leads to.
+        const auto refused =
+            validateParameters({"--conf", "hoodie.datasource.write.recordkey.feild=id", "app.jar"},
+                               context(true, {"hoodie.cleaner."}));
+        const Diagnostic* d = one(refused, "conf.hoodie-key");
+        QVERIFY(d);
+        QCOMPARE(d->fixes.size(), std::size_t(2));
+        for (const Fix& fix : d->fixes) {
+            QVERIFY2(fix.title.ends_with(" (refused there)"), fix.title.c_str());
+            QVERIFY2(fix.leadsTo.starts_with("--hudi-conf keys are not permitted"), fix.leadsTo.c_str());
+        }
     }
 
     void severalPairsInOneFlag() {
