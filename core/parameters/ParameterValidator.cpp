@@ -553,7 +553,8 @@ private:
     }
 
     // "--conf k=v" (two parameters) or "--conf=k=v" (one) becomes the same pair of --hudi-conf, its key
-    // written as `key`; a move the project's settings would refuse says so and what it leads to.
+    // written as `key` (the pair stays as written when that is its key); a move the project's settings
+    // would refuse says so and what it leads to.
     void offerMoveToHudiConf(Pending& d, const ClassifiedToken& t, std::string_view key, std::string title) {
         const std::optional<std::string> refusal = refusalBeforePath(key);
         if (refusal)
@@ -565,9 +566,10 @@ private:
 
     void spliceMoveToHudiConf(Pending& d, const ClassifiedToken& t, std::string_view key, FixTitle title) {
         const std::string& tok = text(t.index);
-        const auto keyBegin = static_cast<std::size_t>(t.keyRange.first);
-        std::string pair = tok.substr(0, keyBegin) + std::string(key) +
-                           tok.substr(static_cast<std::size_t>(t.keyRange.second));
+        std::string pair = tok; // as written, or with its key renamed
+        if (asciiTrimmed(rangeText(tok, t.keyRange)) != key)
+            pair.replace(static_cast<std::size_t>(t.keyRange.first),
+                         static_cast<std::size_t>(t.keyRange.second - t.keyRange.first), key);
         const std::string hudiConf(SparkSubmitOptions::kHudiConf);
         const auto at = static_cast<std::size_t>(t.index);
         if (t.optionIndex < 0) {
@@ -576,7 +578,10 @@ private:
             return;
         }
         const auto flag = static_cast<std::size_t>(t.optionIndex);
-        offer(d, std::move(title), {{flag, flag + 1, {hudiConf}}, {at, at + 1, {std::move(pair)}}});
+        if (pair == tok)
+            offer(d, std::move(title), {{flag, flag + 1, {hudiConf}}});
+        else
+            offer(d, std::move(title), {{flag, flag + 1, {hudiConf}}, {at, at + 1, {std::move(pair)}}});
     }
 
     // spark-submit's own check of its resource settings (core SubmitResources): a value it refuses stops

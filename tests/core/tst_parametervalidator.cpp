@@ -569,7 +569,12 @@ private slots:
         QCOMPARE(found[0]->fixes.at(0).parameters.list(),
                  (Params{"--conf", "spark.executor.memory=4g", "--conf", " hoodie.x=1", "--conf=spark.a=v ",
                          "app.jar"}));
-        QVERIFY(one(diags, "conf.hoodie-key")); // " hoodie.x" read as hoodie.x
+        const Diagnostic* hoodie = one(diags, "conf.hoodie-key"); // " hoodie.x" read as hoodie.x
+        QVERIFY(hoodie);
+        // Moved as written: the blanks are conf.whitespace's to remove.
+        QCOMPARE(hoodie->fixes.back().parameters.list(),
+                 (Params{"--conf", "spark.executor.memory = 4g", "--hudi-conf", " hoodie.x=1",
+                         "--conf=spark.a=v ", "app.jar"}));
         QVERIFY(withCode(diags, "conf.not-spark-key").empty());
         QCOMPARE(found[2]->message,
                  std::string("--conf entry for 'spark.a' has blanks at the ends of its value, "
