@@ -6,8 +6,6 @@
 
 #include <QBrush>
 #include <QColor>
-#include <QDateTime>
-#include <QLocale>
 
 #include <algorithm>
 
@@ -72,7 +70,7 @@ QVariant AuditLogModel::data(const QModelIndex& index, int role) const {
     if (role == SeqRole)
         return QVariant::fromValue<qint64>(e.seq);
     if (role == ModelExporter::ExportRole && index.column() == Time)
-        return QString::fromStdString(formatTimestamp(e.at));
+        return utcTimestampText(e.at);
     if (role == Qt::ForegroundRole && index.column() == Outcome)
         return QBrush(e.outcome == ApiOperationStatus::Success ? QColor(0x1b, 0x7f, 0x3b)
                                                                : QColor(0xb0, 0x3a, 0x2e));
@@ -80,7 +78,7 @@ QVariant AuditLogModel::data(const QModelIndex& index, int role) const {
         return {};
     switch (index.column()) {
     case Time:
-        return role == Qt::ToolTipRole ? q(formatTimestamp(e.at)) : localTimeText(e.at);
+        return role == Qt::ToolTipRole ? utcTimestampText(e.at) : localTimeText(e.at);
     case Key:
         return q(e.keyId);
     case Role:

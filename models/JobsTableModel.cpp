@@ -4,12 +4,10 @@
 #include "models/ModelExporter.h"
 
 #include <QDateTime>
-#include <QLocale>
 #include <QStringList>
 #include <QThreadPool>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <limits>
 
@@ -465,14 +463,14 @@ QVariant JobsTableModel::data(const QModelIndex& index, int role) const {
             return row.updatedText;
         }
     } else if (role == ModelExporter::ExportRole && index.column() == Updated) {
-        return QString::fromStdString(formatTimestamp(job.updatedAt));
+        return utcTimestampText(job.updatedAt);
     } else if (role == ModelExporter::ExportRole && index.column() == RecentRuns) {
         QStringList words;
         for (JobRunStatus s : row.recent)
             words << statusWord(s);
         return words.join(QStringLiteral(", ")); // newest first, as the tooltip says
     } else if (role == Qt::ToolTipRole && index.column() == Updated) {
-        return QString::fromStdString(formatTimestamp(job.updatedAt));
+        return utcTimestampText(job.updatedAt);
     } else if (role == Qt::ToolTipRole && index.column() == RecentRuns) {
         if (row.recent.empty())
             return tr("No runs yet");

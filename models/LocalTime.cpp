@@ -15,4 +15,8 @@ QString localTimeText(TimePoint t) {
     return QLocale().toString(utcDateTime(t).toLocalTime(), QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }
 
+QString utcTimestampText(TimePoint t) {
+    return QString::fromStdString(formatTimestamp(t));
+}
+
 } // namespace jobdeck

@@ -14,4 +14,7 @@ QDateTime utcDateTime(TimePoint t);
 // ambiguous (2026-12-05 19:56:02). Exports and tooltips give core's UTC timestamp instead.
 QString localTimeText(TimePoint t);
 
+// The UTC timestamp of the wire (2026-12-05T19:56:02.123Z): what a time's tooltip and export give.
+QString utcTimestampText(TimePoint t);
+
 } // namespace jobdeck

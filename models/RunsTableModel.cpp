@@ -6,7 +6,6 @@
 
 #include <QDateTime>
 #include <QFont>
-#include <QLocale>
 #include <QStringList>
 
 #include <algorithm>
@@ -303,9 +302,9 @@ QVariant RunsTableModel::toolTip(const SparkJobRun& run, Column column) const {
     case RunId:
         return displayData(run, column);
     case Queued:
-        return QString::fromStdString(formatTimestamp(run.queuedAt));
+        return utcTimestampText(run.queuedAt);
     case Started:
-        return run.startedAt ? QString::fromStdString(formatTimestamp(*run.startedAt)) : QVariant();
+        return run.startedAt ? QVariant(utcTimestampText(*run.startedAt)) : QVariant();
     default:
         return {};
     }
