@@ -40,6 +40,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <pwd.h>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -346,39 +347,44 @@ std::string userName(uid_t uid) {
     return user ? user->pw_name : std::to_string(uid);
 }
 
-void refuseOtherUsersDatabase(const std::string& databaseUrl) {
-    const std::string path = DatabaseMarker::sqlitePath(databaseUrl);
-    if (path.empty())
-        return;
-    // The database file's owner; before it exists, its directory's, unless that is shared (/tmp).
-    const std::string dir = std::filesystem::absolute(path).parent_path().string();
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0 && (::stat(dir.c_str(), &st) != 0 || (st.st_mode & S_ISVTX)))
-        return;
-    if (st.st_uid == ::geteuid())
-        return;
-    const std::string name = userName(st.st_uid);
-    throw std::runtime_error("the database " + path + " belongs to user " + name +
-                             ": run this command as that user (sudo -u " + name +
-                             " jobdeckd ...), so that the files it makes stay the service's");
-}
-
 namespace {
+
+// The name of the user `path` belongs to when that is not this process's user; nullopt when it is ours,
+// does not exist, or is a directory shared as /tmp is (sticky).
+std::optional<std::string> otherOwnerOf(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || st.st_uid == ::geteuid() ||
+        (S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX)))
+        return std::nullopt;
+    return userName(st.st_uid);
+}
 
 // As PostgreSQL refuses a data directory of another user's: what a service started as root makes there
 // (run directories, the database's -wal and -shm) would lock the real service out of it later.
 void refuseOtherUsersDataDir(const std::string& dir) {
-    struct stat st {};
-    if (::stat(dir.c_str(), &st) != 0 || st.st_uid == ::geteuid() || (st.st_mode & S_ISVTX))
-        return;
-    const std::string name = userName(st.st_uid);
-    throw std::runtime_error("data directory " + quoted(dir) + " belongs to user " + name +
-                             ": run jobdeckd serve as that user (sudo -u " + name +
-                             " jobdeckd serve ..., or systemctl start jobdeckd), so that the files it "
-                             "makes stay the service's");
+    if (const auto owner = otherOwnerOf(dir))
+        throw std::runtime_error("data directory " + quoted(dir) + " belongs to user " + *owner +
+                                 ": run jobdeckd serve as that user (sudo -u " + *owner +
+                                 " jobdeckd serve ..., or systemctl start jobdeckd), so that the files it "
+                                 "makes stay the service's");
 }
 
 } // namespace
+
+void refuseOtherUsersDatabase(const std::string& databaseUrl) {
+    const std::string path = DatabaseMarker::sqlitePath(databaseUrl);
+    if (path.empty())
+        return;
+    // The database file's owner; before it exists, its directory's.
+    std::error_code ec;
+    const std::optional<std::string> owner =
+        std::filesystem::exists(path, ec) ? otherOwnerOf(path)
+                                          : otherOwnerOf(std::filesystem::absolute(path).parent_path());
+    if (owner)
+        throw std::runtime_error("the database " + path + " belongs to user " + *owner +
+                                 ": run this command as that user (sudo -u " + *owner +
+                                 " jobdeckd ...), so that the files it makes stay the service's");
+}
 
 std::string databaseUrlFor(const std::string& dataDir, const std::string& databaseUrl) {
     if (!databaseUrl.empty())
