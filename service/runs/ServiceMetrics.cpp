@@ -96,8 +96,9 @@ void LatencyHistogram::write(std::string& out, std::string_view name, std::strin
     std::uint64_t cumulative = 0;
     for (std::size_t i = 0; i <= m_bounds.size(); ++i) {
         cumulative += m_buckets[i].load(std::memory_order_relaxed);
-        const std::string le = i < m_bounds.size() ? number(m_bounds[i]) : "+Inf";
-        sample(out, std::string(name) + "_bucket", prefix + "le=\"" + le + "\"", std::to_string(cumulative));
+        std::string bucketLabels = prefix;
+        bucketLabels.append("le=\"").append(i < m_bounds.size() ? number(m_bounds[i]) : "+Inf").append("\"");
+        sample(out, std::string(name) + "_bucket", bucketLabels, std::to_string(cumulative));
     }
     const double sum = static_cast<double>(m_sumNanos.load(std::memory_order_relaxed)) / 1e9;
     sample(out, std::string(name) + "_sum", labels, number(sum));
