@@ -18,11 +18,12 @@ ColumnFitter::ColumnFitter(QTableView* view)
     // Only the rows near the top are measured: 100,000 rows are not read to size a column.
     header->setResizeContentsPrecision(200);
     connect(header, &QHeaderView::sectionResized, this, [this, header](int column) {
-        // A stretched section follows the view's width; that is not a width anybody chose.
-        const bool stretched =
-            header->sectionResizeMode(column) == QHeaderView::Stretch ||
+        // A section the header sizes itself (stretched to the view, fitted to its contents) moves with
+        // the rows and the view's width; that is not a width anybody chose.
+        const bool headersOwn =
+            header->sectionResizeMode(column) != QHeaderView::Interactive ||
             (header->stretchLastSection() && header->visualIndex(column) == header->count() - 1);
-        if (!m_resizing && !stretched)
+        if (!m_resizing && !headersOwn)
             m_usersWidths = true; // the user's width, or one restored from the settings
     });
     if (QAbstractItemModel* model = view->model()) {

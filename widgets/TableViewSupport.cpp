@@ -23,7 +23,6 @@ void TableViewSupport::install(QTableView* view) {
     if (!view || view->property(kInstalled).toBool())
         return;
     view->setProperty(kInstalled, true);
-    view->setTextElideMode(Qt::ElideRight);
     // Column delegates (status dots) stay; the view-wide one draws every other cell.
     view->setItemDelegate(new ElidedTextDelegate(view));
     new ColumnFitter(view);
@@ -43,6 +42,12 @@ void TableViewSupport::installAll(QWidget* root) {
     for (QTableView* view : root->findChildren<QTableView*>())
         if (!view->objectName().isEmpty())
             install(view);
+}
+
+void TableViewSupport::keepRowsVisible(QTableView* view, int rows) {
+    view->setMinimumHeight(view->horizontalHeader()->sizeHint().height() +
+                           (rows + 1) * view->verticalHeader()->defaultSectionSize() +
+                           2 * view->frameWidth());
 }
 
 QList<int> TableViewSupport::visibleColumns(const QTableView* view) {

@@ -292,13 +292,18 @@ private slots:
         bold.setBold(true);
         ended->setFont(bold);
         ended->setData(QColor(Qt::darkGreen), Qt::DecorationRole);
-        model.appendRow({ended, new QStandardItem(started), new QStandardItem(QStringLiteral("r3"))});
+        // Its run id, a UUID, is bold too and wider than the same id in the regular font.
+        auto* endedId = new QStandardItem(QStringLiteral("f1f80c34-1795-4a25-9073-9b9d7e275ea1"));
+        endedId->setFont(bold);
+        model.appendRow({ended, new QStandardItem(started), endedId});
         const auto* delegate = qobject_cast<const ElidedTextDelegate*>(view.itemDelegate());
         QVERIFY(delegate);
         QTRY_VERIFY2(delegate->toolTipFor(&view, model.index(2, 0)).isEmpty(),
                      qPrintable(QString::number(header->sectionSize(0))));
+        QTRY_VERIFY2(delegate->toolTipFor(&view, model.index(2, 2)).isEmpty(),
+                     qPrintable(QString::number(header->sectionSize(2))));
         for (int row = 0; row < model.rowCount(); ++row)
-            for (int column = 0; column < 2; ++column)
+            for (int column = 0; column < 3; ++column)
                 QVERIFY2(delegate->toolTipFor(&view, model.index(row, column)).isEmpty(),
                          qPrintable(QStringLiteral("row %1, column %2 is elided").arg(row).arg(column)));
 
@@ -306,6 +311,47 @@ private slots:
         model.item(0, 0)->setText(QStringLiteral("Failed after a much longer wait than any before"));
         QTest::qWait(50);
         QCOMPARE(header->sectionSize(0), 40);
+    }
+
+    // Columns the header sizes itself (to contents, stretched) are nobody's choice: the fitted columns
+    // beside them still grow with later rows.
+    void fittedColumnsGrowBesideColumnsSizedToContents() {
+        QStandardItemModel model(0, 3);
+        model.setHorizontalHeaderLabels(
+            {QStringLiteral("Status"), QStringLiteral("Run id"), QStringLiteral("Detail")});
+        model.appendRow({new QStandardItem(QStringLiteral("Queued")), new QStandardItem(QStringLiteral("r1")),
+                         new QStandardItem()});
+        QTableView view;
+        view.setModel(&model);
+        view.horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+        view.horizontalHeader()->setStretchLastSection(true);
+        TableViewSupport::install(&view);
+        view.resize(900, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QHeaderView* header = view.horizontalHeader();
+        const QString runId = QStringLiteral("f1f80c34-1795-4a25-9073-9b9d7e275ea1");
+        QTRY_VERIFY(header->sectionSize(1) >= view.fontMetrics().horizontalAdvance(QStringLiteral("Run id")));
+        QVERIFY(header->sectionSize(1) < view.fontMetrics().horizontalAdvance(runId));
+        // The header grows the Status column to its new text by itself.
+        model.item(0, 0)->setText(QStringLiteral("Running, cancel requested"));
+        QTRY_VERIFY(header->sectionSize(0) >
+                    view.fontMetrics().horizontalAdvance(QStringLiteral("Running, cancel requested")));
+        model.appendRow(
+            {new QStandardItem(QStringLiteral("Queued")), new QStandardItem(runId), new QStandardItem()});
+        QTRY_VERIFY2(header->sectionSize(1) > view.fontMetrics().horizontalAdvance(runId),
+                     qPrintable(QString::number(header->sectionSize(1))));
+    }
+
+    // A view's own elide mode (the middle, for ids) is kept by the support every table gets.
+    void aViewsElideModeIsKept() {
+        QTableView view;
+        view.setTextElideMode(Qt::ElideMiddle);
+        TableViewSupport::install(&view);
+        QCOMPARE(view.textElideMode(), Qt::ElideMiddle);
+        auto window = openWindow();
+        QVERIFY(window);
+        QCOMPARE(window->runMonitor()->activeView()->textElideMode(), Qt::ElideMiddle);
     }
 
     void theWindowRemembersItsLayout() {
