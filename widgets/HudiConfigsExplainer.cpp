@@ -5,6 +5,7 @@
 #include "models/JobConfigsModel.h"
 #include "models/ThemeColors.h"
 #include "widgets/FullTextLabel.h"
+#include "widgets/TableViewSupport.h"
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -17,16 +18,6 @@
 #include <QVBoxLayout>
 
 namespace jobdeck {
-
-namespace {
-
-// The header and three rows: what the table keeps when a dock beside it grows.
-int tableMinimumHeight(const QTableView* table) {
-    return table->horizontalHeader()->sizeHint().height() +
-           3 * table->verticalHeader()->defaultSectionSize() + 2 * table->frameWidth();
-}
-
-} // namespace
 
 HudiConfigsExplainer::HudiConfigsExplainer(QWidget* parent)
     : QWidget(parent)
@@ -53,7 +44,7 @@ HudiConfigsExplainer::HudiConfigsExplainer(QWidget* parent)
     m_table->setWordWrap(true);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setMinimumHeight(tableMinimumHeight(m_table));
+    TableViewSupport::keepRowsVisible(m_table, 2); // when a dock beside it grows
     m_reason->setObjectName(QStringLiteral("configReason"));
     m_copyStatement->setObjectName(QStringLiteral("copyStatementButton"));
     m_copyStatement->hide();

@@ -8,6 +8,7 @@
 #include "models/JsonTreeModel.h"
 #include "models/QtStrings.h"
 #include "widgets/AdminViewSupport.h"
+#include "widgets/TableViewSupport.h"
 
 #include "ui_ProjectSettingsTab.h"
 
@@ -68,15 +69,9 @@ void fitEffectColumns(QTreeWidget* effect) {
     effect->setTextElideMode(Qt::ElideMiddle);
 }
 
-// `view` is never made shorter than its header, `rows` rows and a scroll bar, however small the dock.
-void keepRowsVisible(QTableView* view, int rows) {
-    view->setMinimumHeight(view->horizontalHeader()->sizeHint().height() +
-                           (rows + 1) * view->verticalHeader()->defaultSectionSize());
-}
-
 void showAllowlist(QTableView* view, QAbstractItemModel* model) {
     view->setModel(model);
-    keepRowsVisible(view, 5);
+    TableViewSupport::keepRowsVisible(view, 5);
     installCopyRows(view);
 }
 

@@ -25,6 +25,9 @@ public:
     static void copySelectedRows(const QTableView* view);
     // The visible columns of a view, in the order shown.
     static QList<int> visibleColumns(const QTableView* view);
+    // `view` is never made shorter than its header, `rows` rows and a horizontal scroll bar, however
+    // small the dock or the panel it shares.
+    static void keepRowsVisible(QTableView* view, int rows);
 };
 
 } // namespace jobdeck
