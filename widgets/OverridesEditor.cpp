@@ -17,7 +17,9 @@ namespace jobdeck {
 namespace {
 
 // Tab goes between the two cells a person types in, the argument's name and its override, over the
-// Job's value (read-only): a new argument is named, Tab, and given its value.
+// Job's value (read-only): a new argument is named, Tab, and given its value. Up and down the rows, and
+// where the focus first lands, the cursor is on a cell typing edits: a Job argument's override, not its
+// read-only name or value.
 class OverridesTable final : public QTableView {
 public:
     using QTableView::QTableView;
@@ -30,7 +32,12 @@ protected:
         if (current.isValid() && action == MovePrevious &&
             current.column() == ArgumentOverridesModel::Override)
             return current.siblingAtColumn(ArgumentOverridesModel::Name);
-        return QTableView::moveCursor(action, modifiers);
+        const QModelIndex next = QTableView::moveCursor(action, modifiers);
+        const bool vertical =
+            action == MoveUp || action == MoveDown || action == MovePageUp || action == MovePageDown;
+        if (next.isValid() && (vertical || !current.isValid()) && !(next.flags() & Qt::ItemIsEditable))
+            return next.siblingAtColumn(ArgumentOverridesModel::Override);
+        return next;
     }
 };
 

@@ -238,6 +238,33 @@ private slots:
         }
     }
 
+    // Typing on a Job argument's row overrides it: the dialog opens with the overrides table focused on
+    // the first override, and moving up and down its rows keeps the cursor in the Override column,
+    // whichever column the rows were entered on (the argument's name and the Job's value are read-only).
+    void typingOnARowOverridesIt() {
+        RunDialog dialog(m_client, describe("single"));
+        dialog.show();
+        QApplication::setActiveWindow(&dialog);
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        auto* view = child<QTableView>(&dialog, "overridesView");
+        QAbstractItemModel* model = view->model();
+        QTRY_COMPARE(QApplication::focusWidget(), view);
+        QCOMPARE(view->currentIndex(), model->index(0, ArgumentOverridesModel::Override)); // --date
+        QTest::keyClick(view, Qt::Key_Down);
+        QCOMPARE(view->currentIndex(), model->index(1, ArgumentOverridesModel::Override)); // --mode
+        QTest::keyClick(view, Qt::Key_D);
+        QWidget* editor = QApplication::focusWidget();
+        QVERIFY(editor && editor != view);
+        QTest::keyClicks(editor, QStringLiteral("elta"));
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_COMPARE(model->index(1, ArgumentOverridesModel::Override).data().toString(),
+                     QStringLiteral("delta"));
+        // From the Job's value column too.
+        view->setCurrentIndex(model->index(1, ArgumentOverridesModel::JobValue));
+        QTest::keyClick(view, Qt::Key_Up);
+        QCOMPARE(view->currentIndex(), model->index(0, ArgumentOverridesModel::Override));
+    }
+
     // Closed (here: deleted, as when the console quits) while an override is being edited: the edit is
     // committed as the dialog hides, after the dialog's own members are gone.
     void destroyedWhileAnOverrideIsEdited() {
