@@ -64,7 +64,7 @@ LogView::LogView(QWidget* parent)
     m_text->setReadOnly(true);
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_text->setPlaceholderText(tr("Select a run to see its driver output."));
+    m_text->setPlaceholderText(noRunText());
 
     m_search = new QLineEdit(this);
     m_search->setObjectName(QStringLiteral("logSearch"));
@@ -124,6 +124,10 @@ LogView::LogView(QWidget* parent)
     updateStatus();
 }
 
+QString LogView::noRunText() {
+    return tr("Select a run to see its driver output.");
+}
+
 void LogView::follow(ApiClient* client, const QString& jobName, const QString& runId) {
     if (m_tail && jobName == m_jobName && runId == m_runId)
         return;
@@ -142,6 +146,8 @@ void LogView::follow(ApiClient* client, const QString& jobName, const QString& r
         updateStatus();
     });
     m_tail->start();
+    // A queued run, or a driver that has not printed yet: the empty page says so, not "select a run".
+    m_text->setPlaceholderText(tr("No output yet: the driver's output appears here as it is written."));
     updateStatus();
 }
 
@@ -157,6 +163,7 @@ void LogView::clear() {
     m_outcome.clear();
     m_outcomeShown = false;
     m_text->clear();
+    m_text->setPlaceholderText(noRunText());
     setFollowingTail(true);
 }
 

@@ -56,6 +56,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    static QString noRunText(); // the empty page's text while no run is followed
     void append(const QString& text);
     void appendOutcome();
     void updateStatus();

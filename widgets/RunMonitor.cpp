@@ -2,6 +2,7 @@
 
 #include "client/ApiClient.h"
 #include "client/EventsSubscription.h"
+#include "core/policy/RunEndMessages.h"
 #include "core/policy/RunOutcome.h"
 #include "models/QtStrings.h"
 #include "models/RunsTableModel.h"
@@ -97,7 +98,7 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
     setUpRunsView(m_activeView, m_activeProxy);
     fitRunsViewColumns(m_activeView);
     setUpRunsView(m_historyView, m_historyProxy);
-    m_ui->runsSplitter->setStretchFactor(1, 1);
+    shareTheHeight();
     connectViews();
     connectEvents();
     setUpTimers();
@@ -107,6 +108,17 @@ RunMonitor::RunMonitor(ApiClient* client, QWidget* parent)
 
 RunMonitor::~RunMonitor() {
     m_events->stop();
+}
+
+void RunMonitor::shareTheHeight() {
+    // The runs and the log share the height evenly: concurrent runs stay in view above the output. The
+    // History page (a tab beside the log) would otherwise hold the tabs at the height of its table and
+    // its timeline together; short of room, it gives up the timeline (collapsed) before its table.
+    m_ui->runsSplitter->setStretchFactor(0, 1);
+    m_ui->runsSplitter->setStretchFactor(1, 1);
+    m_ui->historySplitter->setCollapsible(0, false);
+    m_ui->historySplitter->setMinimumHeight(m_historyView->minimumSizeHint().height());
+    m_ui->runsSplitter->setSizes({1000, 1000}); // weights, scaled to the splitter's height
 }
 
 void RunMonitor::bindForm() {
@@ -170,6 +182,7 @@ void RunMonitor::setUpTimers() {
         m_model->setNow(timestampNow());
         if (m_model->activeCount() > 0)
             m_timelineTimer.start();
+        refetchAdmittedInView();
     });
 }
 
@@ -404,6 +417,29 @@ void RunMonitor::fetchPendingRuns() {
                 m_applyTimer.start();
         });
     }
+}
+
+// A queued run's reason changes without an event: the scheduler replaces the admission's reason when it
+// next looks (docs/runs.md), usually after the console's DESCRIBE that followed the admission's event.
+// The queued runs in view that still show it are read again each tick, a screenful at most.
+void RunMonitor::refetchAdmittedInView() {
+    if (!m_activeView->isVisible() || m_loading)
+        return;
+    const std::string admitted = waitingForSchedulerReason();
+    const int first = std::max(0, m_activeView->rowAt(0));
+    int last = m_activeView->rowAt(m_activeView->viewport()->height() - 1);
+    if (last < 0)
+        last = m_activeProxy->rowCount() - 1;
+    for (int row = first; row <= last; ++row) {
+        const QModelIndex source = m_activeProxy->mapToSource(m_activeProxy->index(row, 0));
+        if (!source.isValid())
+            continue;
+        const SparkJobRun& run = m_model->run(source.row());
+        if (run.status == JobRunStatus::Queued && run.queueReason == admitted)
+            m_pendingRuns.insert({q(run.jobName), q(run.jobRunId)});
+    }
+    if (!m_pendingRuns.isEmpty() && !m_fetchTimer.isActive())
+        m_fetchTimer.start();
 }
 
 void RunMonitor::applyFetched() {

@@ -103,6 +103,7 @@ private:
     bool concerns(const std::string& jobName) const;
     void onEvents(const QList<ProjectEvent>& events);
     void fetchPendingRuns();
+    void refetchAdmittedInView();
     void applyFetched();
     void loadLimits();
     void loadClusters();
@@ -119,6 +120,7 @@ private:
     void clearCancelMessage();
     // The constructor's parts: the form's widgets into the members, then what each is connected to.
     void bindForm();
+    void shareTheHeight();
     void connectViews();
     void connectEvents();
     void setUpTimers();

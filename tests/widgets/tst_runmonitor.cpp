@@ -3,6 +3,7 @@
 // confirmation, the gauge never above the limit, the log tail following a growing log, the timeline.
 #include "client/ApiClient.h"
 #include "client/EventsSubscription.h"
+#include "core/policy/RunEndMessages.h"
 #include "models/RunsTableModel.h"
 #include "tests/runner/SuiteRegistry.h"
 #include "tests/support/AwaitReply.h"
@@ -19,6 +20,7 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -305,6 +307,61 @@ private slots:
         // Hang guard: the retries wait 1, 2, 4 ... s.
         QTRY_VERIFY2_WITH_TIMEOUT(loaded.count() > 0, qPrintable(monitor.message()), 60000);
         QVERIFY2(!monitor.message().contains("Cannot load"), qPrintable(monitor.message()));
+    }
+
+    // A queued run's reason changes with no event (the scheduler replaces the admission's "Waiting for
+    // the scheduler" when it next looks): the runs view shows the reason the service gives now.
+    void aQueuedRunsReasonIsTheServicesNow() {
+        QVERIFY(statement(m_operator, "CREATE CLUSTER single_slot TYPE = 'Spark' MAX_OCU = 1 MIN_OCU = 1"));
+        QVERIFY(statement(m_operator, "CREATE JOB holder TYPE = 'PYTHON' PARAMETERS = ( '" + kApp +
+                                          "', '--sleep', '120' ) CLUSTER = 'single_slot'"));
+        QVERIFY(statement(m_operator, "CREATE JOB waiter TYPE = 'PYTHON' PARAMETERS = ( '" + kApp +
+                                          "', '--sleep', '1' ) CLUSTER = 'single_slot'"));
+        std::unique_ptr<QAbstractItemModelTester> tester;
+        auto monitor = monitorFor({}, tester);
+        RunsTableModel* model = monitor->model();
+        const QString holder = run("holder", "holder-1");
+        QVERIFY(!holder.isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(statusIn(*model, holder), int(JobRunStatus::Running), 15000);
+        const QString waiter = run("waiter", "waiter-1");
+        QVERIFY(!waiter.isEmpty());
+        const auto detail = [&] {
+            const int row = model->rowOf(waiter.toStdString());
+            return row < 0 ? QString() : model->index(row, RunsTableModel::Detail).data().toString();
+        };
+        const QString slotReason = QString::fromStdString(waitingForDriverSlotReason("single_slot", 1, 1));
+        QTRY_COMPARE_WITH_TIMEOUT(detail(), slotReason, 15000);
+        QCOMPARE(statusIn(*model, waiter), int(JobRunStatus::Queued));
+        // Read before the scheduler looked (the console's DESCRIBE follows the admission's event within
+        // milliseconds), the run showed the admission's reason; no event comes when it changes.
+        SparkJobRun early = model->run(model->rowOf(waiter.toStdString()));
+        early.queueReason = waitingForSchedulerReason();
+        model->upsertRuns({early});
+        QCOMPARE(detail(), QString::fromStdString(waitingForSchedulerReason()));
+        QTRY_COMPARE_WITH_TIMEOUT(detail(), slotReason, 15000);
+        // Its log, followed, says it has no output yet (not "select a run").
+        monitor->showRun(QStringLiteral("waiter"), waiter);
+        QTRY_COMPARE(monitor->logView()->runId(), waiter);
+        QVERIFY2(
+            monitor->logView()->textEdit()->placeholderText().startsWith(QStringLiteral("No output yet")),
+            qPrintable(monitor->logView()->textEdit()->placeholderText()));
+        awaitReply(m_client->cancelJobRun(waiter, QStringLiteral("waiter")));
+        awaitReply(m_client->cancelJobRun(holder, QStringLiteral("holder")));
+    }
+
+    // The runs and the log below them share the dock's height: concurrent runs are not scrolled out of a
+    // table squeezed to a couple of rows beside an empty log.
+    void theRunsAndTheLogShareTheHeight() {
+        std::unique_ptr<QAbstractItemModelTester> tester;
+        auto monitor = monitorFor({}, tester);
+        monitor->resize(1000, 420); // the runs dock under the jobs in a 1280×800 window
+        QTest::qWait(50);
+        const QTableView* runs = monitor->activeView();
+        const int rows = runs->viewport()->height() / runs->verticalHeader()->defaultSectionSize();
+        const QPlainTextEdit* log = monitor->logView()->textEdit();
+        const int lines = log->viewport()->height() / log->fontMetrics().lineSpacing();
+        QVERIFY2(rows >= 4 && lines >= 4,
+                 qPrintable(QStringLiteral("%1 rows, %2 lines").arg(rows).arg(lines)));
     }
 
     void logTailFollowsAGrowingLog() {
