@@ -43,11 +43,13 @@ QString statusExplanation(HudiConfigStatus status) {
 }
 
 // "--hudi-conf", "--conf" or "-c" alone on a line: its key=value pair goes on the next line.
-bool takesItsPairOnTheNextLine(const QString& line) {
+// An option of spark-submit's table that takes a value (--class, --conf, -c, --hudi-conf ...), written
+// without one: its value goes on the next line.
+bool takesItsValueOnTheNextLine(const QString& line) {
     if (line.contains(QLatin1Char('=')))
         return false;
-    const std::string_view name = SparkSubmitOptions::nameOf(line.toStdString());
-    return name == SparkSubmitOptions::kHudiConf || name == SparkSubmitOptions::kConf;
+    const SparkSubmitOption* option = SparkSubmitOptions::find(line.toStdString());
+    return option && option->takesValue;
 }
 
 // Core's sentence for a --hudi-conf pair after the application path, for the flag's line or the pair's.
@@ -639,12 +641,12 @@ void ParameterEditor::keyPressEvent(QKeyEvent* event) {
         nextDiagnostic();
         return;
     }
-    // "--hudi-conf " on one line would be a single unknown parameter: a space after an option that takes
-    // a value starts the value's own line instead.
+    // "--class com.acme.Etl" on one line would be a single unknown parameter: a space after an option that
+    // takes a value starts the value's own line instead.
     if (event->key() == Qt::Key_Space && event->modifiers() == Qt::NoModifier) {
         const QTextCursor c = textCursor();
         const QString line = c.block().text();
-        if (!c.hasSelection() && c.atBlockEnd() && takesItsPairOnTheNextLine(line.trimmed())) {
+        if (!c.hasSelection() && c.atBlockEnd() && takesItsValueOnTheNextLine(line.trimmed())) {
             textCursor().insertText(QStringLiteral("\n"));
             updateCompletion(true);
             return;

@@ -97,7 +97,8 @@ private slots:
     void fixMenuOffersLineFixes();
     void completionOffersCatalogueKeys();
     void completionOffersEnumValuesAndOptions();
-    void spaceAfterHudiConfStartsValueLine();
+    void spaceAfterAnOptionStartsValueLine_data();
+    void spaceAfterAnOptionStartsValueLine();
     void nextDiagnosticAndRefusalMapping();
     void malformedLineIsReportedNotFatal();
     void editsRecheckLikeAFreshRead();
@@ -426,13 +427,34 @@ void TstParameterEditor::completionOffersEnumValuesAndOptions() {
     QCOMPARE(editor.completer()->currentCompletion(), QStringLiteral("spark.serializer="));
 }
 
-void TstParameterEditor::spaceAfterHudiConfStartsValueLine() {
+// Every spark-submit option that takes a value (its alias too), and --hudi-conf: a space typed after it
+// starts the value's line. A switch, an option with its value inline and a value's own blanks stay.
+void TstParameterEditor::spaceAfterAnOptionStartsValueLine_data() {
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<Params>("parameters");
+    QTest::newRow("--hudi-conf") << QStringLiteral("--hudi-conf hoodie.a=b")
+                                 << Params{"--hudi-conf", "hoodie.a=b"};
+    QTest::newRow("--conf") << QStringLiteral("--conf spark.a=b") << Params{"--conf", "spark.a=b"};
+    QTest::newRow("-c") << QStringLiteral("-c spark.a=b") << Params{"-c", "spark.a=b"};
+    QTest::newRow("--class") << QStringLiteral("--class com.acme.Etl") << Params{"--class", "com.acme.Etl"};
+    QTest::newRow("--driver-memory") << QStringLiteral("--driver-memory 4g")
+                                     << Params{"--driver-memory", "4g"};
+    QTest::newRow("--name, a value with blanks")
+        << QStringLiteral("--name nightly orders") << Params{"--name", "nightly orders"};
+    QTest::newRow("--verbose is a switch") << QStringLiteral("--verbose x") << Params{"--verbose x"};
+    QTest::newRow("inline value") << QStringLiteral("--class=a b") << Params{"--class=a b"};
+    QTest::newRow("an argument") << QStringLiteral("--date 2026-11-30") << Params{"--date 2026-11-30"};
+}
+
+void TstParameterEditor::spaceAfterAnOptionStartsValueLine() {
+    QFETCH(QString, typed);
+    QFETCH(Params, parameters);
     ParameterEditor editor;
     editor.show();
     QVERIFY(QTest::qWaitForWindowExposed(&editor));
-    QTest::keyClicks(&editor, QStringLiteral("--hudi-conf hoodie.a=b"));
+    QTest::keyClicks(&editor, typed);
     editor.recheckNow();
-    QCOMPARE(editor.parameters(), (Params{"--hudi-conf", "hoodie.a=b"}));
+    QCOMPARE(editor.parameters(), parameters);
 }
 
 void TstParameterEditor::nextDiagnosticAndRefusalMapping() {
