@@ -63,9 +63,10 @@ private slots:
         const QString id = runIdOf(status);
         QVERIFY(!id.isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(answeredAfter != -1, 5000);
-        // RUN JOB and the wake-up both happen on loopback: well within a second (typically a few ms).
+        // The event woke the poll: it answered long before its 20 s wait ran out (typically within a few ms;
+        // the bound leaves room for a loaded machine, the figure is bench_replicas').
         qInfo("long poll answered %lld ms after RUN JOB was sent", answeredAfter);
-        QVERIFY2(answeredAfter >= 0 && answeredAfter < 1000, qPrintable(QString::number(answeredAfter)));
+        QVERIFY2(answeredAfter >= 0 && answeredAfter < 10000, qPrintable(QString::number(answeredAfter)));
         const auto page = nlohmann::json::parse(poll->readAll().toStdString());
         poll->deleteLater();
         QVERIFY(!page["events"].empty());

@@ -155,14 +155,15 @@ private slots:
         QCOMPARE(seen[1].first, int(JobRunStatus::Running));
         QCOMPARE(seen[2].first, int(JobRunStatus::Completed));
         QVERIFY2(!queueReason.isEmpty(), "a queued run shows why it waits");
-        // Within a second of the service's own times.
+        // Shown as the events said, not at a later poll: well within the subscription's 5 s wait of the
+        // service's own times (typically milliseconds; a loaded machine is given room).
         const SparkJobRun final = model->run(model->rowOf(watched.toStdString()));
         const auto lag = [](TimePoint shown, TimePoint at) {
             return std::chrono::duration_cast<std::chrono::milliseconds>(shown - at).count();
         };
-        QVERIFY2(lag(seen[1].second, *final.startedAt) < 1000,
+        QVERIFY2(lag(seen[1].second, *final.startedAt) < 4000,
                  qPrintable(QString::number(lag(seen[1].second, *final.startedAt))));
-        QVERIFY2(lag(seen[2].second, *final.endedAt) < 1000,
+        QVERIFY2(lag(seen[2].second, *final.endedAt) < 4000,
                  qPrintable(QString::number(lag(seen[2].second, *final.endedAt))));
 
         // The run was selected and its log followed; in the history it is a completed run.
