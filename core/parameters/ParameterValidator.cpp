@@ -538,11 +538,7 @@ private:
     // config of that name, first moved under the names it may have meant (the catalogue's suggestions),
     // so that one fix ends the finding and the typo that --hudi-conf would show next.
     void checkHoodieKeyInConf(const ClassifiedToken& t, std::string_view key) {
-        const HudiCatalogue& catalogue = HudiCatalogue::instance();
-        const HudiCatalogue::Names names = catalogue.lookup(key);
-        const std::vector<std::string> meant = names.entry || names.deprecatedOf || names.flinkOption
-                                                   ? std::vector<std::string>()
-                                                   : catalogue.suggest(key);
+        const std::vector<std::string> meant = meantHudiKeys(key);
         auto& d =
             add(DiagnosticCode::ConfHoodieKey,
                 "--conf only configures Spark: " + quoted(key) + " is ignored there. Move it to --hudi-conf.",
@@ -550,6 +546,16 @@ private:
         for (const std::string& name : meant)
             offerMoveToHudiConf(d, t, name, "Move to --hudi-conf as " + name);
         offerMoveToHudiConf(d, t, key, "Move " + std::string(key) + " to --hudi-conf");
+    }
+
+    // The keys a hoodie.* key Hudi has no config of (not even a deprecated or a Flink name) may have
+    // meant: the catalogue's suggestions, closest first.
+    static std::vector<std::string> meantHudiKeys(std::string_view key) {
+        const HudiCatalogue& catalogue = HudiCatalogue::instance();
+        const HudiCatalogue::Names names = catalogue.lookup(key);
+        if (names.entry || names.deprecatedOf || names.flinkOption)
+            return {};
+        return catalogue.suggest(key);
     }
 
     // "--conf k=v" (two parameters) or "--conf=k=v" (one) becomes the same pair of --hudi-conf, its key
@@ -922,8 +928,10 @@ private:
                          std::move(with));
     }
 
+    // A --hudi-conf pair after the path reaches the application. Fixes, those that work first: the moves
+    // before the path under the names Hudi may have meant (a misspelt key), removal where the pair as
+    // written would be refused there, then the moves that would be refused, the plain move last.
     void checkMisplaced() {
-        const int path = m_classified.applicationPath;
         for (const ClassifiedToken& t : m_classified.tokens) {
             if (t.cls != TokenClass::MisplacedHudiConfPair || t.equalsPos < 0)
                 continue;
@@ -931,25 +939,42 @@ private:
             if (!HudiConfigPolicy::isHudiKey(key))
                 continue;
             auto& d = add(DiagnosticCode::HudiConfAfterPath, misplacedHudiConfigMessage(key), t.index);
-            const int from = t.optionIndex >= 0 ? t.optionIndex : t.index;
-            const int count = t.index - from + 1;
-            std::string move = "Move --hudi-conf " + std::string(key) + " before the application path";
-            const std::optional<std::string> refusal = refusalBeforePath(key);
-            if (refusal) {
-                // Moved, the pair would be refused: the fix that works comes first, and the move says
-                // what it leads to.
+            const std::vector<std::string> meant = meantHudiKeys(key);
+            const auto moveAsMeant = [&](bool refused) {
+                for (const std::string& name : meant)
+                    if (refusalBeforePath(name).has_value() == refused)
+                        offerMoveBeforePath(d, t, name, "Move before the application path as " + name);
+            };
+            moveAsMeant(false);
+            if (refusalBeforePath(key)) {
+                const int from = t.optionIndex >= 0 ? t.optionIndex : t.index;
                 std::array<int, 2> pair{from, t.index};
                 offerRemoval(d, "Remove --hudi-conf " + std::string(key), pair);
-                move += " (refused there)";
             }
-            // Inserted before the path, removed from where it stands.
-            const auto at = [](int i) { return static_cast<std::size_t>(i); };
-            offer(d, std::move(move),
-                  {{at(path), at(path), {m_params.begin() + from, m_params.begin() + from + count}},
-                   {at(from), at(from + count), {}}});
-            if (refusal)
-                leadsTo(*refusal);
+            moveAsMeant(true);
+            offerMoveBeforePath(d, t, key,
+                                "Move --hudi-conf " + std::string(key) + " before the application path");
         }
+    }
+
+    // The flag and its pair (or "--hudi-conf=k=v") inserted before the path, its key written as `key`,
+    // and removed from where they stand; a move the project's settings would refuse says so and what it
+    // leads to.
+    void offerMoveBeforePath(Pending& d, const ClassifiedToken& t, std::string_view key, std::string title) {
+        const std::optional<std::string> refusal = refusalBeforePath(key);
+        if (refusal)
+            title += " (refused there)";
+        const int from = t.optionIndex >= 0 ? t.optionIndex : t.index;
+        std::vector<std::string> moved(m_params.begin() + from, m_params.begin() + t.index + 1);
+        std::string& pair = moved.back();
+        if (rangeText(pair, t.keyRange) != key)
+            pair.replace(static_cast<std::size_t>(t.keyRange.first),
+                         static_cast<std::size_t>(t.keyRange.second - t.keyRange.first), key);
+        const auto at = [](int i) { return static_cast<std::size_t>(i); };
+        const int path = m_classified.applicationPath;
+        offer(d, std::move(title), {{at(path), at(path), std::move(moved)}, {at(from), at(t.index + 1), {}}});
+        if (refusal)
+            leadsTo(*refusal);
     }
 
     // An application argument written as an option and its value in one ("--date 2024-01-01" on one

@@ -426,6 +426,48 @@ private slots:
         }
     }
 
+    // A --hudi-conf pair after the application path whose key Hudi does not have: moved before the path
+    // under the names the catalogue suggests first (one fix ends the finding and the typo the move would
+    // show next), then as written; a move the allow-list would refuse comes after the fixes that work.
+    void misspeltMisplacedHudiConfIsMovedAsMeant() {
+        const auto diags =
+            validateParameters({"app.jar", "--hudi-conf", "hoodie.datasource.write.recordkey.feild=id",
+                                "--hudi-conf=hoodie.datasource.write.precombine.feild=ts", "--hudi-conf",
+                                "hoodie.datasource.write.table.name=t"},
+                               context(true, {"hoodie."}));
+        const auto found = withCode(diags, "hudi-conf.after-path");
+        QCOMPARE(found.size(), std::size_t(3));
+        const Fix& first = found[0]->fixes.at(0);
+        QCOMPARE(first.title, std::string("Move before the application path as "
+                                          "hoodie.datasource.write.recordkey.field"));
+        QCOMPARE(first.parameters.list(),
+                 (Params{"--hudi-conf", "hoodie.datasource.write.recordkey.field=id", "app.jar",
+                         "--hudi-conf=hoodie.datasource.write.precombine.feild=ts", "--hudi-conf",
+                         "hoodie.datasource.write.table.name=t"}));
+        QCOMPARE(found[0]->fixes.back().title,
+                 std::string(
+                     "Move --hudi-conf hoodie.datasource.write.recordkey.feild before the application path"));
+        QCOMPARE(found[1]->fixes.at(0).parameters.list(),
+                 (Params{"--hudi-conf=hoodie.datasource.write.precombine.field=ts", "app.jar", "--hudi-conf",
+                         "hoodie.datasource.write.recordkey.feild=id", "--hudi-conf",
+                         "hoodie.datasource.write.table.name=t"}));
+        QCOMPARE(found[2]->fixes.size(), std::size_t(1)); // a key Hudi has: moved as written
+
+        // Refused under the allow-list: removing works, so it comes before the moves, which say so.
+        const auto refused =
+            validateParameters({"app.jar", "--hudi-conf", "hoodie.datasource.write.recordkey.feild=id"},
+                               context(true, {"hoodie.cleaner."}));
+        const Diagnostic* d = one(refused, "hudi-conf.after-path");
+        QVERIFY(d);
+        QVERIFY(d->fixes.size() >= 3);
+        QVERIFY2(d->fixes.at(0).title.starts_with("Remove "), d->fixes.at(0).title.c_str());
+        for (std::size_t i = 1; i < d->fixes.size(); ++i) {
+            QVERIFY2(d->fixes[i].title.ends_with(" (refused there)"), d->fixes[i].title.c_str());
+            QVERIFY2(d->fixes[i].leadsTo.starts_with("--hudi-conf keys are not permitted"),
+                     d->fixes[i].leadsTo.c_str());
+        }
+    }
+
     void severalPairsInOneFlag() {
         const auto diags =
             validateParameters({"--hudi-conf", "hoodie.x1=y1,hoodie.x2=y2,hoodie.x3=a,b", "app.jar"},
