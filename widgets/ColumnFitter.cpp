@@ -1,5 +1,6 @@
 #include "widgets/ColumnFitter.h"
 
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QTableView>
@@ -56,7 +57,13 @@ bool ColumnFitter::widthsAreTheUsers() {
 }
 
 int ColumnFitter::maxColumnWidth() const {
-    return m_view ? m_view->fontMetrics().averageCharWidth() * 48 : 0;
+    if (!m_view)
+        return 0;
+    // 48 characters of the bold font: a row is bold while its end is unseen, and a run id (36
+    // characters) is whole then too.
+    QFont bold = m_view->font();
+    bold.setBold(true);
+    return QFontMetrics(bold).averageCharWidth() * 48;
 }
 
 void ColumnFitter::fitHeaders() {

@@ -292,8 +292,9 @@ private slots:
         bold.setBold(true);
         ended->setFont(bold);
         ended->setData(QColor(Qt::darkGreen), Qt::DecorationRole);
-        // Its run id, a UUID, is bold too and wider than the same id in the regular font.
-        auto* endedId = new QStandardItem(QStringLiteral("f1f80c34-1795-4a25-9073-9b9d7e275ea1"));
+        // Its run id, a UUID, is bold too and wider than the same id in the regular font (its letters
+        // wider than its digits: the widest ids are all letters).
+        auto* endedId = new QStandardItem(QStringLiteral("dcbeadbe-eaed-4dab-adbe-bdcaedbadcbe"));
         endedId->setFont(bold);
         model.appendRow({ended, new QStandardItem(started), endedId});
         const auto* delegate = qobject_cast<const ElidedTextDelegate*>(view.itemDelegate());
