@@ -31,6 +31,7 @@
 #include <QTableView>
 #include <QTest>
 
+#include <functional>
 #include <memory>
 
 using namespace jobdeck;
@@ -57,6 +58,17 @@ QStringList cutHeaders(const QTableView* view) {
             cut << view->model()->headerData(column, Qt::Horizontal).toString();
     }
     return cut;
+}
+
+// `view` on `model` with what every table gets, its header set up by `configure` first, shown at 900×300.
+bool showWithSupport(QTableView& view, QAbstractItemModel& model,
+                     const std::function<void(QHeaderView*)>& configure) {
+    view.setModel(&model);
+    configure(view.horizontalHeader());
+    TableViewSupport::install(&view);
+    view.resize(900, 300);
+    view.show();
+    return QTest::qWaitForWindowExposed(&view);
 }
 
 } // namespace
@@ -265,12 +277,8 @@ private slots:
         model.appendRow({new QStandardItem(QStringLiteral("Queued")), new QStandardItem(),
                          new QStandardItem(QStringLiteral("r1"))});
         QTableView view;
-        view.setModel(&model);
-        view.horizontalHeader()->setStretchLastSection(false);
-        TableViewSupport::install(&view);
-        view.resize(900, 300);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(
+            showWithSupport(view, model, [](QHeaderView* header) { header->setStretchLastSection(false); }));
         QHeaderView* header = view.horizontalHeader();
         const QString started = QStringLiteral("2026-12-05 20:00:21");
         const int startedWidth = view.fontMetrics().horizontalAdvance(started);
@@ -323,13 +331,10 @@ private slots:
         model.appendRow({new QStandardItem(QStringLiteral("Queued")), new QStandardItem(QStringLiteral("r1")),
                          new QStandardItem()});
         QTableView view;
-        view.setModel(&model);
-        view.horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-        view.horizontalHeader()->setStretchLastSection(true);
-        TableViewSupport::install(&view);
-        view.resize(900, 300);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showWithSupport(view, model, [](QHeaderView* header) {
+            header->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+            header->setStretchLastSection(true);
+        }));
         QHeaderView* header = view.horizontalHeader();
         const QString runId = QStringLiteral("f1f80c34-1795-4a25-9073-9b9d7e275ea1");
         QTRY_VERIFY(header->sectionSize(1) >= view.fontMetrics().horizontalAdvance(QStringLiteral("Run id")));

@@ -36,6 +36,13 @@ namespace {
 
 const QString kApp = QStringLiteral(JOBDECK_SOURCE_DIR "/tests/apps/jobdeck_test_app.py");
 
+// Shown and active, as a dialog the user opened: the keyboard goes to it.
+bool showActive(QWidget& dialog) {
+    dialog.show();
+    QApplication::setActiveWindow(&dialog);
+    return QTest::qWaitForWindowActive(&dialog);
+}
+
 } // namespace
 
 class TestRunDialog final : public QObject {
@@ -182,9 +189,7 @@ private slots:
     // Delete removes it again; Alt+A is Add argument.
     void overridesByKeyboard() {
         RunDialog dialog(m_client, describe("single"));
-        dialog.show();
-        QApplication::setActiveWindow(&dialog);
-        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QVERIFY(showActive(dialog));
         auto* view = child<QTableView>(&dialog, "overridesView");
         QAbstractItemModel* model = view->model();
         view->setFocus();
@@ -243,9 +248,7 @@ private slots:
     // whichever column the rows were entered on (the argument's name and the Job's value are read-only).
     void typingOnARowOverridesIt() {
         RunDialog dialog(m_client, describe("single"));
-        dialog.show();
-        QApplication::setActiveWindow(&dialog);
-        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QVERIFY(showActive(dialog));
         auto* view = child<QTableView>(&dialog, "overridesView");
         QAbstractItemModel* model = view->model();
         QTRY_COMPARE(QApplication::focusWidget(), view);
@@ -269,9 +272,7 @@ private slots:
     // committed as the dialog hides, after the dialog's own members are gone.
     void destroyedWhileAnOverrideIsEdited() {
         auto* dialog = new RunDialog(m_client, describe("single"));
-        dialog->show();
-        QApplication::setActiveWindow(dialog);
-        QVERIFY(QTest::qWaitForWindowActive(dialog));
+        QVERIFY(showActive(*dialog));
         auto* view = child<QTableView>(dialog, "overridesView");
         const QModelIndex index = view->model()->index(0, ArgumentOverridesModel::Override);
         view->setCurrentIndex(index);
