@@ -42,7 +42,6 @@ QString statusExplanation(HudiConfigStatus status) {
     return QStringLiteral("%1: %2.").arg(q(hudiConfigStatusName(status)), q(hudiConfigStatusMeaning(status)));
 }
 
-// "--hudi-conf", "--conf" or "-c" alone on a line: its key=value pair goes on the next line.
 // An option of spark-submit's table that takes a value (--class, --conf, -c, --hudi-conf ...), written
 // without one: its value goes on the next line.
 bool takesItsValueOnTheNextLine(const QString& line) {
