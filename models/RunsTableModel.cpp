@@ -1,5 +1,6 @@
 #include "models/RunsTableModel.h"
 
+#include "core/policy/RunEndMessages.h"
 #include "models/LocalTime.h"
 #include "models/ModelExporter.h"
 #include "models/ThemeColors.h"
@@ -199,6 +200,11 @@ int RunsTableModel::activeCount(const std::string& jobName) const {
     return static_cast<int>(std::count_if(m_rows.begin(), m_rows.end(), [&](const SparkJobRun& run) {
         return run.isActive() && (jobName.empty() || run.jobName == jobName);
     }));
+}
+
+bool RunsTableModel::awaitsTheScheduler(int row) const {
+    const SparkJobRun& r = run(row);
+    return r.status == JobRunStatus::Queued && r.queueReason == waitingForSchedulerReason();
 }
 
 QString RunsTableModel::statusText(JobRunStatus status) {

@@ -72,6 +72,9 @@ public:
     const std::vector<SparkJobRun>& runs() const { return m_rows; }
     // Active runs, of one job or (empty name) of all.
     int activeCount(const std::string& jobName = {}) const;
+    // The run is queued with the reason its admission gave it, which the scheduler replaces when it next
+    // looks, with no event (docs/runs.md): a view reads it again to show the service's reason now.
+    bool awaitsTheScheduler(int row) const;
 
     static QString statusText(JobRunStatus status);
     static QColor statusColor(JobRunStatus status);

@@ -2,7 +2,6 @@
 
 #include "client/ApiClient.h"
 #include "client/EventsSubscription.h"
-#include "core/policy/RunEndMessages.h"
 #include "core/policy/RunOutcome.h"
 #include "models/QtStrings.h"
 #include "models/RunsTableModel.h"
@@ -425,18 +424,16 @@ void RunMonitor::fetchPendingRuns() {
 void RunMonitor::refetchAdmittedInView() {
     if (!m_activeView->isVisible() || m_loading)
         return;
-    const std::string admitted = waitingForSchedulerReason();
     const int first = std::max(0, m_activeView->rowAt(0));
     int last = m_activeView->rowAt(m_activeView->viewport()->height() - 1);
     if (last < 0)
         last = m_activeProxy->rowCount() - 1;
     for (int row = first; row <= last; ++row) {
         const QModelIndex source = m_activeProxy->mapToSource(m_activeProxy->index(row, 0));
-        if (!source.isValid())
+        if (!source.isValid() || !m_model->awaitsTheScheduler(source.row()))
             continue;
         const SparkJobRun& run = m_model->run(source.row());
-        if (run.status == JobRunStatus::Queued && run.queueReason == admitted)
-            m_pendingRuns.insert({q(run.jobName), q(run.jobRunId)});
+        m_pendingRuns.insert({q(run.jobName), q(run.jobRunId)});
     }
     if (!m_pendingRuns.isEmpty() && !m_fetchTimer.isActive())
         m_fetchTimer.start();

@@ -1,6 +1,7 @@
 // RunsTableModel (the monitor's runs) and ArgumentOverridesModel (the run dialog's overrides), each under
 // QAbstractItemModelTester: in-place updates in one batch, cancel requested, ticking elapsed, pruning.
 #include "core/parameters/ArgumentOverrides.h"
+#include "core/policy/RunEndMessages.h"
 #include "models/ArgumentOverridesModel.h"
 #include "models/ModelExporter.h"
 #include "models/RunsTableModel.h"
@@ -224,6 +225,19 @@ private slots:
         QCOMPARE(model.activeCount("x"), 2);
         QCOMPARE(model.activeCount("y"), 1);
         QCOMPARE(model.activeCount(), 3);
+    }
+
+    // Only a queued run still giving its admission's reason is read again.
+    void aQueuedRunWithItsAdmissionsReasonAwaitsTheScheduler() {
+        RunsTableModel model;
+        SparkJobRun admitted = makeRun("a", JobRunStatus::Queued);
+        admitted.queueReason = waitingForSchedulerReason();
+        SparkJobRun running = makeRun("c", JobRunStatus::Running);
+        running.queueReason = waitingForSchedulerReason(); // a stale field is not the question
+        model.setRuns({admitted, makeRun("b", JobRunStatus::Queued), running});
+        QVERIFY(model.awaitsTheScheduler(model.rowOf("a")));
+        QVERIFY(!model.awaitsTheScheduler(model.rowOf("b"))); // waiting for a driver slot
+        QVERIFY(!model.awaitsTheScheduler(model.rowOf("c")));
     }
 
     void overridesModelRowsAndEffectiveArguments() {
